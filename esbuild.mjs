@@ -1,0 +1,87 @@
+// Builds the three programs and the protocol schema document into dist/.
+//   node esbuild.mjs               development build (source maps)
+//   node esbuild.mjs --production  minified, with source maps
+//   node esbuild.mjs --watch       rebuild on change
+import * as esbuild from "esbuild";
+import { mkdirSync, writeFileSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+
+const production = process.argv.includes("--production");
+const watch = process.argv.includes("--watch");
+const root = import.meta.dirname;
+const dist = join(root, "dist");
+const version = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;
+
+const common = {
+  bundle: true,
+  minify: production,
+  sourcemap: true,
+  sourcesContent: !production,
+  logLevel: "warning",
+  define: { "process.env.PI_VSCODE_VERSION": JSON.stringify(version) },
+  legalComments: "linked",
+};
+
+/** @type {esbuild.BuildOptions[]} */
+const programs = [
+  {
+    ...common,
+    entryPoints: { extension: "extension/main.ts" },
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    external: ["vscode"],
+    outdir: dist,
+    mainFields: ["module", "main"],
+  },
+  {
+    ...common,
+    entryPoints: { "agent-host": "agent-host/main.ts" },
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    outdir: dist,
+    mainFields: ["module", "main"],
+  },
+  {
+    ...common,
+    entryPoints: { webview: "webview/main.ts" },
+    platform: "browser",
+    format: "iife",
+    target: "chrome120",
+    outdir: dist,
+    loader: { ".ttf": "file" },
+  },
+];
+
+/** Writes dist/protocol.schema.json from the TypeBox declarations in shared/protocol. */
+async function writeSchema() {
+  const out = join(dist, ".build", "schema-document.cjs");
+  await esbuild.build({
+    entryPoints: ["shared/protocol/schema-document.ts"],
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    outfile: out,
+    logLevel: "warning",
+  });
+  const require = createRequire(import.meta.url);
+  delete require.cache[out];
+  const { protocolSchemaDocument } = require(out);
+  writeFileSync(join(dist, "protocol.schema.json"), `${JSON.stringify(protocolSchemaDocument(version), null, 2)}\n`);
+}
+
+mkdirSync(dist, { recursive: true });
+if (watch) {
+  const schemaPlugin = { name: "schema", setup: (build) => build.onEnd(() => writeSchema().catch((e) => console.error(e))) };
+  const contexts = await Promise.all(
+    programs.map((options, i) => esbuild.context(i === 0 ? { ...options, plugins: [schemaPlugin] } : options)),
+  );
+  await Promise.all(contexts.map((ctx) => ctx.watch()));
+  console.log("watching for changes…");
+} else {
+  const started = Date.now();
+  await Promise.all([...programs.map((options) => esbuild.build(options)), writeSchema()]);
+  console.log(`built dist/ (${production ? "production" : "development"}) in ${Date.now() - started} ms`);
+}

@@ -1,0 +1,79 @@
+import { randomBytes } from "node:crypto";
+import * as vscode from "vscode";
+import { checker } from "../../shared/protocol";
+import { FromWebview, type ToWebview } from "../../shared/webview-protocol";
+
+const checkFromWebview = checker(FromWebview, "webview message");
+
+export const CHAT_VIEW_ID = "pi.chat";
+
+/**
+ * The "Pi" chat webview in the side bar. Renders from the bundled dist/webview.js with a strict
+ * CSP; messages arriving from the webview are validated before they are handled.
+ */
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly messageEmitter = new vscode.EventEmitter<FromWebview>();
+  readonly onMessage = this.messageEmitter.event;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  get visible(): boolean {
+    return this.view?.visible ?? false;
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    const dist = vscode.Uri.joinPath(this.extensionUri, "dist");
+    view.webview.options = { enableScripts: true, localResourceRoots: [dist] };
+    view.webview.html = chatHtml(view.webview, dist);
+    this.subscriptions.push(
+      view.webview.onDidReceiveMessage((value: unknown) => {
+        const checked = checkFromWebview(value);
+        if (checked.ok) this.messageEmitter.fire(checked.frame);
+        else this.log.warn(`Ignored a malformed message from the chat view: ${checked.error}`);
+      }),
+      view.onDidDispose(() => (this.view = undefined)),
+    );
+  }
+
+  post(message: ToWebview): void {
+    void this.view?.webview.postMessage(message);
+  }
+
+  dispose(): void {
+    for (const sub of this.subscriptions.splice(0)) sub.dispose();
+    this.messageEmitter.dispose();
+  }
+}
+
+export function chatHtml(webview: vscode.Webview, dist: vscode.Uri): string {
+  const nonce = randomBytes(18).toString("base64");
+  const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, "webview.js"));
+  const style = webview.asWebviewUri(vscode.Uri.joinPath(dist, "webview.css"));
+  const csp = [
+    "default-src 'none'",
+    `style-src ${webview.cspSource}`,
+    `font-src ${webview.cspSource}`,
+    `img-src ${webview.cspSource} data:`,
+    `script-src 'nonce-${nonce}'`,
+  ].join("; ");
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style}">
+<title>Pi</title>
+</head>
+<body>
+<main id="app" aria-live="polite"></main>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+}

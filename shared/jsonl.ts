@@ -1,0 +1,154 @@
+/**
+ * JSONL framing as Pi defines it: records end at LF only (never at U+2028/U+2029, which are
+ * valid inside JSON strings), one trailing CR is stripped, UTF-8 may be split across chunks.
+ * Platform-free: used by the agent host, the extension and tests alike.
+ */
+
+export const DEFAULT_MAX_LINE_CHARS = 64 * 1024 * 1024;
+
+export interface LineDecoderOptions {
+  /** Longer records are dropped (with onError) instead of growing memory without bound. */
+  maxLineChars?: number;
+  onLine: (line: string) => void;
+  onError?: (message: string) => void;
+}
+
+export class LineDecoder {
+  private readonly utf8 = new TextDecoder("utf-8");
+  private readonly pieces: string[] = [];
+  private pendingChars = 0;
+  /** True while dropping the rest of an oversized record. */
+  private skipping = false;
+  private readonly maxLineChars: number;
+
+  constructor(private readonly options: LineDecoderOptions) {
+    this.maxLineChars = options.maxLineChars ?? DEFAULT_MAX_LINE_CHARS;
+  }
+
+  push(chunk: Uint8Array | string): void {
+    const text = typeof chunk === "string" ? chunk : this.utf8.decode(chunk, { stream: true });
+    let start = 0;
+    for (;;) {
+      const lf = text.indexOf("\n", start);
+      if (lf === -1) {
+        this.hold(text.slice(start));
+        return;
+      }
+      this.hold(text.slice(start, lf));
+      this.finishLine();
+      start = lf + 1;
+    }
+  }
+
+  /** End of input: a last record without LF still counts. */
+  end(): void {
+    const rest = this.utf8.decode();
+    if (rest) this.hold(rest);
+    if (this.pendingChars > 0 || this.skipping) this.finishLine();
+  }
+
+  private hold(piece: string): void {
+    if (!piece || this.skipping) return;
+    if (this.pendingChars + piece.length > this.maxLineChars) {
+      this.pieces.length = 0;
+      this.pendingChars = 0;
+      this.skipping = true;
+      this.options.onError?.(`Line exceeds the maximum of ${this.maxLineChars} characters; it was dropped`);
+      return;
+    }
+    this.pieces.push(piece);
+    this.pendingChars += piece.length;
+  }
+
+  private finishLine(): void {
+    if (this.skipping) {
+      this.skipping = false;
+      return;
+    }
+    let line = this.pieces.length === 1 ? this.pieces[0] : this.pieces.join("");
+    this.pieces.length = 0;
+    this.pendingChars = 0;
+    if (line === undefined) line = "";
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    this.options.onLine(line);
+  }
+}
+
+export type ParsedLine = { ok: true; value: unknown } | { ok: false; error: string };
+
+export function parseJsonLine(line: string): ParsedLine {
+  try {
+    return { ok: true, value: JSON.parse(line) as unknown };
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** One record: JSON text and LF. JSON.stringify never emits a raw LF inside a value. */
+export function encodeFrame(frame: unknown): string {
+  return `${JSON.stringify(frame)}\n`;
+}
+
+/** Something records can be written to: a Node stream, a message port, a test buffer. */
+export interface LineSink {
+  /** Returns false when the sink wants the writer to wait for `onDrain`. */
+  write(text: string): boolean;
+  onDrain(listener: () => void): { dispose(): void };
+}
+
+/**
+ * Writes records in order and honours back-pressure: while the sink is full, records wait in
+ * memory (bounded) and `write` resolves once the record was handed to the sink.
+ */
+export class JsonlWriter {
+  private readonly queue: { text: string; done: (error?: Error) => void }[] = [];
+  private queuedChars = 0;
+  private waiting = false;
+  private closed = false;
+
+  constructor(
+    private readonly sink: LineSink,
+    private readonly maxQueuedChars = 256 * 1024 * 1024,
+  ) {}
+
+  write(frame: unknown): Promise<void> {
+    if (this.closed) return Promise.reject(new Error("The connection is closed"));
+    const text = encodeFrame(frame);
+    if (!this.waiting && this.queue.length === 0) {
+      if (!this.sink.write(text)) this.waitForDrain();
+      return Promise.resolve();
+    }
+    if (this.queuedChars + text.length > this.maxQueuedChars) {
+      return Promise.reject(new Error("The reader is not consuming output; write queue is full"));
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ text, done: (error) => (error ? reject(error) : resolve()) });
+      this.queuedChars += text.length;
+    });
+  }
+
+  close(reason = "The connection is closed"): void {
+    this.closed = true;
+    for (const item of this.queue.splice(0)) item.done(new Error(reason));
+    this.queuedChars = 0;
+  }
+
+  private waitForDrain(): void {
+    this.waiting = true;
+    const sub = this.sink.onDrain(() => {
+      sub.dispose();
+      this.waiting = false;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    while (this.queue.length > 0 && !this.waiting) {
+      const item = this.queue.shift()!;
+      this.queuedChars -= item.text.length;
+      const ok = this.sink.write(item.text);
+      item.done();
+      if (!ok) this.waitForDrain();
+    }
+  }
+}

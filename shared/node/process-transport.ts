@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { StreamTransport, type StreamTransportOptions } from "./stream-transport";
+
+export interface SpawnOptions extends StreamTransportOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** An agent child process speaking JSONL on stdio. */
+export class ProcessTransport extends StreamTransport {
+  readonly pid: number | undefined;
+
+  private constructor(private readonly child: ChildProcess, options: StreamTransportOptions) {
+    super(child.stdout!, child.stdin!, options);
+    this.pid = child.pid;
+    child.stderr!.setEncoding("utf8");
+    child.stderr!.on("data", (text: string) => this.emitStderr(text));
+    child.on("error", (error) => this.markClosed({ code: null, signal: null, error: error.message }));
+    // "close" waits for stdio to end, so every frame written before exit has been read.
+    child.on("close", (code, signal) => this.markClosed({ code, signal }));
+  }
+
+  static spawn(command: string, args: readonly string[], options: SpawnOptions = {}): ProcessTransport {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ["pipe", "pipe", "pipe"],
+      windowsHide: true,
+    });
+    return new ProcessTransport(child, options);
+  }
+
+  get exited(): boolean {
+    return this.child.exitCode !== null || this.child.signalCode !== null;
+  }
+
+  /** Close stdin and wait; kill if the agent has not exited after the grace period. */
+  async stop(graceMs = 3000): Promise<void> {
+    if (this.exited) return;
+    const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
+    this.endInput();
+    const timer = setTimeout(() => this.child.kill("SIGTERM"), graceMs);
+    const hardTimer = setTimeout(() => this.child.kill("SIGKILL"), graceMs * 2);
+    await exited;
+    clearTimeout(timer);
+    clearTimeout(hardTimer);
+  }
+
+  kill(signal: NodeJS.Signals = "SIGKILL"): void {
+    this.child.kill(signal);
+  }
+
+  override dispose(): void {
+    if (!this.exited) this.child.kill("SIGTERM");
+    super.dispose();
+  }
+}

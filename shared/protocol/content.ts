@@ -1,0 +1,80 @@
+import { Type, type Static } from "@sinclair/typebox";
+
+export const TextContent = Type.Object({
+  type: Type.Literal("text"),
+  text: Type.String(),
+  textSignature: Type.Optional(Type.String()),
+});
+export type TextContent = Static<typeof TextContent>;
+
+export const ThinkingContent = Type.Object({
+  type: Type.Literal("thinking"),
+  thinking: Type.String(),
+  thinkingSignature: Type.Optional(Type.String()),
+  redacted: Type.Optional(Type.Boolean()),
+});
+export type ThinkingContent = Static<typeof ThinkingContent>;
+
+export const ImageContent = Type.Object({
+  type: Type.Literal("image"),
+  data: Type.String({ description: "base64-encoded image bytes" }),
+  mimeType: Type.String(),
+});
+export type ImageContent = Static<typeof ImageContent>;
+
+export const JsonObject = Type.Record(Type.String(), Type.Unknown());
+export type JsonObject = Static<typeof JsonObject>;
+
+export const ToolCall = Type.Object({
+  type: Type.Literal("toolCall"),
+  id: Type.String(),
+  name: Type.String(),
+  arguments: JsonObject,
+  thoughtSignature: Type.Optional(Type.String()),
+  namespace: Type.Optional(Type.String()),
+});
+export type ToolCall = Static<typeof ToolCall>;
+
+export const TextOrImage = Type.Union([TextContent, ImageContent]);
+export type TextOrImage = Static<typeof TextOrImage>;
+
+export const AssistantContent = Type.Union([TextContent, ThinkingContent, ToolCall]);
+export type AssistantContent = Static<typeof AssistantContent>;
+
+export const Cost = Type.Object({
+  input: Type.Number(),
+  output: Type.Number(),
+  cacheRead: Type.Number(),
+  cacheWrite: Type.Number(),
+  total: Type.Number(),
+});
+
+export const Usage = Type.Object({
+  input: Type.Number(),
+  output: Type.Number(),
+  cacheRead: Type.Number(),
+  cacheWrite: Type.Number(),
+  cacheWrite1h: Type.Optional(Type.Number()),
+  reasoning: Type.Optional(Type.Number({ description: "already included in output" })),
+  totalTokens: Type.Number(),
+  cost: Cost,
+});
+export type Usage = Static<typeof Usage>;
+
+export const StopReason = Type.Union([
+  Type.Literal("pending"),
+  Type.Literal("stop"),
+  Type.Literal("length"),
+  Type.Literal("toolUse"),
+  Type.Literal("error"),
+  Type.Literal("aborted"),
+  Type.Literal("deferred"),
+]);
+export type StopReason = Static<typeof StopReason>;
+
+/** What a tool returns, streamed in tool_execution_update and final in tool_execution_end. */
+export const ToolResult = Type.Object({
+  content: Type.Array(TextOrImage),
+  details: Type.Optional(Type.Unknown()),
+});
+export type ToolResult = Static<typeof ToolResult>;

@@ -1,0 +1,58 @@
+import { Type, type Static, type TObject, type TProperties, type TLiteral, type TString } from "@sinclair/typebox";
+
+type UiRequestSchema<K extends string, P extends TProperties> = TObject<
+  { type: TLiteral<"extension_ui_request">; id: TString; method: TLiteral<K> } & P
+>;
+
+function uiRequest<K extends string, P extends TProperties>(method: K, props: P): UiRequestSchema<K, P> {
+  return Type.Object({
+    type: Type.Literal("extension_ui_request"),
+    id: Type.String(),
+    method: Type.Literal(method),
+    ...props,
+  }) as UiRequestSchema<K, P>;
+}
+
+const Timeout = Type.Optional(Type.Number({ minimum: 0, description: "ms; the agent resolves the default itself and sends nothing" }));
+
+/** Dialogs wait for an extension_ui_response with the same id. */
+export const dialogRequestSchemas = {
+  select: uiRequest("select", { title: Type.String(), options: Type.Array(Type.String()), timeout: Timeout }),
+  confirm: uiRequest("confirm", { title: Type.String(), message: Type.String(), timeout: Timeout }),
+  input: uiRequest("input", { title: Type.String(), placeholder: Type.Optional(Type.String()), timeout: Timeout }),
+  editor: uiRequest("editor", { title: Type.String(), prefill: Type.Optional(Type.String()) }),
+};
+
+/** Fire-and-forget requests: no answer is expected. */
+export const uiNoticeSchemas = {
+  notify: uiRequest("notify", {
+    message: Type.String(),
+    notifyType: Type.Optional(Type.Union([Type.Literal("info"), Type.Literal("warning"), Type.Literal("error")])),
+  }),
+  setStatus: uiRequest("setStatus", { statusKey: Type.String(), statusText: Type.Optional(Type.String()) }),
+  setWidget: uiRequest("setWidget", {
+    widgetKey: Type.String(),
+    widgetLines: Type.Optional(Type.Array(Type.String())),
+    widgetPlacement: Type.Optional(Type.Union([Type.Literal("aboveEditor"), Type.Literal("belowEditor")])),
+  }),
+  setTitle: uiRequest("setTitle", { title: Type.String() }),
+  set_editor_text: uiRequest("set_editor_text", { text: Type.String() }),
+};
+
+export const uiRequestSchemas = { ...dialogRequestSchemas, ...uiNoticeSchemas };
+export type UiMethod = keyof typeof uiRequestSchemas;
+export type DialogMethod = keyof typeof dialogRequestSchemas;
+export type UiRequestOf<K extends UiMethod> = Static<(typeof uiRequestSchemas)[K]>;
+export type ExtensionUiRequest = { [K in UiMethod]: UiRequestOf<K> }[UiMethod];
+export type DialogRequest = { [K in DialogMethod]: UiRequestOf<K> }[DialogMethod];
+export type UiNotice = Exclude<ExtensionUiRequest, DialogRequest>;
+
+const responseBase = { type: Type.Literal("extension_ui_response"), id: Type.String() };
+export const ExtensionUiResponse = Type.Union([
+  Type.Object({ ...responseBase, value: Type.String() }),
+  Type.Object({ ...responseBase, confirmed: Type.Boolean() }),
+  Type.Object({ ...responseBase, cancelled: Type.Literal(true) }),
+]);
+export type ExtensionUiResponse = Static<typeof ExtensionUiResponse>;
+/** The answer to a dialog, without the envelope. */
+export type DialogAnswer = { value: string } | { confirmed: boolean } | { cancelled: true };

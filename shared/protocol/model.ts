@@ -1,0 +1,43 @@
+import { Type, type Static } from "@sinclair/typebox";
+import { JsonObject } from "./content";
+
+export const ThinkingLevel = Type.Union([
+  Type.Literal("off"),
+  Type.Literal("minimal"),
+  Type.Literal("low"),
+  Type.Literal("medium"),
+  Type.Literal("high"),
+  Type.Literal("xhigh"),
+  Type.Literal("max"),
+]);
+export type ThinkingLevel = Static<typeof ThinkingLevel>;
+
+export const QueueMode = Type.Union([Type.Literal("all"), Type.Literal("one-at-a-time")]);
+export type QueueMode = Static<typeof QueueMode>;
+
+export const InterruptMode = Type.Union([Type.Literal("immediate"), Type.Literal("wait")]);
+export type InterruptMode = Static<typeof InterruptMode>;
+
+export const ModelCost = Type.Object({
+  input: Type.Number({ description: "$ per million tokens" }),
+  output: Type.Number(),
+  cacheRead: Type.Number(),
+  cacheWrite: Type.Number(),
+});
+
+export const Model = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  api: Type.String(),
+  provider: Type.String(),
+  baseUrl: Type.String(),
+  reasoning: Type.Boolean(),
+  thinkingLevelMap: Type.Optional(JsonObject),
+  input: Type.Array(Type.Union([Type.Literal("text"), Type.Literal("image")])),
+  cost: ModelCost,
+  contextWindow: Type.Number(),
+  maxTokens: Type.Number(),
+  headers: Type.Optional(Type.Record(Type.String(), Type.String())),
+  compat: Type.Optional(JsonObject),
+});
+export type Model = Static<typeof Model>;

@@ -1,0 +1,109 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
+import type { Static, TSchema } from "@sinclair/typebox";
+import { commandSchemas } from "./commands";
+import { eventSchemas } from "./events";
+import { uiRequestSchemas } from "./extension-ui";
+import {
+  inboundExtraSchemas,
+  isCommandType,
+  isEventType,
+  lenient,
+  outboundExtraSchemas,
+  type AgentInboundFrame,
+  type AgentOutboundFrame,
+} from "./frames";
+import { ErrorResponse, successResponseSchema } from "./responses";
+
+export type Checked<T> = { ok: true; frame: T } | { ok: false; error: string; id?: string; type?: string };
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+/** Validators are compiled on first use of each frame type, so start-up pays only for what it sees. */
+const cache = new Map<string, ValidateFunction>();
+
+function validator(key: string, make: () => TSchema): ValidateFunction {
+  let fn = cache.get(key);
+  if (!fn) {
+    fn = ajv.compile(make());
+    cache.set(key, fn);
+  }
+  return fn;
+}
+
+export function describeErrors(errors: ErrorObject[] | null | undefined): string {
+  if (!errors?.length) return "invalid";
+  const seen = new Set<string>();
+  for (const e of errors) {
+    if (e.keyword === "anyOf") continue;
+    const where = e.instancePath || "frame";
+    const what = e.keyword === "required" ? `missing ${String(e.params.missingProperty)}` : e.message ?? e.keyword;
+    seen.add(`${where}: ${what}`);
+    if (seen.size >= 5) break;
+  }
+  return [...seen].join("; ");
+}
+
+function head(value: unknown): { id?: string; type?: string } | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const { id, type } = value as { id?: unknown; type?: unknown };
+  return { id: typeof id === "string" ? id : undefined, type: typeof type === "string" ? type : undefined };
+}
+
+function check<T>(fn: ValidateFunction, value: unknown, id: string | undefined, type: string): Checked<T> {
+  if (fn(value)) return { ok: true, frame: value as T };
+  return { ok: false, error: `Invalid ${type}: ${describeErrors(fn.errors)}`, id, type };
+}
+
+/** Strict check of what a client writes to an agent. */
+export function checkInbound(value: unknown): Checked<AgentInboundFrame> {
+  const h = head(value);
+  if (!h) return { ok: false, error: "A frame must be a JSON object" };
+  if (!h.type) return { ok: false, error: "A frame needs a string `type`", id: h.id };
+  if (isCommandType(h.type)) {
+    const type = h.type;
+    return check(validator(`in:${type}`, () => commandSchemas[type]), value, h.id, type);
+  }
+  if (Object.hasOwn(inboundExtraSchemas, h.type)) {
+    const type = h.type as keyof typeof inboundExtraSchemas;
+    return check(validator(`in:${type}`, () => inboundExtraSchemas[type]), value, h.id, type);
+  }
+  return { ok: false, error: `Unknown command: ${h.type}`, id: h.id, type: h.type };
+}
+
+/** Tolerant check of what an agent writes: unknown frame types are reported, not fatal. */
+export function checkOutbound(value: unknown): Checked<AgentOutboundFrame> | { ok: "unknown"; frame: { type: string } } {
+  const h = head(value);
+  if (!h) return { ok: false, error: "A frame must be a JSON object" };
+  if (!h.type) return { ok: false, error: "A frame needs a string `type`" };
+  const type = h.type;
+  if (type === "response") {
+    const { command, success } = value as { command?: unknown; success?: unknown };
+    if (success === false || typeof command !== "string") {
+      return check(validator("out:error", () => ErrorResponse), value, h.id, "response");
+    }
+    if (!isCommandType(command)) return { ok: "unknown", frame: value as { type: string } };
+    return check(validator(`out:response:${command}`, () => lenient(successResponseSchema(command))), value, h.id, `${command} response`);
+  }
+  if (type === "extension_ui_request") {
+    const method = (value as { method?: unknown }).method;
+    if (typeof method !== "string" || !Object.hasOwn(uiRequestSchemas, method)) {
+      return { ok: false, error: `Unknown extension_ui_request method: ${String(method)}`, id: h.id, type };
+    }
+    const m = method as keyof typeof uiRequestSchemas;
+    return check(validator(`out:ui:${m}`, () => lenient(uiRequestSchemas[m])), value, h.id, `${m} request`);
+  }
+  if (isEventType(type)) return check(validator(`out:${type}`, () => lenient(eventSchemas[type])), value, h.id, type);
+  if (Object.hasOwn(outboundExtraSchemas, type)) {
+    const t = type as keyof typeof outboundExtraSchemas;
+    return check(validator(`out:${t}`, () => lenient(outboundExtraSchemas[t])), value, h.id, t);
+  }
+  return { ok: "unknown", frame: value as { type: string } };
+}
+
+/** A lazily compiled check for any schema, e.g. the webview channel's messages. */
+export function checker<T extends TSchema>(schema: T, name: string): (value: unknown) => Checked<Static<T>> {
+  let fn: ValidateFunction | undefined;
+  return (value) => {
+    fn ??= ajv.compile(schema);
+    return check<Static<T>>(fn, value, undefined, name);
+  };
+}

@@ -1,0 +1,124 @@
+import type { AgentMessage, AssistantContent, AssistantMessage, AssistantMessageEvent } from "../protocol";
+import { parsePartialJson } from "./partial-json";
+
+/** An assistant message as far as it has streamed; tool-call arguments keep their raw text too. */
+export interface StreamingAssistant {
+  message: AssistantMessage;
+  /** Raw argument text per content index, while a tool call streams. */
+  rawArguments: Map<number, string>;
+  done: boolean;
+}
+
+/**
+ * Rebuilds the streaming assistant message from message_update deltas. Blocks are keyed by
+ * contentIndex (they may end out of order), `*_end` content replaces the deltas, a cumulative
+ * snapshot from an older peer replaces everything, and message_end is authoritative.
+ */
+export class AssistantMessageBuilder {
+  private current: StreamingAssistant | undefined;
+
+  get state(): StreamingAssistant | undefined {
+    return this.current;
+  }
+
+  start(message: AgentMessage): StreamingAssistant | undefined {
+    if (message.role !== "assistant") return undefined;
+    this.current = { message: { ...message, content: [...(message.content ?? [])] }, rawArguments: new Map(), done: false };
+    return this.current;
+  }
+
+  update(event: AssistantMessageEvent, snapshot?: AgentMessage): StreamingAssistant {
+    const state = this.current ?? this.start(placeholder())!;
+    const partial = (event as { partial?: AgentMessage }).partial ?? snapshot;
+    if (partial && partial.role === "assistant" && Array.isArray(partial.content)) {
+      // Older Pi serializes the snapshot late: it already contains this delta (and maybe more).
+      state.message = { ...state.message, ...partial, content: [...partial.content] };
+      return state;
+    }
+    applyDelta(state, event);
+    return state;
+  }
+
+  end(message: AgentMessage): StreamingAssistant | undefined {
+    if (message.role !== "assistant") return undefined;
+    const state = this.current ?? { message, rawArguments: new Map(), done: true };
+    state.message = message;
+    state.rawArguments.clear();
+    state.done = true;
+    this.current = undefined;
+    return state;
+  }
+}
+
+function applyDelta(state: StreamingAssistant, event: AssistantMessageEvent): void {
+  if (event.type === "start" || event.type === "done" || event.type === "error") return;
+  // Seed 001's examples omit contentIndex: such a delta belongs to the last block.
+  const index = typeof event.contentIndex === "number" ? event.contentIndex : lastIndex(state);
+  const content = state.message.content;
+  const block = (make: () => AssistantContent): AssistantContent => {
+    while (content.length <= index) content.push({ type: "text", text: "" });
+    if (!content[index] || isFiller(content[index], make())) content[index] = make();
+    return content[index];
+  };
+  switch (event.type) {
+    case "text_start":
+      content[index] = { type: "text", text: "" };
+      break;
+    case "text_delta": {
+      const b = block(() => ({ type: "text", text: "" }));
+      if (b.type === "text") b.text += event.delta;
+      break;
+    }
+    case "text_end":
+      content[index] = { ...(content[index]?.type === "text" ? content[index] : {}), type: "text", text: event.content };
+      break;
+    case "thinking_start":
+      content[index] = { type: "thinking", thinking: "" };
+      break;
+    case "thinking_delta": {
+      const b = block(() => ({ type: "thinking", thinking: "" }));
+      if (b.type === "thinking") b.thinking += event.delta;
+      break;
+    }
+    case "thinking_end":
+      content[index] = { ...(content[index]?.type === "thinking" ? content[index] : {}), type: "thinking", thinking: event.content };
+      break;
+    case "toolcall_start":
+      content[index] = { type: "toolCall", id: event.id ?? "", name: event.toolName ?? "", arguments: {} };
+      state.rawArguments.set(index, "");
+      break;
+    case "toolcall_delta": {
+      const b = block(() => ({ type: "toolCall", id: "", name: "", arguments: {} }));
+      const raw = (state.rawArguments.get(index) ?? "") + event.delta;
+      state.rawArguments.set(index, raw);
+      if (b.type === "toolCall") b.arguments = parsePartialJson(raw);
+      break;
+    }
+    case "toolcall_end":
+      content[index] = event.toolCall;
+      state.rawArguments.delete(index);
+      break;
+  }
+}
+
+/** A gap filled with an empty text block before its real start event arrived. */
+function isFiller(existing: AssistantContent, wanted: AssistantContent): boolean {
+  return existing.type === "text" && existing.text === "" && wanted.type !== "text";
+}
+
+function lastIndex(state: StreamingAssistant): number {
+  return Math.max(0, state.message.content.length - 1);
+}
+
+function placeholder(): AssistantMessage {
+  return {
+    role: "assistant",
+    content: [],
+    api: "",
+    provider: "",
+    model: "",
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+    stopReason: "pending",
+    timestamp: Date.now(),
+  };
+}
