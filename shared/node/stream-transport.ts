@@ -68,6 +68,11 @@ export class StreamTransport implements FrameTransport {
     return this.writer.write(frame);
   }
 
+  /** Writes text as it is, for tests of malformed input. */
+  sendRaw(text: string): Promise<void> {
+    return new Promise((resolve, reject) => this.output.write(text, (error) => (error ? reject(error) : resolve())));
+  }
+
   endInput(): void {
     this.output.end();
   }

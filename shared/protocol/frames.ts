@@ -44,11 +44,11 @@ function pascal(snake: string): string {
   return snake.replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase());
 }
 
-const discriminators = new Set(["type", "role", "method", "command", "success"]);
+const discriminators = new Set(["type"]);
 
 /**
  * A reading copy of an outbound schema: the frame's own required fields stay, nested objects
- * keep only their discriminators required. Peers differ in what they put inside messages, models
+ * keep only `type` required. Peers differ in what they put inside messages, models
  * and usage (docs examples even use placeholders), while the frame envelope is stable.
  */
 export function lenient(schema: TSchema, depth = 0): TSchema {

@@ -1,0 +1,53 @@
+import { strict as assert } from "node:assert";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { ProcessTransport } from "../../shared/node/process-transport";
+import { RpcClient, RpcError } from "../../shared/rpc";
+
+const hostPath = join(resolve(__dirname, "../.."), "dist/agent-host.js");
+
+describe("agent host (dist/agent-host.js --mode rpc)", () => {
+  let transport: ProcessTransport;
+  let client: RpcClient;
+  before(() => assert.ok(existsSync(hostPath), "dist/agent-host.js is missing: run npm run build"));
+  beforeEach(() => {
+    transport = ProcessTransport.spawn(process.execPath, [hostPath, "--mode", "rpc"]);
+    client = new RpcClient(transport);
+  });
+  afterEach(() => {
+    client.dispose();
+    transport.dispose();
+  });
+
+  it("answers get_state", async () => {
+    const state = await client.request("get_state", {});
+    assert.equal(state.isStreaming, false);
+    assert.match(state.sessionId, /^[0-9a-f-]{36}$/);
+  });
+
+  it("answers a bad line with a parse error and keeps serving", async () => {
+    const frames: unknown[] = [];
+    transport.onFrame((f) => frames.push(f));
+    await transport.sendRaw('"valid JSON, not an object"\n{oops\n');
+    const state = await client.request("get_state", {});
+    assert.ok(state);
+    assert.deepEqual(frames.slice(0, 2).map((f) => (f as { command: string; success: boolean }).command), ["unknown", "parse"]);
+    assert.match((frames[1] as { error: string }).error, /^Failed to parse command: /);
+  });
+
+  it("refuses an unknown command with its id, and an invalid one with the reason", async () => {
+    await assert.rejects(
+      client.request("branch", { entryId: "x" }),
+      (e: RpcError) => e.kind === "failed" && /Not implemented yet: branch/.test(e.message),
+    );
+    const frame = new Promise<Record<string, unknown>>((res) => transport.onFrame((f) => res(f as Record<string, unknown>)));
+    await transport.send({ id: "q7", type: "warp_drive" });
+    assert.deepEqual(await frame, { id: "q7", type: "response", command: "warp_drive", success: false, error: "Unknown command: warp_drive" });
+  });
+
+  it("exits with 0 when its input ends", async () => {
+    const exit = new Promise((res) => client.onExit(res));
+    transport.endInput();
+    assert.deepEqual(await exit, { code: 0, signal: null });
+  });
+});
