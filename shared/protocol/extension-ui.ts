@@ -39,13 +39,17 @@ export const uiNoticeSchemas = {
   set_editor_text: uiRequest("set_editor_text", { text: Type.String() }),
 };
 
-export const uiRequestSchemas = { ...dialogRequestSchemas, ...uiNoticeSchemas };
+/** oh-my-pi: the agent withdrew dialog `targetId` (its abort signal fired). */
+export const UiCancelRequest = uiRequest("cancel", { targetId: Type.String() });
+export type UiCancelRequest = Static<typeof UiCancelRequest>;
+
+export const uiRequestSchemas = { ...dialogRequestSchemas, ...uiNoticeSchemas, cancel: UiCancelRequest };
 export type UiMethod = keyof typeof uiRequestSchemas;
 export type DialogMethod = keyof typeof dialogRequestSchemas;
 export type UiRequestOf<K extends UiMethod> = Static<(typeof uiRequestSchemas)[K]>;
 export type ExtensionUiRequest = { [K in UiMethod]: UiRequestOf<K> }[UiMethod];
 export type DialogRequest = { [K in DialogMethod]: UiRequestOf<K> }[DialogMethod];
-export type UiNotice = Exclude<ExtensionUiRequest, DialogRequest>;
+export type UiNotice = Exclude<ExtensionUiRequest, DialogRequest | UiCancelRequest>;
 
 const responseBase = { type: Type.Literal("extension_ui_response"), id: Type.String() };
 export const ExtensionUiResponse = Type.Union([

@@ -17,6 +17,8 @@ export class DialogDispatcher implements Disposable {
   private dialogHandler: DialogHandler | undefined;
   private noticeHandler: NoticeHandler | undefined;
   private readonly open = new Map<string, CancellationTokenSource>();
+  /** Dialogs the agent withdrew: their answer is not sent. */
+  private readonly withdrawn = new Set<string>();
 
   constructor(
     private readonly send: (response: ExtensionUiResponse) => Promise<void>,
@@ -36,6 +38,11 @@ export class DialogDispatcher implements Disposable {
   }
 
   handle(request: ExtensionUiRequest): void {
+    if (request.method === "cancel") {
+      this.withdrawn.add(request.targetId);
+      this.open.get(request.targetId)?.cancel();
+      return;
+    }
     if (!isDialogRequest(request)) {
       this.noticeHandler?.(request);
       return;
@@ -60,7 +67,7 @@ export class DialogDispatcher implements Disposable {
       if (this.open.get(request.id) === source) this.open.delete(request.id);
       source.dispose();
     }
-    if (expired) {
+    if (expired || this.withdrawn.delete(request.id)) {
       this.onOutcome(request, { expired: true });
       return;
     }

@@ -1,0 +1,67 @@
+// The UI bridge: tests inside the extension host ask the harness (which holds the Playwright
+// page) to act on the workbench as a user would. Platform-free: imported by the harness's
+// HTTP server and by the in-host client (suite/ui.ts).
+
+/** A webview, by its title (the tab or view name; substring match) or its index among visible webviews. */
+export type WebviewRef = string | number;
+
+export type SelectorState = "attached" | "detached" | "visible" | "hidden";
+
+/** Every action: its parameters and its result. */
+export interface UiActions {
+  click: { params: { selector: string }; result: null };
+  waitForSelector: { params: { selector: string; state?: SelectorState; timeoutMs?: number }; result: null };
+  text: { params: { selector: string }; result: string };
+  pressKey: { params: { key: string }; result: null };
+  typeText: { params: { text: string }; result: null };
+  clickInWebview: { params: { webview: WebviewRef; selector: string }; result: null };
+  typeInWebview: { params: { webview: WebviewRef; selector: string; text: string }; result: null };
+  webviewText: { params: { webview: WebviewRef; selector: string }; result: string };
+  quickPickItems: { params: Record<string, never>; result: string[] };
+  pickQuickPickItem: { params: { label: string }; result: null };
+  inputBoxType: { params: { text: string; submit?: boolean }; result: null };
+  screenshot: { params: { name: string }; result: string };
+}
+
+export type UiActionName = keyof UiActions;
+export type UiParams<K extends UiActionName> = UiActions[K]["params"];
+export type UiResult<K extends UiActionName> = UiActions[K]["result"];
+
+/** POST body to `${url}/action`; header `authorization: Bearer ${token}`. */
+export interface UiRequest<K extends UiActionName = UiActionName> {
+  action: K;
+  params: UiParams<K>;
+}
+
+export type UiResponse<K extends UiActionName = UiActionName> =
+  | { ok: true; result: UiResult<K> }
+  | { ok: false; error: string };
+
+/** Environment variables through which the harness talks to the in-host test runner. */
+export const harnessEnv = {
+  /** JSON of BridgeInfo. */
+  bridge: "PI_VSCODE_UI_BRIDGE",
+  /** File the in-host runner writes the TestResult JSON to. */
+  resultFile: "PI_VSCODE_TEST_RESULT",
+  /** File the in-host runner appends mocha's reporter output to (the harness echoes it). */
+  logFile: "PI_VSCODE_TEST_LOG",
+  /** Expected `vscode.version` (for the harness self-test). */
+  expectedVersion: "PI_VSCODE_EXPECTED_VERSION",
+  /** "1" when mocha may print colours. */
+  colors: "PI_VSCODE_TEST_COLORS",
+  /** Optional mocha --grep. */
+  grep: "PI_VSCODE_TEST_GREP",
+} as const;
+
+export interface BridgeInfo {
+  url: string;
+  token: string;
+}
+
+export interface TestResult {
+  passes: number;
+  failures: number;
+  pending: number;
+  durationMs: number;
+  failed: { title: string; error: string }[];
+}

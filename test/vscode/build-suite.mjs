@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// Bundles the in-host suites (test/vscode/suite/index.ts + **/*.test.ts) into
+// dist-test/vscode/suite/: CommonJS for the extension host, `vscode` external, mocha bundled.
+import * as esbuild from "esbuild";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const suiteDir = path.join(here, "suite");
+const outdir = path.resolve(here, "..", "..", "dist-test", "vscode", "suite");
+
+/** @param {string} dir @returns {string[]} */
+function testFiles(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return testFiles(full);
+    return entry.name.endsWith(".test.ts") ? [full] : [];
+  });
+}
+
+fs.rmSync(outdir, { recursive: true, force: true });
+const result = await esbuild.build({
+  entryPoints: [path.join(suiteDir, "index.ts"), ...testFiles(suiteDir)],
+  outbase: suiteDir,
+  outdir,
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  external: ["vscode"],
+  sourcemap: "inline",
+  logLevel: "warning",
+  // mocha's parallel mode (unused in the extension host) resolves worker files at run time.
+  logOverride: { "require-resolve-not-external": "silent" },
+});
+if (result.errors.length > 0) process.exit(1);

@@ -1,0 +1,148 @@
+// The harness side of the UI bridge: a loopback HTTP endpoint (random port, bearer token)
+// that performs UiActions on the Playwright page for tests running in the extension host.
+import { randomBytes } from "node:crypto";
+import * as fs from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import * as path from "node:path";
+import type { Page } from "playwright-core";
+import type { BridgeInfo, UiActionName, UiActions, UiRequest, UiResponse } from "../bridge-protocol";
+import { webviewFrame } from "./webviews";
+
+type Handlers = { [K in UiActionName]: (params: UiActions[K]["params"]) => Promise<UiActions[K]["result"]> };
+
+const quickInput = ".quick-input-widget";
+const quickInputBox = `${quickInput} .quick-input-box input`;
+const quickPickRow = `${quickInput} .monaco-list-row`;
+const actionTimeout = 10_000;
+
+export interface Bridge {
+  info: BridgeInfo;
+  /** One line per action, for the artifacts. */
+  journal: string[];
+  close(): Promise<void>;
+}
+
+/** `page` is read at each action: the bridge can start before the browser opens. */
+export async function startBridge(page: () => Page | undefined, screenshotDir: string): Promise<Bridge> {
+  const token = randomBytes(24).toString("hex");
+  const journal: string[] = [];
+
+  const server = http.createServer((req, res) => {
+    const reply = (status: number, body: UiResponse) => {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method !== "POST" || req.url !== "/action") return reply(404, { ok: false, error: "POST /action only" });
+    if (req.headers.authorization !== `Bearer ${token}`) return reply(401, { ok: false, error: "bad token" });
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => (body += chunk));
+    req.on("end", () => {
+      void (async () => {
+        let request: UiRequest;
+        try {
+          request = JSON.parse(body) as UiRequest;
+        } catch {
+          return reply(400, { ok: false, error: "body is not JSON" });
+        }
+        const current = page();
+        if (!current) return reply(503, { ok: false, error: "the workbench page is not open" });
+        const handler = createHandlers(current, screenshotDir)[request.action] as ((p: unknown) => Promise<unknown>) | undefined;
+        if (!handler) return reply(400, { ok: false, error: `unknown action ${String(request.action)}` });
+        const started = Date.now();
+        try {
+          const result = (await handler(request.params ?? {})) as UiActions[UiActionName]["result"];
+          journal.push(`${new Date().toISOString()} ${request.action} ${JSON.stringify(request.params)} ok ${Date.now() - started} ms`);
+          reply(200, { ok: true, result });
+        } catch (err) {
+          const message = err instanceof Error ? err.message : String(err);
+          journal.push(`${new Date().toISOString()} ${request.action} ${JSON.stringify(request.params)} FAILED ${message}`);
+          reply(200, { ok: false, error: message });
+        }
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    info: { url: `http://127.0.0.1:${port}`, token },
+    journal,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function createHandlers(page: Page, screenshotDir: string): Handlers {
+  const quickPickLabels = async (): Promise<string[]> => {
+    await page.waitForSelector(quickPickRow, { state: "visible", timeout: actionTimeout });
+    return page.$$eval(quickPickRow, (rows) =>
+      rows.map((row) => (row.querySelector(".label-name")?.textContent ?? row.getAttribute("aria-label") ?? "").trim()),
+    );
+  };
+  const rowByLabel = (label: string) =>
+    page.locator(quickPickRow).filter({ has: page.locator(".label-name", { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
+
+  return {
+    click: async ({ selector }) => {
+      await page.locator(selector).first().click({ timeout: actionTimeout });
+      return null;
+    },
+    waitForSelector: async ({ selector, state, timeoutMs }) => {
+      await page.locator(selector).first().waitFor({ state: state ?? "visible", timeout: timeoutMs ?? actionTimeout });
+      return null;
+    },
+    text: async ({ selector }) => page.locator(selector).first().innerText({ timeout: actionTimeout }),
+    pressKey: async ({ key }) => {
+      await page.keyboard.press(key);
+      return null;
+    },
+    typeText: async ({ text }) => {
+      await page.keyboard.type(text);
+      return null;
+    },
+    clickInWebview: async ({ webview, selector }) => {
+      const frame = await webviewFrame(page, webview, actionTimeout);
+      await frame.locator(selector).first().click({ timeout: actionTimeout });
+      return null;
+    },
+    typeInWebview: async ({ webview, selector, text }) => {
+      const frame = await webviewFrame(page, webview, actionTimeout);
+      const target = frame.locator(selector).first();
+      await target.click({ timeout: actionTimeout });
+      await target.pressSequentially(text, { timeout: actionTimeout });
+      return null;
+    },
+    webviewText: async ({ webview, selector }) => {
+      const frame = await webviewFrame(page, webview, actionTimeout);
+      return frame.locator(selector).first().innerText({ timeout: actionTimeout });
+    },
+    quickPickItems: quickPickLabels,
+    pickQuickPickItem: async ({ label }) => {
+      await page.waitForSelector(quickPickRow, { state: "visible", timeout: actionTimeout });
+      if ((await rowByLabel(label).count()) === 0) {
+        // Rows are virtualised: filter so that the item is rendered.
+        await page.locator(quickInputBox).fill(label);
+      }
+      await rowByLabel(label).first().click({ timeout: actionTimeout });
+      return null;
+    },
+    inputBoxType: async ({ text, submit }) => {
+      const input = page.locator(quickInputBox);
+      await input.waitFor({ state: "visible", timeout: actionTimeout });
+      await input.fill("");
+      await input.pressSequentially(text);
+      if (submit !== false) await input.press("Enter");
+      return null;
+    },
+    screenshot: async ({ name }) => {
+      fs.mkdirSync(screenshotDir, { recursive: true });
+      const file = path.join(screenshotDir, `${name.replace(/[^\w.-]+/g, "_")}.png`);
+      await page.screenshot({ path: file });
+      return file;
+    },
+  };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -1,0 +1,19 @@
+// Locations shared by the harness and scripts/start-code-server.mjs.
+import * as os from "node:os";
+import * as path from "node:path";
+
+/** The repository root: the directory of the root package.json. (`__filename`, not
+ * `__dirname`: tsx's tsImport() gives a module loaded directly a bogus `__dirname`.) */
+export const repoRoot = path.resolve(path.dirname(__filename), "..", "..", "..");
+export const vscodeTestDir = path.join(repoRoot, "test", "vscode");
+export const sampleWorkspace = path.join(vscodeTestDir, "workspace");
+export const compiledSuite = path.join(repoRoot, "dist-test", "vscode", "suite");
+export const artifactsRoot = path.join(repoRoot, ".test-artifacts");
+export const installScript = path.join(repoRoot, "scripts", "install-code-server.sh");
+
+export const cacheRoot = process.env.PI_VSCODE_CACHE ?? path.join(os.homedir(), ".cache", "pi-vscode");
+export const defaultVersion = "4.100.3";
+
+export function codeServerDir(version: string): string {
+  return path.join(cacheRoot, `code-server-${version}`);
+}
