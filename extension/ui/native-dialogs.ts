@@ -84,5 +84,14 @@ async function editText(request: UiRequestOf<"editor">, token: CancellationToken
     vscode.window.showInformationMessage(`${request.title}: edit the text, then submit.`, "Submit", "Cancel"),
     new Promise<undefined>((resolve) => token.onCancellationRequested(() => resolve(undefined))),
   ]);
-  return choice === "Submit" ? { value: document.getText() } : cancelled;
+  const answer: DialogAnswer = choice === "Submit" ? { value: document.getText() } : cancelled;
+  await closeUntitled(document);
+  return answer;
+}
+
+/** Closes the scratch document without a save prompt. */
+async function closeUntitled(document: vscode.TextDocument): Promise<void> {
+  if (document.isClosed) return;
+  await vscode.window.showTextDocument(document, { preview: false, preserveFocus: false });
+  await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
 }

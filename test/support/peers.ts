@@ -51,7 +51,16 @@ interface PeerSpec {
   version: string;
 }
 
-const PEERS_ROOT = path.resolve(__dirname, "..", "peers");
+/** test/peers of the repository, found upwards from here (this file is also bundled into dist-test/). */
+const PEERS_ROOT = findPeersRoot(__dirname);
+
+function findPeersRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, "test", "peers");
+    if (fs.existsSync(path.join(candidate, "install.sh"))) return candidate;
+    if (path.dirname(dir) === dir) return path.resolve(from, "..", "peers");
+  }
+}
 
 const SPECS: Record<PeerKind, PeerSpec> = {
   pi: {
