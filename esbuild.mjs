@@ -3,7 +3,7 @@
 //   node esbuild.mjs --production  minified, with source maps
 //   node esbuild.mjs --watch       rebuild on change
 import * as esbuild from "esbuild";
-import { mkdirSync, writeFileSync, readFileSync } from "node:fs";
+import { mkdirSync, writeFileSync, readFileSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
@@ -43,6 +43,18 @@ const programs = [
     target: "node20",
     outdir: dist,
     mainFields: ["module", "main"],
+    define: { ...common.define, __PI_BUNDLED__: "true" },
+  },
+  // Each LLM provider is its own bundle, loaded by the host on first use (agent-host/ai/providers/load.ts).
+  {
+    ...common,
+    entryPoints: providerEntries(),
+    platform: "node",
+    format: "cjs",
+    target: "node20",
+    outdir: join(dist, "providers"),
+    mainFields: ["module", "main"],
+    define: { ...common.define, __PI_BUNDLED__: "true" },
   },
   {
     ...common,
@@ -54,6 +66,12 @@ const programs = [
     loader: { ".ttf": "file" },
   },
 ];
+
+function providerEntries() {
+  const dir = join(root, "agent-host", "ai", "providers");
+  const names = readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && f !== "load.ts");
+  return Object.fromEntries(names.map((f) => [f.slice(0, -3), join(dir, f)]));
+}
 
 /** Writes dist/protocol.schema.json from the TypeBox declarations in shared/protocol. */
 async function writeSchema() {
