@@ -1,0 +1,160 @@
+import { Emitter, type Disposable, type Event } from "vscode-jsonrpc";
+import type { AssistantMessage, Model, ThinkingLevel } from "../ai/types";
+import { runAgentLoop } from "./agent-loop";
+import { MessageQueue } from "./message-queue";
+import type { AnyAgentTool } from "./tool";
+import type { AgentEvent, AgentLoopConfig, AgentMessage, InterruptMode, QueueMode } from "./types";
+
+export interface AgentOptions extends Omit<AgentLoopConfig, "takeSteering" | "hasSteering" | "takeFollowUps" | "model" | "thinkingLevel" | "tools" | "systemPrompt" | "interruptMode"> {
+  model: Model;
+  thinkingLevel?: ThinkingLevel;
+  tools?: AnyAgentTool[];
+  systemPrompt?: string;
+  steeringMode?: QueueMode;
+  followUpMode?: QueueMode;
+  interruptMode?: InterruptMode;
+  messages?: AgentMessage[];
+}
+
+export interface QueueState {
+  steering: AgentMessage[];
+  followUp: AgentMessage[];
+}
+
+/**
+ * The agent: its conversation, model, tools and queues, and at most one run at a time. Listeners
+ * get every event of a run; queue changes are reported separately.
+ */
+export class Agent implements Disposable {
+  readonly messages: AgentMessage[];
+  model: Model;
+  thinkingLevel: ThinkingLevel;
+  tools: AnyAgentTool[];
+  systemPrompt: string;
+  interruptMode: InterruptMode;
+  private readonly eventEmitter = new Emitter<AgentEvent>();
+  private readonly queueEmitter = new Emitter<QueueState>();
+  readonly onEvent: Event<AgentEvent> = this.eventEmitter.event;
+  readonly onQueueChange: Event<QueueState> = this.queueEmitter.event;
+  private readonly steering: MessageQueue;
+  private readonly followUps: MessageQueue;
+  private controller: AbortController | undefined;
+  private running: Promise<void> | undefined;
+  /** The assistant message being streamed, if any. */
+  streaming: AssistantMessage | undefined;
+
+  constructor(private readonly options: AgentOptions) {
+    this.model = options.model;
+    this.thinkingLevel = options.thinkingLevel ?? "off";
+    this.tools = options.tools ?? [];
+    this.systemPrompt = options.systemPrompt ?? "";
+    this.interruptMode = options.interruptMode ?? "wait";
+    this.messages = options.messages ?? [];
+    const changed = () => this.queueEmitter.fire(this.queueState());
+    this.steering = new MessageQueue(options.steeringMode, changed);
+    this.followUps = new MessageQueue(options.followUpMode, changed);
+  }
+
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  get steeringMode(): QueueMode {
+    return this.steering.mode;
+  }
+  set steeringMode(mode: QueueMode) {
+    this.steering.mode = mode;
+  }
+  get followUpMode(): QueueMode {
+    return this.followUps.mode;
+  }
+  set followUpMode(mode: QueueMode) {
+    this.followUps.mode = mode;
+  }
+
+  queueState(): QueueState {
+    return { steering: [...this.steering.peek()], followUp: [...this.followUps.peek()] };
+  }
+
+  get pendingCount(): number {
+    return this.steering.length + this.followUps.length;
+  }
+
+  /** Starts a run with these messages; rejects if a run is already going (queue them instead). */
+  prompt(messages: AgentMessage | AgentMessage[]): Promise<void> {
+    if (this.running) return Promise.reject(new Error("Agent is already processing. Queue the message as steering or follow-up."));
+    return this.run(Array.isArray(messages) ? messages : [messages]);
+  }
+
+  /** Runs again from the current conversation (after an error was removed, or to drain queues). */
+  continue(): Promise<void> {
+    if (this.running) return Promise.reject(new Error("Agent is already processing."));
+    const queued = this.steering.length > 0 ? this.steering.take() : this.followUps.take();
+    return this.run(queued);
+  }
+
+  steer(message: AgentMessage): void {
+    this.steering.push(message);
+  }
+
+  followUp(message: AgentMessage): void {
+    this.followUps.push(message);
+  }
+
+  clearQueues(): QueueState {
+    const steering = this.steering.clear(false);
+    const followUp = this.followUps.clear(false);
+    if (steering.length || followUp.length) this.queueEmitter.fire(this.queueState());
+    return { steering, followUp };
+  }
+
+  /** Aborts the run; resolves once it has ended. Queued messages stay queued. */
+  async abort(): Promise<void> {
+    this.controller?.abort();
+    await this.running;
+  }
+
+  waitForIdle(): Promise<void> {
+    return this.running ?? Promise.resolve();
+  }
+
+  private run(prompts: AgentMessage[]): Promise<void> {
+    const controller = new AbortController();
+    this.controller = controller;
+    const config: AgentLoopConfig = {
+      ...this.options,
+      model: this.model,
+      thinkingLevel: this.thinkingLevel,
+      tools: this.tools,
+      systemPrompt: this.systemPrompt,
+      interruptMode: this.interruptMode,
+      takeSteering: () => this.steering.take(),
+      hasSteering: () => this.steering.length > 0,
+      takeFollowUps: () => this.followUps.take(),
+    };
+    const emit = (event: AgentEvent) => {
+      if (event.type === "message_start" && event.message.role === "assistant") this.streaming = event.message;
+      else if (event.type === "message_update") this.streaming = event.message;
+      else if (event.type === "message_end" && event.message.role === "assistant") this.streaming = undefined;
+      this.eventEmitter.fire(event);
+    };
+    this.running = runAgentLoop(prompts, this.messages, config, emit, controller.signal)
+      .then(() => undefined)
+      .finally(() => {
+        this.running = undefined;
+        this.controller = undefined;
+        this.streaming = undefined;
+      });
+    return this.running;
+  }
+
+  setTools(tools: AnyAgentTool[]): void {
+    this.tools = tools;
+  }
+
+  dispose(): void {
+    this.controller?.abort();
+    this.eventEmitter.dispose();
+    this.queueEmitter.dispose();
+  }
+}

@@ -1,0 +1,38 @@
+import type { AgentMessage, QueueMode } from "./types";
+
+/** A queue of user messages waiting for the agent (steering or follow-up). */
+export class MessageQueue {
+  private readonly items: AgentMessage[] = [];
+
+  constructor(
+    public mode: QueueMode = "one-at-a-time",
+    private readonly onChange: () => void = () => undefined,
+  ) {}
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  push(message: AgentMessage): void {
+    this.items.push(message);
+    this.onChange();
+  }
+
+  /** One message, or all of them, per the mode. */
+  take(): AgentMessage[] {
+    if (this.items.length === 0) return [];
+    const taken = this.mode === "all" ? this.items.splice(0) : this.items.splice(0, 1);
+    this.onChange();
+    return taken;
+  }
+
+  clear(notify = true): AgentMessage[] {
+    const removed = this.items.splice(0);
+    if (removed.length && notify) this.onChange();
+    return removed;
+  }
+
+  peek(): readonly AgentMessage[] {
+    return this.items;
+  }
+}

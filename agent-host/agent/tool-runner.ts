@@ -1,0 +1,107 @@
+import { errorText } from "../ai/message-stream-builder";
+import type { ToolCall, ToolResultMessage } from "../ai/types";
+import type { AgentToolResult, AnyAgentTool } from "./tool";
+import type { AgentEvent, AgentLoopConfig } from "./types";
+import { validateToolArguments } from "./validate-arguments";
+
+export const SKIPPED_FOR_STEERING = "Skipped due to queued user message";
+
+const textResult = (text: string): AgentToolResult => ({ content: [{ type: "text", text }], isError: true });
+
+export interface ToolRunContext {
+  config: AgentLoopConfig;
+  signal: AbortSignal;
+  emit: (event: AgentEvent) => void;
+}
+
+/**
+ * Runs the tool calls of one assistant message and returns their results in call order. Calls
+ * run in parallel unless a tool asks to run alone; an unknown tool, invalid arguments, a block by
+ * the before-hook or a throw becomes an error result the model can read. In interrupt mode
+ * "immediate", a queued steering message skips the calls not yet started.
+ */
+export async function runToolCalls(calls: ToolCall[], context: ToolRunContext): Promise<ToolResultMessage[]> {
+  const results: ToolResultMessage[] = new Array(calls.length);
+  let skipping = false;
+  let index = 0;
+  while (index < calls.length) {
+    const group = nextGroup(calls, index, context.config);
+    if (skipping || context.signal.aborted) {
+      for (const call of group) {
+        context.emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
+        results[index++] = finish(call, skipResult(context.signal), context, Date.now());
+      }
+      continue;
+    }
+    const settled = await Promise.all(group.map((call) => runOne(call, context)));
+    for (const result of settled) results[index++] = result;
+    if (context.config.interruptMode === "immediate" && context.config.hasSteering()) skipping = true;
+  }
+  return results;
+}
+
+function skipResult(signal: AbortSignal): AgentToolResult {
+  return textResult(signal.aborted ? "Aborted before the tool ran" : SKIPPED_FOR_STEERING);
+}
+
+/** Consecutive calls that may run together; a sequential tool (or, in immediate mode, every tool) runs alone. */
+function nextGroup(calls: ToolCall[], from: number, config: AgentLoopConfig): ToolCall[] {
+  const alone = (call: ToolCall) => config.tools.find((t: AnyAgentTool) => t.name === call.name)?.sequential === true;
+  if (config.interruptMode === "immediate" || alone(calls[from])) return [calls[from]];
+  const group = [calls[from]];
+  for (let i = from + 1; i < calls.length && !alone(calls[i]); i++) group.push(calls[i]);
+  return group;
+}
+
+async function runOne(call: ToolCall, context: ToolRunContext): Promise<ToolResultMessage> {
+  const { config, signal, emit } = context;
+  const started = Date.now();
+  emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
+  const tool = config.tools.find((t) => t.name === call.name);
+  if (!tool) return finish(call, textResult(`Tool ${call.name} not found`), context, started);
+
+  const checked = validateToolArguments(tool, call.arguments);
+  if (!checked.ok) return finish(call, textResult(checked.error), context, started);
+  let args = checked.args;
+
+  try {
+    const verdict = await config.beforeToolCall?.({ ...call, arguments: args }, signal);
+    if (verdict?.block) return finish(call, textResult(verdict.reason), context, started);
+    if (verdict?.args) args = verdict.args;
+  } catch (error) {
+    return finish(call, textResult(`Tool call blocked: ${errorText(error)}`), context, started);
+  }
+
+  let result: AgentToolResult;
+  try {
+    result = await tool.execute(call.id, args, signal, (partial) =>
+      emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args, partialResult: partial }),
+    );
+  } catch (error) {
+    result = textResult(signal.aborted ? `Aborted: ${errorText(error)}` : errorText(error));
+  }
+  if (config.afterToolCall) {
+    try {
+      result = await config.afterToolCall({ ...call, arguments: args }, result);
+    } catch (error) {
+      result = textResult(`Tool result hook failed: ${errorText(error)}`);
+    }
+  }
+  return finish(call, result, context, started);
+}
+
+function finish(call: ToolCall, result: AgentToolResult, context: ToolRunContext, started: number): ToolResultMessage {
+  const isError = result.isError === true;
+  const clean: AgentToolResult = { content: result.content, ...(result.details === undefined ? {} : { details: result.details }) };
+  context.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result: clean, isError, durationMs: Date.now() - started });
+  const message: ToolResultMessage = {
+    role: "toolResult",
+    toolCallId: call.id,
+    toolName: call.name,
+    content: result.content,
+    isError,
+    timestamp: Date.now(),
+  };
+  if (result.details !== undefined) message.details = result.details;
+  return message;
+}
