@@ -19,6 +19,7 @@ export const HostToolDefinition = Type.Object({
   label: Type.Optional(Type.String()),
   description: Type.String(),
   parameters: JsonObject,
+  loadMode: Type.Optional(Type.String({ description: "oh-my-pi: 'essential' (in the model's tool list at once) or 'discoverable' (its default)" })),
 });
 export type HostToolDefinition = Static<typeof HostToolDefinition>;
 

@@ -42,6 +42,23 @@ describe("RpcClient against an in-process agent", () => {
     assert.equal(await prompt, undefined);
   });
 
+  it("settles an unknown command answered without id (pi 0.73, omp)", async () => {
+    const pending = client.request("get_tree", {});
+    await agent.next((f) => f.type === "get_tree");
+    agent.send({ type: "response", command: "get_tree", success: false, error: "Unknown command: get_tree" });
+    await assert.rejects(pending, (e: RpcError) => e.kind === "failed" && /Unknown command/.test(e.message));
+  });
+
+  it("reports the agent's parse errors", async () => {
+    const errors: string[] = [];
+    client.onProtocolError((e) => errors.push(e));
+    const next = client.request("get_state", {});
+    agent.send({ type: "response", command: "parse", success: false, error: "Failed to parse command: Unexpected token" });
+    agent.send(ok(await agent.next((f) => f.type === "get_state"), state));
+    await next;
+    assert.deepEqual(errors, ["The agent could not read a frame we sent: Failed to parse command: Unexpected token"]);
+  });
+
   it("rejects pending requests when the agent exits, with its stderr", async () => {
     const pending = client.request("prompt", { message: "hi" });
     await agent.next((f) => f.type === "prompt");

@@ -172,9 +172,14 @@ export class RpcClient implements Disposable {
     return this.hostTools.register({ definition, execute });
   }
 
-  /** Sends the registered host tools (set_host_tools replaces the agent's previous set). */
+  /**
+   * Sends the registered host tools (set_host_tools replaces the agent's previous set).
+   * oh-my-pi reads `loadMode` per tool (without it a tool is only "discoverable"), so each
+   * tool gets `loadMode` unless its definition has its own.
+   */
   syncHostTools(loadMode = "essential"): Promise<ResponseData<"set_host_tools">> {
-    return this.request("set_host_tools", { tools: this.hostTools.definitions(), loadMode });
+    const tools = this.hostTools.definitions().map((tool) => ({ ...tool, loadMode: tool.loadMode ?? loadMode }));
+    return this.request("set_host_tools", { tools, loadMode });
   }
 
   /** Finds out what the agent supports, by asking it. */
@@ -232,9 +237,21 @@ export class RpcClient implements Disposable {
   }
 
   private response(frame: RpcResponse): void {
-    if (!frame.id || !this.pending.has(frame.id)) return; // e.g. a parse error, or omp's late second response
-    if (frame.success) this.settle(frame.id, undefined, frame.data);
-    else this.settle(frame.id, new RpcError("failed", frame.command, frame.error));
+    // Pi <= 0.73 and oh-my-pi answer an unknown command without its id: it belongs to the
+    // oldest pending request of that command (agents answer commands in order).
+    if (!frame.success && frame.command === "parse" && !frame.id) {
+      this.protocolErrorEmitter.fire(`The agent could not read a frame we sent: ${frame.error}`);
+      return;
+    }
+    const id = frame.id ?? (frame.success ? undefined : this.oldestPending(frame.command));
+    if (!id || !this.pending.has(id)) return; // e.g. a parse error, or omp's late second response
+    if (frame.success) this.settle(id, undefined, frame.data);
+    else this.settle(id, new RpcError("failed", frame.command, frame.error));
+  }
+
+  private oldestPending(command: string): string | undefined {
+    for (const [id, pending] of this.pending) if (pending.command === command) return id;
+    return undefined;
   }
 
   private settle(id: string, error: RpcError | undefined, data?: unknown): void {
