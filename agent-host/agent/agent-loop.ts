@@ -1,3 +1,4 @@
+import { MessageStreamBuilder } from "../ai/message-stream-builder";
 import type { AssistantMessage, ToolCall, ToolResultMessage } from "../ai/types";
 import { runToolCalls } from "./tool-runner";
 import type { AgentEvent, AgentLoopConfig, AgentMessage } from "./types";
@@ -60,6 +61,15 @@ export async function runAgentLoop(
   return added;
 }
 
+/** A turn that failed before any request (e.g. no API key): an error message like a provider's. */
+function failedTurn(config: AgentLoopConfig, error: unknown, emit: (event: AgentEvent) => void): AssistantMessage {
+  const builder = new MessageStreamBuilder(config.model);
+  const message = builder.fail(error, false);
+  emit({ type: "message_start", message: { ...message, content: [] } });
+  emit({ type: "message_end", message });
+  return message;
+}
+
 /** Streams one assistant message, emitting message_start / message_update / message_end. */
 async function streamTurn(
   context: AgentMessage[],
@@ -69,11 +79,17 @@ async function streamTurn(
 ): Promise<AssistantMessage> {
   const transformed = config.transformContext ? await config.transformContext(context, signal) : context;
   const messages = config.convertToLlm(transformed);
-  const apiKey = await config.apiKey?.(config.model.provider);
+  let auth: { apiKey?: string; headers?: Record<string, string> } = {};
+  try {
+    auth = (await config.requestAuth?.(config.model)) ?? {};
+  } catch (error) {
+    return failedTurn(config, error, emit);
+  }
+  const headers = auth.headers || config.streamOptions?.headers ? { ...config.streamOptions?.headers, ...auth.headers } : undefined;
   const stream = config.stream(
     config.model,
     { systemPrompt: config.systemPrompt, messages, tools: config.tools },
-    { ...config.streamOptions, signal, apiKey, reasoning: config.thinkingLevel === "off" ? undefined : config.thinkingLevel },
+    { ...config.streamOptions, signal, apiKey: auth.apiKey, ...(headers ? { headers } : {}), reasoning: config.thinkingLevel === "off" ? undefined : config.thinkingLevel },
   );
   let started = false;
   for await (const event of stream) {

@@ -60,7 +60,7 @@ async function runOne(call: ToolCall, context: ToolRunContext): Promise<ToolResu
   const tool = config.tools.find((t) => t.name === call.name);
   if (!tool) return finish(call, textResult(`Tool ${call.name} not found`), context, started);
 
-  const checked = validateToolArguments(tool, call.arguments);
+  const checked = validateToolArguments(tool, tool.prepareArguments ? tool.prepareArguments(call.arguments) : call.arguments);
   if (!checked.ok) return finish(call, textResult(checked.error), context, started);
   let args = checked.args;
 

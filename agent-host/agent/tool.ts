@@ -22,6 +22,8 @@ export interface AgentTool<TParams extends TSchema = TSchema, TDetails = unknown
   label: string;
   /** Must not run at the same time as other tools of the turn (default: may run in parallel). */
   sequential?: boolean;
+  /** Repairs malformed argument shapes models send, before validation (pi's prepareArguments). */
+  prepareArguments?(args: unknown): unknown;
   execute(
     toolCallId: string,
     params: Static<TParams>,

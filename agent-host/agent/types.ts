@@ -38,7 +38,8 @@ export interface AgentLoopConfig {
   convertToLlm: (messages: AgentMessage[]) => Message[];
   /** Agent-level rewrite of the context before conversion (pruning, injection). Must not throw. */
   transformContext?: (messages: AgentMessage[], signal: AbortSignal) => Promise<AgentMessage[]>;
-  apiKey?: (provider: string) => string | undefined | Promise<string | undefined>;
+  /** The key and extra headers for a request to `model` (resolved per request: keys may rotate). */
+  requestAuth?: (model: Model) => Promise<{ apiKey?: string; headers?: Record<string, string> }>;
   streamOptions?: Omit<StreamOptions, "signal" | "apiKey" | "reasoning">;
   beforeToolCall?: (call: ToolCall, signal: AbortSignal) => BeforeToolCallResult | Promise<BeforeToolCallResult>;
   afterToolCall?: (call: ToolCall, result: AgentToolResult) => AgentToolResult | Promise<AgentToolResult>;

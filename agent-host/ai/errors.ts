@@ -41,3 +41,9 @@ export function describeProviderError(error: unknown): string {
   const message = typeof e.error?.message === "string" ? e.error.message : typeof e.message === "string" ? e.message : String(error);
   return typeof e.status === "number" && !message.includes(String(e.status)) ? `${e.status} ${message}` : message;
 }
+
+/** For an assistant message's errorMessage: rate limits, overload, 5xx and network failures are worth a retry. */
+export function isTransientErrorText(text: string): boolean {
+  if (/\b(400|401|403|404|422)\b/.test(text) && !/\b(429|5\d\d)\b/.test(text)) return false;
+  return /\b(408|429|5\d\d)\b/.test(text) || transientText.test(text);
+}

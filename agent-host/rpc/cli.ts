@@ -1,64 +1,55 @@
-import { runRpcMode } from "./rpc-mode";
+import { createHostRuntime } from "./host-runtime";
+import { parseCli } from "./cli-options";
+import { openConnection, serveRpc } from "./rpc-mode";
 
 const VERSION = process.env.PI_VSCODE_VERSION ?? "0.0.0-dev";
 
-export interface CliOptions {
-  mode: "rpc" | "text";
-  provider?: string;
-  model?: string;
-  noSession: boolean;
-}
-
 const HELP = `Usage: agent-host --mode rpc [options]
 
-The Pi Agent for VS Code agent host. Speaks Pi's JSONL RPC protocol on stdin/stdout.
+The Pi Agent for VS Code agent host: a drop-in for \`pi --mode rpc\`, speaking Pi's JSONL RPC
+protocol on stdin/stdout. It reads a Pi user's setup (\$PI_CODING_AGENT_DIR, default ~/.pi/agent).
 
-Options:
-  --mode rpc            run as an RPC server (the only mode)
-  --provider <name>     provider name
-  --model <pattern>     model id or provider/id
-  --no-session          do not persist the session
-  --version             print the version
-  --help                print this help
-Other pi options are accepted.`;
-
-/** Options that take a value, so their value is not mistaken for a flag or a message. */
-const valued = new Set([
-  "--mode", "--provider", "--model", "--models", "--api-key", "--thinking", "--system-prompt",
-  "--append-system-prompt", "--session", "--session-id", "--fork", "--session-dir", "--name", "-n",
-  "--tools", "-t", "--exclude-tools", "-xt", "--extension", "-e", "--skill", "--prompt-template",
-  "--use-theme", "--tui-mode",
-]);
-
-export function parseCli(argv: readonly string[]): CliOptions | { exit: number; text: string } {
-  const options: CliOptions = { mode: "text", noSession: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--version" || arg === "-v") return { exit: 0, text: VERSION };
-    if (arg === "--help" || arg === "-h") return { exit: 0, text: HELP };
-    if (arg === "--no-session") options.noSession = true;
-    if (!valued.has(arg)) continue;
-    const value = argv[++i];
-    if (value === undefined) return { exit: 2, text: `Missing value for ${arg}` };
-    if (arg === "--mode") {
-      if (value !== "rpc") return { exit: 2, text: `Unsupported mode: ${value} (only rpc)` };
-      options.mode = "rpc";
-    } else if (arg === "--provider") options.provider = value;
-    else if (arg === "--model") options.model = value;
-  }
-  return options;
-}
+Options (as pi's):
+  --mode rpc                     run as an RPC server (the only mode)
+  --provider <name>              provider name
+  --model <pattern>              model id, provider/id, optional :<thinking>
+  --models <patterns>            models cycle_model goes through
+  --api-key <key>                API key for --provider
+  --thinking <level>             off, minimal, low, medium, high, xhigh, max
+  --system-prompt <text|file>    replace the default system prompt
+  --append-system-prompt <text|file>  append to it (repeatable)
+  --session <path|id>            open a session file
+  --session-id <id>              open or create the session with this id
+  --continue, -c                 continue the most recent session
+  --fork <path|id>               fork a session into a new one
+  --session-dir <dir>            where sessions are kept
+  --no-session                   do not save the session
+  --name, -n <name>              session display name
+  --tools, -t <list>             built-in tools to enable (read,bash,edit,write,grep,find,ls)
+  --exclude-tools, -xt <list>    tools to disable
+  --no-tools, -nt / --no-builtin-tools, -nbt
+  --skill <path> / --no-skills, -ns
+  --prompt-template <path> / --no-prompt-templates, -np
+  --no-context-files, -nc        do not load AGENTS.md / CLAUDE.md
+  --approve, -a / --no-approve, -na   trust project-local files (.pi/) for this run
+  --offline, --verbose, --version, --help
+Options of pi's terminal UI are accepted and ignored.`;
 
 export async function runCli(argv: readonly string[]): Promise<number | undefined> {
-  const parsed = parseCli(argv);
-  if ("exit" in parsed) {
-    (parsed.exit === 0 ? process.stdout : process.stderr).write(`${parsed.text}\n`);
-    return parsed.exit;
+  const parsed = parseCli(argv, HELP, VERSION);
+  if (parsed.kind === "exit") {
+    (parsed.code === 0 ? process.stdout : process.stderr).write(`${parsed.text}\n`);
+    return parsed.code;
   }
-  if (parsed.mode !== "rpc") {
-    process.stderr.write("Only --mode rpc is supported. See --help.\n");
+  const warn = (message: string) => process.stderr.write(`${message}\n`);
+  parsed.warnings.forEach(warn);
+  if (parsed.options.mode !== "rpc") {
+    warn("Only --mode rpc is supported by this host. See --help.");
     return 2;
   }
-  await runRpcMode(parsed, process.stdin, process.stdout);
+  // Read stdin from the start: commands that arrive while the runtime loads wait in order.
+  const connection = openConnection(process.stdin, process.stdout);
+  const runtime = createHostRuntime(parsed.options, { cwd: process.cwd(), env: process.env, send: connection.send, warn });
+  await serveRpc(runtime, connection);
   return 0;
 }

@@ -1,17 +1,23 @@
 import { strict as assert } from "node:assert";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ProcessTransport } from "../../shared/node/process-transport";
 import { RpcClient, RpcError } from "../../shared/rpc";
 
 const hostPath = join(resolve(__dirname, "../.."), "dist/agent-host.js");
 
-describe("agent host (dist/agent-host.js --mode rpc)", () => {
+describe("agent host (dist/agent-host.js --mode rpc), framing and errors", () => {
   let transport: ProcessTransport;
   let client: RpcClient;
-  before(() => assert.ok(existsSync(hostPath), "dist/agent-host.js is missing: run npm run build"));
+  let agentDir: string;
+  before(() => {
+    assert.ok(existsSync(hostPath), "dist/agent-host.js is missing: run npm run build");
+    agentDir = mkdtempSync(join(tmpdir(), "host-agent-dir-"));
+  });
+  after(() => rmSync(agentDir, { recursive: true, force: true }));
   beforeEach(() => {
-    transport = ProcessTransport.spawn(process.execPath, [hostPath, "--mode", "rpc"]);
+    transport = ProcessTransport.spawn(process.execPath, [hostPath, "--mode", "rpc", "--no-session"], { env: { ...process.env, PI_CODING_AGENT_DIR: agentDir } });
     client = new RpcClient(transport);
   });
   afterEach(() => {
@@ -31,15 +37,21 @@ describe("agent host (dist/agent-host.js --mode rpc)", () => {
     await transport.sendRaw('"valid JSON, not an object"\n{oops\n');
     const state = await client.request("get_state", {});
     assert.ok(state);
-    assert.deepEqual(frames.slice(0, 2).map((f) => (f as { command: string; success: boolean }).command), ["unknown", "parse"]);
+    assert.deepEqual(frames.slice(0, 2).map((f) => (f as { command: string; success: boolean }).command), ["parse", "parse"]);
+    assert.match((frames[0] as { error: string }).error, /must be a JSON object/);
     assert.match((frames[1] as { error: string }).error, /^Failed to parse command: /);
   });
 
   it("refuses an unknown command with its id, and an invalid one with the reason", async () => {
     await assert.rejects(
       client.request("branch", { entryId: "x" }),
-      (e: RpcError) => e.kind === "failed" && /Not implemented yet: branch/.test(e.message),
+      (e: RpcError) => e.kind === "failed" && /Invalid entry ID for branching/.test(e.message),
     );
+    const invalid = new Promise<Record<string, unknown>>((res) => transport.onFrame((f) => (f as { id?: string }).id === "bad1" && res(f as Record<string, unknown>)));
+    await transport.send({ id: "bad1", type: "set_thinking_level", level: "extreme" });
+    const answer = await invalid;
+    assert.equal(answer.success, false);
+    assert.match(String(answer.error), /Invalid set_thinking_level: \/level/);
     const frame = new Promise<Record<string, unknown>>((res) => transport.onFrame((f) => res(f as Record<string, unknown>)));
     await transport.send({ id: "q7", type: "warp_drive" });
     assert.deepEqual(await frame, { id: "q7", type: "response", command: "warp_drive", success: false, error: "Unknown command: warp_drive" });

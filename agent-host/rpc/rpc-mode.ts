@@ -1,13 +1,19 @@
 import type { Readable, Writable } from "node:stream";
 import { JsonlWriter, LineDecoder, parseJsonLine } from "../../shared/jsonl";
-import { checkInbound, type RpcCommand, type SessionState } from "../../shared/protocol";
-import type { CliOptions } from "./cli";
+import { checkInbound, type CommandOf, type CommandType, type RpcCommand } from "../../shared/protocol";
+import { handlers, type HandlerContext } from "./handlers";
+import type { HostRuntime } from "./runtime";
 
-/**
- * The RPC loop: one JSON command per line in, responses and events out. This is the
- * foundation's stub: it answers get_state and refuses what the agent cannot do yet.
- */
-export function runRpcMode(options: CliOptions, input: Readable, output: Writable): Promise<void> {
+export interface RpcConnection {
+  send(frame: object): void;
+  /** Lines that arrive before a handler is set wait for it (start-up can read early). */
+  setLineHandler(handler: (line: string) => void): void;
+  /** Resolves when the client has closed our input (then the host exits). */
+  closed: Promise<void>;
+}
+
+/** The JSONL channel on a pair of streams: writes honour back-pressure, reads split on LF only. */
+export function openConnection(input: Readable, output: Writable): RpcConnection {
   const writer = new JsonlWriter({
     write: (text) => output.write(text),
     onDrain: (listener) => {
@@ -16,53 +22,69 @@ export function runRpcMode(options: CliOptions, input: Readable, output: Writabl
     },
   });
   const send = (frame: object) => void writer.write(frame).catch(() => undefined);
-  const sessionId = crypto.randomUUID();
-
-  const handle = (command: RpcCommand) => {
-    const base = { id: command.id, type: "response", command: command.type } as const;
-    if (command.type === "get_state") {
-      const state: SessionState = {
-        thinkingLevel: "off",
-        isStreaming: false,
-        isCompacting: false,
-        steeringMode: "one-at-a-time",
-        followUpMode: "one-at-a-time",
-        sessionId,
-        autoCompactionEnabled: true,
-        messageCount: 0,
-        pendingMessageCount: 0,
-      };
-      send({ ...base, success: true, data: state });
-      return;
-    }
-    send({ ...base, success: false, error: `Not implemented yet: ${command.type}` });
-  };
-
+  let handler: ((line: string) => void) | undefined;
+  const waiting: string[] = [];
   const decoder = new LineDecoder({
     onLine: (line) => {
       if (!line.trim()) return;
-      const parsed = parseJsonLine(line);
-      if (!parsed.ok) {
-        send({ type: "response", command: "parse", success: false, error: `Failed to parse command: ${parsed.error}` });
-        return;
-      }
-      const checked = checkInbound(parsed.value);
-      if (!checked.ok) {
-        send({ id: checked.id, type: "response", command: checked.type ?? "unknown", success: false, error: checked.error });
-        return;
-      }
-      const frame = checked.frame;
-      if (frame.type === "extension_ui_response" || frame.type === "host_tool_update" || frame.type === "host_tool_result") return;
-      handle(frame);
+      if (handler) handler(line);
+      else waiting.push(line);
     },
     onError: (error) => send({ type: "response", command: "parse", success: false, error }),
   });
-  void options;
-  return new Promise((resolve) => {
+  const closed = new Promise<void>((resolve) => {
     input.on("data", (chunk: Buffer) => decoder.push(chunk));
     input.on("end", () => {
       decoder.end();
       resolve();
     });
   });
+  return {
+    send,
+    closed,
+    setLineHandler(next) {
+      handler = next;
+      for (const line of waiting.splice(0)) next(line);
+    },
+  };
+}
+
+/**
+ * Pi's RPC mode: every line a command (or an answer to our UI request or host-tool call),
+ * answered by one response with the command's id; session events stream in between. Commands
+ * run concurrently; a failing handler becomes an error response, never a crash.
+ */
+export async function serveRpc(runtime: HostRuntime, connection: RpcConnection): Promise<void> {
+  const context: HandlerContext = { runtime, send: connection.send };
+  const subscription = runtime.session.onEvent((event) => connection.send(event));
+  connection.setLineHandler((line) => {
+    const parsed = parseJsonLine(line);
+    if (!parsed.ok) {
+      connection.send({ type: "response", command: "parse", success: false, error: `Failed to parse command: ${parsed.error}` });
+      return;
+    }
+    const checked = checkInbound(parsed.value);
+    if (!checked.ok) {
+      connection.send({ ...(checked.id ? { id: checked.id } : {}), type: "response", command: checked.type ?? "parse", success: false, error: checked.error });
+      return;
+    }
+    const frame = checked.frame;
+    if (frame.type === "host_tool_update" || frame.type === "host_tool_result") return runtime.hostTools.receive(frame);
+    if (frame.type === "extension_ui_response") return; // answered dialogs arrive once extensions can ask (issue 10)
+    void dispatch(frame, context);
+  });
+  await connection.closed;
+  subscription.dispose();
+  runtime.hostTools.failAll("The client closed the connection");
+}
+
+async function dispatch(command: RpcCommand, context: HandlerContext): Promise<void> {
+  const base = { ...(command.id ? { id: command.id } : {}), type: "response", command: command.type };
+  try {
+    const handler = handlers[command.type] as (c: CommandOf<CommandType>, ctx: HandlerContext) => unknown;
+    const data = await handler(command, context);
+    context.send(data === undefined ? { ...base, success: true } : { ...base, success: true, data });
+  } catch (error) {
+    context.send({ ...base, success: false, error: error instanceof Error ? error.message : String(error) });
+  }
 }

@@ -20,6 +20,7 @@ export type Frame = Record<string, unknown> & { type?: string; id?: string };
 export const EXPECTED_UNKNOWN: Record<PeerKind, readonly string[]> = {
   pi: [],
   "pi-legacy": [],
+  host: [],
   omp: ["prompt_result"],
 };
 

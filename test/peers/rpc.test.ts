@@ -13,12 +13,15 @@ const expectedCapabilities: Record<PeerKind, AgentCapabilities> = {
   pi: { flavor: "pi", hostTools: false, todos: false, interruptMode: false, agentSettled: true, sessionTree: true, forkCommand: "fork" },
   "pi-legacy": { flavor: "pi-legacy", hostTools: false, todos: false, interruptMode: false, agentSettled: false, sessionTree: false, forkCommand: "fork" },
   omp: { flavor: "omp", hostTools: true, todos: true, interruptMode: true, agentSettled: false, sessionTree: false, forkCommand: "branch" },
+  host: { flavor: "pi", hostTools: true, todos: true, interruptMode: true, agentSettled: true, sessionTree: true, forkCommand: "fork" },
 };
 
 const ofType = <K extends AgentEvent["type"]>(events: AgentEvent[], type: K): EventOf<K>[] =>
   events.filter((e): e is EventOf<K> => e.type === type);
 
-for (const kind of PEER_KINDS) {
+for (const kind of [...PEER_KINDS, "host"] as const) {
+  /** Our host speaks current Pi's dialect. */
+  const piLike = kind === "pi" || kind === "host";
   describe(`RpcClient against ${kind} ${peerVersion(kind)}`, function () {
     let llm: MockLlm;
     let peer: PeerClient;
@@ -81,7 +84,7 @@ for (const kind of PEER_KINDS) {
       assert.equal(types.filter((t) => t === "agent_start").length, 1, types.join(","));
       assert.equal(types.filter((t) => t === "agent_end").length, 1, types.join(","));
       assert.equal(types[0], "agent_start");
-      assert.equal(types.at(-1), kind === "pi" ? "agent_settled" : "agent_end");
+      assert.equal(types.at(-1), piLike ? "agent_settled" : "agent_end");
       assert.equal(ofType(events, "agent_end")[0]!.willRetry ?? false, false);
       assert.equal(ofType(events, "turn_start").length, 2, "a tool turn and a final turn");
       assert.equal(ofType(events, "turn_end").length, 2);
@@ -97,7 +100,7 @@ for (const kind of PEER_KINDS) {
       // pi 0.87.1, from the cumulative snapshots (`message`, `partial`) pi 0.73.1 and omp add.
       const updates = ofType(events, "message_update");
       const withSnapshot = updates.filter((e) => e.message !== undefined).length;
-      assert.equal(withSnapshot, kind === "pi" ? 0 : updates.length, "message_update snapshots");
+      assert.equal(withSnapshot, piLike ? 0 : updates.length, "message_update snapshots");
       assert.equal(built.length, 2);
       for (const { built: b, fromDeltas, final } of built) {
         assert.deepEqual(b, final);
@@ -186,7 +189,7 @@ for (const kind of PEER_KINDS) {
       assert.match(error.message, /no_such_command/);
       // Pi 0.87.1 echoes the id; Pi 0.73.1 and omp answer an unknown command without it.
       const response = peer.received.slice(from).find((f) => f.type === "response" && f.command === "no_such_command");
-      assert.equal(response?.id === undefined, kind !== "pi", JSON.stringify(response));
+      assert.equal(response?.id === undefined, !piLike, JSON.stringify(response));
       await peer.client.request("get_state", {});
     });
 

@@ -13,7 +13,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 
-export type PeerKind = "pi" | "pi-legacy" | "omp";
+/** The real Pi-family agents, and "host": our own agent host (dist/agent-host.js) run the same way. */
+export type PeerKind = "pi" | "pi-legacy" | "omp" | "host";
 
 export const PEER_KINDS: readonly PeerKind[] = ["pi", "pi-legacy", "omp"];
 
@@ -77,6 +78,11 @@ const SPECS: Record<PeerKind, PeerSpec> = {
     dir: "omp-18.2.3",
     version: "18.2.3",
     required: ["node_modules/.bin/bun", "node_modules/@oh-my-pi/pi-coding-agent/dist/cli.js"],
+  },
+  host: {
+    dir: "../../dist",
+    version: "dist",
+    required: ["agent-host.js"],
   },
 };
 
@@ -167,6 +173,12 @@ export function peerLaunch(kind: PeerKind, options: PeerLaunchOptions): PeerLaun
       env.PI_OFFLINE = "1";
       command = process.execPath;
       args = [path.join(dir, "node_modules/@mariozechner/pi-coding-agent/dist/cli.js")];
+      args.push("--mode", "rpc", "--provider", "mock", "--model", modelIds[0] ?? "mock", "--no-session", "--offline");
+      break;
+    case "host":
+      fs.writeFileSync(path.join(agentDir, "models.json"), models);
+      command = process.execPath;
+      args = [path.join(dir, "agent-host.js")];
       args.push("--mode", "rpc", "--provider", "mock", "--model", modelIds[0] ?? "mock", "--no-session", "--offline");
       break;
     case "omp":

@@ -1,0 +1,280 @@
+/**
+ * The models the agent host knows (built-in catalogue + pi's models.json) and their credentials.
+ *
+ * Key sources, first wins (pi 0.87.1, docs/models.md): a runtime key (`--api-key`), an `api_key`
+ * entry in `<agentDir>/auth.json`, `apiKey` in models.json, the provider's environment variables.
+ * A model whose baseUrl is on this machine (localhost, 127.x, ::1) needs no key; pi instead
+ * requires a dummy `apiKey` for such models. Nothing here throws at creation: file problems are
+ * collected in `errors` and the rest keeps working.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type { Model } from "../types";
+import {
+  envApiKey,
+  isValueConfigured,
+  missingKeyHint,
+  resolveConfigValue,
+  shellCommandRunner,
+  type CommandRunner,
+  type Env,
+} from "./api-keys";
+import { builtinModels } from "./catalogue";
+import { applyProviderConfig, ConfigError, configuredHeaders, loadModelsJson, parseJsonText, type ProviderConfig } from "./models-json";
+import { ModelRegistryError, resolveModelPattern, type ResolvedModel, type ResolveOptions } from "./resolve";
+
+export { ConfigError } from "./models-json";
+export { ModelRegistryError, type ResolvedModel, type ResolveOptions } from "./resolve";
+
+export interface ModelRegistryOptions {
+  /** Pi's agent directory; default `$PI_CODING_AGENT_DIR`, else `~/.pi/agent`. */
+  agentDir?: string;
+  /** Environment for key variables and `$VAR` references; default `process.env`. */
+  env?: Env;
+  /** Keys that win over every other source, by provider (pi's `--api-key`). */
+  apiKeys?: Readonly<Record<string, string>>;
+  /** How `!command` values run; `false` refuses them (default: the shell, 10 s timeout). */
+  commands?: CommandRunner | false;
+  /** The built-in models (default: the catalogue). */
+  builtins?: readonly Model[];
+}
+
+/** What a request needs besides the model: the key and extra headers, all resolved. */
+export interface RequestAuth {
+  apiKey?: string;
+  headers?: Record<string, string>;
+}
+
+export interface ModelRegistry {
+  readonly agentDir: string;
+  readonly modelsJsonPath: string;
+  /** Problems found in models.json and auth.json (each names the file and the place in it). */
+  readonly errors: readonly ConfigError[];
+  /** Every model, built-in and configured, by provider. */
+  all(): Model[];
+  /** Models that can be used now: their provider has credentials, or they run on this machine. */
+  available(): Model[];
+  /** Provider names, in catalogue order, then models.json order. */
+  providers(): string[];
+  find(provider: string, id: string): Model | undefined;
+  /** Like find, but an unknown provider or model is a ModelRegistryError. */
+  get(provider: string, id: string): Model;
+  /** Pi's --model forms: "id", "provider/id", "provider/id:thinking", fuzzy id/name. */
+  resolve(pattern: string, options?: ResolveOptions): ResolvedModel;
+  /** Whether a key is configured for `provider` (without running any command). */
+  hasAuth(provider: string): boolean;
+  /** Whether requests to `model` need an API key (not for local servers). */
+  needsApiKey(model: Model): boolean;
+  /** The resolved key; undefined only when the model needs none. Throws ModelRegistryError. */
+  apiKeyFor(model: Model): Promise<string | undefined>;
+  /** Key plus the configured headers (`$VAR`/`!command` resolved, `authHeader` applied). */
+  requestAuth(model: Model): Promise<RequestAuth>;
+  /** Re-reads models.json and auth.json. */
+  reload(): void;
+}
+
+export function defaultAgentDir(env: Env = process.env): string {
+  const fromEnv = env.PI_CODING_AGENT_DIR;
+  if (fromEnv) return fromEnv === "~" ? os.homedir() : fromEnv.startsWith("~/") ? path.join(os.homedir(), fromEnv.slice(2)) : fromEnv;
+  return path.join(os.homedir(), ".pi", "agent");
+}
+
+/** localhost, 127.0.0.0/8, ::1, 0.0.0.0 and *.localhost. */
+export function isLocalBaseUrl(baseUrl: string): boolean {
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  host = host.replace(/^\[|\]$/g, "");
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || host === "0.0.0.0" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+interface StoredKey {
+  key: string;
+  env?: Record<string, string>;
+}
+
+/** `api_key` entries of pi's auth.json (OAuth entries are not usable here and are skipped). */
+function loadAuthJson(file: string, errors: ConfigError[]): Map<string, StoredKey> {
+  const keys = new Map<string, StoredKey>();
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") errors.push(new ConfigError(file, undefined, `cannot read: ${(error as Error).message}`));
+    return keys;
+  }
+  if (!text.trim()) return keys;
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) {
+    errors.push(new ConfigError(file, undefined, parsed.error));
+    return keys;
+  }
+  if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) {
+    errors.push(new ConfigError(file, undefined, "must be a JSON object keyed by provider"));
+    return keys;
+  }
+  for (const [provider, entry] of Object.entries(parsed.value as Record<string, unknown>)) {
+    const e = entry as { type?: unknown; key?: unknown; env?: unknown } | null;
+    if (typeof e !== "object" || e === null || e.type !== "api_key") continue;
+    if (typeof e.key !== "string" || !e.key) {
+      errors.push(new ConfigError(file, `${provider}.key`, "must be a non-empty string"));
+      continue;
+    }
+    const env =
+      typeof e.env === "object" && e.env !== null
+        ? Object.fromEntries(Object.entries(e.env as Record<string, unknown>).filter((kv): kv is [string, string] => typeof kv[1] === "string"))
+        : undefined;
+    keys.set(provider, { key: e.key, env });
+  }
+  return keys;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRegistry {
+  const env: Env = options.env ?? process.env;
+  const agentDir = options.agentDir ?? defaultAgentDir(env);
+  const modelsJsonPath = path.join(agentDir, "models.json");
+  const authJsonPath = path.join(agentDir, "auth.json");
+  const runner = options.commands === false ? undefined : (options.commands ?? shellCommandRunner);
+  const runtimeKeys = options.apiKeys ?? {};
+  const builtins = options.builtins ?? builtinModels;
+
+  let errors: ConfigError[] = [];
+  let configs = new Map<string, ProviderConfig>();
+  let stored = new Map<string, StoredKey>();
+  let models: Model[] = [];
+  let byProvider = new Map<string, Model[]>();
+  /** auth.json commands run once per process (pi caches them); models.json ones on each use. */
+  const storedCommandCache = new Map<string, Promise<string>>();
+
+  function load(): void {
+    errors = [];
+    const json = loadModelsJson(modelsJsonPath);
+    errors.push(...json.errors);
+    configs = json.providers;
+    stored = loadAuthJson(authJsonPath, errors);
+    const grouped = new Map<string, Model[]>();
+    for (const model of builtins) {
+      const list = grouped.get(model.provider) ?? [];
+      list.push(model);
+      grouped.set(model.provider, list);
+    }
+    for (const provider of configs.keys()) if (!grouped.has(provider)) grouped.set(provider, []);
+    byProvider = new Map();
+    for (const [provider, base] of grouped) {
+      const config = configs.get(provider);
+      const list = config ? applyProviderConfig(provider, base, config, modelsJsonPath, errors).map(deepFreeze) : base;
+      if (list.length > 0) byProvider.set(provider, list);
+    }
+    models = [...byProvider.values()].flat();
+    storedCommandCache.clear();
+  }
+  load();
+
+  const envFor = (provider: string): Env => {
+    const extra = stored.get(provider)?.env;
+    return extra ? { ...env, ...extra } : env;
+  };
+
+  function hasAuth(provider: string): boolean {
+    if (runtimeKeys[provider]) return true;
+    const entry = stored.get(provider);
+    if (entry && isValueConfigured(entry.key, envFor(provider))) return true;
+    const configured = configs.get(provider)?.apiKey;
+    if (configured !== undefined && isValueConfigured(configured, envFor(provider))) return true;
+    return envApiKey(provider, envFor(provider)) !== undefined;
+  }
+
+  const needsApiKey = (model: Model) => model.api !== "faux" && !isLocalBaseUrl(model.baseUrl);
+
+  function failed(error: unknown): never {
+    throw new ModelRegistryError("api_key_failed", error instanceof Error ? error.message : String(error));
+  }
+
+  async function apiKeyFor(model: Model): Promise<string | undefined> {
+    const provider = model.provider;
+    const runtime = runtimeKeys[provider];
+    if (runtime) return runtime;
+    const providerEnv = envFor(provider);
+    const what = `API key for provider "${provider}"`;
+    const entry = stored.get(provider);
+    if (entry) {
+      if (entry.key.startsWith("!")) {
+        let pending = storedCommandCache.get(entry.key);
+        if (!pending) {
+          pending = resolveConfigValue(entry.key, providerEnv, `${what} (auth.json)`, runner);
+          storedCommandCache.set(entry.key, pending);
+          // A failure is remembered too, as pi does, until reload().
+        }
+        return pending.catch(failed);
+      }
+      return resolveConfigValue(entry.key, providerEnv, `${what} (auth.json)`).catch(failed);
+    }
+    const configured = configs.get(provider)?.apiKey;
+    if (configured !== undefined) return resolveConfigValue(configured, providerEnv, `${what} (models.json)`, runner).catch(failed);
+    const fromEnv = envApiKey(provider, providerEnv);
+    if (fromEnv) return fromEnv.key;
+    if (!needsApiKey(model)) return undefined;
+    throw new ModelRegistryError("no_api_key", `No API key for provider ${provider}: ${missingKeyHint(provider)}`);
+  }
+
+  async function requestAuth(model: Model): Promise<RequestAuth> {
+    const apiKey = await apiKeyFor(model);
+    const config = configs.get(model.provider);
+    const raw = configuredHeaders(config, model.id);
+    let headers: Record<string, string> | undefined;
+    if (raw) {
+      headers = {};
+      for (const [name, value] of Object.entries(raw)) {
+        headers[name] = await resolveConfigValue(value, envFor(model.provider), `header "${name}" for ${model.provider}/${model.id}`, runner).catch(failed);
+      }
+    }
+    if (config?.authHeader) {
+      if (!apiKey) throw new ModelRegistryError("no_api_key", `No API key for provider ${model.provider} (authHeader is set): ${missingKeyHint(model.provider)}`);
+      headers = { ...headers, Authorization: `Bearer ${apiKey}` };
+    }
+    return { ...(apiKey !== undefined ? { apiKey } : {}), ...(headers ? { headers } : {}) };
+  }
+
+  function find(provider: string, id: string): Model | undefined {
+    const list = byProvider.get(provider) ?? byProvider.get([...byProvider.keys()].find((p) => p.toLowerCase() === provider.toLowerCase()) ?? "");
+    return list?.find((m) => m.id === id) ?? list?.find((m) => m.id.toLowerCase() === id.toLowerCase());
+  }
+
+  return {
+    agentDir,
+    modelsJsonPath,
+    get errors() {
+      return errors;
+    },
+    all: () => [...models],
+    available: () => models.filter((m) => !needsApiKey(m) || hasAuth(m.provider)),
+    providers: () => [...byProvider.keys()],
+    find,
+    get(provider, id) {
+      const found = find(provider, id);
+      if (found) return found;
+      if (![...byProvider.keys()].some((p) => p.toLowerCase() === provider.toLowerCase())) {
+        throw new ModelRegistryError("unknown_provider", `Unknown provider "${provider}" (known: ${[...byProvider.keys()].join(", ")})`);
+      }
+      throw new ModelRegistryError("unknown_model", `Model not found: ${provider}/${id}`);
+    },
+    resolve: (pattern, resolveOptions) => resolveModelPattern(pattern, models, (m) => !needsApiKey(m) || hasAuth(m.provider), resolveOptions),
+    hasAuth,
+    needsApiKey,
+    apiKeyFor,
+    requestAuth,
+    reload: load,
+  };
+}

@@ -1,0 +1,134 @@
+/** Pi's command-line options, as far as an RPC host uses them; the rest are accepted and ignored. */
+export interface CliOptions {
+  mode: "rpc" | "text" | "json";
+  provider?: string;
+  model?: string;
+  models?: string[];
+  apiKey?: string;
+  thinking?: string;
+  systemPrompt?: string;
+  appendSystemPrompt: string[];
+  session?: string;
+  sessionId?: string;
+  fork?: string;
+  sessionDir?: string;
+  continue: boolean;
+  noSession: boolean;
+  name?: string;
+  tools?: string[];
+  excludeTools: string[];
+  noTools: boolean;
+  noBuiltinTools: boolean;
+  extensions: string[];
+  noExtensions: boolean;
+  skills: string[];
+  noSkills: boolean;
+  promptTemplates: string[];
+  noPromptTemplates: boolean;
+  noContextFiles: boolean;
+  /** undefined: pi's default (settings); true/false: --approve / --no-approve. */
+  approve?: boolean;
+  offline: boolean;
+  verbose: boolean;
+  messages: string[];
+}
+
+type Setter = (options: CliOptions, value: string) => void;
+const list = (value: string) => value.split(",").map((s) => s.trim()).filter(Boolean);
+
+/** Options with a value: names (with aliases) → how the value is stored. */
+const valued: Record<string, Setter> = {
+  "--mode": (o, v) => (o.mode = v as CliOptions["mode"]),
+  "--provider": (o, v) => (o.provider = v),
+  "--model": (o, v) => (o.model = v),
+  "--models": (o, v) => (o.models = list(v)),
+  "--api-key": (o, v) => (o.apiKey = v),
+  "--thinking": (o, v) => (o.thinking = v),
+  "--system-prompt": (o, v) => (o.systemPrompt = v),
+  "--append-system-prompt": (o, v) => o.appendSystemPrompt.push(v),
+  "--session": (o, v) => (o.session = v),
+  "--session-id": (o, v) => (o.sessionId = v),
+  "--fork": (o, v) => (o.fork = v),
+  "--session-dir": (o, v) => (o.sessionDir = v),
+  "--name": (o, v) => (o.name = v),
+  "-n": (o, v) => (o.name = v),
+  "--tools": (o, v) => (o.tools = list(v)),
+  "-t": (o, v) => (o.tools = list(v)),
+  "--exclude-tools": (o, v) => o.excludeTools.push(...list(v)),
+  "-xt": (o, v) => o.excludeTools.push(...list(v)),
+  "--extension": (o, v) => o.extensions.push(v),
+  "-e": (o, v) => o.extensions.push(v),
+  "--skill": (o, v) => o.skills.push(v),
+  "--prompt-template": (o, v) => o.promptTemplates.push(v),
+  // accepted for compatibility; they only matter to pi's terminal UI
+  "--theme": () => undefined,
+  "--use-theme": () => undefined,
+  "--tui-mode": () => undefined,
+  "--export": () => undefined,
+};
+
+const flags: Record<string, (o: CliOptions) => void> = {
+  "--continue": (o) => (o.continue = true),
+  "-c": (o) => (o.continue = true),
+  "--no-session": (o) => (o.noSession = true),
+  "--no-tools": (o) => (o.noTools = true),
+  "-nt": (o) => (o.noTools = true),
+  "--no-builtin-tools": (o) => (o.noBuiltinTools = true),
+  "-nbt": (o) => (o.noBuiltinTools = true),
+  "--no-extensions": (o) => (o.noExtensions = true),
+  "-ne": (o) => (o.noExtensions = true),
+  "--no-skills": (o) => (o.noSkills = true),
+  "-ns": (o) => (o.noSkills = true),
+  "--no-prompt-templates": (o) => (o.noPromptTemplates = true),
+  "-np": (o) => (o.noPromptTemplates = true),
+  "--no-context-files": (o) => (o.noContextFiles = true),
+  "-nc": (o) => (o.noContextFiles = true),
+  "--approve": (o) => (o.approve = true),
+  "-a": (o) => (o.approve = true),
+  "--no-approve": (o) => (o.approve = false),
+  "-na": (o) => (o.approve = false),
+  "--offline": (o) => (o.offline = true),
+  "--verbose": (o) => (o.verbose = true),
+  // TUI-only flags, accepted and ignored
+  "--print": () => undefined,
+  "-p": () => undefined,
+  "--resume": () => undefined,
+  "-r": () => undefined,
+  "--no-themes": () => undefined,
+  "--list-models": () => undefined,
+};
+
+export type ParsedCli = { kind: "run"; options: CliOptions; warnings: string[] } | { kind: "exit"; code: number; text: string };
+
+export function parseCli(argv: readonly string[], help: string, version: string): ParsedCli {
+  const options: CliOptions = {
+    mode: "text", appendSystemPrompt: [], continue: false, noSession: false, excludeTools: [], noTools: false,
+    noBuiltinTools: false, extensions: [], noExtensions: false, skills: [], noSkills: false, promptTemplates: [],
+    noPromptTemplates: false, noContextFiles: false, offline: false, verbose: false, messages: [],
+  };
+  const warnings: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--version" || arg === "-v") return { kind: "exit", code: 0, text: version };
+    if (arg === "--help" || arg === "-h") return { kind: "exit", code: 0, text: help };
+    if (arg === "--") {
+      options.messages.push(...argv.slice(i + 1));
+      break;
+    }
+    const [name, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    if (flags[name]) {
+      flags[name](options);
+    } else if (valued[name]) {
+      const value = inline ?? argv[++i];
+      if (value === undefined) return { kind: "exit", code: 2, text: `Missing value for ${name}` };
+      valued[name](options, value);
+    } else if (name.startsWith("-")) {
+      // Pi extensions register flags of their own: an unknown one is not fatal.
+      warnings.push(`Ignoring unknown option ${name}`);
+    } else {
+      options.messages.push(arg);
+    }
+  }
+  if (!["rpc", "text", "json"].includes(options.mode)) return { kind: "exit", code: 2, text: `Unknown mode: ${options.mode}` };
+  return { kind: "run", options, warnings };
+}

@@ -1,0 +1,82 @@
+import type { SessionTreeNode } from "../../../shared/protocol";
+import { branchInPlace, clone, fork, forkMessages, newSession, switchSession } from "../../session/navigation";
+import type { Handlers } from "./types";
+
+/** Session files and navigation, compaction, export, user shell commands, host tools and todos. */
+export const sessionHandlers: Pick<
+  Handlers,
+  | "new_session" | "switch_session" | "fork" | "clone" | "get_fork_messages" | "branch" | "get_branch_messages"
+  | "get_entries" | "get_tree" | "export_html" | "compact" | "bash" | "abort_bash" | "set_host_tools" | "set_todos"
+> = {
+  new_session: (command, { runtime }) => newSession(runtime.session, command.parentSession),
+  switch_session: (command, { runtime }) => switchSession(runtime.session, command.sessionPath),
+  fork: (command, { runtime }) => fork(runtime.session, command.entryId),
+  clone: (_c, { runtime }) => clone(runtime.session),
+  get_fork_messages: (_c, { runtime }) => ({ messages: forkMessages(runtime.session) }),
+  branch: (command, { runtime }) => branchInPlace(runtime.session, command.entryId),
+  get_branch_messages: (_c, { runtime }) => ({ messages: forkMessages(runtime.session) }),
+  get_entries: (command, { runtime }) => {
+    const sessions = runtime.session.sessions;
+    return { entries: sessions.entriesSince(command.since), leafId: sessions.leafId };
+  },
+  get_tree: (_c, { runtime }) => ({ tree: runtime.session.sessions.tree() as SessionTreeNode[], leafId: runtime.session.sessions.leafId }),
+  export_html: (command, { runtime }) => {
+    if (runtime.session.sessions.allEntries().length === 0) throw new Error("Nothing to export yet - start a conversation first");
+    return { path: runtime.exportHtml(command.outputPath) };
+  },
+  compact: async (command, { runtime }) => {
+    const controller = new AbortController();
+    compactions.add(controller);
+    try {
+      return await runtime.compact(command.customInstructions, controller.signal);
+    } finally {
+      compactions.delete(controller);
+    }
+  },
+  bash: async (command, context) => {
+    const controller = new AbortController();
+    bashRuns.add(controller);
+    try {
+      const result = await context.runtime.runBash(command.command, (delta) => context.send({ type: "bash_execution_update", ...(command.id ? { id: command.id } : {}), delta }), controller.signal);
+      const session = context.runtime.session;
+      const message = {
+        role: "bashExecution" as const,
+        command: command.command,
+        output: result.output,
+        exitCode: result.exitCode,
+        cancelled: result.cancelled,
+        truncated: result.truncated,
+        ...(result.fullOutputPath ? { fullOutputPath: result.fullOutputPath } : {}),
+        ...(command.excludeFromContext ? { excludeFromContext: true } : {}),
+        timestamp: Date.now(),
+      };
+      session.agent.messages.push(message);
+      session.sessions.appendMessage(message);
+      return result;
+    } finally {
+      bashRuns.delete(controller);
+    }
+  },
+  abort_bash: () => {
+    for (const run of bashRuns) run.abort();
+    return undefined;
+  },
+  set_host_tools: (command, { runtime }) => {
+    const toolNames = runtime.hostTools.set(command.tools);
+    runtime.session.agent.setTools([...runtime.session.agent.tools.filter((t) => !runtime.hostToolNames.has(t.name)), ...runtime.hostTools.tools()]);
+    runtime.hostToolNames = new Set(toolNames);
+    return { toolNames };
+  },
+  set_todos: (command, { runtime }) => {
+    runtime.todos = command.phases;
+    return { phases: command.phases };
+  },
+};
+
+const bashRuns = new Set<AbortController>();
+const compactions = new Set<AbortController>();
+
+/** `abort` also cancels a running manual compaction (as Pi >= 0.85 does). */
+export function abortCompactions(): void {
+  for (const run of compactions) run.abort();
+}

@@ -1,0 +1,159 @@
+import * as os from "node:os";
+import { resolve } from "node:path";
+import { createModelRegistry, defaultAgentDir, type ModelRegistry } from "../ai/models/registry";
+import { availableThinkingLevels, clampThinkingLevel, isThinkingLevel } from "../ai/thinking";
+import { stream } from "../ai/stream";
+import { transformMessages } from "../ai/transform";
+import type { Message, Model, ThinkingLevel } from "../ai/types";
+import { Agent } from "../agent/agent";
+import { convertToLlm } from "../agent/convert-to-llm";
+import type { AnyAgentTool } from "../agent/tool";
+import { allToolNames, createTool, defaultToolNames, type ToolName } from "../tools";
+import { AgentSession } from "../session/agent-session";
+import { compact } from "../session/compaction";
+import { buildResourceCommands, buildSystemPrompt, expandSlashCommand, loadContextResources } from "../session/context";
+import { exportSessionHtml } from "../session/export-html";
+import { recordModel, syncAgentWithSession } from "../session/navigation";
+import { openInitialSession } from "./initial-session";
+import { defaultSessionDir } from "../session/session-file";
+import { SessionManager } from "../session/session-manager";
+import { loadSettings } from "../session/settings";
+import type { CliOptions } from "./cli-options";
+import { HostToolBridge } from "./host-tools";
+import type { HostRuntime } from "./runtime";
+import { runUserBash } from "./user-bash";
+
+/** Stands in while no model is configured: a prompt then fails with a clear message. */
+const NO_MODEL: Model = {
+  id: "none", name: "No model", api: "faux", provider: "none", baseUrl: "", reasoning: false, input: ["text"],
+  cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 0, maxTokens: 0,
+};
+
+export interface RuntimeEnvironment {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  send(frame: object): void;
+  warn(message: string): void;
+}
+
+/** Builds everything a session needs from pi's options and the user's setup (~/.pi/agent). */
+export function createHostRuntime(options: CliOptions, environment: RuntimeEnvironment): HostRuntime {
+  const { cwd, env, warn } = environment;
+  const agentDir = defaultAgentDir(env);
+  const allowProject = options.approve === true;
+  const { settings, problems } = loadSettings(agentDir, cwd, allowProject);
+  problems.forEach(warn);
+
+  const registry = createModelRegistry({ agentDir, env, ...(options.apiKey && options.provider ? { apiKeys: { [options.provider]: options.apiKey } } : {}) });
+  registry.errors.forEach((e) => warn(e.message));
+  const { model, thinkingLevel: suffixLevel } = pickModel(registry, options, settings.defaultProvider, settings.defaultModel, warn);
+  const requested = options.thinking ?? suffixLevel ?? settings.defaultThinkingLevel;
+  const thinkingLevel: ThinkingLevel = clampThinkingLevel(isThinkingLevel(requested) ? requested : "medium", model);
+
+  const tools = pickTools(options, settings.defaultTools, cwd);
+  const resources = loadContextResources({
+    cwd, agentDir, homeDir: os.homedir(), allowProject, noContextFiles: options.noContextFiles, noSkills: options.noSkills,
+    skillPaths: options.skills, noPromptTemplates: options.noPromptTemplates, promptTemplatePaths: options.promptTemplates,
+    ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}), appendSystemPrompt: options.appendSystemPrompt,
+  });
+  resources.diagnostics.forEach((d) => warn(`${d.path ?? ""} ${d.message}`.trim()));
+  const systemPrompt = buildSystemPrompt({
+    cwd, tools, contextFiles: resources.contextFiles, skills: resources.skills,
+    ...(resources.prompt.customPrompt !== undefined ? { customPrompt: resources.prompt.customPrompt } : {}),
+    appendPrompts: resources.prompt.appendPrompts,
+  });
+
+  const sessionDir = options.noSession ? undefined : resolve(cwd, options.sessionDir ?? env.PI_CODING_AGENT_SESSION_DIR ?? settings.sessionDir ?? defaultSessionDir(agentDir, cwd));
+  const sessions = new SessionManager({ cwd, ...(sessionDir ? { sessionDir } : {}) });
+  const opened = openInitialSession(sessions, options, sessionDir);
+
+  const agent: Agent = new Agent({
+    model,
+    thinkingLevel,
+    tools,
+    systemPrompt,
+    steeringMode: settings.steeringMode,
+    followUpMode: settings.followUpMode,
+    stream,
+    convertToLlm: (messages): Message[] => transformMessages(convertToLlm(messages), agent.model),
+    requestAuth: (m) => registry.requestAuth(m),
+  });
+  const session = new AgentSession({
+    agent, sessions, settings, hasModel: model !== NO_MODEL,
+    expandInput: (text) => expandSlashCommand(text, resources).text,
+  });
+  if (opened) {
+    syncAgentWithSession(session);
+    const restored = sessions.context();
+    const m = restored.model && registry.find(restored.model.provider, restored.model.modelId);
+    if (m && !options.model) agent.model = m;
+    if (restored.thinkingLevel && !options.thinking) agent.thinkingLevel = clampThinkingLevel(restored.thinkingLevel, agent.model);
+  } else if (model !== NO_MODEL) {
+    recordModel(session);
+  }
+  if (options.name) sessions.append({ type: "session_info", name: options.name });
+
+  const hostTools = new HostToolBridge(environment.send);
+  const scoped = options.models ?? settings.enabledModels;
+  const runtime: HostRuntime = {
+    session,
+    models: {
+      available: () => registry.available(),
+      find: (provider, id) => registry.find(provider, id),
+      scoped: () => (scoped ? scoped.flatMap((p) => tryResolve(registry, p)) : registry.available()),
+      hasScope: scoped !== undefined,
+    },
+    thinkingLevels: (m) => availableThinkingLevels(m),
+    commands: () => buildResourceCommands(resources.templates, resources.skills),
+    runBash: (command, onChunk, signal) => runUserBash(command, cwd, onChunk, signal),
+    compact: async (customInstructions, signal) => {
+      const auth = await registry.requestAuth(agent.model);
+      const result = await compact(sessions, agent.model, {
+        ...(customInstructions ? { customInstructions } : {}), signal, settings: settings.compaction,
+        ...auth, thinkingLevel: agent.thinkingLevel,
+      });
+      syncAgentWithSession(session);
+      return result;
+    },
+    exportHtml: (outputPath) => exportSessionHtml(sessions, outputPath),
+    hostTools,
+    hostToolNames: new Set(),
+    todos: [],
+  };
+  return runtime;
+}
+
+function tryResolve(registry: ModelRegistry, pattern: string): Model[] {
+  try {
+    return [registry.resolve(pattern).model];
+  } catch {
+    return [];
+  }
+}
+
+function pickModel(registry: ModelRegistry, options: CliOptions, defaultProvider: string | undefined, defaultModel: string | undefined, warn: (m: string) => void): { model: Model; thinkingLevel?: ThinkingLevel } {
+  const pattern = options.model
+    ? options.provider && !options.model.includes("/") ? `${options.provider}/${options.model}` : options.model
+    : defaultModel
+      ? defaultProvider ? `${defaultProvider}/${defaultModel}` : defaultModel
+      : undefined;
+  if (pattern) {
+    try {
+      const resolved = registry.resolve(pattern);
+      if (resolved.warning) warn(resolved.warning);
+      return { model: resolved.model, ...(resolved.thinkingLevel ? { thinkingLevel: resolved.thinkingLevel } : {}) };
+    } catch (error) {
+      warn(error instanceof Error ? error.message : String(error));
+      if (options.model) return { model: NO_MODEL };
+    }
+  }
+  const available = registry.available().filter((m) => !options.provider || m.provider === options.provider);
+  return { model: available[0] ?? NO_MODEL };
+}
+
+function pickTools(options: CliOptions, defaultTools: string[] | undefined, cwd: string): AnyAgentTool[] {
+  if (options.noTools || options.noBuiltinTools) return [];
+  const wanted = options.tools ?? defaultTools ?? [...defaultToolNames];
+  const known = wanted.filter((name): name is ToolName => (allToolNames as readonly string[]).includes(name));
+  return known.filter((name) => !options.excludeTools.includes(name)).map((name) => createTool(name, cwd));
+}

@@ -1,0 +1,222 @@
+import { Emitter, type Event } from "vscode-jsonrpc";
+import type { AgentEvent as WireEvent, ImageContent, SessionState } from "../../shared/protocol";
+import { isTransientErrorText } from "../ai/errors";
+import type { AssistantMessage, Model, ThinkingLevel } from "../ai/types";
+import type { Agent } from "../agent/agent";
+import type { AgentEvent, AgentMessage } from "../agent/types";
+import { userText } from "./message-text";
+import type { SessionManager } from "./session-manager";
+import type { Settings } from "./settings";
+import { toWireEvent } from "./wire-events";
+
+export interface AgentSessionDeps {
+  agent: Agent;
+  sessions: SessionManager;
+  settings: Settings;
+  /** False while no model is configured: prompts then fail with a clear message. */
+  hasModel?: boolean;
+  /** Expands `/skill:x` and `/template args`; returns the text unchanged otherwise. */
+  expandInput?: (text: string) => string;
+}
+
+const NO_MODEL =
+  "No model available: set an API key (e.g. ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY), add a provider to models.json, or pass --provider/--model.";
+const BUSY = "Agent is already processing. Specify streamingBehavior ('steer' or 'followUp') to queue the message.";
+
+/**
+ * Ties the agent to its session file and to the protocol: persists every message, turns agent
+ * events into wire events, retries transient failures with back-off, and says when a run has
+ * settled (nothing automatic left to do).
+ */
+export class AgentSession {
+  private readonly eventEmitter = new Emitter<WireEvent>();
+  readonly onEvent: Event<WireEvent> = this.eventEmitter.event;
+  readonly agent: Agent;
+  readonly sessions: SessionManager;
+  settings: Settings;
+  autoRetry: boolean;
+  autoCompaction: boolean;
+  hasModel: boolean;
+  private run: Promise<void> | undefined;
+  private retryAttempt = 0;
+  private retryTimer: { cancel(): void } | undefined;
+  private abortRequested = false;
+
+  constructor(private readonly deps: AgentSessionDeps) {
+    this.agent = deps.agent;
+    this.sessions = deps.sessions;
+    this.settings = deps.settings;
+    this.autoRetry = deps.settings.retry.enabled;
+    this.autoCompaction = deps.settings.compaction.enabled;
+    this.hasModel = deps.hasModel ?? true;
+    this.agent.onEvent((event) => this.onAgentEvent(event));
+    this.agent.onQueueChange((queues) =>
+      this.emit({ type: "queue_update", steering: queues.steering.map(userText), followUp: queues.followUp.map(userText) }),
+    );
+  }
+
+  get isStreaming(): boolean {
+    return this.run !== undefined;
+  }
+
+  get model(): Model {
+    return this.agent.model;
+  }
+
+  emit(event: WireEvent): void {
+    this.eventEmitter.fire(event);
+  }
+
+  /** Starts a run, or queues the message when one is going. Resolves once accepted. */
+  prompt(text: string, images: ImageContent[] = [], behavior?: "steer" | "followUp"): void {
+    if (!this.hasModel) throw new Error(NO_MODEL);
+    const message = this.userMessage(text, images);
+    if (this.isStreaming) {
+      if (!behavior) throw new Error(BUSY);
+      if (behavior === "steer") this.agent.steer(message);
+      else this.agent.followUp(message);
+      return;
+    }
+    this.startRun(() => this.agent.prompt(message));
+  }
+
+  steer(text: string, images: ImageContent[] = []): void {
+    this.agent.steer(this.userMessage(text, images));
+  }
+
+  followUp(text: string, images: ImageContent[] = []): void {
+    this.agent.followUp(this.userMessage(text, images));
+  }
+
+  /** Aborts the run (and a pending retry); resolves when everything has settled. */
+  async abort(): Promise<void> {
+    this.abortRequested = true;
+    this.retryTimer?.cancel();
+    await this.agent.abort();
+    await this.run;
+  }
+
+  cancelRetry(): void {
+    this.retryTimer?.cancel();
+  }
+
+  waitForSettled(): Promise<void> {
+    return this.run ?? Promise.resolve();
+  }
+
+  private userMessage(text: string, images: ImageContent[]): AgentMessage {
+    const expanded = this.deps.expandInput ? this.deps.expandInput(text) : text;
+    return { role: "user", content: [{ type: "text", text: expanded }, ...images], timestamp: Date.now() };
+  }
+
+  private startRun(first: () => Promise<void>): void {
+    this.abortRequested = false;
+    this.retryAttempt = 0;
+    this.retryGaveUp = false;
+    this.run = this.drive(first).finally(() => {
+      this.run = undefined;
+      this.emit({ type: "agent_settled" });
+    });
+  }
+
+  /** The run, then as many retries as the policy allows. */
+  private async drive(first: () => Promise<void>): Promise<void> {
+    await first().catch((error: unknown) => this.reportFailure(error));
+    while (this.pendingRetry) {
+      this.pendingRetry = false;
+      const proceed = await this.waitBeforeRetry();
+      if (!proceed) break;
+      await this.agent.continue().catch((error: unknown) => this.reportFailure(error));
+    }
+  }
+
+  private pendingRetry = false;
+  private retryGaveUp = false;
+
+  private willRetry(message: AssistantMessage | undefined): boolean {
+    if (!message || message.stopReason !== "error" || !this.autoRetry || this.abortRequested || this.retryGaveUp) return false;
+    if (!isTransientErrorText(message.errorMessage ?? "")) return false;
+    return this.retryAttempt < this.settings.retry.maxRetries;
+  }
+
+  private async waitBeforeRetry(): Promise<boolean> {
+    const errorMessage = this.lastAssistant()?.errorMessage ?? "error";
+    this.retryAttempt++;
+    const { baseDelayMs, maxAgentDelayMs, maxRetries } = this.settings.retry;
+    const delayMs = Math.min(baseDelayMs * 2 ** (this.retryAttempt - 1), maxAgentDelayMs);
+    this.emit({ type: "auto_retry_start", attempt: this.retryAttempt, maxAttempts: maxRetries, delayMs, errorMessage });
+    this.dropFailedReply();
+    const completed = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(true), delayMs);
+      this.retryTimer = { cancel: () => (clearTimeout(timer), resolve(false)) };
+    });
+    this.retryTimer = undefined;
+    if (!completed) this.emit({ type: "auto_retry_end", success: false, attempt: this.retryAttempt, finalError: "Retry cancelled" });
+    return completed;
+  }
+
+  /** The failed reply leaves the model's context (a context_edit entry); the raw history keeps it. */
+  private dropFailedReply(): void {
+    const messages = this.agent.messages;
+    const last = messages.at(-1);
+    if (last?.role !== "assistant") return;
+    messages.pop();
+    const leaf = this.sessions.branch().at(-1);
+    if (leaf?.type === "message" && leaf.message === last) {
+      const entry = this.sessions.append({ type: "context_edit", targetId: leaf.id, replacement: null });
+      this.emit({ type: "entry_appended", entry });
+    }
+  }
+
+  private onAgentEvent(event: AgentEvent): void {
+    if (event.type === "agent_end") {
+      this.pendingRetry = this.willRetry(this.lastAssistant());
+      this.emit(toWireEvent(event, this.pendingRetry));
+      return;
+    }
+    if (event.type === "message_end") this.sessions.appendMessage(event.message);
+    this.emit(toWireEvent(event));
+    if (event.type === "message_end" && event.message.role === "assistant" && this.retryAttempt > 0) {
+      // pi reports the outcome of a retry right after the retried reply ends.
+      const failed = event.message.stopReason === "error";
+      if (!failed) this.emit({ type: "auto_retry_end", success: true, attempt: this.retryAttempt });
+      else if (!this.willRetry(event.message)) {
+        this.emit({ type: "auto_retry_end", success: false, attempt: this.retryAttempt, finalError: event.message.errorMessage ?? "error" });
+        this.retryGaveUp = true;
+      }
+    }
+  }
+
+  private lastAssistant(): AssistantMessage | undefined {
+    const last = this.agent.messages.at(-1);
+    return last?.role === "assistant" ? last : undefined;
+  }
+
+  private reportFailure(error: unknown): void {
+    this.emit({ type: "extension_error", extensionPath: "<agent-host>", event: "run", error: error instanceof Error ? error.message : String(error) });
+  }
+
+  state(): SessionState {
+    return {
+      ...(this.hasModel ? { model: this.agent.model as SessionState["model"] } : {}),
+      thinkingLevel: this.agent.thinkingLevel,
+      isStreaming: this.isStreaming,
+      isCompacting: false,
+      steeringMode: this.agent.steeringMode,
+      followUpMode: this.agent.followUpMode,
+      ...(this.sessions.sessionFile ? { sessionFile: this.sessions.sessionFile } : {}),
+      sessionId: this.sessions.sessionId,
+      ...(this.sessions.name ? { sessionName: this.sessions.name } : {}),
+      autoCompactionEnabled: this.autoCompaction,
+      messageCount: this.agent.messages.length,
+      pendingMessageCount: this.agent.pendingCount,
+    };
+  }
+
+  setThinkingLevel(level: ThinkingLevel): void {
+    if (this.agent.thinkingLevel === level) return;
+    this.agent.thinkingLevel = level;
+    this.sessions.append({ type: "thinking_level_change", thinkingLevel: level });
+    this.emit({ type: "thinking_level_changed", level });
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * find: files and directories (with a trailing `/`) matching a glob, relative to the searched
+ * directory, honouring ignore files. Uses fd when there is one (the `fdPath` option, else `fd` or
+ * `fdfind` on PATH), with pi's arguments; otherwise a Node walk with fd's matching rules: a
+ * pattern without `/` matches the name, one with `/` matches the end of the full path.
+ */
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { Type } from "@sinclair/typebox";
+import type { AgentTool } from "../agent/tool";
+import { globSource } from "./glob";
+import { abortable, abortError, localWalkIo, type WalkIo } from "./io";
+import { resolveToCwd, toPosix } from "./paths";
+import { findExecutable } from "./process";
+import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate";
+import { walk } from "./walk";
+
+export const findSchema = Type.Object({
+  pattern: Type.String({ description: "Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'" }),
+  path: Type.Optional(Type.String({ description: "Directory to search in (default: current directory)" })),
+  limit: Type.Optional(Type.Number({ description: "Maximum number of results (default: 1000)" })),
+});
+
+export interface FindToolDetails {
+  truncation?: TruncationResult;
+  resultLimitReached?: number;
+}
+
+export interface FindToolOptions {
+  /** fd binary; `null` never uses one (Node walk); default: `fd`/`fdfind` on `searchPath`. */
+  fdPath?: string | null;
+  /** Where to look for fd (PATH syntax; default: this process's PATH). */
+  searchPath?: string;
+  io?: WalkIo;
+}
+
+const DEFAULT_LIMIT = 1000;
+
+export function createFindTool(cwd: string, options: FindToolOptions = {}): AgentTool<typeof findSchema, FindToolDetails | undefined> {
+  const io = options.io ?? localWalkIo;
+  let located: Promise<string | undefined> | undefined;
+  const fd = () => {
+    if (options.fdPath === null) return Promise.resolve(undefined);
+    if (options.fdPath) return Promise.resolve(options.fdPath);
+    return (located ??= findExecutable("fd", options.searchPath).then((p) => p ?? findExecutable("fdfind", options.searchPath)));
+  };
+  return {
+    name: "find",
+    label: "find",
+    description: `Search for files by glob pattern. Returns matching file paths relative to the search directory. Respects .gitignore. Output is truncated to ${DEFAULT_LIMIT} results or ${DEFAULT_MAX_BYTES / 1024}KB (whichever is hit first).`,
+    parameters: findSchema,
+    execute: (_id, { pattern, path: dir, limit }, signal) =>
+      abortable(signal, async () => {
+        const searchPath = resolveToCwd(dir || ".", cwd);
+        const max = Math.max(1, limit ?? DEFAULT_LIMIT);
+        let isDirectory: boolean;
+        try {
+          isDirectory = (await io.stat(searchPath)).isDirectory();
+        } catch {
+          throw new Error(`Path not found: ${searchPath}`);
+        }
+        if (!isDirectory) throw new Error(`Not a directory: ${searchPath}`);
+        const fdPath = await fd();
+        const found = fdPath ? await runFd(fdPath, pattern, searchPath, max, io, signal) : await walkFind(io, pattern, searchPath, max, signal);
+        return format(found, max);
+      }),
+  };
+}
+
+/** fd's reading of the pattern: the name, or with a `/` the full path (as if it began with a globstar). */
+function matcher(pattern: string): (absPath: string) => boolean {
+  if (!pattern.includes("/")) {
+    const name = new RegExp(`^${globSource(pattern)}$`);
+    return (absPath) => name.test(path.basename(absPath));
+  }
+  const full = pattern.startsWith("/") || pattern.startsWith("**/") || pattern === "**" ? pattern : `**/${pattern}`;
+  const regex = new RegExp(`^${globSource(full)}$`);
+  return (absPath) => regex.test(toPosix(absPath));
+}
+
+async function walkFind(io: WalkIo, pattern: string, root: string, max: number, signal: AbortSignal): Promise<string[]> {
+  const matches = matcher(pattern);
+  const found: string[] = [];
+  await walk(root, {
+    io,
+    signal,
+    gitignore: "always",
+    extraIgnoreFiles: [".ignore", ".fdignore"],
+    includeDirs: true,
+    includeSymlinks: true,
+    visit: (entry) => {
+      if (!matches(entry.absPath)) return true;
+      found.push(entry.kind === "dir" ? `${entry.relPath}/` : entry.relPath);
+      return found.length < max;
+    },
+  });
+  return found;
+}
+
+async function insideGitRepo(io: WalkIo, start: string): Promise<boolean> {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    if (await io.exists(path.join(dir, ".git"))) return true;
+    if (path.dirname(dir) === dir) return false;
+  }
+}
+
+/** Runs fd as pi does and returns its results relative to the search path (directories keep their `/`). */
+async function runFd(fdPath: string, pattern: string, searchPath: string, max: number, io: WalkIo, signal: AbortSignal): Promise<string[]> {
+  const args = ["--glob", "--color=never", "--hidden"];
+  // Outside a repository fd ignores .gitignore unless told otherwise; inside, its git-aware default is right.
+  if (!(await insideGitRepo(io, searchPath))) args.push("--no-require-git");
+  args.push("--max-results", String(max));
+  let effective = pattern;
+  if (pattern.includes("/")) {
+    args.push("--full-path");
+    if (!pattern.startsWith("/") && !pattern.startsWith("**/") && pattern !== "**") effective = `**/${pattern}`;
+  }
+  args.push("--", effective, searchPath);
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(abortError());
+    const child = spawn(fdPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const lines: string[] = [];
+    let stderr = "";
+    const onAbort = () => child.kill();
+    signal.addEventListener("abort", onAbort, { once: true });
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      const clean = line.replace(/\r$/, "").trim();
+      if (clean) lines.push(clean);
+    });
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", (error) => reject(new Error(`Failed to run fd: ${error.message}`)));
+    child.on("close", (code) => {
+      signal.removeEventListener("abort", onAbort);
+      if (signal.aborted) return reject(abortError());
+      if (code !== 0 && lines.length === 0) return reject(new Error(stderr.trim() || `fd exited with code ${code}`));
+      resolve(
+        lines.map((line) => {
+          const dirMark = line.endsWith("/") || line.endsWith(path.sep);
+          const rel = toPosix(path.isAbsolute(line) ? path.relative(searchPath, line) : line);
+          return dirMark && !rel.endsWith("/") ? `${rel}/` : rel;
+        }),
+      );
+    });
+  });
+}
+
+function format(found: string[], max: number) {
+  if (found.length === 0) return { content: [{ type: "text" as const, text: "No files found matching pattern" }], details: undefined };
+  const truncation = truncateHead(found.join("\n"), { maxLines: Number.MAX_SAFE_INTEGER });
+  const details: FindToolDetails = {};
+  const notices: string[] = [];
+  if (found.length >= max) {
+    notices.push(`${max} results limit reached. Use limit=${max * 2} for more, or refine pattern`);
+    details.resultLimitReached = max;
+  }
+  if (truncation.truncated) {
+    notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
+    details.truncation = truncation;
+  }
+  const text = notices.length ? `${truncation.content}\n\n[${notices.join(". ")}]` : truncation.content;
+  return { content: [{ type: "text" as const, text }], details: Object.keys(details).length ? details : undefined };
+}

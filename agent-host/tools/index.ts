@@ -1,0 +1,75 @@
+/**
+ * The built-in coding tools, with pi's names, parameters and limits: the default set (read, bash,
+ * edit, write), a read-only set (read, grep, find, ls) and all of them. Every factory takes the
+ * working directory the tools resolve paths against and per-tool options (I/O seams, binaries).
+ */
+import type { AnyAgentTool } from "../agent/tool";
+import { createBashTool, type BashToolOptions } from "./bash";
+import { createEditTool, type EditToolOptions } from "./edit";
+import { createFindTool, type FindToolOptions } from "./find";
+import { createGrepTool, type GrepToolOptions } from "./grep";
+import { createLsTool, type LsToolOptions } from "./ls";
+import { createReadTool, type ReadToolOptions } from "./read";
+import { createWriteTool, type WriteToolOptions } from "./write";
+
+export { createBashTool, type BashToolDetails, type BashToolOptions } from "./bash";
+export { createEditTool, prepareEditArguments, type EditToolDetails, type EditToolOptions } from "./edit";
+export { createFindTool, type FindToolDetails, type FindToolOptions } from "./find";
+export { createGrepTool, type GrepToolDetails, type GrepToolOptions } from "./grep";
+export { createLsTool, type LsToolDetails, type LsToolOptions } from "./ls";
+export { createReadTool, type ReadToolDetails, type ReadToolOptions } from "./read";
+export { createWriteTool, type WriteToolOptions } from "./write";
+export * from "./io";
+export { createLocalShellIo } from "./shell";
+export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead, truncateLine, truncateTail, type TruncationResult } from "./truncate";
+
+export type ToolName = "read" | "bash" | "edit" | "write" | "grep" | "find" | "ls";
+export const allToolNames: readonly ToolName[] = ["read", "bash", "edit", "write", "grep", "find", "ls"];
+/** pi's `defaultTools`. */
+export const defaultToolNames: readonly ToolName[] = ["read", "bash", "edit", "write"];
+
+export interface ToolsOptions {
+  read?: ReadToolOptions;
+  bash?: BashToolOptions;
+  edit?: EditToolOptions;
+  write?: WriteToolOptions;
+  grep?: GrepToolOptions;
+  find?: FindToolOptions;
+  ls?: LsToolOptions;
+}
+
+export function createTool(name: ToolName, cwd: string, options: ToolsOptions = {}): AnyAgentTool {
+  switch (name) {
+    case "read":
+      return createReadTool(cwd, options.read);
+    case "bash":
+      return createBashTool(cwd, options.bash);
+    case "edit":
+      return createEditTool(cwd, options.edit);
+    case "write":
+      return createWriteTool(cwd, options.write);
+    case "grep":
+      return createGrepTool(cwd, options.grep);
+    case "find":
+      return createFindTool(cwd, options.find);
+    case "ls":
+      return createLsTool(cwd, options.ls);
+    default:
+      throw new Error(`Unknown tool name: ${String(name)}`);
+  }
+}
+
+/** The default set, in pi's order: read, bash, edit, write. */
+export function createCodingTools(cwd: string, options: ToolsOptions = {}): AnyAgentTool[] {
+  return defaultToolNames.map((name) => createTool(name, cwd, options));
+}
+
+/** Tools that cannot change anything: read, grep, find, ls. */
+export function createReadOnlyTools(cwd: string, options: ToolsOptions = {}): AnyAgentTool[] {
+  return (["read", "grep", "find", "ls"] as const).map((name) => createTool(name, cwd, options));
+}
+
+/** Every built-in tool by name. */
+export function createAllTools(cwd: string, options: ToolsOptions = {}): Record<ToolName, AnyAgentTool> {
+  return Object.fromEntries(allToolNames.map((name) => [name, createTool(name, cwd, options)])) as Record<ToolName, AnyAgentTool>;
+}

@@ -1,0 +1,38 @@
+/** write: create or overwrite a whole file, creating its parent directories. */
+import { dirname } from "node:path";
+import { Type } from "@sinclair/typebox";
+import { throwIfAborted, type AgentTool } from "../agent/tool";
+import { localWriteIo, withFileMutationQueue, type WriteIo } from "./io";
+import { resolveToCwd } from "./paths";
+
+export const writeSchema = Type.Object({
+  path: Type.String({ description: "Path to the file to write (relative or absolute)" }),
+  content: Type.String({ description: "Content to write to the file" }),
+});
+
+export interface WriteToolOptions {
+  io?: WriteIo;
+}
+
+export function createWriteTool(cwd: string, options: WriteToolOptions = {}): AgentTool<typeof writeSchema, undefined> {
+  const io = options.io ?? localWriteIo;
+  return {
+    name: "write",
+    label: "write",
+    description:
+      "Write content to a file. Creates the file if it doesn't exist, overwrites if it does. Automatically creates parent directories.",
+    parameters: writeSchema,
+    async execute(_id, { path, content }, signal) {
+      const absPath = resolveToCwd(path, cwd);
+      // Aborts are checked between steps, not raced: the queue stays held until the write settles.
+      return withFileMutationQueue(absPath, async () => {
+        throwIfAborted(signal);
+        await io.mkdir(dirname(absPath));
+        throwIfAborted(signal);
+        await io.writeFile(absPath, content);
+        throwIfAborted(signal);
+        return { content: [{ type: "text", text: `Successfully wrote to ${path}` }], details: undefined };
+      });
+    },
+  };
+}
