@@ -78,9 +78,18 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
     convertToLlm: (messages): Message[] => transformMessages(convertToLlm(messages), agent.model),
     requestAuth: (m) => registry.requestAuth(m),
   });
-  const session = new AgentSession({
+  const session: AgentSession = new AgentSession({
     agent, sessions, settings, hasModel: model !== NO_MODEL,
     expandInput: (text) => expandSlashCommand(text, resources).text,
+    compactor: async (customInstructions, signal) => {
+      const auth = await registry.requestAuth(agent.model);
+      const result = await compact(sessions, agent.model, {
+        ...(customInstructions ? { customInstructions } : {}), signal, settings: settings.compaction,
+        ...auth, thinkingLevel: agent.thinkingLevel,
+      });
+      syncAgentWithSession(session);
+      return result;
+    },
   });
   if (opened) {
     syncAgentWithSession(session);
@@ -106,15 +115,6 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
     thinkingLevels: (m) => availableThinkingLevels(m),
     commands: () => buildResourceCommands(resources.templates, resources.skills),
     runBash: (command, onChunk, signal) => runUserBash(command, cwd, onChunk, signal),
-    compact: async (customInstructions, signal) => {
-      const auth = await registry.requestAuth(agent.model);
-      const result = await compact(sessions, agent.model, {
-        ...(customInstructions ? { customInstructions } : {}), signal, settings: settings.compaction,
-        ...auth, thinkingLevel: agent.thinkingLevel,
-      });
-      syncAgentWithSession(session);
-      return result;
-    },
     exportHtml: (outputPath) => exportSessionHtml(sessions, outputPath),
     hostTools,
     hostToolNames: new Set(),

@@ -1,4 +1,4 @@
-import type { BashResult, CompactionResult, SlashCommand, TodoPhase } from "../../shared/protocol";
+import type { BashResult, SlashCommand, TodoPhase } from "../../shared/protocol";
 import type { Model, ThinkingLevel } from "../ai/types";
 import type { AgentSession } from "../session/agent-session";
 import type { HostToolBridge } from "./host-tools";
@@ -16,7 +16,6 @@ export interface HostRuntime {
   thinkingLevels(model: Model): ThinkingLevel[];
   commands(): SlashCommand[];
   runBash(command: string, onChunk: (text: string) => void, signal: AbortSignal): Promise<BashResult>;
-  compact(customInstructions: string | undefined, signal: AbortSignal): Promise<CompactionResult>;
   exportHtml(outputPath: string | undefined): string;
   hostTools: HostToolBridge;
   /** Names of the tools set by the client, so a new set_host_tools replaces exactly those. */

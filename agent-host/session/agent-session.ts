@@ -1,5 +1,6 @@
 import { Emitter, type Event } from "vscode-jsonrpc";
-import type { AgentEvent as WireEvent, ImageContent, SessionState } from "../../shared/protocol";
+import type { CompactionResult, AgentEvent as WireEvent, ImageContent, SessionState } from "../../shared/protocol";
+import { estimateContextTokens, isContextOverflow, shouldAutoCompact } from "./compaction";
 import { isTransientErrorText } from "../ai/errors";
 import type { AssistantMessage, Model, ThinkingLevel } from "../ai/types";
 import type { Agent } from "../agent/agent";
@@ -17,6 +18,8 @@ export interface AgentSessionDeps {
   hasModel?: boolean;
   /** Expands `/skill:x` and `/template args`; returns the text unchanged otherwise. */
   expandInput?: (text: string) => string;
+  /** Summarizes older context into a compaction entry and reloads the agent's context. */
+  compactor?: (customInstructions: string | undefined, signal: AbortSignal) => Promise<CompactionResult>;
 }
 
 const NO_MODEL =
@@ -38,6 +41,8 @@ export class AgentSession {
   autoCompaction: boolean;
   hasModel: boolean;
   private run: Promise<void> | undefined;
+  private compacting: AbortController | undefined;
+  private overflowRecovered = false;
   private retryAttempt = 0;
   private retryTimer: { cancel(): void } | undefined;
   private abortRequested = false;
@@ -92,6 +97,7 @@ export class AgentSession {
   async abort(): Promise<void> {
     this.abortRequested = true;
     this.retryTimer?.cancel();
+    this.compacting?.abort();
     await this.agent.abort();
     await this.run;
   }
@@ -113,29 +119,83 @@ export class AgentSession {
     this.abortRequested = false;
     this.retryAttempt = 0;
     this.retryGaveUp = false;
+    this.overflowRecovered = false;
     this.run = this.drive(first).finally(() => {
       this.run = undefined;
       this.emit({ type: "agent_settled" });
     });
   }
 
-  /** The run, then as many retries as the policy allows. */
+  /** The run, then as many retries as the policy allows, then compaction if the context overflowed or grew past the threshold. */
   private async drive(first: () => Promise<void>): Promise<void> {
     await first().catch((error: unknown) => this.reportFailure(error));
-    while (this.pendingRetry) {
-      this.pendingRetry = false;
-      const proceed = await this.waitBeforeRetry();
-      if (!proceed) break;
+    for (;;) {
+      while (this.pendingRetry) {
+        this.pendingRetry = false;
+        const proceed = await this.waitBeforeRetry();
+        if (!proceed) break;
+        await this.agent.continue().catch((error: unknown) => this.reportFailure(error));
+      }
+      if (!this.pendingOverflow) break;
+      this.pendingOverflow = false;
+      this.overflowRecovered = true;
+      this.dropFailedReply();
+      const compacted = await this.compact("overflow").then(() => true, () => false);
+      if (!compacted || this.abortRequested) break;
       await this.agent.continue().catch((error: unknown) => this.reportFailure(error));
     }
+    if (this.abortRequested || !this.autoCompaction || !this.deps.compactor) return;
+    const { tokens } = estimateContextTokens(this.agent.messages);
+    if (shouldAutoCompact(tokens, this.agent.model.contextWindow, this.settings.compaction)) await this.compact("threshold").catch(() => undefined);
+  }
+
+  private pendingOverflow = false;
+
+  get isCompacting(): boolean {
+    return this.compacting !== undefined;
+  }
+
+  /**
+   * Summarizes older context (manual, at the threshold, or after an overflow), with pi's events.
+   * `abort` cancels it.
+   */
+  async compact(reason: "manual" | "threshold" | "overflow", customInstructions?: string): Promise<CompactionResult> {
+    const compactor = this.deps.compactor;
+    if (!compactor) throw new Error("Compaction is not available");
+    if (this.compacting) throw new Error("Compaction is already running");
+    const controller = new AbortController();
+    this.compacting = controller;
+    this.emit({ type: "compaction_start", reason });
+    try {
+      const result = await compactor(customInstructions, controller.signal);
+      this.emit({ type: "compaction_end", reason, result, aborted: false, willRetry: reason === "overflow" });
+      return result;
+    } catch (error) {
+      const aborted = controller.signal.aborted;
+      const message = error instanceof Error ? error.message : String(error);
+      this.emit({ type: "compaction_end", reason, aborted, willRetry: false, ...(aborted ? {} : { errorMessage: `Compaction failed: ${message}` }) });
+      throw aborted ? new Error("Compaction cancelled") : error;
+    } finally {
+      this.compacting = undefined;
+    }
+  }
+
+  cancelCompaction(): void {
+    this.compacting?.abort();
   }
 
   private pendingRetry = false;
   private retryGaveUp = false;
 
+  /** A context overflow is compacted and retried once per run (as pi does). */
+  private willRecoverOverflow(message: AssistantMessage | undefined): boolean {
+    if (!message || !this.deps.compactor || this.abortRequested || this.overflowRecovered) return false;
+    return isContextOverflow(message, this.agent.model.contextWindow);
+  }
+
   private willRetry(message: AssistantMessage | undefined): boolean {
     if (!message || message.stopReason !== "error" || !this.autoRetry || this.abortRequested || this.retryGaveUp) return false;
-    if (!isTransientErrorText(message.errorMessage ?? "")) return false;
+    if (!isTransientErrorText(message.errorMessage ?? "") || isContextOverflow(message, this.agent.model.contextWindow)) return false;
     return this.retryAttempt < this.settings.retry.maxRetries;
   }
 
@@ -170,8 +230,10 @@ export class AgentSession {
 
   private onAgentEvent(event: AgentEvent): void {
     if (event.type === "agent_end") {
-      this.pendingRetry = this.willRetry(this.lastAssistant());
-      this.emit(toWireEvent(event, this.pendingRetry));
+      const last = this.lastAssistant();
+      this.pendingRetry = this.willRetry(last);
+      this.pendingOverflow = !this.pendingRetry && this.willRecoverOverflow(last);
+      this.emit(toWireEvent(event, this.pendingRetry || this.pendingOverflow));
       return;
     }
     if (event.type === "message_end") this.sessions.appendMessage(event.message);
@@ -201,7 +263,7 @@ export class AgentSession {
       ...(this.hasModel ? { model: this.agent.model as SessionState["model"] } : {}),
       thinkingLevel: this.agent.thinkingLevel,
       isStreaming: this.isStreaming,
-      isCompacting: false,
+      isCompacting: this.isCompacting,
       steeringMode: this.agent.steeringMode,
       followUpMode: this.agent.followUpMode,
       ...(this.sessions.sessionFile ? { sessionFile: this.sessions.sessionFile } : {}),

@@ -1,5 +1,4 @@
 import { userText } from "../../session/message-text";
-import { abortCompactions } from "./session";
 import type { Handlers } from "./types";
 
 /** prompt, steer, follow_up, abort and the queues. */
@@ -17,7 +16,6 @@ export const promptingHandlers: Pick<Handlers, "prompt" | "steer" | "follow_up" 
     return undefined;
   },
   abort: async (_command, { runtime }) => {
-    abortCompactions();
     await runtime.session.abort();
     return undefined;
   },

@@ -24,15 +24,7 @@ export const sessionHandlers: Pick<
     if (runtime.session.sessions.allEntries().length === 0) throw new Error("Nothing to export yet - start a conversation first");
     return { path: runtime.exportHtml(command.outputPath) };
   },
-  compact: async (command, { runtime }) => {
-    const controller = new AbortController();
-    compactions.add(controller);
-    try {
-      return await runtime.compact(command.customInstructions, controller.signal);
-    } finally {
-      compactions.delete(controller);
-    }
-  },
+  compact: (command, { runtime }) => runtime.session.compact("manual", command.customInstructions),
   bash: async (command, context) => {
     const controller = new AbortController();
     bashRuns.add(controller);
@@ -74,9 +66,4 @@ export const sessionHandlers: Pick<
 };
 
 const bashRuns = new Set<AbortController>();
-const compactions = new Set<AbortController>();
 
-/** `abort` also cancels a running manual compaction (as Pi >= 0.85 does). */
-export function abortCompactions(): void {
-  for (const run of compactions) run.abort();
-}
