@@ -4,7 +4,7 @@
  * Platform-free: used by the agent host, the extension and tests alike.
  */
 
-export const DEFAULT_MAX_LINE_CHARS = 64 * 1024 * 1024;
+export const DEFAULT_MAX_LINE_CHARS = 32 * 1024 * 1024;
 
 export interface LineDecoderOptions {
   /** Longer records are dropped (with onError) instead of growing memory without bound. */

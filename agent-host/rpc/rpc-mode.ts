@@ -12,6 +12,9 @@ export interface RpcConnection {
   closed: Promise<void>;
 }
 
+/** The longest record read: a prompt with several large images fits; a runaway writer does not exhaust memory. */
+export const MAX_LINE_CHARS = 32 * 1024 * 1024;
+
 /** The JSONL channel on a pair of streams: writes honour back-pressure, reads split on LF only. */
 export function openConnection(input: Readable, output: Writable): RpcConnection {
   const writer = new JsonlWriter({
@@ -25,12 +28,13 @@ export function openConnection(input: Readable, output: Writable): RpcConnection
   let handler: ((line: string) => void) | undefined;
   const waiting: string[] = [];
   const decoder = new LineDecoder({
+    maxLineChars: MAX_LINE_CHARS,
     onLine: (line) => {
       if (!line.trim()) return;
       if (handler) handler(line);
       else waiting.push(line);
     },
-    onError: (error) => send({ type: "response", command: "parse", success: false, error }),
+    onError: (error) => send({ type: "response", command: "parse", success: false, error: `Failed to parse command: ${error}` }),
   });
   const closed = new Promise<void>((resolve) => {
     input.on("data", (chunk: Buffer) => decoder.push(chunk));

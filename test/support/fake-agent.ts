@@ -40,7 +40,7 @@ export class FakeAgent {
     this.toClient.write(encodeFrame(frame));
   }
 
-  sendRaw(text: string): void {
+  sendRaw(text: string | Buffer): void {
     this.toClient.write(text);
   }
 
