@@ -3,9 +3,9 @@
 //   node esbuild.mjs --production  minified, with source maps
 //   node esbuild.mjs --watch       rebuild on change
 import * as esbuild from "esbuild";
-import { mkdirSync, writeFileSync, readFileSync, readdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, writeFileSync, readFileSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 const production = process.argv.includes("--production");
 const watch = process.argv.includes("--watch");
@@ -90,7 +90,22 @@ async function writeSchema() {
   writeFileSync(join(dist, "protocol.schema.json"), `${JSON.stringify(protocolSchemaDocument(version), null, 2)}\n`);
 }
 
+/**
+ * The host compiles Pi extensions with esbuild at load time. The VSIX carries no node_modules and
+ * is the same for every platform, so it gets esbuild-wasm (Node API + esbuild.wasm), in its own
+ * layout, beside the host (agent-host/session/extensions/compiler.ts).
+ */
+function copyEsbuildWasm() {
+  const from = join(root, "node_modules", "esbuild-wasm");
+  const to = join(dist, "esbuild-wasm");
+  for (const file of ["package.json", "LICENSE.md", "lib/main.js", "bin/esbuild", "esbuild.wasm", "wasm_exec.js", "wasm_exec_node.js"]) {
+    mkdirSync(dirname(join(to, file)), { recursive: true });
+    copyFileSync(join(from, file), join(to, file));
+  }
+}
+
 mkdirSync(dist, { recursive: true });
+copyEsbuildWasm();
 if (watch) {
   const schemaPlugin = { name: "schema", setup: (build) => build.onEnd(() => writeSchema().catch((e) => console.error(e))) };
   const contexts = await Promise.all(

@@ -24,6 +24,7 @@ export async function runAgentLoop(
   };
   emit({ type: "agent_start" });
   let pending = prompts;
+  let firstTurn = true;
 
   for (;;) {
     let moreToolCalls = true;
@@ -31,6 +32,11 @@ export async function runAgentLoop(
       emit({ type: "turn_start" });
       for (const message of pending) append(message);
       pending = [];
+      if (firstTurn) {
+        // Steering queued while the agent was idle joins the first turn (as pi's loop does).
+        firstTurn = false;
+        for (const message of config.takeSteering()) append(message);
+      }
 
       const assistant = await streamTurn(context, config, emit, signal);
       context.push(assistant);
@@ -91,19 +97,22 @@ async function streamTurn(
     { systemPrompt: config.systemPrompt, messages, tools: config.tools },
     { ...config.streamOptions, signal, apiKey: auth.apiKey, ...(headers ? { headers } : {}), reasoning: config.thinkingLevel === "off" ? undefined : config.thinkingLevel },
   );
+  // As pi: the message starts once the response streams (its first event), so message_start
+  // carries the response id, and a request that fails outright starts with its error.
   let started = false;
   for await (const event of stream) {
-    if (event.type === "start") {
-      started = true;
-      emit({ type: "message_start", message: { ...event.partial, content: [...event.partial.content] } });
-    } else if (event.type === "done" || event.type === "error") {
+    if (event.type === "start") continue;
+    if (event.type === "done" || event.type === "error") {
       const message = event.type === "done" ? event.message : event.error;
       if (!started) emit({ type: "message_start", message: { ...message, content: [] } });
       emit({ type: "message_end", message });
       return message;
-    } else {
-      emit({ type: "message_update", message: event.partial, assistantMessageEvent: event });
     }
+    if (!started) {
+      started = true;
+      emit({ type: "message_start", message: { ...event.partial, content: [] } });
+    }
+    emit({ type: "message_update", message: event.partial, assistantMessageEvent: event });
   }
   return stream.result();
 }

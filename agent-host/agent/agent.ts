@@ -1,7 +1,7 @@
 import { Emitter, type Disposable, type Event } from "vscode-jsonrpc";
 import type { AssistantMessage, Model, ThinkingLevel } from "../ai/types";
 import { runAgentLoop } from "./agent-loop";
-import { MessageQueue } from "./message-queue";
+import { MessageQueue, type QueueChange } from "./message-queue";
 import type { AnyAgentTool } from "./tool";
 import type { AgentEvent, AgentLoopConfig, AgentMessage, InterruptMode, QueueMode } from "./types";
 
@@ -16,9 +16,13 @@ export interface AgentOptions extends Omit<AgentLoopConfig, "takeSteering" | "ha
   messages?: AgentMessage[];
 }
 
+export type AgentHooks = Partial<Pick<AgentLoopConfig, "beforeToolCall" | "afterToolCall" | "transformContext">>;
+
 export interface QueueState {
   steering: AgentMessage[];
   followUp: AgentMessage[];
+  /** In change notifications: what changed the queues. */
+  change?: QueueChange;
 }
 
 /**
@@ -42,6 +46,8 @@ export class Agent implements Disposable {
   private running: Promise<void> | undefined;
   /** The assistant message being streamed, if any. */
   streaming: AssistantMessage | undefined;
+  /** Tool and context hooks set after construction (extensions); they take the place of the options' ones. */
+  private hooks: AgentHooks = {};
 
   constructor(private readonly options: AgentOptions) {
     this.model = options.model;
@@ -50,9 +56,18 @@ export class Agent implements Disposable {
     this.systemPrompt = options.systemPrompt ?? "";
     this.interruptMode = options.interruptMode ?? "wait";
     this.messages = options.messages ?? [];
-    const changed = () => this.queueEmitter.fire(this.queueState());
+    const changed = (change: QueueChange) => this.queueEmitter.fire({ ...this.queueState(), change });
     this.steering = new MessageQueue(options.steeringMode, changed);
     this.followUps = new MessageQueue(options.followUpMode, changed);
+  }
+
+  /** The running run's abort signal; undefined while idle. */
+  get signal(): AbortSignal | undefined {
+    return this.controller?.signal;
+  }
+
+  setHooks(hooks: AgentHooks): void {
+    this.hooks = { ...hooks };
   }
 
   get isRunning(): boolean {
@@ -89,7 +104,8 @@ export class Agent implements Disposable {
   /** Runs again from the current conversation (after an error was removed, or to drain queues). */
   continue(): Promise<void> {
     if (this.running) return Promise.reject(new Error("Agent is already processing."));
-    const queued = this.steering.length > 0 ? this.steering.take() : this.followUps.take();
+    // Queued steering is taken by the loop's first turn; follow-ups only when nothing steers.
+    const queued = this.steering.length > 0 ? [] : this.followUps.take();
     return this.run(queued);
   }
 
@@ -104,7 +120,8 @@ export class Agent implements Disposable {
   clearQueues(): QueueState {
     const steering = this.steering.clear(false);
     const followUp = this.followUps.clear(false);
-    if (steering.length || followUp.length) this.queueEmitter.fire(this.queueState());
+    // Reported even when nothing was queued, as pi does.
+    this.queueEmitter.fire({ ...this.queueState(), change: "clear" });
     return { steering, followUp };
   }
 
@@ -123,6 +140,7 @@ export class Agent implements Disposable {
     this.controller = controller;
     const config: AgentLoopConfig = {
       ...this.options,
+      ...this.hooks,
       model: this.model,
       thinkingLevel: this.thinkingLevel,
       tools: this.tools,

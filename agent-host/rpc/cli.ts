@@ -49,7 +49,15 @@ export async function runCli(argv: readonly string[]): Promise<number | undefine
   }
   // Read stdin from the start: commands that arrive while the runtime loads wait in order.
   const connection = openConnection(process.stdin, process.stdout);
-  const runtime = createHostRuntime(parsed.options, { cwd: process.cwd(), env: process.env, send: connection.send, warn });
+  // An extension's ctx.shutdown(): as at the end of input, extensions hear session_shutdown, then the host exits.
+  const shutdown = () => void Promise.resolve(runtime.extensions?.shutdown()).finally(() => process.stdout.write("", () => process.exit(0)));
+  const runtime = createHostRuntime(parsed.options, { cwd: process.cwd(), env: process.env, send: connection.send, warn, shutdown });
+  // Extensions load before the first command is served; one that fails to load stops the host, as in pi.
+  const failure = await runtime.ready?.then(() => undefined, (error: unknown) => error);
+  if (failure !== undefined) {
+    process.stderr.write(`Error: ${failure instanceof Error ? failure.message : String(failure)}\nHint: Start without extensions using "--no-extensions".\n`, () => process.exit(1));
+    return undefined;
+  }
   await serveRpc(runtime, connection);
   return 0;
 }

@@ -9,9 +9,11 @@ import { Agent } from "../agent/agent";
 import { convertToLlm } from "../agent/convert-to-llm";
 import type { AnyAgentTool } from "../agent/tool";
 import { allToolNames, createTool, defaultToolNames, type ToolName } from "../tools";
+import { createTodoTool, type TodoStore } from "../tools/todo";
+import type { TodoPhase } from "../../shared/protocol";
 import { AgentSession } from "../session/agent-session";
 import { compact } from "../session/compaction";
-import { buildResourceCommands, buildSystemPrompt, expandSlashCommand, loadContextResources } from "../session/context";
+import { buildResourceCommands, buildSystemPromptSections, expandSlashCommand, loadContextResources, renderSystemPrompt } from "../session/context";
 import { exportSessionHtml } from "../session/export-html";
 import { recordModel, syncAgentWithSession } from "../session/navigation";
 import { openInitialSession } from "./initial-session";
@@ -22,6 +24,7 @@ import type { CliOptions } from "./cli-options";
 import { HostToolBridge } from "./host-tools";
 import type { HostRuntime } from "./runtime";
 import { runUserBash } from "./user-bash";
+import { attachExtensions } from "./extensions";
 
 /** Stands in while no model is configured: a prompt then fails with a clear message. */
 const NO_MODEL: Model = {
@@ -34,6 +37,8 @@ export interface RuntimeEnvironment {
   env: NodeJS.ProcessEnv;
   send(frame: object): void;
   warn(message: string): void;
+  /** Ends the host (an extension's ctx.shutdown()). */
+  shutdown?(): void;
 }
 
 /** Builds everything a session needs from pi's options and the user's setup (~/.pi/agent). */
@@ -50,18 +55,27 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
   const requested = options.thinking ?? suffixLevel ?? settings.defaultThinkingLevel;
   const thinkingLevel: ThinkingLevel = clampThinkingLevel(isThinkingLevel(requested) ? requested : "medium", model);
 
-  const tools = pickTools(options, settings.defaultTools, cwd);
+  let todos: TodoPhase[] = [];
+  const todoStore = {
+    get: () => todos,
+    set: (phases: TodoPhase[]) => {
+      todos = phases;
+      environment.send({ type: "todo_update", phases });
+    },
+  };
+  const tools = pickTools(options, settings.defaultTools, cwd, todoStore);
   const resources = loadContextResources({
     cwd, agentDir, homeDir: os.homedir(), allowProject, noContextFiles: options.noContextFiles, noSkills: options.noSkills,
     skillPaths: options.skills, noPromptTemplates: options.noPromptTemplates, promptTemplatePaths: options.promptTemplates,
     ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}), appendSystemPrompt: options.appendSystemPrompt,
   });
   resources.diagnostics.forEach((d) => warn(`${d.path ?? ""} ${d.message}`.trim()));
-  const systemPrompt = buildSystemPrompt({
+  const systemSections = buildSystemPromptSections({
     cwd, tools, contextFiles: resources.contextFiles, skills: resources.skills,
     ...(resources.prompt.customPrompt !== undefined ? { customPrompt: resources.prompt.customPrompt } : {}),
     appendPrompts: resources.prompt.appendPrompts,
   });
+  const systemPrompt = renderSystemPrompt(systemSections);
 
   const sessionDir = options.noSession ? undefined : resolve(cwd, options.sessionDir ?? env.PI_CODING_AGENT_SESSION_DIR ?? settings.sessionDir ?? defaultSessionDir(agentDir, cwd));
   const sessions = new SessionManager({ cwd, ...(sessionDir ? { sessionDir } : {}) });
@@ -81,6 +95,7 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
   const session: AgentSession = new AgentSession({
     agent, sessions, settings, hasModel: model !== NO_MODEL,
     expandInput: (text) => expandSlashCommand(text, resources).text,
+    systemSections: () => systemSections,
     compactor: async (customInstructions, signal) => {
       const auth = await registry.requestAuth(agent.model);
       const result = await compact(sessions, agent.model, {
@@ -118,8 +133,9 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
     exportHtml: (outputPath) => exportSessionHtml(sessions, outputPath),
     hostTools,
     hostToolNames: new Set(),
-    todos: [],
+    todos: todoStore,
   };
+  attachExtensions(runtime, options, { cwd, agentDir, send: environment.send, warn, ...(environment.shutdown ? { shutdown: environment.shutdown } : {}) });
   return runtime;
 }
 
@@ -151,9 +167,12 @@ function pickModel(registry: ModelRegistry, options: CliOptions, defaultProvider
   return { model: available[0] ?? NO_MODEL };
 }
 
-function pickTools(options: CliOptions, defaultTools: string[] | undefined, cwd: string): AnyAgentTool[] {
+/** Pi's built-in tools by name, plus `todo` (seed 001) when asked for with --tools. */
+function pickTools(options: CliOptions, defaultTools: string[] | undefined, cwd: string, todoStore: TodoStore): AnyAgentTool[] {
   if (options.noTools || options.noBuiltinTools) return [];
-  const wanted = options.tools ?? defaultTools ?? [...defaultToolNames];
-  const known = wanted.filter((name): name is ToolName => (allToolNames as readonly string[]).includes(name));
-  return known.filter((name) => !options.excludeTools.includes(name)).map((name) => createTool(name, cwd));
+  const wanted = (options.tools ?? defaultTools ?? [...defaultToolNames]).filter((name) => !options.excludeTools.includes(name));
+  return wanted.flatMap((name): AnyAgentTool[] => {
+    if (name === "todo") return [createTodoTool(todoStore)];
+    return (allToolNames as readonly string[]).includes(name) ? [createTool(name as ToolName, cwd)] : [];
+  });
 }

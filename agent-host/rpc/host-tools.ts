@@ -16,7 +16,11 @@ export class HostToolBridge {
   private readonly pending = new Map<string, PendingCall>();
   private counter = 0;
 
-  constructor(private readonly send: (frame: object) => void) {}
+  /** `timeoutMs`: how long a call may wait for its result (a host that never answers must not hang the agent). */
+  constructor(
+    private readonly send: (frame: object) => void,
+    private readonly timeoutMs = Number(process.env.PI_HOST_TOOL_TIMEOUT_MS ?? 10 * 60_000),
+  ) {}
 
   set(definitions: HostToolDefinition[]): string[] {
     this.definitions = definitions;
@@ -39,12 +43,15 @@ export class HostToolBridge {
           const finish = (result: AgentToolResult) => {
             this.pending.delete(id);
             signal.removeEventListener("abort", onAbort);
+            clearTimeout(timer);
             resolve(result);
           };
-          const onAbort = () => {
+          const cancel = (text: string) => {
             this.send({ type: "host_tool_cancel", id: `host_cancel_${++this.counter}`, targetId: id });
-            finish({ content: [{ type: "text", text: `Host tool "${definition.name}" was aborted` }], isError: true });
+            finish({ content: [{ type: "text", text }], isError: true });
           };
+          const onAbort = () => cancel(`Host tool "${definition.name}" was aborted`);
+          const timer = setTimeout(() => cancel(`Host tool "${definition.name}" did not answer within ${Math.round(this.timeoutMs / 1000)} s`), this.timeoutMs);
           if (signal.aborted) return onAbort();
           signal.addEventListener("abort", onAbort, { once: true });
           this.pending.set(id, { resolve: finish, onUpdate });

@@ -74,12 +74,15 @@ export async function serveRpc(runtime: HostRuntime, connection: RpcConnection):
     }
     const frame = checked.frame;
     if (frame.type === "host_tool_update" || frame.type === "host_tool_result") return runtime.hostTools.receive(frame);
-    if (frame.type === "extension_ui_response") return; // answered dialogs arrive once extensions can ask (issue 10)
+    if (frame.type === "extension_ui_response") return runtime.extensionUi?.receive(frame);
     void dispatch(frame, context);
   });
   await connection.closed;
   subscription.dispose();
   runtime.hostTools.failAll("The client closed the connection");
+  runtime.extensionUi?.cancelAll();
+  // Extensions close their resources (session_shutdown); a handler that hangs does not keep the host.
+  await Promise.race([runtime.extensions?.shutdown(), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
 }
 
 async function dispatch(command: RpcCommand, context: HandlerContext): Promise<void> {

@@ -2,6 +2,8 @@ import type { BashResult, SlashCommand, TodoPhase } from "../../shared/protocol"
 import type { Model, ThinkingLevel } from "../ai/types";
 import type { AgentSession } from "../session/agent-session";
 import type { HostToolBridge } from "./host-tools";
+import type { ExtensionHost } from "../session/extensions";
+import type { RpcExtensionUi } from "./extension-ui";
 
 /** What the command handlers work with; rpc/host-runtime.ts builds it from the CLI options. */
 export interface HostRuntime {
@@ -20,5 +22,12 @@ export interface HostRuntime {
   hostTools: HostToolBridge;
   /** Names of the tools set by the client, so a new set_host_tools replaces exactly those. */
   hostToolNames: Set<string>;
-  todos: TodoPhase[];
+  /** The todo list (seed 001): get_state's todoPhases, set_todos and the `todo` tool; changes emit todo_update. */
+  todos: { get(): TodoPhase[]; set(phases: TodoPhase[]): void };
+  /** Dialogs and notices of extensions (extension_ui_request / extension_ui_response). */
+  extensionUi?: RpcExtensionUi;
+  /** The loaded Pi extensions, once `ready` has resolved. */
+  extensions?: ExtensionHost;
+  /** Settles when the extensions are loaded; rejects (ExtensionLoadFailure) when one fails to load. */
+  ready?: Promise<void>;
 }

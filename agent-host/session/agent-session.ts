@@ -8,6 +8,7 @@ import type { AgentEvent, AgentMessage } from "../agent/types";
 import { userText } from "./message-text";
 import type { SessionManager } from "./session-manager";
 import type { Settings } from "./settings";
+import { systemMessageUpdate } from "./system-message";
 import { toWireEvent } from "./wire-events";
 
 export interface AgentSessionDeps {
@@ -20,6 +21,8 @@ export interface AgentSessionDeps {
   expandInput?: (text: string) => string;
   /** Summarizes older context into a compaction entry and reloads the agent's context. */
   compactor?: (customInstructions: string | undefined, signal: AbortSignal) => Promise<CompactionResult>;
+  /** The system prompt's named sections, recorded as a `role:"system"` message before a prompt when they (or the tools) changed, as pi 0.87 does. */
+  systemSections?: () => Record<string, string>;
 }
 
 const NO_MODEL =
@@ -55,9 +58,11 @@ export class AgentSession {
     this.autoCompaction = deps.settings.compaction.enabled;
     this.hasModel = deps.hasModel ?? true;
     this.agent.onEvent((event) => this.onAgentEvent(event));
-    this.agent.onQueueChange((queues) =>
-      this.emit({ type: "queue_update", steering: queues.steering.map(userText), followUp: queues.followUp.map(userText) }),
-    );
+    this.agent.onQueueChange((queues) => {
+      // pi reports a dequeued message when it starts (before its message_start), not when the loop takes it.
+      if (queues.change === "take") this.dequeued = true;
+      else this.emitQueue(queues);
+    });
   }
 
   get isStreaming(): boolean {
@@ -72,17 +77,34 @@ export class AgentSession {
     this.eventEmitter.fire(event);
   }
 
-  /** Starts a run, or queues the message when one is going. Resolves once accepted. */
-  prompt(text: string, images: ImageContent[] = [], behavior?: "steer" | "followUp"): void {
+  private dequeued = false;
+
+  private emitQueue(queues: { steering: readonly AgentMessage[]; followUp: readonly AgentMessage[] }): void {
+    this.emit({ type: "queue_update", steering: queues.steering.map(userText), followUp: queues.followUp.map(userText) });
+  }
+
+  /** Starts a run, or queues the message when one is going; says which (Pi 1.5's disposition). */
+  prompt(text: string, images: ImageContent[] = [], behavior?: "steer" | "followUp"): "started" | "queued" {
     if (!this.hasModel) throw new Error(NO_MODEL);
     const message = this.userMessage(text, images);
     if (this.isStreaming) {
       if (!behavior) throw new Error(BUSY);
       if (behavior === "steer") this.agent.steer(message);
       else this.agent.followUp(message);
-      return;
+      return "queued";
     }
-    this.startRun(() => this.agent.prompt(message));
+    const sections = this.deps.systemSections?.();
+    const system = sections ? systemMessageUpdate(this.agent.messages, sections, this.agent.tools) : undefined;
+    this.startRun(() => this.agent.prompt(system ? [system, message] : message));
+    return "started";
+  }
+
+  /** Starts a run with a prepared message (an extension's), or queues it while a run is going. */
+  promptMessage(message: AgentMessage, behavior: "steer" | "followUp" = "followUp"): void {
+    if (!this.hasModel) throw new Error(NO_MODEL);
+    if (!this.isStreaming) return this.startRun(() => this.agent.prompt(message));
+    if (behavior === "steer") this.agent.steer(message);
+    else this.agent.followUp(message);
   }
 
   steer(text: string, images: ImageContent[] = []): void {
@@ -115,19 +137,28 @@ export class AgentSession {
     return { role: "user", content: [{ type: "text", text: expanded }, ...images], timestamp: Date.now() };
   }
 
+  /** Awaited before a run counts as settled: extensions finish handling the run's events first (their errors come before agent_settled). */
+  beforeSettle: (() => Promise<void>) | undefined;
+
   private startRun(first: () => Promise<void>): void {
     this.abortRequested = false;
     this.retryAttempt = 0;
     this.retryGaveUp = false;
     this.overflowRecovered = false;
-    this.run = this.drive(first).finally(() => {
-      this.run = undefined;
-      this.emit({ type: "agent_settled" });
-    });
+    this.run = this.drive(first)
+      .then(() => this.beforeSettle?.())
+      .catch(() => undefined)
+      .finally(() => {
+        this.run = undefined;
+        this.emit({ type: "agent_settled" });
+      });
   }
 
   /** The run, then as many retries as the policy allows, then compaction if the context overflowed or grew past the threshold. */
   private async drive(first: () => Promise<void>): Promise<void> {
+    // pi answers the prompt before the run's first event (agent_start): start on the next tick.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (this.abortRequested) return;
     await first().catch((error: unknown) => this.reportFailure(error));
     for (;;) {
       while (this.pendingRetry) {
@@ -237,6 +268,10 @@ export class AgentSession {
       return;
     }
     if (event.type === "message_end") this.sessions.appendMessage(event.message);
+    if (event.type === "message_start" && event.message.role === "user" && this.dequeued) {
+      this.dequeued = false;
+      this.emitQueue(this.agent.queueState());
+    }
     this.emit(toWireEvent(event));
     if (event.type === "message_end" && event.message.role === "assistant" && this.retryAttempt > 0) {
       // pi reports the outcome of a retry right after the retried reply ends.

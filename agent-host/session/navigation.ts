@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import type { AgentSession } from "./agent-session";
 import { userText } from "./message-text";
 
@@ -9,6 +10,12 @@ export function syncAgentWithSession(session: AgentSession): void {
 
 function requireIdle(session: AgentSession, what: string): void {
   if (session.isStreaming) throw new Error(`Cannot ${what} while the agent is running: abort it first`);
+}
+
+/** pi forks and clones only from a session file that exists (it is written with the first reply). */
+function requireSaved(session: AgentSession): void {
+  const file = session.sessions.sessionFile;
+  if (file && !existsSync(file)) throw new Error("This session has not been saved yet. Wait for the first assistant response before cloning or forking it.");
 }
 
 /** A fresh session (optionally recording its parent), with the current model and thinking level. */
@@ -42,6 +49,7 @@ export function fork(session: AgentSession, entryId: string): { text: string; ca
   const entry = session.sessions.get(entryId);
   if (!entry || entry.type !== "message" || entry.message.role !== "user") throw new Error("Invalid entry ID for forking");
   const text = userText(entry.message);
+  requireSaved(session);
   session.sessions.forkTo(entryId);
   syncAgentWithSession(session);
   return { text, cancelled: false };
@@ -50,7 +58,8 @@ export function fork(session: AgentSession, entryId: string): { text: string; ca
 /** A new session with the whole current branch. */
 export function clone(session: AgentSession): { cancelled: boolean } {
   requireIdle(session, "clone");
-  if (session.sessions.leafId === null) throw new Error("Nothing to clone: the session is empty");
+  if (session.sessions.leafId === null) throw new Error("Cannot clone session: no current entry selected");
+  requireSaved(session);
   session.sessions.forkTo();
   syncAgentWithSession(session);
   return { cancelled: false };

@@ -201,8 +201,10 @@ export class SessionManager {
       this.byId.set(entry.id, entry);
       this.leafId = entry.id;
     }
+    // As pi: the new file is written now only if it holds a reply; otherwise with the first one.
     if (this.writer && kept.length) {
-      this.writer.append(kept);
+      if (kept.some((e) => e.type === "message" && e.message.role === "assistant")) this.writer.append(kept);
+      else this.unwritten.push(...kept);
     }
   }
 

@@ -1,5 +1,27 @@
 import type { SessionStats } from "../../shared/protocol";
+import { contextTokensFromUsage, estimateProjectedTokens, projectBranch } from "./compaction";
 import type { SessionManager } from "./session-manager";
+
+/**
+ * The context size as pi reports it in `contextUsage.tokens`: estimated over the branch's projected
+ * context (the last trusted usage plus chars/4 after it); null after a compaction until a reply
+ * that came after it reported usage.
+ */
+export function contextTokens(sessions: SessionManager): number | null {
+  const path = sessions.branch();
+  const projection = projectBranch(path);
+  let compactionAt = -1;
+  for (let i = path.length - 1; i >= 0 && compactionAt === -1; i--) if (path[i].type === "compaction") compactionAt = i;
+  if (compactionAt !== -1) {
+    const usable = new Set(
+      projection.entries
+        .filter(({ messages }) => messages.some((m) => m.role === "assistant" && m.stopReason !== "aborted" && m.stopReason !== "error" && contextTokensFromUsage(m.usage) > 0))
+        .map(({ entry }) => entry.id),
+    );
+    if (!path.slice(compactionAt + 1).some((e) => usable.has(e.id))) return null;
+  }
+  return estimateProjectedTokens(projection, path);
+}
 
 /** Message, token and cost totals over every entry of the session file (all branches), as pi counts them. */
 export function sessionStats(sessions: SessionManager, contextWindow: number, contextTokens: number | null): SessionStats {
@@ -38,10 +60,8 @@ export function sessionStats(sessions: SessionManager, contextWindow: number, co
     }
   }
   stats.tokens.total = stats.tokens.input + stats.tokens.output + stats.tokens.cacheRead + stats.tokens.cacheWrite;
-  stats.contextUsage = {
-    tokens: contextTokens,
-    contextWindow,
-    percent: contextTokens === null || contextWindow <= 0 ? null : Math.round((contextTokens / contextWindow) * 1000) / 10,
-  };
+  if (contextWindow > 0) {
+    stats.contextUsage = { tokens: contextTokens, contextWindow, percent: contextTokens === null ? null : (contextTokens / contextWindow) * 100 };
+  }
   return stats;
 }

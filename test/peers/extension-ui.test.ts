@@ -26,7 +26,8 @@ const demoAnswers: Record<string, DialogAnswer> = {
   "Edit text": { value: "edited text" },
 };
 
-for (const kind of PEER_KINDS) {
+// Our host ("host") must behave as pi 0.87.1 does.
+for (const kind of [...PEER_KINDS, "host"] as const) {
   describe(`extension UI requests from ${kind} ${peerVersion(kind)}`, function () {
     let llm: MockLlm;
     let peer: PeerClient;

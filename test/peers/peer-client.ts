@@ -46,11 +46,18 @@ export interface PeerClient {
 export interface StartOptions {
   extensions?: string[];
   extraArgs?: string[];
+  /** Working directory of the agent (default: a fresh temp folder). */
+  cwd?: string;
+  /** Drop the `--no-session` the launch recipes add (pass `--session-dir`/`--session` in extraArgs). */
+  persistSession?: boolean;
+  /** Called before the spawn, e.g. to rewrite `<agentDir>/models.json`. */
+  prepare?(launch: PeerLaunch): void;
 }
 
 export function startPeerClient(kind: PeerKind, llm: MockLlm, options: StartOptions = {}): PeerClient {
   assertPeerInstalled(kind);
-  const launch = peerLaunch(kind, { mockBaseUrl: llm.baseUrl, extensions: options.extensions, extraArgs: options.extraArgs });
+  const launch = peerLaunch(kind, { mockBaseUrl: llm.baseUrl, extensions: options.extensions, extraArgs: options.extraArgs, cwd: options.cwd });
+  if (options.persistSession) launch.args = launch.args.filter((arg) => arg !== "--no-session");
   const received: Frame[] = [];
   const sent: Frame[] = [];
   const protocolErrors: string[] = [];
@@ -58,6 +65,7 @@ export function startPeerClient(kind: PeerKind, llm: MockLlm, options: StartOpti
   const listeners = new Set<() => void>();
   let transport: ProcessTransport;
   try {
+    options.prepare?.(launch);
     transport = ProcessTransport.spawn(launch.command, launch.args, { cwd: launch.cwd, env: launch.env });
   } catch (error) {
     launch.cleanup();

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import type { SessionTreeNode } from "../../../shared/protocol";
 import { branchInPlace, clone, fork, forkMessages, newSession, switchSession } from "../../session/navigation";
 import type { Handlers } from "./types";
@@ -21,7 +22,10 @@ export const sessionHandlers: Pick<
   },
   get_tree: (_c, { runtime }) => ({ tree: runtime.session.sessions.tree() as SessionTreeNode[], leafId: runtime.session.sessions.leafId }),
   export_html: (command, { runtime }) => {
-    if (runtime.session.sessions.allEntries().length === 0) throw new Error("Nothing to export yet - start a conversation first");
+    // pi's checks, in its order: no file (--no-session), then a file not written yet (no reply so far).
+    const file = runtime.session.sessions.sessionFile;
+    if (!file) throw new Error("Cannot export in-memory session to HTML");
+    if (!existsSync(file)) throw new Error("Nothing to export yet - start a conversation first");
     return { path: runtime.exportHtml(command.outputPath) };
   },
   compact: (command, { runtime }) => runtime.session.compact("manual", command.customInstructions),
@@ -60,8 +64,8 @@ export const sessionHandlers: Pick<
     return { toolNames };
   },
   set_todos: (command, { runtime }) => {
-    runtime.todos = command.phases;
-    return { phases: command.phases };
+    runtime.todos.set(command.phases);
+    return { phases: runtime.todos.get() };
   },
 };
 

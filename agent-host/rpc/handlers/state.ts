@@ -1,6 +1,6 @@
 import type { Model as WireModel } from "../../../shared/protocol";
 import type { Model, ThinkingLevel } from "../../ai/types";
-import { sessionStats } from "../../session/session-stats";
+import { contextTokens, sessionStats } from "../../session/session-stats";
 import type { HostRuntime } from "../runtime";
 import type { Handlers } from "./types";
 
@@ -31,7 +31,7 @@ export const stateHandlers: Pick<
 > = {
   get_state: (_c, { runtime }) => {
     const state = runtime.session.state();
-    return { ...state, interruptMode: runtime.session.agent.interruptMode, todoPhases: runtime.todos };
+    return { ...state, interruptMode: runtime.session.agent.interruptMode, todoPhases: runtime.todos.get() };
   },
   get_messages: (_c, { runtime }) => ({ messages: [...runtime.session.agent.messages] }),
   set_model: (command, { runtime }) => {
@@ -75,10 +75,8 @@ export const stateHandlers: Pick<
     return undefined;
   },
   get_session_stats: (_c, { runtime }) => {
-    const model = runtime.session.agent.model;
-    const lastUsage = [...runtime.session.agent.messages].reverse().find((m) => m.role === "assistant" && m.stopReason !== "error");
-    const tokens = lastUsage?.role === "assistant" ? lastUsage.usage.totalTokens : null;
-    return sessionStats(runtime.session.sessions, model.contextWindow, tokens);
+    const sessions = runtime.session.sessions;
+    return sessionStats(sessions, runtime.session.agent.model.contextWindow, contextTokens(sessions));
   },
   get_last_assistant_text: (_c, { runtime }) => {
     const last = [...runtime.session.agent.messages].reverse().find((m) => m.role === "assistant");
@@ -93,5 +91,5 @@ export const stateHandlers: Pick<
     send({ type: "session_info_changed", name });
     return undefined;
   },
-  get_commands: (_c, { runtime }) => ({ commands: runtime.commands() }),
+  get_commands: (_c, { runtime }) => ({ commands: [...(runtime.extensions?.commands() ?? []), ...runtime.commands()] }),
 };

@@ -1,0 +1,40 @@
+/**
+ * Loads Pi extensions for an RPC host: their dialogs and notices go to the client as
+ * extension_ui_request frames (extension-ui.ts), their commands join get_commands and prompts.
+ * `runtime.ready` settles when loading is done (it rejects with ExtensionLoadFailure).
+ */
+import { createUiContext, loadExtensions } from "../session/extensions";
+import type { CliOptions } from "./cli-options";
+import { RpcExtensionUi } from "./extension-ui";
+import type { HostRuntime } from "./runtime";
+
+export interface ExtensionEnvironment {
+  cwd: string;
+  agentDir: string;
+  send(frame: object): void;
+  warn(message: string): void;
+  /** Ends the host (ctx.shutdown()); called once the session has settled. */
+  shutdown?(): void;
+}
+
+export function attachExtensions(runtime: HostRuntime, options: CliOptions, environment: ExtensionEnvironment): void {
+  const ui = new RpcExtensionUi(environment.send);
+  runtime.extensionUi = ui;
+  const session = runtime.session;
+  runtime.ready = loadExtensions({
+    session,
+    cwd: environment.cwd,
+    agentDir: environment.agentDir,
+    ui: createUiContext(ui),
+    mode: "rpc",
+    projectTrusted: options.approve === true,
+    noExtensions: options.noExtensions,
+    explicit: options.extensions,
+    models: runtime.models,
+    resourceCommands: () => runtime.commands(),
+    shutdown: () => void session.waitForSettled().then(() => setTimeout(() => environment.shutdown?.(), 0)),
+    warn: environment.warn,
+  }).then((host) => {
+    runtime.extensions = host;
+  });
+}
