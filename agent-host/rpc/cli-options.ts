@@ -30,6 +30,8 @@ export interface CliOptions {
   approve?: boolean;
   offline: boolean;
   verbose: boolean;
+  /** Adds seed 000's cumulative `message`/`partial` to message_update, for clients of the older Pi. */
+  eventSnapshots: boolean;
   messages: string[];
 }
 
@@ -89,6 +91,7 @@ const flags: Record<string, (o: CliOptions) => void> = {
   "-na": (o) => (o.approve = false),
   "--offline": (o) => (o.offline = true),
   "--verbose": (o) => (o.verbose = true),
+  "--event-snapshots": (o) => (o.eventSnapshots = true),
   // TUI-only flags, accepted and ignored
   "--print": () => undefined,
   "-p": () => undefined,
@@ -104,7 +107,7 @@ export function parseCli(argv: readonly string[], help: string, version: string)
   const options: CliOptions = {
     mode: "text", appendSystemPrompt: [], continue: false, noSession: false, excludeTools: [], noTools: false,
     noBuiltinTools: false, extensions: [], noExtensions: false, skills: [], noSkills: false, promptTemplates: [],
-    noPromptTemplates: false, noContextFiles: false, offline: false, verbose: false, messages: [],
+    noPromptTemplates: false, noContextFiles: false, offline: false, verbose: false, eventSnapshots: false, messages: [],
   };
   const warnings: string[] = [];
   for (let i = 0; i < argv.length; i++) {

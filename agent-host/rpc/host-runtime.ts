@@ -115,6 +115,7 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
   } else if (model !== NO_MODEL) {
     recordModel(session);
   }
+  session.eventSnapshots = options.eventSnapshots;
   if (options.name) sessions.append({ type: "session_info", name: options.name });
 
   const hostTools = new HostToolBridge(environment.send);

@@ -42,6 +42,8 @@ export class AgentSession {
   settings: Settings;
   autoRetry: boolean;
   autoCompaction: boolean;
+  /** `--event-snapshots`: message_update also carries the cumulative message (off by default). */
+  eventSnapshots = false;
   hasModel: boolean;
   private run: Promise<void> | undefined;
   private compacting: AbortController | undefined;
@@ -264,7 +266,7 @@ export class AgentSession {
       const last = this.lastAssistant();
       this.pendingRetry = this.willRetry(last);
       this.pendingOverflow = !this.pendingRetry && this.willRecoverOverflow(last);
-      this.emit(toWireEvent(event, this.pendingRetry || this.pendingOverflow));
+      this.emit(toWireEvent(event, this.pendingRetry || this.pendingOverflow, this.eventSnapshots));
       return;
     }
     if (event.type === "message_end") this.sessions.appendMessage(event.message);
@@ -272,7 +274,7 @@ export class AgentSession {
       this.dequeued = false;
       this.emitQueue(this.agent.queueState());
     }
-    this.emit(toWireEvent(event));
+    this.emit(toWireEvent(event, false, this.eventSnapshots));
     if (event.type === "message_end" && event.message.role === "assistant" && this.retryAttempt > 0) {
       // pi reports the outcome of a retry right after the retried reply ends.
       const failed = event.message.stopReason === "error";
