@@ -70,6 +70,24 @@ export class Agent implements Disposable {
     this.hooks = { ...hooks };
   }
 
+  /** A check that runs before every tool call, ahead of the hooks (e.g. the permission policy). */
+  gateToolCalls(gate: NonNullable<AgentLoopConfig["beforeToolCall"]>): void {
+    this.gate = gate;
+  }
+
+  private gate: AgentLoopConfig["beforeToolCall"];
+
+  private beforeToolCall(): AgentLoopConfig["beforeToolCall"] {
+    const gate = this.gate;
+    const hook = this.hooks.beforeToolCall ?? this.options.beforeToolCall;
+    if (!gate) return hook;
+    return async (call, signal) => {
+      const verdict = await gate(call, signal);
+      if (verdict?.block) return verdict;
+      return hook ? hook(call, signal) : verdict;
+    };
+  }
+
   get isRunning(): boolean {
     return this.running !== undefined;
   }
@@ -141,6 +159,7 @@ export class Agent implements Disposable {
     const config: AgentLoopConfig = {
       ...this.options,
       ...this.hooks,
+      beforeToolCall: this.beforeToolCall(),
       model: this.model,
       thinkingLevel: this.thinkingLevel,
       tools: this.tools,

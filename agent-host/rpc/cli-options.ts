@@ -30,6 +30,10 @@ export interface CliOptions {
   approve?: boolean;
   offline: boolean;
   verbose: boolean;
+  /** Ours, not pi's: ask (a select dialog) before these tools run; the editor passes bash,edit,write. */
+  confirmTools: string[];
+  /** How long such a question waits before it counts as a denial (ms; 0: no limit). */
+  confirmTimeoutMs: number;
   /** Adds seed 000's cumulative `message`/`partial` to message_update, for clients of the older Pi. */
   eventSnapshots: boolean;
   messages: string[];
@@ -67,6 +71,8 @@ const valued: Record<string, Setter> = {
   "--use-theme": () => undefined,
   "--tui-mode": () => undefined,
   "--export": () => undefined,
+  "--confirm-tools": (o, v) => (o.confirmTools = list(v)),
+  "--confirm-timeout": (o, v) => (o.confirmTimeoutMs = Math.max(0, Number(v) * 1000) || 0),
 };
 
 const flags: Record<string, (o: CliOptions) => void> = {
@@ -107,7 +113,7 @@ export function parseCli(argv: readonly string[], help: string, version: string)
   const options: CliOptions = {
     mode: "text", appendSystemPrompt: [], continue: false, noSession: false, excludeTools: [], noTools: false,
     noBuiltinTools: false, extensions: [], noExtensions: false, skills: [], noSkills: false, promptTemplates: [],
-    noPromptTemplates: false, noContextFiles: false, offline: false, verbose: false, eventSnapshots: false, messages: [],
+    noPromptTemplates: false, noContextFiles: false, offline: false, verbose: false, eventSnapshots: false, confirmTools: [], confirmTimeoutMs: 0, messages: [],
   };
   const warnings: string[] = [];
   for (let i = 0; i < argv.length; i++) {

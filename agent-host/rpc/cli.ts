@@ -32,6 +32,8 @@ Options (as pi's):
   --prompt-template <path> / --no-prompt-templates, -np
   --no-context-files, -nc        do not load AGENTS.md / CLAUDE.md
   --approve, -a / --no-approve, -na   trust project-local files (.pi/) for this run
+  --confirm-tools <list>         ask the client (a select dialog) before these tools run, e.g. bash,edit,write
+  --confirm-timeout <seconds>    an unanswered question denies after this long
   --event-snapshots              add the cumulative message to message_update (older Pi clients)
   --offline, --verbose, --version, --help
 Options of pi's terminal UI are accepted and ignored.`;

@@ -25,6 +25,7 @@ import { HostToolBridge } from "./host-tools";
 import type { HostRuntime } from "./runtime";
 import { runUserBash } from "./user-bash";
 import { attachExtensions } from "./extensions";
+import { createPermissionGate } from "../session/permission-policy";
 
 /** Stands in while no model is configured: a prompt then fails with a clear message. */
 const NO_MODEL: Model = {
@@ -137,6 +138,16 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
     todos: todoStore,
   };
   attachExtensions(runtime, options, { cwd, agentDir, send: environment.send, warn, ...(environment.shutdown ? { shutdown: environment.shutdown } : {}) });
+  if (options.confirmTools.length > 0) {
+    const ui = runtime.extensionUi;
+    const timeout = options.confirmTimeoutMs;
+    agent.gateToolCalls(
+      createPermissionGate(new Set(options.confirmTools), async (title, choices, signal) => {
+        const answer = await ui?.dialog({ method: "select", title, options: choices, ...(timeout ? { timeout } : {}) }, signal);
+        return answer && "value" in answer ? answer.value : undefined;
+      }),
+    );
+  }
   return runtime;
 }
 
