@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { JsonlWriter, LineDecoder, encodeFrame, type LineSink } from "./jsonl";
+import { JsonlWriter, LineDecoder, encodeFrame, stringifyDeep, type LineSink } from "./jsonl";
 
 /** A small deterministic PRNG so failures reproduce. */
 function random(seed: number): () => number {
@@ -75,6 +75,17 @@ describe("JSONL framing", () => {
   it("replaces invalid UTF-8 instead of failing", () => {
     const { lines } = decodeAll([new Uint8Array([0x61, 0xff, 0xfe, 0x62, 0x0a])]);
     assert.equal(lines[0], "a\ufffd\ufffdb");
+  });
+
+  it("encodes values nested deeper than the call stack (a long session's get_tree)", () => {
+    let tree: { entry: { id: string }; children: unknown[] } = { entry: { id: "leaf" }, children: [] };
+    for (let i = 0; i < 50_000; i++) tree = { entry: { id: `e${i}` }, children: [tree] };
+    const text = encodeFrame({ type: "response", data: { tree: [tree], leafId: "leaf", skip: undefined } });
+    assert.ok(text.endsWith("}\n"));
+    const parsed = JSON.parse(text) as { data: { tree: { entry: { id: string } }[]; leafId: string } };
+    assert.equal(parsed.data.tree[0].entry.id, "e49999");
+    assert.equal(parsed.data.leafId, "leaf");
+    assert.equal(stringifyDeep({ a: [1, undefined, "x\n"], b: undefined, c: { d: null } }), JSON.stringify({ a: [1, undefined, "x\n"], b: undefined, c: { d: null } }));
   });
 
   it("never produces a raw LF inside an encoded frame", () => {

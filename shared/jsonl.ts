@@ -86,7 +86,60 @@ export function parseJsonLine(line: string): ParsedLine {
 
 /** One record: JSON text and LF. JSON.stringify never emits a raw LF inside a value. */
 export function encodeFrame(frame: unknown): string {
-  return `${JSON.stringify(frame)}\n`;
+  try {
+    return `${JSON.stringify(frame)}\n`;
+  } catch (error) {
+    // A deeply nested value (get_tree of a long linear session) overflows the recursive stringify.
+    if (error instanceof RangeError) return `${stringifyDeep(frame)}\n`;
+    throw error;
+  }
+}
+
+/**
+ * JSON.stringify without recursion, for values nested deeper than the call stack allows. Same
+ * output for plain data (objects, arrays, strings, numbers, booleans, null; undefined and
+ * functions skipped in objects, null in arrays; toJSON honoured).
+ */
+export function stringifyDeep(value: unknown): string {
+  const out: string[] = [];
+  type Frame = { kind: "close"; text: string } | { kind: "value"; value: unknown; inArray: boolean } | { kind: "raw"; text: string };
+  const stack: Frame[] = [{ kind: "value", value, inArray: true }];
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (frame.kind !== "value") {
+      out.push(frame.text);
+      continue;
+    }
+    let v = frame.value;
+    if (v !== null && typeof v === "object" && typeof (v as { toJSON?: unknown }).toJSON === "function") v = (v as { toJSON(): unknown }).toJSON();
+    if (v === undefined || typeof v === "function" || typeof v === "symbol") {
+      out.push("null");
+      continue;
+    }
+    if (v === null || typeof v !== "object") {
+      out.push(JSON.stringify(v) ?? "null");
+      continue;
+    }
+    const items: Frame[] = [];
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => {
+        if (i > 0) items.push({ kind: "raw", text: "," });
+        items.push({ kind: "value", value: item, inArray: true });
+      });
+      stack.push({ kind: "close", text: "]" }, ...items.reverse());
+      out.push("[");
+    } else {
+      let first = true;
+      for (const [key, item] of Object.entries(v)) {
+        if (item === undefined || typeof item === "function" || typeof item === "symbol") continue;
+        items.push({ kind: "raw", text: `${first ? "" : ","}${JSON.stringify(key)}:` }, { kind: "value", value: item, inArray: false });
+        first = false;
+      }
+      stack.push({ kind: "close", text: "}" }, ...items.reverse());
+      out.push("{");
+    }
+  }
+  return out.join("");
 }
 
 /** Something records can be written to: a Node stream, a message port, a test buffer. */

@@ -17,8 +17,20 @@ export const MAX_LINE_CHARS = 32 * 1024 * 1024;
 
 /** The JSONL channel on a pair of streams: writes honour back-pressure, reads split on LF only. */
 export function openConnection(input: Readable, output: Writable): RpcConnection {
+  // Frames written in the same tick leave in one write: a fast stream costs a syscall per batch, not per delta.
+  let corked = false;
   const writer = new JsonlWriter({
-    write: (text) => output.write(text),
+    write: (text) => {
+      if (!corked && typeof output.cork === "function") {
+        corked = true;
+        output.cork();
+        setImmediate(() => {
+          corked = false;
+          output.uncork();
+        });
+      }
+      return output.write(text);
+    },
     onDrain: (listener) => {
       output.on("drain", listener);
       return { dispose: () => output.off("drain", listener) };

@@ -16,7 +16,10 @@ import { ErrorResponse, successResponseSchema } from "./responses";
 
 export type Checked<T> = { ok: true; frame: T } | { ok: false; error: string; id?: string; type?: string };
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+// validateSchema: false — the schemas come from TypeBox (and are tested), so AJV need not compile
+// the draft-07 meta-schema to check them: that compile alone cost ~20 ms of the agent host's
+// start-up (it runs on the first command, usually get_state; see bench/RESULTS.md).
+const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false });
 /** Validators are compiled on first use of each frame type, so start-up pays only for what it sees. */
 const cache = new Map<string, ValidateFunction>();
 

@@ -76,6 +76,8 @@ export interface CodeServer {
 
 export const quietSettings: Record<string, unknown> = {
   "security.workspace.trust.enabled": false,
+  // code-server auto-saves after a second by default: tests compare buffers with the disk.
+  "files.autoSave": "off",
   "workbench.startupEditor": "none",
   "workbench.welcomePage.walkthroughs.openOnInstall": false,
   "workbench.tips.enabled": false,

@@ -1,0 +1,161 @@
+/**
+ * `npm run bench:editor`: the 4,000-delta stream through our extension in a real VS Code
+ * (code-server + headless chromium, the harness of test/vscode), with our agent host and with
+ * pi 0.87.1 behind it, alternating. The agent runs behind bench/editor/stamp-agent.mjs, which
+ * notes when each delta leaves the agent; a probe in the chat webview notes the frames that show
+ * them. Prints the figures and writes bench/RESULTS-editor.md. Nothing asserts a timing.
+ *
+ *   npm run bench:editor                 5 runs per agent
+ *   npm run bench:editor -- --runs 5
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { openWorkbench, waitForWorkbench, type Workbench } from "../../test/vscode/harness/browser";
+import { ensureCodeServer, startCodeServer, workbenchUrl, type CodeServer } from "../../test/vscode/harness/code-server";
+import { defaultVersion, repoRoot, sampleWorkspace } from "../../test/vscode/harness/paths";
+import { webviewFrame } from "../../test/vscode/harness/webviews";
+import { peerLaunch } from "../../test/support/peers";
+import { NODE22 } from "../lib/agent";
+import { startBenchLlm, streamDeltas } from "../lib/llm";
+import { Metric, rotate } from "../lib/stats";
+import { installProbe, lastShown, streamFigures, takeProbe, type StreamFigures } from "./probe";
+import { activationTime, runCommand } from "./commands";
+import { writeEditorReport } from "./report";
+import { openSession } from "./session-open";
+
+const DELTAS = 4000;
+const TEXT = ".item-assistant .text";
+const CHAT = "Chat";
+type Subject = "host" | "pi";
+
+function option(argv: string[], name: string): string | undefined {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const runs = Number(option(argv, "--runs") ?? 5);
+  const version = option(argv, "--version") ?? defaultVersion;
+  if (!fs.existsSync(path.join(repoRoot, "dist", "extension.js"))) throw new Error("dist/ is missing: run `npm run build` first");
+  const installed = ensureCodeServer(version);
+  const llm = await startBenchLlm();
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "pi-bench-editor-"));
+  const workspace = path.join(stateDir, "workspace");
+  fs.cpSync(sampleWorkspace, workspace, { recursive: true });
+  const control = path.join(stateDir, "agent.json");
+  const stampsFile = path.join(stateDir, "stamps.jsonl");
+  fs.writeFileSync(stampsFile, "");
+  // Our host as the extension runs it (the editor's Node, dist/agent-host.js), and pi on its Node 22.
+  const launches = { host: peerLaunch("host", { mockBaseUrl: llm.baseUrl, cwd: workspace }), pi: peerLaunch("pi", { mockBaseUrl: llm.baseUrl, cwd: workspace }) };
+  const targets: Record<Subject, { command: string; args: string[]; env: Record<string, string>; dropArgs?: string[] }> = {
+    host: { command: installed.node, args: [path.join(repoRoot, "dist", "agent-host.js")], env: { HOME: launches.host.env.HOME!, PI_CODING_AGENT_DIR: launches.host.agentDir } },
+    pi: { command: NODE22, args: [launches.pi.args[0]!], env: { HOME: launches.pi.env.HOME!, PI_CODING_AGENT_DIR: launches.pi.agentDir, PI_OFFLINE: "1" } },
+  };
+  const metrics: Record<keyof StreamFigures, Metric> = {
+    firstPaint: new Metric("firstPaint", "first delta leaves the agent → first frame showing it", "ms"),
+    medianLatency: new Metric("medianLatency", "delta leaves the agent → frame showing it: median of the 4,000", "ms"),
+    p95Latency: new Metric("p95Latency", "  95th percentile", "ms"),
+    maxLatency: new Metric("maxLatency", "  worst", "ms"),
+    longestFrame: new Metric("longestFrame", "longest frame in the webview during the stream", "ms"),
+    streamMs: new Metric("streamMs", "first delta leaves → last delta shown", "ms"),
+  };
+  const sessionOpen = new Metric("sessionOpen", "Resume Session: Enter on a 1,000-message session → its last message painted", "ms");
+  let server: CodeServer | undefined;
+  let workbench: Workbench | undefined;
+  let activation: number | undefined;
+  try {
+    server = await startCodeServer({
+      installed,
+      workspace,
+      stateDir,
+      settings: {
+        "pi.agent.command": path.join(__dirname, "stamp-agent.mjs"),
+        "pi.agent.args": ["--provider", "mock", "--model", "mock", "--no-session", "--offline"],
+        "pi.agent.env": { BENCH_EDITOR_CONTROL: control, BENCH_EDITOR_STAMPS: stampsFile },
+      },
+    });
+    const write = (subject: Subject, sessions = false) =>
+      fs.writeFileSync(control, JSON.stringify({ ...targets[subject], ...(sessions ? { dropArgs: ["--no-session"] } : {}) }));
+    write("host");
+    workbench = await openWorkbench(workbenchUrl(server, { folder: workspace, extensionDevelopmentPath: repoRoot }));
+    const page = workbench.page;
+    await waitForWorkbench(page);
+    activation = await activationTime(page, "pi-agent-vscode").catch((error: unknown) => (console.warn(`activation time: ${String(error)}`), undefined));
+    await page.click('.activitybar [aria-label^="Pi"]');
+    const chat = await webviewFrame(page, CHAT, 60_000);
+    const body = chat.locator("body");
+    const command = (title: string) => runCommand(page, title);
+    const prompt = async (text: string) => {
+      await chat.locator("vscode-textarea#prompt textarea").fill(text);
+      await chat.locator("vscode-button#send").click();
+    };
+    const ready = () => until("the agent to be ready", async () => ((await chat.locator("#status").textContent()) === "Ready" ? true : undefined));
+    const stampLines = () => fs.readFileSync(stampsFile, "utf8").split("\n").filter(Boolean);
+    for (let round = -1; round < runs; round++) {
+      for (const subject of rotate<Subject>(["host", "pi"], Math.max(round, 0))) {
+        write(subject);
+        await command("Pi: Restart Agent");
+        await ready();
+        // A first short reply (lazy loading in the agent), then the measured stream.
+        llm.script([{ text: ["OK."] }, { text: streamDeltas(DELTAS) }]);
+        let lines = stampLines().length;
+        await prompt("hello");
+        await until("the first reply", async () => (stampLines().length > lines ? true : undefined));
+        await ready();
+        await body.evaluate(installProbe, TEXT);
+        lines = stampLines().length;
+        await prompt("stream please");
+        await until("the last delta on screen", async () => ((await body.evaluate(lastShown, TEXT)) === DELTAS - 1 ? true : undefined), 120_000);
+        await until("the stamps of the run", async () => (stampLines().length > lines ? true : undefined));
+        const stamps = JSON.parse(stampLines().at(-1)!) as number[];
+        const figures = streamFigures(stamps, await body.evaluate(takeProbe));
+        console.log(`${round < 0 ? "warm-up " : ""}${subject}: ${JSON.stringify(figures, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 10) / 10 : v))}`);
+        if (round < 0 || !figures) continue;
+        for (const key of Object.keys(metrics) as (keyof StreamFigures)[]) metrics[key].add(subject, figures[key]);
+        await ready();
+      }
+    }
+    // Opening a 1,000-message session: agents that keep sessions, Resume Session, a fresh file per run.
+    for (let round = -1; round < runs; round++) {
+      for (const subject of rotate<Subject>(["host", "pi"], Math.max(round, 0))) {
+        write(subject, true);
+        await command("Pi: Restart Agent");
+        await ready();
+        const tag = `${subject}${round + 1}`;
+        const ms = await openSession({ page, chat, agentDirs: [launches.host.agentDir, launches.pi.agentDir], workspace, tag, runCommand: command });
+        console.log(`${round < 0 ? "warm-up " : ""}${subject}: 1,000-message session shown after ${Math.round(ms)} ms`);
+        if (round >= 0) sessionOpen.add(subject, ms);
+      }
+    }
+  } catch (error) {
+    const shot = path.join(os.tmpdir(), "pi-bench-editor-failure.png");
+    await workbench?.page.screenshot({ path: shot }).catch(() => undefined);
+    console.error(`screenshot: ${shot}; code-server log: ${server?.logFile ?? "-"}\n${workbench?.consoleLines.slice(-15).join("\n") ?? ""}`);
+    throw error;
+  } finally {
+    await workbench?.close();
+    await server?.stop();
+    await llm.close();
+    launches.host.cleanup();
+    launches.pi.cleanup();
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  }
+  writeEditorReport(path.join(repoRoot, "bench", "RESULTS-editor.md"), { version, runs, activation, metrics: [...Object.values(metrics), sessionOpen] });
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.stack : error);
+  process.exit(1);
+});

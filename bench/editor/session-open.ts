@@ -1,0 +1,78 @@
+/**
+ * Opening a 1,000-message session in the editor: a generated pi session file in the agent's
+ * session folder for the workspace, picked in "Pi: Resume Session"; the time from pressing Enter
+ * on it to the first frame of the chat webview that shows its last message.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { FrameLocator, Page } from "playwright-core";
+import { writeSession } from "../lib/sessions";
+
+/** pi's session folder of a working directory (`<agentDir>/sessions/--<cwd>--/`). */
+export function sessionDirOf(agentDir: string, cwd: string): string {
+  return path.join(agentDir, "sessions", `--${path.resolve(cwd).replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`);
+}
+
+/** Runs in the webview (locator.evaluate on its body): starts watching for the first frame whose text holds `marker`. */
+export function watchMarker(_body: Element, marker: string): void {
+  const w = window as unknown as { __benchMarker?: Promise<number> };
+  w.__benchMarker = new Promise((resolve) => {
+    let changed = false;
+    const observer = new MutationObserver(() => (changed = true));
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+    const frame = () => {
+      if (changed) {
+        changed = false;
+        if (document.body.textContent?.includes(marker)) {
+          observer.disconnect();
+          resolve(performance.timeOrigin + performance.now());
+          return;
+        }
+      }
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
+/** Runs in the webview: the time watchMarker saw its marker painted. */
+export function markerTime(): Promise<number> | undefined {
+  return (window as unknown as { __benchMarker?: Promise<number> }).__benchMarker;
+}
+
+export interface OpenOptions {
+  page: Page;
+  chat: FrameLocator;
+  /** Agent dirs whose session folder gets the file (both agents', the current one reads its own). */
+  agentDirs: string[];
+  workspace: string;
+  /** Unique per run, so that no earlier transcript can satisfy the wait. */
+  tag: string;
+  runCommand(title: string): Promise<void>;
+}
+
+/** One measured open; returns milliseconds. */
+export async function openSession(o: OpenOptions): Promise<number> {
+  const first = `bench-open-${o.tag} first message`;
+  const marker = `bench-end-${o.tag}`;
+  for (const dir of o.agentDirs) {
+    const file = path.join(sessionDirOf(dir, o.workspace), `2026-01-01T00-00-00-000Z_bench-${o.tag}.jsonl`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    writeSession(file, { entries: 1000, textChars: 400, cwd: o.workspace, firstText: first, lastText: marker });
+  }
+  await o.runCommand("Pi: Resume Session");
+  const input = o.page.locator(".quick-input-widget input");
+  await input.waitFor({ state: "visible", timeout: 20_000 });
+  await input.fill(`bench-open-${o.tag}`);
+  await o.page.locator(".quick-input-widget .monaco-list-row", { hasText: `bench-open-${o.tag}` }).first().waitFor({ state: "visible", timeout: 20_000 });
+  const body = o.chat.locator("body");
+  await body.evaluate(watchMarker, marker);
+  const t0 = performance.timeOrigin + performance.now();
+  await o.page.keyboard.press("Enter");
+  const t1 = await Promise.race([
+    body.evaluate(markerTime),
+    new Promise<undefined>((_, reject) => setTimeout(() => reject(new Error("the session's last message never showed")), 60_000)),
+  ]);
+  if (t1 === undefined) throw new Error("the marker watch was lost (webview reloaded?)");
+  return t1 - t0;
+}

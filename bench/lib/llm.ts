@@ -1,0 +1,122 @@
+/**
+ * A lean scripted OpenAI chat-completions server for the benchmarks (127.0.0.1, random port).
+ * Unlike test/support/mock-llm.ts it keeps no request log beyond timings, does not parse the
+ * request body, and writes pre-serialized SSE in a few large writes, so its own cost stays small
+ * and is measured (`serverMs`: from a request's headers to the end of its response).
+ */
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface BenchTurn {
+  /** Text deltas, streamed in order. */
+  text?: string[];
+  /** A single tool call (arguments as an object). */
+  toolCall?: { name: string; arguments: Record<string, unknown> };
+}
+
+export interface BenchLlm {
+  readonly baseUrl: string;
+  /** Replaces the queue of turns (serialized here, not per request); when it runs out every request gets the text "OK.". */
+  script(turns: BenchTurn[]): void;
+  /** Chat requests answered and their summed server time since the last reset(). */
+  readonly stats: { requests: number; serverMs: number };
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * The benchmark stream: `count` deltas of 5 characters, "x" + the index in base 36 + a space, so
+ * that whoever shows the text can tell from its last token which delta it has reached.
+ */
+export function streamDeltas(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `x${i.toString(36).padStart(3, "0")} `);
+}
+
+/** How many SSE events go into one socket write (a stream of 4,000 deltas = 100 writes). */
+const EVENTS_PER_WRITE = 40;
+
+let callCounter = 0;
+
+/** The SSE body of one turn, as an array of write-sized strings. */
+export function sseWrites(turn: BenchTurn, model = "mock"): string[] {
+  const id = `chatcmpl-bench-${++callCounter}`;
+  const head = `{"id":"${id}","object":"chat.completion.chunk","created":1,"model":${JSON.stringify(model)},"choices":[{"index":0,"delta":`;
+  const events: string[] = [];
+  const push = (delta: string, finish: string | null): void => {
+    events.push(`data: ${head}${delta},"finish_reason":${finish === null ? "null" : `"${finish}"`}}]}\n\n`);
+  };
+  push(`{"role":"assistant","content":""}`, null);
+  for (const t of turn.text ?? []) push(`{"content":${JSON.stringify(t)}}`, null);
+  if (turn.toolCall) {
+    const callId = `call_b${callCounter}`;
+    const args = JSON.stringify(JSON.stringify(turn.toolCall.arguments));
+    push(`{"tool_calls":[{"index":0,"id":"${callId}","type":"function","function":{"name":"${turn.toolCall.name}","arguments":""}}]}`, null);
+    push(`{"tool_calls":[{"index":0,"function":{"arguments":${args}}}]}`, null);
+  }
+  push("{}", turn.toolCall ? "tool_calls" : "stop");
+  events.push(`data: {"id":"${id}","object":"chat.completion.chunk","created":1,"model":"mock","choices":[],"usage":{"prompt_tokens":100,"completion_tokens":10,"total_tokens":110}}\n\n`);
+  events.push("data: [DONE]\n\n");
+  const writes: string[] = [];
+  for (let i = 0; i < events.length; i += EVENTS_PER_WRITE) writes.push(events.slice(i, i + EVENTS_PER_WRITE).join(""));
+  return writes;
+}
+
+export async function startBenchLlm(): Promise<BenchLlm> {
+  let queue: string[][] = [];
+  const stats = { requests: 0, serverMs: 0 };
+  const fallback = sseWrites({ text: ["OK."] });
+
+  const server = http.createServer((req, res) => {
+    const t0 = performance.now();
+    const url = req.url ?? "/";
+    if (req.method === "GET" && url.includes("/models")) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(`{"object":"list","data":[{"id":"mock","object":"model","created":0,"owned_by":"mock"}]}`);
+      return;
+    }
+    // Drain the body without parsing it.
+    req.on("data", () => undefined);
+    req.on("end", () => {
+      const writes = queue.shift() ?? fallback;
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+      let i = 0;
+      const next = (): void => {
+        if (res.destroyed) return;
+        if (i === writes.length - 1) {
+          res.end(writes[i]);
+          return;
+        }
+        res.write(writes[i++]!);
+        setImmediate(next);
+      };
+      res.on("finish", () => {
+        stats.requests++;
+        stats.serverMs += performance.now() - t0;
+      });
+      next();
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    script(turns) {
+      queue = turns.map((t) => sseWrites(t));
+    },
+    stats,
+    reset() {
+      stats.requests = 0;
+      stats.serverMs = 0;
+    },
+    close() {
+      return new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
