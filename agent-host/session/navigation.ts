@@ -21,7 +21,7 @@ function requireSaved(session: AgentSession): void {
 /** A fresh session (optionally recording its parent), with the current model and thinking level. */
 export function newSession(session: AgentSession, parentSession?: string): { cancelled: boolean } {
   requireIdle(session, "start a new session");
-  session.sessions.flush();
+  // A session that never got a reply is not kept (as pi does): nothing to flush before leaving it.
   session.sessions.startNew(parentSession);
   recordModel(session);
   syncAgentWithSession(session);
@@ -30,7 +30,6 @@ export function newSession(session: AgentSession, parentSession?: string): { can
 
 export function switchSession(session: AgentSession, sessionPath: string): { cancelled: boolean } {
   requireIdle(session, "switch sessions");
-  session.sessions.flush();
   session.sessions.open(sessionPath);
   syncAgentWithSession(session);
   return { cancelled: false };

@@ -112,14 +112,6 @@ export class SessionManager {
     }
   }
 
-  /** Writes what waits for the first reply (e.g. before switching away from a session that has a name). */
-  flush(): void {
-    if (this.writer && this.unwritten.length) {
-      this.writer.append(this.unwritten);
-      this.unwritten = [];
-    }
-  }
-
   private newId(): string {
     for (;;) {
       const id = randomBytes(4).toString("hex");
