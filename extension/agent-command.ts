@@ -8,21 +8,53 @@ export interface AgentLaunch {
   cwd: string;
   /** For messages: "bundled agent host" or the configured command. */
   label: string;
+  bundled: boolean;
+}
+
+export interface LaunchOptions {
+  /** Workspace trust: the bundled host reads project-local files (.pi/) only with --approve. */
+  trusted: boolean;
+  /** API keys from SecretStorage, as environment variables. */
+  secretEnv: Record<string, string>;
+  /** A session file to reopen (after a crash or restart). */
+  sessionFile?: string;
 }
 
 /**
  * What to spawn: the configured Pi-compatible command, or our bundled host run by the editor's
- * own runtime (Electron as Node in desktop VS Code, plain Node on a server).
+ * own runtime (Electron as Node in desktop VS Code, plain Node on a server). Secrets go only
+ * into `env`, which is never logged (see describeLaunch).
  */
-export function resolveAgentLaunch(extensionPath: string, cwd: string): AgentLaunch {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...settings.agentEnv };
+export function resolveAgentLaunch(extensionPath: string, cwd: string, options: LaunchOptions): AgentLaunch {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...settings.agentEnv, ...options.secretEnv };
+  const session = options.sessionFile ? ["--session", options.sessionFile] : [];
   const configured = settings.agentCommand;
   const userArgs = settings.agentArgs;
   if (configured) {
-    const args = userArgs.includes("--mode") ? userArgs : ["--mode", "rpc", ...userArgs];
-    return { command: configured, args, env, cwd, label: configured };
+    const mode = userArgs.includes("--mode") ? [] : ["--mode", "rpc"];
+    const label = path.isAbsolute(configured) ? path.basename(configured) : configured;
+    return { command: configured, args: [...mode, ...userArgs, ...session], env, cwd, label, bundled: false };
   }
   const host = path.join(extensionPath, "dist", "agent-host.js");
   if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = "1";
-  return { command: process.execPath, args: [host, "--mode", "rpc", ...userArgs], env, cwd, label: "bundled agent host" };
+  const defaults = [
+    ...(settings.defaultProvider ? ["--provider", settings.defaultProvider] : []),
+    ...(settings.defaultModel ? ["--model", settings.defaultModel] : []),
+    ...(settings.thinkingLevel !== "default" ? ["--thinking", settings.thinkingLevel] : []),
+    ...(options.trusted ? ["--approve"] : []),
+  ];
+  const args = [host, "--mode", "rpc", ...defaults, ...userArgs, ...session];
+  return { command: process.execPath, args, env, cwd, label: "bundled agent host", bundled: true };
+}
+
+const secretOptions = new Set(["--api-key"]);
+
+/** The command line for the log: option values that are secrets are masked; env is never shown. */
+export function describeLaunch(launch: AgentLaunch): string {
+  const shown = launch.args.map((arg, i) => {
+    if (i > 0 && secretOptions.has(launch.args[i - 1])) return "***";
+    const eq = arg.indexOf("=");
+    return eq > 0 && secretOptions.has(arg.slice(0, eq)) ? `${arg.slice(0, eq)}=***` : arg;
+  });
+  return [launch.command, ...shown].map((part) => (/\s/.test(part) ? JSON.stringify(part) : part)).join(" ");
 }

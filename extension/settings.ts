@@ -2,6 +2,11 @@ import * as vscode from "vscode";
 
 const section = () => vscode.workspace.getConfiguration("pi");
 
+export type TraceLevel = "off" | "messages" | "verbose";
+export type ThinkingSetting = "default" | "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
+export type QueueModeSetting = "default" | "all" | "one-at-a-time";
+export type InterruptModeSetting = "default" | "immediate" | "wait";
+
 /** Every setting the extension reads, in one place; defaults live in package.json. */
 export const settings = {
   /** Empty: the bundled agent host. */
@@ -14,13 +19,48 @@ export const settings = {
   get agentEnv(): Record<string, string> {
     return section().get<Record<string, string>>("agent.env", {});
   },
+  /** Restart a crashed agent by itself (with back-off, up to a limit). */
+  get autoRestart(): boolean {
+    return section().get<boolean>("agent.autoRestart", true);
+  },
+  /** Bundled host only: --provider. Empty: the agent's own default. */
+  get defaultProvider(): string {
+    return section().get<string>("model.provider", "").trim();
+  },
+  /** Bundled host only: --model. Empty: the agent's own default. */
+  get defaultModel(): string {
+    return section().get<string>("model.id", "").trim();
+  },
+  get thinkingLevel(): ThinkingSetting {
+    return section().get<ThinkingSetting>("model.thinkingLevel", "default");
+  },
+  get steeringMode(): QueueModeSetting {
+    return section().get<QueueModeSetting>("queue.steeringMode", "default");
+  },
+  get followUpMode(): QueueModeSetting {
+    return section().get<QueueModeSetting>("queue.followUpMode", "default");
+  },
+  get interruptMode(): InterruptModeSetting {
+    return section().get<InterruptModeSetting>("queue.interruptMode", "default");
+  },
   get confirmStyle(): "quickPick" | "modal" {
     return section().get<"quickPick" | "modal">("dialogs.confirmStyle", "quickPick");
   },
-  get trace(): "off" | "messages" | "verbose" {
-    return section().get<"off" | "messages" | "verbose">("trace", "off");
+  /** editor_edit shows each change in a diff to accept or reject before it reaches the buffer. */
+  get reviewEdits(): boolean {
+    return section().get<boolean>("hostTools.reviewEdits", true);
+  },
+  /** Where extension dialogs appear: native UI, a card in the chat, or both (first answer wins). */
+  get dialogSurface(): "native" | "inline" | "both" {
+    return section().get<"native" | "inline" | "both">("dialogs.surface", "both");
+  },
+  get trace(): TraceLevel {
+    return section().get<TraceLevel>("trace", "off");
   },
 };
 
-/** Changing these restarts the agent. */
+/** Changing these restarts the agent (the current session is reopened). */
 export const restartWhenChanged = ["pi.agent.command", "pi.agent.args", "pi.agent.env"] as const;
+
+/** Changing these is applied to the running agent through set_* commands. */
+export const applyWhenChanged = ["pi.model.provider", "pi.model.id", "pi.model.thinkingLevel", "pi.queue.steeringMode", "pi.queue.followUpMode", "pi.queue.interruptMode"] as const;

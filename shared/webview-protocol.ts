@@ -1,6 +1,10 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type, type Static, type TLiteral, type TObject, type TProperties, type TString } from "@sinclair/typebox";
 
-/** The postMessage channel between the extension and the chat webview, declared once. */
+/**
+ * The postMessage channel between the extension and the chat webview, declared once. The
+ * extension checks what the webview sends with `checker()` (AJV); the webview checks what it
+ * receives with TypeBox's interpreting `Value.Check` (no code generation under its CSP).
+ */
 
 export const AgentStatus = Type.Union([
   Type.Literal("stopped"),
@@ -11,31 +15,158 @@ export const AgentStatus = Type.Union([
 ]);
 export type AgentStatus = Static<typeof AgentStatus>;
 
-export const ChatItem = Type.Object({
-  key: Type.String(),
-  kind: Type.Union([Type.Literal("user"), Type.Literal("assistant"), Type.Literal("tool"), Type.Literal("notice"), Type.Literal("error")]),
+type ItemSchema<K extends string, P extends TProperties> = TObject<{ key: TString; kind: TLiteral<K> } & P>;
+
+function item<K extends string, P extends TProperties>(kind: K, props: P): ItemSchema<K, P> {
+  return Type.Object({ key: Type.String(), kind: Type.Literal(kind), ...props }) as ItemSchema<K, P>;
+}
+
+export const AssistantBlock = Type.Object({
+  type: Type.Union([Type.Literal("text"), Type.Literal("thinking")]),
   text: Type.String(),
-  title: Type.Optional(Type.String()),
-  streaming: Type.Optional(Type.Boolean()),
 });
+export type AssistantBlock = Static<typeof AssistantBlock>;
+
+export const ToolStatus = Type.Union([Type.Literal("running"), Type.Literal("done"), Type.Literal("error")]);
+export const DialogMethod = Type.Union([Type.Literal("select"), Type.Literal("confirm"), Type.Literal("input"), Type.Literal("editor")]);
+export const DialogState = Type.Union([Type.Literal("open"), Type.Literal("answered"), Type.Literal("timedOut"), Type.Literal("cancelled")]);
+export type DialogState = Static<typeof DialogState>;
+const Tone = Type.Union([Type.Literal("info"), Type.Literal("warning"), Type.Literal("error")]);
+
+/** One entry of the transcript. `key` is stable; an upsert with the same key replaces it. */
+export const chatItemSchemas = {
+  user: item("user", { text: Type.String(), images: Type.Optional(Type.Integer({ minimum: 0 })) }),
+  assistant: item("assistant", {
+    blocks: Type.Array(AssistantBlock),
+    streaming: Type.Optional(Type.Boolean()),
+    /** The provider's message when the request failed or was aborted. */
+    error: Type.Optional(Type.String()),
+    aborted: Type.Optional(Type.Boolean()),
+  }),
+  tool: item("tool", {
+    toolCallId: Type.String(),
+    name: Type.String(),
+    args: Type.Unknown(),
+    /** Live output while running (the latest partial result), then the result's text. */
+    output: Type.String(),
+    status: ToolStatus,
+    durationMs: Type.Optional(Type.Number()),
+    images: Type.Optional(Type.Integer({ minimum: 0 })),
+  }),
+  bash: item("bash", {
+    command: Type.String(),
+    output: Type.String(),
+    running: Type.Optional(Type.Boolean()),
+    exitCode: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+    cancelled: Type.Optional(Type.Boolean()),
+    truncated: Type.Optional(Type.Boolean()),
+    excluded: Type.Optional(Type.Boolean()),
+  }),
+  compaction: item("compaction", { summary: Type.String(), tokensBefore: Type.Number() }),
+  /** Progress of retries and compaction: `active` while it lasts. */
+  banner: item("banner", { tone: Tone, text: Type.String(), active: Type.Optional(Type.Boolean()) }),
+  notice: item("notice", { text: Type.String(), title: Type.Optional(Type.String()) }),
+  error: item("error", { text: Type.String() }),
+  dialog: item("dialog", {
+    id: Type.String(),
+    method: DialogMethod,
+    title: Type.String(),
+    message: Type.Optional(Type.String()),
+    options: Type.Optional(Type.Array(Type.String())),
+    placeholder: Type.Optional(Type.String()),
+    prefill: Type.Optional(Type.String()),
+    /** Epoch ms when a dialog with a timeout expires (for the countdown). */
+    deadline: Type.Optional(Type.Number()),
+    state: DialogState,
+    /** The answer as shown, once answered. */
+    answer: Type.Optional(Type.String()),
+    via: Type.Optional(Type.Union([Type.Literal("inline"), Type.Literal("native")])),
+    /** The native prompt was dismissed without an answer; the card still takes one. */
+    nativeDismissed: Type.Optional(Type.Boolean()),
+  }),
+};
+export const ChatItem = Type.Union(Object.values(chatItemSchemas));
 export type ChatItem = Static<typeof ChatItem>;
+export type ChatItemKind = ChatItem["kind"];
+export type ChatItemOf<K extends ChatItemKind> = Extract<ChatItem, { kind: K }>;
+
+export const QueueState = Type.Object({ steering: Type.Array(Type.String()), followUp: Type.Array(Type.String()) });
+export type QueueState = Static<typeof QueueState>;
+
+export const SessionHeader = Type.Object({
+  model: Type.Optional(Type.String()),
+  provider: Type.Optional(Type.String()),
+  thinkingLevel: Type.Optional(Type.String()),
+  sessionName: Type.Optional(Type.String()),
+  /** setTitle from an extension. */
+  title: Type.Optional(Type.String()),
+  tokens: Type.Optional(Type.Object({ input: Type.Number(), output: Type.Number(), cacheRead: Type.Number(), cacheWrite: Type.Number() })),
+  cost: Type.Optional(Type.Number()),
+  context: Type.Optional(
+    Type.Object({ tokens: Type.Union([Type.Number(), Type.Null()]), window: Type.Number(), percent: Type.Union([Type.Number(), Type.Null()]) }),
+  ),
+});
+export type SessionHeader = Static<typeof SessionHeader>;
+
+export const SlashCommandInfo = Type.Object({ name: Type.String(), description: Type.Optional(Type.String()), source: Type.String() });
+export type SlashCommandInfo = Static<typeof SlashCommandInfo>;
+
+export const Widget = Type.Object({ key: Type.String(), lines: Type.Array(Type.String()), placement: Type.Union([Type.Literal("above"), Type.Literal("below")]) });
+export type Widget = Static<typeof Widget>;
 
 export const toWebviewSchemas = {
   status: Type.Object({ type: Type.Literal("status"), status: AgentStatus, detail: Type.Optional(Type.String()) }),
-  reset: Type.Object({ type: Type.Literal("reset"), items: Type.Array(ChatItem) }),
+  /** `now` is the extension's clock (Date.now()), so the webview can place dialog deadlines. */
+  reset: Type.Object({ type: Type.Literal("reset"), items: Type.Array(ChatItem), now: Type.Number() }),
   /** Adds an item, or replaces the one with the same key. */
-  upsert: Type.Object({ type: Type.Literal("upsert"), item: ChatItem }),
-  /** Appends streamed text to an item. */
-  append: Type.Object({ type: Type.Literal("append"), key: Type.String(), text: Type.String() }),
-  setInput: Type.Object({ type: Type.Literal("setInput"), text: Type.String() }),
+  upsert: Type.Object({ type: Type.Literal("upsert"), item: ChatItem, now: Type.Number() }),
+  remove: Type.Object({ type: Type.Literal("remove"), key: Type.String() }),
+  /** Streams text into block `block` of an assistant item (created when missing). */
+  append: Type.Object({
+    type: Type.Literal("append"),
+    key: Type.String(),
+    block: Type.Integer({ minimum: 0 }),
+    blockType: AssistantBlock.properties.type,
+    text: Type.String(),
+  }),
+  /** Live output of a tool or bash item: appended, or replacing what was there. */
+  output: Type.Object({ type: Type.Literal("output"), key: Type.String(), text: Type.String(), replace: Type.Boolean() }),
+  setInput: Type.Object({ type: Type.Literal("setInput"), text: Type.String(), append: Type.Optional(Type.Boolean()) }),
+  queue: Type.Object({ type: Type.Literal("queue"), queue: QueueState }),
+  header: Type.Object({ type: Type.Literal("header"), header: SessionHeader }),
+  commands: Type.Object({ type: Type.Literal("commands"), commands: Type.Array(SlashCommandInfo) }),
+  widgets: Type.Object({ type: Type.Literal("widgets"), widgets: Type.Array(Widget) }),
+  focus: Type.Object({ type: Type.Literal("focus") }),
 };
 export const ToWebview = Type.Union(Object.values(toWebviewSchemas));
 export type ToWebview = Static<typeof ToWebview>;
 
+const Text = Type.String({ minLength: 1, maxLength: 1_000_000 });
+export const DialogAnswerMessage = Type.Union([
+  Type.Object({ value: Type.String({ maxLength: 1_000_000 }) }),
+  Type.Object({ confirmed: Type.Boolean() }),
+  Type.Object({ cancelled: Type.Literal(true) }),
+]);
+
 export const fromWebviewSchemas = {
   ready: Type.Object({ type: Type.Literal("ready") }),
-  prompt: Type.Object({ type: Type.Literal("prompt"), text: Type.String({ minLength: 1, maxLength: 1_000_000 }) }),
+  /** While the agent runs, `mode` says how the message is queued (default: steer). */
+  prompt: Type.Object({ type: Type.Literal("prompt"), text: Text, mode: Type.Optional(Type.Union([Type.Literal("steer"), Type.Literal("followUp")])) }),
+  /** `!command` (`!!` keeps the output out of the model's context). */
+  bash: Type.Object({ type: Type.Literal("bash"), command: Text, excludeFromContext: Type.Boolean() }),
   abort: Type.Object({ type: Type.Literal("abort") }),
+  dialogAnswer: Type.Object({ type: Type.Literal("dialogAnswer"), id: Type.String(), answer: DialogAnswerMessage }),
+  /** Replace the agent's queue with these messages (clear_queue, then queue each again). */
+  queueEdit: Type.Object({ type: Type.Literal("queueEdit"), queue: QueueState }),
+  /** Escape: clear the queue and put its messages back into the input box. */
+  queueRestore: Type.Object({ type: Type.Literal("queueRestore") }),
+  openLink: Type.Object({ type: Type.Literal("openLink"), href: Type.String({ maxLength: 8192 }) }),
+  openDiff: Type.Object({ type: Type.Literal("openDiff"), key: Type.String() }),
+  openFile: Type.Object({ type: Type.Literal("openFile"), path: Type.String({ minLength: 1, maxLength: 4096 }), line: Type.Optional(Type.Integer({ minimum: 1 })) }),
+  copy: Type.Object({ type: Type.Literal("copy"), text: Type.String({ maxLength: 10_000_000 }) }),
+  requestCommands: Type.Object({ type: Type.Literal("requestCommands") }),
+  /** A Content-Security-Policy violation inside the webview: logged (and counted by tests). */
+  cspViolation: Type.Object({ type: Type.Literal("cspViolation"), directive: Type.String(), blocked: Type.String(), sample: Type.Optional(Type.String()) }),
 };
 export const FromWebview = Type.Union(Object.values(fromWebviewSchemas));
 export type FromWebview = Static<typeof FromWebview>;

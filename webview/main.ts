@@ -1,101 +1,136 @@
 import "@vscode-elements/elements/dist/vscode-button/index.js";
 import "@vscode-elements/elements/dist/vscode-textarea/index.js";
+import "@vscode-elements/elements/dist/vscode-textfield/index.js";
+import "@vscode/codicons/dist/codicon.css";
 import "./style.css";
-import { toWebviewSchemas, type ChatItem, type FromWebview, type ToWebview, type AgentStatus } from "../shared/webview-protocol";
-import { renderItem, updateItemText } from "./render";
+import { Value } from "@sinclair/typebox/value";
+import { ToWebview, type FromWebview } from "../shared/webview-protocol";
+import { Composer } from "./composer";
+import { HeaderView } from "./header-view";
+import { QueueView } from "./queue-view";
+import { TranscriptView } from "./transcript-view";
+
+interface SavedState {
+  draft?: string;
+  scrollTop?: number;
+  atEnd?: boolean;
+}
 
 interface VsCodeApi {
   postMessage(message: FromWebview): void;
-  getState(): unknown;
-  setState(state: unknown): void;
+  getState(): SavedState | undefined;
+  setState(state: SavedState): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
-const knownTypes = new Set(Object.keys(toWebviewSchemas));
+const post = (message: FromWebview) => vscode.postMessage(message);
+let saved: SavedState = vscode.getState() ?? {};
+const save = (change: SavedState) => {
+  saved = { ...saved, ...change };
+  vscode.setState(saved);
+};
+
+// A blocked script, style or load inside the view would be a sanitizer hole: report it.
+document.addEventListener("securitypolicyviolation", (event) => {
+  post({ type: "cspViolation", directive: event.effectiveDirective, blocked: event.blockedURI || "inline", sample: event.sample || undefined });
+});
 
 const app = document.getElementById("app")!;
 app.innerHTML = `
-  <div id="status" class="status" data-status="stopped">Agent stopped</div>
-  <section id="transcript" class="transcript" aria-label="Conversation"></section>
-  <form id="composer" class="composer">
-    <vscode-textarea id="prompt" rows="3" resize="vertical" placeholder="Ask Pi… (Enter to send, Shift+Enter for a new line)" aria-label="Message"></vscode-textarea>
-    <div class="actions">
-      <vscode-button id="abort" secondary disabled>Abort</vscode-button>
-      <vscode-button id="send">Send</vscode-button>
-    </div>
-  </form>`;
+  <header class="chat-header">
+    <div id="status" class="status" data-status="stopped" role="status">Agent stopped</div>
+    <div id="session" class="session" hidden></div>
+    <div id="model" class="model"></div>
+  </header>
+  <section id="transcript" class="transcript" role="log" aria-label="Conversation" tabindex="0"></section>
+  <div id="widgets-above" class="widgets" hidden></div>
+  <div id="queue" class="queue" role="list" aria-label="Queued messages" hidden></div>
+  <div class="composer-wrap">
+    <div id="completions" class="completions" role="listbox" aria-label="Commands" hidden></div>
+    <form id="composer" class="composer">
+      <vscode-textarea id="prompt" rows="3" resize="vertical" placeholder="Ask Pi…" aria-label="Message"></vscode-textarea>
+      <div class="composer-bar">
+        <footer id="footer" class="chat-footer" aria-label="Session usage" hidden></footer>
+        <span class="spacer"></span>
+        <vscode-button id="abort" secondary disabled hidden aria-label="Abort the agent">Abort</vscode-button>
+        <vscode-button id="send">Send</vscode-button>
+      </div>
+      <div id="hint" class="hint" aria-live="polite"></div>
+    </form>
+  </div>
+  <div id="widgets-below" class="widgets" hidden></div>`;
 
-const transcript = document.getElementById("transcript")!;
-const statusLine = document.getElementById("status")!;
-const prompt = document.getElementById("prompt") as HTMLElement & { value: string };
-const sendButton = document.getElementById("send")!;
-const abortButton = document.getElementById("abort") as HTMLElement & { disabled: boolean };
-const rendered = new Map<string, HTMLElement>();
-
-const statusText: Record<AgentStatus, string> = {
-  stopped: "Agent stopped",
-  starting: "Starting agent…",
-  idle: "Ready",
-  running: "Working…",
-  crashed: "Agent stopped unexpectedly",
-};
-
-function send(): void {
-  const text = prompt.value.trim();
-  if (!text) return;
-  vscode.postMessage({ type: "prompt", text });
-  prompt.value = "";
-}
-
-sendButton.addEventListener("click", send);
-abortButton.addEventListener("click", () => vscode.postMessage({ type: "abort" }));
-prompt.addEventListener("keydown", (event: KeyboardEvent) => {
-  if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
-    event.preventDefault();
-    send();
-  }
+const byId = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+const header = new HeaderView({
+  status: byId("status"),
+  session: byId("session"),
+  model: byId("model"),
+  footer: byId("footer"),
+  widgetsAbove: byId("widgets-above"),
+  widgetsBelow: byId("widgets-below"),
 });
-
-function upsert(item: ChatItem): void {
-  const existing = rendered.get(item.key);
-  const element = renderItem(item);
-  if (existing) existing.replaceWith(element);
-  else transcript.append(element);
-  rendered.set(item.key, element);
-  scrollToEnd();
-}
-
-function scrollToEnd(): void {
-  transcript.scrollTop = transcript.scrollHeight;
-}
+const transcript = new TranscriptView(byId("transcript"), post, (scrollTop, atEnd) => save({ scrollTop, atEnd }));
+let draftTimer: ReturnType<typeof setTimeout> | undefined;
+const composer: Composer = new Composer(
+  byId("prompt"),
+  byId("send"),
+  byId("abort"),
+  byId("hint"),
+  byId("completions"),
+  post,
+  (draft) => {
+    clearTimeout(draftTimer);
+    draftTimer = setTimeout(() => save({ draft }), 200);
+  },
+  () => post({ type: "queueRestore" }),
+);
+const queue = new QueueView(byId("queue"), post, (text) => composer.setText(text, true));
+byId("composer").addEventListener("submit", (event) => event.preventDefault());
+if (saved.draft) composer.setText(saved.draft, false, false);
+let restoredScroll = false;
 
 window.addEventListener("message", (event: MessageEvent<unknown>) => {
-  const message = event.data as ToWebview;
-  if (!message || typeof message !== "object" || !knownTypes.has((message as { type?: string }).type ?? "")) return;
+  if (!Value.Check(ToWebview, event.data)) {
+    console.warn("Ignored a malformed message from the extension", event.data);
+    return;
+  }
+  const message = event.data;
   switch (message.type) {
     case "status":
-      statusLine.dataset.status = message.status;
-      statusLine.textContent = message.detail ? `${statusText[message.status]}: ${message.detail}` : statusText[message.status];
-      abortButton.disabled = message.status !== "running";
+      header.setStatus(message.status, message.detail);
+      composer.setRunning(message.status === "running");
       return;
     case "reset":
-      transcript.replaceChildren();
-      rendered.clear();
-      message.items.forEach(upsert);
+      transcript.setClock(message.now);
+      transcript.reset(message.items);
+      if (!restoredScroll && saved.scrollTop !== undefined) transcript.restoreScroll(saved.scrollTop, saved.atEnd ?? true);
+      restoredScroll = true;
       return;
     case "upsert":
-      return upsert(message.item);
-    case "append": {
-      const element = rendered.get(message.key);
-      if (element) updateItemText(element, message.text);
-      scrollToEnd();
-      return;
-    }
+      transcript.setClock(message.now);
+      return transcript.upsert(message.item);
+    case "remove":
+      return transcript.remove(message.key);
+    case "append":
+      return transcript.append(message.key, message.block, message.blockType, message.text);
+    case "output":
+      return transcript.output(message.key, message.text, message.replace);
     case "setInput":
-      prompt.value = message.text;
+      return composer.setText(message.text, message.append);
+    case "queue":
+      queue.set(message.queue);
+      composer.setQueueLength(queue.length);
       return;
+    case "header":
+      return header.setHeader(message.header);
+    case "commands":
+      return composer.setCommands(message.commands);
+    case "widgets":
+      return header.setWidgets(message.widgets);
+    case "focus":
+      return composer.focus();
   }
 });
 
-vscode.postMessage({ type: "ready" });
+post({ type: "ready" });

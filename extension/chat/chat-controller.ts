@@ -1,29 +1,73 @@
 import * as vscode from "vscode";
-import type { FromWebview, ToWebview } from "../../shared/webview-protocol";
+import type { UiNotice } from "../../shared/protocol";
+import type { DialogHandler } from "../../shared/rpc";
+import type { FromWebview, QueueState, ToWebview } from "../../shared/webview-protocol";
 import type { AgentSupervisor } from "../agent-supervisor";
+import { settings } from "../settings";
+import { ChatDialogs } from "./chat-dialogs";
+import { ChatEvents } from "./chat-events";
+import { ChatLinks } from "./chat-links";
 import type { ChatViewProvider } from "./chat-view";
+import { raceDialogs } from "./dialog-race";
+import { SessionInfo } from "./session-info";
 import { Transcript } from "./transcript";
 
-/** Connects the chat view to the agent: prompts and aborts go out, events come back as transcript changes. */
+/**
+ * Connects the chat view to the agent: prompts, steering, queue edits, dialog answers and aborts
+ * go out; events come back as transcript, queue and header changes.
+ */
 export class ChatController implements vscode.Disposable {
   readonly transcript: Transcript;
+  readonly dialogs: ChatDialogs;
+  readonly session: SessionInfo;
+  /** CSP violations the webview reported (there should be none). */
+  readonly cspViolations: string[] = [];
+  private readonly events: ChatEvents;
+  private readonly links: ChatLinks;
+  private queue: QueueState = { steering: [], followUp: [] };
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
     private readonly supervisor: AgentSupervisor,
     private readonly view: ChatViewProvider,
+    private readonly log: vscode.LogOutputChannel = view.log,
   ) {
-    this.transcript = new Transcript((message) => view.post(message));
+    const post = (message: ToWebview) => view.post(message);
+    this.transcript = new Transcript(post);
+    this.session = new SessionInfo(post);
+    this.dialogs = new ChatDialogs(this.transcript, () => view.reveal());
+    this.events = new ChatEvents(this.transcript, {
+      queue: (queue) => this.setQueue(queue),
+      header: (change) => this.session.change(change),
+    });
+    this.links = new ChatLinks(log);
     this.subscriptions.push(
       view.onMessage((message) => void this.handle(message)),
       supervisor.onDidChangeStatus((status) => view.post({ type: "status", status })),
+      this.links,
+    );
+    // Another session (new, switched, forked): show its messages instead.
+    this.subscriptions.push(
+      supervisor.agent.onDidChangeSession(({ previous }) => {
+        if (previous || this.transcript.length === 0) void this.loadSession();
+      }),
     );
     supervisor.onAttach((client, lifetime) => {
+      this.session.agentRestarted();
+      this.setQueue({ steering: [], followUp: [] });
       lifetime.add(client.onEvent((event) => {
-        this.transcript.apply(event);
+        this.events.apply(event);
         if (event.type === "agent_start") supervisor.setStatus("running");
+        if (event.type === "message_end") this.session.noteMessage(event.message);
       }));
-      lifetime.add(client.onSettled(() => supervisor.setStatus("idle")));
+      lifetime.add(client.onSettled(() => {
+        supervisor.setStatus("idle");
+        this.setQueue({ steering: [], followUp: [] });
+        this.quietly(this.session.refreshStats(client));
+        this.quietly(this.session.refreshState(client));
+      }));
+      this.quietly(this.session.refreshState(client));
+      this.quietly(this.session.refreshCommands(client));
     });
   }
 
@@ -31,27 +75,100 @@ export class ChatController implements vscode.Disposable {
     this.view.post(message);
   }
 
+  /** Wraps the native dialog handler: each dialog shows natively and as a card, first answer wins. */
+  withInlineDialogs(native: DialogHandler): DialogHandler {
+    return raceDialogs(native, this.dialogs, () => settings.dialogSurface);
+  }
+
+  /** Notices for the chat: set_editor_text, setWidget, setTitle. False when not the chat's. */
+  showNotice(notice: UiNotice): boolean {
+    if (notice.method === "set_editor_text") {
+      this.view.post({ type: "setInput", text: notice.text });
+      return true;
+    }
+    return this.session.notice(notice);
+  }
+
   private async handle(message: FromWebview): Promise<void> {
     switch (message.type) {
       case "ready":
-        this.view.post({ type: "reset", items: this.transcript.snapshot() });
+        this.view.post(this.transcript.resetMessage());
         this.view.post({ type: "status", status: this.supervisor.status });
+        for (const m of this.session.messages()) this.view.post(m);
+        this.view.post({ type: "queue", queue: this.queue });
         void this.supervisor.ensureStarted().catch((error: unknown) => this.showError(error));
         return;
       case "prompt":
-        return this.prompt(message.text);
+        return this.prompt(message.text, message.mode);
+      case "bash":
+        return this.bash(message.command, message.excludeFromContext);
       case "abort":
         return this.abort();
+      case "dialogAnswer":
+        this.dialogs.answer(message.id, message.answer);
+        return;
+      case "queueEdit":
+        return this.editQueue(message.queue);
+      case "queueRestore":
+        return this.restoreQueue();
+      case "openLink":
+        return this.links.openLink(message.href).catch((error: unknown) => this.showError(error));
+      case "openFile":
+        return this.links.openFile(message.path, message.line).catch((error: unknown) => this.showError(error));
+      case "openDiff": {
+        const item = this.transcript.get(message.key, "tool");
+        if (item) await this.links.openDiff(item.name, item.args).catch((error: unknown) => this.showError(error));
+        return;
+      }
+      case "copy":
+        await vscode.env.clipboard.writeText(message.text);
+        return;
+      case "requestCommands": {
+        const client = this.supervisor.client;
+        if (client) this.quietly(this.session.refreshCommands(client));
+        return;
+      }
+      case "cspViolation":
+        this.cspViolations.push(`${message.directive}: ${message.blocked}`);
+        this.log.warn(`The chat view blocked ${message.blocked} (${message.directive})${message.sample ? `: ${message.sample}` : ""}`);
+        return;
     }
   }
 
-  async prompt(text: string): Promise<void> {
+  /** Replaces the transcript with the current session's messages. */
+  async loadSession(): Promise<void> {
+    const client = this.supervisor.client;
+    if (!client) return;
+    try {
+      const { messages } = await client.request("get_messages", {});
+      this.transcript.replaceAll(() => this.events.replay(messages));
+      this.setQueue({ steering: [], followUp: [] });
+      this.quietly(this.session.refreshStats(client));
+    } catch (error) {
+      this.log.debug(`Chat: could not load the session's messages: ${errorText(error)}`);
+    }
+  }
+
+  /** Sends a prompt; while the agent runs it is queued as steering (default) or a follow-up. */
+  async prompt(text: string, mode: "steer" | "followUp" = "steer"): Promise<void> {
     try {
       const client = await this.supervisor.ensureStarted();
-      const running = this.supervisor.status === "running";
-      await client.request("prompt", running ? { message: text, streamingBehavior: "steer" } : { message: text });
+      await client.request("prompt", { message: text, streamingBehavior: mode });
     } catch (error) {
       this.showError(error);
+    }
+  }
+
+  async bash(command: string, excludeFromContext: boolean): Promise<void> {
+    let key: string | undefined;
+    try {
+      const client = await this.supervisor.ensureStarted();
+      key = this.events.bashStarted(command, excludeFromContext);
+      const result = await client.request("bash", { command, excludeFromContext });
+      this.events.bashFinished(key, result);
+    } catch (error) {
+      if (key) this.events.bashFinished(key, undefined, errorText(error));
+      else this.showError(error);
     }
   }
 
@@ -65,11 +182,51 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
+  /** Replaces the agent's queue: clear_queue, then each message queued again in order. */
+  async editQueue(queue: QueueState): Promise<void> {
+    const client = this.supervisor.client;
+    if (!client) return;
+    try {
+      await client.request("clear_queue", {});
+      for (const message of queue.steering) await client.request("steer", { message });
+      for (const message of queue.followUp) await client.request("follow_up", { message });
+    } catch (error) {
+      this.showError(error);
+    }
+  }
+
+  /** Escape: the queued messages go back into the input box. */
+  async restoreQueue(): Promise<void> {
+    const client = this.supervisor.client;
+    if (!client) return;
+    try {
+      const cleared = await client.request("clear_queue", {});
+      const text = [...cleared.steering, ...cleared.followUp].join("\n\n");
+      if (text) this.view.post({ type: "setInput", text, append: true });
+    } catch (error) {
+      this.showError(error);
+    }
+  }
+
+  private setQueue(queue: QueueState): void {
+    this.queue = queue;
+    this.view.post({ type: "queue", queue });
+  }
+
+  private quietly(work: Promise<unknown>): void {
+    work.catch((error: unknown) => this.log.debug(`Chat header: ${errorText(error)}`));
+  }
+
   private showError(error: unknown): void {
-    this.transcript.add({ kind: "error", text: error instanceof Error ? error.message : String(error) });
+    this.transcript.add({ kind: "error", text: errorText(error) });
   }
 
   dispose(): void {
+    this.events.dispose();
     for (const sub of this.subscriptions.splice(0)) sub.dispose();
   }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -13,13 +13,14 @@ export const CHAT_VIEW_ID = "pi.chat";
  */
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
+  private title: string | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly messageEmitter = new vscode.EventEmitter<FromWebview>();
   readonly onMessage = this.messageEmitter.event;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly log: vscode.LogOutputChannel,
+    readonly log: vscode.LogOutputChannel,
   ) {}
 
   get visible(): boolean {
@@ -28,6 +29,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
+    if (this.title) view.title = this.title;
     const dist = vscode.Uri.joinPath(this.extensionUri, "dist");
     view.webview.options = { enableScripts: true, localResourceRoots: [dist] };
     view.webview.html = chatHtml(view.webview, dist);
@@ -43,6 +45,18 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   post(message: ToWebview): void {
     void this.view?.webview.postMessage(message);
+  }
+
+  /** The view's title (an agent extension's setTitle); empty restores the default. */
+  setTitle(title: string): void {
+    this.title = title || undefined;
+    if (this.view) this.view.title = this.title ?? "Chat";
+  }
+
+  /** Shows the view without taking focus (opening the Pi side bar if needed). */
+  reveal(): void {
+    if (this.view) this.view.show(true);
+    else void vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
   }
 
   dispose(): void {
@@ -72,7 +86,7 @@ export function chatHtml(webview: vscode.Webview, dist: vscode.Uri): string {
 <title>Pi</title>
 </head>
 <body>
-<main id="app" aria-live="polite"></main>
+<main id="app"></main>
 <script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;

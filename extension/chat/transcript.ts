@@ -1,93 +1,72 @@
-import type { AgentEvent, AgentMessage } from "../../shared/protocol";
-import type { ChatItem, ToWebview } from "../../shared/webview-protocol";
+import type { AssistantBlock, ChatItem, ChatItemKind, ChatItemOf, ToWebview } from "../../shared/webview-protocol";
+
+/** What `add` takes: an item without its key (one is made up) or with one. */
+export type NewItem = ChatItem extends infer T ? (T extends ChatItem ? Omit<T, "key"> & { key?: string } : never) : never;
 
 /**
- * The chat as the webview shows it, built from agent events. Kept in the extension so a
- * reloaded webview gets the whole transcript back; changes go out as small messages.
+ * The chat as the webview shows it. Kept in the extension so a reloaded webview gets the whole
+ * transcript back; every change also goes out as one small message (an upsert, a removal, or
+ * streamed text for one block), so the webview touches only what changed.
  */
 export class Transcript {
   private readonly items: ChatItem[] = [];
   private readonly index = new Map<string, number>();
-  private messageCount = 0;
-  private streamingKey: string | undefined;
+  private counter = 0;
+  private muted = false;
 
-  constructor(private readonly post: (message: ToWebview) => void) {}
+  constructor(
+    private readonly sink: (message: ToWebview) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  snapshot(): ChatItem[] {
-    return this.items.map((item) => ({ ...item }));
+  private post(message: ToWebview): void {
+    if (!this.muted) this.sink(message);
   }
 
-  add(item: Omit<ChatItem, "key"> & { key?: string }): ChatItem {
-    const full: ChatItem = { ...item, key: item.key ?? `local-${this.messageCount++}` };
+  /** Rebuilds everything (e.g. another session) and sends it as one reset, not one message per change. */
+  replaceAll(build: () => void): void {
+    this.items.length = 0;
+    this.index.clear();
+    this.muted = true;
+    try {
+      build();
+    } finally {
+      this.muted = false;
+    }
+    this.post(this.resetMessage());
+  }
+
+  /** The message that shows the whole transcript. */
+  resetMessage(): ToWebview {
+    return { type: "reset", items: this.snapshot(), now: this.now() };
+  }
+
+  snapshot(): ChatItem[] {
+    return this.items.map((item) => structuredClone(item));
+  }
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  get<K extends ChatItemKind>(key: string, kind?: K): ChatItemOf<K> | undefined {
+    const at = this.index.get(key);
+    const found = at === undefined ? undefined : this.items[at];
+    return found && (!kind || found.kind === kind) ? (found as ChatItemOf<K>) : undefined;
+  }
+
+  /** A new key, unique within this transcript. */
+  newKey(prefix: string): string {
+    return `${prefix}-${this.counter++}`;
+  }
+
+  add(item: NewItem): ChatItem {
+    const full = { ...item, key: item.key ?? this.newKey("local") } as ChatItem;
     this.upsert(full);
     return full;
   }
 
-  clear(): void {
-    this.items.length = 0;
-    this.index.clear();
-    this.post({ type: "reset", items: [] });
-  }
-
-  apply(event: AgentEvent): void {
-    switch (event.type) {
-      case "message_start":
-        return this.messageStart(event.message);
-      case "message_update": {
-        const delta = event.assistantMessageEvent;
-        if (delta.type === "text_delta" && this.streamingKey) {
-          this.appendText(this.streamingKey, delta.delta);
-        }
-        return;
-      }
-      case "message_end":
-        return this.messageEnd(event.message);
-      case "tool_execution_start":
-        this.upsert({ key: `tool-${event.toolCallId}`, kind: "tool", title: event.toolName, text: formatArgs(event.args), streaming: true });
-        return;
-      case "tool_execution_end": {
-        const text = event.result.content.map((c) => (c.type === "text" ? c.text : `[${c.mimeType}]`)).join("");
-        this.upsert({ key: `tool-${event.toolCallId}`, kind: event.isError ? "error" : "tool", title: event.toolName, text, streaming: false });
-        return;
-      }
-    }
-  }
-
-  private messageStart(message: AgentMessage): void {
-    if (message.role === "user") {
-      this.upsert({ key: `m-${this.messageCount++}`, kind: "user", text: userText(message.content) });
-    } else if (message.role === "assistant") {
-      this.streamingKey = `m-${this.messageCount++}`;
-      this.upsert({ key: this.streamingKey, kind: "assistant", text: "", streaming: true });
-    }
-  }
-
-  private messageEnd(message: AgentMessage): void {
-    if (message.role !== "assistant" || !this.streamingKey) return;
-    const key = this.streamingKey;
-    this.streamingKey = undefined;
-    const text = (message.content ?? []).flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n\n");
-    if (message.stopReason === "error" || message.stopReason === "aborted") {
-      const reason = message.errorMessage ?? (message.stopReason === "aborted" ? "Aborted" : "The model request failed");
-      this.upsert({ key, kind: text ? "assistant" : "error", text: text || reason, streaming: false });
-      if (text) this.add({ kind: "error", text: reason });
-      return;
-    }
-    if (!text && (message.content ?? []).some((c) => c.type === "toolCall")) {
-      this.remove(key);
-      return;
-    }
-    this.upsert({ key, kind: "assistant", text, streaming: false });
-  }
-
-  private appendText(key: string, text: string): void {
-    const at = this.index.get(key);
-    if (at === undefined) return;
-    this.items[at].text += text;
-    this.post({ type: "append", key, text });
-  }
-
-  private upsert(item: ChatItem): void {
+  upsert(item: ChatItem): void {
     const at = this.index.get(item.key);
     if (at === undefined) {
       this.index.set(item.key, this.items.length);
@@ -95,26 +74,49 @@ export class Transcript {
     } else {
       this.items[at] = item;
     }
-    this.post({ type: "upsert", item });
+    this.post({ type: "upsert", item, now: this.now() });
   }
 
-  private remove(key: string): void {
+  /** Changes some fields of an item and sends it again. */
+  update<K extends ChatItemKind>(key: string, kind: K, change: Partial<Omit<ChatItemOf<K>, "key" | "kind">>): ChatItemOf<K> | undefined {
+    const current = this.get(key, kind);
+    if (!current) return undefined;
+    const next = { ...current, ...change } as ChatItemOf<K>;
+    this.upsert(next);
+    return next;
+  }
+
+  remove(key: string): void {
     const at = this.index.get(key);
     if (at === undefined) return;
     this.items.splice(at, 1);
-    this.index.clear();
-    this.items.forEach((item, i) => this.index.set(item.key, i));
-    this.post({ type: "reset", items: this.snapshot() });
+    this.index.delete(key);
+    for (let i = at; i < this.items.length; i++) this.index.set(this.items[i].key, i);
+    this.post({ type: "remove", key });
   }
-}
 
-function userText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.map((c: { type?: string; text?: string }) => (c.type === "text" ? (c.text ?? "") : "[image]")).join("");
-}
+  /** Streams text into block `block` of an assistant item, creating blocks up to it. */
+  appendBlock(key: string, block: number, blockType: AssistantBlock["type"], text: string): void {
+    const item = this.get(key, "assistant");
+    if (!item || text === "") return;
+    while (item.blocks.length <= block) item.blocks.push({ type: blockType, text: "" });
+    const target = item.blocks[block];
+    if (target.type !== blockType) item.blocks[block] = { type: blockType, text: "" };
+    item.blocks[block].text += text;
+    this.post({ type: "append", key, block, blockType, text });
+  }
 
-function formatArgs(args: unknown): string {
-  if (args && typeof args === "object" && "command" in args && typeof args.command === "string") return args.command;
-  return JSON.stringify(args);
+  /** Live output of a tool or bash item. */
+  setOutput(key: string, text: string, replace: boolean): void {
+    const item = this.get(key);
+    if (!item || (item.kind !== "tool" && item.kind !== "bash")) return;
+    item.output = replace ? text : item.output + text;
+    this.post({ type: "output", key, text, replace });
+  }
+
+  clear(): void {
+    this.items.length = 0;
+    this.index.clear();
+    this.post({ type: "reset", items: [], now: this.now() });
+  }
 }

@@ -2,11 +2,12 @@ import * as vscode from "vscode";
 import type { CancellationToken } from "vscode-jsonrpc";
 import type { DialogAnswer, DialogRequest, UiRequestOf } from "../../shared/protocol";
 import { settings } from "../settings";
+import type { EditorDialogs } from "./editor-dialog";
 
 const cancelled: DialogAnswer = { cancelled: true };
 
 /** Answers an extension's dialog with native VS Code UI; Escape or expiry answer `cancelled`. */
-export function showNativeDialog(request: DialogRequest, token: CancellationToken): Promise<DialogAnswer> {
+export function showNativeDialog(request: DialogRequest, token: CancellationToken, editors: EditorDialogs): Promise<DialogAnswer> {
   switch (request.method) {
     case "select":
       return pick(request.title, undefined, request.options, token).then((value) => (value === undefined ? cancelled : { value }));
@@ -15,7 +16,7 @@ export function showNativeDialog(request: DialogRequest, token: CancellationToke
     case "input":
       return input(request, token);
     case "editor":
-      return editText(request, token);
+      return editors.show(request, token);
   }
 }
 
@@ -74,24 +75,4 @@ function input(request: UiRequestOf<"input">, token: CancellationToken): Promise
     ];
     box.show();
   });
-}
-
-/** Opens the text in an editor; the user submits or cancels from a notification. */
-async function editText(request: UiRequestOf<"editor">, token: CancellationToken): Promise<DialogAnswer> {
-  const document = await vscode.workspace.openTextDocument({ content: request.prefill ?? "", language: "markdown" });
-  await vscode.window.showTextDocument(document, { preview: false });
-  const choice = await Promise.race([
-    vscode.window.showInformationMessage(`${request.title}: edit the text, then submit.`, "Submit", "Cancel"),
-    new Promise<undefined>((resolve) => token.onCancellationRequested(() => resolve(undefined))),
-  ]);
-  const answer: DialogAnswer = choice === "Submit" ? { value: document.getText() } : cancelled;
-  await closeUntitled(document);
-  return answer;
-}
-
-/** Closes the scratch document without a save prompt. */
-async function closeUntitled(document: vscode.TextDocument): Promise<void> {
-  if (document.isClosed) return;
-  await vscode.window.showTextDocument(document, { preview: false, preserveFocus: false });
-  await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
 }

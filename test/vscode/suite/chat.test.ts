@@ -15,6 +15,9 @@ describe("Pi chat view (walking skeleton)", function () {
   before(async function () {
     requireUi(this);
     agent = await usePiAgent();
+    // Earlier suites may leave a transcript and a draft: this one starts from an empty chat.
+    agent.api.chat.transcript.clear();
+    agent.api.chat.post({ type: "setInput", text: "" });
   });
   after(async () => agent?.dispose());
 
@@ -25,9 +28,14 @@ describe("Pi chat view (walking skeleton)", function () {
     for (const command of ["pi.focusChat", "pi.sendPrompt", "pi.abort", "pi.restartAgent", "pi.showLog"]) {
       assert.ok(commands.includes(command), `${command} is registered`);
     }
+    // pi 0.87.1 has no host tools: a note, not an error.
+    assert.equal(api.supervisor.capabilities?.hostTools, false);
+    assert.match(api.status.current?.tooltip ?? "", /no host tools: editor tools are off/);
   });
 
   it("shows the chat view from the activity bar", async () => {
+    // A click on the icon of the side bar's current view hides it: start from a closed side bar.
+    await vscode.commands.executeCommand("workbench.action.closeSidebar");
     await ui.click(activityBarPi);
     const status = await eventually("the chat status line", async () => {
       const text = await ui.webviewText(chatView, "#status");
@@ -65,9 +73,12 @@ describe("Pi chat view (walking skeleton)", function () {
     await ui.pickQuickPickItem("Yes");
     await ui.waitForSelector(".quick-input-widget input[placeholder='type here']", "visible");
     await ui.inputBoxType("Ada", true);
-    // The editor request: a document with the prefill, submitted from the notification.
-    const submit = '.notification-toast .monaco-button:has-text("Submit")';
+    // The editor request: a document with the prefill, submitted from the editor title's action.
+    await eventually("the editor dialog's document", () => agent.api.editorDialogs.documents.some((d) => d.getText() === "prefill"));
+    assert.equal(agent.api.status.current?.state, "waiting-for-dialog");
+    const submit = '.editor-actions .action-label[aria-label^="Submit to Pi"]';
     await ui.waitForSelector(submit, "visible");
+    await ui.screenshot("editor-dialog");
     await ui.click(submit);
     await done;
     await eventually("the scratch editor to close", () => !vscode.window.visibleTextEditors.some((e) => e.document.isUntitled && e.document.getText() === "prefill"));

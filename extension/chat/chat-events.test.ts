@@ -1,0 +1,143 @@
+import * as assert from "node:assert/strict";
+import type { AgentEvent, AssistantMessage } from "../../shared/protocol";
+import type { QueueState, SessionHeader, ToWebview } from "../../shared/webview-protocol";
+import { ChatEvents } from "./chat-events";
+import { beforeAndAfter, fileChangeOf } from "./edit-diff";
+import { Transcript } from "./transcript";
+
+function assistant(content: AssistantMessage["content"], extra: Partial<AssistantMessage> = {}): AssistantMessage {
+  const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+  return { role: "assistant", content, api: "a", provider: "p", model: "m", usage, stopReason: "stop", timestamp: 1, ...extra };
+}
+
+function setup() {
+  const sent: ToWebview[] = [];
+  const queues: QueueState[] = [];
+  const headers: Partial<SessionHeader>[] = [];
+  const transcript = new Transcript((m) => sent.push(m), () => 1000);
+  const events = new ChatEvents(transcript, { queue: (q) => queues.push(q), header: (h) => headers.push(h) }, () => 5000);
+  const apply = (...list: AgentEvent[]) => list.forEach((e) => events.apply(e));
+  return { sent, queues, headers, transcript, events, apply };
+}
+
+describe("chat events → transcript", () => {
+  it("streams assistant text and thinking block by block, then takes message_end as final", () => {
+    const { sent, transcript, apply } = setup();
+    apply(
+      { type: "message_start", message: { role: "user", content: "Hi", timestamp: 1 } },
+      { type: "message_start", message: assistant([], { stopReason: "pending" }) },
+      { type: "message_update", assistantMessageEvent: { type: "thinking_start", contentIndex: 0 } },
+      { type: "message_update", assistantMessageEvent: { type: "thinking_delta", contentIndex: 0, delta: "hmm" } },
+      { type: "message_update", assistantMessageEvent: { type: "text_start", contentIndex: 1 } },
+      { type: "message_update", assistantMessageEvent: { type: "text_delta", contentIndex: 1, delta: "# He" } },
+      { type: "message_update", assistantMessageEvent: { type: "text_delta", contentIndex: 1, delta: "llo" } },
+    );
+    const appends = sent.filter((m) => m.type === "append");
+    assert.deepEqual(appends.map((m) => m.type === "append" && [m.block, m.blockType, m.text]), [[0, "thinking", "hmm"], [1, "text", "# He"], [1, "text", "llo"]]);
+    apply({ type: "message_end", message: assistant([{ type: "thinking", thinking: "hmm" }, { type: "text", text: "# Hello" }]) });
+    const items = transcript.snapshot();
+    assert.deepEqual(items.map((i) => i.kind), ["user", "assistant"]);
+    const reply = items[1];
+    assert.ok(reply.kind === "assistant");
+    assert.deepEqual(reply.blocks, [{ type: "thinking", text: "hmm" }, { type: "text", text: "# Hello" }]);
+    assert.equal(reply.streaming, false);
+  });
+
+  it("keeps the provider's error and drops a message that only called tools", () => {
+    const { transcript, apply } = setup();
+    apply(
+      { type: "message_start", message: assistant([], { stopReason: "pending" }) },
+      { type: "message_end", message: assistant([{ type: "toolCall", id: "c1", name: "bash", arguments: {} }], { stopReason: "toolUse" }) },
+      { type: "message_start", message: assistant([], { stopReason: "pending" }) },
+      { type: "message_end", message: assistant([], { stopReason: "error", errorMessage: "429 rate limited" }) },
+    );
+    const items = transcript.snapshot();
+    assert.equal(items.length, 1);
+    assert.ok(items[0].kind === "assistant");
+    assert.equal(items[0].error, "429 rate limited");
+  });
+
+  it("follows a peer that sends cumulative snapshots instead of deltas", () => {
+    const { transcript, apply } = setup();
+    apply({ type: "message_start", message: assistant([], { stopReason: "pending" }) });
+    apply({ type: "message_update", assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: "Hel" }, message: assistant([{ type: "text", text: "Hel" }]) });
+    apply({ type: "message_update", assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: "lo" }, message: assistant([{ type: "text", text: "Hello" }]) });
+    const item = transcript.snapshot()[0];
+    assert.ok(item.kind === "assistant");
+    assert.deepEqual(item.blocks, [{ type: "text", text: "Hello" }]);
+  });
+
+  it("makes a tool card with live output, result and duration", async () => {
+    const { sent, transcript, apply } = setup();
+    apply({ type: "tool_execution_start", toolCallId: "t1", toolName: "bash", args: { command: "echo hi" } });
+    apply({ type: "tool_execution_update", toolCallId: "t1", toolName: "bash", args: {}, partialResult: { content: [{ type: "text", text: "h" }] } });
+    apply({ type: "tool_execution_update", toolCallId: "t1", toolName: "bash", args: {}, partialResult: { content: [{ type: "text", text: "hi" }] } });
+    await new Promise((r) => setTimeout(r, 80));
+    const outputs = sent.filter((m) => m.type === "output");
+    assert.deepEqual(outputs.map((m) => m.type === "output" && m.text), ["hi"], "updates are throttled to the latest");
+    apply({ type: "tool_execution_end", toolCallId: "t1", toolName: "bash", result: { content: [{ type: "text", text: "hi\n" }] }, isError: false, durationMs: 12 });
+    const card = transcript.get("tool-t1", "tool");
+    assert.deepEqual([card?.status, card?.output, card?.durationMs, (card?.args as { command: string }).command], ["done", "hi\n", 12, "echo hi"]);
+  });
+
+  it("shows retries and compaction as banners, and passes queue and header changes on", () => {
+    const { transcript, queues, headers, apply } = setup();
+    apply({ type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: "overloaded" });
+    let banner = transcript.snapshot()[0];
+    assert.ok(banner.kind === "banner" && banner.active && /Retrying in 2 s \(attempt 1 of 3\): overloaded/.test(banner.text));
+    apply({ type: "auto_retry_end", success: false, attempt: 3, finalError: "still overloaded" });
+    banner = transcript.snapshot()[0];
+    assert.ok(banner.kind === "banner" && !banner.active && banner.tone === "error" && /still overloaded/.test(banner.text));
+    apply({ type: "compaction_start", reason: "threshold" });
+    apply({ type: "compaction_end", reason: "threshold", aborted: false, willRetry: false, result: { summary: "## Goal\nstuff", firstKeptEntryId: "e1", tokensBefore: 120_000 } });
+    const last = transcript.snapshot().at(-1);
+    assert.ok(last?.kind === "compaction" && last.tokensBefore === 120_000);
+    assert.equal(transcript.snapshot().filter((i) => i.kind === "banner").length, 1);
+    apply({ type: "queue_update", steering: ["a"], followUp: ["b"] }, { type: "thinking_level_changed", level: "high" });
+    assert.deepEqual(queues, [{ steering: ["a"], followUp: ["b"] }]);
+    assert.deepEqual(headers, [{ thinkingLevel: "high" }]);
+  });
+
+  it("runs a user shell command with streamed output", () => {
+    const { transcript, events, apply } = setup();
+    const key = events.bashStarted("ls", false);
+    apply({ type: "bash_execution_update", delta: "a\n" }, { type: "bash_execution_update", delta: "b\n" });
+    assert.equal(transcript.get(key, "bash")?.output, "a\nb\n");
+    events.bashFinished(key, { output: "a\nb\n", exitCode: 0, cancelled: false, truncated: false });
+    assert.deepEqual([transcript.get(key, "bash")?.running, transcript.get(key, "bash")?.exitCode], [false, 0]);
+  });
+});
+
+describe("a session's messages → transcript", () => {
+  it("replays messages with tool calls and results, sent as one reset", () => {
+    const { sent, transcript, events } = setup();
+    transcript.replaceAll(() =>
+      events.replay([
+        { role: "user", content: [{ type: "text", text: "list files" }], timestamp: 1 },
+        assistant([{ type: "text", text: "Listing." }, { type: "toolCall", id: "c1", name: "bash", arguments: { command: "ls" } }], { stopReason: "toolUse" }),
+        { role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text: "a.ts" }], isError: false, timestamp: 2 },
+        assistant([{ type: "text", text: "One file." }]),
+      ]),
+    );
+    assert.deepEqual(sent.map((m) => m.type), ["reset"]);
+    const items = transcript.snapshot();
+    assert.deepEqual(items.map((i) => i.kind), ["user", "assistant", "tool", "assistant"]);
+    const tool = items[2];
+    assert.ok(tool.kind === "tool" && tool.status === "done" && tool.output === "a.ts" && tool.durationMs === undefined);
+    assert.deepEqual(tool.args, { command: "ls" });
+  });
+});
+
+describe("edit and write diffs (extension)", () => {
+  it("rebuilds the whole file before an edit from the file after it", () => {
+    const change = fileChangeOf("edit", { path: "a.ts", edits: [{ oldText: "one", newText: "ONE" }, { oldText: "three", newText: "3" }] });
+    assert.deepEqual(beforeAndAfter(change!, "ONE\ntwo\n3\n"), { before: "one\ntwo\nthree\n", after: "ONE\ntwo\n3\n" });
+    assert.deepEqual(beforeAndAfter(change!, undefined), { before: "one\n⋯\nthree", after: "ONE\n⋯\n3" });
+  });
+  it("shows a write against the file as it was, and ignores other tools", () => {
+    const change = fileChangeOf("write", { path: "b.txt", content: "new" });
+    assert.deepEqual(beforeAndAfter(change!, "old"), { before: "old", after: "new" });
+    assert.deepEqual(beforeAndAfter(change!, "new"), { before: "", after: "new" });
+    assert.equal(fileChangeOf("bash", { command: "x" }), undefined);
+  });
+});

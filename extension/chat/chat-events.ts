@@ -1,0 +1,243 @@
+import type { AgentEvent, AgentMessage, BashResult, EventOf, TextOrImage, ToolCall } from "../../shared/protocol";
+import type { QueueState, SessionHeader } from "../../shared/webview-protocol";
+import { AssistantStream } from "./assistant-stream";
+import type { Transcript } from "./transcript";
+
+/** What the events change besides the transcript. */
+export interface ChatEventSink {
+  queue(queue: QueueState): void;
+  header(change: Partial<SessionHeader>): void;
+}
+
+const toolOutputIntervalMs = 50;
+
+/**
+ * Turns agent events into transcript changes: streamed assistant text goes out block by block,
+ * tools become cards with live output, retries and compaction become banners.
+ */
+export class ChatEvents {
+  private readonly assistant: AssistantStream;
+  private readonly toolStarted = new Map<string, number>();
+  private readonly pendingOutput = new Map<string, string>();
+  private outputTimer: ReturnType<typeof setTimeout> | undefined;
+  private retryKey: string | undefined;
+  private compactionKey: string | undefined;
+  private summaryRetryKey: string | undefined;
+  private runningBash: string | undefined;
+  private lastSummary: string | undefined;
+
+  constructor(
+    private readonly transcript: Transcript,
+    private readonly sink: ChatEventSink,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.assistant = new AssistantStream(transcript, now);
+  }
+
+  apply(event: AgentEvent): void {
+    switch (event.type) {
+      case "message_start":
+        return this.messageStart(event.message);
+      case "message_update":
+        return this.assistant.update(event);
+      case "message_end":
+        return this.assistant.end(event.message);
+      case "tool_execution_start":
+        return this.toolStart(event);
+      case "tool_execution_update":
+        return this.toolOutput(`tool-${event.toolCallId}`, resultText(event.partialResult.content));
+      case "tool_execution_end":
+        return this.toolEnd(event);
+      case "agent_end":
+      case "agent_settled":
+        return this.assistant.finish();
+      case "queue_update":
+        return this.sink.queue({ steering: event.steering, followUp: event.followUp });
+      case "session_info_changed":
+        return this.sink.header({ sessionName: event.name });
+      case "thinking_level_changed":
+        return this.sink.header({ thinkingLevel: event.level });
+      case "auto_retry_start":
+        this.retryKey ??= this.transcript.newKey("retry");
+        this.banner(this.retryKey, "warning", `Retrying in ${seconds(event.delayMs)} (attempt ${event.attempt} of ${event.maxAttempts}): ${event.errorMessage}`, true);
+        return;
+      case "auto_retry_end":
+        if (!this.retryKey) return;
+        if (event.success) this.banner(this.retryKey, "info", `Retry succeeded (attempt ${event.attempt}).`, false);
+        else this.banner(this.retryKey, "error", `Retry failed after ${event.attempt} attempts: ${event.finalError ?? "unknown error"}`, false);
+        this.retryKey = undefined;
+        return;
+      case "compaction_start":
+      case "auto_compaction_start":
+        this.compactionKey ??= this.transcript.newKey("compaction");
+        this.banner(this.compactionKey, "info", `Compacting the context${event.reason ? ` (${event.reason})` : ""}…`, true);
+        return;
+      case "compaction_end":
+      case "auto_compaction_end":
+        return this.compactionEnd(event);
+      case "summarization_retry_scheduled":
+        this.summaryRetryKey ??= this.transcript.newKey("summary-retry");
+        this.banner(this.summaryRetryKey, "warning", `Summary failed: ${event.errorMessage}. Retrying in ${seconds(event.delayMs)} (attempt ${event.attempt} of ${event.maxAttempts}).`, true);
+        return;
+      case "summarization_retry_finished":
+        if (this.summaryRetryKey) this.transcript.update(this.summaryRetryKey, "banner", { active: false });
+        this.summaryRetryKey = undefined;
+        return;
+      case "bash_execution_update":
+        if (this.runningBash) this.transcript.setOutput(this.runningBash, event.delta, false);
+        return;
+      case "extension_error":
+        this.transcript.add({ kind: "error", text: `Extension error (${event.event}, ${event.extensionPath}): ${event.error}` });
+        return;
+      case "notice":
+        if (event.message) this.transcript.add({ kind: "notice", text: event.message });
+        return;
+    }
+  }
+
+  /** Shows a session's messages (get_messages) as if they had just streamed. */
+  replay(messages: AgentMessage[]): void {
+    const calls = new Map<string, ToolCall>();
+    for (const message of messages) {
+      if (message.role === "toolResult") {
+        const call = calls.get(message.toolCallId);
+        const ids = { toolCallId: message.toolCallId, toolName: message.toolName };
+        this.apply({ type: "tool_execution_start", ...ids, args: call?.arguments ?? {} });
+        this.toolStarted.delete(message.toolCallId);
+        this.apply({ type: "tool_execution_end", ...ids, result: { content: message.content, details: message.details }, isError: message.isError });
+        continue;
+      }
+      this.apply({ type: "message_start", message });
+      this.apply({ type: "message_end", message });
+      if (message.role === "assistant") for (const c of message.content) if (c.type === "toolCall") calls.set(c.id, c);
+    }
+    this.assistant.finish();
+  }
+
+  /** A `!command` the user ran; its output streams through bash_execution_update. */
+  bashStarted(command: string, excluded: boolean): string {
+    const key = this.transcript.newKey("bash");
+    this.runningBash = key;
+    this.transcript.upsert({ key, kind: "bash", command, output: "", running: true, excluded });
+    return key;
+  }
+
+  bashFinished(key: string, result: BashResult | undefined, error?: string): void {
+    if (this.runningBash === key) this.runningBash = undefined;
+    const item = this.transcript.get(key, "bash");
+    if (!item) return;
+    this.transcript.upsert({
+      ...item,
+      output: result ? result.output : `${item.output}${error ? `\n${error}` : ""}`,
+      running: false,
+      exitCode: result ? (result.exitCode ?? null) : null,
+      cancelled: result?.cancelled ?? false,
+      truncated: result?.truncated ?? false,
+    });
+  }
+
+  private messageStart(message: AgentMessage): void {
+    switch (message.role) {
+      case "user":
+        this.transcript.add({ key: this.transcript.newKey("user"), kind: "user", text: contentText(message.content), images: imageCount(message.content) || undefined });
+        return;
+      case "assistant":
+        this.assistant.start(message);
+        return;
+      case "custom":
+        if (message.display) this.transcript.add({ kind: "notice", title: message.customType, text: contentText(message.content) });
+        return;
+      case "compactionSummary":
+        return this.addSummary(message.summary, message.tokensBefore);
+      case "branchSummary":
+        this.transcript.add({ kind: "notice", title: "Branch summary", text: message.summary });
+        return;
+      case "bashExecution":
+        if (this.runningBash) return; // shown by bashStarted
+        this.transcript.add({ kind: "bash", command: message.command, output: message.output, exitCode: message.exitCode ?? null, cancelled: message.cancelled, truncated: message.truncated, excluded: message.excludeFromContext });
+        return;
+    }
+  }
+
+  private toolStart(event: EventOf<"tool_execution_start">): void {
+    this.toolStarted.set(event.toolCallId, this.now());
+    this.transcript.upsert({ key: `tool-${event.toolCallId}`, kind: "tool", toolCallId: event.toolCallId, name: event.toolName, args: event.args, output: "", status: "running" });
+  }
+
+  private toolOutput(key: string, text: string): void {
+    this.pendingOutput.set(key, text);
+    this.outputTimer ??= setTimeout(() => this.flushOutput(), toolOutputIntervalMs);
+  }
+
+  private flushOutput(): void {
+    this.outputTimer = undefined;
+    for (const [key, text] of this.pendingOutput) {
+      if (this.transcript.get(key, "tool")?.status === "running") this.transcript.setOutput(key, text, true);
+    }
+    this.pendingOutput.clear();
+  }
+
+  private toolEnd(event: EventOf<"tool_execution_end">): void {
+    const key = `tool-${event.toolCallId}`;
+    this.pendingOutput.delete(key);
+    const started = this.toolStarted.get(event.toolCallId);
+    this.toolStarted.delete(event.toolCallId);
+    const existing = this.transcript.get(key, "tool");
+    this.transcript.upsert({
+      key,
+      kind: "tool",
+      toolCallId: event.toolCallId,
+      name: event.toolName,
+      args: existing?.args ?? {},
+      output: resultText(event.result.content),
+      status: event.isError ? "error" : "done",
+      durationMs: event.durationMs ?? (started === undefined ? undefined : this.now() - started),
+      images: imageCount(event.result.content) || undefined,
+    });
+  }
+
+  private compactionEnd(event: EventOf<"compaction_end"> | EventOf<"auto_compaction_end">): void {
+    const key = this.compactionKey ?? this.transcript.newKey("compaction");
+    this.compactionKey = undefined;
+    const errorMessage = "errorMessage" in event ? event.errorMessage : undefined;
+    if (event.aborted) this.banner(key, "warning", "Compaction cancelled.", false);
+    else if (event.result) {
+      this.transcript.remove(key);
+      this.addSummary(event.result.summary, event.result.tokensBefore);
+    } else if (errorMessage) this.banner(key, "error", `Compaction failed: ${errorMessage}`, false);
+    else this.transcript.remove(key);
+  }
+
+  private addSummary(summary: string, tokensBefore: number): void {
+    if (summary === this.lastSummary) return;
+    this.lastSummary = summary;
+    this.transcript.add({ kind: "compaction", summary, tokensBefore });
+  }
+
+  private banner(key: string, tone: "info" | "warning" | "error", text: string, active: boolean): void {
+    this.transcript.upsert({ key, kind: "banner", tone, text, active });
+  }
+
+  dispose(): void {
+    if (this.outputTimer) clearTimeout(this.outputTimer);
+    this.outputTimer = undefined;
+  }
+}
+
+export function contentText(content: string | TextOrImage[] | unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.flatMap((c: { type?: string; text?: string }) => (c.type === "text" ? [c.text ?? ""] : [])).join("");
+}
+
+function resultText(content: TextOrImage[]): string {
+  return content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
+}
+
+function imageCount(content: unknown): number {
+  return Array.isArray(content) ? content.filter((c: { type?: string }) => c.type === "image").length : 0;
+}
+
+function seconds(ms: number): string {
+  return `${Math.max(0, Math.round(ms / 100) / 10)} s`;
+}

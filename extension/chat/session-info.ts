@@ -1,0 +1,89 @@
+import type { AgentMessage, UiNotice } from "../../shared/protocol";
+import type { RpcClient } from "../../shared/rpc";
+import type { SessionHeader, SlashCommandInfo, ToWebview, Widget } from "../../shared/webview-protocol";
+
+/**
+ * What the chat shows around the transcript: model, thinking level, session name and usage in
+ * the header and footer, widgets set by extensions, and the slash commands for completion.
+ */
+export class SessionInfo {
+  private header: SessionHeader = {};
+  private readonly widgets = new Map<string, Widget>();
+  private commands: SlashCommandInfo[] = [];
+  private contextWindow: number | undefined;
+
+  constructor(private readonly post: (message: ToWebview) => void) {}
+
+  /** Everything, for a webview that (re)loaded. */
+  messages(): ToWebview[] {
+    return [
+      { type: "header", header: this.header },
+      { type: "widgets", widgets: [...this.widgets.values()] },
+      { type: "commands", commands: this.commands },
+    ];
+  }
+
+  change(patch: Partial<SessionHeader>): void {
+    this.header = { ...this.header, ...patch };
+    for (const [key, value] of Object.entries(this.header)) if (value === undefined) delete (this.header as Record<string, unknown>)[key];
+    this.post({ type: "header", header: this.header });
+  }
+
+  async refreshState(client: RpcClient): Promise<void> {
+    const state = await client.request("get_state", {});
+    this.contextWindow = state.model?.contextWindow;
+    this.change({
+      model: state.model ? state.model.name || state.model.id : undefined,
+      provider: state.model?.provider,
+      thinkingLevel: state.model?.reasoning ? state.thinkingLevel : undefined,
+      sessionName: state.sessionName,
+    });
+  }
+
+  async refreshStats(client: RpcClient): Promise<void> {
+    const stats = await client.request("get_session_stats", {});
+    const { input, output, cacheRead, cacheWrite } = stats.tokens;
+    const usage = stats.contextUsage;
+    this.change({
+      tokens: { input, output, cacheRead, cacheWrite },
+      cost: stats.cost,
+      context: usage ? { tokens: usage.tokens, window: usage.contextWindow, percent: usage.percent } : this.header.context,
+    });
+  }
+
+  /** A context estimate from the last assistant message, until get_session_stats says better. */
+  noteMessage(message: AgentMessage): void {
+    if (message.role !== "assistant" || !this.contextWindow || message.stopReason === "error" || message.stopReason === "aborted") return;
+    const { input, output, cacheRead, cacheWrite } = message.usage;
+    const tokens = input + output + cacheRead + cacheWrite;
+    if (tokens <= 0) return;
+    this.change({ context: { tokens, window: this.contextWindow, percent: (tokens / this.contextWindow) * 100 } });
+  }
+
+  async refreshCommands(client: RpcClient): Promise<void> {
+    const { commands } = await client.request("get_commands", {});
+    this.commands = commands.map((c) => ({ name: c.name, description: c.description, source: c.source }));
+    this.post({ type: "commands", commands: this.commands });
+  }
+
+  /** setWidget and setTitle; false for notices that are not about the header. */
+  notice(notice: UiNotice): boolean {
+    if (notice.method === "setTitle") {
+      this.change({ title: notice.title || undefined });
+      return true;
+    }
+    if (notice.method !== "setWidget") return false;
+    if (!notice.widgetLines || notice.widgetLines.length === 0) this.widgets.delete(notice.widgetKey);
+    else this.widgets.set(notice.widgetKey, { key: notice.widgetKey, lines: notice.widgetLines, placement: notice.widgetPlacement === "belowEditor" ? "below" : "above" });
+    this.post({ type: "widgets", widgets: [...this.widgets.values()] });
+    return true;
+  }
+
+  /** A new agent process: its extensions set their widgets and title again. */
+  agentRestarted(): void {
+    this.widgets.clear();
+    this.header = { ...this.header, title: undefined };
+    this.post({ type: "widgets", widgets: [] });
+    this.change({});
+  }
+}

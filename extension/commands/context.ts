@@ -1,0 +1,50 @@
+import * as vscode from "vscode";
+import type { RpcClient } from "../../shared/rpc";
+import type { AgentSupervisor } from "../agent-supervisor";
+import type { ApiKeyStore } from "../api-keys";
+
+/** What the chat view offers commands (implemented in main.ts over the chat controller). */
+export interface ChatAccess {
+  /** Puts text into the chat's input box and shows the chat. */
+  setInput(text: string): void;
+}
+
+export interface CommandContext {
+  supervisor: AgentSupervisor;
+  chat: ChatAccess;
+  apiKeys: ApiKeyStore;
+  log: vscode.LogOutputChannel;
+}
+
+export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** The agent, started if needed; a failure is shown, not thrown. */
+export async function agentClient(ctx: CommandContext): Promise<RpcClient | undefined> {
+  try {
+    return await ctx.supervisor.ensureStarted();
+  } catch (error) {
+    void vscode.window.showErrorMessage(errorText(error), "Show Log").then((choice) => choice && ctx.log.show());
+    return undefined;
+  }
+}
+
+/** Runs one agent command for a UI command; its failure becomes an error message. */
+export async function run<T>(ctx: CommandContext, what: string, action: (client: RpcClient) => Promise<T>): Promise<T | undefined> {
+  const client = await agentClient(ctx);
+  if (!client) return undefined;
+  try {
+    return await action(client);
+  } catch (error) {
+    ctx.log.warn(`${what} failed: ${errorText(error)}`);
+    void vscode.window.showErrorMessage(`Pi: ${what} failed: ${errorText(error)}`);
+    return undefined;
+  }
+}
+
+/** Sends a user message: a prompt when idle; while running, steering or a follow-up. */
+export async function sendMessage(ctx: CommandContext, text: string, whileRunning: "steer" | "followUp" = "steer"): Promise<void> {
+  await run(ctx, "Sending the message", async (client) => {
+    if (ctx.supervisor.status !== "running") return client.request("prompt", { message: text });
+    return whileRunning === "steer" ? client.request("steer", { message: text }) : client.request("follow_up", { message: text });
+  });
+}

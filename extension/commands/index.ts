@@ -1,0 +1,32 @@
+import * as vscode from "vscode";
+import { CHAT_VIEW_ID } from "../chat/chat-view";
+import { registerApiKeyCommand } from "./api-key-command";
+import { AskPiCodeActions } from "./code-actions";
+import { errorText, type CommandContext } from "./context";
+import { registerModelCommands } from "./model-commands";
+import { registerPromptCommands } from "./prompt-commands";
+import { registerSessionCommands } from "./session-commands";
+
+export type { ChatAccess, CommandContext } from "./context";
+
+/** Every `pi.*` command of the palette, menus and keybindings, and the "Ask Pi to fix" code action. */
+export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand("pi.focusChat", () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`)),
+    vscode.commands.registerCommand("pi.restartAgent", async () => {
+      try {
+        await ctx.supervisor.restart();
+      } catch (error) {
+        void vscode.window.showErrorMessage(errorText(error), "Show Log").then((choice) => choice && ctx.log.show());
+      }
+    }),
+    vscode.commands.registerCommand("pi.showLog", () => ctx.log.show()),
+    ...registerPromptCommands(ctx),
+    ...registerModelCommands(ctx),
+    ...registerSessionCommands(ctx),
+    registerApiKeyCommand(ctx),
+    vscode.languages.registerCodeActionsProvider({ scheme: "file" }, new AskPiCodeActions(ctx.supervisor), {
+      providedCodeActionKinds: AskPiCodeActions.kinds,
+    }),
+  ];
+}

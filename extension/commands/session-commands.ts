@@ -1,0 +1,90 @@
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { RpcClient } from "../../shared/rpc";
+import { run, type CommandContext } from "./context";
+import { listSessions, type SessionSummary } from "./session-list";
+
+/** Session commands refuse to run during a turn: offer to abort it first. */
+async function idleFirst(ctx: CommandContext, client: RpcClient, what: string): Promise<boolean> {
+  if (ctx.supervisor.status !== "running") return true;
+  const choice = await vscode.window.showWarningMessage(`Pi is working. Abort the current turn and ${what}?`, { modal: true }, "Abort and Continue");
+  if (choice !== "Abort and Continue") return false;
+  await client.request("abort", {});
+  return true;
+}
+
+const oneLine = (text: string, max = 80) => {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+};
+
+function sessionItem(session: SessionSummary, current: string | undefined): vscode.QuickPickItem & { session: SessionSummary } {
+  const title = session.name ?? (session.firstMessage ? oneLine(session.firstMessage) : "(no messages)");
+  return {
+    label: title,
+    description: `${session.modified.toLocaleString()}${session.file === current ? " (current)" : ""}`,
+    detail: `${session.messageCount} messages · ${path.basename(session.file)}`,
+    session,
+  };
+}
+
+export function registerSessionCommands(ctx: CommandContext): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand("pi.newSession", () =>
+      run(ctx, "Starting a new session", async (client) => {
+        if (!(await idleFirst(ctx, client, "start a new session"))) return;
+        const result = await client.request("new_session", {});
+        if (result.cancelled) void vscode.window.showInformationMessage("Pi: an extension cancelled the new session.");
+        await ctx.supervisor.agent.refresh(client);
+      }),
+    ),
+    vscode.commands.registerCommand("pi.resumeSession", () =>
+      run(ctx, "Resuming a session", async (client) => {
+        const state = await ctx.supervisor.agent.refresh(client);
+        if (!state.sessionFile) {
+          void vscode.window.showInformationMessage("Pi: this agent keeps no session files (was it started with --no-session?).");
+          return;
+        }
+        const sessions = listSessions(path.dirname(state.sessionFile));
+        if (sessions.length === 0) return void vscode.window.showInformationMessage("Pi: no saved sessions for this workspace yet.");
+        const picked = await vscode.window.showQuickPick(sessions.map((s) => sessionItem(s, state.sessionFile)), {
+          title: "Pi: Resume Session",
+          placeHolder: "Sessions of this workspace, newest first",
+          matchOnDescription: true,
+          matchOnDetail: true,
+        });
+        if (!picked || picked.session.file === state.sessionFile) return;
+        if (!(await idleFirst(ctx, client, "switch sessions"))) return;
+        const result = await client.request("switch_session", { sessionPath: picked.session.file });
+        if (result.cancelled) void vscode.window.showInformationMessage("Pi: an extension cancelled the switch.");
+        await ctx.supervisor.agent.refresh(client);
+      }),
+    ),
+    vscode.commands.registerCommand("pi.forkFromMessage", () =>
+      run(ctx, "Forking", async (client) => {
+        const omp = ctx.supervisor.capabilities?.forkCommand === "branch";
+        const { messages } = omp ? await client.request("get_branch_messages", {}) : await client.request("get_fork_messages", {});
+        if (messages.length === 0) return void vscode.window.showInformationMessage("Pi: there is no user message to fork from yet.");
+        const items = messages.map((m, i) => ({ label: oneLine(m.text), description: `#${i + 1}`, entryId: m.entryId })).reverse();
+        const picked = await vscode.window.showQuickPick(items, { title: "Pi: Fork from Message", placeHolder: "A new session with everything before this message" });
+        if (!picked) return;
+        if (!(await idleFirst(ctx, client, "fork"))) return;
+        const result = omp ? await client.request("branch", { entryId: picked.entryId }) : await client.request("fork", { entryId: picked.entryId });
+        if (result.cancelled) return void vscode.window.showInformationMessage("Pi: an extension cancelled the fork.");
+        await ctx.supervisor.agent.refresh(client);
+        if (result.text !== undefined) ctx.chat.setInput(result.text);
+      }),
+    ),
+    vscode.commands.registerCommand("pi.exportHtml", () =>
+      run(ctx, "Exporting the session", async (client) => {
+        const { path: file } = await client.request("export_html", {});
+        const uri = vscode.Uri.file(file);
+        void vscode.window.showInformationMessage(`Pi: exported the session to ${file}`, "Open in Browser", "Open as Text").then((choice) => {
+          if (choice === "Open in Browser") void vscode.env.openExternal(uri);
+          else if (choice === "Open as Text") void vscode.commands.executeCommand("vscode.open", uri);
+        });
+        return file;
+      }),
+    ),
+  ];
+}

@@ -1,0 +1,72 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/** One session file of a folder, as Resume Session lists it. */
+export interface SessionSummary {
+  file: string;
+  /** The header's timestamp (start of the session). */
+  started: Date;
+  modified: Date;
+  name?: string;
+  firstMessage?: string;
+  messageCount: number;
+}
+
+/** Reads the summary of a Pi session file (JSONL: a `session` header, then entries); undefined if it is not one. */
+export function readSessionSummary(file: string): SessionSummary | undefined {
+  let text: string;
+  let stat: fs.Stats;
+  try {
+    text = fs.readFileSync(file, "utf8");
+    stat = fs.statSync(file);
+  } catch {
+    return undefined;
+  }
+  let header: { type?: string; timestamp?: string } | undefined;
+  let name: string | undefined;
+  let firstMessage: string | undefined;
+  let messageCount = 0;
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    // Parse only what the summary needs: the header, names, and messages.
+    if (header && !line.includes('"session_info"') && !line.includes('"message"')) continue;
+    let entry: { type?: string; name?: string; timestamp?: string; message?: { role?: string; content?: unknown } };
+    try {
+      entry = JSON.parse(line) as typeof entry;
+    } catch {
+      continue;
+    }
+    if (!header) {
+      if (entry.type !== "session") return undefined;
+      header = entry;
+    } else if (entry.type === "session_info" && typeof entry.name === "string") {
+      name = entry.name || undefined;
+    } else if (entry.type === "message" && entry.message) {
+      messageCount++;
+      if (!firstMessage && entry.message.role === "user") firstMessage = textOf(entry.message.content);
+    }
+  }
+  if (!header) return undefined;
+  const started = header.timestamp ? new Date(header.timestamp) : stat.mtime;
+  return { file, started, modified: stat.mtime, messageCount, ...(name ? { name } : {}), ...(firstMessage ? { firstMessage } : {}) };
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((c: { type?: string; text?: string }) => (c.type === "text" ? (c.text ?? "") : "")).join(" ").trim();
+}
+
+/** The session files of a folder, newest first. */
+export function listSessions(dir: string): SessionSummary[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).filter((f) => f.endsWith(".jsonl"));
+  } catch {
+    return [];
+  }
+  return names
+    .map((f) => readSessionSummary(path.join(dir, f)))
+    .filter((s): s is SessionSummary => s !== undefined)
+    .sort((a, b) => b.modified.getTime() - a.modified.getTime());
+}

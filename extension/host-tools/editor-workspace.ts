@@ -1,0 +1,68 @@
+/**
+ * The workspace as the editor tools see it: model-written paths to URIs (refusing anything
+ * outside the workspace folders), URIs back to the paths the tools show, loaded documents.
+ */
+import * as vscode from "vscode";
+import { contentHash } from "./document-text";
+import { displayPath, resolveWorkspacePath } from "./workspace-paths";
+
+/** File-system paths of the workspace folders on disk (first = base of relative paths). */
+export function workspaceFolderPaths(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath);
+}
+
+export interface ResolvedFile {
+  uri: vscode.Uri;
+  /** As the tools show it: workspace-relative with forward slashes. */
+  path: string;
+}
+
+/** The file a tool argument names; throws a message for the model when it is outside the workspace. */
+export function resolveFile(input: string): ResolvedFile {
+  const resolved = resolveWorkspacePath(input, workspaceFolderPaths());
+  return { uri: vscode.Uri.file(resolved.absPath), path: resolved.display };
+}
+
+/** The path a tool shows for a URI, or undefined for one outside the workspace (or not a file). */
+export function displayOf(uri: vscode.Uri): string | undefined {
+  return uri.scheme === "file" ? displayPath(uri.fsPath, workspaceFolderPaths()) : undefined;
+}
+
+/** The document of `uri` if VS Code has it loaded (open in an editor, or opened by an extension). */
+export function loadedDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+  const key = uri.toString();
+  return vscode.workspace.textDocuments.find((document) => document.uri.toString() === key);
+}
+
+/** What the read and edit tools report about a document's state. */
+export interface DocumentStamp {
+  path: string;
+  uri: string;
+  languageId: string;
+  /** VS Code's document version: it grows with every change of the buffer. */
+  version: number;
+  /** The buffer has changes not saved to disk. */
+  isDirty: boolean;
+  hash: string;
+  lineCount: number;
+  eol: "LF" | "CRLF";
+}
+
+export function stampOf(document: vscode.TextDocument, path: string): DocumentStamp {
+  return {
+    path,
+    uri: document.uri.toString(),
+    languageId: document.languageId,
+    version: document.version,
+    isDirty: document.isDirty,
+    hash: contentHash(document.getText()),
+    lineCount: document.lineCount,
+    eol: document.eol === vscode.EndOfLine.CRLF ? "CRLF" : "LF",
+  };
+}
+
+/** A position argument (zero-based, as in LSP) checked against the document. */
+export function positionIn(document: vscode.TextDocument, line: number, character: number): vscode.Position {
+  if (line >= document.lineCount) throw new Error(`line ${line} is beyond the last line of the document (${document.lineCount - 1}; positions are zero-based).`);
+  return new vscode.Position(line, Math.min(character, document.lineAt(line).text.length));
+}

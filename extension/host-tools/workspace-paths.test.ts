@@ -1,0 +1,42 @@
+import * as assert from "node:assert/strict";
+import * as path from "node:path";
+import { displayPath, resolveWorkspacePath } from "./workspace-paths";
+
+describe("editor tools: workspace paths", () => {
+  const root = path.resolve("/ws/app");
+  const other = path.resolve("/ws/lib");
+  const folders = [root, other];
+
+  it("resolves relative paths against the first folder and shows them relative, with forward slashes", () => {
+    const resolved = resolveWorkspacePath("src/a.ts", folders);
+    assert.equal(resolved.absPath, path.join(root, "src", "a.ts"));
+    assert.equal(resolved.folder, root);
+    assert.equal(resolved.display, "src/a.ts");
+  });
+
+  it("accepts absolute paths, file:// URLs and @-mentions inside any folder", () => {
+    assert.equal(resolveWorkspacePath(path.join(root, "x.ts"), folders).display, "x.ts");
+    assert.equal(resolveWorkspacePath(`@src/b.ts`, folders).display, "src/b.ts");
+    assert.equal(resolveWorkspacePath(`file://${path.join(root, "c.ts")}`, folders).absPath, path.join(root, "c.ts"));
+    const inOther = resolveWorkspacePath(path.join(other, "util.ts"), folders);
+    assert.equal(inOther.folder, other);
+    assert.equal(inOther.display, path.join(other, "util.ts"), "a second folder's file is shown absolute, so it resolves back");
+    assert.equal(resolveWorkspacePath(inOther.display, folders).absPath, inOther.absPath);
+  });
+
+  it("refuses paths that leave the workspace, with a clear message", () => {
+    for (const input of ["../secret.txt", "/etc/passwd", "src/../../app2/x", path.resolve("/ws/app-other/x")]) {
+      assert.throws(() => resolveWorkspacePath(input, folders), /outside the workspace/, input);
+    }
+  });
+
+  it("refuses an empty path and works only with an open folder", () => {
+    assert.throws(() => resolveWorkspacePath("  ", folders), /empty/);
+    assert.throws(() => resolveWorkspacePath("a.ts", []), /No workspace folder/);
+  });
+
+  it("names the folder itself '.' and nothing outside", () => {
+    assert.equal(displayPath(root, folders), ".");
+    assert.equal(displayPath(path.resolve("/tmp/x"), folders), undefined);
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * Where a model-written path points, and whether the editor tools may touch it: relative paths
+ * are taken from the first workspace folder, absolute ones must lie inside a workspace folder.
+ * Platform-free apart from node:path (no vscode), so it is unit-tested.
+ */
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export interface WorkspacePath {
+  /** Absolute, normalised file-system path. */
+  absPath: string;
+  /** The workspace folder that holds it. */
+  folder: string;
+  /** How the tools show it: relative (forward slashes) to the first folder, else absolute. */
+  display: string;
+}
+
+function inside(folder: string, absPath: string): string | undefined {
+  const rel = relative(folder, absPath);
+  if (rel === "") return "";
+  if (rel === ".." || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
+  return rel;
+}
+
+/** How a tool result names `absPath`; undefined when it is outside every folder. */
+export function displayPath(absPath: string, folders: readonly string[]): string | undefined {
+  const first = folders[0];
+  const rel = first === undefined ? undefined : inside(first, absPath);
+  if (rel !== undefined) return rel === "" ? "." : rel.split(sep).join("/");
+  return folders.some((folder) => inside(folder, absPath) !== undefined) ? absPath : undefined;
+}
+
+/**
+ * Resolves `input` (relative, absolute, `file://` URL, or with the `@` of an @-mention) against
+ * the workspace folders. Throws a message meant for the model when there is no folder, the path
+ * is empty or it leads outside the workspace.
+ */
+export function resolveWorkspacePath(input: string, folders: readonly string[]): WorkspacePath {
+  const first = folders[0];
+  if (first === undefined) throw new Error("No workspace folder is open: the editor tools only work on files of a workspace.");
+  let text = input.trim();
+  if (text.startsWith("@")) text = text.slice(1);
+  if (text.startsWith("file://")) text = fileURLToPath(text);
+  if (text === "") throw new Error("The path is empty.");
+  const absPath = isAbsolute(text) ? resolve(text) : resolve(first, text);
+  const folder = [...folders].sort((a, b) => b.length - a.length).find((f) => inside(f, absPath) !== undefined);
+  if (folder === undefined) {
+    throw new Error(
+      `The path "${input}" is outside the workspace (${folders.join(", ")}). The editor tools only read and edit files inside the workspace; use a path relative to ${first}.`,
+    );
+  }
+  return { absPath, folder, display: displayPath(absPath, folders) ?? absPath };
+}

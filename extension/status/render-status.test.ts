@@ -1,0 +1,36 @@
+import * as assert from "node:assert/strict";
+import { renderStatus, type StatusView } from "./render-status";
+
+const base: StatusView = { status: "idle", openDialogs: 0, queued: 0, notes: [], modelName: "Mock A", label: "bundled agent host" };
+
+describe("renderStatus", () => {
+  it("shows the model when idle and opens the chat on click", () => {
+    const r = renderStatus(base);
+    assert.equal(r.state, "idle");
+    assert.equal(r.text, "$(sparkle) Pi: Mock A");
+    assert.equal(r.command, "pi.focusChat");
+    assert.match(r.tooltip, /\[Switch Model\]\(command:pi\.switchModel\)/);
+  });
+
+  it("shows a running agent with its queue, and a dialog waiting for the user", () => {
+    assert.equal(renderStatus({ ...base, status: "running", queued: 2 }).text, "$(sync~spin) Pi: Mock A (+2 queued)");
+    const waiting = renderStatus({ ...base, status: "running", openDialogs: 1 });
+    assert.equal(waiting.state, "waiting-for-dialog");
+    assert.equal(waiting.background, "warning");
+  });
+
+  it("restarts a crashed agent on click and says when it gave up", () => {
+    const crashed = renderStatus({ ...base, status: "crashed", gaveUp: true });
+    assert.equal(crashed.command, "pi.restartAgent");
+    assert.equal(crashed.background, "error");
+    assert.match(crashed.tooltip, /not restarted/);
+    assert.equal(renderStatus({ ...base, status: "crashed", restartAt: 1 }).text, "$(error) Pi: restarting…");
+  });
+
+  it("lists capability notes and explains an untrusted workspace", () => {
+    assert.match(renderStatus({ ...base, notes: ["This agent has no host tools: editor tools are off."] }).tooltip, /no host tools/);
+    const blocked = renderStatus({ ...base, status: "stopped", blockedReason: "Not trusted." });
+    assert.equal(blocked.state, "restricted");
+    assert.equal(blocked.command, "workbench.trust.manage");
+  });
+});

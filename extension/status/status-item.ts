@@ -1,0 +1,71 @@
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { AgentState } from "../supervision/agent-state";
+import { renderStatus, type StatusRender, type StatusView } from "./render-status";
+
+/** The agent's status bar item and context keys (pi.agentRunning, pi.agentReady), rendered from AgentState. */
+export class AgentStatusItem implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem("pi.agent", vscode.StatusBarAlignment.Left, 100);
+  private readonly subscription: vscode.Disposable;
+  private contextKeys: Record<string, boolean> = {};
+  /** The last render, for tests and the sessions list. */
+  current: StatusRender | undefined;
+
+  constructor(private readonly agent: AgentState) {
+    this.item.name = "Pi Agent";
+    this.subscription = agent.onDidChange(() => this.update());
+    this.update();
+    this.item.show();
+  }
+
+  private update(): void {
+    const rendered = renderStatus(viewOf(this.agent));
+    this.current = rendered;
+    this.item.text = rendered.text;
+    const tooltip = new vscode.MarkdownString(rendered.tooltip, true);
+    tooltip.isTrusted = { enabledCommands: commandsIn(rendered.tooltip) };
+    this.item.tooltip = tooltip;
+    this.item.command = rendered.command;
+    this.item.backgroundColor = rendered.background ? new vscode.ThemeColor(`statusBarItem.${rendered.background}Background`) : undefined;
+    const status = this.agent.status;
+    this.setContext({
+      "pi.agentRunning": status === "running",
+      "pi.agentReady": status === "idle" || status === "running",
+      "pi.agentCrashed": status === "crashed",
+    });
+  }
+
+  private setContext(keys: Record<string, boolean>): void {
+    for (const [key, value] of Object.entries(keys)) {
+      if (this.contextKeys[key] === value) continue;
+      this.contextKeys[key] = value;
+      void vscode.commands.executeCommand("setContext", key, value);
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.item.dispose();
+  }
+}
+
+function viewOf(agent: AgentState): StatusView {
+  const s = agent.session;
+  return {
+    status: agent.status,
+    ...(agent.blockedReason ? { blockedReason: agent.blockedReason } : {}),
+    ...(agent.label ? { label: agent.label } : {}),
+    ...(s?.model ? { modelName: s.model.name || s.model.id } : {}),
+    ...(s?.thinkingLevel && s.model?.reasoning ? { thinkingLevel: s.thinkingLevel } : {}),
+    ...(s?.sessionName || s?.sessionFile ? { sessionName: s.sessionName ?? path.basename(s.sessionFile ?? "") } : {}),
+    openDialogs: agent.openDialogs,
+    queued: agent.queue.steering.length + agent.queue.followUp.length,
+    notes: agent.notes,
+    ...(agent.restart?.at !== undefined ? { restartAt: agent.restart.at } : {}),
+    ...(agent.restart?.gaveUp ? { gaveUp: true } : {}),
+  };
+}
+
+function commandsIn(markdown: string): string[] {
+  return [...markdown.matchAll(/\(command:([\w.]+)\)/g)].map((m) => m[1]);
+}

@@ -1,0 +1,153 @@
+// What the chat shows as a reply streams in: markdown (headings, code blocks) rendered in the
+// DOM, a bash tool card with live output and its result, an edit card with an inline diff and
+// a diff editor, and the transcript and draft restored after the view is hidden or reloaded.
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { eventually, usePiAgent, type AgentFixture } from "./agent-fixture";
+import { chatText, chatView, freshChat, lastRequest, openChat, requestText, settled, typePrompt } from "./chat-support";
+import { requireUi, ui } from "./ui";
+
+describe("Pi chat: rendering", function () {
+  this.timeout(90_000);
+  let agent: AgentFixture;
+
+  before(async function () {
+    requireUi(this);
+    agent = await usePiAgent();
+    await openChat();
+  });
+  beforeEach(async () => freshChat(agent));
+  afterEach(async function () {
+    if (this.currentTest?.state === "failed") await ui.screenshot(`failed-${this.currentTest.title.slice(0, 40)}`);
+  });
+  after(async () => agent?.dispose());
+
+  it("renders streamed markdown: headings, emphasis, lists and a highlighted code block", async () => {
+    const reply = "# Plan\n\nFirst, some **bold** words.\n\n```ts\nconst answer: number = 42;\n```\n\n- one\n- two\n\n## Done";
+    const chunks = reply.match(/[\s\S]{1,6}/g)!;
+    agent.llm.enqueue({ text: chunks, delayMs: 80 });
+    await typePrompt("Show markdown");
+    await chatText("a heading while streaming", '.item-assistant[data-streaming="true"] h1', (t) => t === "Plan");
+    await chatText("the finished reply", '.item-assistant:not([data-streaming="true"]) h2', (t) => t === "Done");
+    assert.equal(await ui.webviewText(chatView, ".item-assistant h1"), "Plan");
+    assert.equal(await ui.webviewText(chatView, ".item-assistant strong"), "bold");
+    assert.equal(await ui.webviewText(chatView, ".item-assistant .code-block code"), "const answer: number = 42;");
+    assert.equal(await ui.webviewText(chatView, ".item-assistant .code-block .code-lang"), "ts");
+    assert.equal(await ui.webviewText(chatView, ".item-assistant .code-block .hljs-keyword"), "const");
+    assert.equal(await ui.webviewText(chatView, ".item-assistant li:last-child"), "two");
+    await ui.clickInWebview(chatView, ".item-assistant .code-block [data-action='copy-code']");
+    await eventually("the code on the clipboard", async () => (await vscode.env.clipboard.readText()) === "const answer: number = 42;" || undefined);
+    await settled(agent);
+    await ui.screenshot("chat-markdown");
+  });
+
+  it("shows a bash tool card with live output, then its result and duration", async () => {
+    agent.llm.enqueue(
+      { text: "Running it.", toolCalls: [{ name: "bash", arguments: { command: "echo first; sleep 1.5; echo second" } }] },
+      { text: "Both lines printed." },
+    );
+    await typePrompt("Run the script");
+    const card = '.item-tool[data-tool="bash"]';
+    assert.equal(await chatText("the command in the card", `${card} .tool-summary`), "echo first; sleep 1.5; echo second");
+    await chatText("live output while running", `${card}[data-status="running"] .tool-output`, (t) => t.trim() === "first");
+    await ui.screenshot("chat-tool-running");
+    await chatText("the result", `${card}[data-status="done"] .tool-output`, (t) => t.trim() === "first\nsecond");
+    assert.match(await ui.webviewText(chatView, `${card} .tool-duration`), /^\d+(\.\d)? s$/);
+    await chatText("the final answer", ".item-assistant:last-child .text", (t) => t === "Both lines printed.");
+    assert.match(requestText(lastRequest(agent.llm)), /first\\nsecond/);
+    await settled(agent);
+    await ui.screenshot("chat-tool-done");
+  });
+
+  it("shows an edit as an inline diff and opens it in a diff editor", async () => {
+    const folder = vscode.workspace.workspaceFolders![0].uri;
+    const file = vscode.Uri.joinPath(folder, "chat-edit-sample.txt");
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode("alpha\nbeta\ngamma\n"));
+    agent.llm.enqueue(
+      { toolCalls: [{ name: "edit", arguments: { path: "chat-edit-sample.txt", edits: [{ oldText: "beta", newText: "BETA (edited)" }] } }] },
+      { text: "Edited." },
+    );
+    await typePrompt("Edit the sample");
+    const card = '.item-tool[data-tool="edit"][data-status="done"]';
+    assert.equal(await chatText("the removed line", `${card} .diff-line.removed .diff-text`), "beta");
+    assert.equal(await ui.webviewText(chatView, `${card} .diff-line.added .diff-text`), "BETA (edited)");
+    await ui.clickInWebview(chatView, `${card} vscode-button[data-action='open-diff']`);
+    const tab = await eventually("the diff editor", () => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputTextDiff ? input : undefined;
+    });
+    const [before, after] = await Promise.all([vscode.workspace.openTextDocument(tab.original), vscode.workspace.openTextDocument(tab.modified)]);
+    assert.equal(before.getText(), "alpha\nbeta\ngamma\n");
+    assert.equal(after.getText(), "alpha\nBETA (edited)\ngamma\n");
+    await ui.waitForSelector(".monaco-diff-editor .view-lines", "visible");
+    await ui.screenshot("chat-edit-diff");
+    await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+    await settled(agent);
+  });
+
+  it("shows the provider's error message when the model request fails", async () => {
+    agent.llm.enqueue({ kind: "error", status: 400, message: "The prompt is too long for this model (provider says no)" });
+    await typePrompt("Fail please");
+    assert.match(await chatText("the error", ".item-assistant .assistant-error .error-text"), /provider says no/);
+    await settled(agent);
+  });
+
+  it("runs !command as a shell command with its output and exit code", async () => {
+    await typePrompt("!echo from-the-shell; exit 3");
+    const item = '.item-bash:not([data-status="running"])';
+    assert.equal(await chatText("the command", `${item} .bash-command`), "$ echo from-the-shell; exit 3");
+    assert.equal(await chatText("the output", `${item} .tool-output`, (t) => t.trim() !== ""), "from-the-shell\n");
+    assert.equal(await ui.webviewText(chatView, `${item} .bash-exit`), "exit 3");
+    await ui.screenshot("chat-bash-command");
+  });
+
+  it("opens links through the extension: files in the editor, web links only after asking", async () => {
+    agent.llm.enqueue({ text: "See [the greeting](src/greet.ts#L2) and [the docs](https://example.com/docs)." });
+    await typePrompt("Where is it?");
+    await chatText("the links", ".item-assistant:not([data-streaming]) a", (t) => t === "the greeting");
+    await ui.clickInWebview(chatView, ".item-assistant a[data-href='src/greet.ts#L2']");
+    const editor = await eventually("greet.ts in an editor", () => {
+      const active = vscode.window.activeTextEditor;
+      return active?.document.uri.path.endsWith("/src/greet.ts") ? active : undefined;
+    });
+    assert.equal(editor.selection.active.line, 1);
+    await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+    await ui.clickInWebview(chatView, ".item-assistant a[data-href='https://example.com/docs']");
+    await eventually("the link quick pick", async () => (await ui.quickPickItems()).join() === "Open link,Copy link" || undefined);
+    await ui.screenshot("chat-link-confirm");
+    await ui.pickQuickPickItem("Copy link");
+    await eventually("the link on the clipboard", async () => (await vscode.env.clipboard.readText()) === "https://example.com/docs" || undefined);
+    await settled(agent);
+  });
+
+  it("keeps the transcript when hidden and restores it and the draft after a reload", async () => {
+    agent.llm.enqueue({ text: "Remember **this** reply." });
+    await typePrompt("Before hiding");
+    await chatText("the reply", ".item-assistant:not([data-streaming]) strong", (t) => t === "this");
+    await settled(agent);
+    await vscode.commands.executeCommand("workbench.view.explorer");
+    await openChat();
+    assert.equal(await ui.webviewText(chatView, ".item-user .text"), "Before hiding");
+    assert.equal(await ui.webviewText(chatView, ".item-assistant strong"), "this");
+
+    await ui.typeInWebview(chatView, "vscode-textarea#prompt textarea", "a draft kept across reloads");
+    await new Promise((resolve) => setTimeout(resolve, 600)); // the draft is saved 200 ms after typing
+    await vscode.commands.executeCommand("workbench.action.webview.reloadWebviewAction");
+    await openChat();
+    assert.equal(await chatText("the restored reply", ".item-assistant strong"), "this");
+    assert.equal(await ui.webviewText(chatView, ".item-user .text"), "Before hiding");
+    // The restored draft is what Enter sends.
+    const count = agent.llm.requests.length;
+    agent.llm.enqueue({ text: "Got the draft." });
+    await ui.clickInWebview(chatView, "vscode-textarea#prompt");
+    await ui.pressKey("End");
+    await ui.pressKey("Enter");
+    await agent.llm.waitForRequests(count + 1);
+    assert.match(requestText(lastRequest(agent.llm)), /a draft kept across reloads/);
+    await settled(agent);
+    await ui.screenshot("chat-restored");
+    // A new session starts an empty chat.
+    await agent.api.supervisor.client!.request("new_session", {});
+    await chatText("the emptied chat", ".transcript", (t) => t.trim() === "");
+  });
+});

@@ -1,0 +1,50 @@
+// Shared steps of the chat view suites: open the view, start from an empty transcript, type
+// into the webview, wait for what it shows.
+import * as vscode from "vscode";
+import type { MockLlm, RecordedRequest } from "../../support/mock-llm";
+import { eventually, type AgentFixture } from "./agent-fixture";
+import { ui } from "./ui";
+
+export const chatView = "Chat";
+export const promptBox = "vscode-textarea#prompt textarea";
+
+/** Shows the Pi chat and waits until the agent is ready there. */
+export async function openChat(): Promise<void> {
+  await vscode.commands.executeCommand("pi.focusChat");
+  await eventually("the chat to say Ready", async () => (await ui.webviewText(chatView, "#status")) === "Ready" || undefined);
+}
+
+/** An empty transcript (the agent's session goes on). */
+export async function freshChat(agent: AgentFixture): Promise<void> {
+  await eventually("the agent to be idle", () => agent.api.supervisor.status === "idle");
+  agent.api.chat.transcript.clear();
+  agent.api.chat.post({ type: "setInput", text: "" });
+  await openChat();
+}
+
+/** Types into the message box and presses `key` (Enter sends, Alt+Enter queues a follow-up). */
+export async function typePrompt(text: string, key = "Enter"): Promise<void> {
+  await ui.typeInWebview(chatView, promptBox, text);
+  await ui.pressKey(key);
+}
+
+/** Waits for the text of the first element matching `selector` in the chat to satisfy `check`. */
+export async function chatText(what: string, selector: string, check: (text: string) => boolean = () => true, timeoutMs = 20_000): Promise<string> {
+  return eventually(what, async () => {
+    const text = await ui.webviewText(chatView, selector);
+    return check(text) ? text : undefined;
+  }, timeoutMs);
+}
+
+/** The text of every message of a recorded LLM request, joined. */
+export function requestText(request: RecordedRequest | undefined): string {
+  return JSON.stringify(request?.body.messages ?? []);
+}
+
+export async function settled(agent: AgentFixture): Promise<void> {
+  await eventually("the agent to settle", () => agent.api.supervisor.status === "idle", 30_000);
+}
+
+export function lastRequest(llm: MockLlm): RecordedRequest | undefined {
+  return llm.requests.at(-1);
+}

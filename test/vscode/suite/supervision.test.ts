@@ -1,0 +1,126 @@
+// Supervision of the bundled agent host in the real VS Code: a killed agent comes back with its
+// session, queued texts are offered again, the crash limit stops the restarts with a clear
+// message, the status bar item restarts it, and an untrusted workspace gets no agent at all.
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as vscode from "vscode";
+import { AgentSupervisor } from "../../../extension/agent-supervisor";
+import { eventually } from "./agent-fixture";
+import { messageTexts, useBundledHost, type HostFixture } from "./host-fixture";
+import { requireUi, ui } from "./ui";
+
+const toast = (text: string) => `.notification-toast:has-text(${JSON.stringify(text)})`;
+
+describe("agent supervision", function () {
+  this.timeout(120_000);
+  let host: HostFixture;
+
+  before(async function () {
+    requireUi(this);
+    host = await useBundledHost();
+    host.api.supervisor.setRestartPolicy({ maxCrashes: 3, windowMs: 60_000, baseDelayMs: 300, maxDelayMs: 2000 });
+  });
+  afterEach(() => vscode.commands.executeCommand("notifications.clearAll"));
+  after(async () => {
+    host?.api.supervisor.setRestartPolicy({ maxCrashes: 5, windowMs: 180_000, baseDelayMs: 1000, maxDelayMs: 30_000 });
+    await host?.dispose();
+  });
+
+  /** SIGKILLs the agent and waits until another process is ready. */
+  async function killAndWaitForRestart(): Promise<number> {
+    const pid = host.api.supervisor.pid!;
+    process.kill(pid, "SIGKILL");
+    return eventually("a restarted agent", () => {
+      const next = host.api.supervisor.pid;
+      return next !== undefined && next !== pid && host.api.supervisor.status === "idle" ? next : undefined;
+    });
+  }
+
+  it("restarts a killed agent and reopens the same session file with its messages", async () => {
+    await host.prompt("Remember the word banana.", "I will remember banana.");
+    const before = await host.state();
+    assert.ok(before.sessionFile && fs.existsSync(before.sessionFile), "the session is saved");
+    await killAndWaitForRestart();
+    await ui.waitForSelector(toast("exited unexpectedly"), "visible");
+    const after = await host.state();
+    assert.equal(after.sessionFile, before.sessionFile);
+    assert.equal(after.sessionId, before.sessionId);
+    assert.equal(after.model?.id, "mock-a");
+    const texts = await messageTexts(host.api);
+    assert.ok(texts.some((t) => t.includes("Remember the word banana.")), "the user message is back");
+    assert.ok(texts.some((t) => t.includes("I will remember banana.")), "the reply is back");
+    // The model sees the earlier turn again.
+    await host.prompt("What was the word?");
+    assert.match(JSON.stringify(host.llm.requests.at(-1)?.body.messages), /Remember the word banana/);
+  });
+
+  it("offers the steering that a crash did not deliver, and sends it again", async () => {
+    host.llm.enqueue({ text: ["Working"], hangAfterChunks: true });
+    const count = host.llm.requests.length;
+    void vscode.commands.executeCommand("pi.sendPrompt", "Take your time.");
+    await host.llm.waitForRequests(count + 1);
+    await eventually("the run to start", () => host.api.supervisor.status === "running");
+    await vscode.commands.executeCommand("pi.steer", "Also check the tests.");
+    await eventually("the queued steering", () => host.api.supervisor.agent.queue.steering.includes("Also check the tests."));
+    assert.match(host.api.status.current?.text ?? "", /\+1 queued/);
+    await killAndWaitForRestart();
+    const button = `${toast("1 queued message was not delivered")} .monaco-button:has-text("Send Again")`;
+    await ui.waitForSelector(button, "visible");
+    await ui.click(button);
+    await host.llm.waitForRequests(count + 2);
+    await eventually("the run to settle", () => host.api.supervisor.status === "idle");
+    assert.match(JSON.stringify(host.llm.requests.at(-1)?.body.messages.at(-1)), /Also check the tests\./);
+  });
+
+  it("gives up after the crash limit with a clear message; the status bar item restarts it", async () => {
+    host.api.supervisor.policy.reset();
+    const { sessionFile } = await host.state();
+    await killAndWaitForRestart();
+    await killAndWaitForRestart();
+    process.kill(host.api.supervisor.pid!, "SIGKILL");
+    await ui.waitForSelector(toast("will not be restarted automatically"), "visible");
+    await eventually("the crashed state", () => host.api.supervisor.status === "crashed" && host.api.supervisor.agent.restart?.gaveUp);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.equal(host.api.supervisor.status, "crashed", "no automatic restart after the limit");
+    assert.equal(host.api.status.current?.state, "crashed");
+    const item = '.statusbar-item:has-text("Pi: crashed")';
+    await ui.waitForSelector(item, "visible");
+    await ui.screenshot("status-crashed");
+    await ui.click(`${item} a`);
+    await eventually("the agent restarted from the status bar", () => host.api.supervisor.status === "idle");
+    assert.equal((await host.state()).sessionFile, sessionFile);
+  });
+
+  it("restarts on the Restart Agent command, keeping the session", async () => {
+    const before = await host.state();
+    const pid = host.api.supervisor.pid;
+    await vscode.commands.executeCommand("pi.restartAgent");
+    assert.notEqual(host.api.supervisor.pid, pid);
+    assert.equal(host.api.supervisor.status, "idle");
+    assert.equal((await host.state()).sessionFile, before.sessionFile);
+    assert.match(host.api.status.current?.text ?? "", /Pi: Mock mock-a/);
+  });
+
+  it("does not start an agent in an untrusted workspace, and starts it once trust is granted", async () => {
+    const grant = new vscode.EventEmitter<void>();
+    const trust = { isTrusted: false, onDidGrant: grant.event };
+    const log = vscode.window.createOutputChannel("Pi Agent (untrusted test)", { log: true });
+    const extensionPath = vscode.extensions.getExtension("pi-agent.pi-agent-vscode")!.extensionPath;
+    const supervisor = new AgentSupervisor({ extensionPath, log, trust });
+    try {
+      await assert.rejects(supervisor.ensureStarted(), /untrusted workspace/);
+      assert.equal(supervisor.pid, undefined, "no process was started");
+      assert.match(supervisor.agent.blockedReason ?? "", /Trust the workspace/);
+      await ui.waitForSelector(toast("does not start an agent in an untrusted workspace"), "visible");
+      trust.isTrusted = true;
+      grant.fire();
+      await eventually("the agent to start once trusted", () => supervisor.status === "idle" && supervisor.pid !== undefined);
+      assert.equal(supervisor.agent.blockedReason, undefined);
+    } finally {
+      await supervisor.stop();
+      supervisor.dispose();
+      log.dispose();
+      grant.dispose();
+    }
+  });
+});

@@ -1,0 +1,77 @@
+import type { AgentStatus, SessionHeader, Widget } from "../shared/webview-protocol";
+import { h, icon } from "./dom";
+import { formatCost, formatTokens } from "./format";
+
+const statusText: Record<AgentStatus, string> = {
+  stopped: "Agent stopped",
+  starting: "Starting agent…",
+  idle: "Ready",
+  running: "Working…",
+  crashed: "Agent stopped unexpectedly",
+};
+
+export interface HeaderParts {
+  status: HTMLElement;
+  session: HTMLElement;
+  model: HTMLElement;
+  footer: HTMLElement;
+  widgetsAbove: HTMLElement;
+  widgetsBelow: HTMLElement;
+}
+
+/** The header (status, session, model, thinking level), the footer (context, tokens, cost) and widgets. */
+export class HeaderView {
+  constructor(private readonly parts: HeaderParts) {}
+
+  setStatus(status: AgentStatus, detail?: string): void {
+    const { status: element } = this.parts;
+    element.dataset.status = status;
+    element.textContent = detail ? `${statusText[status]}: ${detail}` : statusText[status];
+  }
+
+  setHeader(header: SessionHeader): void {
+    const { session, model, footer } = this.parts;
+    const name = header.title ?? header.sessionName;
+    session.textContent = name ?? "";
+    session.hidden = !name;
+    session.title = name ?? "";
+    model.replaceChildren(
+      ...(header.model ? [icon("hubot"), h("span", { class: "model-name", title: header.provider ? `${header.provider} / ${header.model}` : header.model }, header.model)] : []),
+      ...(header.thinkingLevel ? [h("span", { class: "thinking-level", title: "Thinking level" }, header.thinkingLevel)] : []),
+    );
+    footer.replaceChildren(...this.usage(header));
+    footer.hidden = footer.childElementCount === 0;
+  }
+
+  setWidgets(widgets: Widget[]): void {
+    const render = (placement: Widget["placement"], target: HTMLElement) => {
+      const shown = widgets.filter((w) => w.placement === placement);
+      target.hidden = shown.length === 0;
+      target.replaceChildren(...shown.map((w) => h("div", { class: "widget", "data-widget": w.key, role: "status" }, ...w.lines.map((line) => h("div", { class: "widget-line" }, line)))));
+    };
+    render("above", this.parts.widgetsAbove);
+    render("below", this.parts.widgetsBelow);
+  }
+
+  private usage(header: SessionHeader): HTMLElement[] {
+    const parts: HTMLElement[] = [];
+    const context = header.context;
+    if (context && context.window > 0) {
+      const percent = context.percent ?? (context.tokens !== null ? (context.tokens / context.window) * 100 : null);
+      const label = percent === null ? `? of ${formatTokens(context.window)}` : `${Math.round(percent)}% of ${formatTokens(context.window)}`;
+      const fill = h("div", { class: "context-fill" });
+      fill.style.width = `${Math.min(100, Math.max(0, percent ?? 0))}%`;
+      if ((percent ?? 0) >= 80) fill.dataset.level = "high";
+      const bar = h("div", { class: "context-bar", role: "meter", "aria-label": "Context used", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": Math.round(percent ?? 0) }, fill);
+      parts.push(h("div", { class: "context", title: `Context: ${context.tokens ?? "?"} of ${context.window} tokens` }, bar, h("span", { class: "context-label" }, label)));
+    }
+    const used = header.tokens ? header.tokens.input + header.tokens.output + header.tokens.cacheRead + header.tokens.cacheWrite : 0;
+    if (header.tokens && used > 0) {
+      const t = header.tokens;
+      const cache = t.cacheRead || t.cacheWrite ? ` · cache ${formatTokens(t.cacheRead)}/${formatTokens(t.cacheWrite)}` : "";
+      parts.push(h("span", { class: "tokens", title: "Tokens in this session: input, output, cache read/write" }, `↑${formatTokens(t.input)} ↓${formatTokens(t.output)}${cache}`));
+    }
+    if (header.cost !== undefined && (used > 0 || header.cost > 0)) parts.push(h("span", { class: "cost", title: "Cost of this session" }, formatCost(header.cost)));
+    return parts;
+  }
+}

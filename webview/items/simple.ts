@@ -1,0 +1,95 @@
+import type { ChatItem, ChatItemOf } from "../../shared/webview-protocol";
+import { h, icon } from "../dom";
+import { formatTokens } from "../format";
+import { renderMarkdown } from "../markdown";
+import { article, details, itemHeader, keepOpenState, type ItemContext, type ItemView } from "./common";
+
+/** Entries that are re-rendered whole on each change (bash output is appended in place). */
+export class SimpleView implements ItemView {
+  element: HTMLElement;
+  private outputElement: HTMLElement | undefined;
+
+  constructor(
+    private item: ChatItem,
+    private readonly ctx: ItemContext,
+  ) {
+    this.element = this.build();
+  }
+
+  update(item: ChatItem): void {
+    this.item = item;
+    const next = this.build();
+    keepOpenState(this.element, next);
+    this.element.replaceWith(next);
+    this.element = next;
+  }
+
+  output(text: string, replace: boolean): void {
+    if (this.item.kind !== "bash") return;
+    this.item = { ...this.item, output: replace ? text : this.item.output + text };
+    if (!this.outputElement) return this.update(this.item);
+    this.outputElement.textContent = this.item.output;
+    this.outputElement.hidden = false;
+    this.outputElement.scrollTop = this.outputElement.scrollHeight;
+    this.ctx.changed();
+  }
+
+  private build(): HTMLElement {
+    const item = this.item;
+    this.outputElement = undefined;
+    switch (item.kind) {
+      case "user": {
+        const element = article(item, "Your message");
+        const images = item.images ? h("span", { class: "item-note" }, `${item.images} image${item.images === 1 ? "" : "s"}`) : null;
+        element.append(itemHeader("account", "You", images), h("div", { class: "text" }, item.text));
+        return element;
+      }
+      case "bash":
+        return this.bash(item);
+      case "compaction": {
+        const element = article(item, "Compaction summary");
+        const summary = h("div", { class: "markdown" }, renderMarkdown(item.summary));
+        element.append(details([icon("fold"), h("span", {}, `Context compacted (${formatTokens(item.tokensBefore)} tokens before)`)], false, summary));
+        return element;
+      }
+      case "banner": {
+        const element = article(item, item.text);
+        element.dataset.tone = item.tone;
+        if (item.active) element.dataset.active = "true";
+        element.setAttribute("role", item.tone === "error" ? "alert" : "status");
+        const iconName = item.active ? "sync" : item.tone === "error" ? "error" : item.tone === "warning" ? "warning" : "info";
+        element.append(icon(iconName, item.active ? "codicon-modifier-spin" : ""), h("span", { class: "banner-text" }, item.text));
+        return element;
+      }
+      case "notice": {
+        const element = article(item, item.title ?? "Note");
+        element.append(itemHeader("info", item.title ?? "Note"), h("div", { class: "text" }, item.text));
+        return element;
+      }
+      case "error": {
+        const element = article(item, "Error");
+        element.setAttribute("role", "alert");
+        element.append(itemHeader("error", "Error"), h("div", { class: "text" }, item.text));
+        return element;
+      }
+      default:
+        return article(item, item.kind);
+    }
+  }
+
+  private bash(item: ChatItemOf<"bash">): HTMLElement {
+    const element = article(item, `Shell command ${item.command}`);
+    element.dataset.status = item.running ? "running" : item.exitCode === 0 ? "done" : "error";
+    const status = item.running
+      ? icon("loading", "codicon-modifier-spin")
+      : h("span", { class: "bash-exit" }, item.cancelled ? "cancelled" : `exit ${item.exitCode ?? "?"}`);
+    const note = item.excluded ? h("span", { class: "item-note" }, "not sent to the model") : null;
+    element.append(itemHeader("terminal", "Shell", note, status));
+    element.append(h("div", { class: "bash-command" }, h("span", { class: "prompt-sign", "aria-hidden": "true" }, "$ "), item.command));
+    this.outputElement = h("pre", { class: "tool-output terminal", tabindex: 0, "aria-label": "Output" }, item.output);
+    this.outputElement.hidden = item.output === "";
+    element.append(this.outputElement);
+    if (item.truncated) element.append(h("div", { class: "tool-result-note" }, "Output truncated."));
+    return element;
+  }
+}

@@ -1,0 +1,55 @@
+/** What a key in the message box does. Pure, so it can be tested without a DOM. */
+export type ComposerAction =
+  | "send"
+  | "steer"
+  | "followUp"
+  | "restoreQueue"
+  | "completeNext"
+  | "completePrevious"
+  | "completeAccept"
+  | "completeClose";
+
+export interface KeyInfo {
+  key: string;
+  shiftKey: boolean;
+  altKey: boolean;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  isComposing: boolean;
+}
+
+export interface ComposerContext {
+  running: boolean;
+  completionOpen: boolean;
+  queueLength: number;
+}
+
+/**
+ * Enter sends (steers while the agent runs); Alt+Enter or Ctrl/Cmd+Enter queues a follow-up
+ * while it runs; Shift+Enter is a new line; Escape puts the queue back into the box.
+ */
+export function composerAction(e: KeyInfo, ctx: ComposerContext): ComposerAction | undefined {
+  if (e.isComposing) return undefined;
+  if (ctx.completionOpen) {
+    if (e.key === "ArrowDown") return "completeNext";
+    if (e.key === "ArrowUp") return "completePrevious";
+    if (e.key === "Tab" || (e.key === "Enter" && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey)) return "completeAccept";
+    if (e.key === "Escape") return "completeClose";
+  }
+  if (e.key === "Enter") {
+    if (e.shiftKey) return undefined;
+    if (e.altKey || e.ctrlKey || e.metaKey) return ctx.running ? "followUp" : "send";
+    return ctx.running ? "steer" : "send";
+  }
+  if (e.key === "Escape" && ctx.queueLength > 0) return "restoreQueue";
+  return undefined;
+}
+
+/** The hint beside the buttons (short) and its tooltip (all of it). */
+export function composerHint(running: boolean, queueLength: number): { text: string; title: string } {
+  if (!running) {
+    return { text: "Enter to send · Shift+Enter new line · / commands · !cmd shell", title: "Enter sends · Shift+Enter adds a new line · / completes commands · !cmd runs a shell command (!!cmd keeps it out of the context)" };
+  }
+  const restore = queueLength > 0 ? " · Esc puts the queue back" : "";
+  return { text: `Enter steers · Alt+Enter queues a follow-up${restore}`, title: "Enter steers the agent (after its current tool calls) · Alt+Enter or Ctrl+Enter queues a follow-up (when it would stop) · Escape puts the queue back into the box" };
+}
