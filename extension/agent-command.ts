@@ -42,6 +42,8 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
     ...(settings.defaultModel ? ["--model", settings.defaultModel] : []),
     ...(settings.thinkingLevel !== "default" ? ["--thinking", settings.thinkingLevel] : []),
     ...(options.trusted ? ["--approve"] : []),
+    ...(settings.confirmTools.length > 0 ? ["--confirm-tools", settings.confirmTools.join(",")] : []),
+    ...(settings.confirmTimeoutSeconds > 0 ? ["--confirm-timeout", String(settings.confirmTimeoutSeconds)] : []),
   ];
   const args = [host, "--mode", "rpc", ...defaults, ...userArgs, ...session];
   return { command: process.execPath, args, env, cwd, label: "bundled agent host", bundled: true };

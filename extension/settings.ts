@@ -16,6 +16,13 @@ export const settings = {
   get agentArgs(): string[] {
     return section().get<string[]>("agent.args", []);
   },
+  /** Tools the bundled host asks about before running them. */
+  get confirmTools(): string[] {
+    return section().get<string[]>("permissions.confirmTools", ["bash", "edit", "write"]);
+  },
+  get confirmTimeoutSeconds(): number {
+    return section().get<number>("permissions.timeoutSeconds", 0);
+  },
   get agentEnv(): Record<string, string> {
     return section().get<Record<string, string>>("agent.env", {});
   },
@@ -60,7 +67,7 @@ export const settings = {
 };
 
 /** Changing these restarts the agent (the current session is reopened). */
-export const restartWhenChanged = ["pi.agent.command", "pi.agent.args", "pi.agent.env"] as const;
+export const restartWhenChanged = ["pi.agent.command", "pi.agent.args", "pi.agent.env", "pi.permissions.confirmTools", "pi.permissions.timeoutSeconds"] as const;
 
 /** Changing these is applied to the running agent through set_* commands. */
 export const applyWhenChanged = ["pi.model.provider", "pi.model.id", "pi.model.thinkingLevel", "pi.queue.steeringMode", "pi.queue.followUpMode", "pi.queue.interruptMode"] as const;
