@@ -3,26 +3,15 @@
 // Its own agent and scripted LLM: these runs take a varying number of model requests.
 import * as assert from "node:assert/strict";
 import type { MockTurn, RecordedRequest } from "../../support/mock-llm";
-import { usePiAgent, type AgentFixture } from "./agent-fixture";
-import { chatText, chatView, freshChat, openChat, settled, typePrompt } from "./chat-support";
-import { requireUi, ui } from "./ui";
+import { chatText, chatView, settled, typePrompt, useChatSuite } from "./chat-support";
+import { ui } from "./ui";
 
 describe("Pi chat: retry and compaction", function () {
   this.timeout(90_000);
-  let agent: AgentFixture;
-
-  before(async function () {
-    requireUi(this);
-    agent = await usePiAgent();
-    await openChat();
-  });
-  beforeEach(async () => freshChat(agent));
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed") await ui.screenshot(`failed-${this.currentTest.title.slice(0, 40)}`);
-  });
-  after(async () => agent?.dispose());
+  const fixture = useChatSuite();
 
   it("shows a retry as a banner, then the reply; the header names the model", async () => {
+    const agent = fixture();
     await agent.api.supervisor.client!.request("set_auto_retry", { enabled: true });
     try {
       agent.llm.enqueue({ kind: "error", status: 503, message: "upstream overloaded" }, { text: "Worked on the second try." });
@@ -40,6 +29,7 @@ describe("Pi chat: retry and compaction", function () {
   });
 
   it("shows a compaction with its summary", async () => {
+    const agent = fixture();
     // Enough context for pi to cut (it keeps the most recent ~20k tokens). Each turn answers
     // whichever request comes first: the summary request gets the summary.
     const turn = (request: RecordedRequest): MockTurn => (/summar/i.test(JSON.stringify(request.body.messages[0] ?? "")) ? { text: "## Goal\nThe user wanted something said." } : { text: "Noted." });

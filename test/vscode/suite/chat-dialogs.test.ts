@@ -3,32 +3,19 @@
 // answer, "timed out" or "cancelled". A native prompt dismissed with Escape leaves the card open.
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
-import { eventually, usePiAgent, type AgentFixture } from "./agent-fixture";
-import { chatText, chatView, freshChat, openChat, settled } from "./chat-support";
-import { requireUi, ui } from "./ui";
+import { eventually } from "./agent-fixture";
+import { chatText, chatView, settled, useChatSuite } from "./chat-support";
+import { ui } from "./ui";
 
 const card = (method: string, state = "open") => `.item-dialog[data-method="${method}"][data-state="${state}"]`;
 const summary = (text: string) => `.notification-toast:has-text(${JSON.stringify(text)})`;
 
 describe("Pi chat: dialogs as cards", function () {
   this.timeout(90_000);
-  let agent: AgentFixture;
-
-  before(async function () {
-    requireUi(this);
-    agent = await usePiAgent();
-    await openChat();
-  });
-  beforeEach(async () => {
-    await vscode.commands.executeCommand("notifications.clearAll");
-    await freshChat(agent);
-  });
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed") await ui.screenshot(`failed-${this.currentTest.title.slice(0, 40)}`);
-  });
-  after(async () => agent?.dispose());
+  const fixture = useChatSuite(() => vscode.commands.executeCommand("notifications.clearAll"));
 
   it("takes answers from the cards and from native UI, whichever comes first", async () => {
+    const agent = fixture();
     const done = agent.api.chat.prompt("/ui-demo");
     // select: answered on the card; the quick pick closes.
     await chatText("the select card", `${card("select")} [data-option="green"]`);
@@ -63,6 +50,7 @@ describe("Pi chat: dialogs as cards", function () {
   });
 
   it("keeps a card answerable after the native prompt is dismissed, and takes a cancel from it", async () => {
+    const agent = fixture();
     const done = agent.api.chat.prompt("/ui-demo");
     await eventually("the select quick pick", async () => (await ui.quickPickItems()).includes("blue") || undefined);
     await ui.pressKey("Escape");
@@ -82,6 +70,7 @@ describe("Pi chat: dialogs as cards", function () {
   });
 
   it("shows 'timed out' on the card when the dialog's timeout expires, and closes the quick pick", async () => {
+    const agent = fixture();
     const done = agent.api.chat.prompt("/ui-timeout");
     await ui.waitForSelector('.quick-input-widget .quick-input-title:has-text("Quick, pick one")', "visible");
     assert.equal(await chatText("the timed-out card", `${card("select", "timedOut")} .dialog-outcome`), "Timed out");

@@ -3,26 +3,16 @@
 // a diff editor, and the transcript and draft restored after the view is hidden or reloaded.
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
-import { eventually, usePiAgent, type AgentFixture } from "./agent-fixture";
-import { chatText, chatView, freshChat, lastRequest, openChat, requestText, settled, typePrompt } from "./chat-support";
-import { requireUi, ui } from "./ui";
+import { eventually } from "./agent-fixture";
+import { chatText, chatView, lastRequest, openChat, requestText, settled, typePrompt, useChatSuite } from "./chat-support";
+import { ui } from "./ui";
 
 describe("Pi chat: rendering", function () {
   this.timeout(90_000);
-  let agent: AgentFixture;
-
-  before(async function () {
-    requireUi(this);
-    agent = await usePiAgent();
-    await openChat();
-  });
-  beforeEach(async () => freshChat(agent));
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed") await ui.screenshot(`failed-${this.currentTest.title.slice(0, 40)}`);
-  });
-  after(async () => agent?.dispose());
+  const fixture = useChatSuite();
 
   it("renders streamed markdown: headings, emphasis, lists and a highlighted code block", async () => {
+    const agent = fixture();
     const reply = "# Plan\n\nFirst, some **bold** words.\n\n```ts\nconst answer: number = 42;\n```\n\n- one\n- two\n\n## Done";
     const chunks = reply.match(/[\s\S]{1,6}/g)!;
     agent.llm.enqueue({ text: chunks, delayMs: 80 });
@@ -42,6 +32,7 @@ describe("Pi chat: rendering", function () {
   });
 
   it("shows a bash tool card with live output, then its result and duration", async () => {
+    const agent = fixture();
     agent.llm.enqueue(
       { text: "Running it.", toolCalls: [{ name: "bash", arguments: { command: "echo first; sleep 1.5; echo second" } }] },
       { text: "Both lines printed." },
@@ -60,6 +51,7 @@ describe("Pi chat: rendering", function () {
   });
 
   it("shows an edit as an inline diff and opens it in a diff editor", async () => {
+    const agent = fixture();
     const folder = vscode.workspace.workspaceFolders![0].uri;
     const file = vscode.Uri.joinPath(folder, "chat-edit-sample.txt");
     await vscode.workspace.fs.writeFile(file, new TextEncoder().encode("alpha\nbeta\ngamma\n"));
@@ -86,6 +78,7 @@ describe("Pi chat: rendering", function () {
   });
 
   it("shows the provider's error message when the model request fails", async () => {
+    const agent = fixture();
     agent.llm.enqueue({ kind: "error", status: 400, message: "The prompt is too long for this model (provider says no)" });
     await typePrompt("Fail please");
     assert.match(await chatText("the error", ".item-assistant .assistant-error .error-text"), /provider says no/);
@@ -102,6 +95,7 @@ describe("Pi chat: rendering", function () {
   });
 
   it("opens links through the extension: files in the editor, web links only after asking", async () => {
+    const agent = fixture();
     agent.llm.enqueue({ text: "See [the greeting](src/greet.ts#L2) and [the docs](https://example.com/docs)." });
     await typePrompt("Where is it?");
     await chatText("the links", ".item-assistant:not([data-streaming]) a", (t) => t === "the greeting");
@@ -121,6 +115,7 @@ describe("Pi chat: rendering", function () {
   });
 
   it("keeps the transcript when hidden and restores it and the draft after a reload", async () => {
+    const agent = fixture();
     agent.llm.enqueue({ text: "Remember **this** reply." });
     await typePrompt("Before hiding");
     await chatText("the reply", ".item-assistant:not([data-streaming]) strong", (t) => t === "this");

@@ -2,28 +2,18 @@
 // Alt+Enter queues a follow-up; the queue is shown, editable, and Escape puts it back into the
 // message box.
 import * as assert from "node:assert/strict";
-import { eventually, usePiAgent, type AgentFixture } from "./agent-fixture";
-import { chatText, chatView, freshChat, openChat, promptBox, requestText, settled, typePrompt } from "./chat-support";
-import { requireUi, ui } from "./ui";
+import { eventually } from "./agent-fixture";
+import { chatText, chatView, promptBox, requestText, settled, typePrompt, useChatSuite } from "./chat-support";
+import { ui } from "./ui";
 
 const longReply = (words: number) => Array.from({ length: words }, (_, i) => `word${i} `);
 
 describe("Pi chat: steering and the queue", function () {
   this.timeout(90_000);
-  let agent: AgentFixture;
-
-  before(async function () {
-    requireUi(this);
-    agent = await usePiAgent();
-    await openChat();
-  });
-  beforeEach(async () => freshChat(agent));
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed") await ui.screenshot(`failed-${this.currentTest.title.slice(0, 40)}`);
-  });
-  after(async () => agent?.dispose());
+  const fixture = useChatSuite();
 
   it("steers the running agent with Enter: the model's next request has the message", async () => {
+    const agent = fixture();
     const start = agent.llm.requests.length;
     agent.llm.enqueue({ text: longReply(30), delayMs: 80 }, { text: "Steered as asked." });
     await typePrompt("Start a long task");
@@ -41,6 +31,7 @@ describe("Pi chat: steering and the queue", function () {
   });
 
   it("queues follow-ups with Alt+Enter, removes one, and puts the queue back into the box on Escape", async () => {
+    const agent = fixture();
     const start = agent.llm.requests.length;
     agent.llm.enqueue({ text: longReply(60), delayMs: 100 });
     await typePrompt("Run for a while");
@@ -71,6 +62,7 @@ describe("Pi chat: steering and the queue", function () {
   });
 
   it("completes slash commands from the agent's commands", async () => {
+    const agent = fixture();
     await ui.typeInWebview(chatView, promptBox, "/ui-t");
     assert.equal(await chatText("the completion", "#completions .completion[aria-selected='true'] .completion-name"), "/ui-timeout");
     await ui.screenshot("chat-completions");

@@ -2,8 +2,8 @@
 // into the webview, wait for what it shows.
 import * as vscode from "vscode";
 import type { MockLlm, RecordedRequest } from "../../support/mock-llm";
-import { eventually, type AgentFixture } from "./agent-fixture";
-import { ui } from "./ui";
+import { eventually, usePiAgent, type AgentFixture } from "./agent-fixture";
+import { requireUi, ui } from "./ui";
 
 export const chatView = "Chat";
 export const promptBox = "vscode-textarea#prompt textarea";
@@ -47,4 +47,27 @@ export async function settled(agent: AgentFixture): Promise<void> {
 
 export function lastRequest(llm: MockLlm): RecordedRequest | undefined {
   return llm.requests.at(-1);
+}
+
+/**
+ * The hooks every chat suite shares: a real pi on the scripted LLM with the chat open, the chat
+ * cleared before each test (plus `beforeEachTest`), a screenshot of each failure. Returns the
+ * fixture once `before` has run.
+ */
+export function useChatSuite(beforeEachTest: () => PromiseLike<unknown> = async () => undefined): () => AgentFixture {
+  let agent: AgentFixture | undefined;
+  before(async function () {
+    requireUi(this);
+    agent = await usePiAgent();
+    await openChat();
+  });
+  beforeEach(async () => {
+    await beforeEachTest();
+    await freshChat(agent!);
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === "failed") await ui.screenshot(`failed-${this.currentTest.title.slice(0, 40)}`);
+  });
+  after(async () => agent?.dispose());
+  return () => agent!;
 }
