@@ -6,8 +6,6 @@
  * TUI would render.
  */
 import * as TypeBox from "@sinclair/typebox";
-import * as TypeBoxCompiler from "@sinclair/typebox/compiler";
-import * as TypeBoxValue from "@sinclair/typebox/value";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead, truncateLine, truncateTail } from "../../tools/truncate";
 
 /** A terminal component or helper pi's TUI would provide: constructible, callable, renders nothing. */
@@ -62,15 +60,21 @@ const codingAgent = (): object =>
   });
 
 const piAi = (): object => moduleWithStubs({ ...TypeBox, StringEnum });
-const typeboxCompile = (): object => ({ ...TypeBoxCompiler, Compile: (schema: TypeBox.TSchema) => TypeBoxCompiler.TypeCompiler.Compile(schema) });
+// Loaded when an extension imports them: the host's start-up does not pay for them.
+const typeboxValue = (): object => require("@sinclair/typebox/value") as object;
+const typeboxCompiler = () => require("@sinclair/typebox/compiler") as typeof import("@sinclair/typebox/compiler");
+const typeboxCompile = (): object => {
+  const compiler = typeboxCompiler();
+  return { ...compiler, Compile: (schema: TypeBox.TSchema) => compiler.TypeCompiler.Compile(schema) };
+};
 
 const factories: Record<string, () => object> = {
   typebox: () => TypeBox,
-  "typebox/value": () => TypeBoxValue,
+  "typebox/value": typeboxValue,
   "typebox/compile": typeboxCompile,
   "@sinclair/typebox": () => TypeBox,
-  "@sinclair/typebox/value": () => TypeBoxValue,
-  "@sinclair/typebox/compiler": () => TypeBoxCompiler,
+  "@sinclair/typebox/value": typeboxValue,
+  "@sinclair/typebox/compiler": typeboxCompiler,
   "@sinclair/typebox/compile": typeboxCompile,
 };
 for (const scope of ["@earendil-works", "@mariozechner"]) {
