@@ -2,6 +2,7 @@ import type { AssistantBlock, ChatItemOf } from "../../shared/webview-protocol";
 import { h, icon, iconButton } from "../dom";
 import { onNextFrame } from "../frames";
 import { renderMarkdown } from "../markdown";
+import { StreamingMarkdown } from "../markdown-stream";
 import { article, details, itemHeader, keepOpenState, type ItemContext, type ItemView } from "./common";
 
 interface Block {
@@ -92,8 +93,10 @@ export class AssistantView implements ItemView {
       return block;
     }
     const element = h("div", { class: "text markdown" });
+    const streaming = this.item.streaming ? new StreamingMarkdown(element) : undefined;
     const block: Block = { type, text, element, render: () => {
-      element.replaceChildren(renderMarkdown(block.text));
+      if (streaming) streaming.update(block.text);
+      else element.replaceChildren(renderMarkdown(block.text));
       this.ctx.changed();
     } };
     return block;
