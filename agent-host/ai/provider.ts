@@ -1,4 +1,5 @@
 import type { AssistantMessageEventStream } from "./event-stream";
+import { MessageStreamBuilder } from "./message-stream-builder";
 import type { Api, Context, ErrorClassification, Model, StreamOptions } from "./types";
 
 /**
@@ -10,4 +11,33 @@ export interface LlmProvider {
   stream(model: Model, context: Context, options: StreamOptions): AssistantMessageEventStream;
   /** Whether a failed request may succeed if retried (429, 5xx, overloaded, network). */
   classifyError?(error: unknown): ErrorClassification;
+}
+
+/** A provider's request loop: maps the wire onto the builder; may throw. */
+export type ProviderRun = (builder: MessageStreamBuilder, model: Model, context: Context, options: StreamOptions) => Promise<void>;
+
+/**
+ * The contract every provider keeps, written once: the stream starts at once, the request loop
+ * runs, and anything it throws becomes the stream's last event — aborted, or an error with the
+ * message `describe` gives.
+ */
+export function defineProvider(
+  api: Api,
+  run: ProviderRun,
+  failure: { isAbort(error: unknown, signal: AbortSignal | undefined): boolean; describe(error: unknown): string },
+  classifyError?: (error: unknown) => ErrorClassification,
+): LlmProvider {
+  return {
+    api,
+    stream(model, context, options) {
+      const builder = new MessageStreamBuilder(model);
+      builder.start();
+      run(builder, model, context, options).catch((error: unknown) => {
+        const aborted = failure.isAbort(error, options.signal);
+        builder.fail(aborted ? undefined : new Error(failure.describe(error)), aborted);
+      });
+      return builder.stream;
+    },
+    ...(classifyError ? { classifyError } : {}),
+  };
 }

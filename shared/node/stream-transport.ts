@@ -5,6 +5,8 @@ import type { FrameTransport, TransportClosed } from "../rpc/transport";
 
 export interface StreamTransportOptions {
   maxLineChars?: number;
+  /** The transport closes when its input stream closes (plain streams; a child process reports its exit instead). */
+  closeWithInput?: boolean;
 }
 
 /** A FrameTransport over a pair of Node streams (a child's stdio, or PassThroughs in tests). */
@@ -32,6 +34,7 @@ export class StreamTransport implements FrameTransport {
     });
     input.on("data", (chunk: Buffer | string) => decoder.push(chunk));
     input.on("end", () => decoder.end());
+    if (options.closeWithInput) input.on("close", () => this.markClosed({ code: null, signal: null }));
     output.on("error", () => {
       /* reported through close */
     });
@@ -87,13 +90,7 @@ export class StreamTransport implements FrameTransport {
   }
 }
 
-/** A transport over plain streams that closes when the input ends. */
+/** A transport over plain streams that closes when the input closes. */
 export function streamTransport(input: Readable, output: Writable, options?: StreamTransportOptions): FrameTransport {
-  const transport = new (class extends StreamTransport {
-    constructor() {
-      super(input, output, options);
-      input.on("close", () => this.markClosed({ code: null, signal: null }));
-    }
-  })();
-  return transport;
+  return new StreamTransport(input, output, { ...options, closeWithInput: true });
 }

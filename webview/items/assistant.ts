@@ -3,7 +3,7 @@ import { h, icon, iconButton } from "../dom";
 import { onNextFrame } from "../frames";
 import { renderMarkdown } from "../markdown";
 import { StreamingMarkdown } from "../markdown-stream";
-import { article, details, itemHeader, keepOpenState, type ItemContext, type ItemView } from "./common";
+import { article, details, itemHeader, replaceItem, type ItemContext, type ItemView } from "./common";
 
 interface Block {
   type: AssistantBlock["type"];
@@ -30,10 +30,7 @@ export class AssistantView implements ItemView {
 
   update(item: ChatItemOf<"assistant">): void {
     this.item = item;
-    const next = this.build();
-    keepOpenState(this.element, next);
-    this.element.replaceWith(next);
-    this.element = next;
+    this.element = replaceItem(this.element, this.build());
   }
 
   append(index: number, type: AssistantBlock["type"], text: string): void {

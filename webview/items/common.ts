@@ -31,7 +31,14 @@ export function itemHeader(iconName: string, label: string, ...extra: (Node | st
 }
 
 /** Keeps which <details> were open across a re-render. */
-export function keepOpenState(from: HTMLElement, to: HTMLElement): void {
+/** Puts a rebuilt item in place of the old one, keeping the open state the user gave its sections. */
+export function replaceItem(current: HTMLElement, next: HTMLElement): HTMLElement {
+  keepOpenState(current, next);
+  current.replaceWith(next);
+  return next;
+}
+
+function keepOpenState(from: HTMLElement, to: HTMLElement): void {
   const before = Array.from(from.querySelectorAll("details"));
   const after = Array.from(to.querySelectorAll("details"));
   before.forEach((d, i) => {

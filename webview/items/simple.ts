@@ -2,7 +2,7 @@ import type { ChatItem, ChatItemOf } from "../../shared/webview-protocol";
 import { h, icon } from "../dom";
 import { formatTokens } from "../format";
 import { renderMarkdown } from "../markdown";
-import { article, details, itemHeader, keepOpenState, type ItemContext, type ItemView } from "./common";
+import { article, details, itemHeader, replaceItem, type ItemContext, type ItemView } from "./common";
 
 /** Entries that are re-rendered whole on each change (bash output is appended in place). */
 export class SimpleView implements ItemView {
@@ -18,10 +18,7 @@ export class SimpleView implements ItemView {
 
   update(item: ChatItem): void {
     this.item = item;
-    const next = this.build();
-    keepOpenState(this.element, next);
-    this.element.replaceWith(next);
-    this.element = next;
+    this.element = replaceItem(this.element, this.build());
   }
 
   output(text: string, replace: boolean): void {

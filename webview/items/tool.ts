@@ -2,7 +2,7 @@ import type { ChatItemOf } from "../../shared/webview-protocol";
 import { editsOf, lineDiff, withContext, type DiffLine } from "../diff";
 import { h, icon } from "../dom";
 import { formatDuration, toolSummary } from "../format";
-import { article, details, keepOpenState, type ItemContext, type ItemView } from "./common";
+import { article, details, replaceItem, type ItemContext, type ItemView } from "./common";
 
 type ToolItem = ChatItemOf<"tool">;
 
@@ -24,10 +24,7 @@ export class ToolView implements ItemView {
 
   update(item: ToolItem): void {
     this.item = item;
-    const next = this.build();
-    keepOpenState(this.element, next);
-    this.element.replaceWith(next);
-    this.element = next;
+    this.element = replaceItem(this.element, this.build());
   }
 
   output(text: string, replace: boolean): void {

@@ -67,38 +67,31 @@ const Input = Type.Array(StringEnum(["text", "image"]));
 const Headers = Type.Record(Type.String(), Type.String());
 const Extra = Type.Record(Type.String(), Type.Unknown());
 
+/** What a model definition and a per-model override both may set. */
+const modelSettings = {
+  name: Type.Optional(Type.String({ minLength: 1 })),
+  reasoning: optionalBoolean(),
+  thinkingLevelMap: Type.Optional(ThinkingLevelMap),
+  input: Type.Optional(Input),
+  inputLimits: Type.Optional(Extra),
+  promptCache: Type.Optional(Extra),
+  contextWindow: Type.Optional(Type.Number()),
+  maxTokens: Type.Optional(Type.Number()),
+  samplingParams: Type.Optional(Extra),
+  headers: Type.Optional(Headers),
+  compat: Type.Optional(Compat),
+};
+
 const ModelDefinition = Type.Object({
   id: Type.String({ minLength: 1 }),
-  name: Type.Optional(Type.String({ minLength: 1 })),
   api: Type.Optional(Type.String({ minLength: 1 })),
   baseUrl: Type.Optional(Type.String({ minLength: 1 })),
-  reasoning: optionalBoolean(),
-  thinkingLevelMap: Type.Optional(ThinkingLevelMap),
-  input: Type.Optional(Input),
-  inputLimits: Type.Optional(Extra),
   cost: Type.Optional(Cost),
-  promptCache: Type.Optional(Extra),
-  contextWindow: Type.Optional(Type.Number()),
-  maxTokens: Type.Optional(Type.Number()),
-  samplingParams: Type.Optional(Extra),
-  headers: Type.Optional(Headers),
-  compat: Type.Optional(Compat),
+  ...modelSettings,
 });
 
-const ModelOverride = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1 })),
-  reasoning: optionalBoolean(),
-  thinkingLevelMap: Type.Optional(ThinkingLevelMap),
-  input: Type.Optional(Input),
-  inputLimits: Type.Optional(Extra),
-  cost: Type.Optional(PartialCost),
-  promptCache: Type.Optional(Extra),
-  contextWindow: Type.Optional(Type.Number()),
-  maxTokens: Type.Optional(Type.Number()),
-  samplingParams: Type.Optional(Extra),
-  headers: Type.Optional(Headers),
-  compat: Type.Optional(Compat),
-});
+/** An override may change part of the cost. */
+const ModelOverride = Type.Object({ ...modelSettings, cost: Type.Optional(PartialCost) });
 
 export const ProviderConfig = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1 })),

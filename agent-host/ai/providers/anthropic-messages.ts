@@ -8,20 +8,15 @@ import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages
 import { classifyAnthropicError, describeAnthropicError } from "../anthropic/errors";
 import { buildAnthropicRequest } from "../anthropic/request";
 import { MessageStreamBuilder } from "../message-stream-builder";
-import type { LlmProvider } from "../provider";
+import { defineProvider } from "../provider";
 import type { Context, Model, StreamOptions } from "../types";
 
-export const provider: LlmProvider = {
-  api: "anthropic-messages",
-  stream(model, context, options) {
-    const builder = new MessageStreamBuilder(model);
-    run(builder, model, context, options).catch((error: unknown) =>
-      builder.fail(new Error(describeAnthropicError(error)), options.signal?.aborted === true),
-    );
-    return builder.stream;
-  },
-  classifyError: classifyAnthropicError,
-};
+export const provider = defineProvider(
+  "anthropic-messages",
+  run,
+  { isAbort: (_error, signal) => signal?.aborted === true, describe: describeAnthropicError },
+  classifyAnthropicError,
+);
 
 /**
  * The SDK would send a key as `Authorization: Bearer`, and without one it searches local
@@ -40,7 +35,6 @@ interface StreamState {
 
 async function run(builder: MessageStreamBuilder, model: Model, context: Context, options: StreamOptions): Promise<void> {
   const { signal } = options;
-  builder.start();
   if (signal?.aborted) return void builder.fail(undefined, true);
   // End the stream the moment the caller aborts; the SDK then closes the connection on its own time.
   const onAbort = () => builder.fail(undefined, true);

@@ -9,24 +9,18 @@ import type { GenerateContentResponse, Part } from "@google/genai" with { "resol
 import { classifyGoogleError, describeGoogleError } from "../google/errors";
 import { buildGoogleRequest } from "../google/request";
 import { MessageStreamBuilder } from "../message-stream-builder";
-import type { LlmProvider } from "../provider";
+import { defineProvider } from "../provider";
 import type { Context, Model, StreamOptions } from "../types";
 
-export const provider: LlmProvider = {
-  api: "google-generative-ai",
-  stream(model, context, options) {
-    const builder = new MessageStreamBuilder(model);
-    run(builder, model, context, options).catch((error: unknown) =>
-      builder.fail(new Error(describeGoogleError(error)), options.signal?.aborted === true),
-    );
-    return builder.stream;
-  },
-  classifyError: classifyGoogleError,
-};
+export const provider = defineProvider(
+  "google-generative-ai",
+  run,
+  { isAbort: (_error, signal) => signal?.aborted === true, describe: describeGoogleError },
+  classifyGoogleError,
+);
 
 async function run(builder: MessageStreamBuilder, model: Model, context: Context, options: StreamOptions): Promise<void> {
   const { signal } = options;
-  builder.start();
   if (signal?.aborted) return void builder.fail(undefined, true);
   const onAbort = () => builder.fail(undefined, true);
   signal?.addEventListener("abort", onAbort, { once: true });

@@ -13,7 +13,7 @@ import { resolveCompat, type ResolvedCompat } from "../openai/compat";
 import { convertChatMessages, convertChatTools, reasoningFields } from "../openai/completions-messages";
 import { classifyOpenAIError, openAIErrorMessage } from "../openai/errors";
 import { reasoningEffort, thinkingEnabled } from "../openai/thinking";
-import type { LlmProvider } from "../provider";
+import { defineProvider } from "../provider";
 import type { Context, Model, StreamOptions, Usage } from "../types";
 
 /** The request body: OpenAI's, plus the reasoning switches of some compatible servers. */
@@ -162,16 +162,4 @@ async function run(builder: MessageStreamBuilder, model: Model, context: Context
   reader.finish();
 }
 
-export const provider: LlmProvider = {
-  api: "openai-completions",
-  stream(model, context, options) {
-    const builder = new MessageStreamBuilder(model);
-    builder.start();
-    run(builder, model, context, options).catch((error: unknown) => {
-      const aborted = isAbortError(error, options.signal);
-      builder.fail(aborted ? undefined : openAIErrorMessage(error), aborted);
-    });
-    return builder.stream;
-  },
-  classifyError: classifyOpenAIError,
-};
+export const provider = defineProvider("openai-completions", run, { isAbort: isAbortError, describe: openAIErrorMessage }, classifyOpenAIError);

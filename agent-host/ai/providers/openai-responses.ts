@@ -15,7 +15,7 @@ import { createOpenAIClient, isAbortError } from "../openai/client";
 import { classifyOpenAIError, openAIErrorMessage, StreamReportedError } from "../openai/errors";
 import { convertResponsesInput, convertResponsesTools } from "../openai/responses-input";
 import { reasoningEffort, thinkingEnabled } from "../openai/thinking";
-import type { LlmProvider } from "../provider";
+import { defineProvider } from "../provider";
 import type { Context, Model, StreamOptions, Usage } from "../types";
 
 /** OpenAI rejects max_output_tokens below 16. */
@@ -199,16 +199,4 @@ async function run(builder: MessageStreamBuilder, model: Model, context: Context
   if (!reader.completed) throw new Error("The stream ended before the response was completed: the connection was closed");
 }
 
-export const provider: LlmProvider = {
-  api: "openai-responses",
-  stream(model, context, options) {
-    const builder = new MessageStreamBuilder(model);
-    builder.start();
-    run(builder, model, context, options).catch((error: unknown) => {
-      const aborted = isAbortError(error, options.signal);
-      builder.fail(aborted ? undefined : openAIErrorMessage(error), aborted);
-    });
-    return builder.stream;
-  },
-  classifyError: classifyOpenAIError,
-};
+export const provider = defineProvider("openai-responses", run, { isAbort: isAbortError, describe: openAIErrorMessage }, classifyOpenAIError);

@@ -1,25 +1,18 @@
 import type { Model as WireModel } from "../../../shared/protocol";
-import type { Model, ThinkingLevel } from "../../ai/types";
+import { clampThinkingLevel } from "../../ai/thinking";
+import type { Model } from "../../ai/types";
 import { contextTokens, sessionStats } from "../../session/session-stats";
 import type { HostRuntime } from "../runtime";
 import type { Handlers } from "./types";
 
 const wire = (model: Model): WireModel => model as WireModel;
 
-function clampLevel(runtime: HostRuntime, model: Model, level: ThinkingLevel): ThinkingLevel {
-  const levels = runtime.thinkingLevels(model);
-  if (levels.includes(level)) return level;
-  const order: ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
-  const wanted = order.indexOf(level);
-  return [...levels].sort((a, b) => Math.abs(order.indexOf(a) - wanted) - Math.abs(order.indexOf(b) - wanted))[0] ?? "off";
-}
-
 function useModel(runtime: HostRuntime, model: Model): void {
   const session = runtime.session;
   session.agent.model = model;
   session.hasModel = true;
   session.sessions.append({ type: "model_change", provider: model.provider, modelId: model.id });
-  session.setThinkingLevel(clampLevel(runtime, model, session.agent.thinkingLevel));
+  session.setThinkingLevel(clampThinkingLevel(session.agent.thinkingLevel, model));
 }
 
 /** State, models, thinking levels, statistics and the session name. */
@@ -51,7 +44,7 @@ export const stateHandlers: Pick<
   },
   get_available_models: (_c, { runtime }) => ({ models: runtime.models.available().map(wire) }),
   set_thinking_level: (command, { runtime }) => {
-    runtime.session.setThinkingLevel(clampLevel(runtime, runtime.session.agent.model, command.level));
+    runtime.session.setThinkingLevel(clampThinkingLevel(command.level, runtime.session.agent.model));
     return undefined;
   },
   cycle_thinking_level: (_c, { runtime }) => {
