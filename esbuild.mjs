@@ -23,6 +23,16 @@ const common = {
   legalComments: "linked",
 };
 
+/** Programs the agent host runs: CommonJS for Node 20+, `__PI_BUNDLED__` set (see providers/load.ts). */
+const hostBundle = {
+  ...common,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  mainFields: ["module", "main"],
+  define: { ...common.define, __PI_BUNDLED__: "true" },
+};
+
 /** @type {esbuild.BuildOptions[]} */
 const programs = [
   {
@@ -35,27 +45,19 @@ const programs = [
     outdir: dist,
     mainFields: ["module", "main"],
   },
+  // The host: a small entry (compile cache), its main bundle, and what it gives Pi extensions to
+  // import (TypeBox, pi stand-ins), loaded with the first extension.
   {
-    ...common,
-    entryPoints: { "agent-host": "agent-host/main.ts" },
-    platform: "node",
-    format: "cjs",
-    target: "node20",
+    ...hostBundle,
+    entryPoints: {
+      "agent-host": "agent-host/start.ts",
+      "agent-host-main": "agent-host/main.ts",
+      "extension-runtime": "agent-host/session/extensions/extension-runtime.ts",
+    },
     outdir: dist,
-    mainFields: ["module", "main"],
-    define: { ...common.define, __PI_BUNDLED__: "true" },
   },
   // Each LLM provider is its own bundle, loaded by the host on first use (agent-host/ai/providers/load.ts).
-  {
-    ...common,
-    entryPoints: providerEntries(),
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    outdir: join(dist, "providers"),
-    mainFields: ["module", "main"],
-    define: { ...common.define, __PI_BUNDLED__: "true" },
-  },
+  { ...hostBundle, entryPoints: providerEntries(), outdir: join(dist, "providers") },
   {
     ...common,
     entryPoints: { webview: "webview/main.ts" },

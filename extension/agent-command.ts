@@ -1,4 +1,5 @@
 import * as path from "node:path";
+import { checkpointLaunchArgs } from "./checkpoints/settings";
 import { settings } from "./settings";
 
 export interface AgentLaunch {
@@ -44,6 +45,8 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
     ...(options.trusted ? ["--approve"] : []),
     ...(settings.confirmTools.length > 0 ? ["--confirm-tools", settings.confirmTools.join(",")] : []),
     ...(settings.confirmTimeoutSeconds > 0 ? ["--confirm-timeout", String(settings.confirmTimeoutSeconds)] : []),
+    ...checkpointLaunchArgs(),
+    ...(settings.workspaceOnly ? ["--workspace-only"] : []),
   ];
   const args = [host, "--mode", "rpc", ...defaults, ...userArgs, ...session];
   return { command: process.execPath, args, env, cwd, label: "bundled agent host", bundled: true };

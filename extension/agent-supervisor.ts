@@ -10,6 +10,7 @@ import { AgentState, type Recovery, type SessionState } from "./supervision/agen
 import { applyStartSettings, restoreRecovered } from "./supervision/apply-settings";
 import { RestartPolicy, type RestartPolicyOptions } from "./supervision/restart-policy";
 import { ProtocolTracer } from "./supervision/tracer";
+import { spawnCommand } from "./supervision/windows-command";
 import { untrustedMessage, vscodeWorkspaceTrust, type WorkspaceTrust } from "./supervision/trust";
 import { AgentNotices, duration } from "./ui/agent-notices";
 
@@ -23,6 +24,10 @@ export interface SupervisorOptions {
   /** API keys for the agent's environment (SecretStorage). */
   secretEnv?: () => Promise<Record<string, string>>;
   restartPolicy?: RestartPolicyOptions;
+  /** Where the agent runs (a git worktree of its own); default the first workspace folder. */
+  cwd?: string;
+  /** A session file to open on the first start (the terminal handoff, a session from the list). */
+  sessionFile?: string;
 }
 
 interface Running {
@@ -56,10 +61,12 @@ export class AgentSupervisor implements vscode.Disposable {
   private restartTimer: NodeJS.Timeout | undefined;
   private readonly notices: AgentNotices;
   private disposed = false;
+  private initialSessionFile: string | undefined;
 
   constructor(private readonly options: SupervisorOptions) {
     this.trust = options.trust ?? vscodeWorkspaceTrust;
     this.policy = new RestartPolicy(options.restartPolicy);
+    this.initialSessionFile = options.sessionFile;
     this.notices = new AgentNotices(options.log);
     this.tracer = this.lifetime.add(new ProtocolTracer(options.log, () => this.agent.refreshSoon()));
     this.agent.setBlocked(this.trust.isTrusted ? undefined : untrustedMessage);
@@ -128,13 +135,18 @@ export class AgentSupervisor implements vscode.Disposable {
     this.cancelScheduledRestart();
     const secretEnv = (await this.options.secretEnv?.()) ?? {};
     const recovery = this.agent.takeRecovery();
-    const sessionFile = recovery?.sessionFile && fs.existsSync(recovery.sessionFile) ? recovery.sessionFile : undefined;
-    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+    const wanted = recovery?.sessionFile ?? this.initialSessionFile;
+    this.initialSessionFile = undefined;
+    const sessionFile = wanted && fs.existsSync(wanted) ? wanted : undefined;
+    const cwd = this.options.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
     const launch = resolveAgentLaunch(this.options.extensionPath, cwd, { trusted: this.trust.isTrusted, secretEnv, ...(sessionFile ? { sessionFile } : {}) });
     this.agent.setStatus("starting");
     this.log.info(`Starting ${launch.label}: ${describeLaunch(launch)}${sessionFile ? " (reopening the session)" : ""}`);
     const lifetime = new Lifetime();
-    const transport = lifetime.add(ProcessTransport.spawn(launch.command, launch.args, { cwd: launch.cwd, env: launch.env }));
+    const spawnable = spawnCommand(launch.command, launch.args, process.platform, { env: launch.env });
+    const transport = lifetime.add(
+      ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) }),
+    );
     const client = lifetime.add(new RpcClient(transport, { trace: this.tracer.hook }));
     const entry: Running = { client, transport, lifetime, launch, stopping: false, ready: false };
     this.current = entry;

@@ -1,24 +1,35 @@
 import * as vscode from "vscode";
-import { AgentSupervisor } from "./agent-supervisor";
+import type { AgentSupervisor, AgentAttach } from "./agent-supervisor";
 import { ApiKeyStore } from "./api-keys";
-import { ChatController } from "./chat/chat-controller";
+import type { ChatController } from "./chat/chat-controller";
+import { ChatLinks } from "./chat/chat-links";
+import { CHAT_PANEL_TYPE } from "./chat/chat-panel";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./chat/chat-view";
-import { registerCommands } from "./commands";
+import { registerCommands, type CommandContext } from "./commands";
 import { installEditorHostTools } from "./host-tools";
+import { installCheckpoints } from "./checkpoints";
 import { Lifetime } from "./lifetime";
-import { applyWhenChanged, restartWhenChanged } from "./settings";
+import { SessionAttention } from "./sessions/attention";
+import { answerNatively, registerSessionsCommands } from "./sessions/commands";
+import { SessionRegistry } from "./sessions/session-registry";
+import { SESSIONS_VIEW_ID, SessionsTreeProvider } from "./sessions/sessions-view";
+import { SessionsStatusItem } from "./sessions/sessions-status";
+import { applyWhenChanged, restartWhenChanged, settings } from "./settings";
 import { AgentStatusItem } from "./status/status-item";
 import { EditorDialogs } from "./ui/editor-dialog";
-import { showNativeDialog } from "./ui/native-dialogs";
-import { NoticePresenter } from "./ui/notices";
-import { offerUndelivered } from "./ui/recovery-notice";
+import type { NoticePresenter } from "./ui/notices";
 
 /** What activate() returns: used by the real-VS-Code tests, and by other extensions. */
 export interface PiExtensionApi {
+  /** The side panel's session (always there). */
   readonly supervisor: AgentSupervisor;
   readonly chat: ChatController;
   readonly notices: NoticePresenter;
   readonly status: AgentStatusItem;
+  /** Every session of the window, the side panel's first. */
+  readonly sessions: SessionRegistry;
+  readonly attention: SessionAttention;
+  readonly sessionsStatus: SessionsStatusItem;
   readonly apiKeys: ApiKeyStore;
   readonly editorDialogs: EditorDialogs;
   /** Where the "Pi Agent" log file is written. */
@@ -26,64 +37,83 @@ export interface PiExtensionApi {
 }
 
 let extensionLifetime: Lifetime | undefined;
-let activeSupervisor: AgentSupervisor | undefined;
+let activeSessions: SessionRegistry | undefined;
 
 export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   const lifetime = new Lifetime();
   extensionLifetime = lifetime;
   const log = lifetime.add(vscode.window.createOutputChannel("Pi Agent", { log: true }));
   const apiKeys = lifetime.add(new ApiKeyStore(context.secrets, context.globalState));
-  const supervisor = lifetime.add(new AgentSupervisor({ extensionPath: context.extensionPath, log, secretEnv: () => apiKeys.environment() }));
-  activeSupervisor = supervisor;
-  const view = lifetime.add(new ChatViewProvider(context.extensionUri, log));
-  const chat = lifetime.add(new ChatController(supervisor, view));
   const editorDialogs = lifetime.add(new EditorDialogs());
-  const status = lifetime.add(new AgentStatusItem(supervisor.agent));
-  const notices = lifetime.add(new NoticePresenter((notice) => log.info(`UI request ${notice.method} is not shown: ${JSON.stringify(notice)}`)));
+  const links = lifetime.add(new ChatLinks(log));
+  // Hooks run on every agent process of every session.
+  const attach: AgentAttach[] = [];
+  const everyAgent = { onAttach: (hook: AgentAttach) => void attach.push(hook) };
+  lifetime.add(installEditorHostTools(everyAgent));
+  lifetime.add(installCheckpoints({ everyAgent, sessions: () => sessions, storageDir: context.globalStorageUri.fsPath, log }));
 
-  // Dialogs: native UI and a chat card (first answer wins); the status bar shows one is open.
-  const dialogs = chat.withInlineDialogs((request, token) => showNativeDialog(request, token, editorDialogs));
-  supervisor.onAttach((client, agentLifetime) => {
-    client.setDialogHandler((request, token) => supervisor.agent.trackDialog(dialogs(request, token)));
-    client.setNoticeHandler((notice) => {
-      if (notice.method === "setTitle") view.setTitle(notice.title);
-      if (!chat.showNotice(notice)) notices.show(notice);
-    });
-    agentLifetime.add({ dispose: () => notices.clear() });
-  });
-  lifetime.add(installEditorHostTools(supervisor));
-
-  const chatAccess = {
-    setInput: (text: string) => {
-      chat.post({ type: "setInput", text });
-      view.reveal();
-    },
-  };
-  lifetime.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }));
-  for (const disposable of registerCommands({ supervisor, chat: chatAccess, apiKeys, log })) lifetime.add(disposable);
-  lifetime.add(supervisor.agent.onUndelivered((texts) => offerUndelivered(texts, supervisor, chatAccess)));
-  lifetime.add(
-    supervisor.agent.onDidChangeSession(({ state, previous }) => {
-      // Another conversation (new, resumed, forked): the transcript of the old one goes.
-      if (previous && previous.sessionId !== state.sessionId) chat.transcript.clear();
-    }),
+  const view = lifetime.add(new ChatViewProvider(context.extensionUri, log));
+  const sessions = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, attach }, view, context.extensionUri));
+  activeSessions = sessions;
+  const primary = sessions.primary;
+  const status = lifetime.add(new AgentStatusItem(primary.supervisor.agent));
+  const sessionsStatus = lifetime.add(new SessionsStatusItem(sessions));
+  const attention = lifetime.add(
+    new SessionAttention(sessions, () => settings.attention, (session, request) => answerNatively(session, request.id, editorDialogs)),
   );
+  lifetime.add(view.onDidChangeVisibility(() => view.visible && sessions.focusPrimary()));
+
+  lifetime.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }));
+  const tree = lifetime.add(new SessionsTreeProvider(sessions));
+  lifetime.add(vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: tree }));
+  // A chat tab left over from before a reload has no agent: close it (its session can be resumed).
+  lifetime.add(vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_TYPE, { deserializeWebviewPanel: async (panel) => panel.dispose() }));
+
+  // Commands act on the session the user worked with last.
+  const commandContext: CommandContext = {
+    get supervisor() {
+      return sessions.active.supervisor;
+    },
+    chat: { setInput: (text) => sessions.active.chatAccess.setInput(text) },
+    attachToChat: async (uris, lines) => {
+      const session = sessions.active;
+      session.chat.context.offer(await session.chat.context.attachmentsFor(uris, lines));
+      session.reveal();
+    },
+    apiKeys,
+    log,
+  };
+  for (const disposable of registerCommands(commandContext)) lifetime.add(disposable);
+  for (const disposable of registerSessionsCommands({ registry: sessions, log, editorDialogs, storage: context.globalStorageUri })) lifetime.add(disposable);
   lifetime.add(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (restartWhenChanged.some((key) => e.affectsConfiguration(key))) {
-        if (supervisor.client) void supervisor.restart().catch((error: unknown) => log.error(`Restart after a settings change failed: ${String(error)}`));
-      } else if (applyWhenChanged.some((key) => e.affectsConfiguration(key))) {
-        void supervisor.applySettings((key) => e.affectsConfiguration(key));
+      for (const { supervisor } of sessions.all) {
+        if (restartWhenChanged.some((key) => e.affectsConfiguration(key))) {
+          if (supervisor.client) void supervisor.restart().catch((error: unknown) => log.error(`Restart after a settings change failed: ${String(error)}`));
+        } else if (applyWhenChanged.some((key) => e.affectsConfiguration(key))) {
+          void supervisor.applySettings((key) => e.affectsConfiguration(key));
+        }
       }
     }),
   );
   context.subscriptions.push(lifetime);
-  return { supervisor, chat, notices, status, apiKeys, editorDialogs, logFolder: context.logUri };
+  return {
+    supervisor: primary.supervisor,
+    chat: primary.chat,
+    notices: primary.notices,
+    status,
+    sessions,
+    attention,
+    sessionsStatus,
+    apiKeys,
+    editorDialogs,
+    logFolder: context.logUri,
+  };
 }
 
 export async function deactivate(): Promise<void> {
-  await activeSupervisor?.stop();
+  await activeSessions?.stopAll();
   extensionLifetime?.dispose();
-  activeSupervisor = undefined;
+  activeSessions = undefined;
   extensionLifetime = undefined;
 }

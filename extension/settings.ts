@@ -20,6 +20,10 @@ export const settings = {
   get confirmTools(): string[] {
     return section().get<string[]>("permissions.confirmTools", ["bash", "edit", "write"]);
   },
+  /** The bundled host's read/write/edit/ls/find/grep refuse paths outside the workspace folder. */
+  get workspaceOnly(): boolean {
+    return section().get<boolean>("permissions.workspaceOnly", true);
+  },
   get confirmTimeoutSeconds(): number {
     return section().get<number>("permissions.timeoutSeconds", 0);
   },
@@ -61,13 +65,21 @@ export const settings = {
   get dialogSurface(): "native" | "inline" | "both" {
     return section().get<"native" | "inline" | "both">("dialogs.surface", "both");
   },
+  /** The program that opens a session in Pi's terminal UI; empty: the agent command, else "pi". */
+  get terminalCommand(): string {
+    return section().get<string>("terminal.command", "").trim();
+  },
+  /** When to notify that a session finished or waits for an answer. */
+  get attention(): "whenUnfocused" | "always" | "never" {
+    return section().get<"whenUnfocused" | "always" | "never">("notifications.attention", "whenUnfocused");
+  },
   get trace(): TraceLevel {
     return section().get<TraceLevel>("trace", "off");
   },
 };
 
 /** Changing these restarts the agent (the current session is reopened). */
-export const restartWhenChanged = ["pi.agent.command", "pi.agent.args", "pi.agent.env", "pi.permissions.confirmTools", "pi.permissions.timeoutSeconds"] as const;
+export const restartWhenChanged = ["pi.agent.command", "pi.agent.args", "pi.agent.env", "pi.permissions.confirmTools", "pi.permissions.timeoutSeconds", "pi.permissions.workspaceOnly"] as const;
 
 /** Changing these is applied to the running agent through set_* commands. */
 export const applyWhenChanged = ["pi.model.provider", "pi.model.id", "pi.model.thinkingLevel", "pi.queue.steeringMode", "pi.queue.followUpMode", "pi.queue.interruptMode"] as const;

@@ -114,6 +114,28 @@ export type SlashCommandInfo = Static<typeof SlashCommandInfo>;
 export const Widget = Type.Object({ key: Type.String(), lines: Type.Array(Type.String()), placement: Type.Union([Type.Literal("above"), Type.Literal("below")]) });
 export type Widget = Static<typeof Widget>;
 
+/** Context attached to a message: `@file`, `@file#L10-20`, `@folder/`, `@selection`, `@problems`. */
+export const attachmentLimits = { images: 10, imageBytes: 5 * 1024 * 1024, mentions: 50 } as const;
+export const MentionKind = Type.Union([Type.Literal("file"), Type.Literal("folder"), Type.Literal("selection"), Type.Literal("problems")]);
+export const Mention = Type.Object({
+  kind: MentionKind,
+  /** Workspace-relative (or absolute) path of a file or folder. */
+  path: Type.Optional(Type.String({ minLength: 1, maxLength: 4096 })),
+  /** 1-based, inclusive. */
+  lines: Type.Optional(Type.Object({ start: Type.Integer({ minimum: 1 }), end: Type.Integer({ minimum: 1 }) })),
+});
+export type Mention = Static<typeof Mention>;
+export const ImageMimeType = Type.Union([Type.Literal("image/png"), Type.Literal("image/jpeg"), Type.Literal("image/gif"), Type.Literal("image/webp")]);
+export const ImageAttachment = Type.Object({
+  name: Type.String({ maxLength: 1024 }),
+  mimeType: ImageMimeType,
+  /** base64 of at most attachmentLimits.imageBytes bytes. */
+  data: Type.String({ minLength: 1, maxLength: Math.ceil(attachmentLimits.imageBytes / 3) * 4 }),
+});
+export type ImageAttachment = Static<typeof ImageAttachment>;
+export const MentionCandidate = Type.Object({ kind: Type.Union([Type.Literal("file"), Type.Literal("folder")]), path: Type.String() });
+export type MentionCandidate = Static<typeof MentionCandidate>;
+
 export const toWebviewSchemas = {
   status: Type.Object({ type: Type.Literal("status"), status: AgentStatus, detail: Type.Optional(Type.String()) }),
   /** `now` is the extension's clock (Date.now()), so the webview can place dialog deadlines. */
@@ -137,6 +159,10 @@ export const toWebviewSchemas = {
   commands: Type.Object({ type: Type.Literal("commands"), commands: Type.Array(SlashCommandInfo) }),
   widgets: Type.Object({ type: Type.Literal("widgets"), widgets: Type.Array(Widget) }),
   focus: Type.Object({ type: Type.Literal("focus") }),
+  /** Files, folders, ranges or images to attach to the message being written (chips). */
+  addAttachments: Type.Object({ type: Type.Literal("addAttachments"), mentions: Type.Array(Mention), images: Type.Optional(Type.Array(ImageAttachment)) }),
+  /** Workspace files and folders matching a `mentionQuery` with the same id. */
+  mentionResults: Type.Object({ type: Type.Literal("mentionResults"), id: Type.Integer(), items: Type.Array(MentionCandidate) }),
 };
 export const ToWebview = Type.Union(Object.values(toWebviewSchemas));
 export type ToWebview = Static<typeof ToWebview>;
@@ -151,7 +177,14 @@ export const DialogAnswerMessage = Type.Union([
 export const fromWebviewSchemas = {
   ready: Type.Object({ type: Type.Literal("ready") }),
   /** While the agent runs, `mode` says how the message is queued (default: steer). */
-  prompt: Type.Object({ type: Type.Literal("prompt"), text: Text, mode: Type.Optional(Type.Union([Type.Literal("steer"), Type.Literal("followUp")])) }),
+  prompt: Type.Object({
+    type: Type.Literal("prompt"),
+    text: Text,
+    mode: Type.Optional(Type.Union([Type.Literal("steer"), Type.Literal("followUp")])),
+    /** The `@` mentions of the text, resolved by the extension when the message is sent. */
+    mentions: Type.Optional(Type.Array(Mention, { maxItems: attachmentLimits.mentions })),
+    images: Type.Optional(Type.Array(ImageAttachment, { maxItems: attachmentLimits.images })),
+  }),
   /** `!command` (`!!` keeps the output out of the model's context). */
   bash: Type.Object({ type: Type.Literal("bash"), command: Text, excludeFromContext: Type.Boolean() }),
   abort: Type.Object({ type: Type.Literal("abort") }),
@@ -162,9 +195,15 @@ export const fromWebviewSchemas = {
   queueRestore: Type.Object({ type: Type.Literal("queueRestore") }),
   openLink: Type.Object({ type: Type.Literal("openLink"), href: Type.String({ maxLength: 8192 }) }),
   openDiff: Type.Object({ type: Type.Literal("openDiff"), key: Type.String() }),
+  /** "Rewind…" on the user message with this item key (files, conversation or both). */
+  rewind: Type.Object({ type: Type.Literal("rewind"), key: Type.String() }),
   openFile: Type.Object({ type: Type.Literal("openFile"), path: Type.String({ minLength: 1, maxLength: 4096 }), line: Type.Optional(Type.Integer({ minimum: 1 })) }),
   copy: Type.Object({ type: Type.Literal("copy"), text: Type.String({ maxLength: 10_000_000 }) }),
   requestCommands: Type.Object({ type: Type.Literal("requestCommands") }),
+  /** `@` typed in the box: workspace files and folders matching `query`. */
+  mentionQuery: Type.Object({ type: Type.Literal("mentionQuery"), id: Type.Integer(), query: Type.String({ maxLength: 1024 }) }),
+  /** Files or folders dropped on the box (Shift+drag from the explorer): added as attachments. */
+  dropUris: Type.Object({ type: Type.Literal("dropUris"), uris: Type.Array(Type.String({ maxLength: 8192 }), { maxItems: 100 }) }),
   /** A Content-Security-Policy violation inside the webview: logged (and counted by tests). */
   cspViolation: Type.Object({ type: Type.Literal("cspViolation"), directive: Type.String(), blocked: Type.String(), sample: Type.Optional(Type.String()) }),
 };

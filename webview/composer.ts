@@ -1,21 +1,41 @@
-import type { FromWebview, SlashCommandInfo } from "../shared/webview-protocol";
-import { h } from "./dom";
+import type { FromWebview, ImageAttachment, Mention, MentionCandidate, SlashCommandInfo } from "../shared/webview-protocol";
+import { ComposerAttachments } from "./composer-attachments";
+import { h, icon } from "./dom";
 import { composerAction, composerHint, type ComposerAction } from "./keys";
+import { mentionQueryAt, mentionToken, replaceMentionQuery } from "./mentions";
 import { acceptCommand, matchCommands, slashQuery } from "./slash";
 
 type TextArea = HTMLElement & { value: string; wrappedElement?: HTMLTextAreaElement };
 
+/** One row of the completion list: a slash command or an `@` mention. */
+interface CompletionItem {
+  label: string;
+  description: string;
+  icon?: string;
+  data: Record<string, string>;
+  accept(): void;
+}
+
+const specialMentions = [
+  { name: "selection", description: "The text selected in the editor", icon: "selection" },
+  { name: "problems", description: "Errors and warnings in the workspace", icon: "warning" },
+] as const;
+
 /**
  * The message box: Enter sends, or steers while the agent runs; Alt/Ctrl+Enter queues a
- * follow-up; `/` completes the agent's commands; `!cmd` runs a shell command.
+ * follow-up; `/` completes the agent's commands; `@` completes files, folders, `@selection` and
+ * `@problems` (shown as chips with the pasted images); `!cmd` runs a shell command.
  */
 export class Composer {
   private running = false;
   private queueLength = 0;
   private commands: SlashCommandInfo[] = [];
-  private matches: SlashCommandInfo[] = [];
+  private matches: CompletionItem[] = [];
   private selected = 0;
   private commandsRequested = false;
+  private mention: { start: number; query: string; id: number; results: MentionCandidate[] } | undefined;
+  private mentionId = 0;
+  private readonly attachments: ComposerAttachments;
 
   constructor(
     private readonly prompt: TextArea,
@@ -26,7 +46,14 @@ export class Composer {
     private readonly post: (message: FromWebview) => void,
     private readonly onDraft: (text: string) => void,
     private readonly onRestoreQueue: () => void,
+    chips: HTMLElement,
+    dropTarget: HTMLElement,
   ) {
+    this.attachments = new ComposerAttachments(chips, prompt, dropTarget, {
+      text: () => this.prompt.value,
+      setText: (text) => this.setText(text),
+      post,
+    });
     sendButton.addEventListener("click", () => this.submit(this.running ? "steer" : "send"));
     abortButton.addEventListener("click", () => post({ type: "abort" }));
     prompt.addEventListener("keydown", (event: KeyboardEvent) => this.keydown(event));
@@ -44,9 +71,23 @@ export class Composer {
 
   setText(text: string, append = false, focus = true): void {
     const current = this.prompt.value;
-    this.prompt.value = append && current.trim() ? `${current.replace(/\s+$/, "")}\n\n${text}` : text;
+    this.setValue(append && current.trim() ? `${current.replace(/\s+$/, "")}\n\n${text}` : text);
     this.onDraft(this.prompt.value);
+    this.attachments.refresh();
     if (focus) this.focus();
+  }
+
+  /** Mentions and images from the extension ("Add to Pi Chat", files dropped from the explorer). */
+  addAttachments(mentions: Mention[], images: ImageAttachment[] = []): void {
+    this.attachments.add(mentions, images);
+    this.focus();
+  }
+
+  /** Workspace files and folders for the `@` word being typed (stale answers are ignored). */
+  setMentionResults(id: number, items: MentionCandidate[]): void {
+    if (!this.mention || this.mention.id !== id) return;
+    this.mention.results = items;
+    this.showMentionItems();
   }
 
   focus(): void {
@@ -79,6 +120,10 @@ export class Composer {
   }
 
   private keydown(event: KeyboardEvent): void {
+    if (event.key === "Backspace" && !event.isComposing && this.caret() === 0 && this.prompt.wrappedElement?.selectionEnd === 0) {
+      if (this.attachments.removeLast()) event.preventDefault();
+      return;
+    }
     const action = composerAction(event, { running: this.running, completionOpen: this.matches.length > 0, queueLength: this.queueLength });
     if (!action) return;
     event.preventDefault();
@@ -99,37 +144,100 @@ export class Composer {
         this.selected = (this.selected + (action === "completeNext" ? 1 : -1) + this.matches.length) % this.matches.length;
         return this.renderCompletions();
       case "completeAccept":
-        return this.accept(this.matches[this.selected]);
+        return this.matches[this.selected] ? this.matches[this.selected].accept() : this.closeCompletions();
       case "completeClose":
         return this.closeCompletions();
     }
   }
 
   private submit(mode: "send" | "steer" | "followUp"): void {
-    const text = this.prompt.value.trim();
-    if (!text) return;
+    let text = this.prompt.value.trim();
+    if (!text && this.attachments.imageCount === 0) return;
     const bang = /^(!!?)(.*)$/s.exec(text);
     if (bang && !this.running && bang[2].trim()) {
       this.post({ type: "bash", command: bang[2].trim(), excludeFromContext: bang[1] === "!!" });
-    } else if (mode === "send") {
-      this.post({ type: "prompt", text });
     } else {
-      this.post({ type: "prompt", text, mode });
+      text ||= "(see the attached image)";
+      this.post({ type: "prompt", text, ...(mode === "send" ? {} : { mode }), ...this.attachments.take(text) });
     }
-    this.prompt.value = "";
+    this.setValue("");
     this.onDraft("");
+    this.attachments.refresh();
     this.closeCompletions();
+  }
+
+  private setValue(text: string, caret = text.length): void {
+    this.prompt.value = text;
+    const inner = this.prompt.wrappedElement;
+    if (inner) {
+      // Set now, not at the element's next render, so that the caret can be placed.
+      inner.value = text;
+      inner.setSelectionRange(caret, caret);
+    }
   }
 
   private changed(): void {
     this.onDraft(this.prompt.value);
+    this.attachments.refresh();
     const query = slashQuery(this.prompt.value, this.caret());
-    if (query === undefined) return this.closeCompletions();
+    if (query === undefined) return this.mentionChanged();
     if (!this.commandsRequested) {
       this.commandsRequested = true;
       this.post({ type: "requestCommands" });
     }
-    this.matches = matchCommands(query, this.commands);
+    this.setMatches(
+      matchCommands(query, this.commands).map((command) => ({
+        label: `/${command.name}`,
+        description: command.description ?? command.source,
+        data: { command: command.name },
+        accept: () => this.accept(command),
+      })),
+    );
+  }
+
+  private mentionChanged(): void {
+    const at = mentionQueryAt(this.prompt.value, this.caret());
+    if (!at) {
+      this.mention = undefined;
+      return this.closeCompletions();
+    }
+    if (this.mention?.start !== at.start || this.mention.query !== at.query) {
+      this.mention = { ...at, id: ++this.mentionId, results: this.mention?.start === at.start ? this.mention.results : [] };
+      this.post({ type: "mentionQuery", id: this.mention.id, query: at.query });
+    }
+    this.showMentionItems();
+  }
+
+  private showMentionItems(): void {
+    const at = this.mention;
+    if (!at) return;
+    const q = at.query.toLowerCase();
+    const specials = specialMentions
+      .filter((s) => s.name.startsWith(q))
+      .map((s) => ({ label: `@${s.name}`, description: s.description, icon: s.icon, data: { mention: s.name }, accept: () => this.acceptMention({ kind: s.name }) }));
+    const files = at.results.map((c) => ({
+      label: `${c.path}${c.kind === "folder" ? "/" : ""}`,
+      description: c.kind === "folder" ? "folder" : "",
+      icon: c.kind,
+      data: { mention: c.path },
+      accept: () => this.acceptMention({ kind: c.kind, path: c.path }),
+    }));
+    this.setMatches([...specials, ...files]);
+  }
+
+  private acceptMention(mention: Mention): void {
+    if (!this.mention) return;
+    const next = replaceMentionQuery(this.prompt.value, this.mention.start, this.caret(), mentionToken(mention));
+    this.mention = undefined;
+    this.setValue(next.text, next.caret);
+    this.onDraft(next.text);
+    this.attachments.refresh();
+    this.closeCompletions();
+    this.focus();
+  }
+
+  private setMatches(items: CompletionItem[]): void {
+    this.matches = items;
     this.selected = Math.min(this.selected, Math.max(0, this.matches.length - 1));
     this.renderCompletions();
   }
@@ -138,9 +246,8 @@ export class Composer {
     return this.prompt.wrappedElement?.selectionStart ?? this.prompt.value.length;
   }
 
-  private accept(command: SlashCommandInfo | undefined): void {
-    if (!command) return this.closeCompletions();
-    this.prompt.value = acceptCommand(this.prompt.value, command.name);
+  private accept(command: SlashCommandInfo): void {
+    this.setValue(acceptCommand(this.prompt.value, command.name));
     this.onDraft(this.prompt.value);
     this.closeCompletions();
     this.focus();
@@ -156,16 +263,18 @@ export class Composer {
   private renderCompletions(): void {
     this.completions.hidden = this.matches.length === 0;
     this.completions.replaceChildren(
-      ...this.matches.map((command, index) => {
+      ...this.matches.map((item, index) => {
+        const data = Object.fromEntries(Object.entries(item.data).map(([k, v]) => [`data-${k}`, v]));
         const option = h(
           "div",
-          { class: "completion", role: "option", id: `completion-${index}`, "aria-selected": index === this.selected ? "true" : "false", "data-command": command.name },
-          h("span", { class: "completion-name" }, `/${command.name}`),
-          h("span", { class: "completion-description" }, command.description ?? command.source),
+          { class: "completion", role: "option", id: `completion-${index}`, "aria-selected": index === this.selected ? "true" : "false", ...data },
+          item.icon ? icon(item.icon) : null,
+          h("span", { class: "completion-name" }, item.label),
+          h("span", { class: "completion-description" }, item.description),
         );
         option.addEventListener("mousedown", (event) => {
           event.preventDefault();
-          this.accept(command);
+          item.accept();
         });
         return option;
       }),

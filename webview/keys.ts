@@ -48,7 +48,10 @@ export function composerAction(e: KeyInfo, ctx: ComposerContext): ComposerAction
 /** The hint beside the buttons (short) and its tooltip (all of it). */
 export function composerHint(running: boolean, queueLength: number): { text: string; title: string } {
   if (!running) {
-    return { text: "Enter to send · Shift+Enter new line · / commands · !cmd shell", title: "Enter sends · Shift+Enter adds a new line · / completes commands · !cmd runs a shell command (!!cmd keeps it out of the context)" };
+    return {
+      text: "Enter to send · Shift+Enter new line · / commands · @ context · !cmd shell",
+      title: "Enter sends · Shift+Enter adds a new line · / completes commands · @ attaches files, folders, lines (@file#L10-20), @selection or @problems; paste or drop images · !cmd runs a shell command (!!cmd keeps it out of the context)",
+    };
   }
   const restore = queueLength > 0 ? " · Esc puts the queue back" : "";
   return { text: `Enter steers · Alt+Enter queues a follow-up${restore}`, title: "Enter steers the agent (after its current tool calls) · Alt+Enter or Ctrl+Enter queues a follow-up (when it would stop) · Escape puts the queue back into the box" };

@@ -47,8 +47,9 @@ app.innerHTML = `
   <div id="widgets-above" class="widgets" hidden></div>
   <div id="queue" class="queue" role="list" aria-label="Queued messages" hidden></div>
   <div class="composer-wrap">
-    <div id="completions" class="completions" role="listbox" aria-label="Commands" hidden></div>
+    <div id="completions" class="completions" role="listbox" aria-label="Completions" hidden></div>
     <form id="composer" class="composer">
+      <div id="attachments" class="attachments" role="list" aria-label="Attached context" hidden></div>
       <vscode-textarea id="prompt" rows="3" resize="vertical" placeholder="Ask Pi…" aria-label="Message"></vscode-textarea>
       <div class="composer-bar">
         <footer id="footer" class="chat-footer" aria-label="Session usage" hidden></footer>
@@ -84,6 +85,8 @@ const composer: Composer = new Composer(
     draftTimer = setTimeout(() => save({ draft }), 200);
   },
   () => post({ type: "queueRestore" }),
+  byId("attachments"),
+  app,
 );
 const queue = new QueueView(byId("queue"), post, (text) => composer.setText(text, true));
 byId("composer").addEventListener("submit", (event) => event.preventDefault());
@@ -130,6 +133,10 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       return header.setWidgets(message.widgets);
     case "focus":
       return composer.focus();
+    case "addAttachments":
+      return composer.addAttachments(message.mentions, message.images);
+    case "mentionResults":
+      return composer.setMentionResults(message.id, message.items);
   }
 });
 

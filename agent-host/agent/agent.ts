@@ -1,4 +1,4 @@
-import { Emitter, type Disposable, type Event } from "vscode-jsonrpc";
+import { Emitter, type Disposable, type Event } from "./emitter";
 import type { AssistantMessage, Model, ThinkingLevel } from "../ai/types";
 import { runAgentLoop } from "./agent-loop";
 import { MessageQueue, type QueueChange } from "./message-queue";
@@ -9,7 +9,8 @@ export interface AgentOptions extends Omit<AgentLoopConfig, "takeSteering" | "ha
   model: Model;
   thinkingLevel?: ThinkingLevel;
   tools?: AnyAgentTool[];
-  systemPrompt?: string;
+  /** A function is called on the first model request (building it reads files and the clock's time zone). */
+  systemPrompt?: string | (() => string);
   steeringMode?: QueueMode;
   followUpMode?: QueueMode;
   interruptMode?: InterruptMode;
@@ -34,7 +35,7 @@ export class Agent implements Disposable {
   model: Model;
   thinkingLevel: ThinkingLevel;
   tools: AnyAgentTool[];
-  systemPrompt: string;
+  private systemPromptSource: string | (() => string);
   interruptMode: InterruptMode;
   private readonly eventEmitter = new Emitter<AgentEvent>();
   private readonly queueEmitter = new Emitter<QueueState>();
@@ -49,11 +50,20 @@ export class Agent implements Disposable {
   /** Tool and context hooks set after construction (extensions); they take the place of the options' ones. */
   private hooks: AgentHooks = {};
 
+  get systemPrompt(): string {
+    if (typeof this.systemPromptSource === "function") this.systemPromptSource = this.systemPromptSource();
+    return this.systemPromptSource;
+  }
+
+  set systemPrompt(prompt: string) {
+    this.systemPromptSource = prompt;
+  }
+
   constructor(private readonly options: AgentOptions) {
     this.model = options.model;
     this.thinkingLevel = options.thinkingLevel ?? "off";
     this.tools = options.tools ?? [];
-    this.systemPrompt = options.systemPrompt ?? "";
+    this.systemPromptSource = options.systemPrompt ?? "";
     this.interruptMode = options.interruptMode ?? "wait";
     this.messages = options.messages ?? [];
     const changed = (change: QueueChange) => this.queueEmitter.fire({ ...this.queueState(), change });

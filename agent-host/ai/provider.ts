@@ -34,10 +34,18 @@ export function defineProvider(
       builder.start();
       run(builder, model, context, options).catch((error: unknown) => {
         const aborted = failure.isAbort(error, options.signal);
-        builder.fail(aborted ? undefined : new Error(failure.describe(error)), aborted);
+        builder.fail(aborted ? undefined : new Error(redactCredentials(failure.describe(error), options)), aborted);
       });
       return builder.stream;
     },
     ...(classifyError ? { classifyError } : {}),
   };
+}
+
+const credentialHeader = /authorization|api-?key|token|secret/i;
+
+/** A provider's error text may echo the request's key (some echo the Authorization header): it is masked before it is kept anywhere. */
+export function redactCredentials(text: string, options: Pick<StreamOptions, "apiKey" | "headers">): string {
+  const secrets = [options.apiKey, ...Object.entries(options.headers ?? {}).filter(([name]) => credentialHeader.test(name)).map(([, value]) => value.replace(/^(Bearer|Basic)\s+/i, ""))];
+  return secrets.filter((s): s is string => typeof s === "string" && s.length >= 8).reduce((masked, secret) => masked.split(secret).join("***"), text);
 }

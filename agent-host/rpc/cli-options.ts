@@ -34,6 +34,10 @@ export interface CliOptions {
   confirmTools: string[];
   /** How long such a question waits before it counts as a denial (ms; 0: no limit). */
   confirmTimeoutMs: number;
+  /** Ours, not pi's: record files before write/edit change them, in this checkpoint store (the editor's rewind). */
+  checkpointDir?: string;
+  /** Ours: read/write/edit/ls/find/grep refuse paths outside the working directory (the editor passes it). */
+  workspaceOnly: boolean;
   /** Adds seed 000's cumulative `message`/`partial` to message_update, for clients of the older Pi. */
   eventSnapshots: boolean;
   messages: string[];
@@ -73,6 +77,7 @@ const valued: Record<string, Setter> = {
   "--export": () => undefined,
   "--confirm-tools": (o, v) => (o.confirmTools = list(v)),
   "--confirm-timeout": (o, v) => (o.confirmTimeoutMs = Math.max(0, Number(v) * 1000) || 0),
+  "--checkpoint-dir": (o, v) => (o.checkpointDir = v),
 };
 
 const flags: Record<string, (o: CliOptions) => void> = {
@@ -98,6 +103,7 @@ const flags: Record<string, (o: CliOptions) => void> = {
   "--offline": (o) => (o.offline = true),
   "--verbose": (o) => (o.verbose = true),
   "--event-snapshots": (o) => (o.eventSnapshots = true),
+  "--workspace-only": (o) => (o.workspaceOnly = true),
   // TUI-only flags, accepted and ignored
   "--print": () => undefined,
   "-p": () => undefined,
@@ -113,7 +119,7 @@ export function parseCli(argv: readonly string[], help: string, version: string)
   const options: CliOptions = {
     mode: "text", appendSystemPrompt: [], continue: false, noSession: false, excludeTools: [], noTools: false,
     noBuiltinTools: false, extensions: [], noExtensions: false, skills: [], noSkills: false, promptTemplates: [],
-    noPromptTemplates: false, noContextFiles: false, offline: false, verbose: false, eventSnapshots: false, confirmTools: [], confirmTimeoutMs: 0, messages: [],
+    noPromptTemplates: false, noContextFiles: false, offline: false, verbose: false, eventSnapshots: false, confirmTools: [], confirmTimeoutMs: 0, workspaceOnly: false, messages: [],
   };
   const warnings: string[] = [];
   for (let i = 0; i < argv.length; i++) {

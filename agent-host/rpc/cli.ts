@@ -34,6 +34,8 @@ Options (as pi's):
   --approve, -a / --no-approve, -na   trust project-local files (.pi/) for this run
   --confirm-tools <list>         ask the client (a select dialog) before these tools run, e.g. bash,edit,write
   --confirm-timeout <seconds>    an unanswered question denies after this long
+  --checkpoint-dir <dir>         record files before write/edit change them, in this checkpoint store
+  --workspace-only               read/write/edit/ls/find/grep refuse paths outside the working directory (bash is not confined)
   --event-snapshots              add the cumulative message to message_update (older Pi clients)
   --offline, --verbose, --version, --help
 Options of pi's terminal UI are accepted and ignored.`;

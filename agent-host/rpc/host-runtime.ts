@@ -26,6 +26,8 @@ import type { HostRuntime } from "./runtime";
 import { runUserBash } from "./user-bash";
 import { attachExtensions } from "./extensions";
 import { createPermissionGate } from "../session/permission-policy";
+import { withCheckpoints } from "../session/checkpoints";
+import { chainGates, createWorkspaceGate } from "../session/path-policy";
 
 /** Stands in while no model is configured: a prompt then fails with a clear message. */
 const NO_MODEL: Model = {
@@ -65,18 +67,27 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
     },
   };
   const tools = pickTools(options, settings.defaultTools, cwd, todoStore);
-  const resources = loadContextResources({
+  // Context files, skills and templates are read when first needed (a prompt, get_commands).
+  let loaded: ReturnType<typeof loadContextResources> | undefined;
+  const resources = () => {
+    if (loaded) return loaded;
+    loaded = loadContextResources({
     cwd, agentDir, homeDir: os.homedir(), allowProject, noContextFiles: options.noContextFiles, noSkills: options.noSkills,
     skillPaths: options.skills, noPromptTemplates: options.noPromptTemplates, promptTemplatePaths: options.promptTemplates,
     ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}), appendSystemPrompt: options.appendSystemPrompt,
-  });
-  resources.diagnostics.forEach((d) => warn(`${d.path ?? ""} ${d.message}`.trim()));
-  const systemSections = buildSystemPromptSections({
-    cwd, tools, contextFiles: resources.contextFiles, skills: resources.skills,
-    ...(resources.prompt.customPrompt !== undefined ? { customPrompt: resources.prompt.customPrompt } : {}),
-    appendPrompts: resources.prompt.appendPrompts,
-  });
-  const systemPrompt = renderSystemPrompt(systemSections);
+    });
+    loaded.diagnostics.forEach((d) => warn(`${d.path ?? ""} ${d.message}`.trim()));
+    return loaded;
+  };
+  // Built with the first prompt: the date in it costs the time-zone set-up, which start-up need not pay.
+  let sections: Record<string, string> | undefined;
+  const systemSections = () =>
+    (sections ??= buildSystemPromptSections({
+      cwd, tools, contextFiles: resources().contextFiles, skills: resources().skills,
+      ...(resources().prompt.customPrompt !== undefined ? { customPrompt: resources().prompt.customPrompt } : {}),
+      appendPrompts: resources().prompt.appendPrompts,
+    }));
+  const systemPrompt = () => renderSystemPrompt(systemSections());
 
   const sessionDir = options.noSession ? undefined : resolve(cwd, options.sessionDir ?? env.PI_CODING_AGENT_SESSION_DIR ?? settings.sessionDir ?? defaultSessionDir(agentDir, cwd));
   const sessions = new SessionManager({ cwd, ...(sessionDir ? { sessionDir } : {}) });
@@ -95,8 +106,8 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
   });
   const session: AgentSession = new AgentSession({
     agent, sessions, settings, hasModel: model !== NO_MODEL,
-    expandInput: (text) => expandSlashCommand(text, resources).text,
-    systemSections: () => systemSections,
+    expandInput: (text) => expandSlashCommand(text, resources()).text,
+    systemSections,
     compactor: async (customInstructions, signal) => {
       const auth = await registry.requestAuth(agent.model);
       const result = await compact(sessions, agent.model, {
@@ -117,6 +128,7 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
     recordModel(session);
   }
   session.eventSnapshots = options.eventSnapshots;
+  if (options.checkpointDir) agent.setTools(withCheckpoints(agent.tools, sessions, resolve(cwd, options.checkpointDir), cwd, warn));
   if (options.name) sessions.append({ type: "session_info", name: options.name });
 
   const hostTools = new HostToolBridge(environment.send);
@@ -130,7 +142,7 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
       hasScope: scoped !== undefined,
     },
     thinkingLevels: (m) => availableThinkingLevels(m),
-    commands: () => buildResourceCommands(resources.templates, resources.skills),
+    commands: () => buildResourceCommands(resources().templates, resources().skills),
     runBash: (command, onChunk, signal) => runUserBash(command, cwd, onChunk, signal),
     exportHtml: (outputPath) => exportSessionHtml(sessions, outputPath),
     hostTools,
@@ -138,16 +150,19 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
     todos: todoStore,
   };
   attachExtensions(runtime, options, { cwd, agentDir, send: environment.send, warn, ...(environment.shutdown ? { shutdown: environment.shutdown } : {}) });
-  if (options.confirmTools.length > 0) {
-    const ui = runtime.extensionUi;
-    const timeout = options.confirmTimeoutMs;
-    agent.gateToolCalls(
-      createPermissionGate(new Set(options.confirmTools), async (title, choices, signal) => {
-        const answer = await ui?.dialog({ method: "select", title, options: choices, ...(timeout ? { timeout } : {}) }, signal);
-        return answer && "value" in answer ? answer.value : undefined;
-      }),
-    );
-  }
+  const ui = runtime.extensionUi;
+  const timeout = options.confirmTimeoutMs;
+  const gates = [
+    // Refused paths are never asked about.
+    ...(options.workspaceOnly ? [createWorkspaceGate(cwd)] : []),
+    ...(options.confirmTools.length > 0
+      ? [createPermissionGate(new Set(options.confirmTools), async (title, choices, signal) => {
+          const answer = await ui?.dialog({ method: "select", title, options: choices, ...(timeout ? { timeout } : {}) }, signal);
+          return answer && "value" in answer ? answer.value : undefined;
+        })]
+      : []),
+  ];
+  if (gates.length > 0) agent.gateToolCalls(chainGates(gates));
   return runtime;
 }
 

@@ -1,4 +1,4 @@
-import { Emitter, type Event } from "vscode-jsonrpc";
+import { Emitter, type Event } from "../agent/emitter";
 import type { CompactionResult, AgentEvent as WireEvent, ImageContent, SessionState } from "../../shared/protocol";
 import { estimateContextTokens, isContextOverflow, shouldAutoCompact } from "./compaction";
 import { isTransientErrorText } from "../ai/errors";

@@ -4,9 +4,7 @@
  * `fdfind` on PATH), with pi's arguments; otherwise a Node walk with fd's matching rules: a
  * pattern without `/` matches the name, one with `/` matches the end of the full path.
  */
-import { spawn } from "node:child_process";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { Type } from "@sinclair/typebox";
 import type { AgentTool } from "../agent/tool";
 import { globSource } from "./glob";
@@ -15,6 +13,7 @@ import { resolveToCwd, toPosix } from "./paths";
 import { findExecutable } from "./process";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate";
 import { walk } from "./walk";
+import { childProcess, readline } from "./lazy-node";
 
 export const findSchema = Type.Object({
   pattern: Type.String({ description: "Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'" }),
@@ -119,12 +118,12 @@ async function runFd(fdPath: string, pattern: string, searchPath: string, max: n
   args.push("--", effective, searchPath);
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(abortError());
-    const child = spawn(fdPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = childProcess().spawn(fdPath, args, { stdio: ["ignore", "pipe", "pipe"] });
     const lines: string[] = [];
     let stderr = "";
     const onAbort = () => child.kill();
     signal.addEventListener("abort", onAbort, { once: true });
-    createInterface({ input: child.stdout }).on("line", (line) => {
+    readline().createInterface({ input: child.stdout }).on("line", (line) => {
       const clean = line.replace(/\r$/, "").trim();
       if (clean) lines.push(clean);
     });

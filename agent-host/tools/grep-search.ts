@@ -4,12 +4,11 @@
  * included, binary files skipped, `--glob` semantics). Both give the same match list; grep.ts
  * formats it.
  */
-import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import { abortError, type WalkIo } from "./io";
 import { escapeRegex, pathGlob } from "./glob";
 import { toPosixRelative } from "./paths";
 import { walk } from "./walk";
+import { childProcess, readline } from "./lazy-node";
 
 export interface GrepMatch {
   filePath: string;
@@ -45,8 +44,8 @@ export function searchWithRipgrep(rgPath: string, q: GrepQuery): Promise<GrepHit
     if (q.literal) args.push("--fixed-strings");
     if (q.glob) args.push("--glob", q.glob);
     args.push("--", q.pattern, q.searchPath);
-    const child = spawn(rgPath, args, { cwd: q.cwd, stdio: ["ignore", "pipe", "pipe"] });
-    const lines = createInterface({ input: child.stdout });
+    const child = childProcess().spawn(rgPath, args, { cwd: q.cwd, stdio: ["ignore", "pipe", "pipe"] });
+    const lines = readline().createInterface({ input: child.stdout });
     const matches: GrepMatch[] = [];
     let stderr = "";
     let limitReached = false;

@@ -4,7 +4,7 @@
  * size limit. Unlike pi we do not resize (no image library in the host): a too-big image is
  * omitted with pi's message.
  */
-import { deflateSync } from "node:zlib";
+import { zlib } from "./lazy-node";
 
 export type ImageMimeType = "image/jpeg" | "image/png" | "image/gif" | "image/webp" | "image/bmp";
 
@@ -104,7 +104,7 @@ export function bmpToPng(bmp: Buffer): Buffer | undefined {
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     pngChunk("IHDR", ihdr),
-    pngChunk("IDAT", deflateSync(raw)),
+    pngChunk("IDAT", zlib().deflateSync(raw)),
     pngChunk("IEND", Buffer.alloc(0)),
   ]);
 }

@@ -2,12 +2,12 @@
  * The local ShellIo: bash (or sh) in its own process group, so an abort or a timeout kills the
  * command and everything it started.
  */
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { access } from "node:fs/promises";
 import { constants as osConstants } from "node:os";
 import { ShellAbortedError, ShellTimeoutError, type ShellIo } from "./io";
 import { killProcessTree, waitForExit } from "./process";
+import { childProcess } from "./lazy-node";
 
 export interface ShellConfig {
   shell: string;
@@ -35,7 +35,7 @@ export function createLocalShellIo(shellPath?: string): ShellIo {
       } catch {
         throw new Error(`Working directory does not exist: ${cwd}\nCannot execute bash commands.`);
       }
-      const child = spawn(shell, [...args, command], {
+      const child = childProcess().spawn(shell, [...args, command], {
         cwd,
         detached: process.platform !== "win32",
         env: env ?? process.env,

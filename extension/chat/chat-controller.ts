@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { UiNotice } from "../../shared/protocol";
+import type { ImageContent, UiNotice } from "../../shared/protocol";
 import type { DialogHandler } from "../../shared/rpc";
 import type { FromWebview, QueueState, ToWebview } from "../../shared/webview-protocol";
 import type { AgentSupervisor } from "../agent-supervisor";
@@ -7,7 +7,8 @@ import { settings } from "../settings";
 import { ChatDialogs } from "./chat-dialogs";
 import { ChatEvents } from "./chat-events";
 import { ChatLinks } from "./chat-links";
-import type { ChatViewProvider } from "./chat-view";
+import { ChatContext } from "./context/chat-context";
+import type { ChatSurface } from "./chat-surface";
 import { raceDialogs } from "./dialog-race";
 import { SessionInfo } from "./session-info";
 import { Transcript } from "./transcript";
@@ -20,6 +21,8 @@ export class ChatController implements vscode.Disposable {
   readonly transcript: Transcript;
   readonly dialogs: ChatDialogs;
   readonly session: SessionInfo;
+  /** `@` mentions, attachments and the context they add to a message. */
+  readonly context: ChatContext;
   /** CSP violations the webview reported (there should be none). */
   readonly cspViolations: string[] = [];
   private readonly events: ChatEvents;
@@ -29,8 +32,10 @@ export class ChatController implements vscode.Disposable {
 
   constructor(
     private readonly supervisor: AgentSupervisor,
-    private readonly view: ChatViewProvider,
+    private readonly view: ChatSurface,
     private readonly log: vscode.LogOutputChannel = view.log,
+    /** Shared by every session's chat (it registers a document scheme); owned here when absent. */
+    links?: ChatLinks,
   ) {
     const post = (message: ToWebview) => view.post(message);
     this.transcript = new Transcript(post);
@@ -40,12 +45,14 @@ export class ChatController implements vscode.Disposable {
       queue: (queue) => this.setQueue(queue),
       header: (change) => this.session.change(change),
     });
-    this.links = new ChatLinks(log);
+    this.links = links ?? new ChatLinks(log);
+    this.context = new ChatContext(post, log);
+    this.subscriptions.push(this.context);
     this.subscriptions.push(
       view.onMessage((message) => void this.handle(message)),
       supervisor.onDidChangeStatus((status) => view.post({ type: "status", status })),
-      this.links,
     );
+    if (!links) this.subscriptions.push(this.links);
     // Another session (new, switched, forked): show its messages instead.
     this.subscriptions.push(
       supervisor.agent.onDidChangeSession(({ previous }) => {
@@ -97,9 +104,18 @@ export class ChatController implements vscode.Disposable {
         for (const m of this.session.messages()) this.view.post(m);
         this.view.post({ type: "queue", queue: this.queue });
         void this.supervisor.ensureStarted().catch((error: unknown) => this.showError(error));
+        this.context.viewReady();
         return;
       case "prompt":
-        return this.prompt(message.text, message.mode);
+        if (!message.mentions && !message.images) return this.prompt(message.text, message.mode);
+        return this.context.compose(message.text, message.mentions, message.images).then(
+          (composed) => this.prompt(composed.message, message.mode, composed.images),
+          (error: unknown) => this.showError(error),
+        );
+      case "mentionQuery":
+        return this.context.search(message.id, message.query);
+      case "dropUris":
+        return this.context.drop(message.uris);
       case "bash":
         return this.bash(message.command, message.excludeFromContext);
       case "abort":
@@ -118,6 +134,14 @@ export class ChatController implements vscode.Disposable {
       case "openDiff": {
         const item = this.transcript.get(message.key, "tool");
         if (item) await this.links.openDiff(item.name, item.args).catch((error: unknown) => this.showError(error));
+        return;
+      }
+      case "rewind": {
+        // The message's place among the user messages, from the end: the same place in get_fork_messages.
+        const users = this.transcript.snapshot().filter((i) => i.kind === "user");
+        const at = users.findIndex((i) => i.key === message.key);
+        const item = users[at];
+        if (item?.kind === "user") await vscode.commands.executeCommand("pi.rewind", { supervisor: this.supervisor, userMessage: { text: item.text, fromEnd: users.length - 1 - at } });
         return;
       }
       case "copy":
@@ -150,10 +174,10 @@ export class ChatController implements vscode.Disposable {
   }
 
   /** Sends a prompt; while the agent runs it is queued as steering (default) or a follow-up. */
-  async prompt(text: string, mode: "steer" | "followUp" = "steer"): Promise<void> {
+  async prompt(text: string, mode: "steer" | "followUp" = "steer", images?: ImageContent[]): Promise<void> {
     try {
       const client = await this.supervisor.ensureStarted();
-      await client.request("prompt", { message: text, streamingBehavior: mode });
+      await client.request("prompt", { message: text, streamingBehavior: mode, ...(images ? { images } : {}) });
     } catch (error) {
       this.showError(error);
     }

@@ -1,9 +1,7 @@
 import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
-import { checker } from "../../shared/protocol";
-import { FromWebview, type ToWebview } from "../../shared/webview-protocol";
-
-const checkFromWebview = checker(FromWebview, "webview message");
+import type { FromWebview, ToWebview } from "../../shared/webview-protocol";
+import { receiveChatMessages, type ChatSurface } from "./chat-surface";
 
 export const CHAT_VIEW_ID = "pi.chat";
 
@@ -11,12 +9,14 @@ export const CHAT_VIEW_ID = "pi.chat";
  * The "Pi" chat webview in the side bar. Renders from the bundled dist/webview.js with a strict
  * CSP; messages arriving from the webview are validated before they are handled.
  */
-export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+export class ChatViewProvider implements vscode.WebviewViewProvider, ChatSurface, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
   private title: string | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly messageEmitter = new vscode.EventEmitter<FromWebview>();
   readonly onMessage = this.messageEmitter.event;
+  private readonly visibilityEmitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeVisibility = this.visibilityEmitter.event;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -34,12 +34,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     view.webview.options = { enableScripts: true, localResourceRoots: [dist] };
     view.webview.html = chatHtml(view.webview, dist);
     this.subscriptions.push(
-      view.webview.onDidReceiveMessage((value: unknown) => {
-        const checked = checkFromWebview(value);
-        if (checked.ok) this.messageEmitter.fire(checked.frame);
-        else this.log.warn(`Ignored a malformed message from the chat view: ${checked.error}`);
+      receiveChatMessages(view.webview, this.log, (message) => this.messageEmitter.fire(message)),
+      view.onDidChangeVisibility(() => this.visibilityEmitter.fire()),
+      view.onDidDispose(() => {
+        this.view = undefined;
+        this.visibilityEmitter.fire();
       }),
-      view.onDidDispose(() => (this.view = undefined)),
     );
   }
 
@@ -62,6 +62,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   dispose(): void {
     for (const sub of this.subscriptions.splice(0)) sub.dispose();
     this.messageEmitter.dispose();
+    this.visibilityEmitter.dispose();
   }
 }
 

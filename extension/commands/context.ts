@@ -12,6 +12,8 @@ export interface ChatAccess {
 export interface CommandContext {
   supervisor: AgentSupervisor;
   chat: ChatAccess;
+  /** Adds files, folders or a file's lines (1-based) to the message being written, and shows the chat. */
+  attachToChat(uris: vscode.Uri[], lines?: { start: number; end: number }): Promise<void>;
   apiKeys: ApiKeyStore;
   log: vscode.LogOutputChannel;
 }

@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import { CHAT_VIEW_ID } from "../chat/chat-view";
+import { registerAddToChat } from "./add-to-chat";
 import { registerApiKeyCommand } from "./api-key-command";
 import { AskPiCodeActions } from "./code-actions";
 import { errorText, type CommandContext } from "./context";
@@ -25,6 +26,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     ...registerModelCommands(ctx),
     ...registerSessionCommands(ctx),
     registerApiKeyCommand(ctx),
+    registerAddToChat(ctx),
     vscode.languages.registerCodeActionsProvider({ scheme: "file" }, new AskPiCodeActions(ctx.supervisor), {
       providedCodeActionKinds: AskPiCodeActions.kinds,
     }),

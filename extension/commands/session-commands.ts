@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { RpcClient } from "../../shared/rpc";
+import { withoutContext } from "../chat/context/context-format";
 import { run, type CommandContext } from "./context";
 import { listSessions, type SessionSummary } from "./session-list";
 
@@ -65,14 +66,14 @@ export function registerSessionCommands(ctx: CommandContext): vscode.Disposable[
         const omp = ctx.supervisor.capabilities?.forkCommand === "branch";
         const { messages } = omp ? await client.request("get_branch_messages", {}) : await client.request("get_fork_messages", {});
         if (messages.length === 0) return void vscode.window.showInformationMessage("Pi: there is no user message to fork from yet.");
-        const items = messages.map((m, i) => ({ label: oneLine(m.text), description: `#${i + 1}`, entryId: m.entryId })).reverse();
+        const items = messages.map((m, i) => ({ label: oneLine(withoutContext(m.text)), description: `#${i + 1}`, entryId: m.entryId })).reverse();
         const picked = await vscode.window.showQuickPick(items, { title: "Pi: Fork from Message", placeHolder: "A new session with everything before this message" });
         if (!picked) return;
         if (!(await idleFirst(ctx, client, "fork"))) return;
         const result = omp ? await client.request("branch", { entryId: picked.entryId }) : await client.request("fork", { entryId: picked.entryId });
         if (result.cancelled) return void vscode.window.showInformationMessage("Pi: an extension cancelled the fork.");
         await ctx.supervisor.agent.refresh(client);
-        if (result.text !== undefined) ctx.chat.setInput(result.text);
+        if (result.text !== undefined) ctx.chat.setInput(withoutContext(result.text));
       }),
     ),
     vscode.commands.registerCommand("pi.exportHtml", () =>

@@ -4,6 +4,8 @@ import { StreamTransport, type StreamTransportOptions } from "./stream-transport
 export interface SpawnOptions extends StreamTransportOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** Windows: the arguments are already quoted for cmd.exe (see the extension's spawnCommand). */
+  windowsVerbatimArguments?: boolean;
 }
 
 /** An agent child process speaking JSONL on stdio. */
@@ -26,6 +28,7 @@ export class ProcessTransport extends StreamTransport {
       env: options.env ?? process.env,
       stdio: ["pipe", "pipe", "pipe"],
       windowsHide: true,
+      ...(options.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
     });
     return new ProcessTransport(child, options);
   }

@@ -60,3 +60,11 @@ export const ExtensionUiResponse = Type.Union([
 export type ExtensionUiResponse = Static<typeof ExtensionUiResponse>;
 /** The answer to a dialog, without the envelope. */
 export type DialogAnswer = { value: string } | { confirmed: boolean } | { cancelled: true };
+
+/**
+ * Our host's `notify` when an extension calls ctx.ui.custom(), a view only Pi's terminal UI can
+ * show (Pi sends nothing and resolves undefined); clients recognise it by this text and offer
+ * to open the session in the terminal.
+ */
+export const terminalOnlyNotice = "An extension wanted to show a view that only Pi's terminal UI can display (ctx.ui.custom).";
+

@@ -238,7 +238,7 @@ describe("our host as the VSIX ships it (dist/ without node_modules: esbuild-was
     llm = await startMockLlm();
     copy = fs.mkdtempSync(path.join(os.tmpdir(), "host-packaged-"));
     const dist = path.resolve(__dirname, "..", "..", "dist");
-    for (const item of ["agent-host.js", "esbuild-wasm", "providers"]) fs.cpSync(path.join(dist, item), path.join(copy, item), { recursive: true });
+    for (const item of packagedDistItems(dist)) fs.cpSync(path.join(dist, item), path.join(copy, item), { recursive: true });
   });
   after(async function () {
     await llm?.close();
@@ -270,3 +270,17 @@ describe("our host and pi 0.87.1 on the same extension", function () {
     assert.deepEqual(observed.host, observed.pi);
   });
 });
+
+/** What the VSIX carries of dist/: the `!dist/...` lines of .vscodeignore (files, `dir/**`, `*.ext`). */
+function packagedDistItems(dist: string): string[] {
+  const ignore = fs.readFileSync(path.resolve(__dirname, "..", "..", ".vscodeignore"), "utf8");
+  const patterns = ignore.split("\n").filter((l) => l.startsWith("!dist/")).map((l) => l.slice("!dist/".length).trim());
+  const names = fs.readdirSync(dist);
+  return patterns.flatMap((p) => {
+    if (p.endsWith("/**")) return [p.slice(0, -3)];
+    if (!p.includes("*")) return fs.existsSync(path.join(dist, p)) ? [p] : [];
+    const re = new RegExp(`^${p.replace(/[.]/g, "\\.").replace(/\*/g, "[^/]*")}$`);
+    return names.filter((n) => re.test(n));
+  });
+}
+

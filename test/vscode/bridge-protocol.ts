@@ -7,6 +7,12 @@ export type WebviewRef = string | number;
 
 export type SelectorState = "attached" | "detached" | "visible" | "hidden";
 
+export interface TransferFile {
+  name: string;
+  mimeType: string;
+  base64: string;
+}
+
 /** Every action: its parameters and its result. */
 export interface UiActions {
   click: { params: { selector: string }; result: null };
@@ -17,6 +23,8 @@ export interface UiActions {
   clickInWebview: { params: { webview: WebviewRef; selector: string }; result: null };
   typeInWebview: { params: { webview: WebviewRef; selector: string; text: string }; result: null };
   webviewText: { params: { webview: WebviewRef; selector: string }; result: string };
+  /** Dispatches a `paste` or `drop` event carrying files (base64) and strings on an element in a webview. */
+  transferInWebview: { params: { webview: WebviewRef; selector: string; event: "paste" | "drop"; files?: TransferFile[]; data?: Record<string, string> }; result: null };
   quickPickItems: { params: Record<string, never>; result: string[] };
   pickQuickPickItem: { params: { label: string }; result: null };
   inputBoxType: { params: { text: string; submit?: boolean }; result: null };

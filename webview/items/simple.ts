@@ -1,8 +1,9 @@
 import type { ChatItem, ChatItemOf } from "../../shared/webview-protocol";
-import { h, icon } from "../dom";
+import { h, icon, iconButton } from "../dom";
 import { formatTokens } from "../format";
 import { renderMarkdown } from "../markdown";
 import { article, details, itemHeader, replaceItem, type ItemContext, type ItemView } from "./common";
+import { userMessageBody } from "./user-context";
 
 /** Entries that are re-rendered whole on each change (bash output is appended in place). */
 export class SimpleView implements ItemView {
@@ -38,7 +39,9 @@ export class SimpleView implements ItemView {
       case "user": {
         const element = article(item, "Your message");
         const images = item.images ? h("span", { class: "item-note" }, `${item.images} image${item.images === 1 ? "" : "s"}`) : null;
-        element.append(itemHeader("account", "You", images), h("div", { class: "text" }, item.text));
+        const rewind = iconButton("discard", "Rewind to this message…", "rewind");
+        rewind.addEventListener("click", () => this.ctx.post({ type: "rewind", key: item.key }));
+        element.append(itemHeader("account", "You", images, rewind), ...userMessageBody(item.text));
         return element;
       }
       case "bash":

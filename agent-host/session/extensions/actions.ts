@@ -4,7 +4,7 @@
  * gives `message_start`/`message_end` (and a `custom_message` entry), `appendEntry` gives
  * `entry_appended`, `setSessionName` gives `session_info_changed`.
  */
-import { spawn } from "node:child_process";
+import { childProcess } from "../../tools/lazy-node";
 import type { CustomMessage, SlashCommand } from "../../../shared/protocol";
 import type { Model, ThinkingLevel } from "../../ai/types";
 import type { AnyAgentTool } from "../../agent/tool";
@@ -128,7 +128,7 @@ export class SessionActions {
 
   exec(command: string, args: string[], options: ExecOptions = {}): Promise<ExecResult> {
     return new Promise((resolve) => {
-      const child = spawn(command, args, { cwd: options.cwd ?? this.options.cwd, signal: options.signal, stdio: ["ignore", "pipe", "pipe"] });
+      const child = childProcess().spawn(command, args, { cwd: options.cwd ?? this.options.cwd, signal: options.signal, stdio: ["ignore", "pipe", "pipe"] });
       let stdout = "";
       let stderr = "";
       let killed = false;

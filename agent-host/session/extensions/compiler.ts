@@ -17,7 +17,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire, Module } from "node:module";
 import { dirname, join } from "node:path";
-import * as vm from "node:vm";
+import { vm } from "../../tools/lazy-node";
 import type { BuildOptions, BuildResult } from "esbuild";
 
 /** Set by esbuild in dist/: the wasm copy is then in dist/esbuild-wasm/. */
@@ -66,7 +66,7 @@ function loadWasmApi(): EsbuildApi {
   const main = bundled ? join(__dirname, "esbuild-wasm", "lib", "main.js") : hostRequire.resolve("esbuild-wasm/lib/main.js");
   const code = readFileSync(main, "utf8");
   if (!code.includes(SPAWN_NODE)) throw new Error(`Unsupported esbuild-wasm in ${main}: its service launch was not found`);
-  const wrapper = vm.runInThisContext(Module.wrap(code.replace(SPAWN_NODE, SPAWN_RUNTIME)), { filename: main }) as (
+  const wrapper = vm().runInThisContext(Module.wrap(code.replace(SPAWN_NODE, SPAWN_RUNTIME)), { filename: main }) as (
     exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string,
   ) => void;
   const module = { exports: {} };

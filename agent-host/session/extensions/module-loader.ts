@@ -5,7 +5,7 @@
  */
 import { createRequire, Module } from "node:module";
 import { dirname } from "node:path";
-import * as vm from "node:vm";
+import { vm } from "../../tools/lazy-node";
 import type { ExtensionCompiler } from "./compiler";
 import type { ExtensionFactory } from "./types";
 import { virtualModule } from "./virtual-modules";
@@ -23,7 +23,7 @@ export async function importExtension(path: string, compiler: ExtensionCompiler)
     main: nodeRequire.main,
     extensions: nodeRequire.extensions,
   }) as NodeJS.Require;
-  const wrapper = vm.runInThisContext(Module.wrap(code), { filename: path }) as ModuleWrapper;
+  const wrapper = vm().runInThisContext(Module.wrap(code), { filename: path }) as ModuleWrapper;
   const module: { exports: unknown } = { exports: {} };
   wrapper(module.exports as object, extensionRequire, module, path, dirname(path));
   const exported = module.exports;

@@ -4,7 +4,7 @@
  * confirm → true/false; a timeout, an abort or a cancel gives the default. Terminal-only methods
  * degrade as pi 0.87.1 documents for RPC mode (docs/rpc-extension-ui.md, "Limitations").
  */
-import type { DialogAnswer, DialogRequest, UiNotice } from "../../../shared/protocol";
+import { terminalOnlyNotice, type DialogAnswer, type DialogRequest, type UiNotice } from "../../../shared/protocol";
 import type { DialogOptions, ExtensionUIContext, PlainTheme } from "./types";
 
 type WithoutEnvelope<T> = T extends unknown ? Omit<T, "type" | "id"> : never;
@@ -26,6 +26,7 @@ const plainTheme: PlainTheme = new Proxy({} as PlainTheme, {
 const valueOf = (answer: DialogAnswer | undefined): string | undefined => (answer && "value" in answer ? answer.value : undefined);
 const timeoutOf = (opts?: DialogOptions) => (opts?.timeout !== undefined ? { timeout: opts.timeout } : {});
 const noop = () => undefined;
+const emitTitle = () => !/^(0|false|no)$/i.test(process.env.PI_RPC_EMIT_TITLE ?? "");
 
 export function createUiContext(bridge: UiBridge): ExtensionUIContext {
   const setEditorText = (text: string) => bridge.notice({ method: "set_editor_text", text });
@@ -49,11 +50,15 @@ export function createUiContext(bridge: UiBridge): ExtensionUIContext {
         ...(options?.placement ? { widgetPlacement: options.placement } : {}),
       });
     },
-    setTitle: (title) => bridge.notice({ method: "setTitle", title }),
+    // Pi 0.87.1 always sends setTitle; PI_RPC_EMIT_TITLE=0 turns it off (oh-my-pi's switch, opt-in there).
+    setTitle: (title) => emitTitle() && bridge.notice({ method: "setTitle", title }),
     setEditorText,
     pasteToEditor: setEditorText,
     getEditorText: () => "",
-    custom: async () => undefined,
+    custom: async () => {
+      bridge.notice({ method: "notify", message: terminalOnlyNotice, notifyType: "warning" });
+      return undefined;
+    },
     onTerminalInput: () => noop,
     setWorkingMessage: noop,
     setWorkingVisible: noop,

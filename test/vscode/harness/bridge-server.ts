@@ -6,7 +6,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import type { Page } from "playwright-core";
-import type { BridgeInfo, UiActionName, UiActions, UiRequest, UiResponse } from "../bridge-protocol";
+import type { BridgeInfo, TransferFile, UiActionName, UiActions, UiRequest, UiResponse } from "../bridge-protocol";
 import { webviewFrame } from "./webviews";
 
 type Handlers = { [K in UiActionName]: (params: UiActions[K]["params"]) => Promise<UiActions[K]["result"]> };
@@ -116,6 +116,11 @@ function createHandlers(page: Page, screenshotDir: string): Handlers {
       const frame = await webviewFrame(page, webview, actionTimeout);
       return frame.locator(selector).first().innerText({ timeout: actionTimeout });
     },
+    transferInWebview: async ({ webview, selector, event, files, data }) => {
+      const frame = await webviewFrame(page, webview, actionTimeout);
+      await frame.locator(selector).first().evaluate(dispatchTransfer, { event, files: files ?? [], data: data ?? {} });
+      return null;
+    },
     quickPickItems: quickPickLabels,
     pickQuickPickItem: async ({ label }) => {
       await page.waitForSelector(quickPickRow, { state: "visible", timeout: actionTimeout });
@@ -141,6 +146,18 @@ function createHandlers(page: Page, screenshotDir: string): Handlers {
       return file;
     },
   };
+}
+
+/** Runs in the webview: a paste or drop event with a DataTransfer holding the files and strings. */
+function dispatchTransfer(element: Element, args: { event: "paste" | "drop"; files: TransferFile[]; data: Record<string, string> }): void {
+  const transfer = new DataTransfer();
+  for (const file of args.files) {
+    const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
+    transfer.items.add(new File([bytes], file.name, { type: file.mimeType }));
+  }
+  for (const [type, value] of Object.entries(args.data)) transfer.setData(type, value);
+  const init = { bubbles: true, cancelable: true, composed: true };
+  element.dispatchEvent(args.event === "paste" ? new ClipboardEvent("paste", { ...init, clipboardData: transfer }) : new DragEvent("drop", { ...init, dataTransfer: transfer }));
 }
 
 function escapeRegExp(text: string): string {

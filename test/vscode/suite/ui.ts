@@ -5,6 +5,7 @@ import {
   harnessEnv,
   type BridgeInfo,
   type SelectorState,
+  type TransferFile,
   type UiActionName,
   type UiParams,
   type UiRequest,
@@ -69,6 +70,11 @@ export const ui = {
   typeInWebview: (webview: WebviewRef, selector: string, text: string) =>
     call("typeInWebview", { webview, selector, text }),
   webviewText: (webview: WebviewRef, selector: string) => call("webviewText", { webview, selector }),
+  /** Pastes files (e.g. an image) on an element of a webview, as a user's Ctrl+V would. */
+  pasteInWebview: (webview: WebviewRef, selector: string, files: TransferFile[]) => call("transferInWebview", { webview, selector, event: "paste", files }),
+  /** Drops files and/or strings (e.g. `text/uri-list`) on an element of a webview. */
+  dropInWebview: (webview: WebviewRef, selector: string, transfer: { files?: TransferFile[]; data?: Record<string, string> }) =>
+    call("transferInWebview", { webview, selector, event: "drop", ...transfer }),
   /** Labels of the rows of the open quick pick (waits for it to show). */
   quickPickItems: () => call("quickPickItems", {}),
   pickQuickPickItem: (label: string) => call("pickQuickPickItem", { label }),

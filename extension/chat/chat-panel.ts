@@ -1,0 +1,97 @@
+import * as vscode from "vscode";
+import type { FromWebview, ToWebview } from "../../shared/webview-protocol";
+import { receiveChatMessages, type ChatSurface } from "./chat-surface";
+import { chatHtml } from "./chat-view";
+
+export const CHAT_PANEL_TYPE = "pi.chatPanel";
+
+/**
+ * A session's chat in an editor tab. The surface outlives its tab: closing the tab only drops
+ * the webview (the session decides whether its agent goes on), and `reveal()` opens a new tab
+ * that replays the transcript.
+ */
+export class ChatPanelSurface implements ChatSurface, vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private panelSubscriptions: vscode.Disposable[] = [];
+  private title: string;
+  private readonly messageEmitter = new vscode.EventEmitter<FromWebview>();
+  readonly onMessage = this.messageEmitter.event;
+  private readonly closedEmitter = new vscode.EventEmitter<void>();
+  /** The user closed the tab. */
+  readonly onDidClose = this.closedEmitter.event;
+  private readonly visibilityEmitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeVisibility = this.visibilityEmitter.event;
+  private readonly activeEmitter = new vscode.EventEmitter<void>();
+  /** The tab became the active editor. */
+  readonly onDidBecomeActive = this.activeEmitter.event;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    readonly log: vscode.LogOutputChannel,
+    private label: string,
+  ) {
+    this.title = label;
+  }
+
+  get visible(): boolean {
+    return this.panel?.visible ?? false;
+  }
+
+  get isOpen(): boolean {
+    return this.panel !== undefined;
+  }
+
+  post(message: ToWebview): void {
+    void this.panel?.webview.postMessage(message);
+  }
+
+  reveal(preserveFocus = true): void {
+    if (this.panel) return this.panel.reveal(undefined, preserveFocus);
+    const dist = vscode.Uri.joinPath(this.extensionUri, "dist");
+    const panel = vscode.window.createWebviewPanel(
+      CHAT_PANEL_TYPE,
+      this.title,
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus },
+      { enableScripts: true, localResourceRoots: [dist], retainContextWhenHidden: true },
+    );
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, "media", "pi.svg");
+    panel.webview.html = chatHtml(panel.webview, dist);
+    this.panel = panel;
+    this.panelSubscriptions = [
+      receiveChatMessages(panel.webview, this.log, (message) => this.messageEmitter.fire(message)),
+      panel.onDidChangeViewState((e) => {
+        this.visibilityEmitter.fire();
+        if (e.webviewPanel.active) this.activeEmitter.fire();
+      }),
+      panel.onDidDispose(() => {
+        for (const sub of this.panelSubscriptions.splice(0)) sub.dispose();
+        this.panel = undefined;
+        this.visibilityEmitter.fire();
+        this.closedEmitter.fire();
+      }),
+    ];
+  }
+
+  setTitle(title: string): void {
+    this.title = title || this.label;
+    if (this.panel) this.panel.title = this.title;
+  }
+
+  /** The session's name changed. */
+  setLabel(label: string): void {
+    const custom = this.title !== this.label;
+    this.label = label;
+    if (!custom) this.setTitle("");
+  }
+
+  dispose(): void {
+    const panel = this.panel;
+    this.panel = undefined;
+    for (const sub of this.panelSubscriptions.splice(0)) sub.dispose();
+    panel?.dispose();
+    this.messageEmitter.dispose();
+    this.closedEmitter.dispose();
+    this.activeEmitter.dispose();
+    this.visibilityEmitter.dispose();
+  }
+}

@@ -1,0 +1,94 @@
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { ImageContent } from "../../../shared/protocol";
+import type { ImageAttachment, Mention, ToWebview } from "../../../shared/webview-protocol";
+import { withContext, type LineRange } from "./context-format";
+import { imageMimeTypes, readImage, resolveMentions } from "./context-resolver";
+import { WorkspaceFiles } from "./workspace-files";
+
+export interface ChatAttachments {
+  mentions: Mention[];
+  images?: ImageAttachment[];
+}
+
+/**
+ * The chat's side of context attachment: `@` completion, attachments offered to the message
+ * box ("Add to Pi Chat", dropped files), and the message the model gets when it is sent.
+ */
+export class ChatContext implements vscode.Disposable {
+  readonly files = new WorkspaceFiles();
+  private ready = false;
+  private readonly pending: ChatAttachments[] = [];
+
+  constructor(
+    private readonly post: (message: ToWebview) => void,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  /** The view (re)loaded: attachments offered before it could take them go now. */
+  viewReady(): void {
+    this.ready = true;
+    for (const attachments of this.pending.splice(0)) this.post({ type: "addAttachments", ...attachments });
+  }
+
+  /** Adds chips to the message being written. */
+  offer(attachments: ChatAttachments): void {
+    if (attachments.mentions.length === 0 && !attachments.images?.length) return;
+    if (this.ready) this.post({ type: "addAttachments", ...attachments });
+    else this.pending.push(attachments);
+  }
+
+  async search(id: number, query: string): Promise<void> {
+    const items = await this.files.search(query).catch((error: unknown) => {
+      this.log.debug(`@ completion failed: ${String(error)}`);
+      return [];
+    });
+    this.post({ type: "mentionResults", id, items });
+  }
+
+  /** Files and folders as attachments: image files as images, the rest as mentions (with `lines` for a file). */
+  async attachmentsFor(uris: readonly vscode.Uri[], lines?: LineRange): Promise<ChatAttachments> {
+    const mentions: Mention[] = [];
+    const images: ImageAttachment[] = [];
+    for (const uri of uris) {
+      try {
+        const stat = await vscode.workspace.fs.stat(uri);
+        const relative = this.files.relative(uri);
+        const mime = imageMimeTypes[path.extname(uri.path).toLowerCase()];
+        if (stat.type & vscode.FileType.Directory) mentions.push({ kind: "folder", path: relative });
+        else if (mime && !lines) {
+          const image = await readImage(uri, mime);
+          if (image) images.push({ name: path.basename(uri.path), mimeType: image.mimeType, data: image.data });
+          else void vscode.window.showWarningMessage(`Pi: ${relative} is too large to attach as an image.`);
+        } else mentions.push(lines ? { kind: "file", path: relative, lines } : { kind: "file", path: relative });
+      } catch (error) {
+        this.log.debug(`Could not attach ${uri.toString()}: ${String(error)}`);
+      }
+    }
+    return images.length ? { mentions, images } : { mentions };
+  }
+
+  /** Files dropped on the message box (URIs from the explorer or editor tabs). */
+  async drop(uris: readonly string[]): Promise<void> {
+    const parsed = uris.flatMap((u) => {
+      try {
+        return [vscode.Uri.parse(u, true)];
+      } catch {
+        return [];
+      }
+    });
+    this.offer(await this.attachmentsFor(parsed));
+  }
+
+  /** The message the agent gets: the text with the mentions' context after it, and the images. */
+  async compose(text: string, mentions: readonly Mention[] = [], images: readonly ImageAttachment[] = []): Promise<{ message: string; images?: ImageContent[] }> {
+    const resolved = mentions.length ? await resolveMentions(mentions, this.files) : { blocks: [], images: [] };
+    const all: ImageContent[] = [...images.map((i) => ({ type: "image" as const, mimeType: i.mimeType, data: i.data })), ...resolved.images];
+    const message = withContext(text, resolved.blocks);
+    return all.length ? { message, images: all } : { message };
+  }
+
+  dispose(): void {
+    this.files.dispose();
+  }
+}

@@ -1,0 +1,97 @@
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { ImageContent } from "../../../shared/protocol";
+import { attachmentLimits, type Mention } from "../../../shared/webview-protocol";
+import { fileBlock, folderBlock, problemsBlock, type ContextBlock, type Problem } from "./context-format";
+import type { WorkspaceFiles } from "./workspace-files";
+
+export const imageMimeTypes: Record<string, ImageAttachmentMime> = { ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp" };
+type ImageAttachmentMime = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+
+/**
+ * Turns mentions into context blocks when the message is sent: a file as the editor has it
+ * (unsaved changes included) or else as on disk, only the given lines of it; a folder's
+ * listing; the editor's selection; the workspace's problems. Image files become images.
+ */
+export async function resolveMentions(mentions: readonly Mention[], files: WorkspaceFiles): Promise<{ blocks: ContextBlock[]; images: ImageContent[] }> {
+  const blocks: ContextBlock[] = [];
+  const images: ImageContent[] = [];
+  for (const mention of mentions) {
+    switch (mention.kind) {
+      case "selection":
+        blocks.push(...selectionBlocks(files));
+        break;
+      case "problems":
+        blocks.push(problemsBlock(workspaceProblems(files)));
+        break;
+      case "folder": {
+        const uri = mention.path ? await files.resolve(mention.path) : undefined;
+        if (uri) blocks.push(folderBlock(files.relative(uri), await files.under(files.relative(uri))));
+        break;
+      }
+      case "file": {
+        const uri = mention.path ? await files.resolve(mention.path) : undefined;
+        if (!uri) break;
+        const mime = imageMimeTypes[path.extname(uri.path).toLowerCase()];
+        if (mime && !mention.lines) {
+          const image = await readImage(uri, mime);
+          if (image) images.push(image);
+          else blocks.push({ attrs: { type: "image", path: files.relative(uri), omitted: `larger than ${attachmentLimits.imageBytes / 1024 / 1024} MB` }, body: "" });
+          break;
+        }
+        blocks.push(await fileContext(uri, files.relative(uri), mention.lines));
+        break;
+      }
+    }
+  }
+  return { blocks, images };
+}
+
+async function fileContext(uri: vscode.Uri, relative: string, lines: Mention["lines"]): Promise<ContextBlock> {
+  const open = vscode.workspace.textDocuments.find((doc) => doc.uri.toString() === uri.toString());
+  if (open) return fileBlock(relative, open.getText(), lines);
+  const stat = await vscode.workspace.fs.stat(uri);
+  if (stat.type & vscode.FileType.Directory) return folderBlock(relative, []);
+  const bytes = await vscode.workspace.fs.readFile(uri);
+  if (bytes.subarray(0, 8192).includes(0)) return { attrs: { type: "file", path: relative, omitted: "binary file" }, body: "" };
+  return fileBlock(relative, new TextDecoder().decode(bytes), lines);
+}
+
+/** The image file as base64, or undefined when it is over the size limit. */
+export async function readImage(uri: vscode.Uri, mimeType: ImageAttachmentMime): Promise<(ImageContent & { mimeType: ImageAttachmentMime }) | undefined> {
+  const stat = await vscode.workspace.fs.stat(uri);
+  if (stat.size > attachmentLimits.imageBytes) return undefined;
+  const bytes = await vscode.workspace.fs.readFile(uri);
+  return { type: "image", mimeType, data: Buffer.from(bytes).toString("base64") };
+}
+
+function selectionBlocks(files: WorkspaceFiles): ContextBlock[] {
+  const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
+  const selections = editor?.selections.filter((s) => !s.isEmpty) ?? [];
+  if (!editor || selections.length === 0) return [{ attrs: { type: "selection", omitted: "no text is selected in the editor" }, body: "" }];
+  const where = editor.document.isUntitled ? editor.document.uri.path : files.relative(editor.document.uri);
+  return selections.map((s) => ({
+    attrs: { type: "selection", path: where, lines: `${s.start.line + 1}-${s.end.line + 1}` },
+    body: editor.document.getText(s),
+  }));
+}
+
+const severities: Record<vscode.DiagnosticSeverity, Problem["severity"]> = {
+  [vscode.DiagnosticSeverity.Error]: "error",
+  [vscode.DiagnosticSeverity.Warning]: "warning",
+  [vscode.DiagnosticSeverity.Information]: "info",
+  [vscode.DiagnosticSeverity.Hint]: "hint",
+};
+
+function workspaceProblems(files: WorkspaceFiles): Problem[] {
+  return vscode.languages.getDiagnostics().flatMap(([uri, diagnostics]) =>
+    diagnostics.map((d) => ({
+      path: uri.scheme === "file" ? files.relative(uri) : uri.toString(),
+      line: d.range.start.line + 1,
+      column: d.range.start.character + 1,
+      severity: severities[d.severity],
+      message: d.message,
+      ...(d.source ? { source: d.source } : {}),
+    })),
+  );
+}

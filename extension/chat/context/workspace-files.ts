@@ -1,0 +1,95 @@
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { MentionCandidate } from "../../../shared/webview-protocol";
+import { foldersOf, rankPaths } from "./path-rank";
+
+const maxFiles = 20_000;
+
+/**
+ * The workspace's files for `@` completion and `@folder/` listings: listed once with
+ * `findFiles` (minus `files.exclude` and `search.exclude`), again after files come or go.
+ */
+export class WorkspaceFiles implements vscode.Disposable {
+  private listing: Promise<string[]> | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor() {
+    const watcher = vscode.workspace.createFileSystemWatcher("**/*", false, true, false);
+    const forget = () => (this.listing = undefined);
+    this.subscriptions.push(
+      watcher,
+      watcher.onDidCreate(forget),
+      watcher.onDidDelete(forget),
+      vscode.workspace.onDidChangeWorkspaceFolders(forget),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration("files.exclude") || e.affectsConfiguration("search.exclude")) forget();
+      }),
+    );
+  }
+
+  /** Workspace-relative paths ("/"-separated; prefixed by the folder's name in a multi-root workspace). */
+  files(): Promise<string[]> {
+    this.listing ??= Promise.resolve(vscode.workspace.findFiles("**/*", excludeGlob(), maxFiles)).then(
+      (uris) => uris.map((uri) => this.relative(uri)),
+      () => [],
+    );
+    return this.listing;
+  }
+
+  async search(query: string, limit = 50): Promise<MentionCandidate[]> {
+    const files = await this.files();
+    const entries = [...foldersOf(files).map((p) => ({ kind: "folder" as const, path: p })), ...files.map((p) => ({ kind: "file" as const, path: p }))];
+    return rankPaths(query, entries, limit);
+  }
+
+  /** What is under a folder (relative to it; folders end with "/"), as far as the listing goes. */
+  async under(folder: string): Promise<string[]> {
+    const prefix = `${folder.replace(/\/+$/, "")}/`;
+    const inside = (await this.files()).filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length));
+    return [...foldersOf(inside).map((f) => `${f}/`), ...inside];
+  }
+
+  /** The URI a mention's path names: absolute, in the named root of a multi-root workspace, or in the first that has it. */
+  async resolve(mentionPath: string): Promise<vscode.Uri | undefined> {
+    if (path.isAbsolute(mentionPath)) return vscode.Uri.file(mentionPath);
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const [first, ...rest] = mentionPath.split("/");
+    const named = folders.length > 1 ? folders.find((f) => f.name === first) : undefined;
+    const candidates = named ? [vscode.Uri.joinPath(named.uri, ...rest)] : folders.map((f) => vscode.Uri.joinPath(f.uri, mentionPath));
+    for (const uri of candidates) {
+      if (await exists(uri)) return uri;
+    }
+    return undefined;
+  }
+
+  relative(uri: vscode.Uri): string {
+    return vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1);
+  }
+
+  dispose(): void {
+    for (const sub of this.subscriptions.splice(0)) sub.dispose();
+  }
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `files.exclude` and `search.exclude` (the patterns switched on), as one glob. */
+function excludeGlob(): string | undefined {
+  const patterns = new Set<string>();
+  for (const section of ["files", "search"]) {
+    const table = vscode.workspace.getConfiguration(section).get<Record<string, unknown>>("exclude") ?? {};
+    for (const [pattern, on] of Object.entries(table)) {
+      if (on !== true || pattern.includes(",") || pattern.includes("{")) continue;
+      patterns.add(pattern);
+      patterns.add(`${pattern.replace(/\/$/, "")}/**`);
+    }
+  }
+  return patterns.size ? `{${[...patterns].join(",")}}` : undefined;
+}

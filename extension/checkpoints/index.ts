@@ -1,0 +1,82 @@
+/**
+ * Checkpoints and rewind: files are recorded before the agent changes them (by the bundled host
+ * itself, or here for other agents and the editor's own edits), kept in a content-addressed store
+ * in the editor's global storage within a budget, and `pi.rewind` takes files and/or the
+ * conversation back to any user message.
+ */
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { pruneStore } from "../../shared/node/checkpoint-prune";
+import type { AgentAttach, AgentSupervisor } from "../agent-supervisor";
+import { Lifetime } from "../lifetime";
+import { settings } from "../settings";
+import { registerCheckpointContent } from "./diff-preview";
+import { recordFileChanges } from "./recording";
+import { rewind, type RewindRequest } from "./rewind";
+import { activeCheckpointStore, checkpointSettings, useCheckpointStore } from "./settings";
+
+export type { RewindRequest } from "./rewind";
+
+/** A session as checkpoints see it (the registry's AgentSession fits). */
+export interface CheckpointSession {
+  readonly supervisor: AgentSupervisor;
+  readonly chatAccess: { setInput(text: string): void };
+}
+
+export interface CheckpointServices {
+  /** Registers hooks run on every agent process of every session. */
+  everyAgent: { onAttach(hook: AgentAttach): void };
+  /** The sessions (read lazily: the registry may be made after this is installed). */
+  sessions(): { readonly all: readonly CheckpointSession[]; readonly active: CheckpointSession };
+  /** The extension's global storage folder (context.globalStorageUri.fsPath); the store is its `checkpoints/`. */
+  storageDir: string;
+  log: vscode.LogOutputChannel;
+  /** The base of relative paths in tool calls recorded here (default: the first workspace folder). */
+  cwd?: () => string;
+}
+
+export function installCheckpoints(services: CheckpointServices): vscode.Disposable {
+  const { log } = services;
+  const lifetime = new Lifetime();
+  const dir = path.join(services.storageDir, "checkpoints");
+  lifetime.add(useCheckpointStore(dir));
+  const live = new Set<string>();
+  const cwd = services.cwd ?? (() => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd());
+
+  const prune = () => {
+    if (!activeCheckpointStore()) return;
+    try {
+      const inUse = services.sessions().all.flatMap((s) => (s.supervisor.state?.sessionId ? [s.supervisor.state.sessionId] : []));
+      const result = pruneStore(dir, { maxBytes: checkpointSettings.maxBytes, keep: new Set([...live, ...inUse]) });
+      if (result.removedManifests || result.removedObjects) {
+        log.info(`Checkpoints pruned: ${result.removedManifests} session(s), ${result.removedObjects} file version(s); ${result.bytesBefore} → ${result.bytesAfter} bytes`);
+      }
+    } catch (error) {
+      log.warn(`Pruning checkpoints failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+
+  services.everyAgent.onAttach(recordFileChanges({ store: activeCheckpointStore, cwd, agentRecords: () => !settings.agentCommand, live, log }));
+  services.everyAgent.onAttach((client, agentLifetime) => agentLifetime.add(client.onSettled(prune)));
+  const startup = setTimeout(prune, 0);
+  lifetime.add({ dispose: () => clearTimeout(startup) });
+
+  lifetime.add(registerCheckpointContent(() => dir));
+  const session = (supervisor?: AgentSupervisor) => {
+    const { all, active } = services.sessions();
+    const found = all.find((s) => s.supervisor === supervisor) ?? active;
+    return { supervisor: found.supervisor, setInput: (text: string) => found.chatAccess.setInput(text) };
+  };
+  const deps = { session, store: activeCheckpointStore, log };
+  lifetime.add(vscode.commands.registerCommand("pi.rewind", (request?: RewindRequest) => rewind(deps, request ?? {})));
+  lifetime.add(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      // The bundled host gets --checkpoint-dir when it starts.
+      if (!e.affectsConfiguration("pi.checkpoints.enabled") || settings.agentCommand) return;
+      for (const { supervisor } of services.sessions().all) {
+        if (supervisor.client) void supervisor.restart().catch((error: unknown) => log.error(`Restart after a checkpoint setting change failed: ${String(error)}`));
+      }
+    }),
+  );
+  return lifetime;
+}

@@ -1,0 +1,81 @@
+/**
+ * Records files the agent is about to change when the agent cannot record them itself: the
+ * editor's own editor_edit (its buffer as the user sees it, unsaved changes included), and for
+ * other agents (pi, omp: `pi.agent.command`) their write and edit tools. For those the record is
+ * made when tool_execution_start arrives, which races the tool: a fast write may land first, and
+ * its change is then not undone by a rewind. The bundled host records before its tools run.
+ */
+import * as os from "node:os";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { DEFAULT_MAX_FILE_BYTES } from "../../shared/checkpoints/schema";
+import { captureFile, captureText, createCheckpointRecorder, type Captured } from "../../shared/node/checkpoint-store";
+import type { AgentAttach } from "../agent-supervisor";
+
+export interface RecordingOptions {
+  /** The store; undefined while checkpoints are off. */
+  store(): string | undefined;
+  /** The agent's working directory (the base of relative paths). */
+  cwd(): string;
+  /** The agent records write and edit itself (the bundled host with --checkpoint-dir). */
+  agentRecords(): boolean;
+  /** Sessions with a live agent (their manifests are never pruned). */
+  live: Set<string>;
+  log: vscode.LogOutputChannel;
+}
+
+/** The file a tool call changes, when it is one of the tools recorded here. */
+export function changedFile(toolName: string, args: unknown, cwd: string, agentRecords: boolean): string | undefined {
+  if (toolName !== "editor_edit" && (agentRecords || (toolName !== "write" && toolName !== "edit"))) return undefined;
+  const raw = (args as { path?: unknown } | undefined)?.path;
+  if (typeof raw !== "string" || !raw) return undefined;
+  let p = raw.startsWith("@") ? raw.slice(1) : raw;
+  if (p === "~" || p.startsWith("~/")) p = path.join(os.homedir(), p.slice(1));
+  return path.resolve(cwd, p);
+}
+
+/** A document's buffer if VS Code has it loaded, else the file on disk. */
+function captureNow(absPath: string): Captured {
+  const document = vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === absPath);
+  return document ? captureText(document.getText(), DEFAULT_MAX_FILE_BYTES) : captureFile(absPath, DEFAULT_MAX_FILE_BYTES);
+}
+
+export function recordFileChanges(options: RecordingOptions): AgentAttach {
+  return (client, lifetime) => {
+    let recorder: { dir: string; record: ReturnType<typeof createCheckpointRecorder> } | undefined;
+    // Looked up once per run (the session) and once per user message (the turn).
+    let sessionId: Promise<string> | undefined;
+    let turn: Promise<string | undefined> | undefined;
+    let live: string | undefined;
+    const note = (id: string) => {
+      if (live && live !== id) options.live.delete(live);
+      live = id;
+      options.live.add(id);
+      return id;
+    };
+    lifetime.add({ dispose: () => live && options.live.delete(live) });
+    lifetime.add(
+      client.onEvent((event) => {
+        if (event.type === "agent_start") sessionId = undefined;
+        if (event.type === "message_start" && event.message.role === "user") turn = undefined;
+        if (event.type !== "tool_execution_start") return;
+        const dir = options.store();
+        const target = dir && changedFile(event.toolName, event.args, options.cwd(), options.agentRecords());
+        if (!dir || !target) return;
+        const captured = captureNow(target);
+        const capturedAt = Date.now();
+        if (recorder?.dir !== dir) recorder = { dir, record: createCheckpointRecorder(dir, DEFAULT_MAX_FILE_BYTES) };
+        const record = recorder.record;
+        sessionId ??= client.request("get_state", {}).then((state) => note(state.sessionId));
+        const omp = client.capabilities.forkCommand === "branch";
+        turn ??= (omp ? client.request("get_branch_messages", {}) : client.request("get_fork_messages", {})).then((answer) => answer.messages.at(-1)?.entryId);
+        void Promise.all([sessionId, turn])
+          .then(([session, entryId]) => entryId && record(session, entryId, target, () => captured, capturedAt))
+          .catch((error: unknown) => {
+            sessionId = turn = undefined; // asked again next time
+            options.log.warn(`Checkpoint of ${target} failed: ${error instanceof Error ? error.message : String(error)}`);
+          });
+      }),
+    );
+  };
+}

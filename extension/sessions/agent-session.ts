@@ -1,0 +1,188 @@
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { terminalOnlyNotice } from "../../shared/protocol";
+import { AgentSupervisor, type AgentAttach } from "../agent-supervisor";
+import type { ApiKeyStore } from "../api-keys";
+import { ChatController } from "../chat/chat-controller";
+import type { ChatLinks } from "../chat/chat-links";
+import type { ChatSurface } from "../chat/chat-surface";
+import type { ChatAccess } from "../commands";
+import { Lifetime } from "../lifetime";
+import type { EditorDialogs } from "../ui/editor-dialog";
+import { showNativeDialog } from "../ui/native-dialogs";
+import { NoticePresenter } from "../ui/notices";
+import { offerUndelivered } from "../ui/recovery-notice";
+import { runOutcome, sessionActivity, type RunOutcome, type SessionActivity } from "./activity";
+import { PendingDialogs } from "./pending-dialogs";
+
+/** What every session shares: the extension's log, keys, dialogs and per-agent hooks. */
+export interface SessionServices {
+  extensionPath: string;
+  log: vscode.LogOutputChannel;
+  apiKeys: ApiKeyStore;
+  editorDialogs: EditorDialogs;
+  links: ChatLinks;
+  /** Run on each agent process of every session (editor host tools, checkpoints). */
+  attach: AgentAttach[];
+}
+
+export interface SessionSpec {
+  /** "sidebar" for the side panel's session, "tab" for one in an editor tab. */
+  place: "sidebar" | "tab";
+  surface: ChatSurface;
+  /** A number for the default label ("Session 2"). */
+  ordinal: number;
+  cwd?: string;
+  worktree?: { path: string; branch: string };
+  sessionFile?: string;
+}
+
+/**
+ * One agent at work: its own process (supervisor), chat (controller on a surface), dialogs and
+ * notices. Several run at once, each in the side panel or an editor tab; `activity` is what the
+ * sessions list and the status bar show.
+ */
+export class AgentSession implements vscode.Disposable {
+  readonly supervisor: AgentSupervisor;
+  readonly chat: ChatController;
+  readonly notices: NoticePresenter;
+  readonly pending: PendingDialogs;
+  readonly chatAccess: ChatAccess;
+  private readonly lifetime = new Lifetime();
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changeEmitter.event;
+  private readonly runEndedEmitter = new vscode.EventEmitter<RunOutcome>();
+  /** A run settled (the agent waits for the user's next message). */
+  readonly onDidEndRun = this.runEndedEmitter.event;
+  private lastRun: RunOutcome | undefined;
+  private seen = true;
+
+  constructor(
+    readonly id: string,
+    private readonly spec: SessionSpec,
+    services: SessionServices,
+  ) {
+    const log = services.log;
+    this.supervisor = this.lifetime.add(
+      new AgentSupervisor({
+        extensionPath: services.extensionPath,
+        log,
+        secretEnv: () => services.apiKeys.environment(),
+        ...(spec.cwd ? { cwd: spec.cwd } : {}),
+        ...(spec.sessionFile ? { sessionFile: spec.sessionFile } : {}),
+      }),
+    );
+    const surface = spec.surface;
+    this.chat = this.lifetime.add(new ChatController(this.supervisor, surface, log, services.links));
+    this.notices = this.lifetime.add(new NoticePresenter((notice) => log.info(`UI request ${notice.method} is not shown: ${JSON.stringify(notice)}`)));
+    this.pending = this.lifetime.add(new PendingDialogs((id, answer) => this.chat.dialogs.answer(id, answer)));
+    this.chatAccess = {
+      setInput: (text: string) => {
+        this.chat.post({ type: "setInput", text });
+        surface.reveal();
+      },
+    };
+
+    // Dialogs: native UI and a chat card (first answer wins), tracked so none is lost.
+    const dialogs = this.pending.track(this.chat.withInlineDialogs((request, token) => showNativeDialog(request, token, services.editorDialogs)));
+    this.supervisor.onAttach((client, agentLifetime) => {
+      client.setDialogHandler((request, token) => this.supervisor.agent.trackDialog(dialogs(request, token)));
+      client.setNoticeHandler((notice) => {
+        if (notice.method === "notify" && notice.message === terminalOnlyNotice) return this.offerTerminal(log);
+        if (notice.method === "setTitle") surface.setTitle(notice.title);
+        if (!this.chat.showNotice(notice)) this.notices.show(notice);
+      });
+      agentLifetime.add(client.onEvent((event) => {
+        if (event.type === "agent_start") this.lastRun = undefined;
+        if (event.type === "agent_end" && !event.willRetry) this.lastRun = runOutcome(event);
+      }));
+      agentLifetime.add(client.onSettled(() => {
+        this.lastRun ??= "done";
+        this.seen = surface.visible && vscode.window.state.focused;
+        this.update();
+        this.runEndedEmitter.fire(this.lastRun);
+      }));
+      agentLifetime.add({ dispose: () => this.notices.clear() });
+    });
+    for (const hook of services.attach) this.supervisor.onAttach(hook);
+
+    this.lifetime.add(this.supervisor.agent.onUndelivered((texts) => offerUndelivered(texts, this.supervisor, this.chatAccess)));
+    this.lifetime.add(
+      this.supervisor.agent.onDidChangeSession(({ state, previous }) => {
+        // Another conversation (new, resumed, forked): the transcript of the old one goes.
+        if (previous && previous.sessionId !== state.sessionId) this.chat.transcript.clear();
+      }),
+    );
+    this.lifetime.add(this.supervisor.agent.onDidChange(() => this.update()));
+    this.lifetime.add(this.pending.onDidChange(() => this.update()));
+    this.lifetime.add(surface.onDidChangeVisibility(() => surface.visible && this.markSeen()));
+    this.lifetime.add(this.changeEmitter);
+    this.lifetime.add(this.runEndedEmitter);
+  }
+
+  get surface(): ChatSurface {
+    return this.spec.surface;
+  }
+
+  get place(): "sidebar" | "tab" {
+    return this.spec.place;
+  }
+
+  get worktree(): { path: string; branch: string } | undefined {
+    return this.spec.worktree;
+  }
+
+  get activity(): SessionActivity {
+    const agent = this.supervisor.agent;
+    return sessionActivity({ status: agent.status, openDialogs: Math.max(agent.openDialogs, this.pending.size), lastRun: this.lastRun, seen: this.seen });
+  }
+
+  /** The session's name, else its file's name, else "Session N". */
+  get label(): string {
+    const state = this.supervisor.state;
+    if (state?.sessionName) return state.sessionName;
+    return `Session ${this.spec.ordinal}`;
+  }
+
+  get sessionFile(): string | undefined {
+    return this.supervisor.state?.sessionFile;
+  }
+
+  get description(): string {
+    const parts = [this.spec.place === "sidebar" ? "side bar" : "editor tab"];
+    if (this.spec.worktree) parts.push(`worktree ${this.spec.worktree.branch}`);
+    const file = this.sessionFile;
+    if (file) parts.push(path.basename(file));
+    return parts.join(" · ");
+  }
+
+  /** An extension wanted a terminal-only view: say so in the chat and offer the terminal handoff. */
+  private offerTerminal(log: vscode.LogOutputChannel): void {
+    const text = `${terminalOnlyNotice} Open this session in Pi's terminal UI to use it.`;
+    log.info(`${this.label}: ${terminalOnlyNotice}`);
+    this.chat.transcript.add({ kind: "notice", title: "Terminal only", text });
+    void vscode.window.showWarningMessage(`Pi: ${text}`, "Open in Pi Terminal UI").then((choice) => {
+      if (choice) void vscode.commands.executeCommand("pi.openInTerminal", this.id);
+    });
+  }
+
+  /** The user looked at the session: "done" becomes "idle". */
+  markSeen(): void {
+    if (this.seen) return;
+    this.seen = true;
+    this.update();
+  }
+
+  reveal(): void {
+    this.spec.surface.reveal();
+    this.markSeen();
+  }
+
+  private update(): void {
+    this.changeEmitter.fire();
+  }
+
+  dispose(): void {
+    this.lifetime.dispose();
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The agent host driven frame by frame, for fault tests that must send what a well-behaved
+ * client never would (a second answer, a late one, nothing at all, end of input mid-run).
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { LineDecoder } from "../../shared/jsonl";
+
+export type Frame = { type?: string; id?: string; [key: string]: unknown };
+
+export class RawHost {
+  readonly frames: Frame[] = [];
+  stderr = "";
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private readonly waiters = new Set<() => void>();
+  private readonly child: ChildProcessWithoutNullStreams;
+
+  constructor(command: string, args: string[], options: { env: NodeJS.ProcessEnv; cwd: string }) {
+    this.child = spawn(command, args, { ...options, stdio: ["pipe", "pipe", "pipe"] });
+    const decoder = new LineDecoder({
+      onLine: (text) => {
+        if (!text) return;
+        this.frames.push(JSON.parse(text) as Frame);
+        for (const wake of [...this.waiters]) wake();
+      },
+    });
+    this.child.stdout.on("data", (chunk: Buffer) => decoder.push(chunk));
+    this.child.stderr.on("data", (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.exited = new Promise((resolve) => this.child.on("exit", (code, signal) => resolve({ code, signal })));
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  send(frame: Frame): void {
+    this.child.stdin.write(`${JSON.stringify(frame)}\n`);
+  }
+
+  endInput(): void {
+    this.child.stdin.end();
+  }
+
+  kill(signal: NodeJS.Signals): void {
+    this.child.kill(signal);
+  }
+
+  /** The first frame at index `from` or later that matches; rejects after `timeoutMs` (a hang). */
+  waitFor(what: string, match: (frame: Frame) => boolean, from = 0, timeoutMs = 10_000): Promise<Frame> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const found = this.frames.slice(from).find(match);
+        if (!found) return;
+        this.waiters.delete(check);
+        clearTimeout(timer);
+        resolve(found);
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(check);
+        reject(new Error(`hang: no ${what} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.waiters.add(check);
+      check();
+    });
+  }
+
+  /** Sends a command and waits for its response. */
+  async request(frame: Frame, timeoutMs = 10_000): Promise<Frame> {
+    const from = this.frames.length;
+    this.send(frame);
+    return this.waitFor(`response to ${frame.type}`, (f) => f.type === "response" && f.id === frame.id, from, timeoutMs);
+  }
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits up to `timeoutMs` for `pid` to be gone; true when it is. */
+export async function gone(pid: number, timeoutMs = 5_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (alive(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+}

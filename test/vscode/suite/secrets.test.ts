@@ -1,0 +1,120 @@
+// API keys given to the extension — through Pi: Set API Key (SecretStorage, typed into the
+// password box), through the API key store, and through the editor's own environment — reach the
+// scripted LLM in the Authorization header, and appear nowhere after a full session (prompt, tool
+// call, reply, a failing request whose error echoes the key, an export): not in the session
+// files, the log folder (the "Pi Agent" channel with the verbose protocol trace), the exported
+// HTML, the chat's DOM or the webview's saved state.
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { fakeSecret, filePlaces, scanForSecrets, type Place } from "../../reliability/leak-scan";
+import { eventually } from "./agent-fixture";
+import { chatText, chatView, openChat } from "./chat-support";
+import { printFigures } from "./figures";
+import { useBundledHost, type HostFixture } from "./host-fixture";
+import { requireUi, ui } from "./ui";
+
+const model = (id: string) => ({ id, name: id, reasoning: false, input: ["text"], contextWindow: 128000, maxTokens: 4096, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } });
+const draft = "a draft kept in the webview state";
+
+describe("secrets: API keys leak nowhere", function () {
+  this.timeout(120_000);
+  let host: HostFixture;
+  const typed = fakeSecret("gsk_typed_");
+  const stored = fakeSecret("sk-stored-");
+  const inherited = fakeSecret("csk-env-");
+
+  before(async function () {
+    requireUi(this);
+    host = await useBundledHost();
+    fs.writeFileSync(path.join(host.agentDir, "models.json"), JSON.stringify({
+      providers: {
+        keyed: { baseUrl: host.llm.baseUrl, api: "openai-completions", apiKey: "$MOCK_API_KEY", models: [model("keyed-model")] },
+        groq: { baseUrl: host.llm.baseUrl },
+        cerebras: { baseUrl: host.llm.baseUrl },
+      },
+    }));
+    process.env.CEREBRAS_API_KEY = inherited; // the editor's environment, inherited by the agent
+    await host.api.apiKeys.set("MOCK_API_KEY", stored);
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === "failed") await ui.screenshot(`failed-${this.currentTest.title.slice(0, 40)}`);
+  });
+  after(async () => {
+    delete process.env.CEREBRAS_API_KEY;
+    await host?.api.apiKeys.delete("MOCK_API_KEY");
+    await host?.api.apiKeys.delete("GROQ_API_KEY");
+    await host?.dispose();
+  });
+
+  it("uses three keys in a scripted session and writes none of them anywhere", async () => {
+    const { api, llm } = host;
+    // Pi: Set API Key, as a user does it; the command restarts the agent with the key.
+    const command = vscode.commands.executeCommand("pi.setApiKey");
+    await eventually("the provider pick", async () => (await ui.quickPickItems()).includes("Groq") || undefined);
+    await ui.pickQuickPickItem("Groq");
+    await ui.waitForSelector(".quick-input-widget input[type='password']", "visible");
+    await ui.inputBoxType(typed);
+    await command;
+    assert.ok(api.apiKeys.variables.includes("GROQ_API_KEY"));
+    await api.supervisor.restart();
+    const client = await api.supervisor.ensureStarted();
+    await client.request("set_auto_retry", { enabled: false });
+    await openChat();
+
+    const run = async (provider: string, modelId: string, text: string) => {
+      await client.request("set_model", { provider, modelId });
+      const count = llm.requests.length;
+      await api.chat.prompt(text);
+      await llm.waitForRequests(count + 1);
+      await eventually("the run to settle", async () => api.supervisor.status === "idle" && !(await client.request("get_state", {})).isStreaming);
+    };
+    // prompt → read tool call → reply ($VAR key from SecretStorage)
+    llm.enqueue({ text: "Reading.", toolCalls: [{ name: "read", arguments: { path: "README.md" } }] }, { text: "The readme is short." });
+    await run("keyed", "keyed-model", "What does the readme say?");
+    await chatText("the reply", ".transcript", (t) => t.includes("The readme is short."));
+    // a failing request whose error echoes the Authorization header (the typed key)
+    llm.enqueue((request) => ({ kind: "error", status: 401, message: `Incorrect API key provided: ${request.headers.authorization}` }));
+    await run("groq", "llama-3.3-70b-versatile", "Try the other provider");
+    await chatText("the provider error", ".transcript", (t) => t.includes("Incorrect API key provided"));
+    // a reply with the key inherited from the editor's environment
+    llm.enqueue({ text: "Third provider here." });
+    await run("cerebras", "gpt-oss-120b", "And the third?");
+    await chatText("the third reply", ".transcript", (t) => t.includes("Third provider here."));
+    const exported = await vscode.commands.executeCommand<string | undefined>("pi.exportHtml");
+    assert.ok(exported && fs.existsSync(exported), "the session was exported");
+
+    assert.deepEqual(llm.requests.map((r) => r.headers.authorization), [`Bearer ${stored}`, `Bearer ${stored}`, `Bearer ${typed}`, `Bearer ${inherited}`], "each key reached the provider");
+
+    // The webview's saved state: a draft is saved, the webview reloaded, and VS Code hands the
+    // state back in the script it puts first in the new document.
+    await ui.typeInWebview(chatView, "vscode-textarea#prompt textarea", draft);
+    const dom = await ui.webviewText(chatView, "body");
+    await new Promise((resolve) => setTimeout(resolve, 600)); // the webview saves the draft 200 ms after the last key
+    await vscode.commands.executeCommand("workbench.action.webview.reloadWebviewAction");
+    const state = await eventually("the restored state", async () => {
+      const script = await ui.webviewText(chatView, "script#_vscodeApiScript");
+      const encoded = /decodeURIComponent\("([^"]*)"\)/.exec(script)?.[1];
+      const saved = encoded === undefined ? "" : decodeURIComponent(encoded);
+      return saved.includes(draft) ? `${saved}\n${script}` : undefined;
+    });
+    await openChat();
+
+    // The log files are written asynchronously: the last line logged must be in them first.
+    await eventually("the log to be flushed", () => filePlaces(api.logFolder.fsPath).some((p) => p.text.includes("export_html")));
+    const logs = path.dirname(path.dirname(api.logFolder.fsPath)); // the window's whole log folder
+    const places: Place[] = [
+      ...filePlaces(path.join(host.agentDir, "sessions"), "session files"),
+      ...filePlaces(logs, "logs"),
+      ...filePlaces(exported, "exported HTML"),
+      { name: "chat DOM text", text: dom },
+      { name: "webview state", text: state },
+    ];
+    assert.ok(places.some((p) => p.name.startsWith("session files/")), "a session file was written");
+    assert.ok(places.some((p) => p.name.startsWith("logs/") && p.text.includes("Incorrect API key provided")), "the log has the protocol trace of the failure");
+    const leaks = scanForSecrets(places, [typed, stored, inherited]);
+    printFigures(`keys 3 (Set API Key, key store, editor env), requests authorised ${llm.requests.length}, places scanned ${places.length}, leaks ${leaks.length}`);
+    assert.deepEqual(leaks, []);
+  });
+});

@@ -1,0 +1,209 @@
+// Parallel sessions: two agents at once (the side panel's and one in an editor tab), each with
+// its own process, stream and dialogs; the sessions list and the status bar show what each does;
+// a notification asks for the pending permission and answers it; closing a busy tab keeps its
+// agent; the terminal handoff opens `pi --session FILE`.
+import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { AgentSession } from "../../../extension/sessions/agent-session";
+import { messageText, splitChunks, type MockTurn, type RecordedRequest } from "../../support/mock-llm";
+import { eventually } from "./agent-fixture";
+import { useBundledHost, type HostFixture } from "./host-fixture";
+import { requireUi, ui } from "./ui";
+
+const alphaReply = "Alpha streams its own reply, one small piece after another, in the side panel.";
+
+/** Replies by what the request is about, whichever session sends it. */
+function route(request: RecordedRequest): MockTurn {
+  const text = messageText(request.body.messages.filter((m) => m.role === "user").at(-1)!);
+  if (text.includes("beta task")) {
+    return request.body.messages.at(-1)?.role !== "tool" ? { toolCalls: [{ name: "bash", arguments: { command: "echo beta-ran" } }] } : { text: "Beta is done." };
+  }
+  if (text.includes("gamma task")) return { kind: "hang" };
+  return { text: splitChunks(alphaReply, 40), delayMs: 150 };
+}
+
+function alive(pid: number | undefined): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function logTail(folder: string): string {
+  const files = fs.readdirSync(folder, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".log"));
+  return files.map((f) => fs.readFileSync(path.join(folder, f), "utf8").split("\n").slice(-15).join("\n")).join("\n");
+}
+
+function nextTerminal(): Promise<vscode.Terminal> {
+  return new Promise((resolve) => {
+    const sub = vscode.window.onDidOpenTerminal((t) => {
+      sub.dispose();
+      resolve(t);
+    });
+  });
+}
+
+function transcriptText(session: AgentSession): string {
+  return JSON.stringify(session.chat.transcript.snapshot());
+}
+
+describe("parallel sessions", function () {
+  this.timeout(120_000);
+  let host: HostFixture;
+  let second: AgentSession | undefined;
+  const config = () => vscode.workspace.getConfiguration("pi");
+
+  before(async function () {
+    requireUi(this);
+    host = await useBundledHost();
+    await config().update("notifications.attention", "always", vscode.ConfigurationTarget.Global);
+  });
+  after(async () => {
+    if (second) await host?.api.sessions.close(second);
+    await config().update("notifications.attention", undefined, vscode.ConfigurationTarget.Global);
+    await config().update("terminal.command", undefined, vscode.ConfigurationTarget.Global);
+    await config().update("agent.args", undefined, vscode.ConfigurationTarget.Global);
+    await host?.dispose();
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === "failed") await ui.screenshot(`sessions-${this.currentTest.title.replace(/\W+/g, "-")}`);
+  });
+
+  it("runs two agents at once with their own streams, dialogs, status and notifications", async () => {
+    const { api } = host;
+    const primary = api.sessions.primary;
+    const id = await vscode.commands.executeCommand<string>("pi.newSessionInTab");
+    second = api.sessions.get(id);
+    assert.ok(second, "the new session is listed");
+    const tab = second;
+    await eventually("the tab's agent to be ready", () => tab.supervisor.status === "idle", 30_000);
+    assert.notEqual(tab.supervisor.pid, primary.supervisor.pid, "one process per session");
+    assert.ok(alive(tab.supervisor.pid) && alive(primary.supervisor.pid));
+    assert.equal(api.sessions.all.length, 2);
+
+    for (let i = 0; i < 6; i++) host.llm.enqueue(route);
+    const shownBefore = api.attention.shown.length;
+    await primary.chat.prompt("alpha task: write a long reply");
+    await eventually("alpha to stream", () => primary.activity === "running" || undefined);
+    await tab.chat.prompt("beta task: run a command");
+
+    await eventually("the tab's agent to wait for the permission", () => tab.activity === "waiting" || undefined, 20_000);
+    assert.equal(primary.activity, "running", "the other session streams on meanwhile");
+    assert.match(api.sessionsStatus.text, /\$\(sync~spin\) 1/);
+    assert.match(api.sessionsStatus.text, /\$\(bell-dot\) 1/);
+    const notice = await eventually("a notification for the pending question", () =>
+      api.attention.shown.slice(shownBefore).find((n) => n.sessionId === tab.id && n.kind === "dialog"),
+    );
+    assert.deepEqual(notice.actions, ["Show", "Allow once", "Allow for this session", "Deny"]);
+    assert.equal(tab.pending.list.length, 1, "the question is answerable from the sessions list");
+
+    // Answer it with the notification's own button.
+    const toast = `.notifications-toasts .notification-toast:has-text("${tab.label}")`;
+    await ui.waitForSelector(toast);
+    await ui.screenshot("sessions-two-running-one-waiting");
+    await ui.click(`${toast} .monaco-button:has-text("Allow once")`);
+
+    await eventually("beta to finish", () => transcriptText(tab).includes("Beta is done.") || undefined, 30_000);
+    await eventually("alpha to finish", async () => (await primary.supervisor.readyClient?.request("get_state", {}))?.isStreaming === false && transcriptText(primary).includes(alphaReply) ? true : undefined, 30_000);
+    assert.ok(!transcriptText(primary).includes("Beta is done."), "the streams stay apart");
+    assert.ok(!transcriptText(tab).includes("Alpha streams"), "the streams stay apart");
+    assert.match(transcriptText(tab), /beta-ran/, "the allowed command ran in the tab's session");
+    await eventually("a notification for each finished run", () =>
+      new Set(api.attention.shown.slice(shownBefore).filter((n) => n.kind === "done").map((n) => n.sessionId)).size === 2 || undefined,
+    );
+    assert.notEqual(primary.sessionFile, tab.sessionFile, "each session has its own file");
+  });
+
+  it("keeps a busy agent running when its tab closes, and shows it again from the list", async () => {
+    const { api } = host;
+    const tab = second!;
+    const pid = tab.supervisor.pid;
+    for (let i = 0; i < 2; i++) host.llm.enqueue(route);
+    await tab.chat.prompt("gamma task: take your time");
+    await eventually("gamma to run", () => tab.activity === "running" || undefined);
+    tab.reveal();
+    await eventually("the tab in view", () => tab.surface.visible || undefined);
+    const activityAtClose = tab.activity;
+    await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+    await eventually("the tab to close", () => !tab.surface.visible || undefined);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.ok(api.sessions.all.includes(tab), `still listed (activity at close ${activityAtClose}, now ${tab.activity}) ${logTail(api.logFolder.fsPath)}`);
+    assert.equal(tab.activity, "running");
+    assert.ok(alive(pid), "its agent process lives on");
+    await vscode.commands.executeCommand("pi.sessions.show", tab.id);
+    await eventually("the tab to come back", () => tab.surface.visible || undefined);
+    await vscode.commands.executeCommand("pi.sessions.abort", tab.id);
+    await eventually("gamma to stop", () => tab.activity !== "running" || undefined);
+    await vscode.commands.executeCommand("pi.sessions.stop", tab.id);
+    await eventually("the process to end", () => !alive(pid) || undefined);
+    assert.ok(!api.sessions.all.includes(tab), "stopped sessions leave the list");
+    second = undefined;
+  });
+
+  it("hands a session over to Pi's terminal UI with --session FILE", async () => {
+    const file = host.api.sessions.primary.sessionFile;
+    assert.ok(file && fs.existsSync(file), "the side panel's session has a file");
+    await config().update("terminal.command", "/bin/true", vscode.ConfigurationTarget.Global);
+    const opened = nextTerminal();
+    await vscode.commands.executeCommand("pi.openInTerminal");
+    const terminal = await opened;
+    const options = terminal.creationOptions as vscode.TerminalOptions;
+    assert.equal(options.shellPath, "/bin/true");
+    assert.deepEqual(options.shellArgs, ["--session", file]);
+    assert.match(terminal.name, /^Pi: /);
+    terminal.dispose();
+  });
+
+  it("reports an extension's terminal-only view in the chat and offers the terminal", async () => {
+    const { api } = host;
+    const primary = api.sessions.primary;
+    const fixture = path.join(vscode.extensions.getExtension("pi-agent.pi-agent-vscode")!.extensionPath, "test/fixtures/extensions/ui-dialogs.ts");
+    await config().update("agent.args", ["-e", fixture], vscode.ConfigurationTarget.Global);
+    await eventually("the agent to restart with the extension", async () => {
+      const client = primary.supervisor.readyClient;
+      const commands = client ? (await client.request("get_commands", {})).commands : [];
+      return commands.some((c) => c.name === "terminal-view") || undefined;
+    }, 30_000);
+    await config().update("terminal.command", "/bin/true", vscode.ConfigurationTarget.Global);
+    const opened = nextTerminal();
+    await primary.chat.prompt("/terminal-view");
+    await eventually("a notice in the chat", () => transcriptText(primary).includes("only Pi's terminal UI can display") || undefined);
+    const toast = '.notifications-toasts .notification-toast:has-text("ctx.ui.custom")';
+    await ui.waitForSelector(toast);
+    await ui.click(`${toast} .monaco-button:has-text("Open in Pi Terminal UI")`);
+    const terminal = await opened;
+    assert.deepEqual((terminal.creationOptions as vscode.TerminalOptions).shellArgs, ["--session", primary.sessionFile]);
+    terminal.dispose();
+    await config().update("agent.args", undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it("runs a session in a git worktree of its own", async () => {
+    const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: folder, encoding: "utf8" });
+    // The workspace is a throw-away copy: make it a repository of its own.
+    if (!fs.existsSync(path.join(folder, ".git"))) {
+      git("init", "-q");
+      git("add", "-A");
+      git("-c", "user.email=test@example.com", "-c", "user.name=test", "commit", "-qm", "workspace");
+    }
+    const branchBefore = git("rev-parse", "--abbrev-ref", "HEAD").trim();
+    const id = await vscode.commands.executeCommand<string>("pi.newSessionInWorktree");
+    const session = host.api.sessions.get(id);
+    assert.ok(session?.worktree, "a session with a worktree");
+    second = session;
+    assert.ok(fs.existsSync(path.join(session.worktree.path, ".git")), "the worktree exists");
+    assert.ok(!session.worktree.path.startsWith(folder), "outside the workspace");
+    assert.equal(execFileSync("git", ["branch", "--show-current"], { cwd: session.worktree.path, encoding: "utf8" }).trim(), session.worktree.branch);
+    assert.equal(git("rev-parse", "--abbrev-ref", "HEAD").trim(), branchBefore, "the user's checkout stays on its branch");
+    await eventually("the worktree session's agent", () => session.supervisor.status === "idle", 30_000);
+    const state = await session.supervisor.readyClient!.request("get_state", {});
+    const encoded = path.basename(session.worktree.path);
+    assert.ok(state.sessionFile?.includes(encoded), `the agent works in the worktree (${state.sessionFile})`);
+  });
+});
