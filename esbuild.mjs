@@ -93,6 +93,32 @@ async function writeSchema() {
 }
 
 /**
+ * dist/validators.js: the host's inbound and models.json validators as AJV standalone code
+ * (agent-host/rpc/precompiled-schemas.ts), so that its start-up neither loads nor runs AJV.
+ */
+async function writeValidators() {
+  const schemasOut = join(dist, ".build", "precompiled-schemas.cjs");
+  await esbuild.build({ entryPoints: ["agent-host/rpc/precompiled-schemas.ts"], bundle: true, platform: "node", format: "cjs", outfile: schemasOut, logLevel: "warning" });
+  const require = createRequire(import.meta.url);
+  delete require.cache[schemasOut];
+  const { precompiledSchemas, validatorOptions } = require(schemasOut);
+  const Ajv = require("ajv").default;
+  const standaloneCode = require("ajv/dist/standalone").default;
+  const ajv = new Ajv({ ...validatorOptions, code: { source: true } });
+  const names = {};
+  for (const [key, schema] of Object.entries(precompiledSchemas())) {
+    const name = `v${Object.keys(names).length}`;
+    ajv.addSchema(schema, name);
+    names[name] = key;
+  }
+  const byKey = Object.entries(names).map(([name, key]) => `${JSON.stringify(key)}: exports.${name}`);
+  const code = `${standaloneCode(ajv, Object.fromEntries(Object.keys(names).map((n) => [n, n])))}\nexports.validators = {${byKey.join(", ")}};\n`;
+  const source = join(dist, ".build", "validators-source.cjs");
+  writeFileSync(source, code);
+  await esbuild.build({ entryPoints: [source], bundle: true, platform: "node", format: "cjs", target: "node20", minify: true, outfile: join(dist, "validators.js"), logLevel: "warning", nodePaths: [join(root, "node_modules")] });
+}
+
+/**
  * The host compiles Pi extensions with esbuild at load time. The VSIX carries no node_modules and
  * is the same for every platform, so it gets esbuild-wasm (Node API + esbuild.wasm), in its own
  * layout, beside the host (agent-host/session/extensions/compiler.ts).
@@ -109,7 +135,7 @@ function copyEsbuildWasm() {
 mkdirSync(dist, { recursive: true });
 copyEsbuildWasm();
 if (watch) {
-  const schemaPlugin = { name: "schema", setup: (build) => build.onEnd(() => writeSchema().catch((e) => console.error(e))) };
+  const schemaPlugin = { name: "schema", setup: (build) => build.onEnd(() => Promise.all([writeSchema(), writeValidators()]).catch((e) => console.error(e))) };
   const contexts = await Promise.all(
     programs.map((options, i) => esbuild.context(i === 0 ? { ...options, plugins: [schemaPlugin] } : options)),
   );
@@ -117,6 +143,6 @@ if (watch) {
   console.log("watching for changes…");
 } else {
   const started = Date.now();
-  await Promise.all([...programs.map((options) => esbuild.build(options)), writeSchema()]);
+  await Promise.all([...programs.map((options) => esbuild.build(options)), writeSchema(), writeValidators()]);
   console.log(`built dist/ (${production ? "production" : "development"}) in ${Date.now() - started} ms`);
 }

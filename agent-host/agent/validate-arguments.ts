@@ -1,9 +1,10 @@
-import Ajv, { type ValidateFunction } from "ajv";
+import type { default as Ajv, ValidateFunction } from "ajv";
 import { describeErrors } from "../../shared/protocol";
+import { createAjv } from "../../shared/protocol/ajv";
 import type { AnyAgentTool } from "./tool";
 
 // coerceTypes: models send "5" for 5 and "true" for true; useDefaults fills documented defaults.
-const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: true, useDefaults: true });
+let ajv: Ajv | undefined;
 const compiled = new WeakMap<object, ValidateFunction>();
 
 export type ArgumentCheck = { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
@@ -12,7 +13,7 @@ export type ArgumentCheck = { ok: true; args: Record<string, unknown> } | { ok: 
 export function validateToolArguments(tool: AnyAgentTool, args: unknown): ArgumentCheck {
   let validate = compiled.get(tool.parameters);
   if (!validate) {
-    validate = ajv.compile(tool.parameters);
+    validate = (ajv ??= createAjv({ allErrors: true, strict: false, coerceTypes: true, useDefaults: true })).compile(tool.parameters);
     compiled.set(tool.parameters, validate);
   }
   const copy = structuredClone(args ?? {}) as Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { createHostRuntime } from "./host-runtime";
 import { parseCli } from "./cli-options";
 import { openConnection, serveRpc } from "./rpc-mode";
+import { loadPrecompiledValidators } from "./precompiled";
 
 const VERSION = process.env.PI_VSCODE_VERSION ?? "0.0.0-dev";
 
@@ -48,6 +49,7 @@ export async function runCli(argv: readonly string[]): Promise<number | undefine
   }
   const warn = (message: string) => process.stderr.write(`${message}\n`);
   parsed.warnings.forEach(warn);
+  loadPrecompiledValidators();
   if (parsed.options.mode !== "rpc") {
     warn("Only --mode rpc is supported by this host. See --help.");
     return 2;

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { access } from "node:fs/promises";
 import { constants as osConstants } from "node:os";
 import { ShellAbortedError, ShellTimeoutError, type ShellIo } from "./io";
-import { killProcessTree, waitForExit } from "./process";
+import { killProcessTree, trackDetached, waitForExit } from "./process";
 import { childProcess } from "./lazy-node";
 
 export interface ShellConfig {
@@ -42,6 +42,7 @@ export function createLocalShellIo(shellPath?: string): ShellIo {
         stdio: ["ignore", "pipe", "pipe"],
         windowsHide: true,
       });
+      const untrack = child.pid ? trackDetached(child.pid) : () => false;
       let timedOut = false;
       const kill = () => {
         if (child.pid) killProcessTree(child.pid);
@@ -66,6 +67,7 @@ export function createLocalShellIo(shellPath?: string): ShellIo {
       } finally {
         if (timer) clearTimeout(timer);
         signal.removeEventListener("abort", kill);
+        untrack();
       }
     },
   };

@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import Ajv from "ajv";
+import { createAjv } from "../protocol/ajv";
 import { CheckpointRecord, manifestName, OBJECTS_DIR, SESSIONS_DIR } from "../checkpoints/schema";
 
 /** What a file held before a change: its bytes, null when it did not exist, or why it was not kept. */
@@ -86,7 +86,7 @@ export function readManifest(file: string): CheckpointRecord[] {
   } catch {
     return [];
   }
-  validate ??= new Ajv({ strict: false, validateSchema: false }).compile(CheckpointRecord);
+  validate ??= createAjv({ strict: false, validateSchema: false }).compile(CheckpointRecord);
   const records: CheckpointRecord[] = [];
   for (const line of text.split("\n")) {
     if (!line.trim()) continue;

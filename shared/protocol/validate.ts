@@ -1,4 +1,4 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
+import type { default as Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { Static, TSchema } from "@sinclair/typebox";
 import { commandSchemas } from "./commands";
 import { eventSchemas } from "./events";
@@ -12,6 +12,7 @@ import {
   type AgentInboundFrame,
   type AgentOutboundFrame,
 } from "./frames";
+import { createAjv, precompiledValidator, validatorOptions } from "./ajv";
 import { ErrorResponse, successResponseSchema } from "./responses";
 
 export type Checked<T> = { ok: true; frame: T } | { ok: false; error: string; id?: string; type?: string };
@@ -19,14 +20,16 @@ export type Checked<T> = { ok: true; frame: T } | { ok: false; error: string; id
 // validateSchema: false — the schemas come from TypeBox (and are tested), so AJV need not compile
 // the draft-07 meta-schema to check them: that compile alone cost ~20 ms of the agent host's
 // start-up (it runs on the first command, usually get_state; see bench/RESULTS.md).
-const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false });
+let ajv: Ajv | undefined;
+const compile = (schema: TSchema): ValidateFunction => (ajv ??= createAjv(validatorOptions)).compile(schema);
 /** Validators are compiled on first use of each frame type, so start-up pays only for what it sees. */
 const cache = new Map<string, ValidateFunction>();
 
+/** The agent host's inbound validators are compiled at build time: see precompiledSchemas. */
 function validator(key: string, make: () => TSchema): ValidateFunction {
   let fn = cache.get(key);
   if (!fn) {
-    fn = ajv.compile(make());
+    fn = precompiledValidator(key) ?? compile(make());
     cache.set(key, fn);
   }
   return fn;
@@ -106,7 +109,7 @@ export function checkOutbound(value: unknown): Checked<AgentOutboundFrame> | { o
 export function checker<T extends TSchema>(schema: T, name: string): (value: unknown) => Checked<Static<T>> {
   let fn: ValidateFunction | undefined;
   return (value) => {
-    fn ??= ajv.compile(schema);
+    fn ??= compile(schema);
     return check<Static<T>>(fn, value, undefined, name);
   };
 }

@@ -9,7 +9,8 @@
  * `modelOverrides` then patch existing models by id (unknown ids are ignored).
  */
 import * as fs from "node:fs";
-import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
+import type { default as Ajv, ErrorObject, ValidateFunction } from "ajv";
+import { createAjv, precompiledValidator, validatorOptions } from "../../../shared/protocol/ajv";
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { knownApis, type Api, type Model } from "../types";
 import { parseJsonText } from "./json-text";
@@ -135,17 +136,19 @@ export { parseJsonText, stripJsonExtras } from "./json-text";
 let ajv: Ajv | undefined;
 const compiled = new Map<TSchema, ValidateFunction>();
 /** Validators are compiled on first use: start-up without a models.json never pays for them. */
-function validator(schema: TSchema): ValidateFunction {
+function validator(schema: TSchema, key: string): ValidateFunction {
   let fn = compiled.get(schema);
   if (!fn) {
-    // Our schemas come from TypeBox, so skip checking them against the meta-schema, and skip
-    // code optimisation: both halve the compile time, which is paid at start-up.
-    ajv ??= new Ajv({ allErrors: true, strict: false, validateSchema: false, code: { optimize: false } });
-    fn = ajv.compile(schema);
+    // In dist/ they were compiled at build time; from source, skip code optimisation: it halves
+    // the compile time, which is paid at start-up.
+    fn = precompiledValidator(key) ?? (ajv ??= createAjv({ ...validatorOptions, code: { optimize: false } })).compile(schema);
     compiled.set(schema, fn);
   }
   return fn;
 }
+
+/** The schemas of models.json, by the key their precompiled validators have. */
+export const modelsJsonSchemas = { "models.json": () => ModelsFile, "models.json:provider": () => ProviderConfig };
 
 /** `/models/0/contextWindow` under `providers.x` → `providers.x.models[0].contextWindow`. */
 function dotted(prefix: string, pointer: string): string {
@@ -198,13 +201,13 @@ export function loadModelsJson(file: string): ModelsJson {
     result.errors.push(new ConfigError(file, undefined, parsed.error));
     return result;
   }
-  const top = validator(ModelsFile);
+  const top = validator(ModelsFile, "models.json");
   if (!top(parsed.value)) {
     const isObject = typeof parsed.value === "object" && parsed.value !== null && !Array.isArray(parsed.value);
     result.errors.push(...(isObject ? schemaErrors(file, "", top.errors) : [new ConfigError(file, undefined, 'must be a JSON object with "providers"')]));
     return result;
   }
-  const checkProvider = validator(ProviderConfig);
+  const checkProvider = validator(ProviderConfig, "models.json:provider");
   for (const [id, entry] of Object.entries((parsed.value as { providers: Record<string, unknown> }).providers)) {
     const where = dotted("providers", `/${id.replace(/~/g, "~0").replace(/\//g, "~1")}`);
     if (!checkProvider(entry)) {

@@ -1,0 +1,25 @@
+import type { default as Ajv, Options, ValidateFunction } from "ajv";
+
+/**
+ * AJV, loaded when a validator is first compiled: a program whose validators were compiled at
+ * build time (the agent host, see precompiled.ts) never loads the compiler at all.
+ */
+export function createAjv(options: Options): Ajv {
+  // A literal require inside the function: bundlers include AJV but run it only from here.
+  const { default: AjvClass } = require("ajv") as typeof import("ajv");
+  return new AjvClass(options);
+}
+
+const precompiled = new Map<string, ValidateFunction>();
+
+/** Validators compiled at build time (AJV standalone code), by the key their users look up. */
+export function registerPrecompiled(validators: Record<string, ValidateFunction>): void {
+  for (const [key, fn] of Object.entries(validators)) precompiled.set(key, fn);
+}
+
+export function precompiledValidator(key: string): ValidateFunction | undefined {
+  return precompiled.get(key);
+}
+
+/** The options every protocol and config validator is compiled with (at build time too). */
+export const validatorOptions: Options = { allErrors: true, strict: false, validateSchema: false };
