@@ -1,16 +1,55 @@
 /**
- * dist/agent-host.js: the command line's entry. It turns on Node's on-disk compile cache (Node
- * 22.1+, in the OS temp folder; NODE_DISABLE_COMPILE_CACHE=1 turns it off) and then loads the
- * host's bundle, so from the second start on V8 reuses the compiled code instead of compiling
- * the whole bundle again; on older Node it just loads the bundle.
+ * dist/agent-host.js: the command line's entry. From the second start on, V8 reuses the code it
+ * compiled for the host's bundle instead of compiling it again: Node 22.1+ through its own
+ * compile cache, older Node through a V8 code cache we keep ourselves. Both live in the OS temp
+ * folder; NODE_DISABLE_COMPILE_CACHE=1 turns both off. Any failure only costs speed.
  */
+import * as fs from "node:fs";
+import * as nodeModule from "node:module";
+import * as os from "node:os";
 import * as path from "node:path";
+import * as vm from "node:vm";
 
-const nodeModule = require("node:module") as { enableCompileCache?: () => unknown };
-try {
-  nodeModule.enableCompileCache?.();
-} catch {
-  // an unwritable temp folder only costs speed
+const main = path.join(__dirname, "agent-host-main.js");
+const enableCompileCache = (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache;
+
+if (enableCompileCache || process.env.NODE_DISABLE_COMPILE_CACHE) {
+  try {
+    enableCompileCache?.();
+  } catch {
+    // an unwritable temp folder
+  }
+  (require as (id: string) => unknown)(main);
+} else {
+  runWithCodeCache(main);
 }
-const load = require as (id: string) => unknown;
-load(path.join(__dirname, "agent-host-main.js"));
+
+/** Runs a CommonJS file as Node would, with V8's code cache from the last run (written at exit). */
+function runWithCodeCache(file: string): void {
+  const source = fs.readFileSync(file, "utf8");
+  const stat = fs.statSync(file);
+  const key = `${process.version}-${process.arch}-${stat.size}-${Math.round(stat.mtimeMs)}`;
+  const cacheFile = path.join(os.tmpdir(), "pi-agent-host-code-cache", `${key}.bin`);
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = fs.readFileSync(cacheFile);
+  } catch {
+    // first run with this build
+  }
+  const script = new vm.Script(nodeModule.wrap(source), { filename: file, ...(cachedData ? { cachedData } : {}) });
+  if (!cachedData || script.cachedDataRejected) {
+    // At exit the cache also holds the functions compiled while the host ran.
+    process.once("exit", () => {
+      try {
+        fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
+        fs.writeFileSync(cacheFile, script.createCachedData());
+      } catch {
+        // no cache next time
+      }
+    });
+  }
+  const exports = {};
+  const module = { exports, filename: file, id: file, loaded: false, children: [], paths: [] };
+  const run = script.runInThisContext() as (e: object, r: NodeJS.Require, m: object, f: string, d: string) => void;
+  run.call(exports, exports, nodeModule.createRequire(file), module, file, path.dirname(file));
+}

@@ -2,6 +2,7 @@ import { createHostRuntime } from "./host-runtime";
 import { parseCli } from "./cli-options";
 import { openConnection, serveRpc } from "./rpc-mode";
 import { loadPrecompiledValidators } from "./precompiled";
+import { hostToolCallsFirst } from "./host-tool-order";
 
 const VERSION = process.env.PI_VSCODE_VERSION ?? "0.0.0-dev";
 
@@ -55,7 +56,7 @@ export async function runCli(argv: readonly string[]): Promise<number | undefine
     return 2;
   }
   // Read stdin from the start: commands that arrive while the runtime loads wait in order.
-  const connection = openConnection(process.stdin, process.stdout);
+  const connection = openConnection(process.stdin, process.stdout, hostToolCallsFirst);
   // An extension's ctx.shutdown(): as at the end of input, extensions hear session_shutdown, then the host exits.
   const shutdown = () => void Promise.resolve(runtime.extensions?.shutdown()).finally(() => process.stdout.write("", () => process.exit(0)));
   const runtime = createHostRuntime(parsed.options, { cwd: process.cwd(), env: process.env, send: connection.send, warn, shutdown });

@@ -15,8 +15,11 @@ export interface RpcConnection {
 /** The longest record read: a prompt with several large images fits; a runaway writer does not exhaust memory. */
 export const MAX_LINE_CHARS = 32 * 1024 * 1024;
 
-/** The JSONL channel on a pair of streams: writes honour back-pressure, reads split on LF only. */
-export function openConnection(input: Readable, output: Writable): RpcConnection {
+/**
+ * The JSONL channel on a pair of streams: writes honour back-pressure, reads split on LF only.
+ * `order` may rearrange outgoing frames (see host-tool-order.ts).
+ */
+export function openConnection(input: Readable, output: Writable, order?: (send: (frame: object) => void) => (frame: object) => void): RpcConnection {
   // Frames written in the same tick leave in one write: a fast stream costs a syscall per batch, not per delta.
   let corked = false;
   const writer = new JsonlWriter({
@@ -36,7 +39,8 @@ export function openConnection(input: Readable, output: Writable): RpcConnection
       return { dispose: () => output.off("drain", listener) };
     },
   });
-  const send = (frame: object) => void writer.write(frame).catch(() => undefined);
+  const write = (frame: object) => void writer.write(frame).catch(() => undefined);
+  const send = order ? order(write) : write;
   let handler: ((line: string) => void) | undefined;
   const waiting: string[] = [];
   const decoder = new LineDecoder({
@@ -93,6 +97,8 @@ export async function serveRpc(runtime: HostRuntime, connection: RpcConnection):
   subscription.dispose();
   runtime.hostTools.failAll("The client closed the connection");
   runtime.extensionUi?.cancelAll();
+  // Nobody reads the output any more: a run still going is aborted (its tools' processes killed).
+  await Promise.race([runtime.session.abort(), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
   // Extensions close their resources (session_shutdown); a handler that hangs does not keep the host.
   await Promise.race([runtime.extensions?.shutdown(), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
 }

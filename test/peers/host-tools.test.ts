@@ -1,6 +1,6 @@
 /**
- * Host tools (seed 001) served by the RpcClient to oh-my-pi 18.2.3: offered to the model,
- * streamed, failing, and cancelled by abort.
+ * Host tools (seed 001) served by the RpcClient to oh-my-pi 18.2.3 and to our host: offered to
+ * the model, streamed, failing, and cancelled by abort, with the same frames in the same order.
  */
 import { strict as assert } from "node:assert";
 import type { CancellationToken } from "vscode-jsonrpc";
@@ -14,7 +14,8 @@ const objectParams = (props: Record<string, unknown>) => ({ type: "object", prop
 const ofType = <K extends AgentEvent["type"]>(events: AgentEvent[], type: K): EventOf<K>[] =>
   events.filter((e): e is EventOf<K> => e.type === type);
 
-describe(`host tools served to omp ${peerVersion("omp")}`, function () {
+for (const kind of ["omp", "host"] as const)
+describe(`host tools served to ${kind === "omp" ? `omp ${peerVersion("omp")}` : "our host"}`, function () {
   let llm: MockLlm;
   let peer: PeerClient;
   const calls: { tool: string; args: Record<string, unknown>; toolCallId: string }[] = [];
@@ -23,7 +24,7 @@ describe(`host tools served to omp ${peerVersion("omp")}`, function () {
 
   before(async function () {
     llm = await startMockLlm();
-    peer = startPeerClient("omp", llm);
+    peer = startPeerClient(kind, llm);
     const { client } = peer;
     client.registerHostTool(
       { name: "host_echo", label: "Host echo", description: "Echoes text back, run by the editor.", parameters: objectParams({ text: { type: "string" } }) },
@@ -55,7 +56,7 @@ describe(`host tools served to omp ${peerVersion("omp")}`, function () {
     );
     // probe() sends the registered tools (set_host_tools, each with loadMode essential).
     const caps = await client.probe();
-    assert.equal(caps.flavor, "omp");
+    assert.equal(caps.flavor, kind === "omp" ? "omp" : "pi");
     assert.equal(caps.hostTools, true);
     await client.request("set_auto_retry", { enabled: false });
   });
@@ -100,6 +101,9 @@ describe(`host tools served to omp ${peerVersion("omp")}`, function () {
     assert.deepEqual(results.map((m) => [m.tool_call_id, messageText(m)]), [["call_echo", "echo: ping"]]);
     const call = peer.received.find((f) => f.type === "host_tool_call" && f.toolName === "host_echo");
     assert.ok(call);
+    // omp asks the host to run the tool before it announces it (tool_execution_start); our host does the same.
+    const order = peer.received.filter((f) => (f.type === "host_tool_call" || f.type === "tool_execution_start") && f.toolCallId === "call_echo").map((f) => f.type);
+    assert.deepEqual(order, ["host_tool_call", "tool_execution_start"]);
     assert.ok(peer.sent.some((f) => f.type === "host_tool_update" && f.id === call.id));
     assert.ok(peer.sent.some((f) => f.type === "host_tool_result" && f.id === call.id && f.isError === undefined));
   });
