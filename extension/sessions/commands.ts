@@ -5,7 +5,7 @@ import type { EditorDialogs } from "../ui/editor-dialog";
 import { showNativeDialog } from "../ui/native-dialogs";
 import type { AgentSession } from "./agent-session";
 import type { SessionRegistry } from "./session-registry";
-import { SESSIONS_VIEW_ID, type SessionNode } from "./sessions-view";
+import type { SessionNode } from "./sessions-view";
 import { terminalLaunch } from "./terminal-handoff";
 import { createWorktree, gitRoot, worktreeBranch } from "./worktree";
 
@@ -66,7 +66,6 @@ export function registerSessionsCommands(deps: SessionsCommandDeps): vscode.Disp
         return undefined;
       }
     }),
-    vscode.commands.registerCommand("pi.sessions.focus", () => vscode.commands.executeCommand(`${SESSIONS_VIEW_ID}.focus`)),
     vscode.commands.registerCommand("pi.sessions.show", (arg?: unknown) => withSession(arg, (s) => s.reveal())),
     vscode.commands.registerCommand("pi.sessions.stop", (arg?: unknown) => withSession(arg, (s) => registry.close(s))),
     vscode.commands.registerCommand("pi.sessions.abort", (arg?: unknown) =>

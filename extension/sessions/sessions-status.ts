@@ -14,6 +14,7 @@ export class SessionsStatusItem implements vscode.Disposable {
 
   constructor(private readonly registry: SessionRegistry) {
     this.item.name = "Pi Sessions";
+    // The view's own focus command (VS Code makes one for every view).
     this.item.command = "pi.sessions.focus";
     this.subscription = registry.onDidChange(() => this.update());
     this.update();

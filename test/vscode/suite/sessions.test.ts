@@ -107,6 +107,9 @@ describe("parallel sessions", function () {
     const toast = `.notifications-toasts .notification-toast:has-text("${tab.label}")`;
     await ui.waitForSelector(toast);
     await ui.screenshot("sessions-two-running-one-waiting");
+    await vscode.commands.executeCommand("pi.sessions.focus");
+    await ui.waitForSelector('.pane-header:has-text("Sessions")');
+    await ui.screenshot("sessions-list-waiting");
     await ui.click(`${toast} .monaco-button:has-text("Allow once")`);
 
     await eventually("beta to finish", () => transcriptText(tab).includes("Beta is done.") || undefined, 30_000);
