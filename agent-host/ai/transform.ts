@@ -127,6 +127,7 @@ function withoutImages<T extends TextContent | ImageContent>(content: T[], note:
   return out;
 }
 
+/** The message itself when nothing changes (so that later conversions can be reused), else a copy. */
 function transformAssistant(message: AssistantMessage, model: TargetModel, renamed: Map<string, string>): AssistantMessage {
   const same = sameModel(message, model);
   const content: AssistantMessage["content"] = [];
@@ -154,7 +155,8 @@ function transformAssistant(message: AssistantMessage, model: TargetModel, renam
       }
     }
   }
-  return { ...message, content };
+  const unchanged = content.length === message.content.length && content.every((block, i) => block === message.content[i]);
+  return unchanged ? message : { ...message, content };
 }
 
 function syntheticResult(call: ToolCall): ToolResultMessage {

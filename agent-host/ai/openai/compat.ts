@@ -8,6 +8,15 @@ export type ResolvedCompat = Required<OpenAICompletionsCompat>;
  * LM Studio, llama.cpp) get the conservative defaults: `system` role, `max_tokens`, no `store`.
  */
 export function resolveCompat(model: Model): ResolvedCompat {
+  let resolved = resolvedByModel.get(model);
+  if (!resolved) resolvedByModel.set(model, (resolved = detectCompat(model)));
+  return resolved;
+}
+
+/** One object per model, so that per-message conversions can be reused across requests. */
+const resolvedByModel = new WeakMap<Model, ResolvedCompat>();
+
+function detectCompat(model: Model): ResolvedCompat {
   const url = model.baseUrl.toLowerCase();
   const is = (provider: string, ...hosts: string[]) => model.provider === provider || hosts.some((h) => url.includes(h));
   const openai = is("openai", "api.openai.com");

@@ -37,14 +37,14 @@ export function convertChatMessages(model: Model, context: Context, compat: Reso
       const parts = message.content.flatMap((part) => userPart(part, acceptsImages));
       if (parts.length > 0) out.push({ role: "user", content: parts });
     } else if (message.role === "assistant") {
-      const converted = convertAssistant(model, message, compat);
+      const converted = converted_(assistantParams, message, model, compat, convertAssistant);
       if (converted) out.push(converted);
     } else {
       // A run of tool results; images they returned follow in one user message.
       const images: ChatCompletionContentPartImage[] = [];
       for (; i < messages.length && messages[i].role === "toolResult"; i++) {
         const result = messages[i] as ToolResultMessage;
-        out.push(toolMessage(result, compat));
+        out.push(converted_(toolParams, result, model, compat, (_model, m, c) => toolMessage(m, c)));
         if (acceptsImages) images.push(...result.content.filter((c): c is ImageContent => c.type === "image").map(imagePart));
       }
       i--;
@@ -55,6 +55,22 @@ export function convertChatMessages(model: Model, context: Context, compat: Reso
     }
   }
   return out;
+}
+
+type Converted<T> = WeakMap<object, { model: Model; compat: ResolvedCompat; value: T }>;
+const assistantParams: Converted<AssistantParam | undefined> = new WeakMap();
+const toolParams: Converted<ChatCompletionToolMessageParam> = new WeakMap();
+
+/**
+ * A finished message converts the same way for every request of a conversation: reuse it (the
+ * request of turn n would otherwise convert all n messages again).
+ */
+function converted_<M extends object, T>(cache: Converted<T>, message: M, model: Model, compat: ResolvedCompat, convert: (model: Model, message: M, compat: ResolvedCompat) => T): T {
+  const hit = cache.get(message);
+  if (hit && hit.model === model && hit.compat === compat) return hit.value;
+  const value = convert(model, message, compat);
+  cache.set(message, { model, compat, value });
+  return value;
 }
 
 function userPart(part: TextContent | ImageContent, acceptsImages: boolean): ChatCompletionContentPart[] {
