@@ -10,6 +10,7 @@ import { messageText, startMockLlm, toolResultMessages, type MockLlm } from "../
 import { peerLaunch, type PeerLaunch } from "../support/peers";
 import { gone, RawHost, type Frame } from "./raw-host";
 
+const rounds = Number(process.env.PI_FAULT_ROUNDS ?? 1);
 const extension = resolve(__dirname, "../fixtures/extensions/ui-faults.ts");
 const slowTool = { name: "slow_tool", description: "Waits for the client.", parameters: { type: "object", properties: {} } };
 let ids = 0;
@@ -19,8 +20,8 @@ const isUi = (method: string) => (f: Frame) => f.type === "extension_ui_request"
 const isNotice = (text: string) => (f: Frame) => f.type === "extension_ui_request" && f.method === "notify" && f.message === text;
 const isType = (type: string) => (f: Frame) => f.type === type;
 
-describe("agent host: dialogs and host tools under fault", function () {
-  this.timeout(120_000);
+describe(`agent host: dialogs and host tools under fault (${rounds} round${rounds === 1 ? "" : "s"})`, function () {
+  this.timeout(120_000 * rounds);
   let llm: MockLlm;
   let launch: PeerLaunch;
   const results: { name: string; ok: boolean; hang: boolean; orphans: number; error?: string }[] = [];
@@ -49,11 +50,9 @@ describe("agent host: dialogs and host tools under fault", function () {
     try {
       const orphans = (await body()) ?? 0;
       results.push({ name, ok: orphans === 0, hang: false, orphans });
-      if (process.env.PI_FAULTS_DEBUG) console.log(name, "ok", orphans);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       results.push({ name, ok: false, hang: message.startsWith("hang"), orphans: 0, error: message });
-      if (process.env.PI_FAULTS_DEBUG) console.log(name, message);
     }
   };
 
@@ -75,113 +74,115 @@ describe("agent host: dialogs and host tools under fault", function () {
   };
 
   it("handles every case without a hang or an orphan process", async () => {
-    const host = await start();
-    const dialog = async (kind: string, answer: (request: Frame) => void, expected: string, args = "") => {
-      const from = host.frames.length;
-      host.send({ id: nextId(), type: "prompt", message: `/fault ${kind}${args}` });
-      const request = await host.waitFor(`${kind} dialog`, isUi(kind), from);
-      answer(request);
-      await host.waitFor(`the ${kind} result`, isNotice(`fault ${kind}: ${expected}`), from);
-      return request;
-    };
-    const defaults: Record<string, string> = { select: "undefined", confirm: "false", input: "undefined", editor: "undefined" };
-
-    for (const kind of ["select", "confirm", "input", "editor"]) {
-      await run(`${kind} cancelled`, async () => {
-        await dialog(kind, (r) => host.send({ type: "extension_ui_response", id: r.id, cancelled: true }), defaults[kind]!);
-        await responsive(host);
-      });
-    }
-    for (const kind of ["select", "confirm", "input"]) {
-      await run(`${kind} timed out, then answered late`, async () => {
-        const request = await dialog(kind, () => undefined, defaults[kind]!, " 300");
-        assert.equal(request.timeout, 300);
+    for (let round = 0; round < rounds; round++) {
+      const host = await start();
+      const dialog = async (kind: string, answer: (request: Frame) => void, expected: string, args = "") => {
         const from = host.frames.length;
-        host.send({ type: "extension_ui_response", id: request.id, ...(kind === "confirm" ? { confirmed: true } : { value: "late" }) });
-        await responsive(host);
-        assert.equal(host.frames.slice(from).filter(isUi("notify")).length, 0, "the late answer did nothing");
-      });
-    }
-    await run("select answered twice", async () => {
-      await dialog("select", (r) => {
-        host.send({ type: "extension_ui_response", id: r.id, value: "second" });
-        host.send({ type: "extension_ui_response", id: r.id, value: "first" });
-      }, '"second"');
-      await responsive(host);
-    });
+        host.send({ id: nextId(), type: "prompt", message: `/fault ${kind}${args}` });
+        const request = await host.waitFor(`${kind} dialog`, isUi(kind), from);
+        answer(request);
+        await host.waitFor(`the ${kind} result`, isNotice(`fault ${kind}: ${expected}`), from);
+        return request;
+      };
+      const defaults: Record<string, string> = { select: "undefined", confirm: "false", input: "undefined", editor: "undefined" };
 
-    const toolRun = async (respond: (call: Frame) => void) => {
-      llm.enqueue({ toolCalls: [{ name: "slow_tool", arguments: {} }] }, { text: "done" });
-      const from = host.frames.length;
-      const requests = llm.requests.length;
-      host.send({ id: nextId(), type: "prompt", message: "use the slow tool" });
-      const call = await host.waitFor("host_tool_call", isType("host_tool_call"), from);
-      respond(call);
-      const end = await host.waitFor("the tool's end", (f) => f.type === "tool_execution_end" && f.toolName === "slow_tool", from);
-      await host.waitFor("agent_end", isType("agent_end"), from);
-      await responsive(host);
-      const next = llm.requests[requests + 1];
-      return { call, end, from, sentToModel: next ? toolResultMessages(next).map(messageText).join("\n") : undefined };
-    };
-    await run("host tool aborted mid-call", async () => {
-      const { call, end, from } = await toolRun(() => host.send({ id: nextId(), type: "abort" }));
-      assert.equal(end.isError, true);
-      await host.waitFor("host_tool_cancel", (f) => f.type === "host_tool_cancel" && f.targetId === call.id, from);
-    });
-    await run("host tool timed out", async () => {
-      const { call, from, sentToModel } = await toolRun(() => undefined);
-      await host.waitFor("host_tool_cancel", (f) => f.type === "host_tool_cancel" && f.targetId === call.id, from);
-      assert.match(sentToModel ?? "", /did not answer within/);
-    });
-    await run("host tool answered twice", async () => {
-      const { sentToModel } = await toolRun((call) => {
-        host.send({ type: "host_tool_result", id: call.id as string, result: { content: [{ type: "text", text: "first result" }] } });
-        host.send({ type: "host_tool_result", id: call.id as string, result: { content: [{ type: "text", text: "second result" }] } });
-      });
-      assert.equal(sentToModel, "first result");
-    });
-
-    await run("input ends when idle", async () => closingWithin(host, (h) => h.endInput()));
-
-    // The editor closing: the host's input ends (or it gets SIGTERM) while something waits.
-    const closing = async (name: string, setup: (host: RawHost) => Promise<number | undefined>, end: (host: RawHost) => void) => {
-      await run(name, async () => {
-        const closingHost = await start();
-        const shellPid = await setup(closingHost);
-        return closingWithin(closingHost, end, shellPid);
-      });
-    };
-    const waitingDialog = async (h: RawHost) => {
-      h.send({ id: nextId(), type: "prompt", message: "/fault confirm" });
-      await h.waitFor("confirm dialog", isUi("confirm"));
-      return undefined;
-    };
-    const waitingTool = async (h: RawHost) => {
-      llm.enqueue({ toolCalls: [{ name: "slow_tool", arguments: {} }] }, { text: "done" });
-      h.send({ id: nextId(), type: "prompt", message: "use the slow tool" });
-      await h.waitFor("host_tool_call", isType("host_tool_call"));
-      return undefined;
-    };
-    const runningShell = async (h: RawHost) => {
-      const pidFile = join(launch.cwd, `shell-${ids}.pid`);
-      llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command: `echo $$ > ${pidFile}; exec sleep 60` } }] }, { text: "done" });
-      h.send({ id: nextId(), type: "prompt", message: "run a long command" });
-      const deadline = Date.now() + 10_000;
-      while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") {
-        if (Date.now() > deadline) throw new Error("hang: the command did not start");
-        await new Promise((r) => setTimeout(r, 50));
+      for (const kind of ["select", "confirm", "input", "editor"]) {
+        await run(`${kind} cancelled`, async () => {
+          await dialog(kind, (r) => host.send({ type: "extension_ui_response", id: r.id, cancelled: true }), defaults[kind]!);
+          await responsive(host);
+        });
       }
-      return Number(readFileSync(pidFile, "utf8").trim());
-    };
-    await closing("input ends while a dialog waits", waitingDialog, (h) => h.endInput());
-    await closing("input ends while a host tool waits", waitingTool, (h) => h.endInput());
-    await closing("input ends while a shell command runs", runningShell, (h) => h.endInput());
-    await closing("SIGTERM while a shell command runs", runningShell, (h) => h.kill("SIGTERM"));
+      for (const kind of ["select", "confirm", "input"]) {
+        await run(`${kind} timed out, then answered late`, async () => {
+          const request = await dialog(kind, () => undefined, defaults[kind]!, " 300");
+          assert.equal(request.timeout, 300);
+          const from = host.frames.length;
+          host.send({ type: "extension_ui_response", id: request.id, ...(kind === "confirm" ? { confirmed: true } : { value: "late" }) });
+          await responsive(host);
+          assert.equal(host.frames.slice(from).filter(isUi("notify")).length, 0, "the late answer did nothing");
+        });
+      }
+      await run("select answered twice", async () => {
+        await dialog("select", (r) => {
+          host.send({ type: "extension_ui_response", id: r.id, value: "second" });
+          host.send({ type: "extension_ui_response", id: r.id, value: "first" });
+        }, '"second"');
+        await responsive(host);
+      });
+
+      const toolRun = async (respond: (call: Frame) => void) => {
+        llm.enqueue({ toolCalls: [{ name: "slow_tool", arguments: {} }] }); // then the default reply
+        const from = host.frames.length;
+        const requests = llm.requests.length;
+        host.send({ id: nextId(), type: "prompt", message: "use the slow tool" });
+        const call = await host.waitFor("host_tool_call", isType("host_tool_call"), from);
+        respond(call);
+        const end = await host.waitFor("the tool's end", (f) => f.type === "tool_execution_end" && f.toolName === "slow_tool", from);
+        await host.waitFor("agent_end", isType("agent_end"), from);
+        await responsive(host);
+        const next = llm.requests[requests + 1];
+        return { call, end, from, sentToModel: next ? messageText(toolResultMessages(next).at(-1)!) : undefined };
+      };
+      await run("host tool aborted mid-call", async () => {
+        const { call, end, from } = await toolRun(() => host.send({ id: nextId(), type: "abort" }));
+        assert.equal(end.isError, true);
+        await host.waitFor("host_tool_cancel", (f) => f.type === "host_tool_cancel" && f.targetId === call.id, from);
+      });
+      await run("host tool timed out", async () => {
+        const { call, from, sentToModel } = await toolRun(() => undefined);
+        await host.waitFor("host_tool_cancel", (f) => f.type === "host_tool_cancel" && f.targetId === call.id, from);
+        assert.match(sentToModel ?? "", /did not answer within/);
+      });
+      await run("host tool answered twice", async () => {
+        const { sentToModel } = await toolRun((call) => {
+          host.send({ type: "host_tool_result", id: call.id as string, result: { content: [{ type: "text", text: "first result" }] } });
+          host.send({ type: "host_tool_result", id: call.id as string, result: { content: [{ type: "text", text: "second result" }] } });
+        });
+        assert.equal(sentToModel, "first result");
+      });
+
+      await run("input ends when idle", async () => closingWithin(host, (h) => h.endInput()));
+
+      // The editor closing: the host's input ends (or it gets SIGTERM) while something waits.
+      const closing = async (name: string, setup: (host: RawHost) => Promise<number | undefined>, end: (host: RawHost) => void) => {
+        await run(name, async () => {
+          const closingHost = await start();
+          const shellPid = await setup(closingHost);
+          return closingWithin(closingHost, end, shellPid);
+        });
+      };
+      const waitingDialog = async (h: RawHost) => {
+        h.send({ id: nextId(), type: "prompt", message: "/fault confirm" });
+        await h.waitFor("confirm dialog", isUi("confirm"));
+        return undefined;
+      };
+      const waitingTool = async (h: RawHost) => {
+        llm.enqueue({ toolCalls: [{ name: "slow_tool", arguments: {} }] }); // then the default reply
+        h.send({ id: nextId(), type: "prompt", message: "use the slow tool" });
+        await h.waitFor("host_tool_call", isType("host_tool_call"));
+        return undefined;
+      };
+      const runningShell = async (h: RawHost) => {
+        const pidFile = join(launch.cwd, `shell-${ids}.pid`);
+        llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command: `echo $$ > ${pidFile}; exec sleep 60` } }] });
+        h.send({ id: nextId(), type: "prompt", message: "run a long command" });
+        const deadline = Date.now() + 10_000;
+        while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") {
+          if (Date.now() > deadline) throw new Error("hang: the command did not start");
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        return Number(readFileSync(pidFile, "utf8").trim());
+      };
+      await closing("input ends while a dialog waits", waitingDialog, (h) => h.endInput());
+      await closing("input ends while a host tool waits", waitingTool, (h) => h.endInput());
+      await closing("input ends while a shell command runs", runningShell, (h) => h.endInput());
+      await closing("SIGTERM while a shell command runs", runningShell, (h) => h.kill("SIGTERM"));
+    }
 
     const hangs = results.filter((r) => r.hang).length;
     const orphans = results.reduce((n, r) => n + r.orphans, 0);
     console.log(`      figures: cases ${results.length}, passed ${results.filter((r) => r.ok).length}, hangs ${hangs}, orphans ${orphans}`);
-    for (const r of results) console.log(`        ${r.ok ? "ok  " : "FAIL"} ${r.name}${r.error ? `: ${r.error}` : ""}${r.orphans ? ` (${r.orphans} orphan(s))` : ""}`);
+    for (const r of rounds === 1 ? results : results.filter((x) => !x.ok)) console.log(`        ${r.ok ? "ok  " : "FAIL"} ${r.name}${r.error ? `: ${r.error}` : ""}${r.orphans ? ` (${r.orphans} orphan(s))` : ""}`);
     assert.deepEqual(results.filter((r) => !r.ok).map((r) => r.name), []);
     assert.equal(hangs, 0);
     assert.equal(orphans, 0);
