@@ -6,7 +6,7 @@
 import type { TSchema } from "@sinclair/typebox";
 import { commandSchemas } from "../../shared/protocol/commands";
 import { inboundExtraSchemas } from "../../shared/protocol/frames";
-import { modelsJsonSchemas } from "../ai/models/models-json";
+import { modelsJsonSchemas } from "../ai/models/models-json-schema";
 
 export { validatorOptions } from "../../shared/protocol/ajv";
 
