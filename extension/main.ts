@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import type { AgentSupervisor, AgentAttach } from "./agent-supervisor";
 import { ApiKeyStore } from "./api-keys";
 import type { ChatController } from "./chat/chat-controller";
+import { registerChatCommands } from "./chat/chat-commands";
 import { ChatLinks } from "./chat/chat-links";
 import { CHAT_PANEL_TYPE } from "./chat/chat-panel";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./chat/chat-view";
@@ -84,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
     log,
   };
   for (const disposable of registerCommands(commandContext)) lifetime.add(disposable);
+  lifetime.add(registerChatCommands(() => sessions.active.chat));
   for (const disposable of registerSessionsCommands({ registry: sessions, log, editorDialogs, storage: context.globalStorageUri })) lifetime.add(disposable);
   lifetime.add(
     vscode.workspace.onDidChangeConfiguration((e) => {

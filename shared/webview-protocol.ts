@@ -1,4 +1,5 @@
 import { Type, type Static, type TLiteral, type TObject, type TProperties, type TString } from "@sinclair/typebox";
+import { ThinkingLevel } from "./protocol/model";
 
 /**
  * The postMessage channel between the extension and the chat webview, declared once. The
@@ -136,6 +137,10 @@ export type ImageAttachment = Static<typeof ImageAttachment>;
 export const MentionCandidate = Type.Object({ kind: Type.Union([Type.Literal("file"), Type.Literal("folder")]), path: Type.String() });
 export type MentionCandidate = Static<typeof MentionCandidate>;
 
+/** A model the agent can switch to (get_available_models), for the header's model picker. */
+export const ModelChoice = Type.Object({ provider: Type.String(), id: Type.String(), name: Type.Optional(Type.String()) });
+export type ModelChoice = Static<typeof ModelChoice>;
+
 export const toWebviewSchemas = {
   status: Type.Object({ type: Type.Literal("status"), status: AgentStatus, detail: Type.Optional(Type.String()) }),
   /** `now` is the extension's clock (Date.now()), so the webview can place dialog deadlines. */
@@ -163,6 +168,12 @@ export const toWebviewSchemas = {
   addAttachments: Type.Object({ type: Type.Literal("addAttachments"), mentions: Type.Array(Mention), images: Type.Optional(Type.Array(ImageAttachment)) }),
   /** Workspace files and folders matching a `mentionQuery` with the same id. */
   mentionResults: Type.Object({ type: Type.Literal("mentionResults"), id: Type.Integer(), items: Type.Array(MentionCandidate) }),
+  /** Collapse all (false) or expand all (true) tool cards. */
+  toolCards: Type.Object({ type: Type.Literal("toolCards"), open: Type.Boolean() }),
+  /** The answer to `requestModels`: the agent's models and the current one. */
+  models: Type.Object({ type: Type.Literal("models"), models: Type.Array(ModelChoice), current: Type.Optional(Type.Object({ provider: Type.String(), id: Type.String() })) }),
+  /** The answer to `requestThinkingLevels`: the levels the model supports and the current one. */
+  thinkingLevels: Type.Object({ type: Type.Literal("thinkingLevels"), levels: Type.Array(ThinkingLevel), current: Type.Optional(ThinkingLevel) }),
 };
 export const ToWebview = Type.Union(Object.values(toWebviewSchemas));
 export type ToWebview = Static<typeof ToWebview>;
@@ -204,6 +215,12 @@ export const fromWebviewSchemas = {
   mentionQuery: Type.Object({ type: Type.Literal("mentionQuery"), id: Type.Integer(), query: Type.String({ maxLength: 1024 }) }),
   /** Files or folders dropped on the box (Shift+drag from the explorer): added as attachments. */
   dropUris: Type.Object({ type: Type.Literal("dropUris"), uris: Type.Array(Type.String({ maxLength: 8192 }), { maxItems: 100 }) }),
+  /** The header's model picker opens: the extension answers with `models`. */
+  requestModels: Type.Object({ type: Type.Literal("requestModels") }),
+  setModel: Type.Object({ type: Type.Literal("setModel"), provider: Type.String({ minLength: 1, maxLength: 1024 }), modelId: Type.String({ minLength: 1, maxLength: 1024 }) }),
+  /** The header's thinking-level picker opens: the extension answers with `thinkingLevels`. */
+  requestThinkingLevels: Type.Object({ type: Type.Literal("requestThinkingLevels") }),
+  setThinkingLevel: Type.Object({ type: Type.Literal("setThinkingLevel"), level: ThinkingLevel }),
   /** A Content-Security-Policy violation inside the webview: logged (and counted by tests). */
   cspViolation: Type.Object({ type: Type.Literal("cspViolation"), directive: Type.String(), blocked: Type.String(), sample: Type.Optional(Type.String()) }),
 };

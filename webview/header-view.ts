@@ -21,7 +21,17 @@ export interface HeaderParts {
 
 /** The header (status, session, model, thinking level), the footer (context, tokens, cost) and widgets. */
 export class HeaderView {
-  constructor(private readonly parts: HeaderParts) {}
+  /** Open the model and thinking-level pickers. */
+  readonly modelButton: HTMLButtonElement;
+  readonly thinkingButton: HTMLButtonElement;
+
+  constructor(private readonly parts: HeaderParts) {
+    // Made once and updated in place, so that focus stays on them across header changes.
+    this.modelButton = h("button", { type: "button", id: "model-picker", class: "header-picker", "aria-haspopup": "listbox", "aria-expanded": "false" });
+    this.thinkingButton = h("button", { type: "button", id: "thinking-picker", class: "header-picker thinking-level", "aria-haspopup": "listbox", "aria-expanded": "false" });
+    this.modelButton.hidden = this.thinkingButton.hidden = true;
+    parts.model.replaceChildren(this.modelButton, this.thinkingButton);
+  }
 
   setStatus(status: AgentStatus, detail?: string): void {
     const { status: element } = this.parts;
@@ -30,15 +40,20 @@ export class HeaderView {
   }
 
   setHeader(header: SessionHeader): void {
-    const { session, model, footer } = this.parts;
+    const { session, footer } = this.parts;
     const name = header.title ?? header.sessionName;
     session.textContent = name ?? "";
     session.hidden = !name;
     session.title = name ?? "";
-    model.replaceChildren(
-      ...(header.model ? [icon("hubot"), h("span", { class: "model-name", title: header.provider ? `${header.provider} / ${header.model}` : header.model }, header.model)] : []),
-      ...(header.thinkingLevel ? [h("span", { class: "thinking-level", title: "Thinking level" }, header.thinkingLevel)] : []),
-    );
+    const modelTitle = header.model ? (header.provider ? `${header.provider} / ${header.model}` : header.model) : "";
+    this.modelButton.hidden = !header.model;
+    this.modelButton.title = `Model: ${modelTitle}. Choose another…`;
+    this.modelButton.setAttribute("aria-label", `Model: ${header.model ?? ""}. Choose a model`);
+    this.modelButton.replaceChildren(icon("hubot"), h("span", { class: "model-name" }, header.model ?? ""), icon("chevron-down", "picker-chevron"));
+    this.thinkingButton.hidden = !header.thinkingLevel;
+    this.thinkingButton.title = "Thinking level. Choose another…";
+    this.thinkingButton.setAttribute("aria-label", `Thinking level: ${header.thinkingLevel ?? ""}. Choose a level`);
+    this.thinkingButton.replaceChildren(h("span", {}, header.thinkingLevel ?? ""), icon("chevron-down", "picker-chevron"));
     footer.replaceChildren(...this.usage(header));
     footer.hidden = footer.childElementCount === 0;
   }

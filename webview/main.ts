@@ -6,8 +6,11 @@ import "./style.css";
 import { Value } from "@sinclair/typebox/value";
 import { ToWebview, type FromWebview } from "../shared/webview-protocol";
 import { Composer } from "./composer";
+import { FindBar } from "./find-bar";
+import { HeaderPickers } from "./header-pickers";
 import { HeaderView } from "./header-view";
 import { QueueView } from "./queue-view";
+import { toolCardsButton } from "./tool-cards-button";
 import { TranscriptView } from "./transcript-view";
 
 interface SavedState {
@@ -42,8 +45,13 @@ app.innerHTML = `
     <div id="status" class="status" data-status="stopped" role="status">Agent stopped</div>
     <div id="session" class="session" hidden></div>
     <div id="model" class="model"></div>
+    <div class="header-actions" role="toolbar" aria-label="Chat actions">
+      <button type="button" id="find-open" class="icon-button" data-action="find-open" aria-label="Find in the conversation (Ctrl+F)" title="Find in the conversation (Ctrl+F)"><span class="codicon codicon-search" aria-hidden="true"></span></button>
+      <button type="button" id="tool-cards" class="icon-button" data-action="tool-cards"></button>
+    </div>
   </header>
-  <section id="transcript" class="transcript" role="log" aria-label="Conversation" tabindex="0"></section>
+  <div id="find-bar" class="find-bar" role="search" aria-label="Find in the conversation" hidden></div>
+  <section id="transcript" class="transcript" role="log" aria-live="polite" aria-relevant="additions" aria-label="Conversation" tabindex="0"></section>
   <div id="widgets-above" class="widgets" hidden></div>
   <div id="queue" class="queue" role="list" aria-label="Queued messages" hidden></div>
   <div class="composer-wrap">
@@ -71,7 +79,11 @@ const header = new HeaderView({
   widgetsAbove: byId("widgets-above"),
   widgetsBelow: byId("widgets-below"),
 });
+const pickers = new HeaderPickers(app, { model: header.modelButton, thinking: header.thinkingButton }, post);
 const transcript = new TranscriptView(byId("transcript"), post, (scrollTop, atEnd) => save({ scrollTop, atEnd }));
+const toolCards = toolCardsButton(byId("tool-cards"), (open) => transcript.setToolCardsOpen(open));
+const findBar = new FindBar(byId("find-bar"), transcript.element, () => transcript.renderAll());
+byId("find-open").addEventListener("click", () => findBar.open());
 let draftTimer: ReturnType<typeof setTimeout> | undefined;
 const composer: Composer = new Composer(
   byId("prompt"),
@@ -90,6 +102,10 @@ const composer: Composer = new Composer(
 );
 const queue = new QueueView(byId("queue"), post, (text) => composer.setText(text, true));
 byId("composer").addEventListener("submit", (event) => event.preventDefault());
+// "Pi: Open Chat" (or Ctrl+Alt+P) focuses the view: typing then goes to the message box.
+window.addEventListener("focus", () => {
+  if (document.activeElement === document.body || document.activeElement === null) composer.focus();
+});
 if (saved.draft) composer.setText(saved.draft, false, false);
 let restoredScroll = false;
 
@@ -137,6 +153,12 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       return composer.addAttachments(message.mentions, message.images);
     case "mentionResults":
       return composer.setMentionResults(message.id, message.items);
+    case "toolCards":
+      return toolCards.set(message.open);
+    case "models":
+      return pickers.showModels(message);
+    case "thinkingLevels":
+      return pickers.showThinkingLevels(message);
   }
 });
 

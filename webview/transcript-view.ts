@@ -1,19 +1,25 @@
 import type { ChatItem, FromWebview } from "../shared/webview-protocol";
 import { flushFrames } from "./frames";
 import { createView, sameKind, type ItemContext, type ItemView } from "./items";
+import { eagerItems, LazyItems } from "./lazy-items";
 
 /** How close to the end (px) counts as "at the end": then new content keeps it in view. */
 const followSlack = 40;
 
 /**
  * The list of transcript entries. Each entry is a view keyed like its item; upserts replace one
- * view, streamed text goes to one block. Follows the end while the user is at the end.
+ * view, streamed text goes to one block. Follows the end while the user is at the end. A reset
+ * renders only the last entries; older ones are placeholders until scrolled near (lazy-items.ts),
+ * so opening a long session costs about the same as a short one.
  */
 export class TranscriptView {
   private readonly views = new Map<string, ItemView>();
   private follow = true;
   private clockSkewMs = 0;
   private readonly ctx: ItemContext;
+  private readonly lazy: LazyItems;
+  /** Set by collapse all / expand all, for tool cards rendered later. */
+  private toolCardsOpen: boolean | undefined;
 
   constructor(
     readonly element: HTMLElement,
@@ -21,6 +27,11 @@ export class TranscriptView {
     private readonly onScroll: (scrollTop: number, atEnd: boolean) => void,
   ) {
     this.ctx = { post, clockSkew: () => this.clockSkewMs, changed: () => this.keepAtEnd() };
+    this.lazy = new LazyItems(element, (item, placeholder) => {
+      const view = this.createView(item);
+      placeholder.replaceWith(view.element);
+      return view.element;
+    });
     element.addEventListener("scroll", () => {
       this.follow = element.scrollHeight - element.scrollTop - element.clientHeight <= followSlack;
       this.onScroll(element.scrollTop, this.follow);
@@ -38,32 +49,35 @@ export class TranscriptView {
     flushFrames();
     for (const view of this.views.values()) view.dispose?.();
     this.views.clear();
-    const elements = items.map((item) => {
-      const view = createView(item, this.ctx);
-      this.views.set(item.key, view);
-      return view.element;
-    });
+    this.lazy.clear();
+    const width = this.element.clientWidth || 300;
+    const firstEager = Math.max(0, items.length - eagerItems);
+    const elements = items.map((item, index) => (index < firstEager ? this.lazy.placeholder(item, width) : this.createView(item).element));
     this.element.replaceChildren(...elements);
     this.keepAtEnd();
   }
 
   upsert(item: ChatItem): void {
-    const view = this.views.get(item.key);
+    const view = this.views.get(item.key) ?? this.render(item.key);
     if (view && sameKind(view, item)) {
       flushFrames();
       view.update(item);
     } else {
-      const next = createView(item, this.ctx);
+      const next = this.createView(item);
       if (view) {
         view.dispose?.();
         view.element.replaceWith(next.element);
       } else this.element.append(next.element);
-      this.views.set(item.key, next);
     }
     this.keepAtEnd();
   }
 
   remove(key: string): void {
+    const placeholder = this.placeholderOf(key);
+    if (placeholder) {
+      this.lazy.drop(placeholder);
+      placeholder.remove();
+    }
     const view = this.views.get(key);
     if (!view) return;
     view.dispose?.();
@@ -72,11 +86,54 @@ export class TranscriptView {
   }
 
   append(key: string, block: number, blockType: "text" | "thinking", text: string): void {
-    this.views.get(key)?.append?.(block, blockType, text);
+    (this.views.get(key) ?? this.render(key))?.append?.(block, blockType, text);
   }
 
   output(key: string, text: string, replace: boolean): void {
-    this.views.get(key)?.output?.(text, replace);
+    (this.views.get(key) ?? this.render(key))?.output?.(text, replace);
+  }
+
+  /** Renders every entry still a placeholder (find searches the text of all of them). */
+  renderAll(): void {
+    if (this.lazy.size > 0) this.lazy.renderAll();
+  }
+
+  private createView(item: ChatItem): ItemView {
+    const view = createView(item, this.ctx);
+    this.views.set(item.key, view);
+    if (this.toolCardsOpen !== undefined && item.kind === "tool") {
+      const section = view.element.querySelector<HTMLDetailsElement>(":scope > details");
+      if (section) {
+        section.open = this.toolCardsOpen;
+        section.dataset.toggled = "true";
+      }
+    }
+    return view;
+  }
+
+  /** The view of an entry that is still a placeholder, rendered now. */
+  private render(key: string): ItemView | undefined {
+    const placeholder = this.placeholderOf(key);
+    const item = placeholder && this.lazy.itemOf(placeholder);
+    if (!placeholder || !item) return undefined;
+    this.lazy.drop(placeholder);
+    const view = this.createView(item);
+    placeholder.replaceWith(view.element);
+    return view;
+  }
+
+  private placeholderOf(key: string): HTMLElement | undefined {
+    return this.lazy.placeholderFor(key);
+  }
+
+  /** Collapse all / expand all: every tool card's section, kept so when a card is re-rendered. */
+  setToolCardsOpen(open: boolean): void {
+    this.toolCardsOpen = open;
+    for (const section of this.element.querySelectorAll<HTMLDetailsElement>(".item-tool > details")) {
+      section.open = open;
+      section.dataset.toggled = "true";
+    }
+    this.keepAtEnd();
   }
 
   /** Restores a scroll position saved before a reload. */

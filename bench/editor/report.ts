@@ -53,8 +53,10 @@ export function writeEditorReport(file: string, r: { version: string; runs: numb
     "",
     "Goals are judged on the median run (the longest frame: the median of each run's longest; the max",
     "column shows the worst run).",
-    "The session is a generated pi session file (1,000 message entries, ~1.2 MB) in the agent's session",
+    "The session is a generated pi session file (1,000 message entries, ~1.2 MB; and 5,000) in the agent's session",
     "folder, picked in Pi: Resume Session; measured from Enter to the first webview frame holding its last message.",
+    "\"Of which the webview\": from its `reset` message reaching the webview to the frame after the one showing",
+    "the last message (checked, built, laid out and painted). Older entries are rendered lazily as they scroll near.",
     "Not measured: desktop VS Code (Electron) — this is code-server only.",
     "",
   ];

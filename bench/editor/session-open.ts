@@ -13,9 +13,26 @@ export function sessionDirOf(agentDir: string, cwd: string): string {
   return path.join(agentDir, "sessions", `--${path.resolve(cwd).replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`);
 }
 
+/** What the webview saw of one open (epoch ms, from the webview's clock). */
+export interface MarkerTimes {
+  /** The first frame whose text holds the marker (its rAF callback, before that frame paints). */
+  shown: number;
+  /** The next frame: the one that shows the marker has been laid out and painted. */
+  painted: number;
+  /** The `reset` message carrying the session's items arrived (before the view handled it). */
+  reset: number | undefined;
+}
+
 /** Runs in the webview (locator.evaluate on its body): starts watching for the first frame whose text holds `marker`. */
 export function watchMarker(_body: Element, marker: string): void {
-  const w = window as unknown as { __benchMarker?: Promise<number> };
+  const w = window as unknown as { __benchMarker?: Promise<MarkerTimes> };
+  const now = () => performance.timeOrigin + performance.now();
+  let reset: number | undefined;
+  // A capture listener on the window runs before the view's own `message` listener.
+  const onMessage = (event: MessageEvent<{ type?: string; items?: unknown[] }>) => {
+    if (event.data?.type === "reset" && (event.data.items?.length ?? 0) > 100) reset = now();
+  };
+  window.addEventListener("message", onMessage, true);
   w.__benchMarker = new Promise((resolve) => {
     let changed = false;
     const observer = new MutationObserver(() => (changed = true));
@@ -25,7 +42,9 @@ export function watchMarker(_body: Element, marker: string): void {
         changed = false;
         if (document.body.textContent?.includes(marker)) {
           observer.disconnect();
-          resolve(performance.timeOrigin + performance.now());
+          window.removeEventListener("message", onMessage, true);
+          const shown = now();
+          requestAnimationFrame(() => resolve({ shown, painted: now(), reset }));
           return;
         }
       }
@@ -35,9 +54,9 @@ export function watchMarker(_body: Element, marker: string): void {
   });
 }
 
-/** Runs in the webview: the time watchMarker saw its marker painted. */
-export function markerTime(): Promise<number> | undefined {
-  return (window as unknown as { __benchMarker?: Promise<number> }).__benchMarker;
+/** Runs in the webview: when watchMarker saw its marker. */
+export function markerTime(): Promise<MarkerTimes> | undefined {
+  return (window as unknown as { __benchMarker?: Promise<MarkerTimes> }).__benchMarker;
 }
 
 export interface OpenOptions {
@@ -48,17 +67,22 @@ export interface OpenOptions {
   workspace: string;
   /** Unique per run, so that no earlier transcript can satisfy the wait. */
   tag: string;
+  /** Message entries in the session (default 1,000). */
+  entries?: number;
   runCommand(title: string): Promise<void>;
 }
 
-/** One measured open; returns milliseconds. */
-export async function openSession(o: OpenOptions): Promise<number> {
+/**
+ * One measured open: `total` from Enter to the first frame showing the last message; `render`
+ * from the `reset` message reaching the webview to the frame after it is painted (the view's own cost).
+ */
+export async function openSession(o: OpenOptions): Promise<{ total: number; render: number | undefined }> {
   const first = `bench-open-${o.tag} first message`;
   const marker = `bench-end-${o.tag}`;
   for (const dir of o.agentDirs) {
     const file = path.join(sessionDirOf(dir, o.workspace), `2026-01-01T00-00-00-000Z_bench-${o.tag}.jsonl`);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    writeSession(file, { entries: 1000, textChars: 400, cwd: o.workspace, firstText: first, lastText: marker });
+    writeSession(file, { entries: o.entries ?? 1000, textChars: 400, cwd: o.workspace, firstText: first, lastText: marker });
   }
   await o.runCommand("Pi: Resume Session");
   const input = o.page.locator(".quick-input-widget input");
@@ -74,5 +98,5 @@ export async function openSession(o: OpenOptions): Promise<number> {
     new Promise<undefined>((_, reject) => setTimeout(() => reject(new Error("the session's last message never showed")), 60_000)),
   ]);
   if (t1 === undefined) throw new Error("the marker watch was lost (webview reloaded?)");
-  return t1 - t0;
+  return { total: t1.shown - t0, render: t1.reset === undefined ? undefined : t1.painted - t1.reset };
 }

@@ -7,6 +7,7 @@ import { settings } from "../settings";
 import { ChatDialogs } from "./chat-dialogs";
 import { ChatEvents } from "./chat-events";
 import { ChatLinks } from "./chat-links";
+import { modelsMessage, thinkingLevelsMessage } from "./chat-model-picker";
 import { ChatContext } from "./context/chat-context";
 import type { ChatSurface } from "./chat-surface";
 import { raceDialogs } from "./dialog-race";
@@ -28,6 +29,8 @@ export class ChatController implements vscode.Disposable {
   private readonly events: ChatEvents;
   private readonly links: ChatLinks;
   private queue: QueueState = { steering: [], followUp: [] };
+  /** Queue edits under way (see editQueue). */
+  private queueEdits = 0;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
@@ -152,10 +155,29 @@ export class ChatController implements vscode.Disposable {
         if (client) this.quietly(this.session.refreshCommands(client));
         return;
       }
+      case "requestModels":
+      case "requestThinkingLevels":
+      case "setModel":
+      case "setThinkingLevel":
+        return this.pickInHeader(message);
       case "cspViolation":
         this.cspViolations.push(`${message.directive}: ${message.blocked}`);
         this.log.warn(`The chat view blocked ${message.blocked} (${message.directive})${message.sample ? `: ${message.sample}` : ""}`);
         return;
+    }
+  }
+
+  /** The header's model and thinking-level pickers: their choices, and what the user picked. */
+  private async pickInHeader(message: Extract<FromWebview, { type: "requestModels" | "requestThinkingLevels" | "setModel" | "setThinkingLevel" }>): Promise<void> {
+    try {
+      const client = await this.supervisor.ensureStarted();
+      if (message.type === "requestModels") return this.view.post(await modelsMessage(client));
+      if (message.type === "requestThinkingLevels") return this.view.post(await thinkingLevelsMessage(client, this.supervisor.capabilities));
+      if (message.type === "setModel") await client.request("set_model", { provider: message.provider, modelId: message.modelId });
+      else await client.request("set_thinking_level", { level: message.level });
+      await this.session.refreshState(client);
+    } catch (error) {
+      this.showError(error);
     }
   }
 
@@ -210,12 +232,17 @@ export class ChatController implements vscode.Disposable {
   async editQueue(queue: QueueState): Promise<void> {
     const client = this.supervisor.client;
     if (!client) return;
+    // The queue updates between clear_queue and the last message would redraw the view's queue
+    // (losing its focus) several times: the view sees only where the edit ends.
+    this.queueEdits++;
     try {
       await client.request("clear_queue", {});
       for (const message of queue.steering) await client.request("steer", { message });
       for (const message of queue.followUp) await client.request("follow_up", { message });
     } catch (error) {
       this.showError(error);
+    } finally {
+      if (--this.queueEdits === 0) this.view.post({ type: "queue", queue: this.queue });
     }
   }
 
@@ -234,7 +261,7 @@ export class ChatController implements vscode.Disposable {
 
   private setQueue(queue: QueueState): void {
     this.queue = queue;
-    this.view.post({ type: "queue", queue });
+    if (this.queueEdits === 0) this.view.post({ type: "queue", queue });
   }
 
   private quietly(work: Promise<unknown>): void {

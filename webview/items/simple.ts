@@ -3,7 +3,7 @@ import { h, icon, iconButton } from "../dom";
 import { formatTokens } from "../format";
 import { renderMarkdown } from "../markdown";
 import { article, details, itemHeader, replaceItem, type ItemContext, type ItemView } from "./common";
-import { userMessageBody } from "./user-context";
+import { splitUserContext, userMessageBody } from "./user-context";
 
 /** Entries that are re-rendered whole on each change (bash output is appended in place). */
 export class SimpleView implements ItemView {
@@ -41,7 +41,9 @@ export class SimpleView implements ItemView {
         const images = item.images ? h("span", { class: "item-note" }, `${item.images} image${item.images === 1 ? "" : "s"}`) : null;
         const rewind = iconButton("discard", "Rewind to this message…", "rewind");
         rewind.addEventListener("click", () => this.ctx.post({ type: "rewind", key: item.key }));
-        element.append(itemHeader("account", "You", images, rewind), ...userMessageBody(item.text));
+        const copy = iconButton("copy", "Copy message as markdown", "copy-message");
+        copy.addEventListener("click", () => this.ctx.post({ type: "copy", text: splitUserContext(item.text)?.text ?? item.text }));
+        element.append(itemHeader("account", "You", images, copy, rewind), ...userMessageBody(item.text));
         return element;
       }
       case "bash":
@@ -80,6 +82,7 @@ export class SimpleView implements ItemView {
   private bash(item: ChatItemOf<"bash">): HTMLElement {
     const element = article(item, `Shell command ${item.command}`);
     element.dataset.status = item.running ? "running" : item.exitCode === 0 ? "done" : "error";
+    if (item.running) element.setAttribute("aria-busy", "true");
     const status = item.running
       ? icon("loading", "codicon-modifier-spin")
       : h("span", { class: "bash-exit" }, item.cancelled ? "cancelled" : `exit ${item.exitCode ?? "?"}`);

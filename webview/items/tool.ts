@@ -41,6 +41,8 @@ export class ToolView implements ItemView {
     const element = article(item, `Tool ${item.name}`);
     element.dataset.status = item.status;
     element.dataset.tool = item.name;
+    // Live output is not read out as it comes: the card is announced once it settles.
+    if (item.status === "running") element.setAttribute("aria-busy", "true");
     const status =
       item.status === "running"
         ? h("span", { class: "tool-status", "aria-label": "running" }, icon("loading", "codicon-modifier-spin"))

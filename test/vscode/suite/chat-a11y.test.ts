@@ -1,0 +1,114 @@
+// The chat without a mouse: Tab and Enter reach the send and abort buttons, the queue's controls
+// and the header's pickers; every control has an accessible name; focus rings and a high-contrast
+// theme are looked at in the screenshots.
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { eventually } from "./agent-fixture";
+import { chatText, chatView, settled, typePrompt, useChatSuite } from "./chat-support";
+import { ui } from "./ui";
+
+const unnamed = "button:not([aria-label]), vscode-button:not([aria-label]):empty, [role='button']:not([aria-label]):empty";
+const longReply = (words: number) => Array.from({ length: words }, (_, i) => `word${i} `);
+
+/** Whether the element matching `selector` has the focus (one query that always matches something). */
+async function focused(selector: string): Promise<boolean> {
+  const text = await ui.webviewText(chatView, `body:has(${selector}:focus) #status, body:not(:has(${selector}:focus)) #hint`);
+  return !text.includes("Enter");
+}
+
+async function expectFocus(selector: string): Promise<void> {
+  await eventually(`focus on ${selector}`, () => focused(selector));
+}
+
+/** Presses `key` until `selector` has the focus (at most `max` times). */
+async function tabTo(selector: string, key: "Tab" | "Shift+Tab", max = 30): Promise<number> {
+  for (let presses = 0; presses <= max; presses++) {
+    if (await focused(selector)) return presses;
+    await ui.pressKey(key);
+  }
+  throw new Error(`${key} never reached ${selector}`);
+}
+
+describe("Pi chat: keyboard and screen readers", function () {
+  this.timeout(120_000);
+  const fixture = useChatSuite();
+
+  it("gives every control an accessible name and the transcript a polite live log", async () => {
+    await chatText("the transcript as a polite log", "#transcript[role='log'][aria-live='polite']", () => true);
+    await chatText("no control without a name", `#app:not(:has(${unnamed}))`, () => true);
+  });
+
+  it("sends, queues, sends now, aborts and picks a model with the keyboard alone", async () => {
+    const agent = fixture();
+    const start = agent.llm.requests.length;
+    agent.llm.enqueue({ text: longReply(80), delayMs: 100 });
+    // Open Chat puts the focus in the message box.
+    await vscode.commands.executeCommand("workbench.action.focusActiveEditorGroup");
+    await vscode.commands.executeCommand("pi.focusChat");
+    await expectFocus("#prompt");
+    await ui.typeText("Hello from the keyboard");
+    await ui.pressKey("Tab");
+    await expectFocus("#send");
+    await ui.screenshot("chat-keyboard-send-focused");
+    await ui.pressKey("Enter");
+    await eventually("the run", () => agent.api.supervisor.status === "running");
+    assert.match(JSON.stringify(agent.llm.requests[start]?.body.messages ?? (await agent.llm.waitForRequests(start + 1))[start].body.messages), /Hello from the keyboard/);
+    // Back to the box, queue a follow-up, then into the queue with Shift+Tab.
+    await tabTo("#prompt", "Shift+Tab");
+    await ui.typeText("later, please");
+    await ui.pressKey("Alt+Enter");
+    await chatText("the queued follow-up", "#queue .queue-item[data-kind='followUp'] .queue-text", (t) => t === "later, please");
+    await ui.pressKey("Shift+Tab");
+    await expectFocus("#queue [data-action='queue-remove']");
+    await tabTo("#queue [data-action='queue-send-now']", "Shift+Tab", 3);
+    await ui.screenshot("chat-keyboard-queue-focused");
+    await ui.pressKey("Enter");
+    await chatText("sent now: steering", "#queue .queue-item[data-kind='steering'] .queue-text", (t) => t === "later, please");
+    await eventually("the agent's queue", () => agent.api.chat["queue"].steering.join() === "later, please" || undefined);
+    // Forward to the abort button (it comes after the box while the agent runs).
+    await tabTo("#abort", "Tab", 8);
+    await ui.pressKey("Enter");
+    await settled(agent);
+    // pi keeps what was queued across an abort: not for the next test.
+    await agent.api.supervisor.client!.request("clear_queue", {});
+    // Up to the header: the model picker opens with Enter, the list takes arrows, Escape returns.
+    await tabTo("#model-picker", "Shift+Tab");
+    await ui.pressKey("Enter");
+    await chatText("the model list", ".picker[data-picker='model-picker'] .picker-option.active", (t) => t.includes("mock"));
+    await expectFocus(".picker");
+    await ui.screenshot("chat-keyboard-picker");
+    await ui.pressKey("ArrowDown");
+    await ui.pressKey("Escape");
+    await expectFocus("#model-picker[aria-expanded='false']");
+    await ui.pressKey("Enter");
+    await expectFocus(".picker");
+    await ui.pressKey("Enter");
+    await expectFocus("#model-picker");
+    // Ctrl+F and Escape from the keyboard too.
+    await ui.pressKey("Control+f");
+    await expectFocus(".find-input");
+    await ui.pressKey("Escape");
+    await expectFocus("#model-picker");
+  });
+
+  it("works in a high-contrast theme", async () => {
+    const agent = fixture();
+    const config = vscode.workspace.getConfiguration("workbench");
+    const before = config.get<string>("colorTheme");
+    try {
+      await config.update("colorTheme", "Default High Contrast", vscode.ConfigurationTarget.Global);
+      agent.llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "echo contrast" } }] }, { text: "A **reply** with `code`." });
+      await chatText("the high-contrast body class", "body.vscode-high-contrast #status", () => true);
+      await typePrompt("Show the contrast");
+      await chatText("the reply", ".item-assistant:last-child .text", (t) => t.includes("reply"));
+      await settled(agent);
+      // A transcript with a tool card, a code block and buttons of every kind: all of them named.
+      await chatText("no control without a name", `#app:not(:has(${unnamed}))`, () => true);
+      await ui.pressKey("Shift+Tab");
+      await ui.pressKey("Shift+Tab");
+      await ui.screenshot("chat-high-contrast");
+    } finally {
+      await config.update("colorTheme", before === "Default High Contrast" ? undefined : before, vscode.ConfigurationTarget.Global);
+    }
+  });
+});
