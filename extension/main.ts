@@ -63,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
     new SessionAttention(sessions, () => settings.attention, (session, request) => answerNatively(session, request.id, editorDialogs)),
   );
   lifetime.add(view.onDidChangeVisibility(() => view.visible && sessions.focusPrimary()));
+  lifetime.add(view.onDidBecomeActive(() => sessions.focusPrimary()));
 
   lifetime.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }));
   const tree = lifetime.add(new SessionsTreeProvider(sessions));

@@ -2,8 +2,9 @@ import { Type, type Static, type TLiteral, type TObject, type TProperties, type 
 import { ThinkingLevel } from "./protocol/model";
 
 /**
- * The postMessage channel between the extension and the chat webview, declared once. The
- * extension checks what the webview sends with `checker()` (AJV); the webview checks what it
+ * The messages between the extension and the chat webview, declared once; they travel as
+ * JSON-RPC notifications and requests (vscode-jsonrpc over postMessage, shared/webview-channel.ts).
+ * The extension checks what the webview sends with `checker()` (AJV); the webview checks what it
  * receives with TypeBox's interpreting `Value.Check` (no code generation under its CSP).
  */
 
@@ -140,6 +141,21 @@ export type MentionCandidate = Static<typeof MentionCandidate>;
 /** A model the agent can switch to (get_available_models), for the header's model picker. */
 export const ModelChoice = Type.Object({ provider: Type.String(), id: Type.String(), name: Type.Optional(Type.String()) });
 export type ModelChoice = Static<typeof ModelChoice>;
+export const ModelChoices = Type.Object({ models: Type.Array(ModelChoice), current: Type.Optional(Type.Object({ provider: Type.String(), id: Type.String() })) });
+export type ModelChoices = Static<typeof ModelChoices>;
+export const ThinkingLevelChoices = Type.Object({ levels: Type.Array(ThinkingLevel), current: Type.Optional(ThinkingLevel) });
+export type ThinkingLevelChoices = Static<typeof ThinkingLevelChoices>;
+
+/** The chat header's sessions menu: each runs the extension's command of that name for this chat's session. */
+export const SessionCommand = Type.Union([
+  Type.Literal("newSession"),
+  Type.Literal("resumeSession"),
+  Type.Literal("forkFromMessage"),
+  Type.Literal("rewind"),
+  Type.Literal("newSessionInTab"),
+  Type.Literal("openInTerminal"),
+]);
+export type SessionCommand = Static<typeof SessionCommand>;
 
 export const toWebviewSchemas = {
   status: Type.Object({ type: Type.Literal("status"), status: AgentStatus, detail: Type.Optional(Type.String()) }),
@@ -166,14 +182,8 @@ export const toWebviewSchemas = {
   focus: Type.Object({ type: Type.Literal("focus") }),
   /** Files, folders, ranges or images to attach to the message being written (chips). */
   addAttachments: Type.Object({ type: Type.Literal("addAttachments"), mentions: Type.Array(Mention), images: Type.Optional(Type.Array(ImageAttachment)) }),
-  /** Workspace files and folders matching a `mentionQuery` with the same id. */
-  mentionResults: Type.Object({ type: Type.Literal("mentionResults"), id: Type.Integer(), items: Type.Array(MentionCandidate) }),
   /** Collapse all (false) or expand all (true) tool cards. */
   toolCards: Type.Object({ type: Type.Literal("toolCards"), open: Type.Boolean() }),
-  /** The answer to `requestModels`: the agent's models and the current one. */
-  models: Type.Object({ type: Type.Literal("models"), models: Type.Array(ModelChoice), current: Type.Optional(Type.Object({ provider: Type.String(), id: Type.String() })) }),
-  /** The answer to `requestThinkingLevels`: the levels the model supports and the current one. */
-  thinkingLevels: Type.Object({ type: Type.Literal("thinkingLevels"), levels: Type.Array(ThinkingLevel), current: Type.Optional(ThinkingLevel) }),
 };
 export const ToWebview = Type.Union(Object.values(toWebviewSchemas));
 export type ToWebview = Static<typeof ToWebview>;
@@ -211,18 +221,27 @@ export const fromWebviewSchemas = {
   openFile: Type.Object({ type: Type.Literal("openFile"), path: Type.String({ minLength: 1, maxLength: 4096 }), line: Type.Optional(Type.Integer({ minimum: 1 })) }),
   copy: Type.Object({ type: Type.Literal("copy"), text: Type.String({ maxLength: 10_000_000 }) }),
   requestCommands: Type.Object({ type: Type.Literal("requestCommands") }),
-  /** `@` typed in the box: workspace files and folders matching `query`. */
-  mentionQuery: Type.Object({ type: Type.Literal("mentionQuery"), id: Type.Integer(), query: Type.String({ maxLength: 1024 }) }),
   /** Files or folders dropped on the box (Shift+drag from the explorer): added as attachments. */
   dropUris: Type.Object({ type: Type.Literal("dropUris"), uris: Type.Array(Type.String({ maxLength: 8192 }), { maxItems: 100 }) }),
-  /** The header's model picker opens: the extension answers with `models`. */
-  requestModels: Type.Object({ type: Type.Literal("requestModels") }),
   setModel: Type.Object({ type: Type.Literal("setModel"), provider: Type.String({ minLength: 1, maxLength: 1024 }), modelId: Type.String({ minLength: 1, maxLength: 1024 }) }),
-  /** The header's thinking-level picker opens: the extension answers with `thinkingLevels`. */
-  requestThinkingLevels: Type.Object({ type: Type.Literal("requestThinkingLevels") }),
   setThinkingLevel: Type.Object({ type: Type.Literal("setThinkingLevel"), level: ThinkingLevel }),
+  /** An entry of the header's sessions menu. */
+  sessionCommand: Type.Object({ type: Type.Literal("sessionCommand"), command: SessionCommand }),
   /** A Content-Security-Policy violation inside the webview: logged (and counted by tests). */
   cspViolation: Type.Object({ type: Type.Literal("cspViolation"), directive: Type.String(), blocked: Type.String(), sample: Type.Optional(Type.String()) }),
 };
 export const FromWebview = Type.Union(Object.values(fromWebviewSchemas));
 export type FromWebview = Static<typeof FromWebview>;
+
+/** What the webview asks and the extension answers (JSON-RPC requests): params and result of each. */
+export const webviewRequestSchemas = {
+  /** `@` typed in the box: workspace files and folders matching `query`. */
+  mentions: { params: Type.Object({ query: Type.String({ maxLength: 1024 }) }), result: Type.Array(MentionCandidate) },
+  /** The header's model picker opens: the agent's models and the current one. */
+  models: { params: Type.Object({}), result: ModelChoices },
+  /** The thinking-level picker opens: the levels the model supports and the current one. */
+  thinkingLevels: { params: Type.Object({}), result: ThinkingLevelChoices },
+};
+export type WebviewRequestMethod = keyof typeof webviewRequestSchemas;
+export type WebviewRequestParams<M extends WebviewRequestMethod> = Static<(typeof webviewRequestSchemas)[M]["params"]>;
+export type WebviewRequestResult<M extends WebviewRequestMethod> = Static<(typeof webviewRequestSchemas)[M]["result"]>;

@@ -44,6 +44,8 @@ export class Composer {
     private readonly hint: HTMLElement,
     private readonly completions: HTMLElement,
     private readonly post: (message: FromWebview) => void,
+    /** `@` completion: the extension's workspace files and folders for a query. */
+    private readonly searchMentions: (query: string) => Promise<MentionCandidate[]>,
     private readonly onDraft: (text: string) => void,
     private readonly onRestoreQueue: () => void,
     chips: HTMLElement,
@@ -84,7 +86,7 @@ export class Composer {
   }
 
   /** Workspace files and folders for the `@` word being typed (stale answers are ignored). */
-  setMentionResults(id: number, items: MentionCandidate[]): void {
+  private setMentionResults(id: number, items: MentionCandidate[]): void {
     if (!this.mention || this.mention.id !== id) return;
     this.mention.results = items;
     this.showMentionItems();
@@ -203,7 +205,11 @@ export class Composer {
     }
     if (this.mention?.start !== at.start || this.mention.query !== at.query) {
       this.mention = { ...at, id: ++this.mentionId, results: this.mention?.start === at.start ? this.mention.results : [] };
-      this.post({ type: "mentionQuery", id: this.mention.id, query: at.query });
+      const id = this.mention.id;
+      this.searchMentions(at.query).then(
+        (items) => this.setMentionResults(id, items),
+        (error: unknown) => console.warn("@ completion failed", error),
+      );
     }
     this.showMentionItems();
   }

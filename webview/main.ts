@@ -3,13 +3,14 @@ import "@vscode-elements/elements/dist/vscode-textarea/index.js";
 import "@vscode-elements/elements/dist/vscode-textfield/index.js";
 import "@vscode/codicons/dist/codicon.css";
 import "./style.css";
-import { Value } from "@sinclair/typebox/value";
-import { ToWebview, type FromWebview } from "../shared/webview-protocol";
+import type { FromWebview, ToWebview } from "../shared/webview-protocol";
+import { connectToExtension } from "./channel";
 import { Composer } from "./composer";
 import { FindBar } from "./find-bar";
 import { HeaderPickers } from "./header-pickers";
 import { HeaderView } from "./header-view";
 import { QueueView } from "./queue-view";
+import { sessionsMenu } from "./sessions-menu";
 import { toolCardsButton } from "./tool-cards-button";
 import { TranscriptView } from "./transcript-view";
 
@@ -20,14 +21,16 @@ interface SavedState {
 }
 
 interface VsCodeApi {
-  postMessage(message: FromWebview): void;
+  postMessage(message: unknown): void;
   getState(): SavedState | undefined;
   setState(state: SavedState): void;
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
-const post = (message: FromWebview) => vscode.postMessage(message);
+// Messages from the extension arrive after this script has run (handle() is hoisted).
+const channel = connectToExtension(vscode, handle);
+const post = (message: FromWebview) => channel.post(message);
 let saved: SavedState = vscode.getState() ?? {};
 const save = (change: SavedState) => {
   saved = { ...saved, ...change };
@@ -46,6 +49,7 @@ app.innerHTML = `
     <div id="session" class="session" hidden></div>
     <div id="model" class="model"></div>
     <div class="header-actions" role="toolbar" aria-label="Chat actions">
+      <button type="button" id="sessions-menu" class="icon-button" data-action="sessions-menu" aria-haspopup="menu" aria-expanded="false" aria-label="Sessions" title="Sessions"><span class="codicon codicon-history" aria-hidden="true"></span></button>
       <button type="button" id="find-open" class="icon-button" data-action="find-open" aria-label="Find in the conversation (Ctrl+F)" title="Find in the conversation (Ctrl+F)"><span class="codicon codicon-search" aria-hidden="true"></span></button>
       <button type="button" id="tool-cards" class="icon-button" data-action="tool-cards"></button>
     </div>
@@ -79,7 +83,8 @@ const header = new HeaderView({
   widgetsAbove: byId("widgets-above"),
   widgetsBelow: byId("widgets-below"),
 });
-const pickers = new HeaderPickers(app, { model: header.modelButton, thinking: header.thinkingButton }, post);
+new HeaderPickers(app, { model: header.modelButton, thinking: header.thinkingButton }, channel);
+sessionsMenu(app, byId("sessions-menu"), post);
 const transcript = new TranscriptView(byId("transcript"), post, (scrollTop, atEnd) => save({ scrollTop, atEnd }));
 const toolCards = toolCardsButton(byId("tool-cards"), (open) => transcript.setToolCardsOpen(open));
 const findBar = new FindBar(byId("find-bar"), transcript.element, () => transcript.renderAll());
@@ -92,6 +97,7 @@ const composer: Composer = new Composer(
   byId("hint"),
   byId("completions"),
   post,
+  (query) => channel.request("mentions", { query }),
   (draft) => {
     clearTimeout(draftTimer);
     draftTimer = setTimeout(() => save({ draft }), 200);
@@ -109,12 +115,7 @@ window.addEventListener("focus", () => {
 if (saved.draft) composer.setText(saved.draft, false, false);
 let restoredScroll = false;
 
-window.addEventListener("message", (event: MessageEvent<unknown>) => {
-  if (!Value.Check(ToWebview, event.data)) {
-    console.warn("Ignored a malformed message from the extension", event.data);
-    return;
-  }
-  const message = event.data;
+function handle(message: ToWebview): void {
   switch (message.type) {
     case "status":
       header.setStatus(message.status, message.detail);
@@ -151,15 +152,9 @@ window.addEventListener("message", (event: MessageEvent<unknown>) => {
       return composer.focus();
     case "addAttachments":
       return composer.addAttachments(message.mentions, message.images);
-    case "mentionResults":
-      return composer.setMentionResults(message.id, message.items);
     case "toolCards":
       return toolCards.set(message.open);
-    case "models":
-      return pickers.showModels(message);
-    case "thinkingLevels":
-      return pickers.showThinkingLevels(message);
   }
-});
+}
 
 post({ type: "ready" });

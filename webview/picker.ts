@@ -7,8 +7,9 @@ export interface PickerOption {
 }
 
 /**
- * A drop-down list under a header button (model, thinking level): a listbox that takes focus;
- * Up/Down/Home/End move, Enter or Space picks, Escape or Tab closes and focus returns to the button.
+ * A drop-down list under a header button (model, thinking level, the sessions menu): a listbox
+ * (or a menu of actions) that takes focus; Up/Down/Home/End move, Enter or Space picks, Escape
+ * or Tab closes and focus returns to the button.
  */
 export class Picker {
   private list: HTMLElement | undefined;
@@ -23,17 +24,19 @@ export class Picker {
     return this.list !== undefined;
   }
 
-  open(anchor: HTMLElement, label: string, options: PickerOption[], current: string | undefined, pick: (value: string) => void): void {
+  open(anchor: HTMLElement, label: string, options: PickerOption[], current: string | undefined, pick: (value: string) => void, role: "listbox" | "menu" = "listbox"): void {
     this.close(false);
     this.anchor = anchor;
     this.options = options;
     this.pick = pick;
     this.active = Math.max(0, options.findIndex((o) => o.value === current));
-    const list = h("div", { class: "picker", role: "listbox", "aria-label": label, tabindex: "-1", "data-picker": anchor.id });
+    const list = h("div", { class: "picker", role, "aria-label": label, tabindex: "-1", "data-picker": anchor.id });
     options.forEach((option, index) => {
       const row = h(
         "div",
-        { class: "picker-option", role: "option", id: `picker-option-${index}`, "data-value": option.value, "aria-selected": option.value === current ? "true" : "false" },
+        role === "menu"
+          ? { class: "picker-option", role: "menuitem", id: `picker-option-${index}`, "data-value": option.value }
+          : { class: "picker-option", role: "option", id: `picker-option-${index}`, "data-value": option.value, "aria-selected": option.value === current ? "true" : "false" },
         h("span", { class: "picker-label" }, option.label),
         option.description ? h("span", { class: "picker-description" }, option.description) : null,
       );

@@ -8,6 +8,7 @@
  *   npm run bench:editor                 5 runs per agent
  *   npm run bench:editor -- --runs 5
  *   npm run bench:editor -- --only open --entries 1000,5000   only the session opens, at these sizes (default 1000,5000)
+ *   npm run bench:editor -- --only stream                     only the stream (prints its figures, no report)
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -141,7 +142,7 @@ async function main(): Promise<void> {
       }
     }
     // Opening a 1,000-message session: agents that keep sessions, Resume Session, a fresh file per run.
-    for (let round = -1; round < runs; round++) {
+    for (let round = only === "stream" ? runs : -1; round < runs; round++) {
       for (const subject of rotate<Subject>(["host", "pi"], Math.max(round, 0))) {
         write(subject, true);
         await command("Pi: Restart Agent");
@@ -172,6 +173,7 @@ async function main(): Promise<void> {
   const opened = [...openMetrics.values()].flatMap((m) => [m.total, m.render]);
   // A partial run (--only open) prints its figures but leaves the full report alone.
   if (only === "open") for (const m of opened) console.log(`${m.label}: host ${m.cell("host")}, pi ${m.cell("pi")}`);
+  else if (only === "stream") for (const m of Object.values(metrics)) console.log(`${m.label}: host ${m.cell("host")}, pi ${m.cell("pi")}`);
   else writeEditorReport(path.join(repoRoot, "bench", "RESULTS-editor.md"), { version, runs, activation, metrics: [...Object.values(metrics), ...opened] });
 }
 

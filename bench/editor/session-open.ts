@@ -29,8 +29,10 @@ export function watchMarker(_body: Element, marker: string): void {
   const now = () => performance.timeOrigin + performance.now();
   let reset: number | undefined;
   // A capture listener on the window runs before the view's own `message` listener.
-  const onMessage = (event: MessageEvent<{ type?: string; items?: unknown[] }>) => {
-    if (event.data?.type === "reset" && (event.data.items?.length ?? 0) > 100) reset = now();
+  // The chat's messages are JSON-RPC notifications (`params` is the message) since the typed channel.
+  const onMessage = (event: MessageEvent<{ params?: { type?: string; items?: unknown[] } }>) => {
+    const message = event.data?.params;
+    if (message?.type === "reset" && (message.items?.length ?? 0) > 100) reset = now();
   };
   window.addEventListener("message", onMessage, true);
   w.__benchMarker = new Promise((resolve) => {

@@ -1,13 +1,13 @@
 import * as vscode from "vscode";
 import type { ImageContent, UiNotice } from "../../shared/protocol";
-import type { DialogHandler } from "../../shared/rpc";
-import type { FromWebview, QueueState, ToWebview } from "../../shared/webview-protocol";
+import type { DialogHandler, RpcClient } from "../../shared/rpc";
+import type { FromWebview, QueueState, SessionCommand, ToWebview } from "../../shared/webview-protocol";
 import type { AgentSupervisor } from "../agent-supervisor";
 import { settings } from "../settings";
 import { ChatDialogs } from "./chat-dialogs";
 import { ChatEvents } from "./chat-events";
 import { ChatLinks } from "./chat-links";
-import { modelsMessage, thinkingLevelsMessage } from "./chat-model-picker";
+import { modelChoices, thinkingLevelChoices } from "./chat-model-picker";
 import { ChatContext } from "./context/chat-context";
 import type { ChatSurface } from "./chat-surface";
 import { raceDialogs } from "./dialog-race";
@@ -53,6 +53,11 @@ export class ChatController implements vscode.Disposable {
     this.subscriptions.push(this.context);
     this.subscriptions.push(
       view.onMessage((message) => void this.handle(message)),
+      view.answerRequests({
+        mentions: ({ query }) => this.context.candidates(query),
+        models: () => this.askAgent((client) => modelChoices(client)),
+        thinkingLevels: () => this.askAgent((client) => thinkingLevelChoices(client, this.supervisor.capabilities)),
+      }),
       supervisor.onDidChangeStatus((status) => view.post({ type: "status", status })),
     );
     if (!links) this.subscriptions.push(this.links);
@@ -115,8 +120,6 @@ export class ChatController implements vscode.Disposable {
           (composed) => this.prompt(composed.message, message.mode, composed.images),
           (error: unknown) => this.showError(error),
         );
-      case "mentionQuery":
-        return this.context.search(message.id, message.query);
       case "dropUris":
         return this.context.drop(message.uris);
       case "bash":
@@ -155,8 +158,6 @@ export class ChatController implements vscode.Disposable {
         if (client) this.quietly(this.session.refreshCommands(client));
         return;
       }
-      case "requestModels":
-      case "requestThinkingLevels":
       case "setModel":
       case "setThinkingLevel":
         return this.pickInHeader(message);
@@ -164,15 +165,36 @@ export class ChatController implements vscode.Disposable {
         this.cspViolations.push(`${message.directive}: ${message.blocked}`);
         this.log.warn(`The chat view blocked ${message.blocked} (${message.directive})${message.sample ? `: ${message.sample}` : ""}`);
         return;
+      case "sessionCommand":
+        return this.runSessionCommand(message.command);
     }
   }
 
-  /** The header's model and thinking-level pickers: their choices, and what the user picked. */
-  private async pickInHeader(message: Extract<FromWebview, { type: "requestModels" | "requestThinkingLevels" | "setModel" | "setThinkingLevel" }>): Promise<void> {
+  /** The header's sessions menu: the command runs for this chat's session (made the active one first). */
+  private async runSessionCommand(command: SessionCommand): Promise<void> {
+    this.view.claimActive();
+    try {
+      if (command === "rewind") await vscode.commands.executeCommand("pi.rewind", { supervisor: this.supervisor });
+      else await vscode.commands.executeCommand(`pi.${command}`);
+    } catch (error) {
+      this.showError(error);
+    }
+  }
+
+  /** The header pickers' questions: errors show in the chat, and the picker gets none. */
+  private async askAgent<T>(ask: (client: RpcClient) => Promise<T>): Promise<T> {
+    try {
+      return await ask(await this.supervisor.ensureStarted());
+    } catch (error) {
+      this.showError(error);
+      throw error;
+    }
+  }
+
+  /** What the user picked in the header's model and thinking-level pickers. */
+  private async pickInHeader(message: Extract<FromWebview, { type: "setModel" | "setThinkingLevel" }>): Promise<void> {
     try {
       const client = await this.supervisor.ensureStarted();
-      if (message.type === "requestModels") return this.view.post(await modelsMessage(client));
-      if (message.type === "requestThinkingLevels") return this.view.post(await thinkingLevelsMessage(client, this.supervisor.capabilities));
       if (message.type === "setModel") await client.request("set_model", { provider: message.provider, modelId: message.modelId });
       else await client.request("set_thinking_level", { level: message.level });
       await this.session.refreshState(client);

@@ -1,6 +1,8 @@
 import * as vscode from "vscode";
+import type { WebviewRequestHandlers } from "../../shared/webview-channel";
 import type { FromWebview, ToWebview } from "../../shared/webview-protocol";
-import { receiveChatMessages, type ChatSurface } from "./chat-surface";
+import { openChatChannel, type ChatChannel } from "./chat-channel";
+import { RequestAnswerer, type ChatSurface } from "./chat-surface";
 import { chatHtml } from "./chat-view";
 
 export const CHAT_PANEL_TYPE = "pi.chatPanel";
@@ -12,6 +14,8 @@ export const CHAT_PANEL_TYPE = "pi.chatPanel";
  */
 export class ChatPanelSurface implements ChatSurface, vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
+  private channel: ChatChannel | undefined;
+  private readonly requests = new RequestAnswerer();
   private panelSubscriptions: vscode.Disposable[] = [];
   private title: string;
   private readonly messageEmitter = new vscode.EventEmitter<FromWebview>();
@@ -42,7 +46,15 @@ export class ChatPanelSurface implements ChatSurface, vscode.Disposable {
   }
 
   post(message: ToWebview): void {
-    void this.panel?.webview.postMessage(message);
+    this.channel?.post(message);
+  }
+
+  answerRequests(handlers: WebviewRequestHandlers): vscode.Disposable {
+    return this.requests.set(handlers);
+  }
+
+  claimActive(): void {
+    this.activeEmitter.fire();
   }
 
   reveal(preserveFocus = true): void {
@@ -55,10 +67,12 @@ export class ChatPanelSurface implements ChatSurface, vscode.Disposable {
       { enableScripts: true, localResourceRoots: [dist], retainContextWhenHidden: true },
     );
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, "media", "pi.svg");
+    const channel = openChatChannel(panel.webview, this.log, (message) => this.messageEmitter.fire(message), this.requests.current);
     panel.webview.html = chatHtml(panel.webview, dist);
     this.panel = panel;
+    this.channel = channel;
     this.panelSubscriptions = [
-      receiveChatMessages(panel.webview, this.log, (message) => this.messageEmitter.fire(message)),
+      channel,
       panel.onDidChangeViewState((e) => {
         this.visibilityEmitter.fire();
         if (e.webviewPanel.active) this.activeEmitter.fire();
@@ -66,6 +80,7 @@ export class ChatPanelSurface implements ChatSurface, vscode.Disposable {
       panel.onDidDispose(() => {
         for (const sub of this.panelSubscriptions.splice(0)) sub.dispose();
         this.panel = undefined;
+        this.channel = undefined;
         this.visibilityEmitter.fire();
         this.closedEmitter.fire();
       }),
@@ -87,6 +102,7 @@ export class ChatPanelSurface implements ChatSurface, vscode.Disposable {
   dispose(): void {
     const panel = this.panel;
     this.panel = undefined;
+    this.channel = undefined;
     for (const sub of this.panelSubscriptions.splice(0)) sub.dispose();
     panel?.dispose();
     this.messageEmitter.dispose();

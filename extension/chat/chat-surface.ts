@@ -1,11 +1,12 @@
-import * as vscode from "vscode";
-import { checker } from "../../shared/protocol";
-import { FromWebview, type ToWebview } from "../../shared/webview-protocol";
+import type * as vscode from "vscode";
+import type { WebviewRequestHandlers } from "../../shared/webview-channel";
+import type { FromWebview, ToWebview } from "../../shared/webview-protocol";
 
 /**
  * Where a session's chat is shown: the side-bar view or an editor tab. The chat controller talks
  * only to this; a surface may have no webview at the moment (a closed tab, a hidden side bar),
  * then posts are dropped and the webview's `ready` replays the transcript when it comes back.
+ * Messages travel over the typed channel of chat-channel.ts, one per webview.
  */
 export interface ChatSurface {
   readonly log: vscode.LogOutputChannel;
@@ -13,20 +14,27 @@ export interface ChatSurface {
   /** The webview is on screen. */
   readonly visible: boolean;
   readonly onDidChangeVisibility: vscode.Event<void>;
+  /** The user worked in this chat: its session becomes the one commands act on. */
+  readonly onDidBecomeActive: vscode.Event<void>;
   post(message: ToWebview): void;
+  /** Who answers the webview's requests (the chat controller). */
+  answerRequests(handlers: WebviewRequestHandlers): vscode.Disposable;
+  /** Makes this chat's session the active one (before running a command for it). */
+  claimActive(): void;
   /** Shows the chat without taking focus (creating its webview if needed). */
   reveal(): void;
   /** An agent extension's setTitle; empty restores the default. */
   setTitle(title: string): void;
 }
 
-const checkFromWebview = checker(FromWebview, "webview message");
+/** The request handlers of a surface: one at a time. */
+export class RequestAnswerer {
+  private handlers: WebviewRequestHandlers | undefined;
 
-/** Validates what a chat webview sends and forwards the good messages; returns the subscription. */
-export function receiveChatMessages(webview: vscode.Webview, log: vscode.LogOutputChannel, forward: (message: FromWebview) => void): vscode.Disposable {
-  return webview.onDidReceiveMessage((value: unknown) => {
-    const checked = checkFromWebview(value);
-    if (checked.ok) forward(checked.frame);
-    else log.warn(`Ignored a malformed message from the chat view: ${checked.error}`);
-  });
+  readonly current = (): WebviewRequestHandlers | undefined => this.handlers;
+
+  set(handlers: WebviewRequestHandlers): vscode.Disposable {
+    this.handlers = handlers;
+    return { dispose: () => this.handlers === handlers && (this.handlers = undefined) };
+  }
 }

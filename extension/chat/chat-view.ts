@@ -1,22 +1,28 @@
 import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
+import type { WebviewRequestHandlers } from "../../shared/webview-channel";
 import type { FromWebview, ToWebview } from "../../shared/webview-protocol";
-import { receiveChatMessages, type ChatSurface } from "./chat-surface";
+import { openChatChannel, type ChatChannel } from "./chat-channel";
+import { RequestAnswerer, type ChatSurface } from "./chat-surface";
 
 export const CHAT_VIEW_ID = "pi.chat";
 
 /**
  * The "Pi" chat webview in the side bar. Renders from the bundled dist/webview.js with a strict
- * CSP; messages arriving from the webview are validated before they are handled.
+ * CSP; messages travel over the typed channel (chat-channel.ts), checked before they are handled.
  */
 export class ChatViewProvider implements vscode.WebviewViewProvider, ChatSurface, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
+  private channel: ChatChannel | undefined;
+  private readonly requests = new RequestAnswerer();
   private title: string | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly messageEmitter = new vscode.EventEmitter<FromWebview>();
   readonly onMessage = this.messageEmitter.event;
   private readonly visibilityEmitter = new vscode.EventEmitter<void>();
   readonly onDidChangeVisibility = this.visibilityEmitter.event;
+  private readonly activeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidBecomeActive = this.activeEmitter.event;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -32,11 +38,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatSurface
     if (this.title) view.title = this.title;
     const dist = vscode.Uri.joinPath(this.extensionUri, "dist");
     view.webview.options = { enableScripts: true, localResourceRoots: [dist] };
+    this.channel?.dispose();
+    const channel = openChatChannel(view.webview, this.log, (message) => this.messageEmitter.fire(message), this.requests.current);
+    this.channel = channel;
     view.webview.html = chatHtml(view.webview, dist);
     this.subscriptions.push(
-      receiveChatMessages(view.webview, this.log, (message) => this.messageEmitter.fire(message)),
+      channel,
       view.onDidChangeVisibility(() => this.visibilityEmitter.fire()),
       view.onDidDispose(() => {
+        channel.dispose();
+        if (this.channel === channel) this.channel = undefined;
         this.view = undefined;
         this.visibilityEmitter.fire();
       }),
@@ -44,7 +55,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatSurface
   }
 
   post(message: ToWebview): void {
-    void this.view?.webview.postMessage(message);
+    this.channel?.post(message);
+  }
+
+  answerRequests(handlers: WebviewRequestHandlers): vscode.Disposable {
+    return this.requests.set(handlers);
+  }
+
+  claimActive(): void {
+    this.activeEmitter.fire();
   }
 
   /** The view's title (an agent extension's setTitle); empty restores the default. */
@@ -61,8 +80,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatSurface
 
   dispose(): void {
     for (const sub of this.subscriptions.splice(0)) sub.dispose();
+    this.channel = undefined;
     this.messageEmitter.dispose();
     this.visibilityEmitter.dispose();
+    this.activeEmitter.dispose();
   }
 }
 

@@ -25,6 +25,8 @@ export interface UiActions {
   webviewText: { params: { webview: WebviewRef; selector: string }; result: string };
   /** Dispatches a `paste` or `drop` event carrying files (base64) and strings on an element in a webview. */
   transferInWebview: { params: { webview: WebviewRef; selector: string; event: "paste" | "drop"; files?: TransferFile[]; data?: Record<string, string> }; result: null };
+  /** Posts `data` to the extension as a script in the webview could (not through the page's own code): malformed-message tests. */
+  postFromWebview: { params: { webview: WebviewRef; data: unknown }; result: null };
   quickPickItems: { params: Record<string, never>; result: string[] };
   pickQuickPickItem: { params: { label: string }; result: null };
   inputBoxType: { params: { text: string; submit?: boolean }; result: null };

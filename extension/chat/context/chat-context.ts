@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { ImageContent } from "../../../shared/protocol";
-import type { ImageAttachment, Mention, ToWebview } from "../../../shared/webview-protocol";
+import type { ImageAttachment, Mention, MentionCandidate, ToWebview } from "../../../shared/webview-protocol";
 import { withContext, type LineRange } from "./context-format";
 import { imageMimeTypes, readImage, resolveMentions } from "./context-resolver";
 import { WorkspaceFiles } from "./workspace-files";
@@ -38,12 +38,12 @@ export class ChatContext implements vscode.Disposable {
     else this.pending.push(attachments);
   }
 
-  async search(id: number, query: string): Promise<void> {
-    const items = await this.files.search(query).catch((error: unknown) => {
+  /** `@` completion: workspace files and folders matching what was typed after the `@`. */
+  candidates(query: string): Promise<MentionCandidate[]> {
+    return this.files.search(query).catch((error: unknown) => {
       this.log.debug(`@ completion failed: ${String(error)}`);
       return [];
     });
-    this.post({ type: "mentionResults", id, items });
   }
 
   /** Files and folders as attachments: image files as images, the rest as mentions (with `lines` for a file). */

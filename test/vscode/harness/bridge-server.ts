@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import type { Page } from "playwright-core";
 import type { BridgeInfo, TransferFile, UiActionName, UiActions, UiRequest, UiResponse } from "../bridge-protocol";
-import { webviewFrame } from "./webviews";
+import { webviewFrame, webviewHostFrame } from "./webviews";
 
 type Handlers = { [K in UiActionName]: (params: UiActions[K]["params"]) => Promise<UiActions[K]["result"]> };
 
@@ -119,6 +119,15 @@ function createHandlers(page: Page, screenshotDir: string): Handlers {
     transferInWebview: async ({ webview, selector, event, files, data }) => {
       const frame = await webviewFrame(page, webview, actionTimeout);
       await frame.locator(selector).first().evaluate(dispatchTransfer, { event, files: files ?? [], data: data ?? {} });
+      return null;
+    },
+    postFromWebview: async ({ webview, data }) => {
+      const host = await webviewHostFrame(page, webview, actionTimeout);
+      // What the content's acquireVsCodeApi().postMessage calls (VS Code's webview pre/index.html).
+      await host.locator("body").evaluate((_body, message) => {
+        const relay = window as unknown as { __vscode_post_message__(command: string, data: unknown): void };
+        relay.__vscode_post_message__("onmessage", { message });
+      }, data);
       return null;
     },
     quickPickItems: quickPickLabels,

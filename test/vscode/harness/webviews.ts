@@ -6,13 +6,15 @@ import type { FrameLocator, Page } from "playwright-core";
 import type { WebviewRef } from "../bridge-protocol";
 
 export async function webviewFrame(page: Page, ref: WebviewRef, timeoutMs = 10_000): Promise<FrameLocator> {
+  return (await webviewHostFrame(page, ref, timeoutMs)).frameLocator("#active-frame");
+}
+
+/** The frame around a webview's content: VS Code's host page, which relays the content's messages to the extension. */
+export async function webviewHostFrame(page: Page, ref: WebviewRef, timeoutMs = 10_000): Promise<FrameLocator> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const name = await page.evaluate(findWebviewName, ref);
-    if (name) {
-      const inner = page.frameLocator(`iframe.webview[name="${name}"]`).frameLocator("#active-frame");
-      return inner;
-    }
+    if (name) return page.frameLocator(`iframe.webview[name="${name}"]`);
     if (Date.now() > deadline) {
       const visible = await page.evaluate(describeWebviews);
       throw new Error(`no visible webview matches ${JSON.stringify(ref)}; visible webviews: ${visible}`);

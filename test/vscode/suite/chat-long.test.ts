@@ -23,9 +23,14 @@ describe("Pi chat: long transcripts", function () {
     await chatText("placeholders for the oldest entries", `#transcript > .item-placeholder[data-key='${transcript.snapshot()[0].key}']`, () => true);
     await ui.screenshot("chat-long-end");
     // Ctrl+Home in the transcript: the top renders as it comes near.
-    await ui.clickInWebview(chatView, ".item-assistant:last-child .text");
-    await ui.pressKey("Control+Home");
-    assert.equal(await chatText("the first entry rendered", "#transcript > .item-user:first-child .text"), "the very first question");
+    // (A click may land before the view has focus; the user presses again, and so do we.)
+    let first = "";
+    for (let attempt = 0; attempt < 3 && first !== "the very first question"; attempt++) {
+      await ui.clickInWebview(chatView, ".item-assistant:last-child .text");
+      await ui.pressKey("Control+Home");
+      first = await chatText("the first entry rendered", "#transcript > .item-user:first-child .text", () => true, 5_000).catch(() => "");
+    }
+    assert.equal(first, "the very first question");
     await ui.screenshot("chat-long-top");
     await ui.pressKey("Control+End");
     await chatText("back at the end", ".item-assistant:last-child .text", (t) => t.includes(`answer ${count - 1}`));

@@ -17,7 +17,6 @@ import { reviewTabs, writeWorkspaceFile } from "./host-tools-support";
 import { requireUi, ui } from "./ui";
 
 const card = (method: string, state = "open") => `.item-dialog[data-method="${method}"][data-state="${state}"]`;
-const toast = (text: string) => `.notification-toast:has-text(${JSON.stringify(text)})`;
 const defaults: Record<string, string> = { select: "undefined", confirm: "false", input: "undefined", editor: "undefined" };
 
 /** Processes the agent started that are still running. */
@@ -33,6 +32,15 @@ describe("faults: dialogs and host tools", function () {
   this.timeout(180_000);
   let host: HostFixture;
   const results: { name: string; hang: boolean; orphans: number; error?: string }[] = [];
+  /** What the agent's extension reported with notify (what each dialog resolved to). */
+  const seen = new Set<string>();
+  /** Resolves when the extension reports `message`; call it before the case starts. */
+  const notified = (message: string): Promise<void> => {
+    seen.delete(message);
+    const reported = eventually(`the notice "${message}"`, () => seen.has(message) || undefined, 15_000).then(() => undefined);
+    reported.catch(() => undefined); // awaited by the case; not an unhandled rejection meanwhile
+    return reported;
+  };
 
   before(async function () {
     requireUi(this);
@@ -43,6 +51,7 @@ describe("faults: dialogs and host tools", function () {
     await config.update("agent.env", { ...config.get<Record<string, string>>("agent.env"), PI_HOST_TOOL_TIMEOUT_MS: "3000" }, vscode.ConfigurationTarget.Global);
     await eventually("the agent to restart", async () => api().supervisor.status === "idle" && (await api().supervisor.ensureStarted()) !== undefined);
     await (await api().supervisor.ensureStarted()).request("set_auto_retry", { enabled: false });
+    api().supervisor.onAttach((client, lifetime) => lifetime.add(client.onUiRequest((r) => r.method === "notify" && seen.add(r.message))));
     await openChat();
   });
   after(async () => {
@@ -68,11 +77,12 @@ describe("faults: dialogs and host tools", function () {
   it("ends every case cleanly: no hang, no leftover UI, no orphan process", async () => {
     for (const kind of ["select", "confirm", "input", "editor"]) {
       await run(`${kind} cancelled from its card`, async () => {
+        const reported = notified(`fault ${kind}: ${defaults[kind]}`);
         const done = api().chat.prompt(`/fault ${kind}`);
         await chatText(`the ${kind} card`, `${card(kind)} vscode-button[data-action="cancel"]`);
         await ui.clickInWebview(chatView, `${card(kind)} vscode-button[data-action="cancel"]`);
         await chatText(`the ${kind} card cancelled`, card(kind, "cancelled"));
-        await ui.waitForSelector(toast(`fault ${kind}: ${defaults[kind]}`), "visible");
+        await reported;
         await done;
         await ui.waitForSelector(".quick-input-widget", "hidden");
         await eventually("the scratch editor to close", () => !vscode.window.visibleTextEditors.some((e) => e.document.isUntitled && e.document.getText() === "fault prefill"));
@@ -80,10 +90,11 @@ describe("faults: dialogs and host tools", function () {
     }
     for (const kind of ["select", "confirm", "input"]) {
       await run(`${kind} timed out`, async () => {
+        const reported = notified(`fault ${kind}: ${defaults[kind]}`);
         const done = api().chat.prompt(`/fault ${kind} 1500`);
         await chatText(`the ${kind} card`, card(kind));
         assert.equal(await chatText(`the ${kind} card timed out`, `${card(kind, "timedOut")} .dialog-outcome`), "Timed out");
-        await ui.waitForSelector(toast(`fault ${kind}: ${defaults[kind]}`), "visible");
+        await reported;
         await done;
         await ui.waitForSelector(".quick-input-widget", "hidden");
       });

@@ -75,6 +75,8 @@ export const ui = {
   /** Drops files and/or strings (e.g. `text/uri-list`) on an element of a webview. */
   dropInWebview: (webview: WebviewRef, selector: string, transfer: { files?: TransferFile[]; data?: Record<string, string> }) =>
     call("transferInWebview", { webview, selector, event: "drop", ...transfer }),
+  /** Posts `data` to the extension from a webview, bypassing its page's code (malformed-message tests). */
+  postFromWebview: (webview: WebviewRef, data: unknown) => call("postFromWebview", { webview, data }),
   /** Labels of the rows of the open quick pick (waits for it to show). */
   quickPickItems: () => call("quickPickItems", {}),
   pickQuickPickItem: (label: string) => call("pickQuickPickItem", { label }),
