@@ -7,6 +7,7 @@ import { settings } from "../settings";
 import { ChatDialogs } from "./chat-dialogs";
 import { ChatEvents } from "./chat-events";
 import { ChatLinks } from "./chat-links";
+import { coalesceAppends } from "./coalesce-appends";
 import { modelChoices, thinkingLevelChoices } from "./chat-model-picker";
 import { ChatContext } from "./context/chat-context";
 import type { ChatSurface } from "./chat-surface";
@@ -28,6 +29,8 @@ export class ChatController implements vscode.Disposable {
   readonly cspViolations: string[] = [];
   private readonly events: ChatEvents;
   private readonly links: ChatLinks;
+  /** Streamed text joined per few milliseconds on its way to the webview. */
+  private readonly streamed: ReturnType<typeof coalesceAppends>;
   private queue: QueueState = { steering: [], followUp: [] };
   /** Queue edits under way (see editQueue). */
   private queueEdits = 0;
@@ -41,7 +44,8 @@ export class ChatController implements vscode.Disposable {
     links?: ChatLinks,
   ) {
     const post = (message: ToWebview) => view.post(message);
-    this.transcript = new Transcript(post);
+    this.streamed = coalesceAppends(post);
+    this.transcript = new Transcript((message) => this.streamed.post(message));
     this.session = new SessionInfo(post);
     this.dialogs = new ChatDialogs(this.transcript, () => view.reveal());
     this.events = new ChatEvents(this.transcript, {
@@ -107,6 +111,7 @@ export class ChatController implements vscode.Disposable {
   private async handle(message: FromWebview): Promise<void> {
     switch (message.type) {
       case "ready":
+        this.streamed.flush(); // held text first: the reset already contains it
         this.view.post(this.transcript.resetMessage());
         this.view.post({ type: "status", status: this.supervisor.status });
         for (const m of this.session.messages()) this.view.post(m);
@@ -296,6 +301,7 @@ export class ChatController implements vscode.Disposable {
 
   dispose(): void {
     this.events.dispose();
+    this.streamed.dispose();
     for (const sub of this.subscriptions.splice(0)) sub.dispose();
   }
 }
