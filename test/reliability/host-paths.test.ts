@@ -46,8 +46,9 @@ describe("agent host: workspace paths (--workspace-only) and project trust (--ap
     client.on("tool_execution_end", (e) => ends.push({ name: e.toolName, isError: e.isError, text: JSON.stringify(e.result) }));
     await client.request("set_auto_retry", { enabled: false });
     llm.enqueue({ toolCalls: calls.map((c, i) => ({ id: `c${i}`, ...c })) }, { text: "done" });
+    const settled = client.waitForSettled(); // before asking: a short run may settle before the answer is handled
     await client.request("prompt", { message: "use the tools" });
-    await client.waitForSettled();
+    await settled;
     await transport.stop();
     client.dispose();
     return ends;

@@ -55,13 +55,16 @@ describe("agent host: API keys from the environment leak nowhere", function () {
 
     // prompt → tool call → reply, with the $VAR key
     llm.enqueue({ text: "Reading.", toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] }, { text: "The notes say: project notes." });
+    // Listen before asking: a short run may settle before the prompt's answer is handled.
+    let settled = client.waitForSettled();
     await client.request("prompt", { message: "What do the notes say?" });
-    await client.waitForSettled();
+    await settled;
     // a failing request whose error body echoes the Authorization header, with the env key
     await client.request("set_model", { provider: "groq", modelId: "llama-3.3-70b-versatile" });
     llm.enqueue((request) => ({ kind: "error", status: 401, message: `Incorrect API key provided: ${request.headers.authorization}`, headers: { "x-echo-authorization": request.headers.authorization ?? "" } }));
+    settled = client.waitForSettled();
     await client.request("prompt", { message: "And now?" });
-    await client.waitForSettled();
+    await settled;
     const exported = await client.request("export_html", { outputPath: join(out, "export.html") });
     await client.request("get_messages", {});
     await transport.stop();
