@@ -51,24 +51,29 @@ describe("agent host: API keys from the environment leak nowhere", function () {
     const transport = ProcessTransport.spawn(process.execPath, args, { env, cwd: launch.cwd });
     const client = new RpcClient(transport, { trace: (direction, frame) => direction === "in" && frames.push(JSON.stringify(frame)) });
     client.onStderr((text) => (stderr += text));
-    await client.request("set_auto_retry", { enabled: false });
+    let exported: { path: string };
+    try {
+      await client.request("set_auto_retry", { enabled: false });
 
-    // prompt → tool call → reply, with the $VAR key
-    llm.enqueue({ text: "Reading.", toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] }, { text: "The notes say: project notes." });
-    // Listen before asking: a short run may settle before the prompt's answer is handled.
-    let settled = client.waitForSettled();
-    await client.request("prompt", { message: "What do the notes say?" });
-    await settled;
-    // a failing request whose error body echoes the Authorization header, with the env key
-    await client.request("set_model", { provider: "groq", modelId: "llama-3.3-70b-versatile" });
-    llm.enqueue((request) => ({ kind: "error", status: 401, message: `Incorrect API key provided: ${request.headers.authorization}`, headers: { "x-echo-authorization": request.headers.authorization ?? "" } }));
-    settled = client.waitForSettled();
-    await client.request("prompt", { message: "And now?" });
-    await settled;
-    const exported = await client.request("export_html", { outputPath: join(out, "export.html") });
-    await client.request("get_messages", {});
-    await transport.stop();
-    client.dispose();
+      // prompt → tool call → reply, with the $VAR key
+      llm.enqueue({ text: "Reading.", toolCalls: [{ name: "read", arguments: { path: "notes.txt" } }] }, { text: "The notes say: project notes." });
+      // Listen before asking: a short run may settle before the prompt's answer is handled.
+      let settled = client.waitForSettled();
+      await client.request("prompt", { message: "What do the notes say?" });
+      await settled;
+      // a failing request whose error body echoes the Authorization header, with the env key
+      await client.request("set_model", { provider: "groq", modelId: "llama-3.3-70b-versatile" });
+      llm.enqueue((request) => ({ kind: "error", status: 401, message: `Incorrect API key provided: ${request.headers.authorization}`, headers: { "x-echo-authorization": request.headers.authorization ?? "" } }));
+      settled = client.waitForSettled();
+      await client.request("prompt", { message: "And now?" });
+      await settled;
+      exported = await client.request("export_html", { outputPath: join(out, "export.html") });
+      await client.request("get_messages", {});
+    } finally {
+      // A failure above must not leave the host running (it would keep mocha alive).
+      await transport.stop();
+      client.dispose();
+    }
 
     const authorizations = llm.requests.map((r) => r.headers.authorization);
     assert.deepEqual(authorizations, [`Bearer ${referenced}`, `Bearer ${referenced}`, `Bearer ${providerEnv}`], "each key reached the provider");
