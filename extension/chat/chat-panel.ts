@@ -1,9 +1,9 @@
 import * as vscode from "vscode";
 import type { WebviewRequestHandlers } from "../../shared/webview-channel";
 import type { FromWebview, ToWebview } from "../../shared/webview-protocol";
-import { openChatChannel, type ChatChannel } from "./chat-channel";
+import type { ChatChannel } from "./chat-channel";
 import { RequestAnswerer, type ChatSurface } from "./chat-surface";
-import { chatHtml } from "./chat-view";
+import { loadChat } from "./chat-webview";
 
 export const CHAT_PANEL_TYPE = "pi.chatPanel";
 
@@ -59,16 +59,14 @@ export class ChatPanelSurface implements ChatSurface, vscode.Disposable {
 
   reveal(preserveFocus = true): void {
     if (this.panel) return this.panel.reveal(undefined, preserveFocus);
-    const dist = vscode.Uri.joinPath(this.extensionUri, "dist");
     const panel = vscode.window.createWebviewPanel(
       CHAT_PANEL_TYPE,
       this.title,
       { viewColumn: vscode.ViewColumn.Active, preserveFocus },
-      { enableScripts: true, localResourceRoots: [dist], retainContextWhenHidden: true },
+      { retainContextWhenHidden: true }, // scripts and dist/ are set by loadChat
     );
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, "media", "pi.svg");
-    const channel = openChatChannel(panel.webview, this.log, (message) => this.messageEmitter.fire(message), this.requests.current);
-    panel.webview.html = chatHtml(panel.webview, dist);
+    const channel = loadChat(panel.webview, this.extensionUri, this.log, (message) => this.messageEmitter.fire(message), this.requests.current);
     this.panel = panel;
     this.channel = channel;
     this.panelSubscriptions = [

@@ -1,9 +1,9 @@
-import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
 import type { WebviewRequestHandlers } from "../../shared/webview-channel";
 import type { FromWebview, ToWebview } from "../../shared/webview-protocol";
-import { openChatChannel, type ChatChannel } from "./chat-channel";
+import type { ChatChannel } from "./chat-channel";
 import { RequestAnswerer, type ChatSurface } from "./chat-surface";
+import { loadChat } from "./chat-webview";
 
 export const CHAT_VIEW_ID = "pi.chat";
 
@@ -36,12 +36,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatSurface
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     if (this.title) view.title = this.title;
-    const dist = vscode.Uri.joinPath(this.extensionUri, "dist");
-    view.webview.options = { enableScripts: true, localResourceRoots: [dist] };
     this.channel?.dispose();
-    const channel = openChatChannel(view.webview, this.log, (message) => this.messageEmitter.fire(message), this.requests.current);
+    const channel = loadChat(view.webview, this.extensionUri, this.log, (message) => this.messageEmitter.fire(message), this.requests.current);
     this.channel = channel;
-    view.webview.html = chatHtml(view.webview, dist);
     this.subscriptions.push(
       channel,
       view.onDidChangeVisibility(() => this.visibilityEmitter.fire()),
@@ -85,31 +82,4 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatSurface
     this.visibilityEmitter.dispose();
     this.activeEmitter.dispose();
   }
-}
-
-export function chatHtml(webview: vscode.Webview, dist: vscode.Uri): string {
-  const nonce = randomBytes(18).toString("base64");
-  const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, "webview.js"));
-  const style = webview.asWebviewUri(vscode.Uri.joinPath(dist, "webview.css"));
-  const csp = [
-    "default-src 'none'",
-    `style-src ${webview.cspSource}`,
-    `font-src ${webview.cspSource}`,
-    `img-src ${webview.cspSource} data:`,
-    `script-src 'nonce-${nonce}'`,
-  ].join("; ");
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style}">
-<title>Pi</title>
-</head>
-<body>
-<main id="app"></main>
-<script nonce="${nonce}" src="${script}"></script>
-</body>
-</html>`;
 }
