@@ -21,6 +21,8 @@ export interface LaunchOptions {
   baseUrl: string;
   cwd?: string;
   extraArgs?: string[];
+  /** For host subjects: this build's agent-host.js instead of BENCH_HOST_JS / dist (A/B comparisons). */
+  hostJs?: string;
 }
 
 function launchFor(subject: SubjectId, options: LaunchOptions): Pick<PeerLaunch, "command" | "args" | "env" | "cwd" | "cleanup"> {
@@ -31,7 +33,8 @@ function launchFor(subject: SubjectId, options: LaunchOptions): Pick<PeerLaunch,
     case "host@20":
     case "host@22": {
       const launch = peerLaunch("host", peerOptions);
-      const args = HOST_JS ? [HOST_JS, ...launch.args.slice(1)] : launch.args;
+      const hostJs = options.hostJs ? path.resolve(options.hostJs) : HOST_JS;
+      const args = hostJs ? [hostJs, ...launch.args.slice(1)] : launch.args;
       return { ...launch, command: subject === "host@20" ? NODE20 : NODE22, args, cleanup: () => launch.cleanup() };
     }
     case "floor@20":
