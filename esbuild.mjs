@@ -93,29 +93,37 @@ async function writeSchema() {
 }
 
 /**
- * dist/validators.js: the host's inbound and models.json validators as AJV standalone code
- * (agent-host/rpc/precompiled-schemas.ts), so that its start-up neither loads nor runs AJV.
+ * dist/validators.js (inbound frames, models.json: needed at start-up) and dist/tool-validators.js
+ * (built-in tools' arguments: needed at the first tool call) as AJV standalone code
+ * (agent-host/rpc/precompiled-schemas.ts), so that the host never loads or runs AJV for them.
  */
 async function writeValidators() {
   const schemasOut = join(dist, ".build", "precompiled-schemas.cjs");
   await esbuild.build({ entryPoints: ["agent-host/rpc/precompiled-schemas.ts"], bundle: true, platform: "node", format: "cjs", outfile: schemasOut, logLevel: "warning" });
   const require = createRequire(import.meta.url);
   delete require.cache[schemasOut];
-  const { precompiledSchemas, validatorOptions } = require(schemasOut);
+  const { precompiledSchemas, precompiledToolSchemas, validatorOptions, toolValidatorOptions } = require(schemasOut);
   const Ajv = require("ajv").default;
   const standaloneCode = require("ajv/dist/standalone").default;
-  const ajv = new Ajv({ ...validatorOptions, code: { source: true } });
-  const names = {};
-  for (const [key, schema] of Object.entries(precompiledSchemas())) {
-    const name = `v${Object.keys(names).length}`;
-    ajv.addSchema(schema, name);
-    names[name] = key;
-  }
-  const byKey = Object.entries(names).map(([name, key]) => `${JSON.stringify(key)}: exports.${name}`);
-  const code = `${standaloneCode(ajv, Object.fromEntries(Object.keys(names).map((n) => [n, n])))}\nexports.validators = {${byKey.join(", ")}};\n`;
-  const source = join(dist, ".build", "validators-source.cjs");
-  writeFileSync(source, code);
-  await esbuild.build({ entryPoints: [source], bundle: true, platform: "node", format: "cjs", target: "node20", minify: true, outfile: join(dist, "validators.js"), logLevel: "warning", nodePaths: [join(root, "node_modules")] });
+  const sets = [
+    { options: validatorOptions, schemas: precompiledSchemas(), out: "validators.js" },
+    { options: toolValidatorOptions, schemas: precompiledToolSchemas(), out: "tool-validators.js" },
+  ];
+  await Promise.all(
+    sets.map(async ({ options, schemas, out }) => {
+      const ajv = new Ajv({ ...options, code: { source: true } });
+      const names = {};
+      for (const [key, schema] of Object.entries(schemas)) {
+        const name = `v${Object.keys(names).length}`;
+        ajv.addSchema(schema, name);
+        names[name] = key;
+      }
+      const byKey = Object.entries(names).map(([name, key]) => `${JSON.stringify(key)}: exports.${name}`);
+      const source = join(dist, ".build", `${out}-source.cjs`);
+      writeFileSync(source, `${standaloneCode(ajv, Object.fromEntries(Object.keys(names).map((n) => [n, n])))}\nexports.validators = {${byKey.join(", ")}};\n`);
+      await esbuild.build({ entryPoints: [source], bundle: true, platform: "node", format: "cjs", target: "node20", minify: true, outfile: join(dist, out), logLevel: "warning", nodePaths: [join(root, "node_modules")] });
+    }),
+  );
 }
 
 /**

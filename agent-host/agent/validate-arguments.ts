@@ -1,9 +1,20 @@
-import type { default as Ajv, ValidateFunction } from "ajv";
+import type { default as Ajv, Options, ValidateFunction } from "ajv";
 import { describeErrors } from "../../shared/protocol";
-import { createAjv } from "../../shared/protocol/ajv";
+import { createAjv, precompiledValidator } from "../../shared/protocol/ajv";
 import type { AnyAgentTool } from "./tool";
 
-// coerceTypes: models send "5" for 5 and "true" for true; useDefaults fills documented defaults.
+/** coerceTypes: models send "5" for 5 and "true" for true; useDefaults fills documented defaults. */
+export const toolValidatorOptions: Options = { allErrors: true, strict: false, coerceTypes: true, useDefaults: true };
+
+/**
+ * The key of a tool schema's validator compiled at build time (the built-in tools', see
+ * rpc/precompiled-schemas.ts): the schema's JSON, so a tool that keeps a built-in name but changes
+ * its parameters gets its own validator.
+ */
+export function toolValidatorKey(schema: unknown): string {
+  return `tool:${JSON.stringify(schema)}`;
+}
+
 let ajv: Ajv | undefined;
 const compiled = new WeakMap<object, ValidateFunction>();
 
@@ -13,7 +24,7 @@ export type ArgumentCheck = { ok: true; args: Record<string, unknown> } | { ok: 
 export function validateToolArguments(tool: AnyAgentTool, args: unknown): ArgumentCheck {
   let validate = compiled.get(tool.parameters);
   if (!validate) {
-    validate = (ajv ??= createAjv({ allErrors: true, strict: false, coerceTypes: true, useDefaults: true })).compile(tool.parameters);
+    validate = precompiledValidator(toolValidatorKey(tool.parameters)) ?? (ajv ??= createAjv(toolValidatorOptions)).compile(tool.parameters);
     compiled.set(tool.parameters, validate);
   }
   const copy = structuredClone(args ?? {}) as Record<string, unknown>;

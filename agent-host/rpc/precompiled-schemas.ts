@@ -1,14 +1,25 @@
 /**
  * The schemas the agent host checks from its first frames on (every inbound command and frame,
- * and models.json), compiled to code at build time with AJV's standalone mode (esbuild.mjs writes
- * dist/validators.js). The host then answers its first command without loading AJV.
+ * and models.json) and the built-in tools' arguments, compiled to code at build time with AJV's
+ * standalone mode (esbuild.mjs writes dist/validators.js). The host then answers its first command
+ * and runs its first tool call without loading AJV (compiling its meta-schema alone takes ~25 ms).
  */
 import type { TSchema } from "@sinclair/typebox";
 import { commandSchemas } from "../../shared/protocol/commands";
 import { inboundExtraSchemas } from "../../shared/protocol/frames";
 import { modelsJsonSchemas } from "../ai/models/models-json-schema";
+import { toolValidatorKey } from "../agent/validate-arguments";
+import { bashSchema } from "../tools/bash";
+import { editSchema } from "../tools/edit";
+import { findSchema } from "../tools/find";
+import { grepSchema } from "../tools/grep";
+import { lsSchema } from "../tools/ls";
+import { readSchema } from "../tools/read";
+import { todoSchema } from "../tools/todo";
+import { writeSchema } from "../tools/write";
 
 export { validatorOptions } from "../../shared/protocol/ajv";
+export { toolValidatorOptions } from "../agent/validate-arguments";
 
 /** Each schema by the key its user looks it up with (shared/protocol/validate.ts, models-json.ts). */
 export function precompiledSchemas(): Record<string, TSchema> {
@@ -17,4 +28,10 @@ export function precompiledSchemas(): Record<string, TSchema> {
     ...Object.fromEntries(Object.entries(inbound).map(([type, schema]) => [`in:${type}`, schema as TSchema])),
     ...Object.fromEntries(Object.entries(modelsJsonSchemas).map(([key, make]) => [key, make()])),
   };
+}
+
+/** The built-in tools' parameter schemas, by the key validate-arguments.ts looks them up with. */
+export function precompiledToolSchemas(): Record<string, TSchema> {
+  const schemas = [bashSchema, editSchema, findSchema, grepSchema, lsSchema, readSchema, todoSchema, writeSchema];
+  return Object.fromEntries(schemas.map((schema) => [toolValidatorKey(schema), schema as TSchema]));
 }

@@ -1,13 +1,14 @@
 import * as path from "node:path";
 import type { ValidateFunction } from "ajv";
-import { registerPrecompiled } from "../../shared/protocol/ajv";
+import { registerDeferredPrecompiled, registerPrecompiled } from "../../shared/protocol/ajv";
 
 /** Set by esbuild in dist/. */
 declare const __PI_BUNDLED__: boolean | undefined;
 
 /**
- * Registers the validators compiled at build time (dist/validators.js, see precompiled-schemas.ts).
- * From source, or if the file is missing, validators are compiled on first use instead.
+ * Registers the validators compiled at build time (see precompiled-schemas.ts): dist/validators.js
+ * now, dist/tool-validators.js at the first tool call. From source, or if a file is missing,
+ * validators are compiled on first use instead.
  */
 export function loadPrecompiledValidators(): void {
   if (typeof __PI_BUNDLED__ === "undefined" || !__PI_BUNDLED__) return;
@@ -17,4 +18,11 @@ export function loadPrecompiledValidators(): void {
   } catch {
     // compiled on first use
   }
+  registerDeferredPrecompiled("tool:", () => {
+    try {
+      return (require as (id: string) => { validators: Record<string, ValidateFunction> })(path.join(__dirname, "tool-validators.js")).validators;
+    } catch {
+      return {};
+    }
+  });
 }
