@@ -7,7 +7,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { messageText, startMockLlm, toolResultMessages, type MockLlm } from "../support/mock-llm";
+import { messageText, startMockLlm, toolResultMessages, type JsonObject, type MockLlm } from "../support/mock-llm";
 import { runPrompt, startPeerClient, type PeerClient } from "./peer-client";
 
 describe("host: built-in tool arguments checked by build-time validators", function () {
@@ -29,7 +29,7 @@ describe("host: built-in tool arguments checked by build-time validators", funct
   });
 
   /** Runs one tool call and returns the text of the result the model got back. */
-  async function callTool(name: string, args: Record<string, unknown>): Promise<string> {
+  async function callTool(name: string, args: JsonObject): Promise<string> {
     llm.enqueue({ toolCalls: [{ name, arguments: args }] }, { text: "ok" });
     await runPrompt(peer, `call ${name}`);
     const result = toolResultMessages(llm.requests.at(-1)!).at(-1);
