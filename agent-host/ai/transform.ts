@@ -99,10 +99,17 @@ function planIds(assistants: AssistantMessage[], model: TargetModel): Map<string
   const rule = idRule(model);
   const renamed = new Map<string, string>();
   if (!rule) return renamed;
-  const calls = assistants.flatMap((m) => m.content.filter((b): b is ToolCall => b.type === "toolCall").map((call) => ({ call, from: m })));
-  const taken = new Set(calls.filter(({ call, from }) => rule.valid(call.id, from)).map(({ call }) => call.id));
-  for (const { call, from } of calls) {
-    if (taken.has(call.id) || renamed.has(call.id) || rule.valid(call.id, from)) continue;
+  const taken = new Set<string>();
+  const rejected: { call: ToolCall; from: AssistantMessage }[] = [];
+  for (const from of assistants) {
+    for (const block of from.content) {
+      if (block.type !== "toolCall") continue;
+      if (rule.valid(block.id, from)) taken.add(block.id);
+      else rejected.push({ call: block, from });
+    }
+  }
+  for (const { call } of rejected) {
+    if (taken.has(call.id) || renamed.has(call.id)) continue;
     let attempt = 0;
     let candidate = rule.rewrite(call.id, attempt);
     while (taken.has(candidate)) candidate = rule.rewrite(call.id, ++attempt);
@@ -130,6 +137,9 @@ function withoutImages<T extends TextContent | ImageContent>(content: T[], note:
 /** The message itself when nothing changes (so that later conversions can be reused), else a copy. */
 function transformAssistant(message: AssistantMessage, model: TargetModel, renamed: Map<string, string>): AssistantMessage {
   const same = sameModel(message, model);
+  if (same && !message.content.some((b) => (b.type === "thinking" && !b.redacted && !b.thinkingSignature && b.thinking.trim() === "") || (b.type === "toolCall" && renamed.has(b.id)))) {
+    return message;
+  }
   const content: AssistantMessage["content"] = [];
   for (const block of message.content) {
     if (block.type === "thinking") {
@@ -165,21 +175,28 @@ function syntheticResult(call: ToolCall): ToolResultMessage {
 
 export function transformMessages(messages: readonly Message[], model: TargetModel): Message[] {
   const isFailed = (m: Message) => m.role === "assistant" && (m.stopReason === "error" || m.stopReason === "aborted");
-  const callIds = (m: AssistantMessage) => m.content.flatMap((b) => (b.type === "toolCall" ? [b.id] : []));
 
-  const kept = messages.filter((m): m is AssistantMessage => m.role === "assistant" && !isFailed(m));
-  const keptCallIds = new Set(kept.flatMap(callIds));
-  const droppedCallIds = new Set(messages.flatMap((m) => (m.role === "assistant" && isFailed(m) ? callIds(m) : [])).filter((id) => !keptCallIds.has(id)));
+  // Called on every turn with the whole conversation: plain loops, no intermediate arrays.
+  const kept: AssistantMessage[] = [];
+  const keptCallIds = new Set<string>();
+  const failedCallIds: string[] = [];
+  for (const m of messages) {
+    if (m.role !== "assistant") continue;
+    const failed = isFailed(m);
+    if (!failed) kept.push(m);
+    for (const block of m.content) if (block.type === "toolCall") failed ? failedCallIds.push(block.id) : keptCallIds.add(block.id);
+  }
+  const droppedCallIds = new Set(failedCallIds.filter((id) => !keptCallIds.has(id)));
   const renamed = planIds(kept, model);
   const images = model.input.includes("image");
 
   const out: Message[] = [];
   let pending: ToolCall[] = [];
-  let answered = new Set<string>();
+  const answered = new Set<string>();
   const closeTurn = () => {
     for (const call of pending) if (!answered.has(call.id)) out.push(syntheticResult(call));
     pending = [];
-    answered = new Set();
+    answered.clear();
   };
 
   for (const message of messages) {
