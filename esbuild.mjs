@@ -23,6 +23,18 @@ const common = {
   legalComments: "linked",
 };
 
+/**
+ * AJV (a quarter of the host's code) is only needed to compile a schema that was not compiled at
+ * build time, e.g. an extension tool's: the host bundles require it from dist/ajv.js, a file of
+ * its own, so start-up neither reads nor deserializes it.
+ */
+const ajvApart = (fromOutdir) => ({
+  name: "ajv-apart",
+  setup(build) {
+    build.onResolve({ filter: /^ajv$/ }, () => ({ path: fromOutdir, external: true }));
+  },
+});
+
 /** Programs the agent host runs: CommonJS for Node 20+, `__PI_BUNDLED__` set (see providers/load.ts). */
 const hostBundle = {
   ...common,
@@ -31,6 +43,7 @@ const hostBundle = {
   target: "node20",
   mainFields: ["module", "main"],
   define: { ...common.define, __PI_BUNDLED__: "true" },
+  plugins: [ajvApart("./ajv.js")],
 };
 
 /** @type {esbuild.BuildOptions[]} */
@@ -57,7 +70,8 @@ const programs = [
     outdir: dist,
   },
   // Each LLM provider is its own bundle, loaded by the host on first use (agent-host/ai/providers/load.ts).
-  { ...hostBundle, entryPoints: providerEntries(), outdir: join(dist, "providers") },
+  { ...hostBundle, entryPoints: providerEntries(), outdir: join(dist, "providers"), plugins: [ajvApart("../ajv.js")] },
+  { ...hostBundle, plugins: [], entryPoints: { ajv: "node_modules/ajv/dist/ajv.js" }, outdir: dist },
   {
     ...common,
     entryPoints: { webview: "webview/main.ts" },

@@ -43,6 +43,7 @@ function runWithCodeCache(file: string): void {
       try {
         fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
         fs.writeFileSync(cacheFile, script.createCachedData());
+        pruneCodeCaches(path.dirname(cacheFile));
       } catch {
         // no cache next time
       }
@@ -52,4 +53,11 @@ function runWithCodeCache(file: string): void {
   const module = { exports, filename: file, id: file, loaded: false, children: [], paths: [] };
   const run = script.runInThisContext() as (e: object, r: NodeJS.Require, m: object, f: string, d: string) => void;
   run.call(exports, exports, nodeModule.createRequire(file), module, file, path.dirname(file));
+}
+
+/** Each build writes a cache of its own: keep the few most recent (other installed builds' too). */
+function pruneCodeCaches(dir: string, keep = 4): void {
+  const files = fs.readdirSync(dir).map((name) => ({ file: path.join(dir, name), mtime: fs.statSync(path.join(dir, name)).mtimeMs }));
+  files.sort((a, b) => b.mtime - a.mtime);
+  for (const { file } of files.slice(keep)) fs.rmSync(file, { force: true });
 }

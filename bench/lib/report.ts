@@ -16,6 +16,8 @@ export interface Machine {
   pi: string;
   commit: string;
   loadBefore: string;
+  /** Variables Node reads at every start (all subjects get the same environment). */
+  startupEnv: string;
 }
 
 function run(command: string, args: string[]): string {
@@ -39,6 +41,7 @@ export function machine(piVersion: string): Machine {
     pi: piVersion,
     commit: run("git", ["rev-parse", "--short", "HEAD"]) + dirty,
     loadBefore: os.loadavg().map((l) => l.toFixed(2)).join(" "),
+    startupEnv: ["NODE_OPTIONS", "NODE_EXTRA_CA_CERTS", "NODE_COMPILE_CACHE", "NODE_DISABLE_COMPILE_CACHE"].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]}`).join(", ") || "none",
   };
 }
 
@@ -119,6 +122,7 @@ export function writeReport(file: string, m: Machine, metrics: Metric[], notes: 
     `- ${m.cpus} CPUs: ${m.cpuModel}; ${m.memoryGiB.toFixed(1)} GiB memory; ${m.kernel}`,
     `- Node: system ${m.node20} (\`@20\`), pi's bundled ${m.node22} (\`@22\`); pi ${m.pi}`,
     `- repository at ${m.commit}; load average before the run: ${m.loadBefore}, after: ${loadAfter.map((l) => l.toFixed(2)).join(" ")}; whole run ${notes.seconds.toFixed(0)} s`,
+    `- Node start-up variables, the same for every subject: ${m.startupEnv} (NODE_EXTRA_CA_CERTS makes every Node 20 process, the floor's too, parse its CA bundle at start-up, ~30 ms here; Node 22 loads it when first needed)`,
     ...(busy ? ["", `**The machine was busy (load average above ${m.cpus}): wall-clock figures are disturbed; trust the CPU-time rows and verdicts more.**`] : []),
     "",
     "Subjects: **host** = `dist/agent-host.js --mode rpc` (our agent host), **pi** = pi's",

@@ -130,7 +130,7 @@ function mockModelsConfig(baseUrl: string, modelIds: string[]): string {
 }
 
 /** The inherited environment without the caller's own Pi/omp settings. */
-function baseEnv(): Record<string, string> {
+export function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined || /^(PI_|OMP_)/.test(k)) continue;
