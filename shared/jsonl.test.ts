@@ -152,6 +152,22 @@ describe("JsonlWriter", () => {
     await Promise.all(writes);
   });
 
+  it("post: keeps order with writes through a full sink, drops what no queue can take, nothing after close", () => {
+    const s = slowSink(20);
+    const writer = new JsonlWriter(s.sink, 60);
+    writer.post({ i: 0, pad: "xxxxxxxxxx" });
+    void writer.write({ i: 1 });
+    writer.post({ i: 2 });
+    writer.post({ i: 3, pad: "z".repeat(80) });
+    assert.equal(s.written.length, 1, "the rest waits for drain");
+    s.drain();
+    s.drain();
+    assert.deepEqual(s.written.map((t) => (JSON.parse(t) as { i: number }).i), [0, 1, 2], "the record too large for the queue was dropped");
+    writer.close();
+    writer.post({ i: 4 });
+    assert.equal(s.written.length, 3);
+  });
+
   it("rejects queued writes on close", async () => {
     const s = slowSink(1);
     const writer = new JsonlWriter(s.sink);

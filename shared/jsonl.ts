@@ -167,17 +167,33 @@ export class JsonlWriter {
   write(frame: unknown): Promise<void> {
     if (this.closed) return Promise.reject(new Error("The connection is closed"));
     const text = encodeFrame(frame);
-    if (!this.waiting && this.queue.length === 0) {
-      if (!this.sink.write(text)) this.waitForDrain();
-      return Promise.resolve();
-    }
+    if (this.writeNow(text)) return Promise.resolve();
     if (this.queuedChars + text.length > this.maxQueuedChars) {
       return Promise.reject(new Error("The reader is not consuming output; write queue is full"));
     }
-    return new Promise((resolve, reject) => {
-      this.queue.push({ text, done: (error) => (error ? reject(error) : resolve()) });
-      this.queuedChars += text.length;
-    });
+    return new Promise((resolve, reject) => this.enqueue(text, (error) => (error ? reject(error) : resolve())));
+  }
+
+  /**
+   * `write` for a caller that never waits (an event stream): no promise per record. A record that
+   * cannot be written (closed, or the queue is full) is dropped, as `write` would reject it.
+   */
+  post(frame: unknown): void {
+    if (this.closed) return;
+    const text = encodeFrame(frame);
+    if (!this.writeNow(text) && this.queuedChars + text.length <= this.maxQueuedChars) this.enqueue(text, () => undefined);
+  }
+
+  /** Hands the text to the sink when nothing waits before it; false when it has to queue. */
+  private writeNow(text: string): boolean {
+    if (this.waiting || this.queue.length > 0) return false;
+    if (!this.sink.write(text)) this.waitForDrain();
+    return true;
+  }
+
+  private enqueue(text: string, done: (error?: Error) => void): void {
+    this.queue.push({ text, done });
+    this.queuedChars += text.length;
   }
 
   close(reason = "The connection is closed"): void {

@@ -10,6 +10,7 @@ export function hostToolCallsFirst(send: (frame: object) => void): (frame: objec
   const held = new Map<string, object>();
   let scheduled = false;
   const flush = () => {
+    if (held.size === 0) return;
     for (const frame of held.values()) send(frame);
     held.clear();
   };

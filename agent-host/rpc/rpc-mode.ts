@@ -39,7 +39,7 @@ export function openConnection(input: Readable, output: Writable, order?: (send:
       return { dispose: () => output.off("drain", listener) };
     },
   });
-  const write = (frame: object) => void writer.write(frame).catch(() => undefined);
+  const write = (frame: object) => writer.post(frame);
   const send = order ? order(write) : write;
   let handler: ((line: string) => void) | undefined;
   const waiting: string[] = [];

@@ -73,8 +73,11 @@ export function bindExtensions(runner: ExtensionRunner, session: AgentSession): 
   });
 
   // Handlers see events one at a time, in order (a slow handler delays the next event's handlers, not the agent).
+  // Events no handler wants are not queued: a streamed reply is thousands of message_update events.
   let queue = Promise.resolve();
-  const dispatch = (event: NotifyEvent) => void (queue = queue.then(() => runner.emit(event)));
+  const dispatch = (event: NotifyEvent) => {
+    if (runner.hasHandlers(event.type)) queue = queue.then(() => runner.emit(event));
+  };
   session.beforeSettle = () => queue;
   const turn = { index: -1 };
   const fromAgent = agent.onEvent((event) => dispatch(notifyEvent(event, turn)));

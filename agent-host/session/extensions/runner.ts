@@ -55,8 +55,10 @@ export class ExtensionRunner {
     this.reportError({ extensionPath, event, error: message(error) });
   }
 
+  /** Asked for every agent event, thousands per streamed reply: a plain loop, nothing allocated. */
   hasHandlers(event: string): boolean {
-    return this.extensions.some((e) => (e.handlers.get(event)?.length ?? 0) > 0);
+    for (const extension of this.extensions) if ((extension.handlers.get(event)?.length ?? 0) > 0) return true;
+    return false;
   }
 
   /** Handlers of `event` as [extension, handler], a snapshot (subscribing during dispatch does not change it). */
