@@ -70,7 +70,10 @@ const programs = [
     outdir: dist,
   },
   // Each LLM provider is its own bundle, loaded by the host on first use (agent-host/ai/providers/load.ts).
-  { ...hostBundle, entryPoints: providerEntries(), outdir: join(dist, "providers"), plugins: [ajvApart("../ajv.js")] },
+  // SDKs that fetch through agent-host/ai/http (OpenAI, Anthropic) get its Headers in place of the
+  // global one, so they never load undici; Google's SDK calls Node's fetch itself and keeps it.
+  { ...hostBundle, entryPoints: providerEntries((name) => name !== "google-generative-ai"), outdir: join(dist, "providers"), plugins: [ajvApart("../ajv.js")], inject: ["agent-host/ai/http/globals.ts"] },
+  { ...hostBundle, entryPoints: providerEntries((name) => name === "google-generative-ai"), outdir: join(dist, "providers"), plugins: [ajvApart("../ajv.js")] },
   { ...hostBundle, plugins: [], entryPoints: { ajv: "node_modules/ajv/dist/ajv.js" }, outdir: dist },
   {
     ...common,
@@ -83,10 +86,10 @@ const programs = [
   },
 ];
 
-function providerEntries() {
+function providerEntries(include) {
   const dir = join(root, "agent-host", "ai", "providers");
   const names = readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && f !== "load.ts");
-  return Object.fromEntries(names.map((f) => [f.slice(0, -3), join(dir, f)]));
+  return Object.fromEntries(names.map((f) => [f.slice(0, -3), join(dir, f)]).filter(([name]) => include(name)));
 }
 
 /** Writes dist/protocol.schema.json from the TypeBox declarations in shared/protocol. */

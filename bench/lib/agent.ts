@@ -12,6 +12,8 @@ export const NODE20 = process.execPath;
 const FLOOR = path.join(__dirname, "..", "floor.mjs");
 /** Another build of the host to measure instead of dist/agent-host.js (e.g. a candidate fix). */
 const HOST_JS = process.env.BENCH_HOST_JS ? path.resolve(process.env.BENCH_HOST_JS) : undefined;
+/** Node/V8 flags for the host subjects, to see what a flag would change (e.g. BENCH_NODE_FLAGS="--max-semi-space-size=1"). */
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
 
 export type SubjectId = "host@20" | "host@22" | "pi@22" | "floor@20" | "floor@22";
 export const AGENTS: SubjectId[] = ["host@20", "host@22", "pi@22"];
@@ -34,7 +36,7 @@ function launchFor(subject: SubjectId, options: LaunchOptions): Pick<PeerLaunch,
     case "host@22": {
       const launch = peerLaunch("host", peerOptions);
       const hostJs = options.hostJs ? path.resolve(options.hostJs) : HOST_JS;
-      const args = hostJs ? [hostJs, ...launch.args.slice(1)] : launch.args;
+      const args = [...NODE_FLAGS, ...(hostJs ? [hostJs, ...launch.args.slice(1)] : launch.args)];
       return { ...launch, command: subject === "host@20" ? NODE20 : NODE22, args, cleanup: () => launch.cleanup() };
     }
     case "floor@20":

@@ -1,5 +1,5 @@
 import OpenAI from "openai";
-import { httpFetch } from "../http-fetch";
+import { httpFetch } from "../http/fetch";
 import type { Model, StreamOptions, Tool } from "../types";
 
 const loopback = /^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(\/|$)/i;

@@ -13,7 +13,7 @@ function body(chunks: string[]): ReadableStream<Uint8Array> {
 
 async function collect(chunks: string[]): Promise<unknown[]> {
   const out: unknown[] = [];
-  for await (const data of readSseJson(body(chunks))) out.push(data);
+  for await (const batch of readSseJson(body(chunks))) out.push(...batch);
   return out;
 }
 

@@ -4,7 +4,7 @@
  * stream is finished when the SDK's event stream ends. Never throws: failures end the stream.
  */
 import Anthropic from "@anthropic-ai/sdk";
-import { httpFetch } from "../http-fetch";
+import { httpFetch } from "../http/fetch";
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import { classifyAnthropicError, describeAnthropicError } from "../anthropic/errors";
 import { buildAnthropicRequest } from "../anthropic/request";

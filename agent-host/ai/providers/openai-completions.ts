@@ -154,7 +154,7 @@ async function run(builder: MessageStreamBuilder, model: Model, context: Context
   const response = await client.chat.completions.create(params, { signal: options.signal }).asResponse();
   if (!response.body) throw new Error("The server sent no response body");
   const reader = new ChunkReader(builder);
-  for await (const chunk of readSseJson(response.body)) reader.read(chunk as unknown as ChatCompletionChunk);
+  for await (const batch of readSseJson(response.body)) for (const chunk of batch) reader.read(chunk as unknown as ChatCompletionChunk);
   if (options.signal?.aborted) {
     builder.fail(undefined, true);
     return;

@@ -1,0 +1,165 @@
+/**
+ * A `fetch` for the provider SDKs on node:http(s). Node's built-in fetch (undici) pays for the
+ * WHATWG machinery on every request: the request body goes through a ReadableStream and is
+ * written chunk by chunk, headers are copied several times, and the first request loads and
+ * compiles undici itself. A model request is one POST with a string body and a streamed answer,
+ * so this does just that on a keep-alive agent and hands back the response with its body read
+ * straight from the socket (./response.ts: the part of `Response` the SDKs use, without undici,
+ * which alone costs ~13 MB of memory once loaded). Anything else (a `Request` object, a streamed
+ * or form body) goes to the built-in fetch unchanged.
+ *
+ * Errors look like the built-in fetch's, which the SDKs and our classifiers know:
+ * `TypeError("fetch failed", { cause })` before a response, `TypeError("terminated", { cause })`
+ * when the body breaks off, a DOMException named AbortError when the signal fires.
+ */
+import type * as http from "node:http";
+import type { Readable } from "node:stream";
+import { HttpHeaders } from "./headers";
+import { HttpResponse, type ByteStream } from "./response";
+
+type FetchInput = Parameters<typeof fetch>[0];
+type FetchInit = NonNullable<Parameters<typeof fetch>[1]>;
+
+const MAX_REDIRECTS = 20;
+
+interface Transport {
+  request: typeof http.request;
+  agent: http.Agent;
+}
+
+const transports = new Map<string, Transport>();
+
+/** node:http / node:https with a keep-alive agent each, loaded on first use. */
+function transportFor(protocol: string): Transport {
+  let transport = transports.get(protocol);
+  if (!transport) {
+      const mod = (protocol === "https:" ? require("node:https") : require("node:http")) as typeof http;
+    transport = { request: mod.request, agent: new mod.Agent({ keepAlive: true }) };
+    transports.set(protocol, transport);
+  }
+  return transport;
+}
+
+function abortError(signal: AbortSignal): unknown {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error && reason.name === "AbortError" ? reason : new DOMException("This operation was aborted", "AbortError");
+}
+
+function headerRecord(headers: FetchInit["headers"]): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!headers) return out;
+  if (Array.isArray(headers)) for (const [name, value] of headers) out[name!.toLowerCase()] = value!;
+  // Headers, undici's or ours (the SDKs build theirs with whichever `Headers` their bundle sees).
+  else if (typeof (headers as { forEach?: unknown }).forEach === "function") (headers as Headers).forEach((value, name) => (out[name] = value));
+  else for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name.toLowerCase()] = String(value);
+  return out;
+}
+
+function responseHeaders(raw: string[]): HttpHeaders {
+  const headers = new HttpHeaders();
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  return headers;
+}
+
+/** The decoded body stream (servers may compress even unasked; we ask for identity). */
+function decoded(res: http.IncomingMessage): Readable {
+  const encoding = String(res.headers["content-encoding"] ?? "").toLowerCase().trim();
+  if (!encoding || encoding === "identity") return res;
+  const zlib = require("node:zlib") as typeof import("node:zlib");
+  const decoder = encoding === "br" ? zlib.createBrotliDecompress() : encoding === "deflate" ? zlib.createInflate() : encoding === "gzip" || encoding === "x-gzip" ? zlib.createGunzip() : undefined;
+  if (!decoder) return res;
+  (require("node:stream") as typeof import("node:stream")).pipeline(res, decoder, () => undefined);
+  return decoder;
+}
+
+/**
+ * The body as byte chunks, read from the socket as the consumer asks (so a slow reader holds the
+ * socket back). Failures read as the built-in fetch's: AbortError after the signal, else
+ * TypeError("terminated"); `return()` drops the body and the connection.
+ */
+function bodyStream(res: http.IncomingMessage, source: Readable, signal: AbortSignal | undefined, done: () => void): ByteStream {
+  const failure = (error: unknown) => (signal?.aborted ? abortError(signal) : new TypeError("terminated", { cause: error }));
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+      const chunks = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+      return {
+        async next() {
+          try {
+            const result = await chunks.next();
+            if (result.done) done();
+            return result;
+          } catch (error) {
+            done();
+            throw failure(error);
+          }
+        },
+        async return() {
+          done();
+          res.destroy();
+          await chunks.return?.().catch(() => undefined);
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+}
+
+function send(url: URL, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined, signal: AbortSignal | undefined, redirects: number): Promise<HttpResponse> {
+  return new Promise<HttpResponse>((resolve, reject) => {
+    if (signal?.aborted) return reject(abortError(signal));
+    const { request, agent } = transportFor(url.protocol);
+    const outgoing: Record<string, string> = { "accept-encoding": "identity", ...headers };
+    if (body !== undefined) outgoing["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
+    let settled = false;
+    const onAbort = () => req.destroy(signal ? (abortError(signal) as Error) : undefined);
+    const done = () => signal?.removeEventListener("abort", onAbort);
+    const req = request(url, { method, headers: outgoing, agent }, (res) => {
+      const status = res.statusCode ?? 0;
+      const location = res.headers.location;
+      if (location && [301, 302, 303, 307, 308].includes(status) && redirects < MAX_REDIRECTS) {
+        res.resume();
+        done();
+        settled = true;
+        const keepBody = status === 307 || status === 308;
+        const next = new URL(location, url);
+        const nextHeaders = { ...headers };
+        if (!keepBody) delete nextHeaders["content-type"];
+        if (next.origin !== url.origin) delete nextHeaders.authorization;
+        resolve(send(next, keepBody ? method : "GET", nextHeaders, keepBody ? body : undefined, signal, redirects + 1));
+        return;
+      }
+      settled = true;
+      const nullBody = method === "HEAD" || status === 204 || status === 304;
+      const init = { status, statusText: res.statusMessage ?? "", headers: responseHeaders(res.rawHeaders) };
+      if (nullBody) {
+        res.resume();
+        done();
+      }
+      const stream = nullBody ? null : bodyStream(res, decoded(res), signal, done);
+      resolve(new HttpResponse(stream, init.status, init.statusText, init.headers, url.href));
+    });
+    req.on("error", (error) => {
+      done();
+      if (settled) return;
+      settled = true;
+      reject(signal?.aborted ? abortError(signal) : new TypeError("fetch failed", { cause: error }));
+    });
+    signal?.addEventListener("abort", onAbort, { once: true });
+    req.end(body);
+  });
+}
+
+/**
+ * `fetch` for SDK requests: node:http for plain requests, the built-in fetch for the rest. The
+ * answer is an HttpResponse typed as the `Response` the SDKs' option asks for: it has every
+ * member they read (provider tests run each SDK through it).
+ */
+export async function httpFetch(input: FetchInput, init?: FetchInit): Promise<Response> {
+  const body = init?.body;
+  const plainBody = body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array;
+  const url = typeof input === "string" ? new URL(input) : input instanceof URL ? input : undefined;
+  if (!url || !plainBody || (url.protocol !== "http:" && url.protocol !== "https:")) return fetch(input, init);
+  const method = (init?.method ?? "GET").toUpperCase();
+  const response = await send(url, method, headerRecord(init?.headers), body ?? undefined, init?.signal ?? undefined, 0);
+  return response as unknown as Response;
+}
