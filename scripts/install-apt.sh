@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Debian packages the real-VS-Code harness needs: kerberos headers (code-server's native
-# `kerberos` module), ripgrep (VS Code search, instead of @vscode/ripgrep's download) and
-# chromium (the headless browser playwright-core drives). Idempotent: fast when present.
+# `kerberos` module), ripgrep (VS Code search, instead of @vscode/ripgrep's download),
+# chromium (the headless browser playwright-core drives) and openssl (a throwaway certificate
+# for the HTTPS-through-proxy test). Idempotent: fast when present.
 set -euo pipefail
 
-packages=(libkrb5-dev ripgrep chromium)
+packages=(libkrb5-dev ripgrep chromium openssl)
 missing=()
 for pkg in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then

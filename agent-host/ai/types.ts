@@ -80,6 +80,8 @@ export interface StreamOptions {
   sessionId?: string;
   /** Sees the request body just before it is sent (for logs and tests). */
   onPayload?: (payload: unknown) => void;
+  /** How long a request may wait for its headers or more of its body, in ms (0: no limit; pi's httpIdleTimeoutMs). */
+  httpIdleTimeoutMs?: number;
 }
 
 /**

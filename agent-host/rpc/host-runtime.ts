@@ -51,6 +51,7 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
   const allowProject = options.approve === true;
   const { settings, problems } = loadSettings(agentDir, cwd, allowProject);
   problems.forEach(warn);
+  if (typeof settings.httpProxy === "string" && settings.httpProxy) env.HTTP_PROXY = env.HTTPS_PROXY = settings.httpProxy;
 
   const registry = createModelRegistry({ agentDir, env, ...(options.apiKey && options.provider ? { apiKeys: { [options.provider]: options.apiKey } } : {}) });
   registry.errors.forEach((e) => warn(e.message));
@@ -103,6 +104,7 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
     stream,
     convertToLlm: (messages): Message[] => transformMessages(convertToLlm(messages), agent.model),
     requestAuth: (m) => registry.requestAuth(m),
+    ...(typeof settings.httpIdleTimeoutMs === "number" && settings.httpIdleTimeoutMs >= 0 ? { streamOptions: { httpIdleTimeoutMs: settings.httpIdleTimeoutMs } } : {}),
   });
   const session: AgentSession = new AgentSession({
     agent, sessions, settings, hasModel: model !== NO_MODEL,

@@ -15,6 +15,10 @@ export interface Settings {
   sessionDir?: string;
   compaction: { enabled: boolean; reserveTokens: number; keepRecentTokens: number };
   retry: { enabled: boolean; maxRetries: number; baseDelayMs: number; maxAgentDelayMs: number };
+  /** Proxy URL for model requests, applied as HTTP_PROXY and HTTPS_PROXY; agent-directory settings only. */
+  httpProxy?: string;
+  /** How long a model request may wait for headers or more of its body (0: no limit). */
+  httpIdleTimeoutMs: number;
 }
 
 export const defaultSettings: Settings = {
@@ -23,6 +27,7 @@ export const defaultSettings: Settings = {
   followUpMode: "one-at-a-time",
   compaction: { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 },
   retry: { enabled: true, maxRetries: 3, baseDelayMs: 2000, maxAgentDelayMs: 60000 },
+  httpIdleTimeoutMs: 300000,
 };
 
 export interface LoadedSettings {
@@ -49,7 +54,8 @@ export function loadSettings(agentDir: string, cwd: string, allowProject: boolea
     return {};
   };
   const global = read(join(agentDir, "settings.json"));
-  const project = allowProject ? read(join(cwd, ".pi", "settings.json")) : {};
+  // A project must not send the user's model traffic (and keys) through a proxy of its choosing.
+  const { httpProxy: _ignored, ...project } = allowProject ? read(join(cwd, ".pi", "settings.json")) : {};
   return { settings: merge(merge(defaultSettings as unknown as Record<string, unknown>, global), project) as unknown as Settings, problems };
 }
 

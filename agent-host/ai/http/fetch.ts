@@ -15,6 +15,7 @@
 import type * as http from "node:http";
 import type { Readable } from "node:stream";
 import { HttpHeaders } from "./headers";
+import { checkedProxy, proxyAuthorization, proxyFor, tunnelConnection } from "./proxy";
 import { HttpResponse, type ByteStream } from "./response";
 
 type FetchInput = Parameters<typeof fetch>[0];
@@ -104,7 +105,32 @@ function bodyStream(res: http.IncomingMessage, source: Readable, signal: AbortSi
   };
 }
 
-function send(url: URL, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined, signal: AbortSignal | undefined, redirects: number): Promise<HttpResponse> {
+/** pi's default `httpIdleTimeoutMs`: how long a request may wait for its headers or the next body bytes. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+
+/** Where the request goes: straight to the server, or through HTTP(S)_PROXY (./proxy.ts). */
+function routed(url: URL, options: http.RequestOptions): [URL | string, http.RequestOptions] {
+  const proxy = proxyFor(url);
+  if (!proxy) return [url, options];
+  checkedProxy(proxy);
+  // No agent at all (not `agent: false`, which makes a fresh one): then Node uses createConnection.
+  // A tunnel serves one request (no pool), so it asks the server to close it after the answer.
+  if (url.protocol === "https:") {
+    const headers = { ...(options.headers as Record<string, string>), connection: "close" };
+    return [url, { ...options, headers, agent: undefined, createConnection: tunnelConnection(proxy, url) as unknown as http.RequestOptions["createConnection"] }];
+  }
+  const headers = { ...(options.headers as Record<string, string>), host: url.host, ...proxyAuthorization(proxy) };
+  return [url.href, { ...options, host: proxy.hostname, port: proxy.port || 80, path: url.href, headers }];
+}
+
+interface SendOptions {
+  signal: AbortSignal | undefined;
+  /** 0: no limit. */
+  idleTimeoutMs: number;
+}
+
+function send(url: URL, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined, options: SendOptions, redirects: number): Promise<HttpResponse> {
+  const { signal, idleTimeoutMs } = options;
   return new Promise<HttpResponse>((resolve, reject) => {
     if (signal?.aborted) return reject(abortError(signal));
     const { request, agent } = transportFor(url.protocol);
@@ -113,7 +139,13 @@ function send(url: URL, method: string, headers: Record<string, string>, body: s
     let settled = false;
     const onAbort = () => req.destroy(signal ? (abortError(signal) as Error) : undefined);
     const done = () => signal?.removeEventListener("abort", onAbort);
-    const req = request(url, { method, headers: outgoing, agent }, (res) => {
+    let route: ReturnType<typeof routed>;
+    try {
+      route = routed(url, { method, headers: outgoing, agent });
+    } catch (error) {
+      return reject(new TypeError("fetch failed", { cause: error }));
+    }
+    const req = request(...route, (res) => {
       const status = res.statusCode ?? 0;
       const location = res.headers.location;
       if (location && [301, 302, 303, 307, 308].includes(status) && redirects < MAX_REDIRECTS) {
@@ -125,7 +157,7 @@ function send(url: URL, method: string, headers: Record<string, string>, body: s
         const nextHeaders = { ...headers };
         if (!keepBody) delete nextHeaders["content-type"];
         if (next.origin !== url.origin) delete nextHeaders.authorization;
-        resolve(send(next, keepBody ? method : "GET", nextHeaders, keepBody ? body : undefined, signal, redirects + 1));
+        resolve(send(next, keepBody ? method : "GET", nextHeaders, keepBody ? body : undefined, options, redirects + 1));
         return;
       }
       settled = true;
@@ -145,6 +177,7 @@ function send(url: URL, method: string, headers: Record<string, string>, body: s
       reject(signal?.aborted ? abortError(signal) : new TypeError("fetch failed", { cause: error }));
     });
     signal?.addEventListener("abort", onAbort, { once: true });
+    if (idleTimeoutMs > 0) req.setTimeout(idleTimeoutMs, () => req.destroy(new Error(`No data from ${url.host} for ${idleTimeoutMs} ms`)));
     req.end(body);
   });
 }
@@ -154,12 +187,18 @@ function send(url: URL, method: string, headers: Record<string, string>, body: s
  * answer is an HttpResponse typed as the `Response` the SDKs' option asks for: it has every
  * member they read (provider tests run each SDK through it).
  */
-export async function httpFetch(input: FetchInput, init?: FetchInit): Promise<Response> {
+export async function httpFetch(input: FetchInput, init?: FetchInit, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS): Promise<Response> {
   const body = init?.body;
   const plainBody = body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array;
   const url = typeof input === "string" ? new URL(input) : input instanceof URL ? input : undefined;
   if (!url || !plainBody || (url.protocol !== "http:" && url.protocol !== "https:")) return fetch(input, init);
   const method = (init?.method ?? "GET").toUpperCase();
-  const response = await send(url, method, headerRecord(init?.headers), body ?? undefined, init?.signal ?? undefined, 0);
+  const response = await send(url, method, headerRecord(init?.headers), body ?? undefined, { signal: init?.signal ?? undefined, idleTimeoutMs }, 0);
   return response as unknown as Response;
+}
+
+/** The fetch to give an SDK for one request's options. */
+export function fetchFor(options: { httpIdleTimeoutMs?: number }): typeof fetch {
+  const idle = options.httpIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  return (input, init) => httpFetch(input, init, idle);
 }

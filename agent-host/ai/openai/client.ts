@@ -1,5 +1,5 @@
 import OpenAI from "openai";
-import { httpFetch } from "../http/fetch";
+import { fetchFor } from "../http/fetch";
 import type { Model, StreamOptions, Tool } from "../types";
 
 const loopback = /^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(\/|$)/i;
@@ -24,7 +24,7 @@ export function createOpenAIClient(model: Model, options: StreamOptions): OpenAI
     webhookSecret: null,
     defaultHeaders: headers,
     maxRetries: 0,
-    fetch: httpFetch,
+    fetch: fetchFor(options),
     // Explicit, so OPENAI_LOG=debug cannot make the SDK write to stdout (the RPC channel).
     logLevel: "warn",
   });

@@ -4,7 +4,7 @@
  * stream is finished when the SDK's event stream ends. Never throws: failures end the stream.
  */
 import Anthropic from "@anthropic-ai/sdk";
-import { httpFetch } from "../http/fetch";
+import { fetchFor } from "../http/fetch";
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import { classifyAnthropicError, describeAnthropicError } from "../anthropic/errors";
 import { buildAnthropicRequest } from "../anthropic/request";
@@ -53,7 +53,7 @@ async function run(builder: MessageStreamBuilder, model: Model, context: Context
       baseURL: model.baseUrl,
       // Retries are the agent loop's decision (classifyError), not hidden inside one call.
       maxRetries: 0,
-      fetch: httpFetch,
+      fetch: fetchFor(options),
       defaultHeaders: options.apiKey ? { ...headers, "x-api-key": options.apiKey } : headers,
     });
     const events = await client.messages.create(request.params, { signal, headers: request.headers });

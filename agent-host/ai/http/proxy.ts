@@ -1,0 +1,83 @@
+/**
+ * HTTP(S)_PROXY and NO_PROXY for the host's model requests, as curl and pi read them: the
+ * lower-case variable first; NO_PROXY lists host names (a name matches its subdomains; a leading
+ * "." or "*." is allowed), optionally with ":port", or "*" for everything. Only http:// proxies:
+ * plain requests go to the proxy with the absolute URL, https ones through a CONNECT tunnel.
+ */
+import type * as http from "node:http";
+import type { Socket } from "node:net";
+
+export type Env = Record<string, string | undefined>;
+
+/** The proxy a request to `target` goes through, if any. */
+export function proxyFor(target: URL, env: Env = process.env): URL | undefined {
+  const raw = target.protocol === "https:" ? (env.https_proxy ?? env.HTTPS_PROXY) : (env.http_proxy ?? env.HTTP_PROXY);
+  if (!raw?.trim() || bypassed(target, env.no_proxy ?? env.NO_PROXY ?? "")) return undefined;
+  const text = raw.trim();
+  return new URL(text.includes("://") ? text : `http://${text}`);
+}
+
+function defaultPort(url: URL): string {
+  return url.port || (url.protocol === "https:" ? "443" : "80");
+}
+
+function bypassed(target: URL, noProxy: string): boolean {
+  const host = target.hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  for (const entry of noProxy.split(/[\s,]+/).filter(Boolean)) {
+    if (entry === "*") return true;
+    const [rawName, port] = hostAndPort(entry.toLowerCase());
+    const name = rawName.replace(/^\*?\./, "");
+    if (port && port !== defaultPort(target)) continue;
+    if (name && (host === name || host.endsWith(`.${name}`))) return true;
+  }
+  return false;
+}
+
+/** "host", "host:port", "[v6]:port" or a bare IPv6 address. */
+function hostAndPort(entry: string): [string, string | undefined] {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  if (bracketed) return [bracketed[1]!, bracketed[2]];
+  const colons = entry.split(":").length - 1;
+  if (colons !== 1) return [entry, undefined];
+  const [name, port] = entry.split(":");
+  return [name!, port];
+}
+
+/** `Proxy-Authorization` from the proxy URL's user and password, if it has them. */
+export function proxyAuthorization(proxy: URL): Record<string, string> {
+  if (!proxy.username) return {};
+  const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+  return { "proxy-authorization": `Basic ${Buffer.from(credentials).toString("base64")}` };
+}
+
+export function checkedProxy(proxy: URL): URL {
+  if (proxy.protocol !== "http:") throw new Error(`Unsupported proxy ${proxy.protocol}//${proxy.host}: only http:// proxies are supported`);
+  return proxy;
+}
+
+/** A TLS connection to `target` through the proxy's CONNECT tunnel (http.request's async createConnection). */
+export function tunnelConnection(proxy: URL, target: URL): (options: unknown, done: (error: Error | null, socket?: Socket) => void) => undefined {
+  return (_options, done) => {
+    const httpModule = require("node:http") as typeof http;
+    const authority = `${target.hostname}:${defaultPort(target)}`;
+    const connect = httpModule.request({
+      host: proxy.hostname,
+      port: proxy.port || 80,
+      method: "CONNECT",
+      path: authority,
+      headers: { host: authority, ...proxyAuthorization(proxy) },
+      agent: false,
+    });
+    connect.once("connect", (res: http.IncomingMessage, socket: Socket) => {
+      if (res.statusCode !== 200) {
+        socket.destroy();
+        return done(new Error(`The proxy ${proxy.host} refused to connect to ${authority}: ${res.statusCode} ${res.statusMessage ?? ""}`.trim()));
+      }
+      const tls = require("node:tls") as typeof import("node:tls");
+      done(null, tls.connect({ socket, servername: target.hostname, ALPNProtocols: ["http/1.1"] }));
+    });
+    connect.once("error", (error) => done(error));
+    connect.end();
+    return undefined;
+  };
+}
