@@ -84,8 +84,24 @@ export function parseJsonLine(line: string): ParsedLine {
   }
 }
 
+/**
+ * A value already encoded as JSON text, for a frame's `data` that JSON.stringify handles badly
+ * (a deep tree: V8 leaves its fast path and is several times slower). encodeFrame splices it in.
+ */
+export class EncodedJson<T = unknown> {
+  /** The type of the value the text encodes (for the compiler only). */
+  declare readonly encodes?: T;
+  constructor(readonly text: string) {}
+}
+
 /** One record: JSON text and LF. JSON.stringify never emits a raw LF inside a value. */
 export function encodeFrame(frame: unknown): string {
+  const data = (frame as { data?: unknown } | null)?.data;
+  if (data instanceof EncodedJson) {
+    const { data: _data, ...rest } = frame as { data: EncodedJson };
+    const head = JSON.stringify(rest);
+    return `${head.length > 2 ? `${head.slice(0, -1)},` : "{"}"data":${data.text}}\n`;
+  }
   try {
     return `${JSON.stringify(frame)}\n`;
   } catch (error) {

@@ -1,5 +1,7 @@
 import { existsSync } from "node:fs";
+import { EncodedJson } from "../../../shared/jsonl";
 import type { SessionTreeNode } from "../../../shared/protocol";
+import { encodeTree } from "../../session/tree-json";
 import { branchInPlace, clone, fork, forkMessages, newSession, switchSession } from "../../session/navigation";
 import type { Handlers } from "./types";
 
@@ -20,7 +22,10 @@ export const sessionHandlers: Pick<
     const sessions = runtime.session.sessions;
     return { entries: sessions.entriesSince(command.since), leafId: sessions.leafId };
   },
-  get_tree: (_c, { runtime }) => ({ tree: runtime.session.sessions.tree() as SessionTreeNode[], leafId: runtime.session.sessions.leafId }),
+  get_tree: (_c, { runtime }) => {
+    const { sessions } = runtime.session;
+    return new EncodedJson<{ tree: SessionTreeNode[]; leafId: string | null }>(`{"tree":${encodeTree(sessions.tree())},"leafId":${JSON.stringify(sessions.leafId)}}`);
+  },
   export_html: (command, { runtime }) => {
     // pi's checks, in its order: no file (--no-session), then a file not written yet (no reply so far).
     const file = runtime.session.sessions.sessionFile;

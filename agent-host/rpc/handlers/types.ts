@@ -1,3 +1,4 @@
+import type { EncodedJson } from "../../../shared/jsonl";
 import type { CommandOf, CommandType, ResponseData } from "../../../shared/protocol";
 import type { HostRuntime } from "../runtime";
 
@@ -7,5 +8,7 @@ export interface HandlerContext {
 }
 
 /** A command's handler: resolves with the response data (undefined where the command has none), throws to fail. */
-export type Handler<K extends CommandType> = (command: CommandOf<K>, context: HandlerContext) => ResponseData<K> | Promise<ResponseData<K>>;
+/** A handler answers with its response's data, or that data already encoded (see EncodedJson). */
+export type Handler<K extends CommandType> = (command: CommandOf<K>, context: HandlerContext) => Answer<K> | Promise<Answer<K>>;
+type Answer<K extends CommandType> = ResponseData<K> | EncodedJson<ResponseData<K>>;
 export type Handlers = { [K in CommandType]: Handler<K> };
