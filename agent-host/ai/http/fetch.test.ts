@@ -103,6 +103,27 @@ describe("httpFetch", () => {
     }
   });
 
+  it("keeps the connection when the reader stops at the stream's end marker, and cuts it when it stops midway", async () => {
+    const server = await serve((seen, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      if (seen.url === "/endless") res.write("data: 1\n\n");
+      else res.end("data: [DONE]\n\n");
+    });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const response = await httpFetch(`${server.url}/sse`, { method: "POST", body: "{}" });
+        for await (const chunk of bodyChunks(response.body!)) if (new TextDecoder().decode(chunk).includes("[DONE]")) break;
+      }
+      assert.equal(server.connections(), 1, "one keep-alive connection for three streams read up to [DONE]");
+      const endless = await httpFetch(`${server.url}/endless`, { method: "POST", body: "{}" });
+      for await (const _ of bodyChunks(endless.body!)) break;
+      await Promise.race(server.closed);
+      assert.equal(server.connections(), 1);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("decodes a gzip body the server sent unasked, and asks for identity", async () => {
     const server = await serve((_, res) => {
       res.writeHead(200, { "content-encoding": "gzip" });

@@ -96,8 +96,10 @@ function bodyStream(res: http.IncomingMessage, source: Readable, signal: AbortSi
         },
         async return() {
           done();
-          res.destroy();
-          await chunks.return?.().catch(() => undefined);
+          // A reader that stops at the stream's own end marker ([DONE]) leaves only the message's
+          // end: drained, the socket goes back to the keep-alive pool. Anything else is cut off.
+          if (!res.complete) res.destroy();
+          else if (!res.readableEnded) await new Promise<void>((resolve) => res.once("end", resolve).once("close", resolve).resume());
           return { done: true, value: undefined };
         },
       };
