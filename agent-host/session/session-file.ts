@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { SESSION_VERSION, type SessionEntry, type SessionHeader } from "./entries";
 
@@ -23,18 +23,9 @@ export interface LoadedSession {
 
 /** Reads a session file of any version (1–3); unreadable lines are skipped and counted. */
 export function loadSessionFile(file: string): LoadedSession {
-  // Decoded line by line from the bytes, never as one string of the whole file: the strings
-  // JSON.parse returns point into the text they were parsed from, which so stays alive with them
-  // (a 10 MB session took ~20 MB more memory that way). Bigger batches of lines load faster but
-  // make the next get_messages slower by more (measured): per line is the best total.
-  const bytes = readFileSync(file);
   let skippedLines = 0;
   const records: Record<string, unknown>[] = [];
-  for (let start = 0; start < bytes.length; ) {
-    const lf = bytes.indexOf(10, start);
-    const end = lf === -1 ? bytes.length : lf;
-    const line = end > start ? bytes.toString("utf8", start, end) : "";
-    start = end + 1;
+  for (const line of readLines(file)) {
     if (!line.trim()) continue;
     try {
       const value = JSON.parse(line) as unknown;
@@ -51,6 +42,40 @@ export function loadSessionFile(file: string): LoadedSession {
   const migrated = (header.version ?? 1) < SESSION_VERSION;
   const entries = migrated ? migrate(rest, header.version ?? 1) : (rest as unknown as SessionEntry[]);
   return { header: { ...header, version: SESSION_VERSION }, entries, skippedLines, migrated };
+}
+
+const CHUNK_BYTES = 1 << 20;
+
+/**
+ * A file's lines (split on LF), read a megabyte at a time into one reused buffer (a line longer
+ * than it grows it) and decoded line by line. Never one string of the whole file: the strings
+ * JSON.parse returns point into the text they came from, which so stays alive with them (a 10 MB
+ * session took ~20 MB more memory that way); decoding bigger batches of lines loaded faster but
+ * made the next get_messages slower by more (measured).
+ */
+function* readLines(file: string): Generator<string> {
+  const fd = openSync(file, "r");
+  try {
+    let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    let filled = 0;
+    for (;;) {
+      if (filled === buffer.length) buffer = Buffer.concat([buffer], buffer.length * 2);
+      const read = readSync(fd, buffer, filled, buffer.length - filled, null);
+      const bytes = buffer.subarray(0, filled + read);
+      let start = 0;
+      for (let lf = bytes.indexOf(10, start); lf !== -1; lf = bytes.indexOf(10, start)) {
+        yield bytes.toString("utf8", start, lf);
+        start = lf + 1;
+      }
+      if (read === 0) {
+        if (start < bytes.length) yield bytes.toString("utf8", start);
+        return;
+      }
+      filled = bytes.copy(buffer, 0, start);
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** v1: a linear list without ids → a chain; v2 → v3: the `hookMessage` role became `custom`. */
