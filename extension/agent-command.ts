@@ -1,5 +1,4 @@
 import * as path from "node:path";
-import { checkpointLaunchArgs } from "./checkpoints/settings";
 import { settings } from "./settings";
 
 export interface AgentLaunch {
@@ -19,6 +18,8 @@ export interface LaunchOptions {
   secretEnv: Record<string, string>;
   /** A session file to reopen (after a crash or restart). */
   sessionFile?: string;
+  /** The checkpoint store: the bundled host records there before its own write/edit tools run. */
+  checkpointDir?: string;
 }
 
 /**
@@ -45,7 +46,7 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
     ...(options.trusted ? ["--approve"] : []),
     ...(settings.confirmTools.length > 0 ? ["--confirm-tools", settings.confirmTools.join(",")] : []),
     ...(settings.confirmTimeoutSeconds > 0 ? ["--confirm-timeout", String(settings.confirmTimeoutSeconds)] : []),
-    ...checkpointLaunchArgs(),
+    ...(options.checkpointDir ? ["--checkpoint-dir", options.checkpointDir] : []),
     ...(settings.workspaceOnly ? ["--workspace-only"] : []),
   ];
   const args = [host, "--mode", "rpc", ...defaults, ...userArgs, ...session];

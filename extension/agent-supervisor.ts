@@ -28,6 +28,8 @@ export interface SupervisorOptions {
   cwd?: string;
   /** A session file to open on the first start (the terminal handoff, a session from the list). */
   sessionFile?: string;
+  /** The checkpoint store for the bundled host, read at each start (undefined while checkpoints are off). */
+  checkpointStore?: () => string | undefined;
 }
 
 interface Running {
@@ -139,7 +141,8 @@ export class AgentSupervisor implements vscode.Disposable {
     this.initialSessionFile = undefined;
     const sessionFile = wanted && fs.existsSync(wanted) ? wanted : undefined;
     const cwd = this.options.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
-    const launch = resolveAgentLaunch(this.options.extensionPath, cwd, { trusted: this.trust.isTrusted, secretEnv, ...(sessionFile ? { sessionFile } : {}) });
+    const checkpointDir = this.options.checkpointStore?.();
+    const launch = resolveAgentLaunch(this.options.extensionPath, cwd, { trusted: this.trust.isTrusted, secretEnv, ...(sessionFile ? { sessionFile } : {}), ...(checkpointDir ? { checkpointDir } : {}) });
     this.agent.setStatus("starting");
     this.log.info(`Starting ${launch.label}: ${describeLaunch(launch)}${sessionFile ? " (reopening the session)" : ""}`);
     const lifetime = new Lifetime();

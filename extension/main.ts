@@ -51,10 +51,10 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   const attach: AgentAttach[] = [];
   const everyAgent = { onAttach: (hook: AgentAttach) => void attach.push(hook) };
   lifetime.add(installEditorHostTools(everyAgent));
-  lifetime.add(installCheckpoints({ everyAgent, sessions: () => sessions, storageDir: context.globalStorageUri.fsPath, log }));
+  const checkpoints = lifetime.add(installCheckpoints({ everyAgent, sessions: () => sessions, storageDir: context.globalStorageUri.fsPath, log }));
 
   const view = lifetime.add(new ChatViewProvider(context.extensionUri, log));
-  const sessions = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, attach }, view, context.extensionUri));
+  const sessions = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, attach, checkpointStore: (): string | undefined => checkpoints.activeStore() }, view, context.extensionUri));
   activeSessions = sessions;
   const primary = sessions.primary;
   const status = lifetime.add(new AgentStatusItem(primary.supervisor.agent));

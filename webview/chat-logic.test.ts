@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import { editsOf, lineDiff, withContext } from "./diff";
 import { formatCost, formatCountdown, formatDuration, formatTokens, toolSummary } from "./format";
-import { composerAction, composerHint, type KeyInfo } from "./keys";
+import { composerAction, composerHint, transcriptAction, type KeyInfo } from "./keys";
 import { acceptCommand, matchCommands, slashQuery } from "./slash";
 
 const key = (k: string, mods: Partial<KeyInfo> = {}): KeyInfo => ({ key: k, shiftKey: false, altKey: false, ctrlKey: false, metaKey: false, isComposing: false, ...mods });
@@ -39,6 +39,30 @@ describe("chat webview logic", () => {
       assert.match(composerHint(false, 0).title, /! ?cmd runs a shell command/);
       assert.equal(composerHint(true, 0).text, "Enter steers · Alt+Enter queues a follow-up");
       assert.match(composerHint(true, 1).text, /Esc/);
+    });
+  });
+
+  describe("keys in the transcript", () => {
+    it("moves between entries with the arrows, Home and End (also Ctrl+Home/End)", () => {
+      assert.equal(transcriptAction(key("ArrowUp"), true), "previous");
+      assert.equal(transcriptAction(key("ArrowDown"), true), "next");
+      assert.equal(transcriptAction(key("Home"), true), "first");
+      assert.equal(transcriptAction(key("End", { ctrlKey: true }), true), "last");
+    });
+    it("enters an entry's controls with Enter or F2 and leaves them with Escape", () => {
+      assert.equal(transcriptAction(key("Enter"), true), "enter");
+      assert.equal(transcriptAction(key("F2"), true), "enter");
+      assert.equal(transcriptAction(key("Escape"), false), "exit");
+      assert.equal(transcriptAction(key("Escape"), true), undefined);
+    });
+    it("leaves keys in controls, modified keys and IME composition alone", () => {
+      assert.equal(transcriptAction(key("ArrowDown"), false), undefined);
+      assert.equal(transcriptAction(key("Enter"), false), undefined);
+      assert.equal(transcriptAction(key("ArrowUp", { altKey: true }), true), undefined);
+      assert.equal(transcriptAction(key("ArrowDown", { shiftKey: true }), true), undefined);
+      assert.equal(transcriptAction(key("ArrowDown", { ctrlKey: true }), true), undefined);
+      assert.equal(transcriptAction(key("Enter", { isComposing: true }), true), undefined);
+      assert.equal(transcriptAction(key("Tab"), true), undefined);
     });
   });
 

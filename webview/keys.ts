@@ -1,4 +1,4 @@
-/** What a key in the message box does. Pure, so it can be tested without a DOM. */
+/** What a key in the message box (and in the transcript) does. Pure, so it can be tested without a DOM. */
 export type ComposerAction =
   | "send"
   | "steer"
@@ -55,4 +55,25 @@ export function composerHint(running: boolean, queueLength: number): { text: str
   }
   const restore = queueLength > 0 ? " · Esc puts the queue back" : "";
   return { text: `Enter steers · Alt+Enter queues a follow-up${restore}`, title: "Enter steers the agent (after its current tool calls) · Alt+Enter or Ctrl+Enter queues a follow-up (when it would stop) · Escape puts the queue back into the box" };
+}
+
+/** What a key does in the transcript: move between entries, into an entry's controls, or back out. */
+export type TranscriptAction = "previous" | "next" | "first" | "last" | "enter" | "exit";
+
+/**
+ * On an entry (the transcript's one Tab stop): Up/Down step to the previous/next entry,
+ * Home/End (also with Ctrl) go to the first/last, Enter or F2 moves into the entry's controls.
+ * On a control inside an entry: Escape goes back to the entry. Keys with Alt, Shift or Meta are
+ * left alone (Alt+Up/Down belong to the queue, Shift extends a selection).
+ */
+export function transcriptAction(e: KeyInfo, onEntry: boolean): TranscriptAction | undefined {
+  if (e.isComposing || e.altKey || e.shiftKey || e.metaKey) return undefined;
+  if (!onEntry) return e.key === "Escape" && !e.ctrlKey ? "exit" : undefined;
+  if (e.key === "Home") return "first";
+  if (e.key === "End") return "last";
+  if (e.ctrlKey) return undefined;
+  if (e.key === "ArrowUp") return "previous";
+  if (e.key === "ArrowDown") return "next";
+  if (e.key === "Enter" || e.key === "F2") return "enter";
+  return undefined;
 }

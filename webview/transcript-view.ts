@@ -2,6 +2,7 @@ import type { ChatItem, FromWebview } from "../shared/webview-protocol";
 import { flushFrames } from "./frames";
 import { createView, sameKind, type ItemContext, type ItemView } from "./items";
 import { eagerItems, LazyItems } from "./lazy-items";
+import { TranscriptFocus } from "./transcript-focus";
 
 /** How close to the end (px) counts as "at the end": then new content keeps it in view. */
 const followSlack = 40;
@@ -32,6 +33,7 @@ export class TranscriptView {
       placeholder.replaceWith(view.element);
       return view.element;
     });
+    new TranscriptFocus(element, (placeholder) => (placeholder.dataset.key === undefined ? undefined : this.render(placeholder.dataset.key)?.element));
     element.addEventListener("scroll", () => {
       this.follow = element.scrollHeight - element.scrollTop - element.clientHeight <= followSlack;
       this.onScroll(element.scrollTop, this.follow);

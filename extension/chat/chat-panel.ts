@@ -1,9 +1,9 @@
 import * as vscode from "vscode";
 import type { WebviewRequestHandlers } from "../../shared/webview-channel";
-import type { FromWebview, ToWebview } from "../../shared/webview-protocol";
+import type { ToWebview } from "../../shared/webview-protocol";
 import type { ChatChannel } from "./chat-channel";
-import { RequestAnswerer, type ChatSurface } from "./chat-surface";
-import { loadChat } from "./chat-webview";
+import type { ChatSurface } from "./chat-surface";
+import { ChatSurfaceEvents } from "./surface-events";
 
 export const CHAT_PANEL_TYPE = "pi.chatPanel";
 
@@ -15,19 +15,16 @@ export const CHAT_PANEL_TYPE = "pi.chatPanel";
 export class ChatPanelSurface implements ChatSurface, vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private channel: ChatChannel | undefined;
-  private readonly requests = new RequestAnswerer();
   private panelSubscriptions: vscode.Disposable[] = [];
   private title: string;
-  private readonly messageEmitter = new vscode.EventEmitter<FromWebview>();
-  readonly onMessage = this.messageEmitter.event;
+  private readonly events = new ChatSurfaceEvents();
+  readonly onMessage = this.events.onMessage;
+  readonly onDidChangeVisibility = this.events.visibility.event;
+  /** The tab became the active editor. */
+  readonly onDidBecomeActive = this.events.active.event;
   private readonly closedEmitter = new vscode.EventEmitter<void>();
   /** The user closed the tab. */
   readonly onDidClose = this.closedEmitter.event;
-  private readonly visibilityEmitter = new vscode.EventEmitter<void>();
-  readonly onDidChangeVisibility = this.visibilityEmitter.event;
-  private readonly activeEmitter = new vscode.EventEmitter<void>();
-  /** The tab became the active editor. */
-  readonly onDidBecomeActive = this.activeEmitter.event;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -50,11 +47,11 @@ export class ChatPanelSurface implements ChatSurface, vscode.Disposable {
   }
 
   answerRequests(handlers: WebviewRequestHandlers): vscode.Disposable {
-    return this.requests.set(handlers);
+    return this.events.answerRequests(handlers);
   }
 
   claimActive(): void {
-    this.activeEmitter.fire();
+    this.events.active.fire();
   }
 
   reveal(preserveFocus = true): void {
@@ -66,20 +63,20 @@ export class ChatPanelSurface implements ChatSurface, vscode.Disposable {
       { retainContextWhenHidden: true }, // scripts and dist/ are set by loadChat
     );
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, "media", "pi.svg");
-    const channel = loadChat(panel.webview, this.extensionUri, this.log, (message) => this.messageEmitter.fire(message), this.requests.current);
+    const channel = this.events.load(panel.webview, this.extensionUri, this.log);
     this.panel = panel;
     this.channel = channel;
     this.panelSubscriptions = [
       channel,
       panel.onDidChangeViewState((e) => {
-        this.visibilityEmitter.fire();
-        if (e.webviewPanel.active) this.activeEmitter.fire();
+        this.events.visibility.fire();
+        if (e.webviewPanel.active) this.events.active.fire();
       }),
       panel.onDidDispose(() => {
         for (const sub of this.panelSubscriptions.splice(0)) sub.dispose();
         this.panel = undefined;
         this.channel = undefined;
-        this.visibilityEmitter.fire();
+        this.events.visibility.fire();
         this.closedEmitter.fire();
       }),
     ];
@@ -103,9 +100,7 @@ export class ChatPanelSurface implements ChatSurface, vscode.Disposable {
     this.channel = undefined;
     for (const sub of this.panelSubscriptions.splice(0)) sub.dispose();
     panel?.dispose();
-    this.messageEmitter.dispose();
+    this.events.dispose();
     this.closedEmitter.dispose();
-    this.activeEmitter.dispose();
-    this.visibilityEmitter.dispose();
   }
 }

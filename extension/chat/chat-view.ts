@@ -1,9 +1,9 @@
 import * as vscode from "vscode";
 import type { WebviewRequestHandlers } from "../../shared/webview-channel";
-import type { FromWebview, ToWebview } from "../../shared/webview-protocol";
+import type { ToWebview } from "../../shared/webview-protocol";
 import type { ChatChannel } from "./chat-channel";
-import { RequestAnswerer, type ChatSurface } from "./chat-surface";
-import { loadChat } from "./chat-webview";
+import type { ChatSurface } from "./chat-surface";
+import { ChatSurfaceEvents } from "./surface-events";
 
 export const CHAT_VIEW_ID = "pi.chat";
 
@@ -14,15 +14,12 @@ export const CHAT_VIEW_ID = "pi.chat";
 export class ChatViewProvider implements vscode.WebviewViewProvider, ChatSurface, vscode.Disposable {
   private view: vscode.WebviewView | undefined;
   private channel: ChatChannel | undefined;
-  private readonly requests = new RequestAnswerer();
   private title: string | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
-  private readonly messageEmitter = new vscode.EventEmitter<FromWebview>();
-  readonly onMessage = this.messageEmitter.event;
-  private readonly visibilityEmitter = new vscode.EventEmitter<void>();
-  readonly onDidChangeVisibility = this.visibilityEmitter.event;
-  private readonly activeEmitter = new vscode.EventEmitter<void>();
-  readonly onDidBecomeActive = this.activeEmitter.event;
+  private readonly events = new ChatSurfaceEvents();
+  readonly onMessage = this.events.onMessage;
+  readonly onDidChangeVisibility = this.events.visibility.event;
+  readonly onDidBecomeActive = this.events.active.event;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -37,16 +34,16 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatSurface
     this.view = view;
     if (this.title) view.title = this.title;
     this.channel?.dispose();
-    const channel = loadChat(view.webview, this.extensionUri, this.log, (message) => this.messageEmitter.fire(message), this.requests.current);
+    const channel = this.events.load(view.webview, this.extensionUri, this.log);
     this.channel = channel;
     this.subscriptions.push(
       channel,
-      view.onDidChangeVisibility(() => this.visibilityEmitter.fire()),
+      view.onDidChangeVisibility(() => this.events.visibility.fire()),
       view.onDidDispose(() => {
         channel.dispose();
         if (this.channel === channel) this.channel = undefined;
         this.view = undefined;
-        this.visibilityEmitter.fire();
+        this.events.visibility.fire();
       }),
     );
   }
@@ -56,11 +53,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatSurface
   }
 
   answerRequests(handlers: WebviewRequestHandlers): vscode.Disposable {
-    return this.requests.set(handlers);
+    return this.events.answerRequests(handlers);
   }
 
   claimActive(): void {
-    this.activeEmitter.fire();
+    this.events.active.fire();
   }
 
   /** The view's title (an agent extension's setTitle); empty restores the default. */
@@ -78,8 +75,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatSurface
   dispose(): void {
     for (const sub of this.subscriptions.splice(0)) sub.dispose();
     this.channel = undefined;
-    this.messageEmitter.dispose();
-    this.visibilityEmitter.dispose();
-    this.activeEmitter.dispose();
+    this.events.dispose();
   }
 }

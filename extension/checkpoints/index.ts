@@ -13,7 +13,7 @@ import { settings } from "../settings";
 import { registerCheckpointContent } from "./diff-preview";
 import { recordFileChanges } from "./recording";
 import { rewind, type RewindRequest } from "./rewind";
-import { activeCheckpointStore, checkpointSettings, useCheckpointStore } from "./settings";
+import { checkpointSettings } from "./settings";
 
 export type { RewindRequest } from "./rewind";
 
@@ -35,16 +35,22 @@ export interface CheckpointServices {
   cwd?: () => string;
 }
 
-export function installCheckpoints(services: CheckpointServices): vscode.Disposable {
+/** The installed checkpoints: the store agents record in, for whatever launches them. */
+export interface Checkpoints extends vscode.Disposable {
+  /** The store's folder; undefined while checkpoints are off (pi.checkpoints.enabled). */
+  activeStore(): string | undefined;
+}
+
+export function installCheckpoints(services: CheckpointServices): Checkpoints {
   const { log } = services;
   const lifetime = new Lifetime();
   const dir = path.join(services.storageDir, "checkpoints");
-  lifetime.add(useCheckpointStore(dir));
+  const activeStore = () => (checkpointSettings.enabled ? dir : undefined);
   const live = new Set<string>();
   const cwd = services.cwd ?? (() => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd());
 
   const prune = () => {
-    if (!activeCheckpointStore()) return;
+    if (!activeStore()) return;
     try {
       const inUse = services.sessions().all.flatMap((s) => (s.supervisor.state?.sessionId ? [s.supervisor.state.sessionId] : []));
       const result = pruneStore(dir, { maxBytes: checkpointSettings.maxBytes, keep: new Set([...live, ...inUse]) });
@@ -56,7 +62,7 @@ export function installCheckpoints(services: CheckpointServices): vscode.Disposa
     }
   };
 
-  services.everyAgent.onAttach(recordFileChanges({ store: activeCheckpointStore, cwd, agentRecords: () => !settings.agentCommand, live, log }));
+  services.everyAgent.onAttach(recordFileChanges({ store: activeStore, cwd, agentRecords: () => !settings.agentCommand, live, log }));
   services.everyAgent.onAttach((client, agentLifetime) => agentLifetime.add(client.onSettled(prune)));
   const startup = setTimeout(prune, 0);
   lifetime.add({ dispose: () => clearTimeout(startup) });
@@ -67,7 +73,7 @@ export function installCheckpoints(services: CheckpointServices): vscode.Disposa
     const found = all.find((s) => s.supervisor === supervisor) ?? active;
     return { supervisor: found.supervisor, setInput: (text: string) => found.chatAccess.setInput(text) };
   };
-  const deps = { session, store: activeCheckpointStore, log };
+  const deps = { session, store: activeStore, log };
   lifetime.add(vscode.commands.registerCommand("pi.rewind", (request?: RewindRequest) => rewind(deps, request ?? {})));
   lifetime.add(
     vscode.workspace.onDidChangeConfiguration((e) => {
@@ -78,5 +84,5 @@ export function installCheckpoints(services: CheckpointServices): vscode.Disposa
       }
     }),
   );
-  return lifetime;
+  return { activeStore, dispose: () => lifetime.dispose() };
 }

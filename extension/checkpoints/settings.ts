@@ -12,22 +12,3 @@ export const checkpointSettings = {
     return Math.max(1, section().get<number>("checkpoints.maxMegabytes", 200)) * 1024 * 1024;
   },
 };
-
-/** The checkpoint store of this extension (global storage); set by installCheckpoints. */
-let storeDir: string | undefined;
-
-export function useCheckpointStore(dir: string): vscode.Disposable {
-  storeDir = dir;
-  return { dispose: () => (storeDir === dir ? (storeDir = undefined) : undefined) };
-}
-
-/** The store to record in; undefined while checkpoints are off. */
-export function activeCheckpointStore(): string | undefined {
-  return checkpointSettings.enabled ? storeDir : undefined;
-}
-
-/** For the bundled host, which records before its own write/edit tools run. */
-export function checkpointLaunchArgs(): string[] {
-  const dir = activeCheckpointStore();
-  return dir ? ["--checkpoint-dir", dir] : [];
-}

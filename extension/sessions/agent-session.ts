@@ -24,6 +24,8 @@ export interface SessionServices {
   links: ChatLinks;
   /** Run on each agent process of every session (editor host tools, checkpoints). */
   attach: AgentAttach[];
+  /** The checkpoint store the bundled host records in (undefined while checkpoints are off). */
+  checkpointStore?: () => string | undefined;
 }
 
 export interface SessionSpec {
@@ -68,6 +70,7 @@ export class AgentSession implements vscode.Disposable {
         extensionPath: services.extensionPath,
         log,
         secretEnv: () => services.apiKeys.environment(),
+        ...(services.checkpointStore ? { checkpointStore: services.checkpointStore } : {}),
         ...(spec.cwd ? { cwd: spec.cwd } : {}),
         ...(spec.sessionFile ? { sessionFile: spec.sessionFile } : {}),
       }),

@@ -22,7 +22,8 @@ export interface ItemView {
 }
 
 export function article(item: ChatItem, label: string): HTMLElement {
-  return h("article", { class: `item item-${item.kind}`, "data-key": item.key, "data-kind": item.kind, "aria-label": label });
+  // Focusable for the transcript's arrow keys; transcript-focus.ts makes one entry the Tab stop.
+  return h("article", { class: `item item-${item.kind}`, "data-key": item.key, "data-kind": item.kind, "aria-label": label, tabindex: -1 });
 }
 
 /** The small heading of an entry: an icon, a label and optional extra parts on the right. */

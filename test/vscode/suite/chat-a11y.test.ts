@@ -1,6 +1,6 @@
 // The chat without a mouse: Tab and Enter reach the send and abort buttons, the queue's controls
-// and the header's pickers; every control has an accessible name; focus rings and a high-contrast
-// theme are looked at in the screenshots.
+// and the header's pickers; the transcript is one Tab stop walked with the arrows; every control
+// has an accessible name; focus rings and a high-contrast theme are looked at in the screenshots.
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { eventually } from "./agent-fixture";
@@ -89,6 +89,61 @@ describe("Pi chat: keyboard and screen readers", function () {
     await expectFocus(".find-input");
     await ui.pressKey("Escape");
     await expectFocus("#model-picker");
+  });
+
+  it("makes the transcript one Tab stop that the arrows, Home, End, Enter and Escape move through", async () => {
+    const transcript = fixture().api.chat.transcript;
+    // More entries than a reset renders at once: the first ones start as placeholders.
+    const count = 120;
+    transcript.replaceAll(() => {
+      for (let i = 0; i < count; i++) {
+        if (i % 2 === 0) transcript.add({ kind: "user", text: `question ${i}` });
+        else transcript.add({ kind: "assistant", blocks: [{ type: "text", text: `answer ${i}, see [the docs](https://example.com/${i})\n\n\`\`\`js\nlet x = ${i};\n\`\`\`` }] });
+      }
+    });
+    const keys = transcript.snapshot().map((item) => item.key);
+    const entry = (i: number) => `#transcript > .item[data-key='${keys[i]}']`;
+    await chatText("the last answer", `${entry(count - 1)} .text`, (t) => t.includes(`answer ${count - 1}`));
+    await chatText("a placeholder for the first entry", `#transcript > .item-placeholder[data-key='${keys[0]}']`);
+    // No control inside an entry is a Tab stop, and one entry is.
+    await chatText("controls out of the Tab order", "#transcript:not(:has(.item :is(button, a[href], summary, pre):not([tabindex='-1'])))");
+    await chatText("one entry in the Tab order", `#transcript[tabindex='-1']:has(> .item[tabindex='0'])`);
+    // From the message box, Shift+Tab reaches the transcript once (its last entry), then the header.
+    await vscode.commands.executeCommand("pi.focusChat");
+    await expectFocus("#prompt");
+    await ui.pressKey("Shift+Tab");
+    await expectFocus(entry(count - 1));
+    await ui.pressKey("Shift+Tab");
+    await expectFocus("#tool-cards");
+    await ui.pressKey("Tab");
+    await expectFocus(entry(count - 1));
+    // The arrows move between entries; Home reaches the first, which was not rendered yet.
+    await ui.pressKey("ArrowUp");
+    await expectFocus(entry(count - 2));
+    await ui.pressKey("ArrowUp");
+    await expectFocus(entry(count - 3));
+    await ui.pressKey("ArrowDown");
+    await expectFocus(entry(count - 2));
+    await ui.pressKey("Home");
+    await expectFocus(entry(0));
+    assert.equal(await ui.webviewText(chatView, `${entry(0)} .text`), "question 0");
+    await ui.pressKey("ArrowDown");
+    await expectFocus(entry(1));
+    await ui.screenshot("chat-keyboard-transcript-entry");
+    // Enter goes into the entry's controls, Tab through them, Escape back to the entry.
+    await ui.pressKey("Enter");
+    await expectFocus(`${entry(1)} [data-action='copy-message']`);
+    await ui.pressKey("Tab");
+    await expectFocus(`${entry(1)} a[href]`);
+    await ui.pressKey("Escape");
+    await expectFocus(entry(1));
+    // The entry last focused stays the Tab stop: Tab leaves for the message box, Shift+Tab returns.
+    await ui.pressKey("Tab");
+    await expectFocus("#prompt");
+    await ui.pressKey("Shift+Tab");
+    await expectFocus(entry(1));
+    await ui.pressKey("End");
+    await expectFocus(entry(count - 1));
   });
 
   it("works in a high-contrast theme", async () => {
