@@ -34,7 +34,7 @@ const transports = new Map<string, Transport>();
 function transportFor(protocol: string): Transport {
   let transport = transports.get(protocol);
   if (!transport) {
-      const mod = (protocol === "https:" ? require("node:https") : require("node:http")) as typeof http;
+    const mod = (protocol === "https:" ? require("node:https") : require("node:http")) as typeof http;
     transport = { request: mod.request, agent: new mod.Agent({ keepAlive: true }) };
     transports.set(protocol, transport);
   }
