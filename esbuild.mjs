@@ -70,10 +70,9 @@ const programs = [
     outdir: dist,
   },
   // Each LLM provider is its own bundle, loaded by the host on first use (agent-host/ai/providers/load.ts).
-  // SDKs that fetch through agent-host/ai/http (OpenAI, Anthropic) get its Headers in place of the
-  // global one, so they never load undici; Google's SDK calls Node's fetch itself and keeps it.
-  { ...hostBundle, entryPoints: providerEntries((name) => name !== "google-generative-ai"), outdir: join(dist, "providers"), plugins: [ajvApart("../ajv.js")], inject: ["agent-host/ai/http/globals.ts"] },
-  { ...hostBundle, entryPoints: providerEntries((name) => name === "google-generative-ai"), outdir: join(dist, "providers"), plugins: [ajvApart("../ajv.js")] },
+  // The SDKs' fetch, Headers, Response and FormData become agent-host/ai/http's, so that model
+  // requests go through node:http and never load undici.
+  { ...hostBundle, entryPoints: providerEntries(), outdir: join(dist, "providers"), plugins: [ajvApart("../ajv.js")], inject: ["agent-host/ai/http/globals.ts"] },
   { ...hostBundle, plugins: [], entryPoints: { ajv: "node_modules/ajv/dist/ajv.js" }, outdir: dist },
   {
     ...common,
@@ -86,10 +85,10 @@ const programs = [
   },
 ];
 
-function providerEntries(include) {
+function providerEntries() {
   const dir = join(root, "agent-host", "ai", "providers");
   const names = readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && f !== "load.ts");
-  return Object.fromEntries(names.map((f) => [f.slice(0, -3), join(dir, f)]).filter(([name]) => include(name)));
+  return Object.fromEntries(names.map((f) => [f.slice(0, -3), join(dir, f)]));
 }
 
 /** Writes dist/protocol.schema.json from the TypeBox declarations in shared/protocol. */

@@ -20,6 +20,8 @@ interface Case {
   model: string;
   reply(text: string[]): void;
   failWith(status: number): void;
+  /** Streams the text, then keeps the response open. */
+  hang(text: string[]): void;
 }
 
 describe("host: each provider bundle streams a reply and reports an HTTP error", function () {
@@ -43,10 +45,22 @@ describe("host: each provider bundle streams a reply and reports an HTTP error",
       "wire-google": { baseUrl: google.baseUrl, api: "google-generative-ai", apiKey: google.apiKey, models: [model("g-1")] },
     };
     cases.push(
-      { api: "wire-completions", model: "c-1", reply: (text) => completions.enqueue({ text }), failWith: (status) => completions.enqueue({ kind: "http-error", status }) },
-      { api: "wire-responses", model: "r-1", reply: (text) => responses.enqueue({ text }), failWith: (status) => responses.enqueue({ kind: "http-error", status, body: { error: { message: "refused", type: "x", code: "x" } } }) },
-      { api: "wire-anthropic", model: "a-1", reply: (text) => anthropic.enqueue({ blocks: [{ type: "text", chunks: text }] }), failWith: (status) => anthropic.enqueue({ kind: "http-error", status, type: "rate_limit_error", message: "refused" }) },
-      { api: "wire-google", model: "g-1", reply: (text) => google.enqueue({ chunks: text.map((t) => [{ text: t }]) }), failWith: (status) => google.enqueue({ kind: "http-error", status, statusName: "RESOURCE_EXHAUSTED", message: "refused" }) },
+      {
+        api: "wire-completions", model: "c-1", reply: (text) => completions.enqueue({ text }), failWith: (status) => completions.enqueue({ kind: "http-error", status }),
+        hang: (text) => completions.enqueue({ text, end: "hang" }),
+      },
+      {
+        api: "wire-responses", model: "r-1", reply: (text) => responses.enqueue({ text }), failWith: (status) => responses.enqueue({ kind: "http-error", status, body: { error: { message: "refused", type: "x", code: "x" } } }),
+        hang: (text) => responses.enqueue({ text, end: "hang" }),
+      },
+      {
+        api: "wire-anthropic", model: "a-1", reply: (text) => anthropic.enqueue({ blocks: [{ type: "text", chunks: text }] }), failWith: (status) => anthropic.enqueue({ kind: "http-error", status, type: "rate_limit_error", message: "refused" }),
+        hang: (text) => anthropic.enqueue({ blocks: [{ type: "text", chunks: text }], hangAfterBlocks: true }),
+      },
+      {
+        api: "wire-google", model: "g-1", reply: (text) => google.enqueue({ chunks: text.map((t) => [{ text: t }]) }), failWith: (status) => google.enqueue({ kind: "http-error", status, statusName: "RESOURCE_EXHAUSTED", message: "refused" }),
+        hang: (text) => google.enqueue({ chunks: text.map((t) => [{ text: t }]), hangAfterChunks: true }),
+      },
     );
     peer = startPeerClient("host", llm, {
       prepare: (launch) => fs.writeFileSync(path.join(launch.env.PI_CODING_AGENT_DIR!, "models.json"), JSON.stringify({ providers })),
@@ -59,7 +73,7 @@ describe("host: each provider bundle streams a reply and reports an HTTP error",
   });
 
   const lastAssistant = async () => {
-    const { messages } = (await peer.client.request("get_messages", {})) as { messages: { role: string; errorMessage?: string; stopReason?: string }[] };
+    const { messages } = (await peer.client.request("get_messages", {})) as { messages: { role: string; errorMessage?: string; stopReason?: string; content?: { type: string; text?: string }[] }[] };
     return messages.filter((m) => m.role === "assistant").at(-1);
   };
 
@@ -77,6 +91,21 @@ describe("host: each provider bundle streams a reply and reports an HTTP error",
       const failed = await lastAssistant();
       assert.equal(failed?.stopReason, "error");
       assert.match(failed?.errorMessage ?? "", /429/);
+    });
+
+    it(`${name}: abort while the server holds the stream open ends the turn as aborted, keeping what streamed`, async () => {
+      const c = cases[i]!;
+      await peer.client.request("set_model", { provider: c.api, modelId: c.model });
+      c.hang(["partial ", "text"]);
+      const from = peer.received.length;
+      const settled = peer.client.waitForSettled();
+      await peer.client.request("prompt", { message: "hang" });
+      await peer.waitForFrame((f) => f.type === "message_update", from);
+      await peer.client.request("abort", {});
+      await settled;
+      const aborted = await lastAssistant();
+      assert.equal(aborted?.stopReason, "aborted");
+      assert.match((aborted?.content ?? []).map((b) => b.text ?? "").join(""), /partial/);
     });
   }
 });

@@ -16,7 +16,7 @@ import type * as http from "node:http";
 import type { Readable } from "node:stream";
 import { HttpHeaders } from "./headers";
 import { checkedProxy, proxyAuthorization, proxyFor, tunnelConnection } from "./proxy";
-import { HttpResponse, type ByteStream } from "./response";
+import { HttpResponse } from "./response";
 
 type FetchInput = Parameters<typeof fetch>[0];
 type FetchInit = NonNullable<Parameters<typeof fetch>[1]>;
@@ -78,7 +78,7 @@ function decoded(res: http.IncomingMessage): Readable {
  * socket back). Failures read as the built-in fetch's: AbortError after the signal, else
  * TypeError("terminated"); `return()` drops the body and the connection.
  */
-function bodyStream(res: http.IncomingMessage, source: Readable, signal: AbortSignal | undefined, done: () => void): ByteStream {
+function bodyStream(res: http.IncomingMessage, source: Readable, signal: AbortSignal | undefined, done: () => void): AsyncIterable<Uint8Array> {
   const failure = (error: unknown) => (signal?.aborted ? abortError(signal) : new TypeError("terminated", { cause: error }));
   return {
     [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
@@ -193,7 +193,8 @@ export async function httpFetch(input: FetchInput, init?: FetchInit, idleTimeout
   const body = init?.body;
   const plainBody = body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array;
   const url = typeof input === "string" ? new URL(input) : input instanceof URL ? input : undefined;
-  if (!url || !plainBody || (url.protocol !== "http:" && url.protocol !== "https:")) return fetch(input, init);
+  // globalThis: in a bundle whose `fetch` is this function (esbuild inject), a bare `fetch` is us.
+  if (!url || !plainBody || (url.protocol !== "http:" && url.protocol !== "https:")) return globalThis.fetch(input, init);
   const method = (init?.method ?? "GET").toUpperCase();
   const response = await send(url, method, headerRecord(init?.headers), body ?? undefined, { signal: init?.signal ?? undefined, idleTimeoutMs }, 0);
   return response as unknown as Response;

@@ -55,13 +55,34 @@ describe("HttpResponse", () => {
   });
 });
 
-describe("stand-ins for the globals the SDKs only test bodies against", () => {
-  it("instanceof reads the tag; constructing one gives Node's own", () => {
+describe("stand-ins for the globals the provider bundles get (esbuild inject)", () => {
+  it("FormData: instanceof reads the tag; constructing one gives Node's own", () => {
     const form = new (FormDataStandIn as unknown as new () => FormData)();
     assert.ok(form instanceof globalThis.FormData);
     assert.ok(form instanceof FormDataStandIn);
     assert.ok(!({} instanceof FormDataStandIn));
-    assert.ok(new Response("x") instanceof ResponseStandIn);
-    assert.ok(!(new HttpResponse(null, 204, "", new HttpHeaders(), "http://x/") instanceof ResponseStandIn));
+  });
+
+  it("Response: a text body (as Google's SDK wraps each event) is ours, other bodies Node's; instanceof takes both", async () => {
+    const Stand = ResponseStandIn as unknown as new (body?: unknown, init?: { status?: number; statusText?: string; headers?: Headers | HttpHeaders }) => HttpResponse;
+    const event = new Stand('{"candidates":[]}', { status: 200, statusText: "OK", headers: new HttpHeaders({ "x-a": "1" }) });
+    assert.ok(event instanceof HttpResponse);
+    assert.deepEqual(await event.json(), { candidates: [] });
+    assert.equal(event.headers.get("x-a"), "1");
+    assert.equal(new Stand().body, null);
+    const bytes = new Stand(new Uint8Array([104, 105])) as unknown as Response;
+    assert.ok(bytes instanceof globalThis.Response);
+    assert.equal(await bytes.text(), "hi");
+    for (const r of [event, bytes, new Response("x")]) assert.ok(r instanceof ResponseStandIn);
+    assert.ok(!({} instanceof ResponseStandIn));
+  });
+
+  it("a body reads through a reader too (Google's SDK), once", async () => {
+    const response = new HttpResponse(chunks("a", "b"), 200, "OK", new HttpHeaders(), "http://x/");
+    const reader = response.body!.getReader();
+    const parts: string[] = [];
+    for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(new TextDecoder().decode(r.value));
+    reader.releaseLock();
+    assert.deepEqual(parts, ["a", "b"]);
   });
 });

@@ -1,27 +1,55 @@
 /**
  * The part of WHATWG `Response` the provider SDKs read (status, ok, headers, url, body, text(),
- * json(), arrayBuffer()), without undici (see ./headers.ts for why). The body is an async
- * iterable of byte chunks, which is how the SDKs and our SSE reader consume a stream; `return()`
- * on its iterator (the SDKs' way to drop a body) closes the connection.
+ * json(), arrayBuffer()), without undici (see ./headers.ts for why). The body is a stream of byte
+ * chunks read either with `for await` (OpenAI, Anthropic, our SSE reader) or with a reader
+ * (`getReader().read()`, Google's SDK); stopping early (`return()`, `cancel()`) drops the body.
  */
 import { HttpHeaders } from "./headers";
 
-export type ByteStream = AsyncIterable<Uint8Array>;
+/** The reader subset of a WHATWG stream that Google's SDK uses. */
+export interface ByteReader {
+  read(): Promise<IteratorResult<Uint8Array, undefined>>;
+  releaseLock(): void;
+  cancel(): Promise<void>;
+}
+
+export interface ByteStream extends AsyncIterable<Uint8Array> {
+  getReader(): ByteReader;
+}
+
+/** One pass over `source`, by `for await` or by a reader, whichever the consumer uses. */
+export function byteStream(source: AsyncIterable<Uint8Array>): ByteStream {
+  let iterator: AsyncIterator<Uint8Array> | undefined;
+  const shared = () => (iterator ??= source[Symbol.asyncIterator]());
+  return {
+    [Symbol.asyncIterator]: shared,
+    getReader: () => ({
+      read: async () => {
+        const result = await shared().next();
+        return result.done ? { done: true, value: undefined } : result;
+      },
+      releaseLock: () => undefined,
+      cancel: async () => void (await shared().return?.()),
+    }),
+  };
+}
 
 export class HttpResponse {
   readonly ok: boolean;
   readonly redirected = false;
   readonly type = "basic";
   private used = false;
+  private readonly stream: ByteStream | null;
 
   constructor(
-    private readonly stream: ByteStream | null,
+    source: AsyncIterable<Uint8Array> | null,
     readonly status: number,
     readonly statusText: string,
     readonly headers: HttpHeaders,
     readonly url: string,
   ) {
     this.ok = status >= 200 && status <= 299;
+    this.stream = source && byteStream(source);
   }
 
   get body(): ByteStream | null {
@@ -59,8 +87,8 @@ export class HttpResponse {
   }
 }
 
-/** A response body's chunks, whether ours (an async iterable) or a WHATWG stream from Node's fetch. */
-export function bodyChunks(body: ReadableStream<Uint8Array> | ByteStream): ByteStream {
+/** A response body's chunks, whether ours or a WHATWG stream from Node's fetch. */
+export function bodyChunks(body: ReadableStream<Uint8Array> | ByteStream): AsyncIterable<Uint8Array> {
   if (Symbol.asyncIterator in body) return body;
   return (async function* () {
     const reader = body.getReader();

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { GenerateContentResponse, Part } from "@google/genai" with { "resolution-mode": "import" };
 import { classifyGoogleError, describeGoogleError } from "../google/errors";
 import { buildGoogleRequest } from "../google/request";
+import { setGlobalFetchIdleTimeout } from "../http/globals";
 import { MessageStreamBuilder } from "../message-stream-builder";
 import { defineProvider } from "../provider";
 import type { Context, Model, StreamOptions } from "../types";
@@ -33,6 +34,8 @@ async function run(builder: MessageStreamBuilder, model: Model, context: Context
     options.onPayload?.(request);
     // An ES module: imported, not required (esbuild inlines it into this provider's bundle).
     const { GoogleGenAI } = await import("@google/genai");
+    // The SDK calls the global fetch, which this provider's bundle has replaced by ours (esbuild.mjs).
+    setGlobalFetchIdleTimeout(options.httpIdleTimeoutMs);
     const client = new GoogleGenAI({
       apiKey: options.apiKey,
       vertexai: false,
