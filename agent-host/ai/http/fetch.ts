@@ -15,7 +15,7 @@
 import type * as http from "node:http";
 import type { Readable } from "node:stream";
 import { HttpHeaders } from "./headers";
-import { checkedProxy, proxyAuthorization, proxyFor, tunnelConnection } from "./proxy";
+import { checkedProxy, proxyAuthorization, proxyFor, tunnelAgent } from "./proxy";
 import { HttpResponse } from "./response";
 
 type FetchInput = Parameters<typeof fetch>[0];
@@ -115,12 +115,7 @@ function routed(url: URL, options: http.RequestOptions): [URL | string, http.Req
   const proxy = proxyFor(url);
   if (!proxy) return [url, options];
   checkedProxy(proxy);
-  // No agent at all (not `agent: false`, which makes a fresh one): then Node uses createConnection.
-  // A tunnel serves one request (no pool), so it asks the server to close it after the answer.
-  if (url.protocol === "https:") {
-    const headers = { ...(options.headers as Record<string, string>), connection: "close" };
-    return [url, { ...options, headers, agent: undefined, createConnection: tunnelConnection(proxy, url) as unknown as http.RequestOptions["createConnection"] }];
-  }
+  if (url.protocol === "https:") return [url, { ...options, agent: tunnelAgent(proxy) }];
   const headers = { ...(options.headers as Record<string, string>), host: url.host, ...proxyAuthorization(proxy) };
   return [url.href, { ...options, host: proxy.hostname, port: proxy.port || 80, path: url.href, headers }];
 }

@@ -116,7 +116,7 @@ describe("httpFetch through a proxy, and its idle timeout", () => {
     }
   });
 
-  it("talks TLS to the real server through the tunnel (a throwaway certificate, trusted via NODE_EXTRA_CA_CERTS in a child)", async function () {
+  it("talks TLS to the real server through one kept-alive tunnel (a throwaway certificate, trusted via NODE_EXTRA_CA_CERTS in a child)", async function () {
     this.timeout(30_000);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "proxy-tls-"));
     const [key, cert] = [path.join(dir, "key.pem"), path.join(dir, "cert.pem")];
@@ -143,7 +143,8 @@ describe("httpFetch through a proxy, and its idle timeout", () => {
     const proxyHost = await listen(proxy);
     const script = path.join(dir, "fetch.ts");
     const target = `https://localhost:${serverHost.split(":")[1]}/v1/messages`;
-    fs.writeFileSync(script, `import { httpFetch } from ${JSON.stringify(path.join(__dirname, "fetch.ts"))};\nhttpFetch(${JSON.stringify(target)}, { method: "POST", body: "hello" }).then(async (r) => console.log(r.status, await r.text()));\n`);
+    const call = (body: string) => `await httpFetch(${JSON.stringify(target)}, { method: "POST", body: ${JSON.stringify(body)} }).then(async (r) => console.log(r.status, await r.text()));`;
+    fs.writeFileSync(script, `import { httpFetch } from ${JSON.stringify(path.join(__dirname, "fetch.ts"))};\nvoid (async () => {\n${call("hello")}\n${call("again")}\n})();\n`);
     try {
       const output = await new Promise<string>((resolve, reject) => {
         const child = spawn(process.execPath, ["--import", "tsx", script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: cert, HTTPS_PROXY: `http://${proxyHost}`, NO_PROXY: "" } });
@@ -154,8 +155,8 @@ describe("httpFetch through a proxy, and its idle timeout", () => {
         child.on("error", reject);
         child.on("close", () => (clearTimeout(timer), resolve(out.trim())));
       });
-      assert.equal(output, "200 secure POST /v1/messages hello");
-      assert.deepEqual(tunnels, [`localhost:${serverHost.split(":")[1]}`]);
+      assert.equal(output, "200 secure POST /v1/messages hello\n200 secure POST /v1/messages again");
+      assert.deepEqual(tunnels, [`localhost:${serverHost.split(":")[1]}`], "one tunnel, kept alive for the second request");
     } finally {
       // Tunnels are no longer the servers' connections: close them first, or close() waits on them.
       for (const socket of sockets) socket.destroy();

@@ -5,6 +5,7 @@
  * plain requests go to the proxy with the absolute URL, https ones through a CONNECT tunnel.
  */
 import type * as http from "node:http";
+import type * as https from "node:https";
 import type { Socket } from "node:net";
 
 export type Env = Record<string, string | undefined>;
@@ -55,29 +56,48 @@ export function checkedProxy(proxy: URL): URL {
   return proxy;
 }
 
-/** A TLS connection to `target` through the proxy's CONNECT tunnel (http.request's async createConnection). */
-export function tunnelConnection(proxy: URL, target: URL): (options: unknown, done: (error: Error | null, socket?: Socket) => void) => undefined {
-  return (_options, done) => {
-    const httpModule = require("node:http") as typeof http;
-    const authority = `${target.hostname}:${defaultPort(target)}`;
-    const connect = httpModule.request({
-      host: proxy.hostname,
-      port: proxy.port || 80,
-      method: "CONNECT",
-      path: authority,
-      headers: { host: authority, ...proxyAuthorization(proxy) },
-      agent: false,
-    });
-    connect.once("connect", (res: http.IncomingMessage, socket: Socket) => {
-      if (res.statusCode !== 200) {
-        socket.destroy();
-        return done(new Error(`The proxy ${proxy.host} refused to connect to ${authority}: ${res.statusCode} ${res.statusMessage ?? ""}`.trim()));
-      }
-      const tls = require("node:tls") as typeof import("node:tls");
-      done(null, tls.connect({ socket, servername: target.hostname, ALPNProtocols: ["http/1.1"] }));
-    });
-    connect.once("error", (error) => done(error));
-    connect.end();
-    return undefined;
-  };
+/** A TLS connection to `host:port` through the proxy's CONNECT tunnel. */
+function openTunnel(proxy: URL, host: string, port: string, done: (error: Error | null, socket?: Socket) => void): void {
+  const httpModule = require("node:http") as typeof http;
+  const authority = `${host}:${port}`;
+  const connect = httpModule.request({
+    host: proxy.hostname,
+    port: proxy.port || 80,
+    method: "CONNECT",
+    path: authority,
+    headers: { host: authority, ...proxyAuthorization(proxy) },
+    agent: false,
+  });
+  connect.once("connect", (res: http.IncomingMessage, socket: Socket) => {
+    if (res.statusCode !== 200) {
+      socket.destroy();
+      return done(new Error(`The proxy ${proxy.host} refused to connect to ${authority}: ${res.statusCode} ${res.statusMessage ?? ""}`.trim()));
+    }
+    const tls = require("node:tls") as typeof import("node:tls");
+    done(null, tls.connect({ socket, servername: host, ALPNProtocols: ["http/1.1"] }));
+  });
+  connect.once("error", (error) => done(error));
+  connect.end();
+}
+
+const tunnelAgents = new Map<string, https.Agent>();
+
+/**
+ * A keep-alive agent whose connections are TLS through the proxy's CONNECT tunnels: one tunnel
+ * serves request after request to the same server, as a direct connection would.
+ */
+export function tunnelAgent(proxy: URL): https.Agent {
+  let agent = tunnelAgents.get(proxy.href);
+  if (!agent) {
+    const httpsModule = require("node:https") as typeof https;
+    agent = new httpsModule.Agent({ keepAlive: true });
+    type Done = (error: Error | null, socket?: Socket) => void;
+    // Node's agents accept a createConnection that answers through its callback.
+    (agent as unknown as { createConnection: (options: { host?: string; port?: number | string }, done: Done) => undefined }).createConnection = (options, done) => {
+      openTunnel(proxy, options.host ?? "localhost", String(options.port ?? 443), done);
+      return undefined;
+    };
+    tunnelAgents.set(proxy.href, agent);
+  }
+  return agent;
 }
