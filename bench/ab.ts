@@ -15,6 +15,7 @@ import { startAgent, type Agent, type SubjectId } from "./lib/agent";
 import { startBenchLlm, streamDeltas, type BenchLlm } from "./lib/llm";
 import { writeSession } from "./lib/sessions";
 import { sleep } from "./lib/stats";
+import { promptToSettled } from "./scenarios";
 
 type Figures = Record<string, number>;
 
@@ -50,15 +51,6 @@ const scenarios: Record<string, (agent: Agent, llm: BenchLlm, dir: string) => Pr
     return { switchMs, switchCpuMs, messagesMs: performance.now() - t1, messagesCpuMs: agent.cpuMs() - cpu1, rssMb: agent.memory().rssKb / 1024 };
   },
 };
-
-async function promptToSettled(agent: Agent, message: string): Promise<{ ms: number; cpuMs: number }> {
-  const settled = agent.waitFor((f) => f.type === "agent_settled");
-  const cpu0 = agent.cpuMs();
-  const t0 = performance.now();
-  await agent.request({ type: "prompt", message });
-  await settled;
-  return { ms: performance.now() - t0, cpuMs: agent.cpuMs() - cpu0 };
-}
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 

@@ -47,7 +47,7 @@ async function withAgent<T>(ctx: Context, subject: SubjectId, body: (agent: Agen
 }
 
 /** Sends a prompt and resolves when the run has settled; returns the time from the send and the agent's CPU time meanwhile (ms). */
-async function promptToSettled(agent: Agent, message: string): Promise<{ ms: number; cpuMs: number }> {
+export async function promptToSettled(agent: Agent, message: string): Promise<{ ms: number; cpuMs: number }> {
   const cpu0 = agent.cpuMs();
   const t0 = performance.now();
   const settled = agent.waitFor((f) => f.type === "agent_settled");
