@@ -1,8 +1,9 @@
 /**
  * The schemas the agent host checks from its first frames on (every inbound command and frame,
  * and models.json) and the built-in tools' arguments, compiled to code at build time with AJV's
- * standalone mode (esbuild.mjs writes dist/validators.js). The host then answers its first command
- * and runs its first tool call without loading AJV (compiling its meta-schema alone takes ~25 ms).
+ * standalone mode (esbuild.mjs writes dist/validators.js and dist/tool-validators.js). The host
+ * then answers its first command and runs its first tool call without loading AJV (compiling its
+ * meta-schema alone takes ~25 ms).
  */
 import type { TSchema } from "@sinclair/typebox";
 import { commandSchemas } from "../../shared/protocol/commands";

@@ -12,17 +12,15 @@ declare const __PI_BUNDLED__: boolean | undefined;
  */
 export function loadPrecompiledValidators(): void {
   if (typeof __PI_BUNDLED__ === "undefined" || !__PI_BUNDLED__) return;
+  registerPrecompiled(validatorsIn("validators.js"));
+  registerDeferredPrecompiled("tool:", () => validatorsIn("tool-validators.js"));
+}
+
+/** The validators of a file beside the bundle; none when it is missing (compiled on first use). */
+function validatorsIn(file: string): Record<string, ValidateFunction> {
   try {
-    const load = require as (id: string) => { validators: Record<string, ValidateFunction> };
-    registerPrecompiled(load(path.join(__dirname, "validators.js")).validators);
+    return (require as (id: string) => { validators: Record<string, ValidateFunction> })(path.join(__dirname, file)).validators;
   } catch {
-    // compiled on first use
+    return {};
   }
-  registerDeferredPrecompiled("tool:", () => {
-    try {
-      return (require as (id: string) => { validators: Record<string, ValidateFunction> })(path.join(__dirname, "tool-validators.js")).validators;
-    } catch {
-      return {};
-    }
-  });
 }

@@ -76,7 +76,8 @@ function decoded(res: http.IncomingMessage): Readable {
 /**
  * The body as byte chunks, read from the socket as the consumer asks (so a slow reader holds the
  * socket back). Failures read as the built-in fetch's: AbortError after the signal, else
- * TypeError("terminated"); `return()` drops the body and the connection.
+ * TypeError("terminated"); `return()` drops the body: the connection goes back to the pool when
+ * the message had already arrived whole, else it is closed.
  */
 function bodyStream(res: http.IncomingMessage, source: Readable, signal: AbortSignal | undefined, done: () => void): AsyncIterable<Uint8Array> {
   const failure = (error: unknown) => (signal?.aborted ? abortError(signal) : new TypeError("terminated", { cause: error }));
@@ -158,14 +159,12 @@ function send(url: URL, method: string, headers: Record<string, string>, body: s
         return;
       }
       settled = true;
-      const nullBody = method === "HEAD" || status === 204 || status === 304;
-      const init = { status, statusText: res.statusMessage ?? "", headers: responseHeaders(res.rawHeaders) };
-      if (nullBody) {
+      let stream: AsyncIterable<Uint8Array> | null = null;
+      if (method === "HEAD" || status === 204 || status === 304) {
         res.resume();
         done();
-      }
-      const stream = nullBody ? null : bodyStream(res, decoded(res), signal, done);
-      resolve(new HttpResponse(stream, init.status, init.statusText, init.headers, url.href));
+      } else stream = bodyStream(res, decoded(res), signal, done);
+      resolve(new HttpResponse(stream, status, res.statusMessage ?? "", responseHeaders(res.rawHeaders), url.href));
     });
     req.on("error", (error) => {
       done();
