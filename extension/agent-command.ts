@@ -12,8 +12,12 @@ export interface AgentLaunch {
 }
 
 export interface LaunchOptions {
-  /** Workspace trust: the bundled host reads project-local files (.pi/) only with --approve. */
-  trusted: boolean;
+  /**
+   * Project trust (supervision/project-trust.ts): the bundled host gets --approve / --no-approve;
+   * undefined when the folder has nothing to protect. A configured agent reads the same decision
+   * from pi's trust.json itself.
+   */
+  projectTrusted?: boolean;
   /** API keys from SecretStorage, as environment variables. */
   secretEnv: Record<string, string>;
   /** A session file to reopen (after a crash or restart). */
@@ -43,7 +47,7 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
     ...(settings.defaultProvider ? ["--provider", settings.defaultProvider] : []),
     ...(settings.defaultModel ? ["--model", settings.defaultModel] : []),
     ...(settings.thinkingLevel !== "default" ? ["--thinking", settings.thinkingLevel] : []),
-    ...(options.trusted ? ["--approve"] : []),
+    ...(options.projectTrusted === undefined ? [] : [options.projectTrusted ? "--approve" : "--no-approve"]),
     ...(settings.confirmTools.length > 0 ? ["--confirm-tools", settings.confirmTools.join(",")] : []),
     ...(settings.confirmTimeoutSeconds > 0 ? ["--confirm-timeout", String(settings.confirmTimeoutSeconds)] : []),
     ...(options.checkpointDir ? ["--checkpoint-dir", options.checkpointDir] : []),

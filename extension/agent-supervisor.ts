@@ -11,6 +11,7 @@ import { applyStartSettings, restoreRecovered } from "./supervision/apply-settin
 import { RestartPolicy, type RestartPolicyOptions } from "./supervision/restart-policy";
 import { ProtocolTracer } from "./supervision/tracer";
 import { spawnCommand } from "./supervision/windows-command";
+import type { ProjectTrust } from "./supervision/project-trust";
 import { untrustedMessage, vscodeWorkspaceTrust, type WorkspaceTrust } from "./supervision/trust";
 import { AgentNotices, duration } from "./ui/agent-notices";
 
@@ -30,6 +31,8 @@ export interface SupervisorOptions {
   sessionFile?: string;
   /** The checkpoint store for the bundled host, read at each start (undefined while checkpoints are off). */
   checkpointStore?: () => string | undefined;
+  /** Decides whether the folder's project code may load (asks the user once); none: it never loads. */
+  projectTrust?: ProjectTrust;
 }
 
 interface Running {
@@ -64,6 +67,8 @@ export class AgentSupervisor implements vscode.Disposable {
   private readonly notices: AgentNotices;
   private disposed = false;
   private initialSessionFile: string | undefined;
+  /** A start was asked for while the workspace was untrusted: granting trust starts the agent. */
+  private wantedWhileUntrusted = false;
 
   constructor(private readonly options: SupervisorOptions) {
     this.trust = options.trust ?? vscodeWorkspaceTrust;
@@ -77,7 +82,8 @@ export class AgentSupervisor implements vscode.Disposable {
     this.lifetime.add(
       this.trust.onDidGrant(() => {
         this.agent.setBlocked(undefined);
-        void this.ensureStarted().catch(() => undefined);
+        // Trust alone starts nothing: only a start the user asked for (the chat opened, a command).
+        if (this.wantedWhileUntrusted) void this.ensureStarted().catch((error: unknown) => this.log.warn(`Starting after trust was granted failed: ${errorText(error)}`));
       }),
     );
   }
@@ -130,6 +136,7 @@ export class AgentSupervisor implements vscode.Disposable {
   private async start(): Promise<RpcClient> {
     if (this.disposed) throw new Error("The Pi extension is shutting down");
     if (!this.trust.isTrusted) {
+      this.wantedWhileUntrusted = true;
       this.agent.setBlocked(untrustedMessage);
       this.notices.untrustedOnce();
       throw new Error(untrustedMessage);
@@ -142,7 +149,8 @@ export class AgentSupervisor implements vscode.Disposable {
     const sessionFile = wanted && fs.existsSync(wanted) ? wanted : undefined;
     const cwd = this.options.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
     const checkpointDir = this.options.checkpointStore?.();
-    const launch = resolveAgentLaunch(this.options.extensionPath, cwd, { trusted: this.trust.isTrusted, secretEnv, ...(sessionFile ? { sessionFile } : {}), ...(checkpointDir ? { checkpointDir } : {}) });
+    const projectTrusted = this.options.projectTrust ? await this.options.projectTrust.decide(cwd, { ...process.env, ...settings.agentEnv }) : false;
+    const launch = resolveAgentLaunch(this.options.extensionPath, cwd, { ...(projectTrusted === undefined ? {} : { projectTrusted }), secretEnv, ...(sessionFile ? { sessionFile } : {}), ...(checkpointDir ? { checkpointDir } : {}) });
     this.agent.setStatus("starting");
     this.log.info(`Starting ${launch.label}: ${describeLaunch(launch)}${sessionFile ? " (reopening the session)" : ""}`);
     const lifetime = new Lifetime();

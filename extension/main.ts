@@ -17,6 +17,7 @@ import { SESSIONS_VIEW_ID, SessionsTreeProvider } from "./sessions/sessions-view
 import { SessionsStatusItem } from "./sessions/sessions-status";
 import { applyWhenChanged, restartWhenChanged, settings } from "./settings";
 import { AgentStatusItem } from "./status/status-item";
+import { ProjectTrust } from "./supervision/project-trust";
 import { EditorDialogs } from "./ui/editor-dialog";
 import type { NoticePresenter } from "./ui/notices";
 
@@ -54,7 +55,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   const checkpoints = lifetime.add(installCheckpoints({ everyAgent, sessions: () => sessions, storageDir: context.globalStorageUri.fsPath, log }));
 
   const view = lifetime.add(new ChatViewProvider(context.extensionUri, log));
-  const sessions = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, attach, checkpointStore: (): string | undefined => checkpoints.activeStore() }, view, context.extensionUri));
+  const sessions = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust: new ProjectTrust(log) }, view, context.extensionUri));
   activeSessions = sessions;
   const primary = sessions.primary;
   const status = lifetime.add(new AgentStatusItem(primary.supervisor.agent));
@@ -84,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
     },
     apiKeys,
     log,
+    exportsDir: vscode.Uri.joinPath(context.globalStorageUri, "exports").fsPath,
   };
   for (const disposable of registerCommands(commandContext)) lifetime.add(disposable);
   lifetime.add(registerChatCommands(() => sessions.active.chat));

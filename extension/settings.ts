@@ -2,6 +2,16 @@ import * as vscode from "vscode";
 
 const section = () => vscode.workspace.getConfiguration("pi");
 
+/**
+ * A setting that names a program or widens the agent's permissions: the user's value only, never a
+ * workspace's (a cloned repository's .vscode/settings.json must not choose what runs). These are
+ * declared with `"scope": "machine"` too; reading them this way does not rely on that alone.
+ */
+function userValue<T>(key: string, fallback: T): T {
+  const inspected = section().inspect<T>(key);
+  return inspected?.globalValue ?? inspected?.defaultValue ?? fallback;
+}
+
 export type TraceLevel = "off" | "messages" | "verbose";
 export type ThinkingSetting = "default" | "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 export type QueueModeSetting = "default" | "all" | "one-at-a-time";
@@ -11,24 +21,24 @@ export type InterruptModeSetting = "default" | "immediate" | "wait";
 export const settings = {
   /** Empty: the bundled agent host. */
   get agentCommand(): string {
-    return section().get<string>("agent.command", "").trim();
+    return userValue<string>("agent.command", "").trim();
   },
   get agentArgs(): string[] {
-    return section().get<string[]>("agent.args", []);
+    return userValue<string[]>("agent.args", []);
   },
   /** Tools the bundled host asks about before running them. */
   get confirmTools(): string[] {
-    return section().get<string[]>("permissions.confirmTools", ["bash", "edit", "write"]);
+    return userValue<string[]>("permissions.confirmTools", ["bash", "edit", "write"]);
   },
   /** The bundled host's read/write/edit/ls/find/grep refuse paths outside the workspace folder. */
   get workspaceOnly(): boolean {
-    return section().get<boolean>("permissions.workspaceOnly", true);
+    return userValue<boolean>("permissions.workspaceOnly", true);
   },
   get confirmTimeoutSeconds(): number {
-    return section().get<number>("permissions.timeoutSeconds", 0);
+    return userValue<number>("permissions.timeoutSeconds", 0);
   },
   get agentEnv(): Record<string, string> {
-    return section().get<Record<string, string>>("agent.env", {});
+    return userValue<Record<string, string>>("agent.env", {});
   },
   /** Restart a crashed agent by itself (with back-off, up to a limit). */
   get autoRestart(): boolean {
@@ -59,7 +69,7 @@ export const settings = {
   },
   /** editor_edit shows each change in a diff to accept or reject before it reaches the buffer. */
   get reviewEdits(): boolean {
-    return section().get<boolean>("hostTools.reviewEdits", true);
+    return userValue<boolean>("hostTools.reviewEdits", true);
   },
   /** Where extension dialogs appear: native UI, a card in the chat, or both (first answer wins). */
   get dialogSurface(): "native" | "inline" | "both" {
@@ -67,7 +77,7 @@ export const settings = {
   },
   /** The program that opens a session in Pi's terminal UI; empty: the agent command, else "pi". */
   get terminalCommand(): string {
-    return section().get<string>("terminal.command", "").trim();
+    return userValue<string>("terminal.command", "").trim();
   },
   /** When to notify that a session finished or waits for an answer. */
   get attention(): "whenUnfocused" | "always" | "never" {

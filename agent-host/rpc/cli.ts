@@ -33,7 +33,8 @@ Options (as pi's):
   --skill <path> / --no-skills, -ns
   --prompt-template <path> / --no-prompt-templates, -np
   --no-context-files, -nc        do not load AGENTS.md / CLAUDE.md
-  --approve, -a / --no-approve, -na   trust project-local files (.pi/) for this run
+  --approve, -a / --no-approve, -na   trust project-local files (.pi/) for this run, or not
+                                 (default: the decision saved in <agentDir>/trust.json, else defaultProjectTrust)
   --confirm-tools <list>         ask the client (a select dialog) before these tools run, e.g. bash,edit,write
   --confirm-timeout <seconds>    an unanswered question denies after this long
   --checkpoint-dir <dir>         record files before write/edit change them, in this checkpoint store

@@ -11,6 +11,8 @@ import type { HostRuntime } from "./runtime";
 export interface ExtensionEnvironment {
   cwd: string;
   agentDir: string;
+  /** The project's protected resources (its `.pi/extensions/`) may load. */
+  projectTrusted: boolean;
   send(frame: object): void;
   warn(message: string): void;
   /** Ends the host (ctx.shutdown()); called once the session has settled. */
@@ -27,7 +29,7 @@ export function attachExtensions(runtime: HostRuntime, options: CliOptions, envi
     agentDir: environment.agentDir,
     ui: createUiContext(ui),
     mode: "rpc",
-    projectTrusted: options.approve === true,
+    projectTrusted: environment.projectTrusted,
     noExtensions: options.noExtensions,
     explicit: options.extensions,
     models: runtime.models,

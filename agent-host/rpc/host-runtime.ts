@@ -28,6 +28,7 @@ import { attachExtensions } from "./extensions";
 import { createPermissionGate } from "../session/permission-policy";
 import { withCheckpoints } from "../session/checkpoints";
 import { chainGates, createWorkspaceGate } from "../session/path-policy";
+import { resolveProjectTrust } from "../../shared/node/project-trust";
 
 /** Stands in while no model is configured: a prompt then fails with a clear message. */
 const NO_MODEL: Model = {
@@ -44,11 +45,21 @@ export interface RuntimeEnvironment {
   shutdown?(): void;
 }
 
+/** Project trust as pi decides it without a prompt; a broken trust.json trusts nothing. */
+function projectTrusted(approve: boolean | undefined, cwd: string, agentDir: string, warn: (message: string) => void): boolean {
+  try {
+    return resolveProjectTrust(approve, cwd, agentDir, os.homedir());
+  } catch (error) {
+    warn(`${error instanceof Error ? error.message : String(error)}; project resources are not loaded`);
+    return false;
+  }
+}
+
 /** Builds everything a session needs from pi's options and the user's setup (~/.pi/agent). */
 export function createHostRuntime(options: CliOptions, environment: RuntimeEnvironment): HostRuntime {
   const { cwd, env, warn } = environment;
   const agentDir = defaultAgentDir(env);
-  const allowProject = options.approve === true;
+  const allowProject = projectTrusted(options.approve, cwd, agentDir, warn);
   const { settings, problems } = loadSettings(agentDir, cwd, allowProject);
   problems.forEach(warn);
   if (typeof settings.httpProxy === "string" && settings.httpProxy) env.HTTP_PROXY = env.HTTPS_PROXY = settings.httpProxy;
@@ -151,7 +162,7 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
     hostToolNames: new Set(),
     todos: todoStore,
   };
-  attachExtensions(runtime, options, { cwd, agentDir, send: environment.send, warn, ...(environment.shutdown ? { shutdown: environment.shutdown } : {}) });
+  attachExtensions(runtime, options, { cwd, agentDir, projectTrusted: allowProject, send: environment.send, warn, ...(environment.shutdown ? { shutdown: environment.shutdown } : {}) });
   const ui = runtime.extensionUi;
   const timeout = options.confirmTimeoutMs;
   const gates = [

@@ -16,6 +16,8 @@ export interface CommandContext {
   attachToChat(uris: vscode.Uri[], lines?: { start: number; end: number }): Promise<void>;
   apiKeys: ApiKeyStore;
   log: vscode.LogOutputChannel;
+  /** Where exports go: the extension's own storage, never the workspace. */
+  exportsDir: string;
 }
 
 export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));

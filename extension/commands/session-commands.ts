@@ -1,9 +1,20 @@
+import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { RpcClient } from "../../shared/rpc";
 import { withoutContext } from "../chat/context/context-format";
 import { run, type CommandContext } from "./context";
 import { listSessions, type SessionSummary } from "./session-list";
+
+/**
+ * An export's path in the extension's storage (folder 0700), named after the session: exports hold
+ * the whole conversation, so they stay out of the workspace (and its `git status`).
+ */
+function exportPath(dir: string, sessionFile: string | undefined): string {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const name = sessionFile ? path.basename(sessionFile).replace(/\.jsonl$/, "") : `session-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+  return path.join(dir, `${name}.html`);
+}
 
 /** Session commands refuse to run during a turn: offer to abort it first. */
 async function idleFirst(ctx: CommandContext, client: RpcClient, what: string): Promise<boolean> {
@@ -78,11 +89,18 @@ export function registerSessionCommands(ctx: CommandContext): vscode.Disposable[
     ),
     vscode.commands.registerCommand("pi.exportHtml", () =>
       run(ctx, "Exporting the session", async (client) => {
-        const { path: file } = await client.request("export_html", {});
+        const { sessionFile } = await client.request("get_state", {});
+        const file = await client.request("export_html", { outputPath: exportPath(ctx.exportsDir, sessionFile) }).then((result) => result.path);
+        fs.chmodSync(file, 0o600); // whatever the agent's umask: the export holds the whole conversation
         const uri = vscode.Uri.file(file);
-        void vscode.window.showInformationMessage(`Pi: exported the session to ${file}`, "Open in Browser", "Open as Text").then((choice) => {
+        void vscode.window.showInformationMessage(`Pi: exported the session to ${file}`, "Open in Browser", "Open as Text", "Save As…").then(async (choice) => {
           if (choice === "Open in Browser") void vscode.env.openExternal(uri);
           else if (choice === "Open as Text") void vscode.commands.executeCommand("vscode.open", uri);
+          else if (choice === "Save As…") {
+            const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+            const target = await vscode.window.showSaveDialog({ ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, path.basename(file)) } : {}), filters: { HTML: ["html"] } });
+            if (target) await vscode.workspace.fs.copy(uri, target, { overwrite: true });
+          }
         });
         return file;
       }),

@@ -12,6 +12,7 @@ import type { EditorDialogs } from "../ui/editor-dialog";
 import { showNativeDialog } from "../ui/native-dialogs";
 import { NoticePresenter } from "../ui/notices";
 import { offerUndelivered } from "../ui/recovery-notice";
+import type { ProjectTrust } from "../supervision/project-trust";
 import { runOutcome, sessionActivity, type RunOutcome, type SessionActivity } from "./activity";
 import { PendingDialogs } from "./pending-dialogs";
 
@@ -26,6 +27,8 @@ export interface SessionServices {
   attach: AgentAttach[];
   /** The checkpoint store the bundled host records in (undefined while checkpoints are off). */
   checkpointStore?: () => string | undefined;
+  /** The one project-trust decider of the window. */
+  projectTrust?: ProjectTrust;
 }
 
 export interface SessionSpec {
@@ -71,6 +74,7 @@ export class AgentSession implements vscode.Disposable {
         log,
         secretEnv: () => services.apiKeys.environment(),
         ...(services.checkpointStore ? { checkpointStore: services.checkpointStore } : {}),
+        ...(services.projectTrust ? { projectTrust: services.projectTrust } : {}),
         ...(spec.cwd ? { cwd: spec.cwd } : {}),
         ...(spec.sessionFile ? { sessionFile: spec.sessionFile } : {}),
       }),

@@ -20,6 +20,7 @@ import {
   type CommandRunner,
   type Env,
 } from "./api-keys";
+import { piAgentDir } from "../../../shared/node/project-trust";
 import { builtinModels } from "./catalogue";
 import { applyProviderConfig, ConfigError, configuredHeaders, loadModelsJson, parseJsonText, type ProviderConfig } from "./models-json";
 import { ModelRegistryError, resolveModelPattern, type ResolvedModel, type ResolveOptions } from "./resolve";
@@ -75,9 +76,7 @@ export interface ModelRegistry {
 }
 
 export function defaultAgentDir(env: Env = process.env): string {
-  const fromEnv = env.PI_CODING_AGENT_DIR;
-  if (fromEnv) return fromEnv === "~" ? os.homedir() : fromEnv.startsWith("~/") ? path.join(os.homedir(), fromEnv.slice(2)) : fromEnv;
-  return path.join(os.homedir(), ".pi", "agent");
+  return piAgentDir(env, os.homedir());
 }
 
 /** localhost, 127.0.0.0/8, ::1, 0.0.0.0 and *.localhost. */

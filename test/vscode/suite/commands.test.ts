@@ -101,9 +101,13 @@ describe("Pi commands", function () {
     }
   });
 
-  it("exports the session as HTML and offers to open it", async () => {
+  it("exports the session as HTML into the extension's storage, readable by the user only, and offers to open it", async () => {
     const file = await vscode.commands.executeCommand<string>("pi.exportHtml");
     assert.ok(file && fs.existsSync(file), "the HTML file exists");
+    const workspace = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    assert.ok(path.relative(workspace, file).startsWith(".."), `the export is outside the workspace: ${file}`);
+    assert.match(file, /globalStorage[\\/]pi-agent\.pi-agent-vscode[\\/]exports[\\/]/);
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600);
     assert.match(fs.readFileSync(file, "utf8"), /Explain this code/);
     await ui.waitForSelector(`${toast("exported the session")} .monaco-button:has-text("Open as Text")`, "visible");
   });

@@ -1,0 +1,49 @@
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { describeResources, protectedResources, saveTrust, savedTrust, visible } from "./project-trust";
+
+describe("project trust: what is protected and how it is shown", () => {
+  let root: string;
+  beforeEach(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), "project-trust-"));
+  });
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it("finds pi's protected entries, not a bare .pi folder", () => {
+    fs.mkdirSync(path.join(root, ".pi"));
+    assert.deepEqual(protectedResources(root, path.join(root, "home")), []);
+    fs.mkdirSync(path.join(root, ".pi", "extensions"));
+    fs.writeFileSync(path.join(root, ".pi", "SYSTEM.md"), "x");
+    assert.deepEqual(protectedResources(root, path.join(root, "home")).map((p) => path.relative(fs.realpathSync(root), p)).sort(), [".pi/SYSTEM.md", ".pi/extensions"]);
+  });
+
+  it("lists a folder's files, names that could fake lines or reorder escaped, long folders cut with a count", () => {
+    const dir = path.join(root, ".pi", "extensions");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "a\nTrust and Load.ts"), "");
+    fs.writeFileSync(path.join(dir, "b\u202Est.ts"), "");
+    for (let i = 0; i < 25; i++) fs.writeFileSync(path.join(dir, `z${String(i).padStart(2, "0")}.ts`), "");
+    const shown = describeResources(protectedResources(root, path.join(root, "home")), root);
+    assert.equal(shown[0], ".pi/extensions/a\\u000aTrust and Load.ts");
+    assert.equal(shown[1], ".pi/extensions/b\\u202est.ts");
+    assert.equal(shown.length, 21);
+    assert.equal(shown[20], "... and 7 more in .pi/extensions");
+    assert.equal(visible("plain"), "plain");
+  });
+
+  it("saves decisions sorted under canonical paths; the nearest folder decides", () => {
+    const agentDir = path.join(root, "agent");
+    const project = path.join(root, "work", "repo");
+    fs.mkdirSync(project, { recursive: true });
+    saveTrust(agentDir, path.join(root, "work"), true);
+    assert.deepEqual(savedTrust(agentDir, project), { folder: fs.realpathSync(path.join(root, "work")), trusted: true });
+    saveTrust(agentDir, project, false);
+    assert.equal(savedTrust(agentDir, project)?.trusted, false);
+    assert.equal(fs.statSync(path.join(agentDir, "trust.json")).mode & 0o777, 0o600);
+    assert.equal(fs.existsSync(path.join(agentDir, "trust.json.lock")), false, "the lock is released");
+    fs.writeFileSync(path.join(agentDir, "trust.json"), "[1]");
+    assert.throws(() => savedTrust(agentDir, project), /expected an object/);
+  });
+});
