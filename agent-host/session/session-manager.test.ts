@@ -21,11 +21,12 @@ describe("SessionManager", () => {
     assert.equal(defaultSessionDir("/home/u/.pi/agent", "/work/my:proj"), "/home/u/.pi/agent/sessions/--work-my-proj--");
   });
 
-  it("writes nothing until the first reply, then one line per entry, and loads it back", () => {
+  it("writes nothing until the first message (the prompt, before any reply), then one line per entry, and loads it back", () => {
     const sessions = new SessionManager({ cwd: "/w", sessionDir: dir });
     sessions.append({ type: "model_change", provider: "faux", modelId: "m" });
-    sessions.appendMessage(user("hello"));
     assert.equal(existsSync(sessions.sessionFile!), false);
+    sessions.appendMessage(user("hello"));
+    assert.equal(readFileSync(sessions.sessionFile!, "utf8").trim().split("\n").length, 3, "header, model change and the prompt");
     sessions.appendMessage(assistant("hi"));
     const lines = readFileSync(sessions.sessionFile!, "utf8").trim().split("\n").map((l) => JSON.parse(l) as { type: string; parentId?: string | null; id?: string });
     assert.deepEqual(lines.map((l) => l.type), ["session", "model_change", "message", "message"]);

@@ -21,8 +21,9 @@ export interface SessionManagerOptions {
 
 /**
  * One session: its entries (a tree linked by id/parentId), the current leaf, and its file.
- * Entries are appended to the file as they come, once the first assistant reply exists (as pi
- * does, so a session that never got an answer leaves no file).
+ * Entries are appended to the file as they come, once the first message exists: the user's prompt
+ * is on disk before the model is called, so a crash before the first reply loses nothing the user
+ * saw (pi waits for the first reply; a session without any message still leaves no file).
  */
 export class SessionManager {
   header!: SessionHeader;
@@ -106,7 +107,7 @@ export class SessionManager {
     if (!this.writer) return;
     if (this.writer.exists) return this.writer.append([entry]);
     this.unwritten.push(entry);
-    if (this.unwritten.some((e) => e.type === "message" && e.message.role === "assistant")) {
+    if (this.unwritten.some((e) => e.type === "message")) {
       this.writer.append(this.unwritten);
       this.unwritten = [];
     }
@@ -193,9 +194,9 @@ export class SessionManager {
       this.byId.set(entry.id, entry);
       this.leafId = entry.id;
     }
-    // As pi: the new file is written now only if it holds a reply; otherwise with the first one.
+    // The new file is written now only if it holds a message; otherwise with the first one.
     if (this.writer && kept.length) {
-      if (kept.some((e) => e.type === "message" && e.message.role === "assistant")) this.writer.append(kept);
+      if (kept.some((e) => e.type === "message")) this.writer.append(kept);
       else this.unwritten.push(...kept);
     }
   }

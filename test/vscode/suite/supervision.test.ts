@@ -7,6 +7,7 @@ import * as vscode from "vscode";
 import { AgentSupervisor } from "../../../extension/agent-supervisor";
 import { eventually } from "./agent-fixture";
 import { messageTexts, useBundledHost, type HostFixture } from "./host-fixture";
+import { chatText, openChat, typePrompt } from "./chat-support";
 import { requireUi, ui } from "./ui";
 
 const toast = (text: string) => `.notification-toast:has-text(${JSON.stringify(text)})`;
@@ -52,6 +53,25 @@ describe("agent supervision", function () {
     // The model sees the earlier turn again.
     await host.prompt("What was the word?");
     assert.match(JSON.stringify(host.llm.requests.at(-1)?.body.messages), /Remember the word banana/);
+  });
+
+  it("keeps the first prompt of a new session when the agent dies before its reply", async () => {
+    host.api.supervisor.policy.reset(); // a crash of its own, not counted with the other tests'
+    await vscode.commands.executeCommand("pi.newSession");
+    await openChat();
+    host.llm.enqueue({ kind: "hang" });
+    const count = host.llm.requests.length;
+    await typePrompt("First words of a new session.");
+    await host.llm.waitForRequests(count + 1); // the model is being called; no reply yet
+    const before = await host.state();
+    await killAndWaitForRestart();
+    const after = await host.state();
+    assert.equal(after.sessionFile, before.sessionFile, "the restart reopened the new session");
+    const texts = await messageTexts(host.api);
+    assert.ok(texts.some((t) => t.includes("First words of a new session.")), "the prompt is in the session");
+    await chatText("the prompt in the chat after the restart", "#transcript", (text) => text.includes("First words of a new session."));
+    await host.prompt("Go on.");
+    assert.match(JSON.stringify(host.llm.requests.at(-1)?.body.messages), /First words of a new session\./, "the model sees it");
   });
 
   it("offers the steering that a crash did not deliver, and sends it again", async () => {
