@@ -4,6 +4,9 @@ import type { default as Ajv, Options, ValidateFunction } from "ajv";
  * AJV, loaded when a validator is first compiled: a program whose validators were compiled at
  * build time (the agent host, see precompiled.ts) never loads the compiler at all.
  */
+/** The bundler's require (shared/ has no Node types: this is the one place it is used). */
+declare const require: (id: string) => unknown;
+
 export function createAjv(options: Options): Ajv {
   // A literal require inside the function: bundlers include AJV but run it only from here.
   const { default: AjvClass } = require("ajv") as typeof import("ajv");

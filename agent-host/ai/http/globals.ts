@@ -42,7 +42,7 @@ interface ResponseInit {
 }
 
 function ResponseStandIn(body?: unknown, init: ResponseInit = {}): object {
-  if (body !== undefined && body !== null && typeof body !== "string") return new globalThis.Response(body as BodyInit, init as globalThis.ResponseInit);
+  if (body !== undefined && body !== null && typeof body !== "string") return new globalThis.Response(body as ConstructorParameters<typeof globalThis.Response>[0], init as globalThis.ResponseInit);
   const chunks = typeof body === "string" ? [Buffer.from(body)] : [];
   const source = body === undefined || body === null ? null : (async function* () { yield* chunks; })();
   return new HttpResponse(source, init.status ?? 200, init.statusText ?? "", new HttpHeaders(init.headers), "");

@@ -89,9 +89,10 @@ export class HttpResponse {
 
 /** A response body's chunks, whether ours or a WHATWG stream from Node's fetch. */
 export function bodyChunks(body: ReadableStream<Uint8Array> | ByteStream): AsyncIterable<Uint8Array> {
-  if (Symbol.asyncIterator in body) return body;
+  // Typed apart: with Node's types every ReadableStream is async-iterable, with the DOM's none is.
+  if (typeof (body as Partial<AsyncIterable<Uint8Array>>)[Symbol.asyncIterator] === "function") return body as AsyncIterable<Uint8Array>;
   return (async function* () {
-    const reader = body.getReader();
+    const reader = (body as ReadableStream<Uint8Array>).getReader();
     try {
       for (let r = await reader.read(); !r.done; r = await reader.read()) yield r.value;
     } finally {

@@ -1,0 +1,43 @@
+// Lint: the layer order as rules (each folder imports only what the README's Layout table allows)
+// and a few checks TypeScript does not make. `npm run lint`; part of `npm test`.
+import tseslint from "typescript-eslint";
+
+/** `no-restricted-imports` patterns: each a regex on the import string, with why it is refused. */
+const refuse = (...rules) => ({
+  "no-restricted-imports": ["error", { patterns: rules.map(([regex, message]) => ({ regex, message })) }],
+});
+const up = "^(\\.\\./)+";
+const node = ["^node:|^(fs|path|os|child_process|http|https|net|stream|crypto|url|util|events)$", "platform-free code: no Node modules"];
+const vscode = ["^vscode$", "only extension/ (and its tests) may import vscode"];
+const agentHost = [`${up}agent-host/`, "agent-host/ is reached only over the wire (shared/rpc)"];
+const extension = [`${up}extension/`, "extension/ is the top of its own stack: nothing imports it"];
+const webview = [`${up}webview/`, "webview/ talks to the extension only through its typed channel"];
+/** agent-host's layers, in order: a layer imports only earlier ones. */
+const hostLayers = ["ai", "agent", "tools", "session", "rpc"];
+const laterThan = (layer) => hostLayers.slice(hostLayers.indexOf(layer) + 1);
+
+export default tseslint.config(
+  { ignores: ["dist/**", "dist-test/**", "dist-vsix/**", "node_modules/**", "test/peers/*/node_modules/**", ".test-artifacts/**", "bench/**", "scripts/**", "test/vscode/workspace/**"] },
+  {
+    files: ["**/*.ts"],
+    languageOptions: { parser: tseslint.parser },
+    plugins: { "@typescript-eslint": tseslint.plugin },
+    rules: {
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/no-floating-promises": "off",
+      "no-debugger": "error",
+      eqeqeq: ["error", "smart"],
+    },
+  },
+  // Tests run in Node: the platform-free folders' tests may use Node modules.
+  { files: ["shared/**/*.ts"], ignores: ["shared/node/**", "**/*.test.ts"], rules: refuse(node, vscode, agentHost, extension, webview) },
+  { files: ["shared/**/*.test.ts"], ignores: ["shared/node/**"], rules: refuse(vscode, agentHost, extension, webview) },
+  { files: ["shared/node/**/*.ts"], rules: refuse(vscode, agentHost, extension, webview) },
+  { files: ["webview/**/*.ts"], ignores: ["**/*.test.ts"], rules: refuse(node, vscode, agentHost, extension) },
+  { files: ["webview/**/*.test.ts"], rules: refuse(vscode, agentHost, extension) },
+  { files: ["extension/**/*.ts"], rules: refuse(agentHost, webview) },
+  ...hostLayers.map((layer) => ({
+    files: [`agent-host/${layer}/**/*.ts`],
+    rules: refuse(vscode, extension, webview, [`${up}(${laterThan(layer).join("|") || "-"})/`, `agent-host/${layer}/ may import only earlier layers (${hostLayers.join(" → ")})`]),
+  })),
+);
