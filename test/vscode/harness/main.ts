@@ -98,8 +98,14 @@ export async function main(argv: string[]): Promise<number> {
   }
   // After the development runs: packaging rebuilds dist/ for production.
   if (args.runs.vsix && !interrupted) {
-    const vsix = packageVsix();
-    for (const version of args.versions) {
+    let vsix: string;
+    try {
+      vsix = packageVsix();
+    } catch (err) {
+      outcomes.push({ version: args.versions.join(","), vscodeVersion: "-", vsix: "(not built)", error: (err as Error).message, timings: {} });
+      vsix = "";
+    }
+    for (const version of vsix ? args.versions : []) {
       if (interrupted) break;
       outcomes.push(await runVersion({ ...args, version, vsix, onInterrupt, interrupted: () => interrupted }));
     }
