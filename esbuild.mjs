@@ -6,6 +6,7 @@ import * as esbuild from "esbuild";
 import { copyFileSync, mkdirSync, writeFileSync, readFileSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { writeThirdPartyNotices } from "./scripts/third-party-notices.mjs";
 
 const production = process.argv.includes("--production");
 const watch = process.argv.includes("--watch");
@@ -20,7 +21,10 @@ const common = {
   sourcesContent: !production,
   logLevel: "warning",
   define: { "process.env.PI_VSCODE_VERSION": JSON.stringify(version) },
+  // Each bundle's `/*! */` comments in <bundle>.LEGAL.txt; every bundled package's license in
+  // THIRD-PARTY-NOTICES.txt, from the metafiles (scripts/third-party-notices.mjs).
   legalComments: "linked",
+  metafile: true,
 };
 
 /**
@@ -125,7 +129,7 @@ async function writeValidators() {
     { options: validatorOptions, schemas: precompiledSchemas(), out: "validators.js" },
     { options: toolValidatorOptions, schemas: precompiledToolSchemas(), out: "tool-validators.js" },
   ];
-  await Promise.all(
+  return Promise.all(
     sets.map(async ({ options, schemas, out }) => {
       const ajv = new Ajv({ ...options, code: { source: true } });
       const names = {};
@@ -137,7 +141,7 @@ async function writeValidators() {
       const byKey = Object.entries(names).map(([name, key]) => `${JSON.stringify(key)}: exports.${name}`);
       const source = join(dist, ".build", `${out}-source.cjs`);
       writeFileSync(source, `${standaloneCode(ajv, Object.fromEntries(Object.keys(names).map((n) => [n, n])))}\nexports.validators = {${byKey.join(", ")}};\n`);
-      await esbuild.build({ entryPoints: [source], bundle: true, platform: "node", format: "cjs", target: "node20", minify: true, outfile: join(dist, out), logLevel: "warning", nodePaths: [join(root, "node_modules")] });
+      return esbuild.build({ entryPoints: [source], bundle: true, platform: "node", format: "cjs", target: "node20", minify: true, outfile: join(dist, out), logLevel: "warning", nodePaths: [join(root, "node_modules")], metafile: true });
     }),
   );
 }
@@ -167,6 +171,8 @@ if (watch) {
   console.log("watching for changes…");
 } else {
   const started = Date.now();
-  await Promise.all([...programs.map((options) => esbuild.build(options)), writeSchema(), writeValidators()]);
-  console.log(`built dist/ (${production ? "production" : "development"}) in ${Date.now() - started} ms`);
+  const [builds, validators] = await Promise.all([Promise.all(programs.map((options) => esbuild.build(options))), writeValidators(), writeSchema()]);
+  const metafiles = [...builds, ...validators].map((result) => result.metafile);
+  const packages = writeThirdPartyNotices(metafiles, [join(root, "node_modules", "esbuild-wasm")], join(dist, "THIRD-PARTY-NOTICES.txt"));
+  console.log(`built dist/ (${production ? "production" : "development"}, ${packages} third-party packages) in ${Date.now() - started} ms`);
 }

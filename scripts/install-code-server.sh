@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Installs code-server (VS Code server + web workbench) from the npm registry, offline-safe,
+# Installs code-server (VS Code server + web workbench) from the npm registry
 # into a cache outside the clone: ${PI_VSCODE_CACHE:-$HOME/.cache/pi-vscode}/code-server-<version>/.
-# Recipe: shared/notes/real-vscode-offline.md. Built in a temp dir and renamed at the end;
+# No download from Microsoft or GitHub: code-server's npm package, its dependencies installed
+# without install scripts, native modules rebuilt against local Node headers, ripgrep from
+# Debian. Built in a temp dir and renamed at the end;
 # the marker file `.pi-installed` (JSON: version, node) says it is complete.
 # Usage: scripts/install-code-server.sh [version]   (default 4.100.3; 4.101+ run on Node 22)
 set -euo pipefail
@@ -20,7 +22,7 @@ flock 9
 [ -f "$marker" ] && exit 0
 
 start=$(date +%s)
-bash "$here/install-apt.sh"
+bash "$here/install-apt.sh" libkrb5-dev make g++ python3 ripgrep
 
 work="$(mktemp -d "$cache/.tmp-code-server-$version.XXXXXX")"
 log="$work/install.log"

@@ -28,8 +28,6 @@ export interface CliOptions {
   noContextFiles: boolean;
   /** undefined: pi's default (settings); true/false: --approve / --no-approve. */
   approve?: boolean;
-  offline: boolean;
-  verbose: boolean;
   /** Ours, not pi's: ask (a select dialog) before these tools run; the editor passes bash,edit,write. */
   confirmTools: string[];
   /** How long such a question waits before it counts as a denial (ms; 0: no limit). */
@@ -100,11 +98,12 @@ const flags: Record<string, (o: CliOptions) => void> = {
   "-a": (o) => (o.approve = true),
   "--no-approve": (o) => (o.approve = false),
   "-na": (o) => (o.approve = false),
-  "--offline": (o) => (o.offline = true),
-  "--verbose": (o) => (o.verbose = true),
   "--event-snapshots": (o) => (o.eventSnapshots = true),
   "--workspace-only": (o) => (o.workspaceOnly = true),
-  // TUI-only flags, accepted and ignored
+  // Accepted and ignored: pi's --offline stops its own network activity (model catalog refresh,
+  // package updates), which this host never has; --verbose and the rest are for pi's terminal UI.
+  "--offline": () => undefined,
+  "--verbose": () => undefined,
   "--print": () => undefined,
   "-p": () => undefined,
   "--resume": () => undefined,
@@ -119,7 +118,7 @@ export function parseCli(argv: readonly string[], help: string, version: string)
   const options: CliOptions = {
     mode: "text", appendSystemPrompt: [], continue: false, noSession: false, excludeTools: [], noTools: false,
     noBuiltinTools: false, extensions: [], noExtensions: false, skills: [], noSkills: false, promptTemplates: [],
-    noPromptTemplates: false, noContextFiles: false, offline: false, verbose: false, eventSnapshots: false, confirmTools: [], confirmTimeoutMs: 0, workspaceOnly: false, messages: [],
+    noPromptTemplates: false, noContextFiles: false, eventSnapshots: false, confirmTools: [], confirmTimeoutMs: 0, workspaceOnly: false, messages: [],
   };
   const warnings: string[] = [];
   for (let i = 0; i < argv.length; i++) {

@@ -40,8 +40,9 @@ Options (as pi's):
   --checkpoint-dir <dir>         record files before write/edit change them, in this checkpoint store
   --workspace-only               read/write/edit/ls/find/grep refuse paths outside the working directory (bash is not confined)
   --event-snapshots              add the cumulative message to message_update (older Pi clients)
-  --offline, --verbose, --version, --help
-Options of pi's terminal UI are accepted and ignored.`;
+  --version, -v / --help, -h
+Accepted and ignored: --offline (this host makes no network requests but the model's), --verbose
+and the other options of pi's terminal UI.`;
 
 export async function runCli(argv: readonly string[]): Promise<number | undefined> {
   const parsed = parseCli(argv, HELP, VERSION);

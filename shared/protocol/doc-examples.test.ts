@@ -1,26 +1,31 @@
 import { strict as assert } from "node:assert";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import Ajv from "ajv";
 import { commandSchemas, eventSchemas, checkInbound, checkOutbound, isCommandType, isEventType } from "./index";
-import { extractJsonObjects, type DocExample } from "./doc-examples";
 
 const repo = resolve(__dirname, "../..");
-const seedsDir = resolve(repo, "../shared/seeds");
-const piDocsDir = process.env.PI_DOCS_DIR ?? join(repo, "test/peers/pi-0.87.1/node_modules/@earendil-works/pi-coding-agent/docs");
-/** Objects in the docs that carry a `type` but are not frames: content blocks, JSON Schema, JSON mode's header. */
-const notFrames = new Set(["image", "text", "string", "object", "session"]);
+/** The example frames of Pi's docs and the seed documents, as fixtures (their README says where from). */
+const fixturesDir = join(repo, "test/fixtures/protocol-examples");
 
-function examples(): DocExample[] {
-  assert.ok(existsSync(seedsDir), `seed documents not found at ${seedsDir}`);
-  assert.ok(existsSync(join(piDocsDir, "rpc.md")), `Pi docs not found at ${piDocsDir}: run npm run peers:install`);
-  const files = [
-    ...readdirSync(seedsDir).map((f) => join(seedsDir, f)),
-    ...["rpc.md", "rpc-commands.md", "rpc-extension-ui.md", "json.md"].map((f) => join(piDocsDir, f)),
-  ];
-  return files
-    .flatMap((file) => extractJsonObjects(readFileSync(file, "utf8"), file.split("/").slice(-1)[0]))
-    .filter((e) => typeof e.value.type === "string" && !notFrames.has(e.value.type));
+interface Example {
+  source: string;
+  line: number;
+  value: Record<string, unknown>;
+}
+
+interface ExampleFile {
+  from: string;
+  examples: { line: number; frame: Record<string, unknown> }[];
+}
+
+function examples(): Example[] {
+  return readdirSync(fixturesDir)
+    .filter((f) => f.endsWith(".json"))
+    .flatMap((file) => {
+      const { examples } = JSON.parse(readFileSync(join(fixturesDir, file), "utf8")) as ExampleFile;
+      return examples.map(({ line, frame }) => ({ source: file, line, value: frame }));
+    });
 }
 
 function documentValidators() {
@@ -30,12 +35,12 @@ function documentValidators() {
   return { inbound: ajv.getSchema("protocol#/$defs/AgentInbound")!, outbound: ajv.getSchema("protocol#/$defs/AgentOutbound")! };
 }
 
-describe("protocol examples from the seed documents and Pi's docs", () => {
-  let all: DocExample[] = [];
+describe("protocol examples of the seed documents and Pi's docs (test/fixtures/protocol-examples)", () => {
+  let all: Example[] = [];
   before(() => {
     all = examples();
   });
-  const where = (e: DocExample) => `${e.source}:${e.line} ${JSON.stringify(e.value).slice(0, 160)}`;
+  const where = (e: Example) => `${e.source}:${e.line} ${JSON.stringify(e.value).slice(0, 160)}`;
 
   it("finds the example frames of every area", () => {
     assert.ok(all.length >= 200, `only ${all.length} examples found`);

@@ -61,6 +61,8 @@ export const harnessEnv = {
   colors: "PI_VSCODE_TEST_COLORS",
   /** Optional mocha --grep. */
   grep: "PI_VSCODE_TEST_GREP",
+  /** The VSIX journey: the extensions folder the VSIX was installed into. */
+  installedExtensions: "PI_VSCODE_INSTALLED_EXTENSIONS",
 } as const;
 
 export interface BridgeInfo {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Bundles the in-host suites (test/vscode/suite/index.ts + **/*.test.ts) into
-// dist-test/vscode/suite/: CommonJS for the extension host, `vscode` external, mocha bundled.
+// dist-test/vscode/suite/, and the VSIX journey (the same index + test/vscode/vsix/*.test.ts)
+// into dist-test/vscode/vsix/: CommonJS for the extension host, `vscode` external, mocha bundled.
 import * as esbuild from "esbuild";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -19,11 +20,7 @@ function testFiles(dir) {
   });
 }
 
-fs.rmSync(outdir, { recursive: true, force: true });
-const result = await esbuild.build({
-  entryPoints: [path.join(suiteDir, "index.ts"), ...testFiles(suiteDir)],
-  outbase: suiteDir,
-  outdir,
+const common = {
   bundle: true,
   platform: "node",
   format: "cjs",
@@ -33,5 +30,17 @@ const result = await esbuild.build({
   logLevel: "warning",
   // mocha's parallel mode (unused in the extension host) resolves worker files at run time.
   logOverride: { "require-resolve-not-external": "silent" },
-});
-if (result.errors.length > 0) process.exit(1);
+};
+const vsixDir = path.join(here, "vsix");
+const vsixOutdir = path.join(outdir, "..", "vsix");
+fs.rmSync(outdir, { recursive: true, force: true });
+fs.rmSync(vsixOutdir, { recursive: true, force: true });
+const results = await Promise.all([
+  esbuild.build({ ...common, entryPoints: [path.join(suiteDir, "index.ts"), ...testFiles(suiteDir)], outbase: suiteDir, outdir }),
+  esbuild.build({
+    ...common,
+    entryPoints: { index: path.join(suiteDir, "index.ts"), ...Object.fromEntries(testFiles(vsixDir).map((f) => [path.basename(f, ".ts"), f])) },
+    outdir: vsixOutdir,
+  }),
+]);
+if (results.some((result) => result.errors.length > 0)) process.exit(1);

@@ -31,6 +31,18 @@ export function ensureCodeServer(version: string): Installed {
   return { version, dir, node: marker.node };
 }
 
+/** `code-server --install-extension <vsix>` into `stateDir`'s extensions folder (as startCodeServer lays it out). */
+export function installExtension(installed: Installed, stateDir: string, vsix: string): void {
+  const args = [
+    path.join(installed.dir, "out", "node", "entry.js"),
+    "--user-data-dir", path.join(stateDir, "user-data"),
+    "--extensions-dir", path.join(stateDir, "extensions"),
+    "--install-extension", vsix,
+  ];
+  const res = spawnSync(installed.node, args, { encoding: "utf8", env: { ...process.env, EXTENSIONS_GALLERY: "{}" } });
+  if (res.status !== 0) throw new Error(`code-server --install-extension ${vsix} failed (exit ${res.status}):\n${res.stdout}${res.stderr}`);
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();

@@ -1,6 +1,9 @@
 // `npm run test:vscode`: builds the in-host suites and runs them in real VS Code, once per
 // requested code-server version (or through @vscode/test-electron with PI_VSCODE_TEST_ELECTRON=1).
+// Then, once per version, the VSIX journey: `npm run package`, the VSIX installed into
+// code-server, test/vscode/vsix/ run on it.
 // Options: --extension <dir>  --versions 4.100.3,4.117.0  --grep <pattern>  --timeout <s>  --keep-state
+//   --vsix (only the VSIX journey)  --no-vsix (without it; the default with --grep)
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -14,6 +17,8 @@ export interface HarnessArgs {
   grep?: string;
   timeoutMs: number;
   keepState: boolean;
+  /** Which runs: the suites on the development path, the VSIX journey, or both. */
+  runs: { development: boolean; vsix: boolean };
 }
 
 export function parseArgs(argv: string[]): HarnessArgs {
@@ -32,6 +37,10 @@ export function parseArgs(argv: string[]): HarnessArgs {
     ...(grep ? { grep } : {}),
     timeoutMs: Number(value("--timeout") ?? process.env.PI_VSCODE_TIMEOUT ?? 600) * 1000,
     keepState: argv.includes("--keep-state"),
+    runs: {
+      development: !argv.includes("--vsix"),
+      vsix: argv.includes("--vsix") || (!argv.includes("--no-vsix") && grep === undefined),
+    },
   };
 }
 
@@ -39,6 +48,14 @@ export function parseArgs(argv: string[]): HarnessArgs {
 export function defaultExtension(): string {
   if (!fs.existsSync(path.join(repoRoot, "dist", "extension.js"))) throw new Error("dist/extension.js is missing: run npm run build first");
   return repoRoot;
+}
+
+/** `npm run package` (a clean production build into dist/, then vsce): the VSIX's path. */
+export function packageVsix(): string {
+  const res = spawnSync(process.execPath, [path.join(repoRoot, "scripts", "package-vsix.mjs")], { stdio: ["ignore", "inherit", "inherit"] });
+  if (res.status !== 0) throw new Error("npm run package failed");
+  const { name, version } = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { name: string; version: string };
+  return path.join(repoRoot, "dist-vsix", `${name}-${version}.vsix`);
 }
 
 export function buildSuite(): void {
@@ -73,9 +90,25 @@ export async function main(argv: string[]): Promise<number> {
   const apt = spawnSync("bash", [path.join(repoRoot, "scripts", "install-apt.sh")], { stdio: "inherit" });
   if (apt.status !== 0) throw new Error("scripts/install-apt.sh failed");
   const outcomes: VersionOutcome[] = [];
-  for (const version of args.versions) {
-    if (interrupted) break;
-    outcomes.push(await runVersion({ ...args, version, onInterrupt, interrupted: () => interrupted }));
+  if (args.runs.development) {
+    for (const version of args.versions) {
+      if (interrupted) break;
+      outcomes.push(await runVersion({ ...args, version, onInterrupt, interrupted: () => interrupted }));
+    }
+  }
+  // After the development runs: packaging rebuilds dist/ for production.
+  if (args.runs.vsix && !interrupted) {
+    let vsix: string;
+    try {
+      vsix = packageVsix();
+    } catch (err) {
+      outcomes.push({ version: args.versions.join(","), vscodeVersion: "-", vsix: "(not built)", error: (err as Error).message, timings: {} });
+      vsix = "";
+    }
+    for (const version of vsix ? args.versions : []) {
+      if (interrupted) break;
+      outcomes.push(await runVersion({ ...args, version, vsix, onInterrupt, interrupted: () => interrupted }));
+    }
   }
   if (interruptDone) {
     await interruptDone;
@@ -91,7 +124,7 @@ export async function main(argv: string[]): Promise<number> {
     const t = o.timings;
     const secs = (ms: number | undefined) => (ms === undefined ? "-" : `${(ms / 1000).toFixed(1)} s`);
     process.stdout.write(
-      `  code-server ${o.version} (VS Code ${o.vscodeVersion}): ` +
+      `  code-server ${o.version} (VS Code ${o.vscodeVersion})${o.vsix ? ", VSIX journey" : ""}: ` +
         (r ? `${r.passes} passing, ${r.failures} failing, ${r.pending} pending` : "no result") +
         (o.error ? ` - ${o.error}` : "") +
         ` [install ${secs(t.installMs)}, start ${secs(t.codeServerStartMs)}, tests ${secs(t.testsMs)}, total ${secs(t.totalMs)}]\n`,

@@ -8,6 +8,9 @@ export const repoRoot = path.resolve(path.dirname(__filename), "..", "..", "..")
 export const vscodeTestDir = path.join(repoRoot, "test", "vscode");
 export const sampleWorkspace = path.join(vscodeTestDir, "workspace");
 export const compiledSuite = path.join(repoRoot, "dist-test", "vscode", "suite");
+/** The VSIX journey's suite (test/vscode/vsix/), and the empty extension that carries it into the host. */
+export const compiledVsixSuite = path.join(repoRoot, "dist-test", "vscode", "vsix");
+export const vsixDriver = path.join(vscodeTestDir, "vsix", "driver");
 export const artifactsRoot = path.join(repoRoot, ".test-artifacts");
 export const installScript = path.join(repoRoot, "scripts", "install-code-server.sh");
 

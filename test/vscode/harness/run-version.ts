@@ -7,8 +7,8 @@ import { harnessEnv, type TestResult } from "../bridge-protocol";
 import { FileTail, saveArtifacts } from "./artifacts";
 import { startBridge, type Bridge } from "./bridge-server";
 import { openWorkbench, type Workbench } from "./browser";
-import { ensureCodeServer, startCodeServer, workbenchUrl, type CodeServer } from "./code-server";
-import { artifactsRoot, compiledSuite, sampleWorkspace } from "./paths";
+import { ensureCodeServer, installExtension, startCodeServer, workbenchUrl, type CodeServer } from "./code-server";
+import { artifactsRoot, compiledSuite, compiledVsixSuite, sampleWorkspace, vsixDriver } from "./paths";
 
 export interface RunOptions {
   version: string;
@@ -16,6 +16,9 @@ export interface RunOptions {
   timeoutMs: number;
   grep?: string;
   keepState: boolean;
+  /** The VSIX journey: this package is installed into the run's extensions folder and its suite
+   * (test/vscode/vsix/) runs instead of the development path's. */
+  vsix?: string;
   /** Registers a cleanup to run on SIGINT; returns an unregister function. */
   onInterrupt(cleanup: () => Promise<void>): () => void;
   interrupted(): boolean;
@@ -24,6 +27,8 @@ export interface RunOptions {
 export interface VersionOutcome {
   version: string;
   vscodeVersion: string;
+  /** The VSIX the run installed (the VSIX journey). */
+  vsix?: string;
   result?: TestResult;
   error?: string;
   timings: Record<string, number>;
@@ -38,10 +43,10 @@ export async function runVersion(options: RunOptions): Promise<VersionOutcome> {
   const installed = ensureCodeServer(options.version);
   lap("installMs", t0);
   const vscodeVersion = readVscodeVersion(installed.dir);
-  const outcome: VersionOutcome = { version: options.version, vscodeVersion, timings };
-  log(`code-server ${options.version} (VS Code ${vscodeVersion}), extension ${options.extensionPath}`);
+  const outcome: VersionOutcome = { version: options.version, vscodeVersion, timings, ...(options.vsix ? { vsix: options.vsix } : {}) };
+  log(`code-server ${options.version} (VS Code ${vscodeVersion}), extension ${options.vsix ?? options.extensionPath}`);
 
-  const artifacts = path.join(artifactsRoot, `vscode-${options.version}`);
+  const artifacts = path.join(artifactsRoot, `vscode-${options.version}${options.vsix ? "-vsix" : ""}`);
   fs.rmSync(artifacts, { recursive: true, force: true });
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), `pi-vscode-${options.version}-`));
   const workspace = path.join(stateDir, "workspace");
@@ -66,6 +71,12 @@ export async function runVersion(options: RunOptions): Promise<VersionOutcome> {
 
   try {
     bridge = await startBridge(() => workbench?.page, path.join(artifacts, "screenshots"));
+    const extensionsDir = path.join(stateDir, "extensions");
+    if (options.vsix) {
+      const t = Date.now();
+      installExtension(installed, stateDir, options.vsix);
+      lap("vsixInstallMs", t);
+    }
     const t1 = Date.now();
     server = await startCodeServer({
       installed,
@@ -78,6 +89,7 @@ export async function runVersion(options: RunOptions): Promise<VersionOutcome> {
         [harnessEnv.expectedVersion]: vscodeVersion,
         [harnessEnv.colors]: process.stdout.isTTY ? "1" : "0",
         ...(options.grep ? { [harnessEnv.grep]: options.grep } : {}),
+        ...(options.vsix ? { [harnessEnv.installedExtensions]: extensionsDir } : {}),
       },
     });
     lap("codeServerStartMs", t1);
@@ -86,8 +98,9 @@ export async function runVersion(options: RunOptions): Promise<VersionOutcome> {
     const t2 = Date.now();
     const url = workbenchUrl(server, {
       folder: workspace,
-      extensionDevelopmentPath: options.extensionPath,
-      extensionTestsPath: compiledSuite,
+      // VS Code runs extension tests only beside a development extension: for the VSIX, an empty one.
+      extensionDevelopmentPath: options.vsix ? vsixDriver : options.extensionPath,
+      extensionTestsPath: options.vsix ? compiledVsixSuite : compiledSuite,
     });
     workbench = await openWorkbench(url);
     const result = await waitForResult(resultFile, server, workbench, options.timeoutMs);

@@ -34,6 +34,8 @@ export async function run(): Promise<void> {
     reporter: "spec",
     timeout: 30_000,
     color: process.env[harnessEnv.colors] === "1",
+    // Under CI (the extension host inherits code-server's environment) a stray `.only` fails.
+    forbidOnly: Boolean(process.env.CI),
     ...(grep ? { grep } : {}),
   });
   for (const file of findTests(__dirname)) mocha.addFile(file);

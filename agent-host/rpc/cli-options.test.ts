@@ -1,0 +1,23 @@
+import { strict as assert } from "node:assert";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { parseCli } from "./cli-options";
+
+const host = join(__dirname, "../../dist/agent-host.js");
+
+describe("agent host command line", () => {
+  it("accepts pi's --offline and --verbose without a warning, and they change nothing", () => {
+    const plain = parseCli(["--mode", "rpc"], "", "");
+    const both = parseCli(["--mode", "rpc", "--offline", "--verbose"], "", "");
+    assert.equal(both.kind, "run");
+    assert.deepEqual(both, plain);
+  });
+
+  it("says in --help that --offline and --verbose have no effect, and lists no option it ignores as working", () => {
+    const run = spawnSync(process.execPath, [host, "--help"], { encoding: "utf8" });
+    assert.equal(run.status, 0, run.stderr);
+    const listed = run.stdout.split("\n").filter((line) => /^\s+-/.test(line)).join("\n");
+    assert.doesNotMatch(listed, /--offline|--verbose/);
+    assert.match(run.stdout, /Accepted and ignored: --offline \(this host makes no network requests but the model's\), --verbose/);
+  });
+});
