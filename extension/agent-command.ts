@@ -52,6 +52,7 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
     ...(settings.confirmTimeoutSeconds > 0 ? ["--confirm-timeout", String(settings.confirmTimeoutSeconds)] : []),
     ...(options.checkpointDir ? ["--checkpoint-dir", options.checkpointDir] : []),
     ...(settings.workspaceOnly ? ["--workspace-only"] : []),
+    "--todo-tool", // the agent keeps its plan where the Plan view shows it
   ];
   const args = [host, "--mode", "rpc", ...defaults, ...userArgs, ...session];
   return { command: process.execPath, args, env, cwd, label: "bundled agent host", bundled: true };

@@ -18,6 +18,7 @@ import { SessionsStatusItem } from "./sessions/sessions-status";
 import { applyWhenChanged, restartWhenChanged, settings } from "./settings";
 import { AgentStatusItem } from "./status/status-item";
 import { ProjectTrust } from "./supervision/project-trust";
+import { PlanView } from "./plan/plan-view";
 import { EditorDialogs } from "./ui/editor-dialog";
 import type { NoticePresenter } from "./ui/notices";
 
@@ -67,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   lifetime.add(view.onDidBecomeActive(() => sessions.focusPrimary()));
 
   lifetime.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }));
+  lifetime.add(new PlanView(sessions));
   const tree = lifetime.add(new SessionsTreeProvider(sessions));
   lifetime.add(vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: tree }));
   // A chat tab left over from before a reload has no agent: close it (its session can be resumed).

@@ -36,6 +36,8 @@ export interface CliOptions {
   checkpointDir?: string;
   /** Ours: read/write/edit/ls/find/grep refuse paths outside the working directory (the editor passes it). */
   workspaceOnly: boolean;
+  /** Ours: the todo tool joins whatever tools are chosen (the editor shows the plan). */
+  todoTool: boolean;
   /** Adds seed 000's cumulative `message`/`partial` to message_update, for clients of the older Pi. */
   eventSnapshots: boolean;
   messages: string[];
@@ -100,6 +102,7 @@ const flags: Record<string, (o: CliOptions) => void> = {
   "-na": (o) => (o.approve = false),
   "--event-snapshots": (o) => (o.eventSnapshots = true),
   "--workspace-only": (o) => (o.workspaceOnly = true),
+  "--todo-tool": (o) => (o.todoTool = true),
   // Accepted and ignored: pi's --offline stops its own network activity (model catalog refresh,
   // package updates), which this host never has; --verbose and the rest are for pi's terminal UI.
   "--offline": () => undefined,
@@ -118,7 +121,7 @@ export function parseCli(argv: readonly string[], help: string, version: string)
   const options: CliOptions = {
     mode: "text", appendSystemPrompt: [], continue: false, noSession: false, excludeTools: [], noTools: false,
     noBuiltinTools: false, extensions: [], noExtensions: false, skills: [], noSkills: false, promptTemplates: [],
-    noPromptTemplates: false, noContextFiles: false, eventSnapshots: false, confirmTools: [], confirmTimeoutMs: 0, workspaceOnly: false, messages: [],
+    noPromptTemplates: false, noContextFiles: false, eventSnapshots: false, confirmTools: [], confirmTimeoutMs: 0, workspaceOnly: false, todoTool: false, messages: [],
   };
   const warnings: string[] = [];
   for (let i = 0; i < argv.length; i++) {

@@ -210,7 +210,8 @@ function pickModel(registry: ModelRegistry, options: CliOptions, defaultProvider
 /** Pi's built-in tools by name, plus `todo` (seed 001) when asked for with --tools. */
 function pickTools(options: CliOptions, defaultTools: string[] | undefined, cwd: string, todoStore: TodoStore): AnyAgentTool[] {
   if (options.noTools || options.noBuiltinTools) return [];
-  const wanted = (options.tools ?? defaultTools ?? [...defaultToolNames]).filter((name) => !options.excludeTools.includes(name));
+  const chosen = options.tools ?? defaultTools ?? [...defaultToolNames];
+  const wanted = [...chosen, ...(options.todoTool && !chosen.includes("todo") ? ["todo"] : [])].filter((name) => !options.excludeTools.includes(name));
   return wanted.flatMap((name): AnyAgentTool[] => {
     if (name === "todo") return [createTodoTool(todoStore)];
     return (allToolNames as readonly string[]).includes(name) ? [createTool(name as ToolName, cwd)] : [];

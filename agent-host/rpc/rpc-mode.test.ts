@@ -57,12 +57,14 @@ describe("agent host (dist/agent-host.js --mode rpc), framing and errors", () =>
     assert.deepEqual(await frame, { id: "q7", type: "response", command: "warp_drive", success: false, error: "Unknown command: warp_drive" });
   });
 
-  it("keeps the todo list of set_todos in get_state and reports it with todo_update", async () => {
+  it("keeps the todo list of set_todos in get_state, reports it with todo_update, and tells the model", async () => {
     const phases = [{ id: "p1", name: "Work", tasks: [{ id: "t1", content: "do it", status: "pending" as const }] }];
     const update = client.waitFor("todo_update");
     assert.deepEqual(await client.request("set_todos", { phases }), { phases });
     assert.deepEqual((await update).phases, phases);
     assert.deepEqual((await client.request("get_state", {})).todoPhases, phases);
+    const { messages } = await client.request("get_messages", {});
+    assert.deepEqual(messages.at(-1), { ...messages.at(-1), role: "custom", customType: "plan", content: "The user changed the plan:\nWork:\n  [ ] do it" });
   });
 
   it("exits with 0 when its input ends", async () => {

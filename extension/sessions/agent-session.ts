@@ -15,6 +15,7 @@ import { offerUndelivered } from "../ui/recovery-notice";
 import type { ProjectTrust } from "../supervision/project-trust";
 import { runOutcome, sessionActivity, type RunOutcome, type SessionActivity } from "./activity";
 import { PendingDialogs } from "./pending-dialogs";
+import { PlanState } from "../plan/plan-state";
 
 /** What every session shares: the extension's log, keys, dialogs and per-agent hooks. */
 export interface SessionServices {
@@ -53,6 +54,8 @@ export class AgentSession implements vscode.Disposable {
   readonly notices: NoticePresenter;
   readonly pending: PendingDialogs;
   readonly chatAccess: ChatAccess;
+  /** The agent's plan (todos), shown in the Plan view. */
+  readonly plan: PlanState;
   private readonly lifetime = new Lifetime();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changeEmitter.event;
@@ -80,6 +83,7 @@ export class AgentSession implements vscode.Disposable {
       }),
     );
     const surface = spec.surface;
+    this.plan = this.lifetime.add(new PlanState(this.supervisor));
     this.chat = this.lifetime.add(new ChatController(this.supervisor, surface, log, services.links));
     this.notices = this.lifetime.add(new NoticePresenter((notice) => log.info(`UI request ${notice.method} is not shown: ${JSON.stringify(notice)}`)));
     this.pending = this.lifetime.add(new PendingDialogs((id, answer) => this.chat.dialogs.answer(id, answer)));
@@ -93,6 +97,7 @@ export class AgentSession implements vscode.Disposable {
     // Dialogs: native UI and a chat card (first answer wins), tracked so none is lost.
     const dialogs = this.pending.track(this.chat.withInlineDialogs((request, token) => showNativeDialog(request, token, services.editorDialogs)));
     this.supervisor.onAttach((client, agentLifetime) => {
+      this.plan.attach(client, agentLifetime);
       client.setDialogHandler((request, token) => this.supervisor.agent.trackDialog(dialogs(request, token)));
       client.setNoticeHandler((notice) => {
         if (notice.method === "notify" && notice.message === terminalOnlyNotice) return this.offerTerminal(log);

@@ -21,7 +21,7 @@ export class SessionRegistry implements vscode.Disposable {
   private readonly sessions: AgentSession[] = [];
   private readonly subscriptions = new Map<AgentSession, vscode.Disposable[]>();
   private readonly changeEmitter = new vscode.EventEmitter<void>();
-  /** A session was added, removed, or changed its activity or name. */
+  /** A session was added, removed, became the active one, or changed its activity or name. */
   readonly onDidChange = this.changeEmitter.event;
   private readonly addedEmitter = new vscode.EventEmitter<AgentSession>();
   readonly onDidAdd = this.addedEmitter.event;
@@ -57,11 +57,11 @@ export class SessionRegistry implements vscode.Disposable {
     const session = this.add({ place: "tab", surface, ordinal, ...options }, [surface]);
     const subs = this.subscriptions.get(session)!;
     subs.push(
-      surface.onDidBecomeActive(() => (this.activeSession = session)),
+      surface.onDidBecomeActive(() => this.setActive(session)),
       surface.onDidClose(() => this.tabClosed(session)),
       session.onDidChange(() => surface.setLabel(`Pi: ${session.label}`)),
     );
-    this.activeSession = session;
+    this.setActive(session);
     surface.reveal(false);
     return session;
   }
@@ -75,7 +75,13 @@ export class SessionRegistry implements vscode.Disposable {
 
   /** The side panel's session became the one the user works with. */
   focusPrimary(): void {
-    this.activeSession = this.primary;
+    this.setActive(this.primary);
+  }
+
+  private setActive(session: AgentSession): void {
+    if (this.activeSession === session) return;
+    this.activeSession = session;
+    this.changeEmitter.fire(); // views that follow the active session (the plan) look again
   }
 
   private add(spec: SessionSpec, owned: vscode.Disposable[] = []): AgentSession {

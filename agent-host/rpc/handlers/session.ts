@@ -2,6 +2,8 @@ import { existsSync } from "node:fs";
 import { EncodedJson } from "../../../shared/jsonl";
 import type { SessionTreeNode } from "../../../shared/protocol";
 import { encodeTree } from "../../session/tree-json";
+import { deliverCustomMessage } from "../../session/custom-message";
+import { formatTodos } from "../../tools/todo";
 import { branchInPlace, clone, fork, forkMessages, newSession, switchSession } from "../../session/navigation";
 import type { Handlers } from "./types";
 
@@ -70,7 +72,11 @@ export const sessionHandlers: Pick<
   },
   set_todos: (command, { runtime }) => {
     runtime.todos.set(command.phases);
-    return { phases: runtime.todos.get() };
+    const phases = runtime.todos.get();
+    // A plan the client set (the user's edit in the editor) is news to the model: it reads it
+    // before its next call (steered into a run, else with the next prompt), as a custom message.
+    deliverCustomMessage(runtime.session, { role: "custom", customType: "plan", content: `The user changed the plan:\n${formatTodos(phases)}`, display: true, timestamp: Date.now() });
+    return { phases };
   },
 };
 

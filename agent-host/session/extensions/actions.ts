@@ -9,6 +9,7 @@ import type { CustomMessage, SlashCommand } from "../../../shared/protocol";
 import type { Model, ThinkingLevel } from "../../ai/types";
 import type { AnyAgentTool } from "../../agent/tool";
 import type { AgentSession } from "../agent-session";
+import { appendCustomMessage } from "../custom-message";
 import type { ExtensionHostOptions } from "./context";
 import type { Content, CustomMessageInput, ExecOptions, ExecResult } from "./types";
 
@@ -55,12 +56,7 @@ export class SessionActions {
 
   /** Into the conversation and the session, without a run. */
   private appendCustom(message: CustomMessage): void {
-    const session = this.session;
-    session.agent.messages.push(message);
-    const { role: _role, timestamp: _t, ...entry } = message;
-    session.sessions.append({ type: "custom_message", ...entry });
-    session.emit({ type: "message_start", message });
-    session.emit({ type: "message_end", message });
+    appendCustomMessage(this.session, message);
   }
 
   sendUserMessage(content: string | Content, options: { deliverAs?: "steer" | "followUp" } = {}): void {

@@ -8,6 +8,7 @@ import type { PiExtensionApi } from "../../../extension/main";
 import { startMockLlm, type MockLlm } from "../../support/mock-llm";
 import { peerLaunch } from "../../support/peers";
 import { activateExtension, eventually } from "./agent-fixture";
+import { requireUi } from "./ui";
 
 export interface HostFixture {
   api: PiExtensionApi;
@@ -81,4 +82,15 @@ export async function messageTexts(api: PiExtensionApi): Promise<string[]> {
   const client = await api.supervisor.ensureStarted();
   const { messages } = await client.request("get_messages", {});
   return messages.map((m) => JSON.stringify((m as { content?: unknown }).content ?? ""));
+}
+
+/** The hooks of a suite on the bundled host with the UI bridge: started before, disposed after. Returns the fixture once `before` ran. */
+export function useHostSuite(): () => HostFixture {
+  let host: HostFixture | undefined;
+  before(async function () {
+    requireUi(this);
+    host = await useBundledHost();
+  });
+  after(async () => host?.dispose());
+  return () => host!;
 }

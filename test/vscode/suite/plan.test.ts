@@ -1,0 +1,63 @@
+// The plan (seed 001's todos) in the Plan view: the bundled agent's todo tool fills it live with
+// progress; the user marks a task done (Space on its row) and adds one (the view's input box);
+// both reach the agent (get_state) and the model's next request.
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { eventually } from "./agent-fixture";
+import { useHostSuite } from "./host-fixture";
+import { ui } from "./ui";
+
+const pane = '.pane:has(.pane-header:has-text("Plan"))';
+const row = (text: string) => `${pane} .monaco-list-row:has-text(${JSON.stringify(text)})`;
+
+describe("plan: the agent's todo list in the Plan view, edited by the user", function () {
+  this.timeout(90_000);
+  const suiteHost = useHostSuite();
+
+  it("shows the plan as the agent writes it, and the user's edits reach the agent and the model", async () => {
+    const host = suiteHost();
+    host.llm.enqueue(
+      {
+        toolCalls: [{
+          name: "todo",
+          arguments: { phases: [{ name: "Refactor greet", tasks: [
+            { content: "Read src/greet.ts", status: "completed" },
+            { content: "Change the greeting", status: "in_progress" },
+            { content: "Run the tests", status: "pending" },
+          ] }] },
+        }],
+      },
+      { text: "Planned." },
+    );
+    await host.prompt("Plan the refactoring.", "Planned.");
+    await vscode.commands.executeCommand("pi.plan.focus");
+    await ui.waitForSelector(row("Change the greeting"));
+    assert.match(await ui.text(`${pane} .pane-header`), /1\/3 done/);
+    assert.match(await ui.text(row("Refactor greet")), /1\/3/);
+    await ui.screenshot("plan-view");
+
+    // Space on a row marks it done; the agent's list changes.
+    await ui.click(row("Run the tests"));
+    await ui.pressKey("Space");
+    await eventually("the agent to have the task done", async () => {
+      const phases = (await host.state()).todoPhases as { tasks: { content: string; status: string }[] }[] | undefined;
+      return phases?.[0]?.tasks.find((t) => t.content === "Run the tests")?.status === "completed" || undefined;
+    });
+    await eventually("the view to count it", async () => /2\/3 done/.test(await ui.text(`${pane} .pane-header`)) || undefined);
+
+    // Add Task from the view: an input box the user types into.
+    void vscode.commands.executeCommand("pi.plan.addTask");
+    await ui.inputBoxType("Update the changelog");
+    await ui.waitForSelector(row("Update the changelog"));
+    await eventually("the view to count the new task", async () => /2\/4 done/.test(await ui.text(`${pane} .pane-header`)) || undefined);
+
+    // The model hears of the user's edits before its next call, the latest plan last.
+    await host.prompt("Go on.");
+    const messages = host.llm.requests.at(-1)!.body.messages;
+    const told = messages.filter((m) => JSON.stringify(m).includes("The user changed the plan"));
+    assert.equal(told.length, 2, "one note per edit");
+    assert.match(JSON.stringify(told.at(-1)), /\[x\] Run the tests/);
+    assert.match(JSON.stringify(told.at(-1)), /\[ \] Update the changelog/);
+    assert.match(JSON.stringify(messages.at(-1)), /Go on\./);
+  });
+});
