@@ -8,7 +8,7 @@ import type { Message, Model, ThinkingLevel } from "../ai/types";
 import { Agent } from "../agent/agent";
 import { convertToLlm } from "../agent/convert-to-llm";
 import type { AnyAgentTool } from "../agent/tool";
-import { allToolNames, createTool, defaultToolNames, type ToolName } from "../tools";
+import { allToolNames, createTool, createWorkspaceGuard, defaultToolNames, type ToolName } from "../tools";
 import { createTodoTool, type TodoStore } from "../tools/todo";
 import type { TodoPhase } from "../../shared/protocol";
 import { AgentSession } from "../session/agent-session";
@@ -200,8 +200,9 @@ function pickModel(registry: ModelRegistry, options: CliOptions, defaultProvider
 function pickTools(options: CliOptions, defaultTools: string[] | undefined, cwd: string, todoStore: TodoStore): AnyAgentTool[] {
   if (options.noTools || options.noBuiltinTools) return [];
   const wanted = (options.tools ?? defaultTools ?? [...defaultToolNames]).filter((name) => !options.excludeTools.includes(name));
+  const guard = options.workspaceOnly ? { guard: createWorkspaceGuard(cwd) } : {};
   return wanted.flatMap((name): AnyAgentTool[] => {
     if (name === "todo") return [createTodoTool(todoStore)];
-    return (allToolNames as readonly string[]).includes(name) ? [createTool(name as ToolName, cwd)] : [];
+    return (allToolNames as readonly string[]).includes(name) ? [createTool(name as ToolName, cwd, guard)] : [];
   });
 }
