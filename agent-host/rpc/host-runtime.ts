@@ -38,6 +38,8 @@ const NO_MODEL: Model = {
 export interface RuntimeEnvironment {
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** API keys kept out of `env` (and so out of every child process): for the providers only. */
+  secretEnv?: Record<string, string>;
   send(frame: object): void;
   warn(message: string): void;
   /** Ends the host (an extension's ctx.shutdown()). */
@@ -53,7 +55,7 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
   problems.forEach(warn);
   if (typeof settings.httpProxy === "string" && settings.httpProxy) env.HTTP_PROXY = env.HTTPS_PROXY = settings.httpProxy;
 
-  const registry = createModelRegistry({ agentDir, env, ...(options.apiKey && options.provider ? { apiKeys: { [options.provider]: options.apiKey } } : {}) });
+  const registry = createModelRegistry({ agentDir, env: environment.secretEnv ? { ...env, ...environment.secretEnv } : env, ...(options.apiKey && options.provider ? { apiKeys: { [options.provider]: options.apiKey } } : {}) });
   registry.errors.forEach((e) => warn(e.message));
   const { model, thinkingLevel: suffixLevel } = pickModel(registry, options, settings.defaultProvider, settings.defaultModel, warn);
   const requested = options.thinking ?? suffixLevel ?? settings.defaultThinkingLevel;
