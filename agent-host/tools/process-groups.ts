@@ -51,23 +51,25 @@ function groupAlive(pgid: number): boolean {
   }
 }
 
-function forget(pgid: number): void {
-  if (groups.delete(pgid)) watchdog?.write(`- ${pgid}\n`);
+function pruneEmptyGroups(): void {
+  for (const pgid of groups) {
+    if (!groupAlive(pgid) && groups.delete(pgid)) watchdog?.write(`- ${pgid}\n`);
+  }
 }
 
 /**
  * Tracks the group of a detached child (its pid is the pgid). Returns `release`, to call when the
- * child itself has ended: the group is forgotten if nothing is left in it, else kept until the
+ * child itself has ended: the group is forgotten once nothing is left in it, else kept until the
  * host ends.
  */
 export function trackProcessGroup(pgid: number): () => void {
   if (!started) startWatchdog();
-  for (const old of groups) if (!groupAlive(old)) forget(old);
+  pruneEmptyGroups();
   groups.add(pgid);
   watchdog?.write(`+ ${pgid}\n`);
-  return () => {
-    if (!groupAlive(pgid)) forget(pgid);
-  };
+  // Emptied groups are forgotten whenever a shell starts or ends: the fewer stale ids are kept, the
+  // smaller the chance that one is reused by an unrelated group by the time the host ends.
+  return pruneEmptyGroups;
 }
 
 /** Kills a detached child's whole process group (SIGKILL); just the child if that fails. */
