@@ -197,6 +197,12 @@ describe(`agent host: dialogs and host tools under fault (${rounds} round${round
       await closing("SIGTERM with background processes", backgroundShells, (h) => h.kill("SIGTERM"));
       await closing("SIGKILL with background processes", backgroundShells, (h) => h.kill("SIGKILL"));
       await closing("SIGKILL while a shell command runs", runningShell, (h) => h.kill("SIGKILL"));
+      const extensionExec = async (h: RawHost) => {
+        const pidFile = join(launch.cwd, `exec-${ids}.pid`);
+        h.send({ id: nextId(), type: "prompt", message: `/fault exec ${pidFile}` });
+        return pidsIn(pidFile, 2);
+      };
+      await closing("SIGKILL while an extension's exec runs (and left a process behind)", extensionExec, (h) => h.kill("SIGKILL"));
     }
 
     const hangs = results.filter((r) => r.hang).length;
