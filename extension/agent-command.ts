@@ -32,7 +32,9 @@ export interface LaunchOptions {
  * into `env`, which is never logged (see describeLaunch).
  */
 export function resolveAgentLaunch(extensionPath: string, cwd: string, options: LaunchOptions): AgentLaunch {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...settings.agentEnv, ...options.secretEnv };
+  // PI_SECRET_ENV names the injected keys: the host keeps them from the processes its tools start.
+  const secretNames = Object.keys(options.secretEnv).join(",");
+  const env: NodeJS.ProcessEnv = { ...process.env, ...settings.agentEnv, ...options.secretEnv, ...(secretNames ? { PI_SECRET_ENV: secretNames } : {}) };
   const session = options.sessionFile ? ["--session", options.sessionFile] : [];
   const configured = settings.agentCommand;
   const userArgs = settings.agentArgs;

@@ -1,4 +1,5 @@
 import { errorText } from "../ai/message-stream-builder";
+import { toolCallRefusal } from "../ai/tool-call-limits";
 import type { ToolCall, ToolResultMessage } from "../ai/types";
 import type { AgentToolResult, AnyAgentTool } from "./tool";
 import type { AgentEvent, AgentLoopConfig } from "./types";
@@ -57,6 +58,8 @@ async function runOne(call: ToolCall, context: ToolRunContext): Promise<ToolResu
   const { config, signal, emit } = context;
   const started = Date.now();
   emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
+  const refusal = toolCallRefusal(call);
+  if (refusal) return finish(call, textResult(refusal), context, started);
   const tool = config.tools.find((t) => t.name === call.name);
   if (!tool) return finish(call, textResult(`Tool ${call.name} not found`), context, started);
 

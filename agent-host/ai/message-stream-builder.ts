@@ -1,12 +1,16 @@
 import { parsePartialJson } from "../../shared/rpc/partial-json";
+import { ArgumentBounds, refuseToolCall } from "./tool-call-limits";
 import { AssistantMessageEventStream } from "./event-stream";
 import { applyCost, emptyUsage } from "./usage";
 import type { AssistantMessage, Model, StopReason, ToolCall, Usage } from "./types";
 
+/** Streamed arguments longer than this are parsed only when complete. */
+const PARTIAL_PARSE_MAX_CHARS = 1024 * 1024;
+
 type OpenBlock =
   | { kind: "text"; index: number }
   | { kind: "thinking"; index: number }
-  | { kind: "toolCall"; index: number; raw: string };
+  | { kind: "toolCall"; index: number; raw: string; bounds: ArgumentBounds; refused?: string };
 
 /**
  * What every provider uses to build its message and emit events in the one order the agent
@@ -73,16 +77,23 @@ export class MessageStreamBuilder {
     if (this.open.has(key)) return;
     const index = this.message.content.length;
     this.message.content.push({ type: "toolCall", id, name, arguments: {} });
-    this.open.set(key, { kind: "toolCall", index, raw: "" });
+    this.open.set(key, { kind: "toolCall", index, raw: "", bounds: new ArgumentBounds() });
     this.stream.push({ type: "toolcall_start", contentIndex: index, id, toolName: name, partial: this.message });
   }
 
   toolCallArguments(key: string, delta: string): void {
     const block = this.open.get(key);
-    if (!block || block.kind !== "toolCall" || !delta) return;
-    block.raw += delta;
+    if (!block || block.kind !== "toolCall" || !delta || block.refused) return;
     const content = this.message.content[block.index] as ToolCall;
-    content.arguments = parsePartialJson(block.raw);
+    block.refused = block.bounds.push(delta);
+    if (block.refused) {
+      block.raw = "";
+      content.arguments = {};
+      return;
+    }
+    block.raw += delta;
+    // Re-parsing the whole text on every delta is quadratic: past a size the arguments show at the end.
+    if (block.raw.length <= PARTIAL_PARSE_MAX_CHARS) content.arguments = parsePartialJson(block.raw);
     this.stream.push({ type: "toolcall_delta", contentIndex: block.index, delta, partial: this.message });
   }
 
@@ -97,6 +108,10 @@ export class MessageStreamBuilder {
     else {
       if (block.kind === "toolCall" && block.raw) content.arguments = parseArguments(block.raw);
       Object.assign(content, finalToolCall ?? {});
+      if (block.kind === "toolCall" && block.refused) {
+        content.arguments = {};
+        refuseToolCall(content, block.refused);
+      }
       this.stream.push({ type: "toolcall_end", contentIndex: block.index, toolCall: content, partial: this.message });
     }
   }

@@ -3,6 +3,7 @@ import { parseCli } from "./cli-options";
 import { openConnection, serveRpc } from "./rpc-mode";
 import { loadPrecompiledValidators } from "./precompiled";
 import { hostToolCallsFirst } from "./host-tool-order";
+import { takeSecretEnv } from "./secret-env";
 
 const VERSION = process.env.PI_VSCODE_VERSION ?? "0.0.0-dev";
 
@@ -62,7 +63,8 @@ export async function runCli(argv: readonly string[]): Promise<number | undefine
   const connection = openConnection(process.stdin, process.stdout, hostToolCallsFirst);
   // An extension's ctx.shutdown(): as at the end of input, extensions hear session_shutdown, then the host exits.
   const shutdown = () => void Promise.resolve(runtime.extensions?.shutdown()).finally(() => process.stdout.write("", () => process.exit(0)));
-  const runtime = createHostRuntime(parsed.options, { cwd: process.cwd(), env: process.env, send: connection.send, warn, shutdown });
+  const secretEnv = takeSecretEnv(process.env);
+  const runtime = createHostRuntime(parsed.options, { cwd: process.cwd(), env: process.env, secretEnv, send: connection.send, warn, shutdown });
   // Extensions load before the first command is served; one that fails to load stops the host, as in pi.
   const failure = await runtime.ready?.then(() => undefined, (error: unknown) => error);
   if (failure !== undefined) {

@@ -8,7 +8,7 @@ import type { Message, Model, ThinkingLevel } from "../ai/types";
 import { Agent } from "../agent/agent";
 import { convertToLlm } from "../agent/convert-to-llm";
 import type { AnyAgentTool } from "../agent/tool";
-import { allToolNames, createTool, defaultToolNames, type ToolName } from "../tools";
+import { allToolNames, createTool, createWorkspaceGuard, defaultToolNames, type ToolName } from "../tools";
 import { createTodoTool, type TodoStore } from "../tools/todo";
 import type { TodoPhase } from "../../shared/protocol";
 import { AgentSession } from "../session/agent-session";
@@ -39,6 +39,8 @@ const NO_MODEL: Model = {
 export interface RuntimeEnvironment {
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** API keys kept out of `env` (and so out of every child process): for the providers only. */
+  secretEnv?: Record<string, string>;
   send(frame: object): void;
   warn(message: string): void;
   /** Ends the host (an extension's ctx.shutdown()). */
@@ -64,7 +66,7 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
   problems.forEach(warn);
   if (typeof settings.httpProxy === "string" && settings.httpProxy) env.HTTP_PROXY = env.HTTPS_PROXY = settings.httpProxy;
 
-  const registry = createModelRegistry({ agentDir, env, ...(options.apiKey && options.provider ? { apiKeys: { [options.provider]: options.apiKey } } : {}) });
+  const registry = createModelRegistry({ agentDir, env: environment.secretEnv ? { ...env, ...environment.secretEnv } : env, ...(options.apiKey && options.provider ? { apiKeys: { [options.provider]: options.apiKey } } : {}) });
   registry.errors.forEach((e) => warn(e.message));
   const { model, thinkingLevel: suffixLevel } = pickModel(registry, options, settings.defaultProvider, settings.defaultModel, warn);
   const requested = options.thinking ?? suffixLevel ?? settings.defaultThinkingLevel;
@@ -212,8 +214,9 @@ function pickTools(options: CliOptions, defaultTools: string[] | undefined, cwd:
   if (options.noTools || options.noBuiltinTools) return [];
   const chosen = options.tools ?? defaultTools ?? [...defaultToolNames];
   const wanted = [...chosen, ...(options.todoTool && !chosen.includes("todo") ? ["todo"] : [])].filter((name) => !options.excludeTools.includes(name));
+  const guard = options.workspaceOnly ? { guard: createWorkspaceGuard(cwd) } : {};
   return wanted.flatMap((name): AnyAgentTool[] => {
     if (name === "todo") return [createTodoTool(todoStore)];
-    return (allToolNames as readonly string[]).includes(name) ? [createTool(name as ToolName, cwd)] : [];
+    return (allToolNames as readonly string[]).includes(name) ? [createTool(name as ToolName, cwd, guard)] : [];
   });
 }

@@ -10,6 +10,7 @@ import type { SessionManager } from "./session-manager";
 import type { Settings } from "./settings";
 import { systemMessageUpdate } from "./system-message";
 import { toWireEvent } from "./wire-events";
+import { replaceWithNotice, UnpersistableEntryError } from "./unsaveable";
 
 export interface AgentSessionDeps {
   agent: Agent;
@@ -269,7 +270,7 @@ export class AgentSession {
       this.emit(toWireEvent(event, this.pendingRetry || this.pendingOverflow, this.eventSnapshots));
       return;
     }
-    if (event.type === "message_end") this.sessions.appendMessage(event.message);
+    if (event.type === "message_end") this.persistMessage(event.message);
     if (event.type === "message_start" && event.message.role === "user" && this.dequeued) {
       this.dequeued = false;
       this.emitQueue(this.agent.queueState());
@@ -283,6 +284,17 @@ export class AgentSession {
         this.emit({ type: "auto_retry_end", success: false, attempt: this.retryAttempt, finalError: event.message.errorMessage ?? "error" });
         this.retryGaveUp = true;
       }
+    }
+  }
+
+  /** Saves a message; one that cannot be saved becomes, in place, a notice that is (the run goes on). */
+  private persistMessage(message: AgentMessage): void {
+    try {
+      this.sessions.appendMessage(message);
+    } catch (error) {
+      if (!(error instanceof UnpersistableEntryError)) throw error;
+      replaceWithNotice(message, `${error.message} It was replaced by this notice.`);
+      this.sessions.appendMessage(message);
     }
   }
 

@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import type { AgentMessage } from "../../shared/protocol";
 import type { SessionManager } from "./session-manager";
+import { PRIVATE_FILE_MODE } from "../../shared/node/private-files";
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
@@ -54,6 +55,6 @@ pre{white-space:pre-wrap;word-break:break-word;margin:0;font:13px/1.45 ui-monosp
 ${messages.map(render).join("\n")}
 </body></html>
 `;
-  writeFileSync(file, html);
+  writeFileSync(file, html, { mode: PRIVATE_FILE_MODE });
   return file;
 }

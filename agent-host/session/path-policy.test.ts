@@ -2,7 +2,8 @@ import { strict as assert } from "node:assert";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chainGates, createWorkspaceGate, isInside } from "./path-policy";
+import { isInside } from "../../shared/node/real-path";
+import { chainGates, createWorkspaceGate } from "./path-policy";
 
 describe("workspace-only path policy", () => {
   let root: string;
@@ -14,6 +15,9 @@ describe("workspace-only path policy", () => {
     writeFileSync(join(root, "secret.txt"), "outside");
     symlinkSync(root, join(cwd, "escape"));
     symlinkSync(join(cwd, "src"), join(cwd, "inner-link"));
+    symlinkSync(join(root, "created.txt"), join(cwd, "dangling"));
+    symlinkSync("loop-b", join(cwd, "loop-a"));
+    symlinkSync("loop-a", join(cwd, "loop-b"));
   });
   after(() => rmSync(root, { recursive: true, force: true }));
 
@@ -29,7 +33,7 @@ describe("workspace-only path policy", () => {
   it("refuses absolute, .., ~ and symlinked paths that resolve outside, for every path tool", () => {
     const gate = createWorkspaceGate(cwd);
     for (const name of ["read", "write", "edit", "ls", "find", "grep"]) {
-      for (const path of ["../secret.txt", join(root, "secret.txt"), "/etc/passwd", "escape/secret.txt", "escape", "src/../../secret.txt", "~/x", `file://${root}/secret.txt`]) {
+      for (const path of ["../secret.txt", join(root, "secret.txt"), "/etc/passwd", "escape/secret.txt", "escape", "src/../../secret.txt", "~/x", `file://${root}/secret.txt`, "dangling", "loop-a/x"]) {
         const verdict = gate(call(name, path));
         assert.ok(verdict?.block, `${name} ${path}`);
         assert.match(verdict.reason, /outside the workspace/);

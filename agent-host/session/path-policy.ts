@@ -1,44 +1,27 @@
-import { realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, sep } from "node:path";
 import type { BeforeToolCallResult } from "../agent/types";
 import type { ToolCall } from "../ai/types";
 import { resolveToCwd } from "../tools/paths";
+import { createWorkspaceGuard } from "../tools/workspace-guard";
 
 /** The built-in tools whose `path` argument names the file or folder they work on. */
 export const pathTools: ReadonlySet<string> = new Set(["read", "write", "edit", "ls", "find", "grep"]);
 
-/** `path` with symlinks resolved as far as it exists; the part that does not exist yet is appended as written. */
-export function realPathOf(path: string): string {
-  const missing: string[] = [];
-  for (let current = path; ; current = dirname(current)) {
-    try {
-      return join(realpathSync.native(current), ...missing);
-    } catch {
-      if (dirname(current) === current) return path;
-      missing.unshift(basename(current));
-    }
-  }
-}
-
-/** True when `target` is `root` or below it (both real paths). */
-export function isInside(root: string, target: string): boolean {
-  const rel = relative(root, target);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
-
 /**
- * `--workspace-only`: read, write, edit, ls, find and grep refuse a path (absolute, `~`, `..` or
- * through a symlink) that resolves outside the working directory. bash is not confined: a shell
- * command can reach any file the user can.
+ * `--workspace-only`, asked before a call runs (so a refused path is never put to the user): the
+ * path as written, fully resolved, must lie inside the working directory. The tools check again
+ * the path they really open (createWorkspaceGuard), which may differ (read's spelling variants).
  */
 export function createWorkspaceGate(cwd: string) {
-  const root = realPathOf(cwd);
+  const guard = createWorkspaceGuard(cwd);
   return (call: ToolCall): BeforeToolCallResult => {
     const path = call.arguments.path;
     if (!pathTools.has(call.name) || typeof path !== "string" || path === "") return undefined;
-    const real = realPathOf(resolveToCwd(path, cwd));
-    if (isInside(root, real)) return undefined;
-    return { block: true, reason: `Refused: ${path} is outside the workspace (${root}). This agent may only use paths inside it with ${call.name}.` };
+    try {
+      guard(resolveToCwd(path, cwd), path);
+      return undefined;
+    } catch (error) {
+      return { block: true, reason: `${error instanceof Error ? error.message : String(error)} (${call.name})` };
+    }
   };
 }
 

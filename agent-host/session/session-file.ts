@@ -1,6 +1,7 @@
 import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { SESSION_VERSION, type SessionEntry, type SessionHeader } from "./entries";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../shared/node/private-files";
 
 /** Where pi keeps the sessions of a working directory: `<agentDir>/sessions/--<cwd>--/`. */
 export function defaultSessionDir(agentDir: string, cwd: string): string {
@@ -118,12 +119,12 @@ export class SessionWriter {
     if (entries.length === 0 && this.created) return;
     const text = entries.map((e) => `${JSON.stringify(e)}\n`).join("");
     if (!this.created) {
-      mkdirSync(dirname(this.file), { recursive: true });
-      writeFileSync(this.file, `${JSON.stringify(this.header)}\n${text}`, { flag: "wx" });
+      mkdirSync(dirname(this.file), { recursive: true, mode: PRIVATE_DIR_MODE });
+      writeFileSync(this.file, `${JSON.stringify(this.header)}\n${text}`, { flag: "wx", mode: PRIVATE_FILE_MODE });
       this.created = true;
       return;
     }
-    appendFileSync(this.file, text);
+    appendFileSync(this.file, text, { mode: PRIVATE_FILE_MODE });
   }
 
   /** A crash can leave a last line without LF: end it, so the next entry starts on its own line. */
@@ -143,8 +144,8 @@ export class SessionWriter {
 
   /** Rewrites the whole file (after a migration). */
   rewrite(entries: readonly SessionEntry[]): void {
-    mkdirSync(dirname(this.file), { recursive: true });
-    writeFileSync(this.file, [this.header, ...entries].map((e) => `${JSON.stringify(e)}\n`).join(""));
+    mkdirSync(dirname(this.file), { recursive: true, mode: PRIVATE_DIR_MODE });
+    writeFileSync(this.file, [this.header, ...entries].map((e) => `${JSON.stringify(e)}\n`).join(""), { mode: PRIVATE_FILE_MODE });
     this.created = true;
   }
 }

@@ -5,6 +5,7 @@ import type { AgentMessage } from "../../shared/protocol";
 import { SESSION_VERSION, type NewEntry, type SessionEntry, type SessionHeader } from "./entries";
 import { buildSessionContext, type SessionContext } from "./session-context";
 import { loadSessionFile, sessionFileName, SessionWriter } from "./session-file";
+import { UnpersistableEntryError } from "./unsaveable";
 
 export interface TreeNode {
   entry: SessionEntry;
@@ -92,10 +93,21 @@ export class SessionManager {
   /** Adds an entry as a child of the leaf, makes it the leaf, and persists it. */
   append(entry: NewEntry): SessionEntry {
     const full = { ...entry, id: this.newId(), parentId: this.leafId, timestamp: new Date().toISOString() } as SessionEntry;
+    const parentId = this.leafId;
     this.entries.push(full);
     this.byId.set(full.id, full);
     this.leafId = full.id;
-    this.persist(full);
+    try {
+      this.persist(full);
+    } catch (error) {
+      // Nothing was written (the lines are encoded before the write): the tree goes back to the file's.
+      this.entries.pop();
+      this.byId.delete(full.id);
+      this.leafId = parentId;
+      this.unwritten = this.unwritten.filter((e) => e !== full);
+      if (error instanceof RangeError || error instanceof TypeError) throw new UnpersistableEntryError(full.type, error);
+      throw error;
+    }
     return full;
   }
 

@@ -7,7 +7,7 @@ import { throwIfAborted, type AgentTool } from "../agent/tool";
 import { generateDiffString, generateUnifiedPatch } from "./diff";
 import { applyEdits, detectLineEnding, normalizeToLF, restoreLineEndings, type Edit } from "./edit-apply";
 import { localEditIo, withFileMutationQueue, type EditIo } from "./io";
-import { resolveToCwd } from "./paths";
+import { resolveToCwd, type GuardedOptions } from "./paths";
 
 const replaceEditSchema = Type.Object({
   oldText: Type.String({
@@ -35,7 +35,7 @@ export interface EditToolDetails {
   firstChangedLine?: number;
 }
 
-export interface EditToolOptions {
+export interface EditToolOptions extends GuardedOptions {
   io?: EditIo;
 }
 
@@ -78,6 +78,7 @@ export function createEditTool(cwd: string, options: EditToolOptions = {}): Agen
         throw new Error("Edit tool input is invalid. edits must contain at least one replacement.");
       }
       const absPath = resolveToCwd(path, cwd);
+      options.guard?.(absPath, path);
       // Aborts are checked between steps, not raced: the queue stays held until the write settles.
       return withFileMutationQueue(absPath, async () => {
         throwIfAborted(signal);

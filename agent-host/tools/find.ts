@@ -9,7 +9,7 @@ import { Type } from "@sinclair/typebox";
 import type { AgentTool } from "../agent/tool";
 import { globSource } from "./glob";
 import { abortable, abortError, localWalkIo, type WalkIo } from "./io";
-import { resolveToCwd, toPosix } from "./paths";
+import { resolveToCwd, toPosix, type GuardedOptions } from "./paths";
 import { findExecutable } from "./process";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate";
 import { walk } from "./walk";
@@ -26,7 +26,7 @@ export interface FindToolDetails {
   resultLimitReached?: number;
 }
 
-export interface FindToolOptions {
+export interface FindToolOptions extends GuardedOptions {
   /** fd binary; `null` never uses one (Node walk); default: `fd`/`fdfind` on `searchPath`. */
   fdPath?: string | null;
   /** Where to look for fd (PATH syntax; default: this process's PATH). */
@@ -52,6 +52,7 @@ export function createFindTool(cwd: string, options: FindToolOptions = {}): Agen
     execute: (_id, { pattern, path: dir, limit }, signal) =>
       abortable(signal, async () => {
         const searchPath = resolveToCwd(dir || ".", cwd);
+        options.guard?.(searchPath, dir || ".");
         const max = Math.max(1, limit ?? DEFAULT_LIMIT);
         let isDirectory: boolean;
         try {

@@ -8,7 +8,7 @@ import { Type } from "@sinclair/typebox";
 import type { AgentTool } from "../agent/tool";
 import { searchWithNode, searchWithRipgrep, type GrepMatch } from "./grep-search";
 import { abortable, localWalkIo, type WalkIo } from "./io";
-import { resolveToCwd } from "./paths";
+import { resolveToCwd, type GuardedOptions } from "./paths";
 import { findExecutable } from "./process";
 import { DEFAULT_MAX_BYTES, formatSize, GREP_MAX_LINE_LENGTH, truncateHead, truncateLine, type TruncationResult } from "./truncate";
 
@@ -28,7 +28,7 @@ export interface GrepToolDetails {
   linesTruncated?: boolean;
 }
 
-export interface GrepToolOptions {
+export interface GrepToolOptions extends GuardedOptions {
   /** ripgrep binary; `null` never uses one (Node search); default: `rg` on `searchPath`. */
   rgPath?: string | null;
   /** Where to look for `rg` (PATH syntax; default: this process's PATH). */
@@ -55,6 +55,7 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Agen
     execute: (_id, params, signal) =>
       abortable(signal, async () => {
         const searchPath = resolveToCwd(params.path || ".", cwd);
+        options.guard?.(searchPath, params.path || ".");
         let isDirectory: boolean;
         try {
           isDirectory = (await io.stat(searchPath)).isDirectory();

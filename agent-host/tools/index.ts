@@ -11,6 +11,7 @@ import { createGrepTool, type GrepToolOptions } from "./grep";
 import { createLsTool, type LsToolOptions } from "./ls";
 import { createReadTool, type ReadToolOptions } from "./read";
 import { createWriteTool, type WriteToolOptions } from "./write";
+import type { PathGuard } from "./paths";
 
 export { createBashTool, type BashToolDetails, type BashToolOptions } from "./bash";
 export { createEditTool, prepareEditArguments, type EditToolDetails, type EditToolOptions } from "./edit";
@@ -19,6 +20,8 @@ export { createGrepTool, type GrepToolDetails, type GrepToolOptions } from "./gr
 export { createLsTool, type LsToolDetails, type LsToolOptions } from "./ls";
 export { createReadTool, type ReadToolDetails, type ReadToolOptions } from "./read";
 export { createWriteTool, type WriteToolOptions } from "./write";
+export { createWorkspaceGuard } from "./workspace-guard";
+export type { PathGuard } from "./paths";
 export * from "./io";
 export { createLocalShellIo } from "./shell";
 export { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead, truncateLine, truncateTail, type TruncationResult } from "./truncate";
@@ -36,24 +39,27 @@ export interface ToolsOptions {
   grep?: GrepToolOptions;
   find?: FindToolOptions;
   ls?: LsToolOptions;
+  /** Checks every path a file tool opens (each tool's own `guard` wins). */
+  guard?: PathGuard;
 }
 
 export function createTool(name: ToolName, cwd: string, options: ToolsOptions = {}): AnyAgentTool {
+  const guarded = options.guard ? { guard: options.guard } : {};
   switch (name) {
     case "read":
-      return createReadTool(cwd, options.read);
+      return createReadTool(cwd, { ...guarded, ...options.read });
     case "bash":
       return createBashTool(cwd, options.bash);
     case "edit":
-      return createEditTool(cwd, options.edit);
+      return createEditTool(cwd, { ...guarded, ...options.edit });
     case "write":
-      return createWriteTool(cwd, options.write);
+      return createWriteTool(cwd, { ...guarded, ...options.write });
     case "grep":
-      return createGrepTool(cwd, options.grep);
+      return createGrepTool(cwd, { ...guarded, ...options.grep });
     case "find":
-      return createFindTool(cwd, options.find);
+      return createFindTool(cwd, { ...guarded, ...options.find });
     case "ls":
-      return createLsTool(cwd, options.ls);
+      return createLsTool(cwd, { ...guarded, ...options.ls });
     default:
       throw new Error(`Unknown tool name: ${String(name)}`);
   }

@@ -8,6 +8,7 @@ import { createWriteStream, type WriteStream } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateTail, type TruncationResult } from "./truncate";
+import { PRIVATE_FILE_MODE } from "../../shared/node/private-files";
 
 export interface OutputSnapshot {
   content: string;
@@ -107,7 +108,8 @@ export class OutputCollector {
     if (this.filePath) return;
     const dir = this.options.tempDir ?? tmpdir();
     this.filePath = join(dir, `${this.options.tempFilePrefix ?? "pi-output"}-${randomBytes(8).toString("hex")}.log`);
-    this.file = createWriteStream(this.filePath);
+    // Private (0600), and never through a name someone else placed in the shared temp folder.
+    this.file = createWriteStream(this.filePath, { flags: "wx", mode: PRIVATE_FILE_MODE });
     this.file.on("error", (error) => (this.fileError = error));
     for (const chunk of this.pending) this.file.write(chunk);
     this.pending = [];

@@ -56,3 +56,15 @@ export function toPosixRelative(base: string, target: string): string {
 
 /** Forward slashes whatever the platform (globs and ignore rules are written with them). */
 export const toPosix = (path: string): string => path.split(sep).join("/");
+
+/**
+ * Called with the absolute path a tool is about to open or create (after every fallback such as
+ * read's spelling variants) and the path as the model wrote it; throws to refuse it.
+ * `--workspace-only` plugs in a guard that resolves every symlink (createWorkspaceGuard).
+ */
+export type PathGuard = (absPath: string, asWritten: string) => void;
+
+/** Tool options that take a PathGuard. */
+export interface GuardedOptions {
+  guard?: PathGuard;
+}

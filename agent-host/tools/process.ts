@@ -22,43 +22,6 @@ export async function findExecutable(name: string, pathList = process.env.PATH ?
   return undefined;
 }
 
-const liveGroups = new Set<number>();
-let killOnExit = false;
-
-/**
- * A detached child (its own process group) that must not outlive the host, however the host ends
- * (end of input, an error, SIGTERM; SIGKILL aside): killed on exit. Returns the untracking function.
- */
-export function trackDetached(pid: number): () => void {
-  liveGroups.add(pid);
-  if (!killOnExit) {
-    killOnExit = true;
-    process.on("exit", () => liveGroups.forEach(killProcessTree));
-  }
-  return () => liveGroups.delete(pid);
-}
-
-/** Kills a detached child and its whole process group (SIGKILL); just the child if that fails. */
-export function killProcessTree(pid: number): void {
-  if (process.platform === "win32") {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-    return;
-  }
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
-}
-
 /** How long output may keep trickling in after the child exited (from descendants holding the pipes). */
 const AFTER_EXIT_IDLE_MS = 100;
 

@@ -8,7 +8,7 @@ import type { ImageContent, TextContent } from "../ai/types";
 import type { AgentTool } from "../agent/tool";
 import { detectImageMimeType, toInlineImage } from "./image";
 import { abortable, localReadIo, type ReadIo } from "./io";
-import { resolveReadPath } from "./paths";
+import { resolveReadPath, type GuardedOptions } from "./paths";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead, type TruncationResult } from "./truncate";
 
 export const readSchema = Type.Object({
@@ -22,7 +22,7 @@ export interface ReadToolDetails {
   truncation?: TruncationResult;
 }
 
-export interface ReadToolOptions {
+export interface ReadToolOptions extends GuardedOptions {
   io?: ReadIo;
 }
 
@@ -39,6 +39,7 @@ export function createReadTool(cwd: string, options: ReadToolOptions = {}): Agen
     execute: (_id, params, signal) =>
       abortable(signal, async () => {
         const absPath = await resolveReadPath(params.path, cwd, io.exists);
+        options.guard?.(absPath, params.path);
         const bytes = await io.readFile(absPath);
         const mimeType = detectImageMimeType(bytes);
         if (mimeType) return readImage(bytes, mimeType);

@@ -1,12 +1,13 @@
 /**
  * The local ShellIo: bash (or sh) in its own process group, so an abort or a timeout kills the
- * command and everything it started.
+ * command and everything it started, and what it leaves in the background ends with the host.
  */
 import { existsSync } from "node:fs";
 import { access } from "node:fs/promises";
 import { constants as osConstants } from "node:os";
 import { ShellAbortedError, ShellTimeoutError, type ShellIo } from "./io";
-import { killProcessTree, trackDetached, waitForExit } from "./process";
+import { waitForExit } from "./process";
+import { killGroup, trackProcessGroup } from "./process-groups";
 import { childProcess } from "./lazy-node";
 
 export interface ShellConfig {
@@ -42,10 +43,10 @@ export function createLocalShellIo(shellPath?: string): ShellIo {
         stdio: ["ignore", "pipe", "pipe"],
         windowsHide: true,
       });
-      const untrack = child.pid ? trackDetached(child.pid) : () => false;
+      const release = child.pid ? trackProcessGroup(child.pid) : () => undefined;
       let timedOut = false;
       const kill = () => {
-        if (child.pid) killProcessTree(child.pid);
+        if (child.pid) killGroup(child.pid);
       };
       const timer =
         timeoutMs === undefined
@@ -67,7 +68,7 @@ export function createLocalShellIo(shellPath?: string): ShellIo {
       } finally {
         if (timer) clearTimeout(timer);
         signal.removeEventListener("abort", kill);
-        untrack();
+        release();
       }
     },
   };

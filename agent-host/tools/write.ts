@@ -3,14 +3,14 @@ import { dirname } from "node:path";
 import { Type } from "@sinclair/typebox";
 import { throwIfAborted, type AgentTool } from "../agent/tool";
 import { localWriteIo, withFileMutationQueue, type WriteIo } from "./io";
-import { resolveToCwd } from "./paths";
+import { resolveToCwd, type GuardedOptions } from "./paths";
 
 export const writeSchema = Type.Object({
   path: Type.String({ description: "Path to the file to write (relative or absolute)" }),
   content: Type.String({ description: "Content to write to the file" }),
 });
 
-export interface WriteToolOptions {
+export interface WriteToolOptions extends GuardedOptions {
   io?: WriteIo;
 }
 
@@ -24,6 +24,7 @@ export function createWriteTool(cwd: string, options: WriteToolOptions = {}): Ag
     parameters: writeSchema,
     async execute(_id, { path, content }, signal) {
       const absPath = resolveToCwd(path, cwd);
+      options.guard?.(absPath, path);
       // Aborts are checked between steps, not raced: the queue stays held until the write settles.
       return withFileMutationQueue(absPath, async () => {
         throwIfAborted(signal);

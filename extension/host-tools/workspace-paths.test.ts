@@ -1,4 +1,6 @@
 import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { displayPath, resolveWorkspacePath } from "./workspace-paths";
 
@@ -27,6 +29,24 @@ describe("editor tools: workspace paths", () => {
   it("refuses paths that leave the workspace, with a clear message", () => {
     for (const input of ["../secret.txt", "/etc/passwd", "src/../../app2/x", path.resolve("/ws/app-other/x")]) {
       assert.throws(() => resolveWorkspacePath(input, folders), /outside the workspace/, input);
+    }
+  });
+
+  it("refuses a path that leads outside through a symlink, a dangling one included", () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "ws-paths-"));
+    try {
+      const ws = path.join(base, "ws");
+      fs.mkdirSync(path.join(ws, "src"), { recursive: true });
+      fs.writeFileSync(path.join(base, "secret.txt"), "outside");
+      fs.symlinkSync(base, path.join(ws, "up"));
+      fs.symlinkSync(path.join(base, "new.txt"), path.join(ws, "dangling"));
+      fs.symlinkSync(path.join(ws, "src"), path.join(ws, "inner"));
+      for (const input of ["up/secret.txt", "dangling", "up/ws/../secret.txt"]) {
+        assert.throws(() => resolveWorkspacePath(input, [ws]), /outside the workspace/, input);
+      }
+      assert.equal(resolveWorkspacePath("inner/a.ts", [ws]).display, "inner/a.ts", "a link that stays inside is fine");
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
     }
   });
 

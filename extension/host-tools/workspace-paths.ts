@@ -1,10 +1,12 @@
 /**
  * Where a model-written path points, and whether the editor tools may touch it: relative paths
- * are taken from the first workspace folder, absolute ones must lie inside a workspace folder.
- * Platform-free apart from node:path (no vscode), so it is unit-tested.
+ * are taken from the first workspace folder, absolute ones must lie inside a workspace folder,
+ * and so must the file they really lead to once every symlink is resolved.
+ * Free of vscode (node:path, node:fs), so it is unit-tested.
  */
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { realPathOf, resolvesInside } from "../../shared/node/real-path";
 
 export interface WorkspacePath {
   /** Absolute, normalised file-system path. */
@@ -44,10 +46,21 @@ export function resolveWorkspacePath(input: string, folders: readonly string[]):
   if (text === "") throw new Error("The path is empty.");
   const absPath = isAbsolute(text) ? resolve(text) : resolve(first, text);
   const folder = [...folders].sort((a, b) => b.length - a.length).find((f) => inside(f, absPath) !== undefined);
-  if (folder === undefined) {
+  // The text check alone would let a symlink in the workspace lead anywhere.
+  if (folder === undefined || !resolvesInside(realFolders(folders), absPath)) {
     throw new Error(
       `The path "${input}" is outside the workspace (${folders.join(", ")}). The editor tools only read and edit files inside the workspace; use a path relative to ${first}.`,
     );
   }
   return { absPath, folder, display: displayPath(absPath, folders) ?? absPath };
+}
+
+function realFolders(folders: readonly string[]): string[] {
+  return folders.flatMap((folder) => {
+    try {
+      return [realPathOf(folder)];
+    } catch {
+      return [];
+    }
+  });
 }

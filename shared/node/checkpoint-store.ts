@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { createAjv } from "../protocol/ajv";
 import { CheckpointRecord, manifestName, OBJECTS_DIR, SESSIONS_DIR } from "../checkpoints/schema";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./private-files";
 
 /** What a file held before a change: its bytes, null when it did not exist, or why it was not kept. */
 export type Captured = { content: Buffer | null } | { skipped: "tooLarge" | "unreadable" };
@@ -45,9 +46,9 @@ export function storeObject(dir: string, content: Buffer): string {
     fs.utimesSync(file, now, now);
     return hash;
   }
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
   const temp = `${file}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
-  fs.writeFileSync(temp, content);
+  fs.writeFileSync(temp, content, { mode: PRIVATE_FILE_MODE });
   fs.renameSync(temp, file);
   return hash;
 }
@@ -67,8 +68,8 @@ export function recordCaptured(dir: string, sessionId: string, turn: string, abs
       ? { turn, path: absPath, before: null, time, skipped: captured.skipped }
       : { turn, path: absPath, before: captured.content === null ? null : storeObject(dir, captured.content), time };
   const file = manifestPath(dir, sessionId);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.appendFileSync(file, `${JSON.stringify(record)}\n`);
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+  fs.appendFileSync(file, `${JSON.stringify(record)}\n`, { mode: PRIVATE_FILE_MODE });
   return record;
 }
 

@@ -1,8 +1,9 @@
 // Dialogs and host tools under fault, against the agent host frame by frame: every dialog kind
 // cancelled, select/confirm/input timed out (a late answer ignored), a dialog answered twice; a
 // host tool aborted mid-call, timed out, answered twice; the input ending (the editor closing)
-// while a dialog, a host tool or a shell command waits, and SIGTERM mid-command. No case may
-// hang, and no process (the host, the shell it started) may outlive the host's end.
+// while a dialog, a host tool or a shell command waits, SIGTERM mid-command, and the input ending,
+// SIGTERM or SIGKILL after commands left processes in the background. No case may hang, and no
+// process (the host, the shells it started, what they started) may outlive the host's end.
 import { strict as assert } from "node:assert";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -56,14 +57,15 @@ describe(`agent host: dialogs and host tools under fault (${rounds} round${round
     }
   };
 
-  /** Ends the host; the number of processes (the host, its shell) still there afterwards. */
-  const closingWithin = async (host: RawHost, end: (host: RawHost) => void, shellPid?: number): Promise<number> => {
+  /** Ends the host; the number of processes (the host, the shells and what they started) still there afterwards. */
+  const closingWithin = async (host: RawHost, end: (host: RawHost) => void, shellPids: number[] = []): Promise<number> => {
     end(host);
     const exit = await Promise.race([host.exited, new Promise<undefined>((r) => setTimeout(r, 10_000))]);
     let orphans = 0;
-    if (shellPid !== undefined && !(await gone(shellPid))) {
+    for (const pid of shellPids) {
+      if (await gone(pid)) continue;
       orphans++;
-      process.kill(shellPid, "SIGKILL");
+      process.kill(pid, "SIGKILL");
     }
     if (!exit) {
       host.kill("SIGKILL");
@@ -144,11 +146,11 @@ describe(`agent host: dialogs and host tools under fault (${rounds} round${round
       await run("input ends when idle", async () => closingWithin(host, (h) => h.endInput()));
 
       // The editor closing: the host's input ends (or it gets SIGTERM) while something waits.
-      const closing = async (name: string, setup: (host: RawHost) => Promise<number | undefined>, end: (host: RawHost) => void) => {
+      const closing = async (name: string, setup: (host: RawHost) => Promise<number[] | undefined>, end: (host: RawHost) => void) => {
         await run(name, async () => {
           const closingHost = await start();
-          const shellPid = await setup(closingHost);
-          return closingWithin(closingHost, end, shellPid);
+          const shellPids = await setup(closingHost);
+          return closingWithin(closingHost, end, shellPids);
         });
       };
       const waitingDialog = async (h: RawHost) => {
@@ -162,21 +164,45 @@ describe(`agent host: dialogs and host tools under fault (${rounds} round${round
         await h.waitFor("host_tool_call", isType("host_tool_call"));
         return undefined;
       };
+      /** The pids written to `pidFile` (one a line) once `count` are there. */
+      const pidsIn = async (pidFile: string, count: number) => {
+        const deadline = Date.now() + 10_000;
+        const read = () => (existsSync(pidFile) ? readFileSync(pidFile, "utf8").split("\n").filter((l) => l.trim()).map(Number) : []);
+        while (read().length < count) {
+          if (Date.now() > deadline) throw new Error("hang: the command did not start");
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        return read();
+      };
       const runningShell = async (h: RawHost) => {
         const pidFile = join(launch.cwd, `shell-${ids}.pid`);
         llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command: `echo $$ > ${pidFile}; exec sleep 60` } }] });
         h.send({ id: nextId(), type: "prompt", message: "run a long command" });
-        const deadline = Date.now() + 10_000;
-        while (!existsSync(pidFile) || readFileSync(pidFile, "utf8").trim() === "") {
-          if (Date.now() > deadline) throw new Error("hang: the command did not start");
-          await new Promise((r) => setTimeout(r, 50));
-        }
-        return Number(readFileSync(pidFile, "utf8").trim());
+        return pidsIn(pidFile, 1);
+      };
+      // A finished command that left processes behind (`&`, nohup, a subshell's orphan), and a
+      // running one that did the same: none may outlive the host, however it ends.
+      const backgroundShells = async (h: RawHost) => {
+        const pidFile = join(launch.cwd, `background-${ids}.pid`);
+        const leaveBehind = `sleep 61 >/dev/null 2>&1 & echo $! >> ${pidFile}; nohup sleep 62 >/dev/null 2>&1 & echo $! >> ${pidFile}; (sleep 63 >/dev/null 2>&1 & echo $! >> ${pidFile})`;
+        llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command: leaveBehind } }] }, { toolCalls: [{ name: "bash", arguments: { command: `${leaveBehind}; echo $$ >> ${pidFile}; exec sleep 60` } }] });
+        h.send({ id: nextId(), type: "prompt", message: "start servers" });
+        return pidsIn(pidFile, 7);
       };
       await closing("input ends while a dialog waits", waitingDialog, (h) => h.endInput());
       await closing("input ends while a host tool waits", waitingTool, (h) => h.endInput());
       await closing("input ends while a shell command runs", runningShell, (h) => h.endInput());
       await closing("SIGTERM while a shell command runs", runningShell, (h) => h.kill("SIGTERM"));
+      await closing("input ends with background processes", backgroundShells, (h) => h.endInput());
+      await closing("SIGTERM with background processes", backgroundShells, (h) => h.kill("SIGTERM"));
+      await closing("SIGKILL with background processes", backgroundShells, (h) => h.kill("SIGKILL"));
+      await closing("SIGKILL while a shell command runs", runningShell, (h) => h.kill("SIGKILL"));
+      const extensionExec = async (h: RawHost) => {
+        const pidFile = join(launch.cwd, `exec-${ids}.pid`);
+        h.send({ id: nextId(), type: "prompt", message: `/fault exec ${pidFile}` });
+        return pidsIn(pidFile, 2);
+      };
+      await closing("SIGKILL while an extension's exec runs (and left a process behind)", extensionExec, (h) => h.kill("SIGKILL"));
     }
 
     const hangs = results.filter((r) => r.hang).length;

@@ -1,6 +1,7 @@
 // Workspace trust and paths at the host: with --workspace-only (what the editor passes), read,
 // write, edit, ls, find and grep refuse every path that resolves outside the working directory
-// (absolute, `..`, `~`, file://, through a symlink) with a tool error, and touch nothing there;
+// (absolute, `..`, `~`, file://, through a symlink, a dangling symlink, a spelling variant read
+// falls back to) with a tool error, and touch nothing there;
 // paths inside still work. Without the flag the same outside read succeeds: the policy refuses.
 // And the workspace's own .pi/extensions/ never loads unless the host is told to trust it
 // (--approve, which the editor passes only in a trusted workspace).
@@ -31,6 +32,11 @@ describe("agent host: workspace paths (--workspace-only) and project trust (--ap
     outsideFile = join(root, "outside", "secret.txt");
     writeFileSync(outsideFile, "outside secret\n");
     symlinkSync(join(root, "outside"), join(cwd, "link-out"));
+    // A dangling link: writing through it would create its target outside.
+    symlinkSync(join(root, "outside", "created-by-write.txt"), join(cwd, "dangling"));
+    symlinkSync(join(root, "outside", "missing-dir", "deep.txt"), join(cwd, "dangling-deep"));
+    // The curly-apostrophe spelling of "it's.txt" (read's fallback for macOS names) links outside.
+    symlinkSync(outsideFile, join(cwd, "it\u2019s.txt"));
     launch = peerLaunch("host", { mockBaseUrl: llm.baseUrl, cwd, env: { HOME: join(root, "outside") } });
   });
   after(async () => {
@@ -42,8 +48,8 @@ describe("agent host: workspace paths (--workspace-only) and project trust (--ap
   async function callTools(extraArgs: string[], calls: { name: string; arguments: JsonObject }[]) {
     const transport = ProcessTransport.spawn(launch.command, [...launch.args, "--tools", tools, ...extraArgs], { env: launch.env, cwd: launch.cwd });
     const client = new RpcClient(transport);
-    const ends: { name: string; isError: boolean; text: string }[] = [];
-    client.on("tool_execution_end", (e) => ends.push({ name: e.toolName, isError: e.isError, text: JSON.stringify(e.result) }));
+    const ends: { id: string; name: string; isError: boolean; text: string }[] = [];
+    client.on("tool_execution_end", (e) => ends.push({ id: e.toolCallId, name: e.toolName, isError: e.isError, text: JSON.stringify(e.result) }));
     await client.request("set_auto_retry", { enabled: false });
     llm.enqueue({ toolCalls: calls.map((c, i) => ({ id: `c${i}`, ...c })) }, { text: "done" });
     const settled = client.waitForSettled(); // before asking: a short run may settle before the answer is handled
@@ -51,14 +57,16 @@ describe("agent host: workspace paths (--workspace-only) and project trust (--ap
     await settled;
     await transport.stop();
     client.dispose();
-    return ends;
+    // Tools run in parallel: put the results back in the order of the calls.
+    return ends.sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)));
   }
 
   it("refuses every outside path with a tool error and changes nothing there", async () => {
-    const outside = [join(root, "outside", "secret.txt"), "../outside/secret.txt", "src/../../outside/secret.txt", "link-out/secret.txt", "~/secret.txt", `file://${outsideFile}`];
+    const outside = [join(root, "outside", "secret.txt"), "../outside/secret.txt", "src/../../outside/secret.txt", "link-out/secret.txt", "~/secret.txt", `file://${outsideFile}`, "dangling", "dangling-deep"];
     const outsideDirs = [join(root, "outside"), "..", "link-out", "~"];
     const calls = [
       ...outside.map((path) => ({ name: "read", arguments: { path } })),
+      { name: "read", arguments: { path: "it's.txt" } },
       ...outside.map((path) => ({ name: "write", arguments: { path, content: "overwritten" } })),
       ...outside.map((path) => ({ name: "edit", arguments: { path, edits: [{ oldText: "outside", newText: "edited" }] } })),
       ...outsideDirs.map((path) => ({ name: "ls", arguments: { path } })),
@@ -77,9 +85,10 @@ describe("agent host: workspace paths (--workspace-only) and project trust (--ap
     const violations = refused.filter((e) => !e.isError || !e.text.includes("outside the workspace")).length;
     const leaked = refused.filter((e) => e.text.includes("outside secret")).length;
     assert.equal(readFileSync(outsideFile, "utf8"), "outside secret\n", "the outside file is untouched");
+    const created = ["created-by-write.txt", "missing-dir"].filter((name) => existsSync(join(root, "outside", name))).length;
     const insideOk = ends.slice(calls.length).filter((e) => !e.isError).length;
-    console.log(`      figures: cases ${calls.length + inside.length} (${calls.length} outside, ${inside.length} inside), refused ${refused.length - violations}, violations ${violations + leaked}, inside calls that worked ${insideOk}`);
-    assert.equal(violations + leaked, 0);
+    console.log(`      figures: cases ${calls.length + inside.length} (${calls.length} outside, ${inside.length} inside), refused ${refused.length - violations}, violations ${violations + leaked + created}, inside calls that worked ${insideOk}`);
+    assert.equal(violations + leaked + created, 0);
     assert.equal(insideOk, inside.length);
   });
 

@@ -90,4 +90,51 @@ describe("agent host: API keys from the environment leak nowhere", function () {
     console.log(`      figures: keys 2 (env, models.json $VAR), requests authorised ${authorizations.length}, places scanned ${places.length}, leaks ${leaks.length}`);
     assert.deepEqual(leaks, []);
   });
+
+  it("keeps the keys the editor injected (PI_SECRET_ENV) from every process the tools start, and still authenticates with them", async () => {
+    const injected = fakeSecret("sk-injected-");
+    const injectedRef = fakeSecret("sk-injected-ref-");
+    const ownShellKey = fakeSecret("sk-own-shell-");
+    writeFileSync(join(launch.agentDir, "models.json"), JSON.stringify({
+      providers: { keyed: { baseUrl: llm.baseUrl, api: "openai-completions", apiKey: "$PI_TEST_REFERENCED_KEY", models: [model] }, groq: { baseUrl: llm.baseUrl } },
+    }));
+    // What the extension passes: the keys from SecretStorage, and their names in PI_SECRET_ENV.
+    const env = { ...launch.env, GROQ_API_KEY: injected, PI_TEST_REFERENCED_KEY: injectedRef, PI_TEST_OWN_KEY: ownShellKey, PI_SECRET_ENV: "GROQ_API_KEY,PI_TEST_REFERENCED_KEY" };
+    const args = [host, "--mode", "rpc", "--provider", "keyed", "--model", "keyed-model", "--no-session", "--offline"];
+    const transport = ProcessTransport.spawn(process.execPath, args, { env, cwd: launch.cwd });
+    const client = new RpcClient(transport);
+    const toolOutputs: string[] = [];
+    client.on("tool_execution_end", (e) => toolOutputs.push(JSON.stringify(e.result)));
+    let userBash: { output: string };
+    const before = llm.requests.length;
+    try {
+      await client.request("set_auto_retry", { enabled: false });
+      llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "printenv; (sleep 0.1; printenv) & wait" } }] }, { text: "done" });
+      let settled = client.waitForSettled();
+      await client.request("prompt", { message: "show the environment" });
+      await settled;
+      await client.request("set_model", { provider: "groq", modelId: "llama-3.3-70b-versatile" });
+      llm.enqueue({ text: "groq answers" });
+      settled = client.waitForSettled();
+      await client.request("prompt", { message: "and with groq?" });
+      await settled;
+      userBash = await client.request("bash", { command: "printenv" });
+    } finally {
+      await transport.stop();
+      client.dispose();
+    }
+    const authorizations = llm.requests.slice(before).map((r) => r.headers.authorization);
+    assert.deepEqual(authorizations, [`Bearer ${injectedRef}`, `Bearer ${injectedRef}`, `Bearer ${injected}`], "the injected keys still authenticate");
+    const places: Place[] = [
+      { name: "bash tool output (printenv, and a background subshell)", text: toolOutputs.join("\n") },
+      { name: "user bash output (printenv)", text: userBash.output },
+    ];
+    const leaks = scanForSecrets(places, [injected, injectedRef]);
+    const markerSeen = places.filter((p) => p.text.includes("PI_SECRET_ENV")).length;
+    const ownKeySeen = places.filter((p) => p.text.includes(ownShellKey)).length;
+    console.log(`      figures: injected keys 2, requests authorised ${authorizations.length}, tool processes scanned ${places.length}, leaks ${leaks.length + markerSeen}, own shell key still seen ${ownKeySeen}/${places.length}`);
+    assert.deepEqual(leaks, []);
+    assert.equal(markerSeen, 0, "PI_SECRET_ENV itself is removed too");
+    assert.equal(ownKeySeen, places.length, "a key the user had in their own environment stays (their choice, as in pi)");
+  });
 });

@@ -12,6 +12,7 @@ import type { AgentSession } from "../agent-session";
 import { appendCustomMessage } from "../custom-message";
 import type { ExtensionHostOptions } from "./context";
 import type { Content, CustomMessageInput, ExecOptions, ExecResult } from "./types";
+import { trackProcessGroup } from "../../tools/process-groups";
 
 export class SessionActions {
   /** The built-in and extension tools, so setActiveTools can bring one back; tools a client sets (host tools) are not among them. */
@@ -124,7 +125,11 @@ export class SessionActions {
 
   exec(command: string, args: string[], options: ExecOptions = {}): Promise<ExecResult> {
     return new Promise((resolve) => {
-      const child = childProcess().spawn(command, args, { cwd: options.cwd ?? this.options.cwd, signal: options.signal, stdio: ["ignore", "pipe", "pipe"] });
+      // In a process group of its own, tracked as the shells' are: what it leaves ends with the host.
+      const child = childProcess().spawn(command, args, {
+        cwd: options.cwd ?? this.options.cwd, signal: options.signal, stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32",
+      });
+      const release = child.pid ? trackProcessGroup(child.pid) : undefined;
       let stdout = "";
       let stderr = "";
       let killed = false;
@@ -136,6 +141,7 @@ export class SessionActions {
         if (!killed) stderr += error.message;
       });
       child.on("close", (code) => {
+        release?.();
         if (timer) clearTimeout(timer);
         resolve({ stdout, stderr, code: code ?? 1, killed: killed || options.signal?.aborted === true });
       });

@@ -2,10 +2,12 @@
 // model, the model calls them, and we check what it got back and what happened in the editor.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import * as vscode from "vscode";
-import { toolNames } from "../../support/mock-llm";
+import { toolNames, type JsonObject } from "../../support/mock-llm";
 import { eventually } from "./agent-fixture";
-import { callTool, json, revert, reviewTabs, useHostAgent, waitForReview, writeWorkspaceFile, type HostAgent } from "./host-tools-support";
+import { callTool, json, revert, reviewTabs, useHostAgent, waitForReview, workspaceRoot, writeWorkspaceFile, type HostAgent } from "./host-tools-support";
 import { requireUi, ui } from "./ui";
 
 const editorTools = [
@@ -114,6 +116,34 @@ describe("host-tools: the editor's tools for the agent (bundled host, scripted m
     const outside = await callTool(agent, "editor_read", { path: "../outside.txt" });
     assert.equal(outside.isError, true);
     assert.match(outside.text, /outside the workspace/);
+  });
+
+  it("refuses a symlink in the workspace that leads outside it, for reading and editing", async () => {
+    const outsideDir = fs.mkdtempSync(path.join(os.tmpdir(), "pi-outside-"));
+    const secret = path.join(outsideDir, "secret.txt");
+    fs.writeFileSync(secret, "outside secret\n");
+    const links = [path.join(workspaceRoot(), "link-out"), path.join(workspaceRoot(), "secret-link.txt")];
+    fs.symlinkSync(outsideDir, links[0]!);
+    fs.symlinkSync(secret, links[1]!);
+    try {
+      const calls: [string, JsonObject][] = [
+        ["editor_read", { path: "link-out/secret.txt" }],
+        ["editor_read", { path: "secret-link.txt" }],
+        ["editor_symbols", { path: "link-out/secret.txt" }],
+        ["editor_edit", { path: "secret-link.txt", edits: [{ oldText: "outside", newText: "edited" }] }],
+      ];
+      for (const [name, args] of calls) {
+        const run = await callTool(agent, name, args);
+        assert.ok(!run.text.includes("outside secret"), `${name} read outside: ${run.text}`);
+        assert.equal(run.isError, true, run.text);
+        assert.match(run.text, /outside the workspace/);
+      }
+      assert.equal(reviewTabs().length, 0, "no review was opened");
+      assert.equal(fs.readFileSync(secret, "utf8"), "outside secret\n");
+    } finally {
+      for (const link of links) fs.rmSync(link, { force: true });
+      fs.rmSync(outsideDir, { recursive: true, force: true });
+    }
   });
 
   it("refuses an edit made for an older version or another hash, and leaves the buffer alone", async () => {

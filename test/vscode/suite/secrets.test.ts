@@ -117,4 +117,16 @@ describe("secrets: API keys leak nowhere", function () {
     printFigures(`keys 3 (Set API Key, key store, editor env), requests authorised ${llm.requests.length}, places scanned ${places.length}, leaks ${leaks.length}`);
     assert.deepEqual(leaks, []);
   });
+
+  it("keeps the SecretStorage keys from the agent's shell commands, the editor's own environment key stays", async () => {
+    const client = await host.api.supervisor.ensureStarted();
+    // What `!printenv` in the chat runs: a shell the agent starts.
+    const { output } = await client.request("bash", { command: "printenv" });
+    assert.match(output, /CEREBRAS_API_KEY=/, "the shell ran and shows the editor's own environment");
+    const leaks = scanForSecrets([{ name: "printenv in the agent's shell", text: output }], [typed, stored]);
+    printFigures(`SecretStorage keys 2, seen by the agent's shell ${leaks.length} (PI_SECRET_ENV ${output.includes("PI_SECRET_ENV") ? 1 : 0}), editor env key seen ${output.includes(inherited) ? 1 : 0}`);
+    assert.deepEqual(leaks, []);
+    assert.ok(!output.includes("PI_SECRET_ENV"));
+    assert.ok(output.includes(inherited), "a key from the editor's own environment is the user's choice and stays");
+  });
 });

@@ -1,0 +1,94 @@
+/**
+ * The process groups the host's shells run in, and everything left in them: a command's
+ * background processes (`cmd &`, `nohup cmd &`, a subshell's orphan) stay while the host lives (a
+ * dev server started by one command serves the next) and are killed when it ends, however it
+ * ends. On exit, error or SIGTERM the host kills them itself; for SIGKILL a watchdog does: a tiny
+ * `sh` (no second Node) that reads "+ pgid" / "- pgid" lines from a pipe and, once the pipe closes
+ * because the host is gone, kills the groups still listed. Only `setsid` daemons escape (they
+ * leave the group on purpose).
+ */
+import type { Socket } from "node:net";
+import type { Writable } from "node:stream";
+import { childProcess } from "./lazy-node";
+
+const WATCHDOG_SCRIPT = `g=" "
+while read -r op p; do
+  case "$op" in
+    +) g="$g$p " ;;
+    -) n=" "; for q in $g; do [ "$q" = "$p" ] || n="$n$q "; done; g="$n" ;;
+  esac
+done
+for q in $g; do kill -s KILL -- "-$q" 2>/dev/null; done`;
+
+const groups = new Set<number>();
+let watchdog: Writable | undefined;
+let started = false;
+
+function startWatchdog(): void {
+  started = true;
+  process.on("exit", () => groups.forEach(killGroup));
+  if (process.platform === "win32") return;
+  try {
+    const child = childProcess().spawn("/bin/sh", ["-c", WATCHDOG_SCRIPT], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
+    child.on("error", () => (watchdog = undefined));
+    child.unref();
+    // Neither the child nor its pipe may keep the host's event loop alive.
+    (child.stdin as Socket).unref();
+    child.stdin.on("error", () => (watchdog = undefined));
+    watchdog = child.stdin;
+  } catch {
+    watchdog = undefined;
+  }
+}
+
+/** True while some process is in group `pgid`. */
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function pruneEmptyGroups(): void {
+  for (const pgid of groups) {
+    if (!groupAlive(pgid) && groups.delete(pgid)) watchdog?.write(`- ${pgid}\n`);
+  }
+}
+
+/**
+ * Tracks the group of a detached child (its pid is the pgid). Returns `release`, to call when the
+ * child itself has ended: the group is forgotten once nothing is left in it, else kept until the
+ * host ends.
+ */
+export function trackProcessGroup(pgid: number): () => void {
+  if (!started) startWatchdog();
+  pruneEmptyGroups();
+  groups.add(pgid);
+  watchdog?.write(`+ ${pgid}\n`);
+  // Emptied groups are forgotten whenever a shell starts or ends: the fewer stale ids are kept, the
+  // smaller the chance that one is reused by an unrelated group by the time the host ends.
+  return pruneEmptyGroups;
+}
+
+/** Kills a detached child's whole process group (SIGKILL); just the child if that fails. */
+export function killGroup(pid: number): void {
+  if (process.platform === "win32") {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+    return;
+  }
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * Where a path really leads, for confinement checks (the host's `--workspace-only`, the editor's
+ * host tools): every component resolved as the OS would when opening or creating it, dangling
+ * symlinks followed to the file they would create. Checking the text of a path is not enough: a
+ * link inside the workspace can point anywhere.
+ */
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+
+/** Linux's own limit on links followed while resolving one path. */
+const MAX_LINKS = 40;
+
+/**
+ * `path` (absolute) with every symlink resolved; the part that does not exist yet is appended as
+ * written. A dangling symlink is followed to its target, so a write through it is judged by the
+ * place it would create. Throws on a link loop.
+ */
+export function realPathOf(path: string, linksFollowed = 0): string {
+  const missing: string[] = [];
+  for (let current = resolve(path); ; current = dirname(current)) {
+    try {
+      return join(realpathSync.native(current), ...missing);
+    } catch {
+      const target = linkTarget(current);
+      if (target !== undefined) {
+        if (linksFollowed >= MAX_LINKS) throw new Error(`Too many levels of symbolic links: ${path}`);
+        // The target is relative to the link's real folder, which exists since the link does.
+        return join(realPathOf(resolve(realpathSync.native(dirname(current)), target), linksFollowed + 1), ...missing);
+      }
+      if (dirname(current) === current) return join(current, ...missing);
+      missing.unshift(basename(current));
+    }
+  }
+}
+
+function linkTarget(path: string): string | undefined {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when `target` is `root` or below it (both real paths). */
+export function isInside(root: string, target: string): boolean {
+  const rel = relative(root, target);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/** True when `absPath`, fully resolved, lies in one of `realRoots` (already real paths); false on a link loop. */
+export function resolvesInside(realRoots: readonly string[], absPath: string): boolean {
+  let real: string;
+  try {
+    real = realPathOf(absPath);
+  } catch {
+    return false;
+  }
+  return realRoots.some((root) => isInside(root, real));
+}
