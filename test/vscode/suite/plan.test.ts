@@ -16,6 +16,7 @@ describe("plan: the agent's todo list in the Plan view, edited by the user", fun
 
   it("shows the plan as the agent writes it, and the user's edits reach the agent and the model", async () => {
     const host = suiteHost();
+    await vscode.commands.executeCommand("pi.focusChat"); // the side bar's session is the one commands act on
     host.llm.enqueue(
       {
         toolCalls: [{
