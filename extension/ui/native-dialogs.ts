@@ -4,22 +4,34 @@ import type { DialogAnswer, DialogRequest, UiRequestOf } from "../../shared/prot
 import { visibleText } from "../../shared/visible-text";
 import { settings } from "../settings";
 import type { EditorDialogs } from "./editor-dialog";
+import { QuestionQueue } from "./question-queue";
 import { wholeQuestion, type WholeQuestion } from "./whole-question";
 
 const cancelled: DialogAnswer = { cancelled: true };
 
-/** Answers an extension's dialog with native VS Code UI; Escape or expiry answer `cancelled`. */
+/** The window's quick-input questions, shown one at a time (all sessions share the window). */
+const questions = new QuestionQueue();
+
+/**
+ * Answers an extension's dialog with native VS Code UI; Escape or expiry answer `cancelled`.
+ * Quick-input questions wait in the window's queue for the one shown before them.
+ */
 export function showNativeDialog(request: DialogRequest, token: CancellationToken, editors: EditorDialogs): Promise<DialogAnswer> {
   switch (request.method) {
     case "select":
-      return select(request, token);
+      return questions.run(request.id, token, () => select(request, token), cancelled);
     case "confirm":
-      return confirm(request, token);
+      return questions.run(request.id, token, () => confirm(request, token), cancelled);
     case "input":
-      return input(request, token);
+      return questions.run(request.id, token, () => input(request, token), cancelled);
     case "editor":
       return editors.show(request, token);
   }
+}
+
+/** "Answer…" from elsewhere for a question already waiting in the queue: it is shown next. */
+export function bringQuestionForward(requestId: string): boolean {
+  return questions.promote(requestId);
 }
 
 async function select(request: UiRequestOf<"select">, token: CancellationToken): Promise<DialogAnswer> {

@@ -118,4 +118,33 @@ describe("permissions: the bundled agent asks before bash", function () {
     assert.match(lastResult(), /denied this bash call/);
     assert.doesNotMatch(lastResult(), /evil-ran\\n/);
   });
+
+  it("asks two parallel calls' questions one after the other, never reporting a dismissal, and runs both", async () => {
+    await vscode.commands.executeCommand("pi.focusChat");
+    host.api.chat.transcript.clear();
+    const before = host.llm.requests.length;
+    const call = (command: string) => ({ name: "bash", arguments: { command } });
+    host.llm.enqueue({ toolCalls: [call("echo par-1"), call("echo par-2")] }, { text: "done" });
+    void vscode.commands.executeCommand("pi.sendPrompt", "run both");
+    const titles: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const title = await eventually(`question ${i + 1}`, async () => {
+        if (!(await ui.quickPickItems().catch(() => [])).includes("Deny")) return undefined;
+        const shown = await ui.text(".quick-input-title").catch(() => "");
+        return /^Allow bash: echo par-\d$/.test(shown) && !titles.includes(shown) ? shown : undefined;
+      });
+      titles.push(title);
+      if (i === 0) await ui.screenshot("permission-two-questions");
+      await ui.pickQuickPickItem("Allow once");
+    }
+    await settled(before);
+    assert.deepEqual([...titles].sort(), ["Allow bash: echo par-1", "Allow bash: echo par-2"]);
+    const results = JSON.stringify(toolResultMessages(host.llm.requests.at(-1)!));
+    assert.match(results, /par-1\\n/);
+    assert.match(results, /par-2\\n/);
+    const cards = host.api.chat.transcript.snapshot().filter((item) => item.kind === "dialog");
+    assert.deepEqual(cards.map((c) => c.kind === "dialog" && [c.state, c.via, c.nativeDismissed]), [["answered", "native", undefined], ["answered", "native", undefined]]);
+    const chat = await ui.webviewText("Chat", "body");
+    assert.doesNotMatch(chat, /Dismissed/);
+  });
 });
