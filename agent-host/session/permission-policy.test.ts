@@ -24,6 +24,10 @@ describe("permission gate", () => {
     assert.ok(unanswered?.block && /not answered/.test(unanswered.reason));
     assert.equal(asked.length, 3);
     assert.equal(asked[0].title, "Allow bash: ls");
+    const aborted = new AbortController();
+    aborted.abort();
+    const verdict = await createPermissionGate(new Set(["bash"]), async () => undefined, cwd)(bash("ls"), aborted.signal);
+    assert.ok(verdict?.block && /aborted/.test(verdict.reason), "an aborted run is not called unanswered");
   });
 
   it("puts the whole command in the question, however long, newlines and all", () => {

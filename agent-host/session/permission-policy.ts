@@ -47,7 +47,9 @@ export function createPermissionGate(tools: ReadonlySet<string>, ask: AskChoice,
       allowed.push(allowance);
       return undefined;
     }
-    return { block: true, reason: choice === DENY ? `The user denied this ${call.name} call.` : `No permission for this ${call.name} call (the question was not answered).` };
+    if (choice === DENY) return { block: true, reason: `The user denied this ${call.name} call.` };
+    if (signal.aborted) return { block: true, reason: `The run was aborted while this ${call.name} call waited for permission.` };
+    return { block: true, reason: `No permission for this ${call.name} call (the question was not answered).` };
   };
 }
 

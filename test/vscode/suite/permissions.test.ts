@@ -129,7 +129,7 @@ describe("permissions: the bundled agent asks before bash", function () {
     const titles: string[] = [];
     for (let i = 0; i < 2; i++) {
       const title = await eventually(`question ${i + 1}`, async () => {
-        if (!(await ui.quickPickItems().catch(() => [])).includes("Deny")) return undefined;
+        if (!(await ui.quickPickItems().catch((): string[] => [])).includes("Deny")) return undefined;
         const shown = await ui.text(".quick-input-title").catch(() => "");
         return /^Allow bash: echo par-\d$/.test(shown) && !titles.includes(shown) ? shown : undefined;
       });
@@ -146,5 +146,33 @@ describe("permissions: the bundled agent asks before bash", function () {
     assert.deepEqual(cards.map((c) => c.kind === "dialog" && [c.state, c.via, c.nativeDismissed]), [["answered", "native", undefined], ["answered", "native", undefined]]);
     const chat = await ui.webviewText("Chat", "body");
     assert.doesNotMatch(chat, /Dismissed/);
+  });
+
+  it("closes an open question everywhere when the run is aborted: quick pick, card, Sessions list, status bar", async () => {
+    await vscode.commands.executeCommand("pi.focusChat");
+    host.api.chat.transcript.clear();
+    await promptWithBash("echo never-ran");
+    await question();
+    const sessionRow = '.pane:has(.pane-header:has-text("Sessions")) .monaco-list-row:has-text("Session")';
+    await eventually("the Sessions list to say waiting", async () => (await ui.text(sessionRow)).includes("waiting for you") || undefined);
+    await ui.clickInWebview("Chat", "vscode-button#abort");
+    await eventually("the agent to be idle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
+
+    const agreeNotWaiting = async (when: string) => {
+      await eventually(`the chat header to say Ready ${when}`, async () => (await ui.webviewText("Chat", "#status")) === "Ready" || undefined);
+      await ui.waitForSelector(".quick-input-widget", "hidden");
+      await eventually(`the card to say Cancelled ${when}`, async () => (await ui.webviewText("Chat", ".item-dialog")).includes("Cancelled") || undefined);
+      const card = await ui.webviewText("Chat", ".item-dialog");
+      assert.doesNotMatch(card, /Allow once|Deny|Dismissed/, `no live buttons on the card ${when}: ${card}`);
+      await eventually(`the Sessions list to stop waiting ${when}`, async () => !(await ui.text(sessionRow)).includes("waiting") || undefined);
+      await eventually(`the status bar to stop waiting ${when}`, async () => !(await ui.text(".statusbar-item:has-text(\"Pi\")")).includes("waiting") || undefined);
+      assert.equal(host.api.sessions.primary.pending.size, 0, `no pending question ${when}`);
+      assert.notEqual(host.api.status.current?.state, "waiting-for-dialog");
+    };
+    await agreeNotWaiting("after the abort");
+    await ui.screenshot("permission-aborted");
+    await host.prompt("and now?", "Fine.");
+    await agreeNotWaiting("after a new prompt");
+    assert.doesNotMatch(JSON.stringify(toolResultMessages(host.llm.requests.at(-1)!)), /never-ran\\n/);
   });
 });
