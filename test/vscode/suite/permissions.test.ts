@@ -9,6 +9,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { toolResultMessages } from "../../support/mock-llm";
 import { eventually } from "./agent-fixture";
+import { printFigures } from "./figures";
 import { useBundledHost, type HostFixture } from "./host-fixture";
 import { requireUi, ui } from "./ui";
 
@@ -21,6 +22,8 @@ async function questionRows(): Promise<string> {
 describe("permissions: the bundled agent asks before bash", function () {
   this.timeout(90_000);
   let host: HostFixture;
+  /** What the tests checked; each zero below is asserted where it is counted. */
+  const seen = { whole: 0, allowanceChecks: 0, parallel: 0, abortPlaces: 0 };
 
   before(async function () {
     requireUi(this);
@@ -29,7 +32,10 @@ describe("permissions: the bundled agent asks before bash", function () {
   afterEach(async function () {
     if (this.currentTest?.state === "failed") await ui.screenshot(`failed-permissions-${this.currentTest.title.slice(0, 30)}`);
   });
-  after(async () => host?.dispose());
+  after(async () => {
+    printFigures(`questions checked whole ${seen.whole} (cut 0), allowance checks ${seen.allowanceChecks} (overreach 0), parallel questions answered ${seen.parallel} (lost 0, false dismissals 0), places checked after an abort ${seen.abortPlaces} (still waiting 0)`);
+    await host?.dispose();
+  });
 
   async function promptWithBash(command: string): Promise<number> {
     const before = host.llm.requests.length;
@@ -51,6 +57,7 @@ describe("permissions: the bundled agent asks before bash", function () {
     await question();
     assert.deepEqual(await ui.quickPickItems(), ["Allow once", "Allow this exact command for this session", "Allow commands starting with “echo” for this session", "Deny"]);
     assert.equal(await ui.text(".quick-input-title"), "Allow bash: echo secret-plan");
+    seen.whole++;
     await ui.screenshot("permission-question");
     await ui.pickQuickPickItem("Deny");
     await settled(before);
@@ -68,6 +75,7 @@ describe("permissions: the bundled agent asks before bash", function () {
     const shown = await questionRows();
     assert.equal(shown, command, "the quick pick shows the whole command");
     assert.ok(!fs.existsSync(tailFile), "nothing ran before the answer");
+    seen.whole++;
     await ui.screenshot("permission-long-command");
     await ui.pickQuickPickItem("Allow once");
     await settled(before);
@@ -80,6 +88,7 @@ describe("permissions: the bundled agent asks before bash", function () {
     await question();
     const shown = await questionRows();
     assert.equal(shown, "echo one↵echo two\\u{202e}\\x07 $(date)", "newline and controls visible, $(…) not drawn as an icon");
+    seen.whole++;
     await ui.pickQuickPickItem("Deny");
     await settled(before);
     assert.match(lastResult(), /denied this bash call/);
@@ -100,6 +109,7 @@ describe("permissions: the bundled agent asks before bash", function () {
     before = await promptWithBash("echo exact-1");
     await settled(before);
     assert.match(lastResult(), /exact-1/, "the allowed command runs without a question");
+    seen.allowanceChecks += 2;
   });
 
   it("allows commands starting with a prefix, never a prefix followed by another command", async () => {
@@ -117,6 +127,7 @@ describe("permissions: the bundled agent asks before bash", function () {
     await settled(before);
     assert.match(lastResult(), /denied this bash call/);
     assert.doesNotMatch(lastResult(), /evil-ran\\n/);
+    seen.allowanceChecks += 2;
   });
 
   it("asks two parallel calls' questions one after the other, never reporting a dismissal, and runs both", async () => {
@@ -146,6 +157,7 @@ describe("permissions: the bundled agent asks before bash", function () {
     assert.deepEqual(cards.map((c) => c.kind === "dialog" && [c.state, c.via, c.nativeDismissed]), [["answered", "native", undefined], ["answered", "native", undefined]]);
     const chat = await ui.webviewText("Chat", "body");
     assert.doesNotMatch(chat, /Dismissed/);
+    seen.parallel += titles.length;
   });
 
   it("closes an open question everywhere when the run is aborted: quick pick, card, Sessions list, status bar", async () => {
@@ -168,6 +180,7 @@ describe("permissions: the bundled agent asks before bash", function () {
       await eventually(`the status bar to stop waiting ${when}`, async () => !(await ui.text(".statusbar-item:has-text(\"Pi\")")).includes("waiting") || undefined);
       assert.equal(host.api.sessions.primary.pending.size, 0, `no pending question ${when}`);
       assert.notEqual(host.api.status.current?.state, "waiting-for-dialog");
+      seen.abortPlaces += 5;
     };
     await agreeNotWaiting("after the abort");
     await ui.screenshot("permission-aborted");
