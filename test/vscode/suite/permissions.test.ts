@@ -94,6 +94,15 @@ describe("permissions: the bundled agent asks before bash", function () {
     assert.match(lastResult(), /denied this bash call/);
   });
 
+  it("shows $(…) in a short question's title as written, not as an icon", async () => {
+    const before = await promptWithBash("echo $(zap) $(date)");
+    await question();
+    assert.equal(await ui.text(".quick-input-title"), "Allow bash: echo $(zap) $(date)");
+    seen.whole++;
+    await ui.pickQuickPickItem("Deny");
+    await settled(before);
+  });
+
   it("allows this exact command for the session, and asks again for a different one", async () => {
     let before = await promptWithBash("echo exact-1");
     await question();
