@@ -164,7 +164,10 @@ describe("permissions: the bundled agent asks before bash", function () {
     assert.match(results, /par-2\\n/);
     const cards = host.api.chat.transcript.snapshot().filter((item) => item.kind === "dialog");
     assert.deepEqual(cards.map((c) => c.kind === "dialog" && [c.state, c.via, c.nativeDismissed]), [["answered", "native", undefined], ["answered", "native", undefined]]);
-    const chat = await ui.webviewText("Chat", "body");
+    const chat = await eventually("both cards answered in the chat", async () => {
+      const text = await ui.webviewText("Chat", "body");
+      return (text.match(/answered in VS Code/g) ?? []).length === 2 && /echo par-1/.test(text) && /echo par-2/.test(text) ? text : undefined;
+    });
     assert.doesNotMatch(chat, /Dismissed/);
     seen.parallel += titles.length;
   });
