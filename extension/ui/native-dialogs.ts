@@ -82,13 +82,12 @@ function iconsAsText(label: string): string {
 
 async function confirm(request: UiRequestOf<"confirm">, token: CancellationToken): Promise<DialogAnswer> {
   // A modal message cannot be closed when the request times out: use it only without a timeout.
-  const whole = wholeQuestion(request);
+  // (Its message and detail wrap, so a long question shows whole there too.)
   if (settings.confirmStyle === "modal" && !request.timeout) {
-    // A modal's detail shows long text whole.
     const choice = await vscode.window.showInformationMessage(visibleText(request.title), { modal: true, detail: visibleText(request.message) }, "Yes", "No");
     return choice === undefined ? cancelled : { confirmed: choice === "Yes" };
   }
-  const choice = await pick(request.title, request.message, ["Yes", "No"], token, whole);
+  const choice = await pick(request.title, request.message, ["Yes", "No"], token, wholeQuestion(request));
   return choice === undefined ? cancelled : { confirmed: choice === "Yes" };
 }
 
