@@ -174,7 +174,7 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
       ? [createPermissionGate(new Set(options.confirmTools), async (title, choices, signal) => {
           const answer = await ui?.dialog({ method: "select", title, options: choices, ...(timeout ? { timeout } : {}) }, signal);
           return answer && "value" in answer ? answer.value : undefined;
-        })]
+        }, cwd)]
       : []),
   ];
   if (gates.length > 0) agent.gateToolCalls(chainGates(gates));

@@ -104,11 +104,20 @@ export class AgentSession implements vscode.Disposable {
         if (notice.method === "setTitle") surface.setTitle(notice.title);
         if (!this.chat.showNotice(notice)) this.notices.show(notice);
       });
+      // The user aborted this run: its open questions end with it (see onSettled below).
+      let aborted = false;
+      agentLifetime.add(client.onDidSendCommand((type) => (aborted ||= type === "abort" || type === "abort_and_prompt")));
       agentLifetime.add(client.onEvent((event) => {
-        if (event.type === "agent_start") this.lastRun = undefined;
+        if (event.type === "agent_start") {
+          this.lastRun = undefined;
+          aborted = false;
+        }
         if (event.type === "agent_end" && !event.willRetry) this.lastRun = runOutcome(event);
       }));
       agentLifetime.add(client.onSettled(() => {
+        // An aborted run's questions are over: the agent stopped waiting for them (Pi tells no one).
+        if (aborted || this.lastRun === "aborted") this.pending.cancelOpen();
+        aborted = false;
         this.lastRun ??= "done";
         this.seen = surface.visible && vscode.window.state.focused;
         this.update();

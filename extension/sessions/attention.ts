@@ -1,5 +1,7 @@
 import * as vscode from "vscode";
 import type { DialogRequest } from "../../shared/protocol";
+import { notificationText } from "../ui/plain-text";
+import { fitsQuickPick } from "../ui/whole-question";
 import type { AgentSession } from "./agent-session";
 import { answerForAction, dialogActions } from "./dialog-actions";
 import type { SessionRegistry } from "./session-registry";
@@ -49,21 +51,24 @@ export class SessionAttention implements vscode.Disposable {
   private dialogOpened(session: AgentSession, request: DialogRequest): void {
     if (!this.wanted(session)) return;
     const actions = ["Show", ...dialogActions(request)];
-    const detail = request.method === "confirm" ? `: ${request.message}` : "";
-    const message = `Pi: “${session.label}” is waiting for you: ${request.title}${detail}`;
+    // The question in the message only when it is short enough to be read whole there.
+    const whole = fitsQuickPick(request);
+    const detail = whole && request.method === "confirm" ? `: ${request.message}` : "";
+    const message = notificationText(`Pi: “${session.label}” is waiting for you: ${whole ? request.title : "a question too long to show here"}${detail}`);
     this.record({ sessionId: session.id, kind: "dialog", message, actions });
     void vscode.window.showWarningMessage(message, ...actions).then(async (action) => {
       if (!action) return;
       if (action === "Show") return session.reveal();
       const answer = answerForAction(request, action);
       if (answer === "ask") return this.answerNatively(session, request);
-      session.pending.answer(request.id, answer);
+      if (!session.pending.answer(request.id, answer)) void vscode.window.showInformationMessage("Pi: that question is no longer open; your answer was not used.");
     });
   }
 
   private runEnded(session: AgentSession, outcome: "done" | "failed"): void {
     if (!this.wanted(session)) return;
-    const message = outcome === "failed" ? `Pi: “${session.label}” stopped with an error.` : `Pi: “${session.label}” finished.`;
+    const label = notificationText(session.label);
+    const message = outcome === "failed" ? `Pi: “${label}” stopped with an error.` : `Pi: “${label}” finished.`;
     this.record({ sessionId: session.id, kind: outcome, message, actions: ["Show"] });
     const show = outcome === "failed" ? vscode.window.showErrorMessage : vscode.window.showInformationMessage;
     void show(message, "Show").then((action) => action && session.reveal());

@@ -2,7 +2,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { settings } from "../settings";
 import type { EditorDialogs } from "../ui/editor-dialog";
-import { showNativeDialog } from "../ui/native-dialogs";
+import { bringQuestionForward, showNativeDialog } from "../ui/native-dialogs";
 import type { AgentSession } from "./agent-session";
 import type { SessionRegistry } from "./session-registry";
 import type { SessionNode } from "./sessions-view";
@@ -30,6 +30,8 @@ function sessionOf(registry: SessionRegistry, arg: unknown): AgentSession | unde
 export async function answerNatively(session: AgentSession, requestId: string, editors: EditorDialogs): Promise<void> {
   const pending = session.pending.list.find((d) => d.request.id === requestId);
   if (!pending) return void vscode.window.showInformationMessage("Pi: that question is no longer open.");
+  // Already waiting for its turn in VS Code (or shown): next, not a second copy of it.
+  if (bringQuestionForward(requestId)) return;
   const source = new vscode.CancellationTokenSource();
   const sub = session.pending.onDidChange(() => {
     if (!session.pending.list.some((d) => d.request.id === requestId)) source.cancel();

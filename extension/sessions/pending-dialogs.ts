@@ -16,7 +16,7 @@ export interface PendingDialog {
  * how it was answered), otherwise it ends the dialog directly.
  */
 export class PendingDialogs implements vscode.Disposable {
-  private readonly open = new Map<string, PendingDialog & { answer(answer: DialogAnswer): void }>();
+  private readonly open = new Map<string, PendingDialog & { answer(answer: DialogAnswer): void; close(): void }>();
   private readonly changeEmitter = new vscode.EventEmitter<{ opened?: PendingDialog }>();
   readonly onDidChange = this.changeEmitter.event;
 
@@ -40,6 +40,7 @@ export class PendingDialogs implements vscode.Disposable {
       const entry = {
         request,
         since: Date.now(),
+        close: () => source.cancel(),
         answer: (answer: DialogAnswer) => {
           if (this.answerCard(request.id, answer)) return;
           answerOutside(answer);
@@ -57,6 +58,15 @@ export class PendingDialogs implements vscode.Disposable {
         this.changeEmitter.fire({});
       }
     };
+  }
+
+  /**
+   * Ends every open dialog as cancelled, everywhere it shows (native UI, chat card, this list, the
+   * status): for a run that was aborted, whose agent no longer waits for them (Pi resolves an
+   * aborted dialog itself and tells the client nothing).
+   */
+  cancelOpen(): void {
+    for (const entry of [...this.open.values()]) entry.close();
   }
 
   /** Answers an open dialog; false when it is no longer open. */

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { notificationText } from "../ui/plain-text";
 import { ChatPanelSurface } from "../chat/chat-panel";
 import type { ChatSurface } from "../chat/chat-surface";
 import { AgentSession, type SessionServices, type SessionSpec } from "./agent-session";
@@ -112,7 +113,7 @@ export class SessionRegistry implements vscode.Disposable {
     }
     this.changeEmitter.fire();
     void vscode.window
-      .showInformationMessage(`Pi: “${session.label}” keeps running in the background. Find it in the Pi sessions list.`, "Show", "Stop")
+      .showInformationMessage(`Pi: “${notificationText(session.label)}” keeps running in the background. Find it in the Pi sessions list.`, "Show", "Stop")
       .then((choice) => {
         if (choice === "Show") session.reveal();
         else if (choice === "Stop") void this.close(session);

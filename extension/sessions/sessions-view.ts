@@ -1,4 +1,6 @@
 import * as vscode from "vscode";
+import { visibleText } from "../../shared/visible-text";
+import { markdownText } from "../ui/plain-text";
 import { activityIcons, activityLabels } from "./activity";
 import type { AgentSession } from "./agent-session";
 import type { PendingDialog } from "./pending-dialogs";
@@ -43,12 +45,13 @@ export class SessionsTreeProvider implements vscode.TreeDataProvider<SessionNode
 function sessionItem(session: AgentSession): vscode.TreeItem {
   const activity = session.activity;
   const collapsed = session.pending.size > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
-  const item = new vscode.TreeItem(session.label, collapsed);
+  const item = new vscode.TreeItem(visibleText(session.label), collapsed);
   item.id = session.id;
   item.description = `${activityLabels[activity]} · ${session.description}`;
   item.iconPath = new vscode.ThemeIcon(activityIcons[activity]);
+  // The name comes from the session file or the agent: escaped, never markup or a link.
   item.tooltip = new vscode.MarkdownString(
-    [`**${session.label}**: ${activityLabels[activity]}`, session.sessionFile ? `Session file: \`${session.sessionFile}\`` : "", session.worktree ? `Worktree: \`${session.worktree.path}\`` : ""]
+    [`**${markdownText(session.label)}**: ${activityLabels[activity]}`, session.sessionFile ? `Session file: ${markdownText(session.sessionFile)}` : "", session.worktree ? `Worktree: ${markdownText(session.worktree.path)}` : ""]
       .filter(Boolean)
       .join("\n\n"),
   );
@@ -58,9 +61,10 @@ function sessionItem(session: AgentSession): vscode.TreeItem {
 }
 
 function dialogItem(session: AgentSession, dialog: PendingDialog): vscode.TreeItem {
-  const item = new vscode.TreeItem(dialog.request.title, vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(visibleText(dialog.request.title), vscode.TreeItemCollapsibleState.None);
   item.id = `${session.id}/${dialog.request.id}`;
-  item.description = dialog.request.method === "confirm" ? dialog.request.message : dialog.request.method;
+  item.description = dialog.request.method === "confirm" ? visibleText(dialog.request.message) : dialog.request.method;
+  item.tooltip = `${visibleText(dialog.request.title)}${dialog.request.method === "confirm" ? `\n\n${visibleText(dialog.request.message)}` : ""}`;
   item.iconPath = new vscode.ThemeIcon("question");
   item.contextValue = "piSessionDialog";
   item.command = { command: "pi.sessions.answer", title: "Answer…", arguments: [session.id, dialog.request.id] };

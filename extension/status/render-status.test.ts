@@ -33,4 +33,14 @@ describe("renderStatus", () => {
     assert.equal(blocked.state, "restricted");
     assert.equal(blocked.command, "workbench.trust.manage");
   });
+
+  it("escapes foreign names, so a crafted session name or model name forms no link, icon or markup", () => {
+    const crafted = "Docs [run me](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22id%5Cn%22%7D) $(zap) <b>x</b>";
+    const r = renderStatus({ ...base, sessionName: crafted, modelName: `M ${crafted}`, label: crafted, notes: [crafted] });
+    const links = [...r.tooltip.matchAll(/(?<!\\)\[([^\]]*)\]\((?:command:)?([^)]*)\)/g)].map((m) => m[2]);
+    assert.ok(links.every((target) => target.startsWith("pi.")), `only our own command links: ${links.join(", ")}`);
+    assert.doesNotMatch(r.tooltip, /(?<!\\)\]\(command:workbench/);
+    assert.match(r.tooltip, /Session: Docs \\\[run me\\\]\\\(command\\:workbench/);
+    assert.equal(r.text, "$(sparkle) Pi: M Docs [run me](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22id%5Cn%22%7D) \\$(zap) <b>x</b>");
+  });
 });

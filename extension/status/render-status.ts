@@ -1,4 +1,5 @@
 import type { AgentStatus } from "../../shared/webview-protocol";
+import { markdownText } from "../ui/plain-text";
 
 /** Everything the status bar item shows, from the agent's state. */
 export interface StatusView {
@@ -19,31 +20,37 @@ export interface StatusRender {
   /** One of: restricted, stopped, starting, idle, running, waiting-for-dialog, crashed. */
   state: string;
   text: string;
-  /** Markdown with command links. */
+  /** Markdown with command links (only to `statusCommands`); every foreign string in it escaped. */
   tooltip: string;
   command: string;
   background?: "error" | "warning";
 }
 
-const links = (items: [string, string][]) => items.map(([title, command]) => `[${title}](command:${command})`).join(" · ");
+/** The only commands the tooltip's links may run (its MarkdownString enables these, nothing else). */
+export const statusCommands = ["pi.focusChat", "pi.showLog", "pi.restartAgent", "pi.abort", "pi.steer", "pi.followUp", "pi.switchModel", "pi.newSession", "workbench.trust.manage"] as const;
+type StatusCommand = (typeof statusCommands)[number];
+
+const links = (items: [string, StatusCommand][]) => items.map(([title, command]) => `[${title}](command:${command})`).join(" · ");
 
 /** The one render function: state → text, codicon, background, tooltip with command links, click. */
 export function renderStatus(view: StatusView): StatusRender {
-  const model = view.modelName ? `: ${view.modelName}` : "";
+  // The status bar text draws $(name) as an icon: a backslash keeps a model's name text.
+  const model = view.modelName ? `: ${view.modelName.replace(/\$\(/g, "\\$(")}` : "";
+  // Names come from the agent and from session files: escaped, never markup or links.
   const details: string[] = [];
-  if (view.label) details.push(`Agent: ${view.label}`);
-  if (view.modelName) details.push(`Model: ${view.modelName}${view.thinkingLevel ? ` (thinking ${view.thinkingLevel})` : ""}`);
-  if (view.sessionName) details.push(`Session: ${view.sessionName}`);
-  const notes = view.notes.map((note) => `$(warning) ${note}`);
-  const tooltip = (headline: string, actions: [string, string][]) =>
+  if (view.label) details.push(`Agent: ${markdownText(view.label)}`);
+  if (view.modelName) details.push(`Model: ${markdownText(view.modelName)}${view.thinkingLevel ? ` (thinking ${markdownText(view.thinkingLevel)})` : ""}`);
+  if (view.sessionName) details.push(`Session: ${markdownText(view.sessionName)}`);
+  const notes = view.notes.map((note) => `$(warning) ${markdownText(note)}`);
+  const tooltip = (headline: string, actions: [string, StatusCommand][]) =>
     [`**Pi agent**: ${headline}`, ...details, ...notes, links(actions)].join("\n\n");
-  const common: [string, string][] = [["Open Chat", "pi.focusChat"], ["Show Log", "pi.showLog"]];
+  const common: [string, StatusCommand][] = [["Open Chat", "pi.focusChat"], ["Show Log", "pi.showLog"]];
 
   if (view.blockedReason) {
     return {
       state: "restricted",
       text: "$(shield) Pi: restricted",
-      tooltip: [`**Pi agent**: not started`, view.blockedReason, links([["Manage Workspace Trust", "workbench.trust.manage"]])].join("\n\n"),
+      tooltip: [`**Pi agent**: not started`, markdownText(view.blockedReason), links([["Manage Workspace Trust", "workbench.trust.manage"]])].join("\n\n"),
       command: "workbench.trust.manage",
       background: "warning",
     };

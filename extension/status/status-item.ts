@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { AgentState } from "../supervision/agent-state";
-import { renderStatus, type StatusRender, type StatusView } from "./render-status";
+import { renderStatus, statusCommands, type StatusRender, type StatusView } from "./render-status";
 
 /** The agent's status bar item and context keys (pi.agentRunning, pi.agentReady), rendered from AgentState. */
 export class AgentStatusItem implements vscode.Disposable {
@@ -23,7 +23,7 @@ export class AgentStatusItem implements vscode.Disposable {
     this.current = rendered;
     this.item.text = rendered.text;
     const tooltip = new vscode.MarkdownString(rendered.tooltip, true);
-    tooltip.isTrusted = { enabledCommands: commandsIn(rendered.tooltip) };
+    tooltip.isTrusted = { enabledCommands: [...statusCommands] };
     this.item.tooltip = tooltip;
     this.item.command = rendered.command;
     this.item.backgroundColor = rendered.background ? new vscode.ThemeColor(`statusBarItem.${rendered.background}Background`) : undefined;
@@ -64,8 +64,4 @@ function viewOf(agent: AgentState): StatusView {
     ...(agent.restart?.at !== undefined ? { restartAt: agent.restart.at } : {}),
     ...(agent.restart?.gaveUp ? { gaveUp: true } : {}),
   };
-}
-
-function commandsIn(markdown: string): string[] {
-  return [...markdown.matchAll(/\(command:([\w.]+)\)/g)].map((m) => m[1]);
 }

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { notificationText } from "./plain-text";
 import { untrustedMessage } from "../supervision/trust";
 
 /** The supervisor's messages to the user: crashes, the give-up, missing capabilities, trust. */
@@ -29,7 +30,7 @@ export class AgentNotices {
       if (this.notesShown.has(key)) continue;
       this.notesShown.add(key);
       this.log.info(note);
-      void vscode.window.showInformationMessage(`Pi (${label}): ${note}`);
+      void vscode.window.showInformationMessage(notificationText(`Pi (${label}): ${note}`));
     }
   }
 

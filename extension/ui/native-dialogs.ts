@@ -1,36 +1,67 @@
 import * as vscode from "vscode";
 import type { CancellationToken } from "vscode-jsonrpc";
 import type { DialogAnswer, DialogRequest, UiRequestOf } from "../../shared/protocol";
+import { visibleText } from "../../shared/visible-text";
 import { settings } from "../settings";
 import type { EditorDialogs } from "./editor-dialog";
+import { QuestionQueue } from "./question-queue";
+import { wholeQuestion, type WholeQuestion } from "./whole-question";
 
 const cancelled: DialogAnswer = { cancelled: true };
 
-/** Answers an extension's dialog with native VS Code UI; Escape or expiry answer `cancelled`. */
+/** The window's quick-input questions, shown one at a time (all sessions share the window). */
+const questions = new QuestionQueue();
+
+/**
+ * Answers an extension's dialog with native VS Code UI; Escape or expiry answer `cancelled`.
+ * Quick-input questions wait in the window's queue for the one shown before them.
+ */
 export function showNativeDialog(request: DialogRequest, token: CancellationToken, editors: EditorDialogs): Promise<DialogAnswer> {
   switch (request.method) {
     case "select":
-      return pick(request.title, undefined, request.options, token).then((value) => (value === undefined ? cancelled : { value }));
+      return questions.run(request.id, token, () => select(request, token), cancelled);
     case "confirm":
-      return confirm(request, token);
+      return questions.run(request.id, token, () => confirm(request, token), cancelled);
     case "input":
-      return input(request, token);
+      return questions.run(request.id, token, () => input(request, token), cancelled);
     case "editor":
       return editors.show(request, token);
   }
 }
 
-function pick(title: string, placeholder: string | undefined, options: string[], token: CancellationToken): Promise<string | undefined> {
+/** "Answer…" from elsewhere for a question already waiting in the queue: it is shown next. */
+export function bringQuestionForward(requestId: string): boolean {
+  return questions.promote(requestId);
+}
+
+async function select(request: UiRequestOf<"select">, token: CancellationToken): Promise<DialogAnswer> {
+  const value = await pick(request.title, undefined, request.options, token, wholeQuestion(request));
+  return value === undefined ? cancelled : { value };
+}
+
+type PickItem = vscode.QuickPickItem & { value?: string };
+
+/**
+ * A quick pick of answers. A question too long for its one-line title (or with newlines or
+ * hidden characters) is shown whole as rows above the answers; picking such a row does nothing.
+ */
+function pick(title: string, placeholder: string | undefined, options: string[], token: CancellationToken, whole?: WholeQuestion): Promise<string | undefined> {
   return new Promise((resolve) => {
-    const quickPick = vscode.window.createQuickPick();
-    quickPick.title = title;
-    quickPick.placeholder = placeholder;
-    quickPick.items = options.map((label) => ({ label }));
+    const quickPick = vscode.window.createQuickPick<PickItem>();
+    quickPick.title = visibleText(whole ? whole.headline : title);
+    quickPick.placeholder = whole ? "Read the whole question, then pick an answer" : placeholder === undefined ? undefined : visibleText(placeholder);
+    const answers: PickItem[] = options.map((value, i) => ({ label: iconsAsText(whole ? whole.answers[i] : visibleText(value)), value }));
+    quickPick.items = whole
+      ? [...whole.rows.map((row): PickItem => ({ label: iconsAsText(row), alwaysShow: true })), { label: "Your answer", kind: vscode.QuickPickItemKind.Separator }, ...answers]
+      : answers;
+    if (whole && answers[0]) quickPick.activeItems = [answers[0]];
     quickPick.ignoreFocusOut = true;
     let result: string | undefined;
     const subs = [
       quickPick.onDidAccept(() => {
-        result = quickPick.selectedItems[0]?.label;
+        const value = quickPick.selectedItems[0]?.value;
+        if (value === undefined) return;
+        result = value;
         quickPick.hide();
       }),
       quickPick.onDidHide(() => {
@@ -44,21 +75,27 @@ function pick(title: string, placeholder: string | undefined, options: string[],
   });
 }
 
+/** Quick pick labels draw `$(name)` as an icon: a backslash keeps it text. */
+function iconsAsText(label: string): string {
+  return label.replace(/\$\(/g, "\\$(");
+}
+
 async function confirm(request: UiRequestOf<"confirm">, token: CancellationToken): Promise<DialogAnswer> {
   // A modal message cannot be closed when the request times out: use it only without a timeout.
+  // (Its message and detail wrap, so a long question shows whole there too.)
   if (settings.confirmStyle === "modal" && !request.timeout) {
-    const choice = await vscode.window.showInformationMessage(request.title, { modal: true, detail: request.message }, "Yes", "No");
+    const choice = await vscode.window.showInformationMessage(visibleText(request.title), { modal: true, detail: visibleText(request.message) }, "Yes", "No");
     return choice === undefined ? cancelled : { confirmed: choice === "Yes" };
   }
-  const choice = await pick(request.title, request.message, ["Yes", "No"], token);
+  const choice = await pick(request.title, request.message, ["Yes", "No"], token, wholeQuestion(request));
   return choice === undefined ? cancelled : { confirmed: choice === "Yes" };
 }
 
 function input(request: UiRequestOf<"input">, token: CancellationToken): Promise<DialogAnswer> {
   return new Promise((resolve) => {
     const box = vscode.window.createInputBox();
-    box.title = request.title;
-    box.placeholder = request.placeholder;
+    box.title = visibleText(request.title);
+    box.placeholder = request.placeholder === undefined ? undefined : visibleText(request.placeholder);
     box.ignoreFocusOut = true;
     let answer: DialogAnswer = cancelled;
     const subs = [

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { notificationText } from "./plain-text";
 import type { UiNotice } from "../../shared/protocol";
 
 /** Fire-and-forget extension-UI requests: messages, status bar items by key, and what the chat view shows. */
@@ -12,7 +13,8 @@ export class NoticePresenter implements vscode.Disposable {
       case "notify": {
         const show =
           notice.notifyType === "error" ? vscode.window.showErrorMessage : notice.notifyType === "warning" ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-        void show(notice.message);
+        // An extension's (or agent's) text: shown as written, its link syntax never a command link.
+        void show(notificationText(notice.message));
         return;
       }
       case "setStatus":

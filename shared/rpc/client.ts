@@ -58,6 +58,7 @@ export class RpcClient implements Disposable {
   private readonly protocolErrorEmitter = new Emitter<string>();
   private readonly exitEmitter = new Emitter<TransportClosed>();
   private readonly settledEmitter = new Emitter<void>();
+  private readonly commandEmitter = new Emitter<CommandType>();
   private readonly subscriptions: Disposable[] = [];
   private readonly stderrTail: string[] = [];
   private readonly dialogs: DialogDispatcher;
@@ -77,6 +78,8 @@ export class RpcClient implements Disposable {
   readonly onExit: Event<TransportClosed> = this.exitEmitter.event;
   /** The run is over: agent_settled, or agent_end without retry where the agent has no agent_settled. */
   readonly onSettled: Event<void> = this.settledEmitter.event;
+  /** A command was sent to the agent, from any caller (e.g. an abort, whoever asked for it). */
+  readonly onDidSendCommand: Event<CommandType> = this.commandEmitter.event;
   readonly onStderr: Event<string>;
 
   constructor(
@@ -107,6 +110,7 @@ export class RpcClient implements Disposable {
   request<K extends CommandType>(type: K, params: CommandParams<K>, options: RequestOptions = {}): Promise<ResponseData<K>> {
     if (this.closedInfo) return Promise.reject(new RpcError("exited", type, this.exitMessage(this.closedInfo)));
     const id = `req_${this.nextId++}`;
+    this.commandEmitter.fire(type);
     const timeoutMs = options.timeoutMs ?? (untimedCommands.has(type) ? 0 : (this.options.requestTimeoutMs ?? 30_000));
     return new Promise<ResponseData<K>>((resolve, reject) => {
       const timer = timeoutMs > 0
@@ -289,6 +293,6 @@ export class RpcClient implements Disposable {
     for (const sub of this.subscriptions.splice(0)) sub.dispose();
     this.dialogs.dispose();
     this.hostTools.dispose();
-    for (const emitter of [this.eventEmitter, this.uiEmitter, this.dialogOutcomeEmitter, this.unknownEmitter, this.protocolErrorEmitter, this.exitEmitter, this.settledEmitter]) emitter.dispose();
+    for (const emitter of [this.eventEmitter, this.uiEmitter, this.dialogOutcomeEmitter, this.unknownEmitter, this.protocolErrorEmitter, this.exitEmitter, this.settledEmitter, this.commandEmitter]) emitter.dispose();
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Our host's permission policy (--confirm-tools, which the editor turns on): before bash runs the
- * client is asked with a select dialog; Deny blocks with a reason the model reads, "Allow for
- * this session" stops asking, and an unanswered question denies when it times out.
+ * client is asked with a select dialog holding the whole command; Deny blocks with a reason the
+ * model reads, a session-wide allowance stops asking for what it names, and an unanswered
+ * question denies when it times out.
  */
 import { strict as assert } from "node:assert";
 import type { DialogRequest } from "../../shared/protocol";
@@ -42,8 +43,8 @@ describe("host: permission policy for risky tools", function () {
     await runPrompt(peer, "run it");
     assert.equal(asked.length, 1);
     assert.equal(asked[0].method, "select");
-    assert.ok(asked[0].method === "select" && asked[0].options.includes("Allow for this session"));
-    assert.match(asked[0].title, /Allow bash\? echo denied/);
+    assert.ok(asked[0].method === "select" && asked[0].options.includes("Allow this exact command for this session"));
+    assert.equal(asked[0].title, "Allow bash: echo denied");
     assert.match(JSON.stringify(lastToolResult()), /denied this bash call/);
   });
 
@@ -56,8 +57,8 @@ describe("host: permission policy for risky tools", function () {
     assert.equal(asked.length, 3);
   });
 
-  it("stops asking after Allow for this session", async () => {
-    answer = "Allow for this session";
+  it("stops asking for commands starting with the prefix the answer named", async () => {
+    answer = "Allow commands starting with “echo” for this session";
     llm.enqueue(bash("echo s1"), { text: "ok" }, bash("echo s2"), { text: "ok" });
     await runPrompt(peer, "s1");
     await runPrompt(peer, "s2");
@@ -69,7 +70,7 @@ describe("host: permission policy for risky tools", function () {
     answer = undefined;
     llm.enqueue({ toolCalls: [{ name: "write", arguments: { path: "x.txt", content: "x" } }] }, { text: "ok" }, { toolCalls: [{ name: "read", arguments: { path: "x.txt" } }] }, { text: "ok" });
     await runPrompt(peer, "write");
-    assert.equal(asked.length, 5);
+    assert.equal(asked.length, 5, JSON.stringify(asked.map((a) => a.title)));
     assert.match(JSON.stringify(lastToolResult()), /not answered/);
     await runPrompt(peer, "read");
     assert.equal(asked.length, 5, "read is not in --confirm-tools");

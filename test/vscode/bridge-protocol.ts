@@ -18,6 +18,10 @@ export interface UiActions {
   click: { params: { selector: string }; result: null };
   waitForSelector: { params: { selector: string; state?: SelectorState; timeoutMs?: number }; result: null };
   text: { params: { selector: string }; result: string };
+  /** Moves the mouse over an element (hovers, tooltips). */
+  hover: { params: { selector: string }; result: null };
+  /** The element's outerHTML (e.g. to check which links a rendered tooltip holds). */
+  html: { params: { selector: string }; result: string };
   pressKey: { params: { key: string }; result: null };
   typeText: { params: { text: string }; result: null };
   clickInWebview: { params: { webview: WebviewRef; selector: string }; result: null };

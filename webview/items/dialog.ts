@@ -1,5 +1,6 @@
 import type { ChatItemOf, FromWebview } from "../../shared/webview-protocol";
 import { h, icon } from "../dom";
+import { visibleText } from "../../shared/visible-text";
 import { formatCountdown } from "../format";
 import { article, itemHeader, type ItemContext, type ItemView } from "./common";
 
@@ -46,8 +47,9 @@ export class DialogView implements ItemView {
     element.setAttribute("role", "group");
     const countdown = item.state === "open" && item.deadline !== undefined ? h("span", { class: "dialog-countdown", "aria-live": "off" }) : null;
     element.append(itemHeader("question", "Question", countdown));
-    element.append(h("div", { class: "dialog-title" }, item.title));
-    if (item.message) element.append(h("div", { class: "dialog-message" }, item.message));
+    // Whole, with newlines and control characters visible: what the user approves is what runs.
+    element.append(h("div", { class: "dialog-title" }, visibleText(item.title)));
+    if (item.message) element.append(h("div", { class: "dialog-message" }, visibleText(item.message)));
     this.field = undefined;
     if (item.state === "open") {
       if (item.nativeDismissed) element.append(h("div", { class: "dialog-note" }, "Dismissed in VS Code: answer here, or cancel."));
@@ -70,7 +72,7 @@ export class DialogView implements ItemView {
     const cancel = button("Cancel", { cancelled: true }, { secondary: true, "data-action": "cancel" });
     switch (item.method) {
       case "select":
-        controls.append(h("div", { class: "dialog-options", role: "group", "aria-label": item.title }, ...(item.options ?? []).map((option) => button(option, { value: option }, { "data-option": option }))));
+        controls.append(h("div", { class: "dialog-options", role: "group", "aria-label": item.title }, ...(item.options ?? []).map((option) => button(visibleText(option), { value: option }, { "data-option": option }))));
         break;
       case "confirm":
         controls.append(h("div", { class: "dialog-options" }, button("Yes", { confirmed: true }, { "data-option": "Yes" }), button("No", { confirmed: false }, { secondary: true, "data-option": "No" })));
@@ -108,7 +110,7 @@ export class DialogView implements ItemView {
     const where = item.via === "native" ? " in VS Code" : item.via === "inline" ? " here" : "";
     switch (item.state) {
       case "answered":
-        return h("div", { class: "dialog-outcome answered" }, icon("check"), h("span", { class: "dialog-answer" }, item.answer ?? ""), h("span", { class: "dialog-via" }, `answered${where}`));
+        return h("div", { class: "dialog-outcome answered" }, icon("check"), h("span", { class: "dialog-answer" }, visibleText(item.answer ?? "")), h("span", { class: "dialog-via" }, `answered${where}`));
       case "timedOut":
         return h("div", { class: "dialog-outcome timed-out" }, icon("watch"), "Timed out");
       default:

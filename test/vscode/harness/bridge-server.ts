@@ -92,6 +92,11 @@ function createHandlers(page: Page, screenshotDir: string): Handlers {
       return null;
     },
     text: async ({ selector }) => page.locator(selector).first().innerText({ timeout: actionTimeout }),
+    hover: async ({ selector }) => {
+      await page.locator(selector).first().hover({ timeout: actionTimeout });
+      return null;
+    },
+    html: async ({ selector }) => page.locator(selector).first().evaluate((element) => element.outerHTML, undefined, { timeout: actionTimeout }),
     pressKey: async ({ key }) => {
       await page.keyboard.press(key);
       return null;

@@ -1,22 +1,41 @@
 // The bundled agent asks before risky tools (pi.permissions.confirmTools, on by default): the
-// question is a native quick pick the user answers; Deny blocks the call with a reason the model
-// reads, "Allow for this session" stops asking.
+// question is a native quick pick holding the whole command (in its title when it fits one
+// line, else as rows above the answers); Deny blocks the call with a reason the model reads,
+// and an allowance "for this session" covers only what its answer names.
 import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import { toolResultMessages } from "../../support/mock-llm";
 import { eventually } from "./agent-fixture";
+import { printFigures } from "./figures";
 import { useBundledHost, type HostFixture } from "./host-fixture";
 import { requireUi, ui } from "./ui";
+
+/** The question's rows as the quick pick's DOM shows them, joined (rows are cut at a fixed width). */
+async function questionRows(): Promise<string> {
+  const text = await ui.text(".quick-input-list");
+  return text.slice(0, text.indexOf("Allow once")).replace(/\n/g, "").replace(/\u00a0/g, " ");
+}
 
 describe("permissions: the bundled agent asks before bash", function () {
   this.timeout(90_000);
   let host: HostFixture;
+  /** What the tests checked; each zero below is asserted where it is counted. */
+  const seen = { whole: 0, allowanceChecks: 0, parallel: 0, abortPlaces: 0 };
 
   before(async function () {
     requireUi(this);
     host = await useBundledHost();
   });
-  after(async () => host?.dispose());
+  afterEach(async function () {
+    if (this.currentTest?.state === "failed") await ui.screenshot(`failed-permissions-${this.currentTest.title.slice(0, 30)}`);
+  });
+  after(async () => {
+    printFigures(`questions checked whole ${seen.whole} (cut 0), allowance checks ${seen.allowanceChecks} (overreach 0), parallel questions answered ${seen.parallel} (lost 0, false dismissals 0), places checked after an abort ${seen.abortPlaces} (still waiting 0)`);
+    await host?.dispose();
+  });
 
   async function promptWithBash(command: string): Promise<number> {
     const before = host.llm.requests.length;
@@ -30,26 +49,155 @@ describe("permissions: the bundled agent asks before bash", function () {
     await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
   }
 
+  const lastResult = () => JSON.stringify(toolResultMessages(host.llm.requests.at(-1)!).at(-1));
+  const question = () => eventually("the permission quick pick", async () => (await ui.quickPickItems()).includes("Deny") || undefined);
+
   it("shows the question as a quick pick and blocks the call on Deny", async () => {
     const before = await promptWithBash("echo secret-plan");
-    await eventually("the permission quick pick", async () => (await ui.quickPickItems()).includes("Deny") || undefined);
-    assert.deepEqual(await ui.quickPickItems(), ["Allow once", "Allow for this session", "Deny"]);
+    await question();
+    assert.deepEqual(await ui.quickPickItems(), ["Allow once", "Allow this exact command for this session", "Allow commands starting with “echo” for this session", "Deny"]);
+    assert.equal(await ui.text(".quick-input-title"), "Allow bash: echo secret-plan");
+    seen.whole++;
     await ui.screenshot("permission-question");
     await ui.pickQuickPickItem("Deny");
     await settled(before);
-    const result = JSON.stringify(toolResultMessages(host.llm.requests.at(-1)!));
-    assert.match(result, /denied this bash call/);
-    assert.doesNotMatch(result, /secret-plan\\n/);
+    assert.match(lastResult(), /denied this bash call/);
+    assert.doesNotMatch(lastResult(), /secret-plan\\n/);
   });
 
-  it("runs the call after Allow for this session, and does not ask again", async () => {
-    let before = await promptWithBash("echo allowed-1");
-    await eventually("the permission quick pick", async () => (await ui.quickPickItems()).includes("Allow for this session") || undefined);
-    await ui.pickQuickPickItem("Allow for this session");
+  it("shows a long command whole, its tail included, before it runs", async () => {
+    const tailFile = path.join(os.tmpdir(), `pi-hidden-tail-${process.pid}-${Date.now()}`);
+    const harmless = `echo ${"all-is-well ".repeat(20)}`.slice(0, 200);
+    const command = `${harmless}; echo X > ${tailFile}`;
+    const before = await promptWithBash(command);
+    await question();
+    assert.equal(await ui.text(".quick-input-title"), "Allow bash to run this command?");
+    const shown = await questionRows();
+    assert.equal(shown, command, "the quick pick shows the whole command");
+    assert.ok(!fs.existsSync(tailFile), "nothing ran before the answer");
+    seen.whole++;
+    await ui.screenshot("permission-long-command");
+    await ui.pickQuickPickItem("Allow once");
     await settled(before);
-    assert.match(JSON.stringify(toolResultMessages(host.llm.requests.at(-1)!)), /allowed-1/);
-    before = await promptWithBash("echo allowed-2");
+    assert.ok(fs.existsSync(tailFile), "the command the user saw whole ran, tail and all");
+    fs.rmSync(tailFile, { force: true });
+  });
+
+  it("shows newlines and control characters in a command as visible marks, not as layout", async () => {
+    const before = await promptWithBash("echo one\necho two\u202e\u0007 $(date)");
+    await question();
+    const shown = await questionRows();
+    assert.equal(shown, "echo one↵echo two\\u{202e}\\x07 $(date)", "newline and controls visible, $(…) not drawn as an icon");
+    seen.whole++;
+    await ui.pickQuickPickItem("Deny");
     await settled(before);
-    assert.match(JSON.stringify(toolResultMessages(host.llm.requests.at(-1)!)), /allowed-2/);
+    assert.match(lastResult(), /denied this bash call/);
+  });
+
+  it("shows $(…) in a short question's title as written, not as an icon", async () => {
+    const before = await promptWithBash("echo $(zap) $(date)");
+    await question();
+    assert.equal(await ui.text(".quick-input-title"), "Allow bash: echo $(zap) $(date)");
+    seen.whole++;
+    await ui.pickQuickPickItem("Deny");
+    await settled(before);
+  });
+
+  it("allows this exact command for the session, and asks again for a different one", async () => {
+    let before = await promptWithBash("echo exact-1");
+    await question();
+    await ui.pickQuickPickItem("Allow this exact command for this session");
+    await settled(before);
+    assert.match(lastResult(), /exact-1/);
+    before = await promptWithBash("echo exact-2");
+    await question();
+    assert.equal(await ui.text(".quick-input-title"), "Allow bash: echo exact-2", "a second question appears");
+    await ui.pickQuickPickItem("Deny");
+    await settled(before);
+    assert.match(lastResult(), /denied this bash call/);
+    before = await promptWithBash("echo exact-1");
+    await settled(before);
+    assert.match(lastResult(), /exact-1/, "the allowed command runs without a question");
+    seen.allowanceChecks += 2;
+  });
+
+  it("allows commands starting with a prefix, never a prefix followed by another command", async () => {
+    let before = await promptWithBash("ls -d .");
+    await question();
+    await ui.pickQuickPickItem("Allow commands starting with “ls” for this session");
+    await settled(before);
+    before = await promptWithBash("ls -a .");
+    await settled(before);
+    assert.match(lastResult(), /package\.json/, "covered by the prefix: ran without a question");
+    before = await promptWithBash("ls .; echo evil-ran");
+    await question();
+    assert.equal(await ui.text(".quick-input-title"), "Allow bash: ls .; echo evil-ran");
+    await ui.pickQuickPickItem("Deny");
+    await settled(before);
+    assert.match(lastResult(), /denied this bash call/);
+    assert.doesNotMatch(lastResult(), /evil-ran\\n/);
+    seen.allowanceChecks += 2;
+  });
+
+  it("asks two parallel calls' questions one after the other, never reporting a dismissal, and runs both", async () => {
+    await vscode.commands.executeCommand("pi.focusChat");
+    host.api.chat.transcript.clear();
+    const before = host.llm.requests.length;
+    const call = (command: string) => ({ name: "bash", arguments: { command } });
+    host.llm.enqueue({ toolCalls: [call("echo par-1"), call("echo par-2")] }, { text: "done" });
+    void vscode.commands.executeCommand("pi.sendPrompt", "run both");
+    const titles: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const title = await eventually(`question ${i + 1}`, async () => {
+        if (!(await ui.quickPickItems().catch((): string[] => [])).includes("Deny")) return undefined;
+        const shown = await ui.text(".quick-input-title").catch(() => "");
+        return /^Allow bash: echo par-\d$/.test(shown) && !titles.includes(shown) ? shown : undefined;
+      });
+      titles.push(title);
+      if (i === 0) await ui.screenshot("permission-two-questions");
+      await ui.pickQuickPickItem("Allow once");
+    }
+    await settled(before);
+    assert.deepEqual([...titles].sort(), ["Allow bash: echo par-1", "Allow bash: echo par-2"]);
+    const results = JSON.stringify(toolResultMessages(host.llm.requests.at(-1)!));
+    assert.match(results, /par-1\\n/);
+    assert.match(results, /par-2\\n/);
+    const cards = host.api.chat.transcript.snapshot().filter((item) => item.kind === "dialog");
+    assert.deepEqual(cards.map((c) => c.kind === "dialog" && [c.state, c.via, c.nativeDismissed]), [["answered", "native", undefined], ["answered", "native", undefined]]);
+    const chat = await eventually("both cards answered in the chat", async () => {
+      const text = await ui.webviewText("Chat", "body");
+      return (text.match(/answered in VS Code/g) ?? []).length === 2 && /echo par-1/.test(text) && /echo par-2/.test(text) ? text : undefined;
+    });
+    assert.doesNotMatch(chat, /Dismissed/);
+    seen.parallel += titles.length;
+  });
+
+  it("closes an open question everywhere when the run is aborted: quick pick, card, Sessions list, status bar", async () => {
+    await vscode.commands.executeCommand("pi.focusChat");
+    host.api.chat.transcript.clear();
+    await promptWithBash("echo never-ran");
+    await question();
+    const sessionRow = '.pane:has(.pane-header:has-text("Sessions")) .monaco-list-row:has-text("Session")';
+    await eventually("the Sessions list to say waiting", async () => (await ui.text(sessionRow)).includes("waiting for you") || undefined);
+    await ui.clickInWebview("Chat", "vscode-button#abort");
+    await eventually("the agent to be idle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
+
+    const agreeNotWaiting = async (when: string) => {
+      await eventually(`the chat header to say Ready ${when}`, async () => (await ui.webviewText("Chat", "#status")) === "Ready" || undefined);
+      await ui.waitForSelector(".quick-input-widget", "hidden");
+      await eventually(`the card to say Cancelled ${when}`, async () => (await ui.webviewText("Chat", ".item-dialog")).includes("Cancelled") || undefined);
+      const card = await ui.webviewText("Chat", ".item-dialog");
+      assert.doesNotMatch(card, /Allow once|Deny|Dismissed/, `no live buttons on the card ${when}: ${card}`);
+      await eventually(`the Sessions list to stop waiting ${when}`, async () => !(await ui.text(sessionRow)).includes("waiting") || undefined);
+      await eventually(`the status bar to stop waiting ${when}`, async () => !(await ui.text(".statusbar-item:has-text(\"Pi\")")).includes("waiting") || undefined);
+      assert.equal(host.api.sessions.primary.pending.size, 0, `no pending question ${when}`);
+      assert.notEqual(host.api.status.current?.state, "waiting-for-dialog");
+      seen.abortPlaces += 5;
+    };
+    await agreeNotWaiting("after the abort");
+    await ui.screenshot("permission-aborted");
+    await host.prompt("and now?", "Fine.");
+    await agreeNotWaiting("after a new prompt");
+    assert.doesNotMatch(JSON.stringify(toolResultMessages(host.llm.requests.at(-1)!)), /never-ran\\n/);
   });
 });

@@ -100,7 +100,7 @@ describe("parallel sessions", function () {
     const notice = await eventually("a notification for the pending question", () =>
       api.attention.shown.slice(shownBefore).find((n) => n.sessionId === tab.id && n.kind === "dialog"),
     );
-    assert.deepEqual(notice.actions, ["Show", "Allow once", "Allow for this session", "Deny"]);
+    assert.deepEqual(notice.actions, ["Show", "Allow once", "Deny", "Answer…"]);
     assert.equal(tab.pending.list.length, 1, "the question is answerable from the sessions list");
 
     // Answer it with the notification's own button.

@@ -63,6 +63,8 @@ export const ui = {
   waitForSelector: (selector: string, state: SelectorState = "visible", timeoutMs?: number) =>
     call("waitForSelector", { selector, state, ...(timeoutMs === undefined ? {} : { timeoutMs }) }),
   text: (selector: string) => call("text", { selector }),
+  hover: (selector: string) => call("hover", { selector }),
+  html: (selector: string) => call("html", { selector }),
   /** Playwright key names, e.g. "Enter", "Escape", "Control+Shift+P". */
   pressKey: (key: string) => call("pressKey", { key }),
   typeText: (text: string) => call("typeText", { text }),

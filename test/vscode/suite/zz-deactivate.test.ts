@@ -43,7 +43,7 @@ describe("deactivation", function () {
     const shellPid = await eventually("the shell to start", () => fs.existsSync(pidFile) && Number(fs.readFileSync(pidFile, "utf8").trim()));
     await eventually("the edit review to open", () => reviewTabs().length > 0);
     await eventually("the permission question", () => api.supervisor.agent.openDialogs > 0);
-    if (uiAvailable()) await ui.waitForSelector('.quick-input-widget .quick-input-title:has-text("Allow write?")', "visible");
+    if (uiAvailable()) await ui.waitForSelector('.quick-input-widget .quick-input-title:has-text("Allow write: src/deactivate-new.txt")', "visible");
     const agentPid = api.supervisor.pid;
     assert.ok(agentPid && alive(agentPid) && alive(shellPid), "the agent and its shell run");
 

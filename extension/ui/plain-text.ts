@@ -1,0 +1,19 @@
+import { visibleText } from "../../shared/visible-text";
+
+/**
+ * Foreign text (a session name, a model name, an agent's question or message, a file name) put
+ * into a string VS Code renders: shown as written, never as markup or a link.
+ */
+
+/**
+ * For a notification's message: VS Code turns `[label](command:…)` (and https:, file:) in it into
+ * a clickable link that runs the command; a space between `]` and `(` keeps it text.
+ */
+export function notificationText(text: string): string {
+  return visibleText(text).replace(/\]\s*\(/g, "] (");
+}
+
+/** For a MarkdownString: every ASCII punctuation character backslash-escaped (CommonMark), icons too. */
+export function markdownText(text: string): string {
+  return visibleText(text).replace(/[!-/:-@[-`{-~]/g, "\\$&");
+}
