@@ -1,5 +1,5 @@
 import type { AgentStatus } from "../../shared/webview-protocol";
-import { markdownText } from "../ui/plain-text";
+import { iconsAsText, markdownText } from "../ui/plain-text";
 
 /** Everything the status bar item shows, from the agent's state. */
 export interface StatusView {
@@ -35,7 +35,7 @@ const links = (items: [string, StatusCommand][]) => items.map(([title, command])
 /** The one render function: state → text, codicon, background, tooltip with command links, click. */
 export function renderStatus(view: StatusView): StatusRender {
   // The status bar text draws $(name) as an icon: a backslash keeps a model's name text.
-  const model = view.modelName ? `: ${view.modelName.replace(/\$\(/g, "\\$(")}` : "";
+  const model = view.modelName ? `: ${iconsAsText(view.modelName)}` : "";
   // Names come from the agent and from session files: escaped, never markup or links.
   const details: string[] = [];
   if (view.label) details.push(`Agent: ${markdownText(view.label)}`);

@@ -1,7 +1,9 @@
 import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { defaultProjectTrust, describeResources, piAgentDir, protectedResources, savedTrust, saveTrust, visible } from "../../shared/node/project-trust";
+import { defaultProjectTrust, describeResources, piAgentDir, protectedResources, savedTrust, saveTrust } from "../../shared/node/project-trust";
+import { visibleText } from "../../shared/visible-text";
+import { iconsAsText } from "../ui/plain-text";
 
 export const TRUST_AND_LOAD = "Trust and Load";
 export const DONT_LOAD = "Don't Load";
@@ -61,8 +63,8 @@ export class ProjectTrust {
   }
 }
 
-/** A file name as a quick-pick label: no codicon syntax of its own (`$(…)` shown as typed). */
-const plain = (text: string) => text.replace(/\$\(/g, "\\$(");
+/** A file name as a quick-pick label: every character visible, on one line, no icon syntax of its own. */
+const plain = (text: string) => iconsAsText(visibleText(text).replace(/\n/g, ""));
 
 /**
  * The question as a quick pick (VS Code refuses modal dialogs under test, and a list shows long
@@ -73,7 +75,7 @@ function askInQuickPick(cwd: string, files: string[], store: string): Promise<bo
   type Item = vscode.QuickPickItem & { answer?: boolean; file?: string };
   return new Promise((resolve) => {
     const pick = vscode.window.createQuickPick<Item>();
-    pick.title = `Load this folder's Pi project resources? ${plain(visible(cwd))}`;
+    pick.title = `Load this folder's Pi project resources? ${plain(cwd)}`;
     pick.placeholder = "Project extensions run as code in the agent. Pick a file to read it first.";
     pick.ignoreFocusOut = true;
     pick.matchOnDescription = true;

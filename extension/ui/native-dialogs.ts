@@ -4,6 +4,7 @@ import type { DialogAnswer, DialogRequest, UiRequestOf } from "../../shared/prot
 import { visibleText } from "../../shared/visible-text";
 import { settings } from "../settings";
 import type { EditorDialogs } from "./editor-dialog";
+import { iconsAsText } from "./plain-text";
 import { QuestionQueue } from "./question-queue";
 import { wholeQuestion, type WholeQuestion } from "./whole-question";
 
@@ -75,10 +76,6 @@ function pick(title: string, placeholder: string | undefined, options: string[],
   });
 }
 
-/** Quick pick labels draw `$(name)` as an icon: a backslash keeps it text. */
-function iconsAsText(label: string): string {
-  return label.replace(/\$\(/g, "\\$(");
-}
 
 async function confirm(request: UiRequestOf<"confirm">, token: CancellationToken): Promise<DialogAnswer> {
   // A modal message cannot be closed when the request times out: use it only without a timeout.

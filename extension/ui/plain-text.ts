@@ -17,3 +17,8 @@ export function notificationText(text: string): string {
 export function markdownText(text: string): string {
   return visibleText(text).replace(/[!-/:-@[-`{-~]/g, "\\$&");
 }
+
+/** For a label that draws `$(name)` as an icon (quick picks, the status bar): a backslash keeps it text. */
+export function iconsAsText(text: string): string {
+  return text.replace(/\$\(/g, "\\$(");
+}

@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { describeResources, protectedResources, saveTrust, savedTrust, visible } from "./project-trust";
+import { describeResources, protectedResources, saveTrust, savedTrust } from "./project-trust";
 
 describe("project trust: what is protected and how it is shown", () => {
   let root: string;
@@ -19,18 +19,17 @@ describe("project trust: what is protected and how it is shown", () => {
     assert.deepEqual(protectedResources(root, path.join(root, "home")).map((p) => path.relative(fs.realpathSync(root), p)).sort(), [".pi/SYSTEM.md", ".pi/extensions"]);
   });
 
-  it("lists a folder's files, names that could fake lines or reorder escaped, long folders cut with a count", () => {
+  it("lists a folder's files, long folders cut with a count", () => {
     const dir = path.join(root, ".pi", "extensions");
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, "a\nTrust and Load.ts"), "");
     fs.writeFileSync(path.join(dir, "b\u202Est.ts"), "");
     for (let i = 0; i < 25; i++) fs.writeFileSync(path.join(dir, `z${String(i).padStart(2, "0")}.ts`), "");
     const shown = describeResources(protectedResources(root, path.join(root, "home")), root);
-    assert.equal(shown[0], ".pi/extensions/a\\u000aTrust and Load.ts");
-    assert.equal(shown[1], ".pi/extensions/b\\u202est.ts");
+    assert.equal(shown[0], ".pi/extensions/a\nTrust and Load.ts");
+    assert.equal(shown[1], ".pi/extensions/b\u202Est.ts");
     assert.equal(shown.length, 21);
     assert.equal(shown[20], "... and 7 more in .pi/extensions");
-    assert.equal(visible("plain"), "plain");
   });
 
   it("saves decisions sorted under canonical paths; the nearest folder decides", () => {

@@ -43,7 +43,7 @@ export function protectedResources(cwd: string, homeDir: string): string[] {
   return found;
 }
 
-/** What would load, for the question the user answers: each protected file, a folder's files listed. */
+/** What would load, for the question the user answers: each protected file, a folder's files listed (names raw: the display escapes them). */
 export function describeResources(resources: string[], cwd: string): string[] {
   const shown = (p: string) => (p.startsWith(canonical(cwd) + path.sep) ? path.relative(canonical(cwd), p) : p);
   return resources.flatMap((resource) => {
@@ -53,15 +53,10 @@ export function describeResources(resources: string[], cwd: string): string[] {
     } catch {
       files = [];
     }
-    if (files.length === 0) return [visible(shown(resource))];
-    const listed = files.slice(0, LISTED_PER_FOLDER).map((file) => visible(shown(file)));
-    return files.length > LISTED_PER_FOLDER ? [...listed, `... and ${files.length - LISTED_PER_FOLDER} more in ${visible(shown(resource))}`] : listed;
+    if (files.length === 0) return [shown(resource)];
+    const listed = files.slice(0, LISTED_PER_FOLDER).map(shown);
+    return files.length > LISTED_PER_FOLDER ? [...listed, `... and ${files.length - LISTED_PER_FOLDER} more in ${shown(resource)}`] : listed;
   });
-}
-
-/** A file name as text that cannot fake lines or reorder itself: control and bidi characters as \\u escapes. */
-export function visible(name: string): string {
-  return name.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function listFiles(dir: string, depth = 0): string[] {
