@@ -95,6 +95,11 @@ describe("tools/walk", () => {
     assert.deepEqual(await collect(dir, "always"), [".gitignore"]);
   });
 
+  it("a repository's malformed ignore pattern ([z-a]) neither fails the walk nor drops the other rules", async () => {
+    writeTree(dir, { ".gitignore": "[z-a]\nout/\n", "a.txt": "", "out/x.js": "" });
+    assert.deepEqual(await collect(dir, "always"), [".gitignore", "a.txt"]);
+  });
+
   it("rejects when aborted", async () => {
     const controller = new AbortController();
     controller.abort();

@@ -50,6 +50,13 @@ describe("IgnoreRules", () => {
     assert.equal(ignored("#hash", true), true);
   });
 
+  it("a malformed pattern ([z-a]) in a skill folder's .gitignore neither fails the scan nor drops the other rules", () => {
+    t.write("root/.gitignore", "[z-a]\nbuild/\n");
+    t.write("root/a/SKILL.md", skillMd({ description: "a" }));
+    t.write("root/build/SKILL.md", skillMd({ description: "build" }));
+    assert.deepEqual(collectSkillFiles(t.path("root"), "pi").map((f) => relative(t.path("root"), f)), ["a/SKILL.md"]);
+  });
+
   it("a folder without ignore files ignores nothing", () => {
     const rules = new IgnoreRules(t.path("root"));
     rules.addFolder(t.path("root"));

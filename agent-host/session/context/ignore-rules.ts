@@ -36,8 +36,8 @@ export class IgnoreRules {
 
   /** Whether `path` (absolute, below the root) is ignored. */
   ignores(path: string, isDirectory: boolean): boolean {
-    if (!this.matcher) return false;
     const rel = relative(this.root, path).split(sep).join("/");
+    if (!this.matcher || !rel) return false; // `ignore` refuses "" (the root itself)
     return this.matcher.ignores(isDirectory ? `${rel}/` : rel);
   }
 }
