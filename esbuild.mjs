@@ -28,14 +28,17 @@ const common = {
 };
 
 /**
- * AJV (a quarter of the host's code) is only needed to compile a schema that was not compiled at
- * build time, e.g. an extension tool's: the host bundles require it from dist/ajv.js, a file of
- * its own, so start-up neither reads nor deserializes it.
+ * Libraries the host needs only for some work, each bundled into a file of its own in dist/ that
+ * the host bundles require when first needed, so start-up neither reads nor deserializes them:
+ * AJV (a quarter of the host's code) to compile a schema that was not compiled at build time,
+ * e.g. an extension tool's; `yaml` for the first skill's or prompt template's frontmatter;
+ * `ignore` for the first ignore file in a skill or prompt folder or in a find/grep walk.
  */
-const ajvApart = (fromOutdir) => ({
-  name: "ajv-apart",
+const LIBRARIES_APART = { ajv: "node_modules/ajv/dist/ajv.js", yaml: "node_modules/yaml/dist/index.js", ignore: "node_modules/ignore/index.js" };
+const librariesApart = (fromOutdir) => ({
+  name: "libraries-apart",
   setup(build) {
-    build.onResolve({ filter: /^ajv$/ }, () => ({ path: fromOutdir, external: true }));
+    build.onResolve({ filter: new RegExp(`^(${Object.keys(LIBRARIES_APART).join("|")})$`) }, ({ path }) => ({ path: `${fromOutdir}/${path}.js`, external: true }));
   },
 });
 
@@ -47,7 +50,7 @@ const hostBundle = {
   target: "node20",
   mainFields: ["module", "main"],
   define: { ...common.define, __PI_BUNDLED__: "true" },
-  plugins: [ajvApart("./ajv.js")],
+  plugins: [librariesApart(".")],
 };
 
 /** @type {esbuild.BuildOptions[]} */
@@ -76,8 +79,8 @@ const programs = [
   // Each LLM provider is its own bundle, loaded by the host on first use (agent-host/ai/providers/load.ts).
   // The SDKs' fetch, Headers, Response and FormData become agent-host/ai/http's, so that model
   // requests go through node:http and never load undici.
-  { ...hostBundle, entryPoints: providerEntries(), outdir: join(dist, "providers"), plugins: [ajvApart("../ajv.js")], inject: ["agent-host/ai/http/globals.ts"] },
-  { ...hostBundle, plugins: [], entryPoints: { ajv: "node_modules/ajv/dist/ajv.js" }, outdir: dist },
+  { ...hostBundle, entryPoints: providerEntries(), outdir: join(dist, "providers"), plugins: [librariesApart("..")], inject: ["agent-host/ai/http/globals.ts"] },
+  { ...hostBundle, plugins: [], entryPoints: LIBRARIES_APART, outdir: dist },
   {
     ...common,
     entryPoints: { webview: "webview/main.ts" },

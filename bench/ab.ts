@@ -2,7 +2,7 @@
  * `npm run bench:ab`: two builds of the host side by side, alternating in the same run, for one
  * scenario; prints the medians and their ratio. How each change of session 3 was measured.
  *
- *   npm run bench:ab -- <startup|stream|tools|switch> <runs> <a/agent-host.js> <b/agent-host.js> [host@20|host@22]
+ *   npm run bench:ab -- <startup|stream|tools|switch|skills> <runs> <a/agent-host.js> <b/agent-host.js> [host@20|host@22]
  *
  * e.g. build the current tree into dist/, a base commit into /tmp/base/dist/, then
  *   npm run bench:ab -- tools 9 /tmp/base/dist/agent-host.js dist/agent-host.js
@@ -14,6 +14,7 @@ import * as path from "node:path";
 import { startAgent, type Agent, type SubjectId } from "./lib/agent";
 import { startBenchLlm, streamDeltas, type BenchLlm } from "./lib/llm";
 import { writeSession } from "./lib/sessions";
+import { writeSkillsFixture } from "./lib/skills";
 import { sleep } from "./lib/stats";
 import { promptToSettled } from "./scenarios";
 
@@ -37,6 +38,14 @@ const scenarios: Record<string, (agent: Agent, llm: BenchLlm, dir: string) => Pr
     const { ms, cpuMs } = await promptToSettled(agent, "go");
     return { turnMs: (ms - llm.stats.serverMs) / llm.stats.requests, turnCpuMs: cpuMs / llm.stats.requests };
   },
+  /** First prompt with 24 skills (6 more ignored) and 8 prompt templates, read then: frontmatter and ignore files. */
+  async skills(agent, llm) {
+    llm.script([{ text: ["OK."] }]);
+    const first = await promptToSettled(agent, "hi");
+    const reply = await agent.request({ type: "get_commands" });
+    const commands = (reply.data as { commands: { source: string }[] }).commands;
+    return { firstMs: first.ms, firstCpuMs: first.cpuMs, skills: commands.filter((c) => c.source === "skill").length, templates: commands.filter((c) => c.source === "prompt").length };
+  },
   async switch(agent, _llm, dir) {
     const file = path.join(dir, "switch.jsonl");
     fs.copyFileSync(path.join(dir, "master.jsonl"), file);
@@ -58,12 +67,13 @@ async function main(): Promise<void> {
   const [name = "", runsText = "7", a, b, subject = "host@22"] = process.argv.slice(2);
   const scenario = scenarios[name];
   if (!scenario || !a || !b || (subject !== "host@20" && subject !== "host@22")) {
-    throw new Error("usage: npm run bench:ab -- <startup|stream|tools|switch> <runs> <a/agent-host.js> <b/agent-host.js> [host@20|host@22]");
+    throw new Error("usage: npm run bench:ab -- <startup|stream|tools|switch|skills> <runs> <a/agent-host.js> <b/agent-host.js> [host@20|host@22]");
   }
   const llm = await startBenchLlm();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pi-bench-ab-"));
   fs.writeFileSync(path.join(dir, "tiny.txt"), "hello bench\n");
   if (name === "switch") writeSession(path.join(dir, "master.jsonl"), { entries: 2000, textChars: 3100, cwd: dir });
+  const extraArgs = name === "skills" ? writeSkillsFixture(dir) : [];
   const samples: Record<"A" | "B", Record<string, number[]>> = { A: {}, B: {} };
   const runs = Math.max(1, Number(runsText));
   try {
@@ -71,7 +81,7 @@ async function main(): Promise<void> {
     for (let round = -1; round < runs; round++) {
       const order: ["A" | "B", string][] = round % 2 === 0 ? [["A", a], ["B", b]] : [["B", b], ["A", a]];
       for (const [side, hostJs] of order) {
-        const { agent, startMs, startCpuMs } = await startAgent(subject as SubjectId, { baseUrl: llm.baseUrl, cwd: dir, hostJs });
+        const { agent, startMs, startCpuMs } = await startAgent(subject as SubjectId, { baseUrl: llm.baseUrl, cwd: dir, hostJs, extraArgs });
         let figures: Figures;
         try {
           figures = { startMs, startCpuMs, ...(await scenario(agent, llm, dir)) };

@@ -1,7 +1,8 @@
 import { strict as assert } from "node:assert";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { globRegExp, ignoreVerdict, parseIgnoreFile, pathGlob } from "./glob";
+import { globRegExp, pathGlob } from "./glob";
+import { ignoreVerdict, parseIgnoreFiles } from "./ignore-file";
 import { localWalkIo } from "./io";
 import { tempDir, writeTree } from "./test-support";
 import { walk, type WalkEntry } from "./walk";
@@ -40,7 +41,7 @@ describe("tools/glob", () => {
   });
 
   it("parses gitignore: comments, negation, directory-only, anchoring, escapes", () => {
-    const rules = parseIgnoreFile("# comment\n\n*.log\n!keep.log\nbuild/\n/root-only\ndocs/*.md\n\\#hash\ntrailing   \n");
+    const rules = parseIgnoreFiles(["# comment\n\n*.log\n!keep.log\nbuild/\n/root-only\ndocs/*.md\n\\#hash\ntrailing   \n"]);
     const verdict = (p: string, dir = false) => ignoreVerdict(rules, p, dir);
     assert.equal(verdict("x/y.log"), true);
     assert.equal(verdict("x/keep.log"), false);
@@ -92,6 +93,11 @@ describe("tools/walk", () => {
     writeTree(dir, { ".gitignore": "x.txt\n", "x.txt": "" });
     assert.deepEqual(await collect(dir, "in-repo"), [".gitignore", "x.txt"]);
     assert.deepEqual(await collect(dir, "always"), [".gitignore"]);
+  });
+
+  it("a repository's malformed ignore pattern ([z-a]) neither fails the walk nor drops the other rules", async () => {
+    writeTree(dir, { ".gitignore": "[z-a]\nout/\n", "a.txt": "", "out/x.js": "" });
+    assert.deepEqual(await collect(dir, "always"), [".gitignore", "a.txt"]);
   });
 
   it("rejects when aborted", async () => {

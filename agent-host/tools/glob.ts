@@ -1,13 +1,11 @@
 /**
- * Globs and ignore files for the walks of find and grep when no external binary does them:
- * `*`, `?`, `[...]`, `**` as a whole segment, `{a,b}` (globs only) and `\` escapes, matched
- * against posix paths. Ignore files follow gitignore: `#` comments, `!` negation, a trailing `/`
- * for directories only, a leading or inner `/` anchoring the pattern to the file's directory;
- * the last matching rule wins.
+ * Globs for the walks of find and grep when no external binary does them: `*`, `?`, `[...]`,
+ * `**` as a whole segment, `{a,b}` and `\` escapes, matched against posix paths. (Ignore files:
+ * ignore-file.ts.)
  */
 
 /** Regex source for a glob matching a whole posix path (`*` never crosses `/`). */
-export function globSource(glob: string, braces = true): string {
+export function globSource(glob: string): string {
   let out = "";
   let i = 0;
   while (i < glob.length) {
@@ -39,14 +37,14 @@ export function globSource(glob: string, braces = true): string {
       if (negated) body = body.slice(1);
       out += `[${negated ? "^" : ""}${classBody(body)}]`;
       i = end + 1;
-    } else if (c === "{" && braces) {
+    } else if (c === "{") {
       const alternatives = braceAlternatives(glob, i);
       if (!alternatives) {
         out += "\\{";
         i++;
         continue;
       }
-      out += `(?:${alternatives.parts.map((part) => globSource(part, true)).join("|")})`;
+      out += `(?:${alternatives.parts.map((part) => globSource(part)).join("|")})`;
       i = alternatives.end + 1;
     } else {
       out += escapeRegex(c);
@@ -120,41 +118,4 @@ export function pathGlob(glob: string): PathGlob {
   body = body.replace(/^\//, "");
   const regex = new RegExp(`^${anchored ? "" : "(?:.*/)?"}${globSource(body)}$`);
   return { negated, matches: (relPath) => regex.test(relPath) };
-}
-
-export interface IgnoreRule {
-  regex: RegExp;
-  negate: boolean;
-  dirOnly: boolean;
-}
-
-/** Parses a .gitignore-style file. */
-export function parseIgnoreFile(text: string): IgnoreRule[] {
-  const rules: IgnoreRule[] = [];
-  for (let line of text.split(/\r?\n/)) {
-    if (line === "" || line.startsWith("#")) continue;
-    line = line.replace(/(?<!\\)\s+$/, "");
-    const negate = line.startsWith("!");
-    if (negate) line = line.slice(1);
-    const dirOnly = line.endsWith("/");
-    line = line.replace(/\/+$/, "");
-    if (line === "") continue;
-    const anchored = line.includes("/");
-    line = line.replace(/^\//, "");
-    rules.push({ regex: new RegExp(`^${anchored ? "" : "(?:.*/)?"}${globSource(line, false)}$`), negate, dirOnly });
-  }
-  return rules;
-}
-
-/**
- * The verdict of a list of rules for a path relative to the rules' directory: true = ignored,
- * false = re-included by a `!` rule, undefined = no rule matched.
- */
-export function ignoreVerdict(rules: IgnoreRule[], relPath: string, isDir: boolean): boolean | undefined {
-  let verdict: boolean | undefined;
-  for (const rule of rules) {
-    if (rule.dirOnly && !isDir) continue;
-    if (rule.regex.test(relPath)) verdict = !rule.negate;
-  }
-  return verdict;
 }

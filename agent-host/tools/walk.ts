@@ -8,7 +8,7 @@
  */
 import { dirname, join, relative, sep } from "node:path";
 import { abortError, type EntryKind, type WalkIo } from "./io";
-import { ignoreVerdict, parseIgnoreFile, type IgnoreRule } from "./glob";
+import { ignoreVerdict, parseIgnoreFiles, type IgnoreFileRules } from "./ignore-file";
 
 export interface WalkEntry {
   absPath: string;
@@ -34,7 +34,7 @@ export interface WalkOptions {
 
 interface Layer {
   base: string;
-  rules: IgnoreRule[];
+  rules: IgnoreFileRules;
 }
 
 const toPosix = (p: string) => (sep === "/" ? p : p.split(sep).join("/"));
@@ -47,15 +47,15 @@ async function findGitRoot(io: WalkIo, start: string): Promise<string | undefine
 }
 
 async function readLayer(io: WalkIo, base: string, files: string[]): Promise<Layer | undefined> {
-  const rules: IgnoreRule[] = [];
+  const texts: string[] = [];
   for (const file of files) {
     try {
-      rules.push(...parseIgnoreFile((await io.readFile(join(base, file))).toString("utf-8")));
+      texts.push((await io.readFile(join(base, file))).toString("utf-8"));
     } catch {
       // no such file (or unreadable): nothing to ignore
     }
   }
-  return rules.length ? { base, rules } : undefined;
+  return texts.length ? { base, rules: parseIgnoreFiles(texts) } : undefined;
 }
 
 function isIgnored(layers: Layer[], absPath: string, isDir: boolean): boolean {

@@ -1,23 +1,20 @@
 /**
  * The `.gitignore` / `.ignore` / `.fdignore` rules pi honours while scanning skill and prompt
- * folders. Each folder's rules are added with the folder's path (relative to the scan root) as
- * a prefix, so `*.md` in `sub/.gitignore` means `sub/*.md`. Matching follows gitignore: a
- * pattern without an inner slash matches at any depth, a trailing slash matches folders only,
- * `!` re-includes, the last matching rule wins and nothing below an ignored folder comes back.
+ * folders, matched by `ignore`, the library pi uses, the way pi feeds it: each folder's lines are
+ * added with the folder's path (relative to the scan root) as a prefix, after dropping comments,
+ * blank lines and a leading `/`, so `*.md` in `sub/.gitignore` means `sub/*.md` and a root
+ * `/only-top/` matches at any depth. Matching is gitignore's, case-insensitive as in pi: `!`
+ * re-includes, a trailing slash matches folders only, nothing below an ignored folder comes back.
  */
+import type { Ignore } from "ignore";
 import { readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 
 const IGNORE_FILES = [".gitignore", ".ignore", ".fdignore"];
 
-interface Rule {
-  regex: RegExp;
-  negated: boolean;
-  dirOnly: boolean;
-}
-
 export class IgnoreRules {
-  private readonly rules: Rule[] = [];
+  /** Created with the first rule: folders without ignore files never load the library. */
+  private matcher: Ignore | undefined;
 
   constructor(private readonly root: string) {}
 
@@ -32,86 +29,34 @@ export class IgnoreRules {
       } catch {
         continue;
       }
-      for (const line of text.split(/\r?\n/)) {
-        const rule = compileRule(line, prefix);
-        if (rule) this.rules.push(rule);
-      }
+      const patterns = text.split(/\r?\n/).flatMap((line) => prefixedPattern(line, prefix) ?? []);
+      if (patterns.length > 0) (this.matcher ??= loadIgnore()()).add(patterns);
     }
   }
 
   /** Whether `path` (absolute, below the root) is ignored. */
   ignores(path: string, isDirectory: boolean): boolean {
-    const parts = relative(this.root, path).split(sep);
-    for (let i = 1; i < parts.length; i++) {
-      if (this.decide(parts.slice(0, i).join("/"), true)) return true;
-    }
-    return this.decide(parts.join("/"), isDirectory);
-  }
-
-  private decide(relPath: string, isDirectory: boolean): boolean {
-    let ignored = false;
-    for (const rule of this.rules) {
-      if (rule.dirOnly && !isDirectory) continue;
-      if (rule.regex.test(relPath)) ignored = !rule.negated;
-    }
-    return ignored;
+    const rel = relative(this.root, path).split(sep).join("/");
+    if (!this.matcher || !rel) return false; // `ignore` refuses "" (the root itself)
+    return this.matcher.ignores(isDirectory ? `${rel}/` : rel);
   }
 }
 
-function compileRule(line: string, prefix: string): Rule | undefined {
+/** `ignore`, loaded with the first ignore file; the host's bundle takes it from dist/ignore.js (esbuild.mjs). */
+const loadIgnore = (): typeof import("ignore") => require("ignore") as typeof import("ignore");
+
+/** A line of an ignore file in `prefix`'s folder as a pattern for the scan root (pi's rewriting). */
+function prefixedPattern(line: string, prefix: string): string | undefined {
   const trimmed = line.trim();
   if (!trimmed || (trimmed.startsWith("#") && !trimmed.startsWith("\\#"))) return undefined;
-  let pattern = line.replace(/(?<!\\)\s+$/, "");
+  let pattern = line;
   let negated = false;
   if (pattern.startsWith("!")) {
     negated = true;
     pattern = pattern.slice(1);
-  } else if (pattern.startsWith("\\!") || pattern.startsWith("\\#")) {
+  } else if (pattern.startsWith("\\!")) {
     pattern = pattern.slice(1);
   }
   if (pattern.startsWith("/")) pattern = pattern.slice(1);
-  pattern = prefix + pattern;
-  const dirOnly = pattern.endsWith("/");
-  if (dirOnly) pattern = pattern.slice(0, -1);
-  if (!pattern) return undefined;
-  const anchored = pattern.includes("/");
-  const body = globToRegex(pattern);
-  return { regex: new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`), negated, dirOnly };
-}
-
-function globToRegex(glob: string): string {
-  let out = "";
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i]!;
-    if (c === "*" && glob[i + 1] === "*") {
-      const atStart = i === 0 || glob[i - 1] === "/";
-      const next = glob[i + 2];
-      if (atStart && next === "/") {
-        out += "(?:.*/)?";
-        i += 2;
-      } else if (atStart && next === undefined) {
-        out += ".*";
-        i += 1;
-      } else {
-        out += "[^/]*";
-        i += 1;
-      }
-    } else if (c === "*") out += "[^/]*";
-    else if (c === "?") out += "[^/]";
-    else if (c === "\\" && i + 1 < glob.length) out += escape(glob[++i]!);
-    else if (c === "[") {
-      const end = glob.indexOf("]", i + 2);
-      if (end === -1) out += "\\[";
-      else {
-        const inner = glob.slice(i + 1, end).replace(/^!/, "^").replace(/\\/g, "\\\\");
-        out += `[${inner}]`;
-        i = end;
-      }
-    } else out += escape(c);
-  }
-  return out;
-}
-
-function escape(c: string): string {
-  return /[.*+?^${}()|[\]\\/]/.test(c) ? `\\${c}` : c;
+  return `${negated ? "!" : ""}${prefix}${pattern}`;
 }
