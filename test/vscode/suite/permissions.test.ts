@@ -173,11 +173,12 @@ describe("permissions: the bundled agent asks before bash", function () {
   });
 
   it("closes an open question everywhere when the run is aborted: quick pick, card, Sessions list, status bar", async () => {
+    await vscode.commands.executeCommand("pi.sessions.focus"); // the list is collapsed by default
     await vscode.commands.executeCommand("pi.focusChat");
     host.api.chat.transcript.clear();
     await promptWithBash("echo never-ran");
     await question();
-    const sessionRow = '.pane:has(.pane-header:has-text("Sessions")) .monaco-list-row:has-text("Session")';
+    const sessionRow = '.pane:has(.pane-header:has-text("Sessions")) .monaco-list-row'; // the side bar's session is the first
     await eventually("the Sessions list to say waiting", async () => (await ui.text(sessionRow)).includes("waiting for you") || undefined);
     await ui.clickInWebview("Chat", "vscode-button#abort");
     await eventually("the agent to be idle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
