@@ -1,4 +1,5 @@
 import * as path from "node:path";
+import type { PermissionMode } from "../shared/protocol";
 import { settings } from "./settings";
 
 export interface AgentLaunch {
@@ -18,6 +19,8 @@ export interface LaunchOptions {
    * from pi's trust.json itself.
    */
   projectTrusted?: boolean;
+  /** The session's permission mode (bundled host): kept when the agent restarts. */
+  permissionMode?: PermissionMode;
   /** API keys from SecretStorage, as environment variables. */
   secretEnv: Record<string, string>;
   /** A session file to reopen (after a crash or restart). */
@@ -55,6 +58,7 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
     ...(options.checkpointDir ? ["--checkpoint-dir", options.checkpointDir] : []),
     ...(settings.workspaceOnly ? ["--workspace-only"] : []),
     "--todo-tool", // the agent keeps its plan where the Plan view shows it
+    ...(options.permissionMode && options.permissionMode !== "ask" ? ["--permission-mode", options.permissionMode] : []),
   ];
   const args = [host, "--mode", "rpc", ...defaults, ...userArgs, ...session];
   return { command: process.execPath, args, env, cwd, label: "bundled agent host", bundled: true };

@@ -150,7 +150,8 @@ export class AgentSupervisor implements vscode.Disposable {
     const cwd = this.options.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
     const checkpointDir = this.options.checkpointStore?.();
     const projectTrusted = this.options.projectTrust ? await this.options.projectTrust.decide(cwd, { ...process.env, ...settings.agentEnv }) : false;
-    const launch = resolveAgentLaunch(this.options.extensionPath, cwd, { ...(projectTrusted === undefined ? {} : { projectTrusted }), secretEnv, ...(sessionFile ? { sessionFile } : {}), ...(checkpointDir ? { checkpointDir } : {}) });
+    const permissionMode = this.agent.session?.permissionMode;
+    const launch = resolveAgentLaunch(this.options.extensionPath, cwd, { ...(projectTrusted === undefined ? {} : { projectTrusted }), ...(permissionMode ? { permissionMode } : {}), secretEnv, ...(sessionFile ? { sessionFile } : {}), ...(checkpointDir ? { checkpointDir } : {}) });
     this.agent.setStatus("starting");
     this.log.info(`Starting ${launch.label}: ${describeLaunch(launch)}${sessionFile ? " (reopening the session)" : ""}`);
     const lifetime = new Lifetime();

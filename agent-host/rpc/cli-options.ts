@@ -1,3 +1,5 @@
+import type { PermissionMode } from "../../shared/protocol";
+
 /** Pi's command-line options, as far as an RPC host uses them; the rest are accepted and ignored. */
 export interface CliOptions {
   mode: "rpc" | "text" | "json";
@@ -38,6 +40,8 @@ export interface CliOptions {
   workspaceOnly: boolean;
   /** Ours: the todo tool joins whatever tools are chosen (the editor shows the plan). */
   todoTool: boolean;
+  /** Ours: the permission mode at start (ask unless given; an unknown name is ask). */
+  permissionMode: PermissionMode;
   /** Adds seed 000's cumulative `message`/`partial` to message_update, for clients of the older Pi. */
   eventSnapshots: boolean;
   messages: string[];
@@ -76,6 +80,7 @@ const valued: Record<string, Setter> = {
   "--tui-mode": () => undefined,
   "--export": () => undefined,
   "--confirm-tools": (o, v) => (o.confirmTools = list(v)),
+  "--permission-mode": (o, v) => (o.permissionMode = v === "acceptEdits" || v === "plan" || v === "auto" ? v : "ask"),
   "--confirm-timeout": (o, v) => (o.confirmTimeoutMs = Math.max(0, Number(v) * 1000) || 0),
   "--checkpoint-dir": (o, v) => (o.checkpointDir = v),
 };
@@ -121,7 +126,7 @@ export function parseCli(argv: readonly string[], help: string, version: string)
   const options: CliOptions = {
     mode: "text", appendSystemPrompt: [], continue: false, noSession: false, excludeTools: [], noTools: false,
     noBuiltinTools: false, extensions: [], noExtensions: false, skills: [], noSkills: false, promptTemplates: [],
-    noPromptTemplates: false, noContextFiles: false, eventSnapshots: false, confirmTools: [], confirmTimeoutMs: 0, workspaceOnly: false, todoTool: false, messages: [],
+    noPromptTemplates: false, noContextFiles: false, eventSnapshots: false, confirmTools: [], confirmTimeoutMs: 0, workspaceOnly: false, todoTool: false, permissionMode: "ask", messages: [],
   };
   const warnings: string[] = [];
   for (let i = 0; i < argv.length; i++) {

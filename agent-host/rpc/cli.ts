@@ -41,6 +41,7 @@ Options (as pi's):
   --checkpoint-dir <dir>         record files before write/edit change them, in this checkpoint store
   --workspace-only               read/write/edit/ls/find/grep refuse paths outside the working directory (bash is not confined)
   --todo-tool                    add the todo tool (the plan, seed 001) to the chosen tools
+  --permission-mode <mode>       ask (default), acceptEdits, plan (read-only tools only) or auto (nothing asked)
   --event-snapshots              add the cumulative message to message_update (older Pi clients)
   --version, -v / --help, -h
 Accepted and ignored: --offline (this host makes no network requests but the model's), --verbose

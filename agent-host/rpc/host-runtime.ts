@@ -26,6 +26,7 @@ import type { HostRuntime } from "./runtime";
 import { runUserBash } from "./user-bash";
 import { attachExtensions } from "./extensions";
 import { createPermissionGate } from "../session/permission-policy";
+import { createModeGate } from "../session/permission-mode";
 import { withCheckpoints } from "../session/checkpoints";
 import { chainGates, createWorkspaceGate } from "../session/path-policy";
 import { resolveProjectTrust } from "../../shared/node/project-trust";
@@ -163,21 +164,24 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
     hostTools,
     hostToolNames: new Set(),
     todos: todoStore,
+    permissionMode: options.permissionMode,
   };
   attachExtensions(runtime, options, { cwd, agentDir, projectTrusted: allowProject, send: environment.send, warn, ...(environment.shutdown ? { shutdown: environment.shutdown } : {}) });
   const ui = runtime.extensionUi;
   const timeout = options.confirmTimeoutMs;
+  const mode = () => runtime.permissionMode;
   const gates = [
-    // Refused paths are never asked about.
+    // What the mode refuses (plan: all but read-only tools) and refused paths are never asked about.
+    createModeGate(mode),
     ...(options.workspaceOnly ? [createWorkspaceGate(cwd)] : []),
     ...(options.confirmTools.length > 0
       ? [createPermissionGate(new Set(options.confirmTools), async (title, choices, signal) => {
           const answer = await ui?.dialog({ method: "select", title, options: choices, ...(timeout ? { timeout } : {}) }, signal);
           return answer && "value" in answer ? answer.value : undefined;
-        }, cwd)]
+        }, cwd, mode)]
       : []),
   ];
-  if (gates.length > 0) agent.gateToolCalls(chainGates(gates));
+  agent.gateToolCalls(chainGates(gates));
   return runtime;
 }
 

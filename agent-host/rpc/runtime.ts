@@ -1,4 +1,4 @@
-import type { BashResult, SlashCommand, TodoPhase } from "../../shared/protocol";
+import type { BashResult, PermissionMode, SlashCommand, TodoPhase } from "../../shared/protocol";
 import type { Model, ThinkingLevel } from "../ai/types";
 import type { AgentSession } from "../session/agent-session";
 import type { HostToolBridge } from "./host-tools";
@@ -22,6 +22,8 @@ export interface HostRuntime {
   hostTools: HostToolBridge;
   /** Names of the tools set by the client, so a new set_host_tools replaces exactly those. */
   hostToolNames: Set<string>;
+  /** The permission mode (ours: set_permission_mode, --permission-mode). */
+  permissionMode: PermissionMode;
   /** The todo list (seed 001): get_state's todoPhases, set_todos and the `todo` tool; changes emit todo_update. */
   todos: { get(): TodoPhase[]; set(phases: TodoPhase[]): void };
   /** Dialogs and notices of extensions (extension_ui_request / extension_ui_response). */

@@ -2,6 +2,8 @@ import { resolve } from "node:path";
 import { fitsOneLine } from "../../shared/visible-text";
 import type { BeforeToolCallResult } from "../agent/types";
 import type { ToolCall } from "../ai/types";
+import type { PermissionMode } from "../../shared/protocol";
+import { runsWithoutAsking } from "./permission-mode";
 
 /** How the policy asks: a select dialog; undefined when it was dismissed or timed out. */
 export type AskChoice = (title: string, options: string[], signal: AbortSignal) => Promise<string | undefined>;
@@ -35,10 +37,10 @@ const prefixMax = 40;
  * prefix shown in the answer, this file, or every call of a tool when the answer says so), or
  * Deny. A dismissed or timed-out question denies.
  */
-export function createPermissionGate(tools: ReadonlySet<string>, ask: AskChoice, cwd: string = process.cwd()) {
+export function createPermissionGate(tools: ReadonlySet<string>, ask: AskChoice, cwd: string = process.cwd(), mode: () => PermissionMode = () => "ask") {
   const allowed: Allowance[] = [];
   return async (call: ToolCall, signal: AbortSignal): Promise<BeforeToolCallResult> => {
-    if (!tools.has(call.name) || allowed.some((a) => covers(a, call, cwd))) return undefined;
+    if (!tools.has(call.name) || runsWithoutAsking(mode(), call.name) || allowed.some((a) => covers(a, call, cwd))) return undefined;
     const question = permissionQuestion(call, cwd);
     const choice = await ask(question.title, question.options, signal);
     if (choice === ALLOW_ONCE) return undefined;

@@ -1,6 +1,6 @@
 import { Type, type Static, type TObject, type TProperties, type TLiteral, type TOptional, type TString } from "@sinclair/typebox";
 import { ImageContent, JsonObject } from "./content";
-import { InterruptMode, QueueMode, ThinkingLevel } from "./model";
+import { InterruptMode, PermissionMode, QueueMode, ThinkingLevel } from "./model";
 import { TodoPhase } from "./session";
 
 type CommandSchema<K extends string, P extends TProperties> = TObject<
@@ -72,6 +72,12 @@ export const commandSchemas = {
   set_interrupt_mode: command("set_interrupt_mode", { mode: InterruptMode }, "When queued steering interrupts tool calls."),
   branch: command("branch", { entryId: Type.String() }, "oh-my-pi's name for fork."),
   get_branch_messages: command("get_branch_messages", {}, "oh-my-pi's name for get_fork_messages."),
+  // ours
+  set_permission_mode: command(
+    "set_permission_mode",
+    { mode: PermissionMode },
+    "Ours: ask (the configured questions), acceptEdits (edit/write without asking), plan (read-only tools only), auto (nothing asked).",
+  ),
 } as const;
 
 export type CommandSchemas = typeof commandSchemas;

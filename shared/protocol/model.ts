@@ -17,6 +17,9 @@ export type QueueMode = Static<typeof QueueMode>;
 
 export const InterruptMode = Type.Union([Type.Literal("immediate"), Type.Literal("wait")]);
 export type InterruptMode = Static<typeof InterruptMode>;
+/** Ours: how much the agent may do without asking (the editor's permission modes). */
+export const PermissionMode = Type.Union([Type.Literal("ask"), Type.Literal("acceptEdits"), Type.Literal("plan"), Type.Literal("auto")]);
+export type PermissionMode = Static<typeof PermissionMode>;
 
 export const ModelCost = Type.Object({
   input: Type.Number({ description: "$ per million tokens" }),

@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema, type TNull } from "@sinclair/typebox";
 import type { CommandType } from "./commands";
 import { AgentMessage } from "./messages";
-import { Model, ThinkingLevel } from "./model";
+import { Model, PermissionMode, ThinkingLevel } from "./model";
 import {
   BashResult,
   CompactionResult,
@@ -60,6 +60,7 @@ export const responseDataSchemas = {
   set_todos: Type.Union([Type.Object({ phases: Type.Array(TodoPhase) }), Type.Array(TodoPhase)]),
   set_host_tools: Type.Object({ toolNames: Type.Array(Type.String()) }),
   set_interrupt_mode: None,
+  set_permission_mode: Type.Object({ mode: PermissionMode }),
   branch: ForkResult,
   get_branch_messages: ForkMessages,
 } satisfies Record<CommandType, TSchema>;

@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { Usage } from "./content";
-import { Model, QueueMode, ThinkingLevel } from "./model";
+import { Model, PermissionMode, QueueMode, ThinkingLevel } from "./model";
 
 /** One line of a session file (the header excluded). Entry kinds vary by Pi version: typed loosely. */
 export const SessionEntry = Type.Object({
@@ -39,6 +39,7 @@ export const SessionState = Type.Object({
   queuedMessageCount: Type.Optional(Type.Number({ description: "oh-my-pi's name for pendingMessageCount" })),
   interruptMode: Type.Optional(Type.Union([Type.Literal("immediate"), Type.Literal("wait")])),
   todoPhases: Type.Optional(Type.Array(Type.Unknown())),
+  permissionMode: Type.Optional(PermissionMode),
 });
 export type SessionState = Static<typeof SessionState>;
 

@@ -8,6 +8,8 @@ export interface AgentCapabilities {
   todos: boolean;
   /** set_interrupt_mode (seed 001). */
   interruptMode: boolean;
+  /** set_permission_mode (ours: the bundled host). */
+  permissionModes: boolean;
   /** The agent sends agent_settled after the last agent_end of a run (Pi >= 0.80.4). */
   agentSettled: boolean;
   /** clear_queue, get_entries, get_tree, get_available_thinking_levels, get_commands (Pi >= 0.84). */
@@ -21,6 +23,7 @@ export const assumedCapabilities: AgentCapabilities = {
   hostTools: false,
   todos: false,
   interruptMode: false,
+  permissionModes: false,
   agentSettled: true,
   sessionTree: true,
   forkCommand: "fork",
@@ -41,6 +44,7 @@ export function capabilitiesFrom(probe: ProbeResults): AgentCapabilities {
     hostTools: probe.hasHostTools,
     todos: omp || "todoPhases" in probe.state,
     interruptMode: omp || "interruptMode" in probe.state,
+    permissionModes: "permissionMode" in probe.state,
     agentSettled: modernPi,
     sessionTree: modernPi,
     forkCommand: omp ? "branch" : "fork",

@@ -3,6 +3,7 @@ import { EncodedJson } from "../../../shared/jsonl";
 import type { SessionTreeNode } from "../../../shared/protocol";
 import { encodeTree } from "../../session/tree-json";
 import { deliverCustomMessage } from "../../session/custom-message";
+import { modeChangeNote } from "../../session/permission-mode";
 import { formatTodos } from "../../tools/todo";
 import { branchInPlace, clone, fork, forkMessages, newSession, switchSession } from "../../session/navigation";
 import type { Handlers } from "./types";
@@ -11,7 +12,7 @@ import type { Handlers } from "./types";
 export const sessionHandlers: Pick<
   Handlers,
   | "new_session" | "switch_session" | "fork" | "clone" | "get_fork_messages" | "branch" | "get_branch_messages"
-  | "get_entries" | "get_tree" | "export_html" | "compact" | "bash" | "abort_bash" | "set_host_tools" | "set_todos"
+  | "get_entries" | "get_tree" | "export_html" | "compact" | "bash" | "abort_bash" | "set_host_tools" | "set_todos" | "set_permission_mode"
 > = {
   new_session: (command, { runtime }) => newSession(runtime.session, command.parentSession),
   switch_session: (command, { runtime }) => switchSession(runtime.session, command.sessionPath),
@@ -69,6 +70,12 @@ export const sessionHandlers: Pick<
     runtime.session.agent.setTools([...runtime.session.agent.tools.filter((t) => !runtime.hostToolNames.has(t.name)), ...runtime.hostTools.tools()]);
     runtime.hostToolNames = new Set(toolNames);
     return { toolNames };
+  },
+  set_permission_mode: (command, { runtime }) => {
+    const note = modeChangeNote(runtime.permissionMode, command.mode);
+    runtime.permissionMode = command.mode;
+    if (note) deliverCustomMessage(runtime.session, { role: "custom", customType: "permission_mode", content: note, display: true, timestamp: Date.now() });
+    return { mode: runtime.permissionMode };
   },
   set_todos: (command, { runtime }) => {
     runtime.todos.set(command.phases);

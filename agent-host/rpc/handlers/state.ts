@@ -24,7 +24,7 @@ export const stateHandlers: Pick<
 > = {
   get_state: (_c, { runtime }) => {
     const state = runtime.session.state();
-    return { ...state, interruptMode: runtime.session.agent.interruptMode, todoPhases: runtime.todos.get() };
+    return { ...state, interruptMode: runtime.session.agent.interruptMode, todoPhases: runtime.todos.get(), permissionMode: runtime.permissionMode };
   },
   get_messages: (_c, { runtime }) => ({ messages: [...runtime.session.agent.messages] }),
   set_model: (command, { runtime }) => {

@@ -1,0 +1,126 @@
+import * as vscode from "vscode";
+import type { PermissionMode } from "../../shared/protocol";
+import { Lifetime } from "../lifetime";
+import type { AgentSession } from "../sessions/agent-session";
+import type { SessionRegistry } from "../sessions/session-registry";
+
+interface ModeInfo {
+  label: string;
+  /** Status bar text (codicon + word). */
+  short: string;
+  detail: string;
+}
+
+export const modes: Record<PermissionMode, ModeInfo> = {
+  ask: { label: "Ask", short: "$(shield) Ask", detail: "Ask before the tools in pi.permissions.confirmTools run (bash, edit, write)" },
+  acceptEdits: { label: "Auto-accept edits", short: "$(edit) Auto-edits", detail: "File edits run without asking and can be reviewed after; bash still asks" },
+  plan: { label: "Plan", short: "$(list-tree) Plan", detail: "Read-only tools only: the agent investigates and proposes a plan, and changes nothing until you approve it" },
+  auto: { label: "Full auto", short: "$(warning) Full auto", detail: "Every tool runs without asking, bash included" },
+};
+
+const order: PermissionMode[] = ["ask", "acceptEdits", "plan", "auto"];
+
+/**
+ * Permission modes per session (ours; the bundled host enforces them, `set_permission_mode`): a
+ * status bar item shows the active session's mode, **Pi: Set Permission Mode** (ctrl+alt+m)
+ * switches it, **Pi: Approve Plan** leaves plan mode and tells the agent to go ahead. The agent
+ * keeps its mode across restarts (the supervisor passes it back).
+ */
+export class PermissionModes implements vscode.Disposable {
+  private readonly lifetime = new Lifetime();
+  private readonly item = this.lifetime.add(vscode.window.createStatusBarItem("pi.permissionMode", vscode.StatusBarAlignment.Left, 99));
+  private watched = new Lifetime();
+
+  constructor(private readonly sessions: SessionRegistry) {
+    this.item.name = "Pi Permission Mode";
+    this.item.command = "pi.setPermissionMode";
+    this.lifetime.add(sessions.onDidChange(() => this.watch()));
+    this.lifetime.add({ dispose: () => this.watched.dispose() });
+    this.lifetime.add(vscode.commands.registerCommand("pi.setPermissionMode", (mode?: PermissionMode) => this.choose(mode)));
+    this.lifetime.add(vscode.commands.registerCommand("pi.approvePlan", () => this.approvePlan()));
+    this.watch();
+  }
+
+  private get session(): AgentSession {
+    return this.sessions.active;
+  }
+
+  /** The active session's mode, as its agent last reported it. */
+  get mode(): PermissionMode | undefined {
+    return this.session.supervisor.state?.permissionMode;
+  }
+
+  private watch(): void {
+    this.watched.dispose();
+    this.watched = new Lifetime();
+    this.watched.add(this.session.supervisor.agent.onDidChange(() => this.render()));
+    this.render();
+  }
+
+  private render(): void {
+    const mode = this.mode;
+    void vscode.commands.executeCommand("setContext", "pi.planMode", mode === "plan");
+    if (!mode || this.session.supervisor.capabilities?.permissionModes !== true) return this.item.hide();
+    this.item.text = modes[mode].short;
+    this.item.tooltip = `Pi permission mode: ${modes[mode].label}. ${modes[mode].detail}. Click to change.`;
+    this.item.backgroundColor = mode === "auto" ? new vscode.ThemeColor("statusBarItem.warningBackground") : undefined;
+    this.item.show();
+  }
+
+  private async choose(given?: PermissionMode): Promise<void> {
+    const supervisor = this.session.supervisor;
+    const client = await supervisor.ensureStarted().catch(() => undefined);
+    if (!client || supervisor.capabilities?.permissionModes !== true) {
+      void vscode.window.showInformationMessage("Pi: this agent has no permission modes (the bundled agent host has them).");
+      return;
+    }
+    let mode = given;
+    if (!mode) {
+      const current = this.mode;
+      const picked = await vscode.window.showQuickPick(
+        order.map((m) => ({ label: modes[m].label, description: m === current ? "(current)" : "", detail: modes[m].detail, mode: m })),
+        { title: "Pi: Permission Mode", placeHolder: "How much may the agent do without asking?" },
+      );
+      mode = picked?.mode;
+    }
+    if (!mode) return;
+    if (mode === "auto" && !(await this.confirmFullAuto())) return;
+    await client.request("set_permission_mode", { mode });
+    await supervisor.agent.refresh(client);
+  }
+
+  /** Full auto runs bash unasked: said plainly, confirmed, and only in a trusted workspace. */
+  private async confirmFullAuto(): Promise<boolean> {
+    if (!vscode.workspace.isTrusted) {
+      void vscode.window.showWarningMessage("Pi: Full auto is only available in a trusted workspace.");
+      return false;
+    }
+    const yes = "Run everything without asking";
+    const picked = await vscode.window.showQuickPick([{ label: yes, detail: "The agent runs bash commands and edits files with your permissions, without asking first" }, { label: "Cancel" }], {
+      title: "Pi: Turn on Full auto?",
+    });
+    return picked?.label === yes;
+  }
+
+  /** Leaves plan mode for a working mode the user picks, and tells the agent to carry the plan out. */
+  private async approvePlan(): Promise<void> {
+    const supervisor = this.session.supervisor;
+    if (this.mode !== "plan") {
+      void vscode.window.showInformationMessage("Pi: the session is not in plan mode.");
+      return;
+    }
+    const picked = await vscode.window.showQuickPick(
+      (["acceptEdits", "ask"] as const).map((m) => ({ label: `Approve: ${modes[m].label}`, detail: modes[m].detail, mode: m })),
+      { title: "Pi: Approve Plan", placeHolder: "How should the agent work on it?" },
+    );
+    if (!picked) return;
+    const client = await supervisor.ensureStarted();
+    await client.request("set_permission_mode", { mode: picked.mode });
+    await supervisor.agent.refresh(client);
+    await this.session.chat.prompt("The plan is approved. Go ahead.");
+  }
+
+  dispose(): void {
+    this.lifetime.dispose();
+  }
+}

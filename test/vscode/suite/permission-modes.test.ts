@@ -1,0 +1,59 @@
+// Permission modes with the bundled agent: Plan (picked from Pi: Set Permission Mode) refuses a
+// write, the status bar says Plan and the model is told; Approve Plan with "Auto-accept edits"
+// sends the go-ahead and the same write runs without a question.
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { messageText, toolResultMessages } from "../../support/mock-llm";
+import { eventually } from "./agent-fixture";
+import { useHostSuite } from "./host-fixture";
+import { workspaceRoot } from "./host-tools-support";
+import { ui } from "./ui";
+
+describe("permission modes: plan refuses changes until the plan is approved", function () {
+  this.timeout(90_000);
+  const suiteHost = useHostSuite();
+  const target = () => path.join(workspaceRoot(), "plan-mode.txt");
+  after(async () => {
+    fs.rmSync(target(), { force: true });
+    await vscode.commands.executeCommand("pi.setPermissionMode", "ask");
+  });
+
+  it("refuses a write in plan mode and runs it after Approve Plan", async () => {
+    const host = suiteHost();
+    await vscode.commands.executeCommand("pi.focusChat");
+    fs.rmSync(target(), { force: true });
+    const write = { name: "write", arguments: { path: "plan-mode.txt", content: "written\n" } };
+
+    void vscode.commands.executeCommand("pi.setPermissionMode");
+    await eventually("the mode picker", async () => (await ui.quickPickItems()).includes("Plan") || undefined);
+    await ui.pickQuickPickItem("Plan");
+    await ui.waitForSelector('.statusbar-item:has-text("Plan")');
+    assert.equal((await host.state()).permissionMode, "plan");
+
+    let count = host.llm.requests.length;
+    host.llm.enqueue({ toolCalls: [write] }, { text: "I will propose a plan." });
+    void vscode.commands.executeCommand("pi.sendPrompt", "Write plan-mode.txt");
+    await host.llm.waitForRequests(count + 2);
+    await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
+    const refused = toolResultMessages(host.llm.requests.at(-1)!).map(messageText).join("\n");
+    assert.match(refused, /Plan mode: .* this write call was not run/);
+    assert.equal(fs.existsSync(target()), false, "nothing written in plan mode");
+    assert.match(JSON.stringify(host.llm.requests.at(-1)!.body.messages), /The user switched to plan mode/);
+    await ui.screenshot("permission-mode-plan");
+
+    count = host.llm.requests.length;
+    host.llm.enqueue({ toolCalls: [write] }, { text: "Done." });
+    void vscode.commands.executeCommand("pi.approvePlan");
+    await eventually("the approve picker", async () => (await ui.quickPickItems()).includes("Approve: Auto-accept edits") || undefined);
+    await ui.pickQuickPickItem("Approve: Auto-accept edits");
+    await host.llm.waitForRequests(count + 2);
+    await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
+    assert.equal(fs.readFileSync(target(), "utf8"), "written\n", "the write ran without a question");
+    const goAhead = JSON.stringify(host.llm.requests[count]!.body.messages);
+    assert.match(goAhead, /The user approved the plan/);
+    assert.match(goAhead, /The plan is approved\. Go ahead\./);
+    await ui.waitForSelector('.statusbar-item:has-text("Auto-edits")');
+  });
+});
