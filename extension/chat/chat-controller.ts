@@ -81,7 +81,9 @@ export class ChatController implements vscode.Disposable {
       }));
       lifetime.add(client.onSettled(() => {
         supervisor.setStatus("idle");
-        this.setQueue({ steering: [], followUp: [] });
+        // Pi keeps what it did not take (an abort from elsewhere, an error) and would send it with
+        // the next prompt: it comes back into the box instead, as on Abort.
+        if (this.queueEdits === 0 && queuedCount(this.queue) > 0) void this.restoreQueue();
         this.quietly(this.session.refreshStats(client));
         this.quietly(this.session.refreshState(client));
       }));
@@ -215,7 +217,6 @@ export class ChatController implements vscode.Disposable {
     try {
       const { messages } = await client.request("get_messages", {});
       this.transcript.replaceAll(() => this.events.replay(messages));
-      this.setQueue({ steering: [], followUp: [] });
       this.quietly(this.session.refreshStats(client));
     } catch (error) {
       this.log.debug(`Chat: could not load the session's messages: ${errorText(error)}`);
@@ -245,10 +246,13 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
+  /** Abort: the queued messages come back into the box first (as in Pi's terminal UI), then the run stops. */
   async abort(): Promise<void> {
     const client = this.supervisor.client;
     if (!client) return;
     try {
+      // Pi keeps its queue through an abort and would send it with the next prompt.
+      if (client.capabilities.sessionTree) await this.restoreQueue();
       await client.request("abort", {});
     } catch (error) {
       this.showError(error);
@@ -273,12 +277,13 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
-  /** Escape: the queued messages go back into the input box. */
+  /** Escape (and Abort): the queued messages go back into the input box. */
   async restoreQueue(): Promise<void> {
     const client = this.supervisor.client;
     if (!client) return;
     try {
       const cleared = await client.request("clear_queue", {});
+      this.setQueue({ steering: [], followUp: [] }); // also for agents that send no queue_update
       const text = [...cleared.steering, ...cleared.followUp].join("\n\n");
       if (text) this.view.post({ type: "setInput", text, append: true });
     } catch (error) {
@@ -304,6 +309,10 @@ export class ChatController implements vscode.Disposable {
     this.streamed.dispose();
     for (const sub of this.subscriptions.splice(0)) sub.dispose();
   }
+}
+
+function queuedCount(queue: QueueState): number {
+  return queue.steering.length + queue.followUp.length;
 }
 
 function errorText(error: unknown): string {
