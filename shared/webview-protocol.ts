@@ -175,7 +175,8 @@ export const toWebviewSchemas = {
   /** Live output of a tool or bash item: appended, or replacing what was there. */
   output: Type.Object({ type: Type.Literal("output"), key: Type.String(), text: Type.String(), replace: Type.Boolean() }),
   setInput: Type.Object({ type: Type.Literal("setInput"), text: Type.String(), append: Type.Optional(Type.Boolean()) }),
-  queue: Type.Object({ type: Type.Literal("queue"), queue: QueueState }),
+  /** `unconfirmed`: what was sent to an agent that reports no queue (oh-my-pi), until it takes it; not editable. */
+  queue: Type.Object({ type: Type.Literal("queue"), queue: QueueState, unconfirmed: Type.Optional(Type.Boolean()) }),
   header: Type.Object({ type: Type.Literal("header"), header: SessionHeader }),
   commands: Type.Object({ type: Type.Literal("commands"), commands: Type.Array(SlashCommandInfo) }),
   widgets: Type.Object({ type: Type.Literal("widgets"), widgets: Type.Array(Widget) }),

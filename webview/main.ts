@@ -147,8 +147,9 @@ function handle(message: ToWebview): void {
     case "setInput":
       return composer.setText(message.text, message.append);
     case "queue":
-      queue.set(message.queue);
-      composer.setQueueLength(queue.length);
+      queue.set(message.queue, message.unconfirmed ?? false);
+      // Escape takes back only a queue the agent reports (and can clear).
+      composer.setQueueLength(message.unconfirmed ? 0 : queue.length);
       return;
     case "header":
       return header.setHeader(message.header);

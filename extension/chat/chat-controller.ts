@@ -5,13 +5,14 @@ import type { FromWebview, QueueState, SessionCommand, ToWebview } from "../../s
 import type { AgentSupervisor } from "../agent-supervisor";
 import { settings } from "../settings";
 import { ChatDialogs } from "./chat-dialogs";
-import { ChatEvents } from "./chat-events";
+import { ChatEvents, contentText } from "./chat-events";
 import { ChatLinks } from "./chat-links";
 import { coalesceAppends } from "./coalesce-appends";
 import { modelChoices, thinkingLevelChoices } from "./chat-model-picker";
 import { ChatContext } from "./context/chat-context";
 import type { ChatSurface } from "./chat-surface";
 import { raceDialogs } from "./dialog-race";
+import { SentQueue } from "./sent-queue";
 import { SessionInfo } from "./session-info";
 import { Transcript } from "./transcript";
 
@@ -34,6 +35,8 @@ export class ChatController implements vscode.Disposable {
   private queue: QueueState = { steering: [], followUp: [] };
   /** Queue edits under way (see editQueue). */
   private queueEdits = 0;
+  /** Messages sent to an agent that reports no queue, shown until it takes them. */
+  private readonly sent = new SentQueue();
   private readonly subscriptions: vscode.Disposable[] = [];
 
   constructor(
@@ -73,14 +76,18 @@ export class ChatController implements vscode.Disposable {
     );
     supervisor.onAttach((client, lifetime) => {
       this.session.agentRestarted();
+      this.sent.reset();
       this.setQueue({ steering: [], followUp: [] });
       lifetime.add(client.onEvent((event) => {
+        if (event.type === "queue_update") this.sent.agentReports();
+        if (event.type === "message_start" && event.message.role === "user" && this.sent.taken(contentText(event.message.content))) this.postQueue();
         this.events.apply(event);
         if (event.type === "agent_start") supervisor.setStatus("running");
         if (event.type === "message_end") this.session.noteMessage(event.message);
       }));
       lifetime.add(client.onSettled(() => {
         supervisor.setStatus("idle");
+        if (this.sent.clear()) this.postQueue();
         // Pi keeps what it did not take (an abort from elsewhere, an error) and would send it with
         // the next prompt: it comes back into the box instead, as on Abort.
         if (this.queueEdits === 0 && queuedCount(this.queue) > 0) void this.restoreQueue();
@@ -117,7 +124,7 @@ export class ChatController implements vscode.Disposable {
         this.view.post(this.transcript.resetMessage());
         this.view.post({ type: "status", status: this.supervisor.status });
         for (const m of this.session.messages()) this.view.post(m);
-        this.view.post({ type: "queue", queue: this.queue });
+        this.postQueue();
         void this.supervisor.ensureStarted().catch((error: unknown) => this.showError(error));
         this.context.viewReady();
         return;
@@ -225,10 +232,13 @@ export class ChatController implements vscode.Disposable {
 
   /** Sends a prompt; while the agent runs it is queued as steering (default) or a follow-up. */
   async prompt(text: string, mode: "steer" | "followUp" = "steer", images?: ImageContent[]): Promise<void> {
+    const shown = this.supervisor.status === "running" && this.sent.add(text, mode);
+    if (shown) this.postQueue();
     try {
       const client = await this.supervisor.ensureStarted();
       await client.request("prompt", { message: text, streamingBehavior: mode, ...(images ? { images } : {}) });
     } catch (error) {
+      if (shown && this.sent.taken(text)) this.postQueue();
       this.showError(error);
     }
   }
@@ -273,7 +283,7 @@ export class ChatController implements vscode.Disposable {
     } catch (error) {
       this.showError(error);
     } finally {
-      if (--this.queueEdits === 0) this.view.post({ type: "queue", queue: this.queue });
+      if (--this.queueEdits === 0) this.postQueue();
     }
   }
 
@@ -293,7 +303,13 @@ export class ChatController implements vscode.Disposable {
 
   private setQueue(queue: QueueState): void {
     this.queue = queue;
-    if (this.queueEdits === 0) this.view.post({ type: "queue", queue });
+    if (this.queueEdits === 0) this.postQueue();
+  }
+
+  /** The agent's queue, or what was sent to an agent that reports none (marked unconfirmed). */
+  private postQueue(): void {
+    const sent = this.sent.shown;
+    this.view.post(sent ? { type: "queue", queue: sent, unconfirmed: true } : { type: "queue", queue: this.queue });
   }
 
   private quietly(work: Promise<unknown>): void {

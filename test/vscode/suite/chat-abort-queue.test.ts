@@ -7,9 +7,9 @@ import * as vscode from "vscode";
 import type { PiExtensionApi } from "../../../extension/main";
 import type { MockLlm } from "../../support/mock-llm";
 import { eventually } from "./agent-fixture";
-import { chatText, chatView, clearPrompt, freshChat, openChat, promptValue, requestText, settled, typePrompt, useChatSuite } from "./chat-support";
-import { useBundledHost, type HostFixture } from "./host-fixture";
-import { requireUi, ui } from "./ui";
+import { chatText, chatView, clearPrompt, promptValue, requestText, settled, typePrompt, useChatSuite, useChatSuiteWith } from "./chat-support";
+import { useBundledHost } from "./host-fixture";
+import { ui } from "./ui";
 
 interface Agent {
   api: PiExtensionApi;
@@ -55,24 +55,14 @@ async function abortWithQueue(agent: Agent, by: AbortBy, shot?: string): Promise
 
 describe("Pi chat: Abort gives the queue back (bundled host)", function () {
   this.timeout(90_000);
-  let host: HostFixture | undefined;
-  before(async function () {
-    requireUi(this);
-    host = await useBundledHost();
-    await openChat();
-  });
-  beforeEach(async () => freshChat(host!));
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed") await ui.screenshot(`failed-${this.currentTest.title.slice(0, 40)}`);
-  });
-  after(async () => host?.dispose());
+  const host = useChatSuiteWith(useBundledHost);
 
   it("Abort puts steer + follow-up back into the box; the next request has neither", async () => {
-    await abortWithQueue(host!, "button", "chat-abort-queue-host");
+    await abortWithQueue(host(), "button", "chat-abort-queue-host");
   });
 
   it("Pi: Abort Agent (the command) does the same", async () => {
-    await abortWithQueue(host!, "command");
+    await abortWithQueue(host(), "command");
   });
 });
 

@@ -68,10 +68,15 @@ export function lastRequest(llm: MockLlm): RecordedRequest | undefined {
  * fixture once `before` has run.
  */
 export function useChatSuite(beforeEachTest: () => PromiseLike<unknown> = async () => undefined): () => AgentFixture {
-  let agent: AgentFixture | undefined;
+  return useChatSuiteWith(usePiAgent, beforeEachTest);
+}
+
+/** The same hooks with another agent (the bundled host, omp): `start` configures and starts it. */
+export function useChatSuiteWith<T extends Pick<AgentFixture, "api" | "dispose">>(start: () => Promise<T>, beforeEachTest: () => PromiseLike<unknown> = async () => undefined): () => T {
+  let agent: T | undefined;
   before(async function () {
     requireUi(this);
-    agent = await usePiAgent();
+    agent = await start();
     await openChat();
   });
   beforeEach(async () => {
