@@ -100,6 +100,8 @@ export const SessionHeader = Type.Object({
   provider: Type.Optional(Type.String()),
   thinkingLevel: Type.Optional(Type.String()),
   sessionName: Type.Optional(Type.String()),
+  /** The session's first user message (one line): what the header shows while it has no name. */
+  firstPrompt: Type.Optional(Type.String()),
   /** setTitle from an extension. */
   title: Type.Optional(Type.String()),
   tokens: Type.Optional(Type.Object({ input: Type.Number(), output: Type.Number(), cacheRead: Type.Number(), cacheWrite: Type.Number() })),

@@ -41,7 +41,7 @@ export class HeaderView {
 
   setHeader(header: SessionHeader): void {
     const { session, footer } = this.parts;
-    const name = header.title ?? header.sessionName;
+    const name = header.title ?? header.sessionName ?? header.firstPrompt;
     session.textContent = name ?? "";
     session.hidden = !name;
     session.title = name ?? "";

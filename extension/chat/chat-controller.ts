@@ -38,6 +38,9 @@ export class ChatController implements vscode.Disposable {
   /** Messages sent to an agent that reports no queue, shown until it takes them. */
   private readonly sent = new SentQueue();
   private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly firstPromptEmitter = new vscode.EventEmitter<void>();
+  /** The session's first prompt (its title while it has no name) changed. */
+  readonly onDidChangeFirstPrompt = this.firstPromptEmitter.event;
 
   constructor(
     private readonly supervisor: AgentSupervisor,
@@ -80,7 +83,11 @@ export class ChatController implements vscode.Disposable {
       this.setQueue({ steering: [], followUp: [] });
       lifetime.add(client.onEvent((event) => {
         if (event.type === "queue_update") this.sent.agentReports();
-        if (event.type === "message_start" && event.message.role === "user" && this.sent.taken(contentText(event.message.content))) this.postQueue();
+        if (event.type === "message_start" && event.message.role === "user") {
+          const text = contentText(event.message.content);
+          if (this.sent.taken(text)) this.postQueue();
+          if (!this.session.firstPrompt) this.noteFirstPrompt(text);
+        }
         this.events.apply(event);
         if (event.type === "agent_start") supervisor.setStatus("running");
         if (event.type === "message_end") this.session.noteMessage(event.message);
@@ -224,6 +231,8 @@ export class ChatController implements vscode.Disposable {
     try {
       const { messages } = await client.request("get_messages", {});
       this.transcript.replaceAll(() => this.events.replay(messages));
+      const first = messages.find((m) => m.role === "user");
+      this.noteFirstPrompt(first ? contentText(first.content) : undefined);
       this.quietly(this.session.refreshStats(client));
     } catch (error) {
       this.log.debug(`Chat: could not load the session's messages: ${errorText(error)}`);
@@ -312,6 +321,14 @@ export class ChatController implements vscode.Disposable {
     this.view.post(sent ? { type: "queue", queue: sent, unconfirmed: true } : { type: "queue", queue: this.queue });
   }
 
+  get firstPrompt(): string | undefined {
+    return this.session.firstPrompt;
+  }
+
+  private noteFirstPrompt(text: string | undefined): void {
+    if (this.session.setFirstPrompt(text)) this.firstPromptEmitter.fire();
+  }
+
   private quietly(work: Promise<unknown>): void {
     work.catch((error: unknown) => this.log.debug(`Chat header: ${errorText(error)}`));
   }
@@ -321,6 +338,7 @@ export class ChatController implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.firstPromptEmitter.dispose();
     this.events.dispose();
     this.streamed.dispose();
     for (const sub of this.subscriptions.splice(0)) sub.dispose();
