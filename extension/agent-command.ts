@@ -1,3 +1,4 @@
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { CHECKPOINT_DIR_ENV } from "../shared/checkpoints/schema";
 import { settings } from "./settings";
@@ -39,7 +40,9 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
   if (configured) {
     const mode = userArgs.includes("--mode") ? [] : ["--mode", "rpc"];
     const label = path.isAbsolute(configured) ? path.basename(configured) : configured;
-    const recorder = options.checkpointDir ? ["-e", path.join(extensionPath, "dist", "pi-checkpoints.mjs")] : [];
+    const recorderFile = path.join(extensionPath, "dist", "pi-checkpoints.mjs");
+    // Pi refuses to start when an -e file cannot be loaded: only a file that is there.
+    const recorder = options.checkpointDir && fs.existsSync(recorderFile) ? ["-e", recorderFile] : [];
     if (options.checkpointDir) env[CHECKPOINT_DIR_ENV] = options.checkpointDir;
     return { command: configured, args: [...mode, ...userArgs, ...recorder, ...session], env, cwd, label, bundled: false };
   }
