@@ -94,7 +94,7 @@ export class ChatController implements vscode.Disposable {
       }));
       lifetime.add(client.onSettled(() => {
         supervisor.setStatus("idle");
-        if (this.sent.clear()) this.postQueue();
+        if (this.sent.size > 0) void this.reconcileSent(client);
         // Pi keeps what it did not take (an abort from elsewhere, an error) and would send it with
         // the next prompt: it comes back into the box instead, as on Abort.
         if (this.queueEdits === 0 && queuedCount(this.queue) > 0) void this.restoreQueue();
@@ -313,6 +313,18 @@ export class ChatController implements vscode.Disposable {
   private setQueue(queue: QueueState): void {
     this.queue = queue;
     if (this.queueEdits === 0) this.postQueue();
+  }
+
+  /** After a run: as much of what was sent as the agent says it still holds (get_state's count). */
+  private async reconcileSent(client: RpcClient): Promise<void> {
+    let held = 0;
+    try {
+      const state = await client.request("get_state", {});
+      held = state.pendingMessageCount ?? state.queuedMessageCount ?? 0;
+    } catch (error) {
+      this.log.debug(`Chat: could not ask for the agent's queue: ${errorText(error)}`);
+    }
+    if (this.sent.keepNewest(held)) this.postQueue();
   }
 
   /** The agent's queue, or what was sent to an agent that reports none (marked unconfirmed). */

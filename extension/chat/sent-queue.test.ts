@@ -26,4 +26,16 @@ describe("SentQueue (what was sent to an agent that reports no queue)", () => {
     assert.equal(sent.add("c", "followUp"), true);
     assert.deepEqual(sent.shown, { steering: [], followUp: ["c"] });
   });
+
+  it("keeps what the agent says it still holds after a run, the oldest steering dropped first", () => {
+    const sent = new SentQueue();
+    sent.add("s1", "steer");
+    sent.add("s2", "steer");
+    sent.add("f1", "followUp");
+    assert.equal(sent.keepNewest(3), false);
+    assert.equal(sent.keepNewest(2), true);
+    assert.deepEqual(sent.shown, { steering: ["s2"], followUp: ["f1"] });
+    assert.equal(sent.keepNewest(0), true);
+    assert.equal(sent.shown, undefined);
+  });
 });

@@ -2,7 +2,8 @@ import type { QueueState } from "../../shared/webview-protocol";
 
 /**
  * What this chat sent to a running agent that reports no queue (oh-my-pi sends no queue_update):
- * shown as sent, until the agent takes each message (its user message starts) or the run ends.
+ * shown as sent, until the agent takes each message (its user message starts); when a run ends,
+ * as many as the agent says it still holds (oh-my-pi keeps them through an abort).
  * Once the agent sends a queue_update, its own queue is the truth and this stays empty.
  */
 export class SentQueue {
@@ -40,11 +41,26 @@ export class SentQueue {
     return false;
   }
 
-  /** The run ended: nothing is known to wait any more. True when something was shown. */
+  /** Nothing waits any more. True when something was shown. */
   clear(): boolean {
     const had = this.size > 0;
     this.sent = { steering: [], followUp: [] };
     return had;
+  }
+
+  /**
+   * The run ended and the agent says it still holds `held` messages (get_state): keep that many,
+   * dropping the oldest steering first (delivered first); true when something changed.
+   */
+  keepNewest(held: number): boolean {
+    let drop = this.size - Math.max(0, held);
+    if (drop <= 0) return false;
+    for (const kind of ["steering", "followUp"] as const) {
+      const n = Math.min(drop, this.sent[kind].length);
+      this.sent[kind].splice(0, n);
+      drop -= n;
+    }
+    return true;
   }
 
   get size(): number {

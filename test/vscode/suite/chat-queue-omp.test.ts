@@ -30,4 +30,30 @@ describe("Pi chat: the queue with oh-my-pi (no queue events)", function () {
     await eventually("the queue empty once omp took it", async () => (await ui.webviewProperties(chatView, "#queue", ["hidden"])).hidden === true || undefined);
     await settled(agent);
   });
+
+  it("after Abort the chat matches omp: whatever of the queue reaches the model shows as the user's message, and the queue empties", async () => {
+    // omp 18.2.3 has no clear_queue, and after an abort it goes on with what was queued.
+    const agent = fixture();
+    const { api, llm } = agent;
+    const start = llm.requests.length;
+    llm.enqueue({ kind: "hang" });
+    await typePrompt("Start and hang");
+    await llm.waitForRequests(start + 1);
+    await eventually("the run", () => api.supervisor.status === "running");
+    await typePrompt("omp held A");
+    await typePrompt("omp held B", "Alt+Enter");
+    await chatText("both sent", "#queue", (t) => t.includes("omp held A") && t.includes("omp held B"));
+    await ui.clickInWebview(chatView, "vscode-button#abort");
+    await eventually("omp idle with nothing queued", async () => {
+      const state = await api.supervisor.client!.request("get_state", {});
+      return (!state.isStreaming && (state.queuedMessageCount ?? 0) === 0 && api.supervisor.status === "idle") || undefined;
+    }, 30_000);
+    await eventually("the queue empty", async () => (await ui.webviewProperties(chatView, "#queue", ["hidden"])).hidden === true || undefined);
+    const reached = llm.requests.slice(start + 1).map(requestText).join("\n");
+    const users = api.chat.transcript.snapshot().flatMap((i) => (i.kind === "user" ? [i.text] : []));
+    for (const text of ["omp held A", "omp held B"]) {
+      if (reached.includes(text)) assert.ok(users.includes(text), `${text} reached the model and shows as a user message`);
+    }
+    await ui.screenshot("chat-queue-omp-after-abort");
+  });
 });
