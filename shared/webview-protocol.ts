@@ -141,7 +141,7 @@ export const MentionCandidate = Type.Object({ kind: Type.Union([Type.Literal("fi
 export type MentionCandidate = Static<typeof MentionCandidate>;
 
 /** A model the agent can switch to (get_available_models), for the header's model picker. */
-export const ModelChoice = Type.Object({ provider: Type.String(), id: Type.String(), name: Type.Optional(Type.String()) });
+export const ModelChoice = Type.Object({ provider: Type.String(), id: Type.String(), name: Type.Optional(Type.String()), contextWindow: Type.Optional(Type.Number()) });
 export type ModelChoice = Static<typeof ModelChoice>;
 export const ModelChoices = Type.Object({ models: Type.Array(ModelChoice), current: Type.Optional(Type.Object({ provider: Type.String(), id: Type.String() })) });
 export type ModelChoices = Static<typeof ModelChoices>;
