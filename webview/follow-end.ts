@@ -24,7 +24,7 @@ export class FollowEnd {
       this.showJump();
       this.onScroll(element.scrollTop, this.following);
     });
-    new MutationObserver(() => this.keep()).observe(element, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ["open", "hidden"] });
+    new MutationObserver(() => this.keep()).observe(element, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ["open", "hidden", "class"] });
     new ResizeObserver(() => this.keep()).observe(element);
     jump?.addEventListener("click", () => this.toEnd());
   }

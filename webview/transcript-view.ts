@@ -158,6 +158,12 @@ export class TranscriptView {
       this.post({ type: "copy", text: code });
       return;
     }
+    const wrap = target?.closest<HTMLElement>("[data-action='wrap-code']");
+    if (wrap) {
+      const wrapped = wrap.closest(".code-block")?.classList.toggle("wrapped") ?? false;
+      wrap.setAttribute("aria-pressed", String(wrapped));
+      return;
+    }
     const link = target?.closest<HTMLAnchorElement>("a[href]");
     if (!link) return;
     // VS Code's own handler (on the window) would open the link at once: keep it from seeing this.
