@@ -52,7 +52,7 @@ export class ChatController implements vscode.Disposable {
     const post = (message: ToWebview) => view.post(message);
     this.streamed = coalesceAppends(post);
     this.transcript = new Transcript((message) => this.streamed.post(message));
-    this.session = new SessionInfo(post);
+    this.session = new SessionInfo(post, (title) => view.setDescription?.(title ?? ""));
     this.dialogs = new ChatDialogs(this.transcript, () => view.reveal());
     this.events = new ChatEvents(this.transcript, {
       queue: (queue) => this.setQueue(queue),

@@ -15,7 +15,13 @@ export class SessionInfo {
   private commands: SlashCommandInfo[] = [];
   private contextWindow: number | undefined;
 
-  constructor(private readonly post: (message: ToWebview) => void) {}
+  private title: string | undefined;
+
+  constructor(
+    private readonly post: (message: ToWebview) => void,
+    /** The session's title changed: its name, else its first prompt. */
+    private readonly onTitle: (title: string | undefined) => void = () => undefined,
+  ) {}
 
   /** Everything, for a webview that (re)loaded. */
   messages(): ToWebview[] {
@@ -30,6 +36,11 @@ export class SessionInfo {
     this.header = { ...this.header, ...patch };
     for (const [key, value] of Object.entries(this.header)) if (value === undefined) delete (this.header as Record<string, unknown>)[key];
     this.post({ type: "header", header: this.header });
+    const title = this.header.sessionName ?? this.header.firstPrompt;
+    if (title !== this.title) {
+      this.title = title;
+      this.onTitle(title);
+    }
   }
 
   /** The session's first user message, as one line without its context blocks (its title while it has no name). */
