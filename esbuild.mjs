@@ -65,6 +65,19 @@ const programs = [
     outdir: dist,
     mainFields: ["module", "main"],
   },
+  // A Pi extension the editor loads into pi and other Pi-compatible agents (`-e`): it records
+  // files in the checkpoint store before their write/edit tools run.
+  {
+    ...common,
+    entryPoints: { "pi-checkpoints": "extension/checkpoints/pi-checkpoints.ts" },
+    platform: "node",
+    // ESM: Pi's loader (jiti) and Bun take its default export as the extension's factory.
+    format: "esm",
+    outExtension: { ".js": ".mjs" },
+    target: "node20",
+    outdir: dist,
+    mainFields: ["module", "main"],
+  },
   // The host: a small entry (compile cache), its main bundle, and what it gives Pi extensions to
   // import (TypeBox, pi stand-ins), loaded with the first extension.
   {

@@ -1,4 +1,6 @@
+import * as fs from "node:fs";
 import * as path from "node:path";
+import { CHECKPOINT_DIR_ENV } from "../shared/checkpoints/schema";
 import type { PermissionMode } from "../shared/protocol";
 import { settings } from "./settings";
 
@@ -25,7 +27,10 @@ export interface LaunchOptions {
   secretEnv: Record<string, string>;
   /** A session file to reopen (after a crash or restart). */
   sessionFile?: string;
-  /** The checkpoint store: the bundled host records there before its own write/edit tools run. */
+  /**
+   * The checkpoint store: the bundled host records there before its own write/edit tools run;
+   * other agents load the Pi extension dist/pi-checkpoints.mjs (`-e`), which does the same.
+   */
   checkpointDir?: string;
 }
 
@@ -44,7 +49,11 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
   if (configured) {
     const mode = userArgs.includes("--mode") ? [] : ["--mode", "rpc"];
     const label = path.isAbsolute(configured) ? path.basename(configured) : configured;
-    return { command: configured, args: [...mode, ...userArgs, ...session], env, cwd, label, bundled: false };
+    const recorderFile = path.join(extensionPath, "dist", "pi-checkpoints.mjs");
+    // Pi refuses to start when an -e file cannot be loaded: only a file that is there.
+    const recorder = options.checkpointDir && fs.existsSync(recorderFile) ? ["-e", recorderFile] : [];
+    if (options.checkpointDir) env[CHECKPOINT_DIR_ENV] = options.checkpointDir;
+    return { command: configured, args: [...mode, ...userArgs, ...recorder, ...session], env, cwd, label, bundled: false };
   }
   const host = path.join(extensionPath, "dist", "agent-host.js");
   if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = "1";

@@ -100,6 +100,8 @@ export const SessionHeader = Type.Object({
   provider: Type.Optional(Type.String()),
   thinkingLevel: Type.Optional(Type.String()),
   sessionName: Type.Optional(Type.String()),
+  /** The session's first user message (one line): what the header shows while it has no name. */
+  firstPrompt: Type.Optional(Type.String()),
   /** setTitle from an extension. */
   title: Type.Optional(Type.String()),
   tokens: Type.Optional(Type.Object({ input: Type.Number(), output: Type.Number(), cacheRead: Type.Number(), cacheWrite: Type.Number() })),
@@ -139,7 +141,7 @@ export const MentionCandidate = Type.Object({ kind: Type.Union([Type.Literal("fi
 export type MentionCandidate = Static<typeof MentionCandidate>;
 
 /** A model the agent can switch to (get_available_models), for the header's model picker. */
-export const ModelChoice = Type.Object({ provider: Type.String(), id: Type.String(), name: Type.Optional(Type.String()) });
+export const ModelChoice = Type.Object({ provider: Type.String(), id: Type.String(), name: Type.Optional(Type.String()), contextWindow: Type.Optional(Type.Number()) });
 export type ModelChoice = Static<typeof ModelChoice>;
 export const ModelChoices = Type.Object({ models: Type.Array(ModelChoice), current: Type.Optional(Type.Object({ provider: Type.String(), id: Type.String() })) });
 export type ModelChoices = Static<typeof ModelChoices>;
@@ -175,7 +177,8 @@ export const toWebviewSchemas = {
   /** Live output of a tool or bash item: appended, or replacing what was there. */
   output: Type.Object({ type: Type.Literal("output"), key: Type.String(), text: Type.String(), replace: Type.Boolean() }),
   setInput: Type.Object({ type: Type.Literal("setInput"), text: Type.String(), append: Type.Optional(Type.Boolean()) }),
-  queue: Type.Object({ type: Type.Literal("queue"), queue: QueueState }),
+  /** `unconfirmed`: what was sent to an agent that reports no queue (oh-my-pi), until it takes it; not editable. */
+  queue: Type.Object({ type: Type.Literal("queue"), queue: QueueState, unconfirmed: Type.Optional(Type.Boolean()) }),
   header: Type.Object({ type: Type.Literal("header"), header: SessionHeader }),
   commands: Type.Object({ type: Type.Literal("commands"), commands: Type.Array(SlashCommandInfo) }),
   widgets: Type.Object({ type: Type.Literal("widgets"), widgets: Type.Array(Widget) }),

@@ -1,5 +1,6 @@
 import type { ModelChoices, ThinkingLevelChoices } from "../shared/webview-protocol";
 import type { ExtensionChannel } from "./channel";
+import { formatTokens } from "./format";
 import { Picker } from "./picker";
 
 /**
@@ -24,8 +25,12 @@ export class HeaderPickers {
 
   private showModels(message: ModelChoices): void {
     const key = (provider: string, id: string) => JSON.stringify([provider, id]);
-    const options = message.models.map((m) => ({ value: key(m.provider, m.id), label: m.name || m.id, description: `${m.provider}/${m.id}` }));
     const current = message.current ? key(message.current.provider, message.current.id) : undefined;
+    const options = message.models.map((m) => {
+      const value = key(m.provider, m.id);
+      const context = m.contextWindow ? ` · ${formatTokens(m.contextWindow)} context` : "";
+      return { value, label: m.name || m.id, description: `${m.provider}/${m.id}${context}${value === current ? " · current" : ""}` };
+    });
     this.picker.open(this.buttons.model, "Models", options, current, (value) => {
       const [provider, modelId] = JSON.parse(value) as [string, string];
       this.channel.post({ type: "setModel", provider, modelId });
@@ -33,7 +38,7 @@ export class HeaderPickers {
   }
 
   private showThinkingLevels(message: ThinkingLevelChoices): void {
-    const options = message.levels.map((level) => ({ value: level, label: level }));
+    const options = message.levels.map((level) => ({ value: level, label: level, ...(level === message.current ? { description: "current" } : {}) }));
     this.picker.open(this.buttons.thinking, "Thinking levels", options, message.current, (value) => {
       const level = message.levels.find((l) => l === value);
       if (level) this.channel.post({ type: "setThinkingLevel", level });

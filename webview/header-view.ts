@@ -41,7 +41,9 @@ export class HeaderView {
 
   setHeader(header: SessionHeader): void {
     const { session, footer } = this.parts;
-    const name = header.title ?? header.sessionName;
+    const name = header.title ?? header.sessionName ?? header.firstPrompt;
+    // A first prompt gives way in a narrow header (the side bar shows it beside the view's title).
+    session.dataset.kind = header.title ?? header.sessionName ? "name" : "prompt";
     session.textContent = name ?? "";
     session.hidden = !name;
     session.title = name ?? "";

@@ -30,7 +30,11 @@ declare function acquireVsCodeApi(): VsCodeApi;
 const vscode = acquireVsCodeApi();
 // Messages from the extension arrive after this script has run (handle() is hoisted).
 const channel = connectToExtension(vscode, handle);
-const post = (message: FromWebview) => channel.post(message);
+const post = (message: FromWebview) => {
+  // The user's own message: show it, and what comes after, whatever was scrolled to.
+  if (message.type === "prompt" || message.type === "bash") transcript.toEnd();
+  channel.post(message);
+};
 let saved: SavedState = vscode.getState() ?? {};
 const save = (change: SavedState) => {
   saved = { ...saved, ...change };
@@ -55,7 +59,11 @@ app.innerHTML = `
     </div>
   </header>
   <div id="find-bar" class="find-bar" role="search" aria-label="Find in the conversation" hidden></div>
-  <section id="transcript" class="transcript" role="log" aria-live="polite" aria-relevant="additions" aria-label="Conversation" tabindex="0"></section>
+  <div class="transcript-wrap">
+    <!-- Jump to latest is for the pointer: from the keyboard, End in the transcript goes there (Tab order unchanged). -->
+    <section id="transcript" class="transcript" role="log" aria-live="polite" aria-relevant="additions" aria-label="Conversation" tabindex="0"></section>
+    <button type="button" id="jump-latest" class="jump-latest" hidden tabindex="-1" aria-label="Jump to latest" title="Jump to the latest output (End in the conversation)"><span class="codicon codicon-arrow-down" aria-hidden="true"></span>Jump to latest</button>
+  </div>
   <div id="widgets-above" class="widgets" hidden></div>
   <div id="queue" class="queue" role="list" aria-label="Queued messages" hidden></div>
   <div class="composer-wrap">
@@ -85,7 +93,7 @@ const header = new HeaderView({
 });
 new HeaderPickers(app, { model: header.modelButton, thinking: header.thinkingButton }, channel);
 sessionsMenu(app, byId("sessions-menu"), post);
-const transcript = new TranscriptView(byId("transcript"), post, (scrollTop, atEnd) => save({ scrollTop, atEnd }));
+const transcript = new TranscriptView(byId("transcript"), post, (scrollTop, atEnd) => save({ scrollTop, atEnd }), byId("jump-latest"));
 const toolCards = toolCardsButton(byId("tool-cards"), (open) => transcript.setToolCardsOpen(open));
 const findBar = new FindBar(byId("find-bar"), transcript.element, () => transcript.renderAll());
 byId("find-open").addEventListener("click", () => findBar.open());
@@ -139,8 +147,9 @@ function handle(message: ToWebview): void {
     case "setInput":
       return composer.setText(message.text, message.append);
     case "queue":
-      queue.set(message.queue);
-      composer.setQueueLength(queue.length);
+      queue.set(message.queue, message.unconfirmed ?? false);
+      // Escape takes back only a queue the agent reports (and can clear).
+      composer.setQueueLength(message.unconfirmed ? 0 : queue.length);
       return;
     case "header":
       return header.setHeader(message.header);

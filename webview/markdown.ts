@@ -26,9 +26,10 @@ export function renderMarkdown(text: string): DocumentFragment {
   return fragment;
 }
 
-/** A language label and a copy button above each code block. */
+/** A language label, a wrap toggle for long lines and a copy button above each code block. */
 function decorateCodeBlock(block: HTMLElement): void {
   const language = block.dataset.lang ?? "";
-  const bar = h("div", { class: "code-bar" }, h("span", { class: "code-lang" }, language || "text"), iconButton("copy", "Copy code", "copy-code"));
+  const wrap = iconButton("word-wrap", "Wrap long lines", "wrap-code", { "aria-pressed": "false" });
+  const bar = h("div", { class: "code-bar" }, h("span", { class: "code-lang" }, language || "text"), wrap, iconButton("copy", "Copy code", "copy-code"));
   block.prepend(bar);
 }

@@ -17,6 +17,8 @@ interface FocusTarget {
  */
 export class QueueView {
   private queue: QueueState = { steering: [], followUp: [] };
+  /** Sent to an agent that reports no queue: shown, not editable. */
+  private unconfirmed = false;
 
   constructor(
     private readonly element: HTMLElement,
@@ -30,9 +32,10 @@ export class QueueView {
     return this.queue.steering.length + this.queue.followUp.length;
   }
 
-  set(queue: QueueState): void {
+  set(queue: QueueState, unconfirmed = false): void {
     const focused = this.focusedTarget();
     this.queue = queue;
+    this.unconfirmed = unconfirmed;
     this.render(focused);
   }
 
@@ -42,12 +45,22 @@ export class QueueView {
       ...this.queue.followUp.map((text, index) => this.row("followUp", index, text)),
     ];
     this.element.hidden = rows.length === 0;
-    this.element.replaceChildren(h("div", { class: "queue-title", "aria-hidden": "true" }, `Queued (${rows.length})`), ...rows);
+    const title = this.unconfirmed ? `Sent (${rows.length}) · waiting for the agent to take it` : `Queued (${rows.length})`;
+    this.element.replaceChildren(h("div", { class: "queue-title", "aria-hidden": "true" }, title), ...rows);
     if (focus) this.focus(focus);
   }
 
   private row(kind: QueueKind, index: number, text: string): HTMLElement {
     const count = this.queue[kind].length;
+    const label = kind === "steering" ? "steer" : "follow-up";
+    if (this.unconfirmed) {
+      return h(
+        "div",
+        { class: "queue-item", "data-kind": kind, "data-index": index, "data-unconfirmed": "true", role: "listitem", "aria-label": `${label}, sent, not yet taken by the agent: ${oneLine(text, 200)}` },
+        h("span", { class: "queue-kind" }, `${label} · sent`),
+        h("span", { class: "queue-text", title: text }, oneLine(text, 200)),
+      );
+    }
     const buttons = [
       this.button("arrow-up", "Move up", "queue-up", () => this.move(kind, index, -1), index === 0),
       this.button("arrow-down", "Move down", "queue-down", () => this.move(kind, index, 1), index === count - 1),
@@ -58,7 +71,6 @@ export class QueueView {
       }),
       this.button("close", "Remove from the queue", "queue-remove", () => this.change(withoutQueued(this.queue, kind, index), this.neighbour(kind, index))),
     ];
-    const label = kind === "steering" ? "steer" : "follow-up";
     return h(
       "div",
       {
@@ -83,7 +95,7 @@ export class QueueView {
 
   /** Alt+Up/Down on any control of an entry moves the entry. */
   private keydown(event: KeyboardEvent): void {
-    if (!event.altKey || (event.key !== "ArrowUp" && event.key !== "ArrowDown")) return;
+    if (this.unconfirmed || !event.altKey || (event.key !== "ArrowUp" && event.key !== "ArrowDown")) return;
     const target = this.targetOf(event.target);
     if (!target) return;
     event.preventDefault();

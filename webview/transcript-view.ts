@@ -1,21 +1,19 @@
 import type { ChatItem, FromWebview } from "../shared/webview-protocol";
+import { FollowEnd } from "./follow-end";
 import { flushFrames } from "./frames";
 import { createView, sameKind, type ItemContext, type ItemView } from "./items";
 import { eagerItems, LazyItems } from "./lazy-items";
 import { TranscriptFocus } from "./transcript-focus";
 
-/** How close to the end (px) counts as "at the end": then new content keeps it in view. */
-const followSlack = 40;
-
 /**
  * The list of transcript entries. Each entry is a view keyed like its item; upserts replace one
- * view, streamed text goes to one block. Follows the end while the user is at the end. A reset
+ * view, streamed text goes to one block. Follows the end while the user is at the end (follow-end.ts). A reset
  * renders only the last entries; older ones are placeholders until scrolled near (lazy-items.ts),
  * so opening a long session costs about the same as a short one.
  */
 export class TranscriptView {
   private readonly views = new Map<string, ItemView>();
-  private follow = true;
+  private readonly follow: FollowEnd;
   private clockSkewMs = 0;
   private readonly ctx: ItemContext;
   private readonly lazy: LazyItems;
@@ -25,8 +23,11 @@ export class TranscriptView {
   constructor(
     readonly element: HTMLElement,
     private readonly post: (message: FromWebview) => void,
-    private readonly onScroll: (scrollTop: number, atEnd: boolean) => void,
+    onScroll: (scrollTop: number, atEnd: boolean) => void,
+    /** "Jump to latest", shown while the user is scrolled away from the end. */
+    jumpToLatest?: HTMLElement,
   ) {
+    this.follow = new FollowEnd(element, jumpToLatest, onScroll);
     this.ctx = { post, clockSkew: () => this.clockSkewMs, changed: () => this.keepAtEnd() };
     this.lazy = new LazyItems(element, (item, placeholder) => {
       const view = this.createView(item);
@@ -34,10 +35,6 @@ export class TranscriptView {
       return view.element;
     });
     new TranscriptFocus(element, (placeholder) => (placeholder.dataset.key === undefined ? undefined : this.render(placeholder.dataset.key)?.element));
-    element.addEventListener("scroll", () => {
-      this.follow = element.scrollHeight - element.scrollTop - element.clientHeight <= followSlack;
-      this.onScroll(element.scrollTop, this.follow);
-    });
     element.addEventListener("click", (event) => this.click(event));
     element.addEventListener("auxclick", (event) => this.click(event));
   }
@@ -56,7 +53,7 @@ export class TranscriptView {
     const firstEager = Math.max(0, items.length - eagerItems);
     const elements = items.map((item, index) => (index < firstEager ? this.lazy.placeholder(item, width) : this.createView(item).element));
     this.element.replaceChildren(...elements);
-    this.keepAtEnd();
+    this.follow.toEnd(); // another conversation (a rewind, a session switch): its end
   }
 
   upsert(item: ChatItem): void {
@@ -140,13 +137,16 @@ export class TranscriptView {
 
   /** Restores a scroll position saved before a reload. */
   restoreScroll(scrollTop: number, atEnd: boolean): void {
-    this.follow = atEnd;
-    if (atEnd) this.keepAtEnd();
-    else this.element.scrollTop = scrollTop;
+    this.follow.restore(scrollTop, atEnd);
+  }
+
+  /** To the end, following again (the user sent a message). */
+  toEnd(): void {
+    this.follow.toEnd();
   }
 
   private keepAtEnd(): void {
-    if (this.follow) this.element.scrollTop = this.element.scrollHeight;
+    this.follow.keep();
   }
 
   /** Links never navigate the webview: the extension opens them (after asking). */
@@ -156,6 +156,12 @@ export class TranscriptView {
     if (copy) {
       const code = copy.closest(".code-block")?.querySelector("code")?.textContent ?? "";
       this.post({ type: "copy", text: code });
+      return;
+    }
+    const wrap = target?.closest<HTMLElement>("[data-action='wrap-code']");
+    if (wrap) {
+      const wrapped = wrap.closest(".code-block")?.classList.toggle("wrapped") ?? false;
+      wrap.setAttribute("aria-pressed", String(wrapped));
       return;
     }
     const link = target?.closest<HTMLAnchorElement>("a[href]");

@@ -5,13 +5,14 @@ import type { FromWebview, QueueState, SessionCommand, ToWebview } from "../../s
 import type { AgentSupervisor } from "../agent-supervisor";
 import { settings } from "../settings";
 import { ChatDialogs } from "./chat-dialogs";
-import { ChatEvents } from "./chat-events";
+import { ChatEvents, contentText } from "./chat-events";
 import { ChatLinks } from "./chat-links";
 import { coalesceAppends } from "./coalesce-appends";
 import { modelChoices, thinkingLevelChoices } from "./chat-model-picker";
 import { ChatContext } from "./context/chat-context";
 import type { ChatSurface } from "./chat-surface";
 import { raceDialogs } from "./dialog-race";
+import { SentQueue } from "./sent-queue";
 import { SessionInfo } from "./session-info";
 import { Transcript } from "./transcript";
 
@@ -34,7 +35,12 @@ export class ChatController implements vscode.Disposable {
   private queue: QueueState = { steering: [], followUp: [] };
   /** Queue edits under way (see editQueue). */
   private queueEdits = 0;
+  /** Messages sent to an agent that reports no queue, shown until it takes them. */
+  private readonly sent = new SentQueue();
   private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly firstPromptEmitter = new vscode.EventEmitter<void>();
+  /** The session's first prompt (its title while it has no name) changed. */
+  readonly onDidChangeFirstPrompt = this.firstPromptEmitter.event;
 
   constructor(
     private readonly supervisor: AgentSupervisor,
@@ -46,7 +52,7 @@ export class ChatController implements vscode.Disposable {
     const post = (message: ToWebview) => view.post(message);
     this.streamed = coalesceAppends(post);
     this.transcript = new Transcript((message) => this.streamed.post(message));
-    this.session = new SessionInfo(post);
+    this.session = new SessionInfo(post, (title) => view.setDescription?.(title ?? ""));
     this.dialogs = new ChatDialogs(this.transcript, () => view.reveal());
     this.events = new ChatEvents(this.transcript, {
       queue: (queue) => this.setQueue(queue),
@@ -73,15 +79,25 @@ export class ChatController implements vscode.Disposable {
     );
     supervisor.onAttach((client, lifetime) => {
       this.session.agentRestarted();
+      this.sent.reset();
       this.setQueue({ steering: [], followUp: [] });
       lifetime.add(client.onEvent((event) => {
+        if (event.type === "queue_update") this.sent.agentReports();
+        if (event.type === "message_start" && event.message.role === "user") {
+          const text = contentText(event.message.content);
+          if (this.sent.taken(text)) this.postQueue();
+          if (!this.session.firstPrompt) this.noteFirstPrompt(text);
+        }
         this.events.apply(event);
         if (event.type === "agent_start") supervisor.setStatus("running");
         if (event.type === "message_end") this.session.noteMessage(event.message);
       }));
       lifetime.add(client.onSettled(() => {
         supervisor.setStatus("idle");
-        this.setQueue({ steering: [], followUp: [] });
+        if (this.sent.size > 0) void this.reconcileSent(client);
+        // Pi keeps what it did not take (an abort from elsewhere, an error) and would send it with
+        // the next prompt: it comes back into the box instead, as on Abort.
+        if (this.queueEdits === 0 && queuedCount(this.queue) > 0) void this.restoreQueue();
         this.quietly(this.session.refreshStats(client));
         this.quietly(this.session.refreshState(client));
       }));
@@ -115,7 +131,7 @@ export class ChatController implements vscode.Disposable {
         this.view.post(this.transcript.resetMessage());
         this.view.post({ type: "status", status: this.supervisor.status });
         for (const m of this.session.messages()) this.view.post(m);
-        this.view.post({ type: "queue", queue: this.queue });
+        this.postQueue();
         void this.supervisor.ensureStarted().catch((error: unknown) => this.showError(error));
         this.context.viewReady();
         return;
@@ -215,7 +231,8 @@ export class ChatController implements vscode.Disposable {
     try {
       const { messages } = await client.request("get_messages", {});
       this.transcript.replaceAll(() => this.events.replay(messages));
-      this.setQueue({ steering: [], followUp: [] });
+      const first = messages.find((m) => m.role === "user");
+      this.noteFirstPrompt(first ? contentText(first.content) : undefined);
       this.quietly(this.session.refreshStats(client));
     } catch (error) {
       this.log.debug(`Chat: could not load the session's messages: ${errorText(error)}`);
@@ -224,10 +241,13 @@ export class ChatController implements vscode.Disposable {
 
   /** Sends a prompt; while the agent runs it is queued as steering (default) or a follow-up. */
   async prompt(text: string, mode: "steer" | "followUp" = "steer", images?: ImageContent[]): Promise<void> {
+    const shown = this.supervisor.status === "running" && this.sent.add(text, mode);
+    if (shown) this.postQueue();
     try {
       const client = await this.supervisor.ensureStarted();
       await client.request("prompt", { message: text, streamingBehavior: mode, ...(images ? { images } : {}) });
     } catch (error) {
+      if (shown && this.sent.taken(text)) this.postQueue();
       this.showError(error);
     }
   }
@@ -245,10 +265,13 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
+  /** Abort: the queued messages come back into the box first (as in Pi's terminal UI), then the run stops. */
   async abort(): Promise<void> {
     const client = this.supervisor.client;
     if (!client) return;
     try {
+      // Pi keeps its queue through an abort and would send it with the next prompt.
+      if (client.capabilities.sessionTree) await this.restoreQueue();
       await client.request("abort", {});
     } catch (error) {
       this.showError(error);
@@ -269,16 +292,17 @@ export class ChatController implements vscode.Disposable {
     } catch (error) {
       this.showError(error);
     } finally {
-      if (--this.queueEdits === 0) this.view.post({ type: "queue", queue: this.queue });
+      if (--this.queueEdits === 0) this.postQueue();
     }
   }
 
-  /** Escape: the queued messages go back into the input box. */
+  /** Escape (and Abort): the queued messages go back into the input box. */
   async restoreQueue(): Promise<void> {
     const client = this.supervisor.client;
     if (!client) return;
     try {
       const cleared = await client.request("clear_queue", {});
+      this.setQueue({ steering: [], followUp: [] }); // also for agents that send no queue_update
       const text = [...cleared.steering, ...cleared.followUp].join("\n\n");
       if (text) this.view.post({ type: "setInput", text, append: true });
     } catch (error) {
@@ -288,7 +312,33 @@ export class ChatController implements vscode.Disposable {
 
   private setQueue(queue: QueueState): void {
     this.queue = queue;
-    if (this.queueEdits === 0) this.view.post({ type: "queue", queue });
+    if (this.queueEdits === 0) this.postQueue();
+  }
+
+  /** After a run: as much of what was sent as the agent says it still holds (get_state's count). */
+  private async reconcileSent(client: RpcClient): Promise<void> {
+    let held = 0;
+    try {
+      const state = await client.request("get_state", {});
+      held = state.pendingMessageCount ?? state.queuedMessageCount ?? 0;
+    } catch (error) {
+      this.log.debug(`Chat: could not ask for the agent's queue: ${errorText(error)}`);
+    }
+    if (this.sent.keepNewest(held)) this.postQueue();
+  }
+
+  /** The agent's queue, or what was sent to an agent that reports none (marked unconfirmed). */
+  private postQueue(): void {
+    const sent = this.sent.shown;
+    this.view.post(sent ? { type: "queue", queue: sent, unconfirmed: true } : { type: "queue", queue: this.queue });
+  }
+
+  get firstPrompt(): string | undefined {
+    return this.session.firstPrompt;
+  }
+
+  private noteFirstPrompt(text: string | undefined): void {
+    if (this.session.setFirstPrompt(text)) this.firstPromptEmitter.fire();
   }
 
   private quietly(work: Promise<unknown>): void {
@@ -300,10 +350,15 @@ export class ChatController implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.firstPromptEmitter.dispose();
     this.events.dispose();
     this.streamed.dispose();
     for (const sub of this.subscriptions.splice(0)) sub.dispose();
   }
+}
+
+function queuedCount(queue: QueueState): number {
+  return queue.steering.length + queue.followUp.length;
 }
 
 function errorText(error: unknown): string {

@@ -9,7 +9,7 @@ const standardLevels: ThinkingLevel[] = ["off", "minimal", "low", "medium", "hig
 export async function modelChoices(client: RpcClient): Promise<ModelChoices> {
   const [{ models }, state] = await Promise.all([client.request("get_available_models", {}), client.request("get_state", {})]);
   return {
-    models: models.map((m) => ({ provider: m.provider, id: m.id, ...(m.name ? { name: m.name } : {}) })),
+    models: models.map((m) => ({ provider: m.provider, id: m.id, ...(m.name ? { name: m.name } : {}), ...(typeof m.contextWindow === "number" && m.contextWindow > 0 ? { contextWindow: m.contextWindow } : {}) })),
     ...(state.model ? { current: { provider: state.model.provider, id: state.model.id } } : {}),
   };
 }

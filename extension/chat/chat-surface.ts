@@ -25,6 +25,8 @@ export interface ChatSurface {
   reveal(): void;
   /** An agent extension's setTitle; empty restores the default. */
   setTitle(title: string): void;
+  /** The session's title (name, else first prompt) beside the view's own, where the surface has room for one (the side bar). */
+  setDescription?(text: string): void;
 }
 
 /** The request handlers of a surface: one at a time. */

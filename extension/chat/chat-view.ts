@@ -15,6 +15,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatSurface
   private view: vscode.WebviewView | undefined;
   private channel: ChatChannel | undefined;
   private title: string | undefined;
+  private description: string | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly events = new ChatSurfaceEvents();
   readonly onMessage = this.events.onMessage;
@@ -33,6 +34,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatSurface
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
     if (this.title) view.title = this.title;
+    view.description = this.description;
     this.channel?.dispose();
     const channel = this.events.load(view.webview, this.extensionUri, this.log);
     this.channel = channel;
@@ -64,6 +66,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatSurface
   setTitle(title: string): void {
     this.title = title || undefined;
     if (this.view) this.view.title = this.title ?? "Chat";
+  }
+
+  /** The session's title beside "Chat" in the view's header. */
+  setDescription(text: string): void {
+    this.description = text || undefined;
+    if (this.view) this.view.description = this.description;
   }
 
   /** Shows the view without taking focus (opening the Pi side bar if needed). */

@@ -1,6 +1,9 @@
 import type { AgentMessage, UiNotice } from "../../shared/protocol";
 import type { RpcClient } from "../../shared/rpc";
 import type { SessionHeader, SlashCommandInfo, ToWebview, Widget } from "../../shared/webview-protocol";
+import { withoutContext } from "./context/context-format";
+
+const maxTitleLength = 80;
 
 /**
  * What the chat shows around the transcript: model, thinking level, session name and usage in
@@ -12,7 +15,13 @@ export class SessionInfo {
   private commands: SlashCommandInfo[] = [];
   private contextWindow: number | undefined;
 
-  constructor(private readonly post: (message: ToWebview) => void) {}
+  private title: string | undefined;
+
+  constructor(
+    private readonly post: (message: ToWebview) => void,
+    /** The session's title changed: its name, else its first prompt. */
+    private readonly onTitle: (title: string | undefined) => void = () => undefined,
+  ) {}
 
   /** Everything, for a webview that (re)loaded. */
   messages(): ToWebview[] {
@@ -27,6 +36,25 @@ export class SessionInfo {
     this.header = { ...this.header, ...patch };
     for (const [key, value] of Object.entries(this.header)) if (value === undefined) delete (this.header as Record<string, unknown>)[key];
     this.post({ type: "header", header: this.header });
+    const title = this.header.sessionName ?? this.header.firstPrompt;
+    if (title !== this.title) {
+      this.title = title;
+      this.onTitle(title);
+    }
+  }
+
+  /** The session's first user message, as one line without its context blocks (its title while it has no name). */
+  get firstPrompt(): string | undefined {
+    return this.header.firstPrompt;
+  }
+
+  /** Sets the first prompt; true when it changed. */
+  setFirstPrompt(text: string | undefined): boolean {
+    const line = text === undefined ? "" : withoutContext(text).replace(/\s+/g, " ").trim();
+    const title = line.length > maxTitleLength ? `${line.slice(0, maxTitleLength - 1)}…` : line || undefined;
+    if (title === this.header.firstPrompt) return false;
+    this.change({ firstPrompt: title });
+    return true;
   }
 
   async refreshState(client: RpcClient): Promise<void> {

@@ -77,8 +77,8 @@ export function installCheckpoints(services: CheckpointServices): Checkpoints {
   lifetime.add(vscode.commands.registerCommand("pi.rewind", (request?: RewindRequest) => rewind(deps, request ?? {})));
   lifetime.add(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      // The bundled host gets --checkpoint-dir when it starts.
-      if (!e.affectsConfiguration("pi.checkpoints.enabled") || settings.agentCommand) return;
+      // Agents get the store when they start (--checkpoint-dir, or -e pi-checkpoints.js).
+      if (!e.affectsConfiguration("pi.checkpoints.enabled")) return;
       for (const { supervisor } of services.sessions().all) {
         if (supervisor.client) void supervisor.restart().catch((error: unknown) => log.error(`Restart after a checkpoint setting change failed: ${String(error)}`));
       }

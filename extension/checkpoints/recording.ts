@@ -1,15 +1,15 @@
 /**
  * Records files the agent is about to change when the agent cannot record them itself: the
  * editor's own editor_edit (its buffer as the user sees it, unsaved changes included), and for
- * other agents (pi, omp: `pi.agent.command`) their write and edit tools. For those the record is
- * made when tool_execution_start arrives, which races the tool: a fast write may land first, and
- * its change is then not undone by a rewind. The bundled host records before its tools run.
+ * other agents (pi, omp: `pi.agent.command`) their write and edit tools as a fallback. The
+ * bundled host, and other agents through the Pi extension dist/pi-checkpoints.mjs, record before
+ * their tools run; the record made here when tool_execution_start arrives races the tool, so it
+ * is marked `late` (the earlier record wins in a rewind, and a late one alone is not trusted).
  */
-import * as os from "node:os";
-import * as path from "node:path";
 import * as vscode from "vscode";
 import { DEFAULT_MAX_FILE_BYTES } from "../../shared/checkpoints/schema";
 import { captureFile, captureText, createCheckpointRecorder, type Captured } from "../../shared/node/checkpoint-store";
+import { FILE_CHANGING_TOOLS, toolTargetPath } from "../../shared/node/checkpoint-target";
 import type { AgentAttach } from "../agent-supervisor";
 
 export interface RecordingOptions {
@@ -26,12 +26,8 @@ export interface RecordingOptions {
 
 /** The file a tool call changes, when it is one of the tools recorded here. */
 export function changedFile(toolName: string, args: unknown, cwd: string, agentRecords: boolean): string | undefined {
-  if (toolName !== "editor_edit" && (agentRecords || (toolName !== "write" && toolName !== "edit"))) return undefined;
-  const raw = (args as { path?: unknown } | undefined)?.path;
-  if (typeof raw !== "string" || !raw) return undefined;
-  let p = raw.startsWith("@") ? raw.slice(1) : raw;
-  if (p === "~" || p.startsWith("~/")) p = path.join(os.homedir(), p.slice(1));
-  return path.resolve(cwd, p);
+  if (toolName !== "editor_edit" && (agentRecords || !FILE_CHANGING_TOOLS.has(toolName))) return undefined;
+  return toolTargetPath(args, cwd);
 }
 
 /** A document's buffer if VS Code has it loaded, else the file on disk. */
@@ -70,7 +66,7 @@ export function recordFileChanges(options: RecordingOptions): AgentAttach {
         const omp = client.capabilities.forkCommand === "branch";
         turn ??= (omp ? client.request("get_branch_messages", {}) : client.request("get_fork_messages", {})).then((answer) => answer.messages.at(-1)?.entryId);
         void Promise.all([sessionId, turn])
-          .then(([session, entryId]) => entryId && record(session, entryId, target, () => captured, capturedAt))
+          .then(([session, entryId]) => entryId && record(session, entryId, target, () => captured, capturedAt, event.toolName !== "editor_edit"))
           .catch((error: unknown) => {
             sessionId = turn = undefined; // asked again next time
             options.log.warn(`Checkpoint of ${target} failed: ${error instanceof Error ? error.message : String(error)}`);

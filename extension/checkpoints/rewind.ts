@@ -111,8 +111,18 @@ function planner(store: string | undefined, sessionId: string, sessionFile: stri
     const since = times.get(messages[index].entryId);
     const turns = new Set(messages.slice(index).map((m) => m.entryId));
     const steps = restorePlan(records, { turns, ...(since !== undefined ? { since } : {}) });
-    return exact ? steps.filter((step) => changesFile(store, step)) : steps;
+    return exact ? steps.map((step) => trusted(store, step)).filter((step) => changesFile(store, step)) : steps;
   };
+}
+
+/**
+ * A record taken only when the agent reported its tool call may hold the file as the tool left
+ * it: if restoring it would change nothing, that is no proof nothing changed, so say it cannot be
+ * restored rather than leave it out ("no changes").
+ */
+function trusted(store: string, step: RestoreStep): RestoreStep {
+  if (step.action !== "write" || !step.late || changesFile(store, step)) return step;
+  return { path: step.path, action: "unavailable", reason: "recorded only after the agent had changed it" };
 }
 
 function targetIndex(messages: ForkMessage[], request: RewindRequest): number | undefined {
@@ -155,8 +165,13 @@ async function pickMode(steps: RestoreStep[], recording: boolean, omp: boolean):
   ];
   const unavailable = steps.length - restorable;
   const placeHolder =
-    restorable > 0 ? "What to rewind" : !recording ? "Checkpoints are off (pi.checkpoints.enabled): only the conversation can be rewound" : unavailable > 0 ? `${files(unavailable)} changed since, but not recorded in full` : "No file changes were recorded since this message";
+    restorable > 0 ? "What to rewind" : !recording ? "Checkpoints are off (pi.checkpoints.enabled): only the conversation can be rewound" : unavailable > 0 ? `${files(unavailable)} changed since cannot be restored: ${reasons(steps)}` : "No file changes were recorded since this message";
   return (await vscode.window.showQuickPick(items, { title: "Pi: Rewind", placeHolder }))?.mode;
+}
+
+/** Why files cannot be restored, each reason once. */
+function reasons(steps: RestoreStep[]): string {
+  return [...new Set(steps.flatMap((s) => (s.action === "unavailable" ? [s.reason] : [])))].join("; ");
 }
 
 async function confirm(steps: RestoreStep[], mode: RewindMode): Promise<boolean> {
@@ -165,7 +180,7 @@ async function confirm(steps: RestoreStep[], mode: RewindMode): Promise<boolean>
   const apply = `Restore ${files(restorable)}${mode === "both" ? " and fork the conversation" : ""}`;
   const picked = await vscode.window.showQuickPick([apply, "Cancel"], {
     title: "Pi: Rewind — apply the changes shown in the diff?",
-    placeHolder: unavailable ? `${files(unavailable)} cannot be restored (not recorded in full)` : "The diff shows each file now and after the rewind",
+    placeHolder: unavailable ? `${files(unavailable)} cannot be restored: ${reasons(steps)}` : "The diff shows each file now and after the rewind",
     ignoreFocusOut: true,
   });
   return picked === apply;

@@ -1,4 +1,3 @@
-import * as path from "node:path";
 import * as vscode from "vscode";
 import { terminalOnlyNotice } from "../../shared/protocol";
 import { AgentSupervisor, type AgentAttach } from "../agent-supervisor";
@@ -135,6 +134,7 @@ export class AgentSession implements vscode.Disposable {
       }),
     );
     this.lifetime.add(this.supervisor.agent.onDidChange(() => this.update()));
+    this.lifetime.add(this.chat.onDidChangeFirstPrompt(() => this.update()));
     this.lifetime.add(this.pending.onDidChange(() => this.update()));
     this.lifetime.add(surface.onDidChangeVisibility(() => surface.visible && this.markSeen()));
     this.lifetime.add(this.changeEmitter);
@@ -158,11 +158,11 @@ export class AgentSession implements vscode.Disposable {
     return sessionActivity({ status: agent.status, openDialogs: Math.max(agent.openDialogs, this.pending.size), lastRun: this.lastRun, seen: this.seen });
   }
 
-  /** The session's name, else its file's name, else "Session N". */
+  /** The session's name, else its first prompt (as Pi's session picker), else "Session N". */
   get label(): string {
     const state = this.supervisor.state;
     if (state?.sessionName) return state.sessionName;
-    return `Session ${this.spec.ordinal}`;
+    return this.chat.firstPrompt ?? `Session ${this.spec.ordinal}`;
   }
 
   get sessionFile(): string | undefined {
@@ -172,9 +172,7 @@ export class AgentSession implements vscode.Disposable {
   get description(): string {
     const parts = [this.spec.place === "sidebar" ? "side bar" : "editor tab"];
     if (this.spec.worktree) parts.push(`worktree ${this.spec.worktree.branch}`);
-    const file = this.sessionFile;
-    if (file) parts.push(path.basename(file));
-    return parts.join(" · ");
+    return parts.join(" · "); // the session file is in the tooltip
   }
 
   /** An extension wanted a terminal-only view: say so in the chat and offer the terminal handoff. */

@@ -23,6 +23,7 @@ export function restorePlan(records: readonly CheckpointRecord[], selection: Rew
   for (const { record } of chosen) if (!earliest.has(record.path)) earliest.set(record.path, record);
   return [...earliest.values()].map((record): RestoreStep => {
     if (record.skipped) return { path: record.path, action: "unavailable", reason: record.skipped === "tooLarge" ? "too large to keep" : "could not be read" };
-    return record.before === null ? { path: record.path, action: "delete" } : { path: record.path, action: "write", hash: record.before };
+    if (record.before === null) return { path: record.path, action: "delete" };
+    return { path: record.path, action: "write", hash: record.before, ...(record.late ? { late: true as const } : {}) };
   });
 }

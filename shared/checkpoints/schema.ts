@@ -11,6 +11,8 @@ import { Type, type Static } from "@sinclair/typebox";
  */
 export const OBJECTS_DIR = "objects";
 export const SESSIONS_DIR = "sessions";
+/** The environment variable that gives the store to the Pi extension dist/pi-checkpoints.mjs. */
+export const CHECKPOINT_DIR_ENV = "PI_VSCODE_CHECKPOINT_DIR";
 /** Files larger than this are not copied: their record says `skipped: "tooLarge"`. */
 export const DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024;
 
@@ -26,6 +28,11 @@ export const CheckpointRecord = Type.Object({
   before: Type.Union([ContentHash, Type.Null()]),
   /** Epoch ms. */
   time: Type.Number(),
+  /**
+   * Captured when the agent reported the tool call (tool_execution_start), which may be after the
+   * tool changed the file: a rewind that would change nothing then cannot trust it.
+   */
+  late: Type.Optional(Type.Literal(true)),
   /** The content was not kept (before is null then, and the file cannot be restored). */
   skipped: Type.Optional(Type.Union([Type.Literal("tooLarge"), Type.Literal("unreadable")])),
 });
@@ -33,7 +40,7 @@ export type CheckpointRecord = Static<typeof CheckpointRecord>;
 
 /** One file of a rewind: write it back, delete it (it did not exist), or say why it cannot be restored. */
 export type RestoreStep =
-  | { path: string; action: "write"; hash: string }
+  | { path: string; action: "write"; hash: string; late?: true }
   | { path: string; action: "delete" }
   | { path: string; action: "unavailable"; reason: string };
 

@@ -62,11 +62,11 @@ export function readObject(dir: string, hash: string): Buffer | undefined {
 }
 
 /** Appends one record to the session's manifest (one short line: an atomic append). */
-export function recordCaptured(dir: string, sessionId: string, turn: string, absPath: string, captured: Captured, time = Date.now()): CheckpointRecord {
+export function recordCaptured(dir: string, sessionId: string, turn: string, absPath: string, captured: Captured, time = Date.now(), late = false): CheckpointRecord {
   const record: CheckpointRecord =
     "skipped" in captured
       ? { turn, path: absPath, before: null, time, skipped: captured.skipped }
-      : { turn, path: absPath, before: captured.content === null ? null : storeObject(dir, captured.content), time };
+      : { turn, path: absPath, before: captured.content === null ? null : storeObject(dir, captured.content), time, ...(late ? { late } : {}) };
   const file = manifestPath(dir, sessionId);
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
   fs.appendFileSync(file, `${JSON.stringify(record)}\n`, { mode: PRIVATE_FILE_MODE });
@@ -115,6 +115,8 @@ export function createCheckpointRecorder(dir: string, maxFileBytes: number) {
     capture: () => Captured = () => captureFile(absPath, maxFileBytes),
     /** When the content was captured, if earlier than now. */
     time = Date.now(),
+    /** Captured when the agent reported the tool call: maybe after the tool ran (see CheckpointRecord.late). */
+    late = false,
   ): CheckpointRecord | undefined => {
     const turnKey = `${sessionId}\0${turn}`;
     if (turnKey !== current) {
@@ -122,7 +124,7 @@ export function createCheckpointRecorder(dir: string, maxFileBytes: number) {
       seen.clear();
     }
     if (seen.has(absPath)) return undefined;
-    const record = recordCaptured(dir, sessionId, turn, absPath, capture(), time);
+    const record = recordCaptured(dir, sessionId, turn, absPath, capture(), time, late);
     seen.add(absPath);
     return record;
   };

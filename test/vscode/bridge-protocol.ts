@@ -27,6 +27,10 @@ export interface UiActions {
   clickInWebview: { params: { webview: WebviewRef; selector: string }; result: null };
   typeInWebview: { params: { webview: WebviewRef; selector: string; text: string }; result: null };
   webviewText: { params: { webview: WebviewRef; selector: string }; result: string };
+  /** DOM properties of the first match (e.g. a textarea's `value`, `scrollTop`), as JSON values. */
+  webviewProperties: { params: { webview: WebviewRef; selector: string; names: string[] }; result: Record<string, unknown> };
+  /** Turns the mouse wheel over an element of a webview, as a user scrolling it would. */
+  wheelInWebview: { params: { webview: WebviewRef; selector: string; deltaY: number }; result: null };
   /** Dispatches a `paste` or `drop` event carrying files (base64) and strings on an element in a webview. */
   transferInWebview: { params: { webview: WebviewRef; selector: string; event: "paste" | "drop"; files?: TransferFile[]; data?: Record<string, string> }; result: null };
   /** Posts `data` to the extension as a script in the webview could (not through the page's own code): malformed-message tests. */

@@ -76,13 +76,18 @@ export class ToolView implements ItemView {
         break;
       case "edit":
       case "write":
-        body.append(this.fileLink(), this.diff(), this.diffButton());
+        body.append(this.fileLink());
+        // A failed call changed nothing: no diff, nothing to open.
+        if (item.status !== "error") body.append(this.diff());
+        if (item.status === "done") body.append(this.diffButton());
         break;
       default:
         body.append(h("pre", { class: "tool-args" }, JSON.stringify(item.args, null, 2)));
     }
     const quiet = (item.name === "edit" || item.name === "write") && item.status === "done";
-    if (!quiet) {
+    if (item.status === "error" && item.name !== "bash") {
+      body.append(this.errorBlock());
+    } else if (!quiet) {
       this.outputElement = h("pre", { class: `tool-output${item.name === "bash" ? " terminal" : ""}${item.status === "error" ? " error" : ""}`, tabindex: 0, "aria-label": "Output" }, item.output);
       this.outputElement.hidden = item.output === "";
       body.append(this.outputElement);
@@ -91,6 +96,17 @@ export class ToolView implements ItemView {
     }
     if (item.images) body.append(h("div", { class: "tool-result-note" }, `${item.images} image${item.images === 1 ? "" : "s"} in the result`));
     return body;
+  }
+
+  /** The agent's error for the call, set apart as an error (bash keeps its terminal output). */
+  private errorBlock(): HTMLElement {
+    const text = this.item.output.trim() || "The tool reported an error without a message.";
+    return h(
+      "div",
+      { class: "tool-error", role: "group", "aria-label": `${this.item.name} failed` },
+      h("div", { class: "tool-error-title" }, icon("error"), `${this.item.name} failed`),
+      h("div", { class: "tool-error-text", tabindex: 0 }, text),
+    );
   }
 
   private fileLink(): HTMLElement {

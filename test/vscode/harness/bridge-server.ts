@@ -121,6 +121,20 @@ function createHandlers(page: Page, screenshotDir: string): Handlers {
       const frame = await webviewFrame(page, webview, actionTimeout);
       return frame.locator(selector).first().innerText({ timeout: actionTimeout });
     },
+    webviewProperties: async ({ webview, selector, names }) => {
+      const frame = await webviewFrame(page, webview, actionTimeout);
+      return frame.locator(selector).first().evaluate((element, wanted) => {
+        const values: Record<string, unknown> = {};
+        for (const name of wanted) values[name] = (element as unknown as Record<string, unknown>)[name];
+        return JSON.parse(JSON.stringify(values)) as Record<string, unknown>;
+      }, names, { timeout: actionTimeout });
+    },
+    wheelInWebview: async ({ webview, selector, deltaY }) => {
+      const frame = await webviewFrame(page, webview, actionTimeout);
+      await frame.locator(selector).first().hover({ timeout: actionTimeout });
+      await page.mouse.wheel(0, deltaY);
+      return null;
+    },
     transferInWebview: async ({ webview, selector, event, files, data }) => {
       const frame = await webviewFrame(page, webview, actionTimeout);
       await frame.locator(selector).first().evaluate(dispatchTransfer, { event, files: files ?? [], data: data ?? {} });

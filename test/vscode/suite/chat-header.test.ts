@@ -35,7 +35,8 @@ describe("Pi chat: model and thinking level in the header", function () {
     await chatText("the model in the header", "#model-picker .model-name", (t) => t === "Mock mock");
     await ui.clickInWebview(chatView, "#model-picker");
     const list = await chatText("the list of models", ".picker[data-picker='model-picker']", (t) => t.includes("Mock mock-think"));
-    assert.match(list, /Mock mock\s+mock\/mock\s+Mock mock-think\s+mock\/mock-think/);
+    // Each with its context size; the current one marked.
+    assert.match(list, /Mock mock\s+mock\/mock · 128k context · current\s+Mock mock-think\s+mock\/mock-think · 128k context\s*$/);
     await ui.screenshot("chat-model-picker");
     await ui.clickInWebview(chatView, ".picker-option:has-text('mock/mock-think')");
     await eventually("the agent on mock-think", async () => (await client().request("get_state", {})).model?.id === "mock-think" || undefined);

@@ -11,6 +11,31 @@ describe("Pi chat: rendering", function () {
   this.timeout(90_000);
   const fixture = useChatSuite();
 
+  it("wraps a code block's long lines on demand (they otherwise scroll sideways)", async () => {
+    const agent = fixture();
+    const long = Array.from({ length: 30 }, (_, i) => `segment${i}`).join("_");
+    agent.llm.enqueue({ text: `Here:\n\n\`\`\`text\n${long}\n\`\`\`` });
+    await typePrompt("Show a long line");
+    await chatText("the code", ".item-assistant:last-child .code-block code", (t) => t === long);
+    await settled(agent);
+    const pre = ".item-assistant:last-child .code-block pre";
+    const sizes = async () => (await ui.webviewProperties(chatView, pre, ["scrollWidth", "clientWidth"])) as { scrollWidth: number; clientWidth: number };
+    const before = await sizes();
+    assert.ok(before.scrollWidth > before.clientWidth, `the line scrolls sideways (${before.scrollWidth} > ${before.clientWidth})`);
+    await ui.clickInWebview(chatView, ".item-assistant:last-child .code-block [data-action='wrap-code']");
+    await eventually("the line wrapped", async () => {
+      const after = await sizes();
+      return after.scrollWidth <= after.clientWidth || undefined;
+    });
+    assert.equal((await ui.webviewProperties(chatView, ".item-assistant:last-child [data-action='wrap-code']", ["ariaPressed"])).ariaPressed, "true");
+    // The taller block does not push the reply's end out of view.
+    await eventually("the end in view", async () => {
+      const s = (await ui.webviewProperties(chatView, "#transcript", ["scrollTop", "scrollHeight", "clientHeight"])) as { scrollTop: number; scrollHeight: number; clientHeight: number };
+      return s.scrollHeight - s.scrollTop - s.clientHeight <= 2 || undefined;
+    });
+    await ui.screenshot("chat-code-wrapped");
+  });
+
   it("renders streamed markdown: headings, emphasis, lists and a highlighted code block", async () => {
     const agent = fixture();
     const reply = "# Plan\n\nFirst, some **bold** words.\n\n```ts\nconst answer: number = 42;\n```\n\n- one\n- two\n\n## Done";

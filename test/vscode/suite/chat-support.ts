@@ -15,7 +15,7 @@ export async function openChat(): Promise<void> {
 }
 
 /** An empty transcript (the agent's session goes on). */
-export async function freshChat(agent: AgentFixture): Promise<void> {
+export async function freshChat(agent: Pick<AgentFixture, "api">): Promise<void> {
   await eventually("the agent to be idle", () => agent.api.supervisor.status === "idle");
   agent.api.chat.transcript.clear();
   agent.api.chat.post({ type: "setInput", text: "" });
@@ -26,6 +26,19 @@ export async function freshChat(agent: AgentFixture): Promise<void> {
 export async function typePrompt(text: string, key = "Enter"): Promise<void> {
   await ui.typeInWebview(chatView, promptBox, text);
   await ui.pressKey(key);
+}
+
+/** What the message box holds now. */
+export async function promptValue(): Promise<string> {
+  const { value } = await ui.webviewProperties(chatView, "vscode-textarea#prompt", ["value"]);
+  return typeof value === "string" ? value : "";
+}
+
+/** Empties the message box as a user would (select all, delete). */
+export async function clearPrompt(): Promise<void> {
+  await ui.clickInWebview(chatView, promptBox);
+  await ui.pressKey("Control+A");
+  await ui.pressKey("Backspace");
 }
 
 /** Waits for the text of the first element matching `selector` in the chat to satisfy `check`. */
@@ -41,7 +54,7 @@ export function requestText(request: RecordedRequest | undefined): string {
   return JSON.stringify(request?.body.messages ?? []);
 }
 
-export async function settled(agent: AgentFixture): Promise<void> {
+export async function settled(agent: Pick<AgentFixture, "api">): Promise<void> {
   await eventually("the agent to settle", () => agent.api.supervisor.status === "idle", 30_000);
 }
 
@@ -55,10 +68,15 @@ export function lastRequest(llm: MockLlm): RecordedRequest | undefined {
  * fixture once `before` has run.
  */
 export function useChatSuite(beforeEachTest: () => PromiseLike<unknown> = async () => undefined): () => AgentFixture {
-  let agent: AgentFixture | undefined;
+  return useChatSuiteWith(usePiAgent, beforeEachTest);
+}
+
+/** The same hooks with another agent (the bundled host, omp): `start` configures and starts it. */
+export function useChatSuiteWith<T extends Pick<AgentFixture, "api" | "dispose">>(start: () => Promise<T>, beforeEachTest: () => PromiseLike<unknown> = async () => undefined): () => T {
+  let agent: T | undefined;
   before(async function () {
     requireUi(this);
-    agent = await usePiAgent();
+    agent = await start();
     await openChat();
   });
   beforeEach(async () => {

@@ -72,6 +72,10 @@ export const ui = {
   typeInWebview: (webview: WebviewRef, selector: string, text: string) =>
     call("typeInWebview", { webview, selector, text }),
   webviewText: (webview: WebviewRef, selector: string) => call("webviewText", { webview, selector }),
+  /** DOM properties of an element in a webview: `value` of a textarea, `scrollTop`, ... */
+  webviewProperties: (webview: WebviewRef, selector: string, names: string[]) => call("webviewProperties", { webview, selector, names }),
+  /** Scrolls with the mouse wheel over an element of a webview (negative deltaY: up). */
+  wheelInWebview: (webview: WebviewRef, selector: string, deltaY: number) => call("wheelInWebview", { webview, selector, deltaY }),
   /** Pastes files (e.g. an image) on an element of a webview, as a user's Ctrl+V would. */
   pasteInWebview: (webview: WebviewRef, selector: string, files: TransferFile[]) => call("transferInWebview", { webview, selector, event: "paste", files }),
   /** Drops files and/or strings (e.g. `text/uri-list`) on an element of a webview. */

@@ -1,0 +1,62 @@
+/** How close to the end (px) counts as "at the end": then new content keeps it in view. */
+const followSlack = 40;
+
+/**
+ * Keeps a scrolling element at its end while the user has not scrolled away from it: after any
+ * change of its content (streamed text, cards, lazily rendered entries) or of its size (the queue
+ * or the box growing below it). Scrolls this class makes itself are told apart from the user's,
+ * so content that grows between a scroll and its event never stops the following. While the user
+ * is away from the end, `jump` (a "Jump to latest" button) is shown and takes them back.
+ */
+export class FollowEnd {
+  private following = true;
+  /** The scrollTop this class set last (its own scroll events are not the user's). */
+  private ownTop = -1;
+
+  constructor(
+    private readonly element: HTMLElement,
+    private readonly jump: HTMLElement | undefined,
+    private readonly onScroll: (scrollTop: number, atEnd: boolean) => void,
+  ) {
+    element.addEventListener("scroll", () => {
+      const own = this.following && Math.abs(element.scrollTop - this.ownTop) < 1;
+      if (!own) this.following = this.distance() <= followSlack;
+      this.showJump();
+      this.onScroll(element.scrollTop, this.following);
+    });
+    new MutationObserver(() => this.keep()).observe(element, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ["open", "hidden", "class"] });
+    new ResizeObserver(() => this.keep()).observe(element);
+    jump?.addEventListener("click", () => this.toEnd());
+  }
+
+  /** Scrolls to the end if following; shows or hides the jump button. */
+  keep(): void {
+    if (this.following) {
+      this.element.scrollTop = this.element.scrollHeight;
+      this.ownTop = this.element.scrollTop;
+    }
+    this.showJump();
+  }
+
+  /** Back to the end, following again (the jump button, a new transcript, the user's own message). */
+  toEnd(): void {
+    this.following = true;
+    this.keep();
+  }
+
+  /** A scroll position saved before a reload. */
+  restore(scrollTop: number, atEnd: boolean): void {
+    if (atEnd) return this.toEnd();
+    this.following = false;
+    this.element.scrollTop = scrollTop;
+    this.showJump();
+  }
+
+  private distance(): number {
+    return this.element.scrollHeight - this.element.scrollTop - this.element.clientHeight;
+  }
+
+  private showJump(): void {
+    if (this.jump) this.jump.hidden = this.following || this.distance() <= followSlack;
+  }
+}
