@@ -52,6 +52,7 @@ export async function useBundledHost(): Promise<HostFixture> {
   await config.update("model.id", "mock-a", vscode.ConfigurationTarget.Global);
   await config.update("trace", "verbose", vscode.ConfigurationTarget.Global);
   await api.supervisor.restart();
+  api.sessions.focusPrimary(); // commands (Send Prompt, ...) act on the side bar's session, as the fixture does
   const fixture: HostFixture = {
     api,
     llm,
@@ -63,6 +64,7 @@ export async function useBundledHost(): Promise<HostFixture> {
     async prompt(text, reply = "OK.") {
       const count = llm.requests.length;
       llm.enqueue({ text: reply });
+      api.sessions.focusPrimary();
       await vscode.commands.executeCommand("pi.sendPrompt", text);
       await llm.waitForRequests(count + 1);
       await eventually("the run to settle", async () => api.supervisor.status === "idle" && !(await fixture.state()).isStreaming);

@@ -178,7 +178,7 @@ describe("permissions: the bundled agent asks before bash", function () {
     host.api.chat.transcript.clear();
     await promptWithBash("echo never-ran");
     await question();
-    const sessionRow = '.pane:has(.pane-header:has-text("Sessions")) .monaco-list-row'; // the side bar's session is the first
+    const sessionRow = '.pane:has(.pane-header h3.title:text-is("Sessions")) .monaco-list-row'; // the side bar's session is the first
     await eventually("the Sessions list to say waiting", async () => (await ui.text(sessionRow)).includes("waiting for you") || undefined);
     await ui.clickInWebview("Chat", "vscode-button#abort");
     await eventually("the agent to be idle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);

@@ -7,7 +7,8 @@ import { eventually } from "./agent-fixture";
 import { useHostSuite } from "./host-fixture";
 import { ui } from "./ui";
 
-const pane = '.pane:has(.pane-header:has-text("Plan"))';
+// The view's own pane: its title is exactly "Plan" (the chat's title may hold a prompt with the word).
+const pane = '.pane:has(.pane-header h3.title:text-is("Plan"))';
 const row = (text: string) => `${pane} .monaco-list-row:has-text(${JSON.stringify(text)})`;
 
 describe("plan: the agent's todo list in the Plan view, edited by the user", function () {

@@ -107,9 +107,6 @@ describe("parallel sessions", function () {
     const toast = `.notifications-toasts .notification-toast:has-text("${tab.label}")`;
     await ui.waitForSelector(toast);
     await ui.screenshot("sessions-two-running-one-waiting");
-    await vscode.commands.executeCommand("pi.focusChat");
-    // Collapsed by default, so the chat has the side bar's height (#23: the list took half of it).
-    await ui.waitForSelector('.pane-header[aria-expanded="false"]:has-text("Sessions")');
     await vscode.commands.executeCommand("pi.sessions.focus");
     await ui.waitForSelector('.pane-header[aria-expanded="true"]:has-text("Sessions")');
     await ui.screenshot("sessions-list-waiting");
