@@ -58,6 +58,8 @@ describe("Pi chat: keyboard and screen readers", function () {
     await ui.typeText("later, please");
     await ui.pressKey("Alt+Enter");
     await chatText("the queued follow-up", "#queue .queue-item[data-kind='followUp'] .queue-text", (t) => t === "later, please");
+    // Editable once the agent reports it queued (until then it shows as sent, without buttons).
+    await chatText("the follow-up's remove button", "#queue .queue-item[data-kind='followUp'] [data-action='queue-remove']");
     await ui.pressKey("Shift+Tab");
     await expectFocus("#queue [data-action='queue-remove']");
     await tabTo("#queue [data-action='queue-send-now']", "Shift+Tab", 3);
