@@ -78,7 +78,8 @@ export class PlanView implements vscode.TreeDataProvider<Node>, vscode.Disposabl
     const phases = this.session.plan.phases;
     const { done, total } = progress(phases);
     this.view.description = total > 0 ? `${done}/${total} done` : undefined;
-    this.view.message = phases.length === 0 ? (this.session.plan.supported ? "No plan yet. The agent's todo list shows here as it works; Add Task starts one." : "This agent keeps no plan.") : undefined;
+    // "" rather than undefined: VS Code keeps a message that is set to undefined on screen.
+    this.view.message = phases.length === 0 ? (this.session.plan.supported ? "No plan yet. The agent's todo list shows here as it works; Add Task starts one." : "This agent keeps no plan.") : "";
     void vscode.commands.executeCommand("setContext", "pi.planEditable", this.session.plan.supported);
     void vscode.commands.executeCommand("setContext", "pi.hasPlan", phases.length > 0); // the view shows only then
     this.changeEmitter.fire();

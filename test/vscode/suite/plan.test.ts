@@ -1,5 +1,5 @@
 // The plan (seed 001's todos) in the Plan view: the bundled agent's todo tool fills it live with
-// progress; the user marks a task done (Space on its row) and adds one (the view's input box);
+// progress; the user marks a task done (the ✓ on its row) and adds one (the view's input box);
 // both reach the agent (get_state) and the model's next request.
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
@@ -38,9 +38,9 @@ describe("plan: the agent's todo list in the Plan view, edited by the user", fun
     assert.match(await ui.text(row("Refactor greet")), /1\/3/);
     await ui.screenshot("plan-view");
 
-    // Space on a row marks it done; the agent's list changes.
-    await ui.click(row("Run the tests"));
-    await ui.pressKey("Space");
+    // The row's ✓ marks it done; the agent's list changes.
+    await ui.hover(row("Run the tests"));
+    await ui.click(`${row("Run the tests")} .action-label[aria-label^="Mark Task Done"]`);
     await eventually("the agent to have the task done", async () => {
       const phases = (await host.state()).todoPhases as { tasks: { content: string; status: string }[] }[] | undefined;
       return phases?.[0]?.tasks.find((t) => t.content === "Run the tests")?.status === "completed" || undefined;
