@@ -160,7 +160,8 @@ export const SessionCommand = Type.Union([
 export type SessionCommand = Static<typeof SessionCommand>;
 
 export const toWebviewSchemas = {
-  status: Type.Object({ type: Type.Literal("status"), status: AgentStatus, detail: Type.Optional(Type.String()) }),
+  /** The agent's run status; `waiting` while one of its questions waits for the user (as the Sessions list says). */
+  status: Type.Object({ type: Type.Literal("status"), status: AgentStatus, waiting: Type.Optional(Type.Boolean()), detail: Type.Optional(Type.String()) }),
   /** `now` is the extension's clock (Date.now()), so the webview can place dialog deadlines. */
   reset: Type.Object({ type: Type.Literal("reset"), items: Type.Array(ChatItem), now: Type.Number() }),
   /** Adds an item, or replaces the one with the same key. */

@@ -33,10 +33,11 @@ export class HeaderView {
     parts.model.replaceChildren(this.modelButton, this.thinkingButton);
   }
 
-  setStatus(status: AgentStatus, detail?: string): void {
+  setStatus(status: AgentStatus, waiting: boolean, detail?: string): void {
     const { status: element } = this.parts;
-    element.dataset.status = status;
-    element.textContent = detail ? `${statusText[status]}: ${detail}` : statusText[status];
+    element.dataset.status = waiting ? "waiting" : status;
+    const text = waiting ? "Waiting for you" : statusText[status];
+    element.textContent = detail ? `${text}: ${detail}` : text;
   }
 
   setHeader(header: SessionHeader): void {

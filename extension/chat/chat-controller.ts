@@ -5,14 +5,14 @@ import type { FromWebview, QueueState, SessionCommand, ToWebview } from "../../s
 import type { AgentSupervisor } from "../agent-supervisor";
 import { settings } from "../settings";
 import { ChatDialogs } from "./chat-dialogs";
-import { ChatEvents, contentText } from "./chat-events";
+import { contentText } from "../../shared/protocol";
+import { ChatEvents } from "./chat-events";
 import { ChatLinks } from "./chat-links";
 import { coalesceAppends } from "./coalesce-appends";
 import { modelChoices, thinkingLevelChoices } from "./chat-model-picker";
 import { ChatContext } from "./context/chat-context";
 import type { ChatSurface } from "./chat-surface";
 import { raceDialogs } from "./dialog-race";
-import { SentQueue } from "./sent-queue";
 import { SessionInfo } from "./session-info";
 import { Transcript } from "./transcript";
 
@@ -32,11 +32,10 @@ export class ChatController implements vscode.Disposable {
   private readonly links: ChatLinks;
   /** Streamed text joined per few milliseconds on its way to the webview. */
   private readonly streamed: ReturnType<typeof coalesceAppends>;
-  private queue: QueueState = { steering: [], followUp: [] };
   /** Queue edits under way (see editQueue). */
   private queueEdits = 0;
-  /** Messages sent to an agent that reports no queue, shown until it takes them. */
-  private readonly sent = new SentQueue();
+  /** A question of this session waits for the user (the Sessions list says so too). */
+  private waiting = false;
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly firstPromptEmitter = new vscode.EventEmitter<void>();
   /** The session's first prompt (its title while it has no name) changed. */
@@ -54,10 +53,7 @@ export class ChatController implements vscode.Disposable {
     this.transcript = new Transcript((message) => this.streamed.post(message));
     this.session = new SessionInfo(post, (title) => view.setDescription?.(title ?? ""));
     this.dialogs = new ChatDialogs(this.transcript, () => view.reveal());
-    this.events = new ChatEvents(this.transcript, {
-      queue: (queue) => this.setQueue(queue),
-      header: (change) => this.session.change(change),
-    });
+    this.events = new ChatEvents(this.transcript, { header: (change) => this.session.change(change) });
     this.links = links ?? new ChatLinks(log);
     this.context = new ChatContext(post, log);
     this.subscriptions.push(this.context);
@@ -68,7 +64,9 @@ export class ChatController implements vscode.Disposable {
         models: () => this.askAgent((client) => modelChoices(client)),
         thinkingLevels: () => this.askAgent((client) => thinkingLevelChoices(client, this.supervisor.capabilities)),
       }),
-      supervisor.onDidChangeStatus((status) => view.post({ type: "status", status })),
+      supervisor.onDidChangeStatus(() => this.postStatus()),
+      // The queue and the run status are the supervisor's (AgentState): the chat only shows them.
+      supervisor.agent.queue.onDidChange(() => this.queueEdits === 0 && this.postQueue()),
     );
     if (!links) this.subscriptions.push(this.links);
     // Another session (new, switched, forked): show its messages instead.
@@ -79,25 +77,16 @@ export class ChatController implements vscode.Disposable {
     );
     supervisor.onAttach((client, lifetime) => {
       this.session.agentRestarted();
-      this.sent.reset();
-      this.setQueue({ steering: [], followUp: [] });
       lifetime.add(client.onEvent((event) => {
-        if (event.type === "queue_update") this.sent.agentReports();
-        if (event.type === "message_start" && event.message.role === "user") {
-          const text = contentText(event.message.content);
-          if (this.sent.taken(text)) this.postQueue();
-          if (!this.session.firstPrompt) this.noteFirstPrompt(text);
-        }
+        if (event.type === "message_start" && event.message.role === "user" && !this.session.firstPrompt) this.noteFirstPrompt(contentText(event.message.content));
         this.events.apply(event);
-        if (event.type === "agent_start") supervisor.setStatus("running");
         if (event.type === "message_end") this.session.noteMessage(event.message);
       }));
       lifetime.add(client.onSettled(() => {
-        supervisor.setStatus("idle");
-        if (this.sent.size > 0) void this.reconcileSent(client);
         // Pi keeps what it did not take (an abort from elsewhere, an error) and would send it with
         // the next prompt: it comes back into the box instead, as on Abort.
-        if (this.queueEdits === 0 && queuedCount(this.queue) > 0) void this.restoreQueue();
+        const { queue } = supervisor.agent;
+        if (this.queueEdits === 0 && queue.size > 0 && !queue.view.unconfirmed) void this.restoreQueue();
         this.quietly(this.session.refreshStats(client));
         this.quietly(this.session.refreshState(client));
       }));
@@ -129,7 +118,7 @@ export class ChatController implements vscode.Disposable {
       case "ready":
         this.streamed.flush(); // held text first: the reset already contains it
         this.view.post(this.transcript.resetMessage());
-        this.view.post({ type: "status", status: this.supervisor.status });
+        this.postStatus();
         for (const m of this.session.messages()) this.view.post(m);
         this.postQueue();
         void this.supervisor.ensureStarted().catch((error: unknown) => this.showError(error));
@@ -241,13 +230,13 @@ export class ChatController implements vscode.Disposable {
 
   /** Sends a prompt; while the agent runs it is queued as steering (default) or a follow-up. */
   async prompt(text: string, mode: "steer" | "followUp" = "steer", images?: ImageContent[]): Promise<void> {
-    const shown = this.supervisor.status === "running" && this.sent.add(text, mode);
-    if (shown) this.postQueue();
+    const { queue } = this.supervisor.agent;
+    if (this.supervisor.status === "running") queue.noteSent(text, mode);
     try {
       const client = await this.supervisor.ensureStarted();
       await client.request("prompt", { message: text, streamingBehavior: mode, ...(images ? { images } : {}) });
     } catch (error) {
-      if (shown && this.sent.taken(text)) this.postQueue();
+      queue.notSent(text);
       this.showError(error);
     }
   }
@@ -302,7 +291,7 @@ export class ChatController implements vscode.Disposable {
     if (!client) return;
     try {
       const cleared = await client.request("clear_queue", {});
-      this.setQueue({ steering: [], followUp: [] }); // also for agents that send no queue_update
+      this.supervisor.agent.queue.clear(); // also for agents that send no queue_update
       const text = [...cleared.steering, ...cleared.followUp].join("\n\n");
       if (text) this.view.post({ type: "setInput", text, append: true });
     } catch (error) {
@@ -310,27 +299,21 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
-  private setQueue(queue: QueueState): void {
-    this.queue = queue;
-    if (this.queueEdits === 0) this.postQueue();
-  }
-
-  /** After a run: as much of what was sent as the agent says it still holds (get_state's count). */
-  private async reconcileSent(client: RpcClient): Promise<void> {
-    let held = 0;
-    try {
-      const state = await client.request("get_state", {});
-      held = state.pendingMessageCount ?? state.queuedMessageCount ?? 0;
-    } catch (error) {
-      this.log.debug(`Chat: could not ask for the agent's queue: ${errorText(error)}`);
-    }
-    if (this.sent.keepNewest(held)) this.postQueue();
-  }
-
   /** The agent's queue, or what was sent to an agent that reports none (marked unconfirmed). */
   private postQueue(): void {
-    const sent = this.sent.shown;
-    this.view.post(sent ? { type: "queue", queue: sent, unconfirmed: true } : { type: "queue", queue: this.queue });
+    const { queue, unconfirmed } = this.supervisor.agent.queue.view;
+    this.view.post(unconfirmed ? { type: "queue", queue, unconfirmed } : { type: "queue", queue });
+  }
+
+  /** The session's activity as the Sessions list shows it: whether a question waits for the user. */
+  setWaiting(waiting: boolean): void {
+    if (waiting === this.waiting) return;
+    this.waiting = waiting;
+    this.postStatus();
+  }
+
+  private postStatus(): void {
+    this.view.post({ type: "status", status: this.supervisor.status, ...(this.waiting ? { waiting: true } : {}) });
   }
 
   get firstPrompt(): string | undefined {
@@ -355,10 +338,6 @@ export class ChatController implements vscode.Disposable {
     this.streamed.dispose();
     for (const sub of this.subscriptions.splice(0)) sub.dispose();
   }
-}
-
-function queuedCount(queue: QueueState): number {
-  return queue.steering.length + queue.followUp.length;
 }
 
 function errorText(error: unknown): string {

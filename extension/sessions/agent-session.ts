@@ -198,6 +198,7 @@ export class AgentSession implements vscode.Disposable {
   }
 
   private update(): void {
+    this.chat.setWaiting(this.activity === "waiting");
     this.changeEmitter.fire();
   }
 

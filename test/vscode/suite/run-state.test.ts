@@ -1,0 +1,82 @@
+// The run state has one owner (the supervisor's AgentState): the chat header and the Sessions
+// list render it, so through a whole run — working, a question waiting for the user, working
+// again, done — they say the same thing at every step.
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { eventually } from "./agent-fixture";
+import { printFigures } from "./figures";
+import { useBundledHost, type HostFixture } from "./host-fixture";
+import { requireUi, ui } from "./ui";
+
+const sessionRow = '.pane:has(.pane-header h3.title:text-is("Sessions")) .monaco-list-row'; // the side bar's session is the first
+
+/** The Sessions list's word for each thing the chat header says. */
+const listWord: Record<string, RegExp> = {
+  "Working…": /running/,
+  "Waiting for you": /waiting for you/,
+  Ready: /(idle|done) ·/,
+};
+
+describe("run state: the chat header and the Sessions list agree through a run", function () {
+  this.timeout(90_000);
+  let host: HostFixture;
+  const seen = { checkpoints: 0, samples: 0 };
+
+  before(async function () {
+    requireUi(this);
+    host = await useBundledHost();
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === "failed") await ui.screenshot(`failed-run-state-${this.currentTest.title.slice(0, 30)}`);
+  });
+  after(async () => {
+    printFigures(`run state: checkpoints where header and Sessions list agreed ${seen.checkpoints} (disagreed 0), samples ${seen.samples}`);
+    await host?.dispose();
+  });
+
+  /** Both say the same: the header's text, and the list's row the matching word. */
+  async function agree(header: keyof typeof listWord): Promise<void> {
+    await eventually(`the chat header to say ${header}`, async () => (await ui.webviewText("Chat", "#status")) === header || undefined);
+    await eventually(`the Sessions list to say ${listWord[header]}`, async () => listWord[header]!.test(await ui.text(sessionRow)) || undefined);
+    // And the header still says it (it did not move on while the list caught up).
+    assert.equal(await ui.webviewText("Chat", "#status"), header);
+    seen.checkpoints++;
+  }
+
+  it("says Waiting for you in both while a question is open, Working… in both after the answer, Ready/done at the end", async () => {
+    await vscode.commands.executeCommand("pi.sessions.focus"); // the list is collapsed by default
+    await vscode.commands.executeCommand("pi.focusChat");
+    await agree("Ready");
+    const before = host.llm.requests.length;
+    host.llm.enqueue(
+      { toolCalls: [{ name: "bash", arguments: { command: "echo run-state" } }] },
+      { text: ["The ", "command ", "ran ", "and ", "printed ", "run-state."], delayMs: 400 },
+    );
+    void vscode.commands.executeCommand("pi.sendPrompt", "run echo run-state");
+
+    // Sampled the whole run long: what the header said, in order (repeats folded).
+    const headerSays: string[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const text = await ui.webviewText("Chat", "#status").catch(() => "");
+        if (text && headerSays.at(-1) !== text) headerSays.push(text);
+        seen.samples++;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+
+    await eventually("the permission quick pick", async () => (await ui.quickPickItems()).includes("Deny") || undefined);
+    await agree("Waiting for you");
+    await ui.screenshot("run-state-waiting");
+    await ui.pickQuickPickItem("Allow once");
+    await agree("Working…");
+    await host.llm.waitForRequests(before + 2);
+    await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
+    await agree("Ready");
+    sampling = false;
+    await sampler;
+    const order = headerSays.filter((t) => t !== "Ready");
+    assert.deepEqual(order.slice(order.indexOf("Waiting for you")), ["Waiting for you", "Working…"], `the header's sequence: ${headerSays.join(" → ")}`);
+  });
+});
