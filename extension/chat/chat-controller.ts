@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { ImageContent, UiNotice } from "../../shared/protocol";
 import type { DialogHandler, RpcClient } from "../../shared/rpc";
-import type { FromWebview, QueueState, SessionCommand, ToWebview } from "../../shared/webview-protocol";
+import type { FromWebview, QueueState, ToWebview } from "../../shared/webview-protocol";
 import type { AgentSupervisor } from "../agent-supervisor";
 import { settings } from "../settings";
 import { ChatDialogs } from "./chat-dialogs";
@@ -13,6 +13,7 @@ import { modelChoices, thinkingLevelChoices } from "./chat-model-picker";
 import { ChatContext } from "./context/chat-context";
 import type { ChatSurface } from "./chat-surface";
 import { raceDialogs } from "./dialog-race";
+import type { ChatSessionActions } from "./session-actions";
 import { SessionInfo } from "./session-info";
 import { Transcript } from "./transcript";
 
@@ -47,6 +48,8 @@ export class ChatController implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel = view.log,
     /** Shared by every session's chat (it registers a document scheme); owned here when absent. */
     links?: ChatLinks,
+    /** The header's menu and rewind, for this chat's session. */
+    private readonly actions?: ChatSessionActions,
   ) {
     const post = (message: ToWebview) => view.post(message);
     this.streamed = coalesceAppends(post);
@@ -157,7 +160,7 @@ export class ChatController implements vscode.Disposable {
         const users = this.transcript.snapshot().filter((i) => i.kind === "user");
         const at = users.findIndex((i) => i.key === message.key);
         const item = users[at];
-        if (item?.kind === "user") await vscode.commands.executeCommand("pi.rewind", { supervisor: this.supervisor, userMessage: { text: item.text, fromEnd: users.length - 1 - at } });
+        if (item?.kind === "user") await this.actions?.rewind({ text: item.text, fromEnd: users.length - 1 - at }).catch((error: unknown) => this.showError(error));
         return;
       }
       case "copy":
@@ -176,18 +179,7 @@ export class ChatController implements vscode.Disposable {
         this.log.warn(`The chat view blocked ${message.blocked} (${message.directive})${message.sample ? `: ${message.sample}` : ""}`);
         return;
       case "sessionCommand":
-        return this.runSessionCommand(message.command);
-    }
-  }
-
-  /** The header's sessions menu: the command runs for this chat's session (made the active one first). */
-  private async runSessionCommand(command: SessionCommand): Promise<void> {
-    this.view.claimActive();
-    try {
-      if (command === "rewind") await vscode.commands.executeCommand("pi.rewind", { supervisor: this.supervisor });
-      else await vscode.commands.executeCommand(`pi.${command}`);
-    } catch (error) {
-      this.showError(error);
+        return void this.actions?.run(message.command).catch((error: unknown) => this.showError(error));
     }
   }
 

@@ -39,6 +39,8 @@ export interface CheckpointServices {
 export interface Checkpoints extends vscode.Disposable {
   /** The store's folder; undefined while checkpoints are off (pi.checkpoints.enabled). */
   activeStore(): string | undefined;
+  /** Takes files and/or the conversation of a session back (`pi.rewind` for the active one). */
+  rewind(request: RewindRequest): Promise<unknown>;
 }
 
 export function installCheckpoints(services: CheckpointServices): Checkpoints {
@@ -84,5 +86,5 @@ export function installCheckpoints(services: CheckpointServices): Checkpoints {
       }
     }),
   );
-  return { activeStore, dispose: () => lifetime.dispose() };
+  return { activeStore, rewind: (request) => rewind(deps, request), dispose: () => lifetime.dispose() };
 }

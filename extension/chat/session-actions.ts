@@ -1,0 +1,9 @@
+import type { SessionCommand } from "../../shared/webview-protocol";
+
+/** What a chat asks of its own session (never of "the active one"): the header's menu and rewind. */
+export interface ChatSessionActions {
+  /** A command of the header's sessions menu, for this chat's session. */
+  run(command: SessionCommand): Promise<unknown>;
+  /** Rewinds this chat's session: to a user message of the transcript, or one chosen in a picker. */
+  rewind(userMessage?: { text: string; fromEnd: number }): Promise<unknown>;
+}
