@@ -1,13 +1,14 @@
 import * as vscode from "vscode";
 import type { ImageContent, UiNotice } from "../../shared/protocol";
 import type { DialogHandler, RpcClient } from "../../shared/rpc";
-import type { FromWebview, QueueState, ToWebview } from "../../shared/webview-protocol";
+import type { FromWebview, ToWebview } from "../../shared/webview-protocol";
 import type { AgentSupervisor } from "../agent-supervisor";
 import { settings } from "../settings";
 import { ChatDialogs } from "./chat-dialogs";
 import { contentText } from "../../shared/protocol";
 import { ChatEvents } from "./chat-events";
 import { ChatLinks } from "./chat-links";
+import { ChatQueue } from "./chat-queue";
 import { coalesceAppends } from "./coalesce-appends";
 import { modelChoices, thinkingLevelChoices } from "./chat-model-picker";
 import { ChatContext } from "./context/chat-context";
@@ -33,8 +34,8 @@ export class ChatController implements vscode.Disposable {
   private readonly links: ChatLinks;
   /** Streamed text joined per few milliseconds on its way to the webview. */
   private readonly streamed: ReturnType<typeof coalesceAppends>;
-  /** Queue edits under way (see editQueue). */
-  private queueEdits = 0;
+  /** Prompts, queue edits and Abort: what the agent queues. */
+  readonly queue: ChatQueue;
   /** A question of this session waits for the user (the Sessions list says so too). */
   private waiting = false;
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -57,6 +58,8 @@ export class ChatController implements vscode.Disposable {
     this.session = new SessionInfo(post, (title) => view.setDescription?.(title ?? ""));
     this.dialogs = new ChatDialogs(this.transcript, () => view.reveal());
     this.events = new ChatEvents(this.transcript, { header: (change) => this.session.change(change) });
+    this.queue = new ChatQueue(supervisor, post, (error) => this.showError(error));
+    this.subscriptions.push(this.queue);
     this.links = links ?? new ChatLinks(log);
     this.context = new ChatContext(post, log);
     this.subscriptions.push(this.context);
@@ -67,9 +70,8 @@ export class ChatController implements vscode.Disposable {
         models: () => this.askAgent((client) => modelChoices(client)),
         thinkingLevels: () => this.askAgent((client) => thinkingLevelChoices(client, this.supervisor.capabilities)),
       }),
+      // The run status and the queue are the supervisor's (AgentState): the chat only shows them.
       supervisor.onDidChangeStatus(() => this.postStatus()),
-      // The queue and the run status are the supervisor's (AgentState): the chat only shows them.
-      supervisor.agent.queue.onDidChange(() => this.queueEdits === 0 && this.postQueue()),
     );
     if (!links) this.subscriptions.push(this.links);
     // Another session (new, switched, forked): show its messages instead.
@@ -86,10 +88,7 @@ export class ChatController implements vscode.Disposable {
         if (event.type === "message_end") this.session.noteMessage(event.message);
       }));
       lifetime.add(client.onSettled(() => {
-        // Pi keeps what it did not take (an abort from elsewhere, an error) and would send it with
-        // the next prompt: it comes back into the box instead, as on Abort.
-        const { queue } = supervisor.agent;
-        if (this.queueEdits === 0 && queue.size > 0 && !queue.view.unconfirmed) void this.restoreQueue();
+        this.queue.settled();
         this.quietly(this.session.refreshStats(client));
         this.quietly(this.session.refreshState(client));
       }));
@@ -123,14 +122,14 @@ export class ChatController implements vscode.Disposable {
         this.view.post(this.transcript.resetMessage());
         this.postStatus();
         for (const m of this.session.messages()) this.view.post(m);
-        this.postQueue();
+        this.queue.show();
         void this.supervisor.ensureStarted().catch((error: unknown) => this.showError(error));
         this.context.viewReady();
         return;
       case "prompt":
-        if (!message.mentions && !message.images) return this.prompt(message.text, message.mode);
+        if (!message.mentions && !message.images) return this.queue.prompt(message.text, message.mode);
         return this.context.compose(message.text, message.mentions, message.images).then(
-          (composed) => this.prompt(composed.message, message.mode, composed.images),
+          (composed) => this.queue.prompt(composed.message, message.mode, composed.images),
           (error: unknown) => this.showError(error),
         );
       case "dropUris":
@@ -138,14 +137,14 @@ export class ChatController implements vscode.Disposable {
       case "bash":
         return this.bash(message.command, message.excludeFromContext);
       case "abort":
-        return this.abort();
+        return this.queue.abort();
       case "dialogAnswer":
         this.dialogs.answer(message.id, message.answer);
         return;
       case "queueEdit":
-        return this.editQueue(message.queue);
+        return this.queue.edit(message.queue);
       case "queueRestore":
-        return this.restoreQueue();
+        return this.queue.restore();
       case "openLink":
         return this.links.openLink(message.href).catch((error: unknown) => this.showError(error));
       case "openFile":
@@ -220,17 +219,9 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
-  /** Sends a prompt; while the agent runs it is queued as steering (default) or a follow-up. */
-  async prompt(text: string, mode: "steer" | "followUp" = "steer", images?: ImageContent[]): Promise<void> {
-    const { queue } = this.supervisor.agent;
-    if (this.supervisor.status === "running") queue.noteSent(text, mode);
-    try {
-      const client = await this.supervisor.ensureStarted();
-      await client.request("prompt", { message: text, streamingBehavior: mode, ...(images ? { images } : {}) });
-    } catch (error) {
-      queue.notSent(text);
-      this.showError(error);
-    }
+  /** Sends a message as if typed in the chat (a prompt, or queued while the agent runs). */
+  prompt(text: string, mode: "steer" | "followUp" = "steer", images?: ImageContent[]): Promise<void> {
+    return this.queue.prompt(text, mode, images);
   }
 
   async bash(command: string, excludeFromContext: boolean): Promise<void> {
@@ -244,57 +235,6 @@ export class ChatController implements vscode.Disposable {
       if (key) this.events.bashFinished(key, undefined, errorText(error));
       else this.showError(error);
     }
-  }
-
-  /** Abort: the queued messages come back into the box first (as in Pi's terminal UI), then the run stops. */
-  async abort(): Promise<void> {
-    const client = this.supervisor.client;
-    if (!client) return;
-    try {
-      // Pi keeps its queue through an abort and would send it with the next prompt.
-      if (client.capabilities.sessionTree) await this.restoreQueue();
-      await client.request("abort", {});
-    } catch (error) {
-      this.showError(error);
-    }
-  }
-
-  /** Replaces the agent's queue: clear_queue, then each message queued again in order. */
-  async editQueue(queue: QueueState): Promise<void> {
-    const client = this.supervisor.client;
-    if (!client) return;
-    // The queue updates between clear_queue and the last message would redraw the view's queue
-    // (losing its focus) several times: the view sees only where the edit ends.
-    this.queueEdits++;
-    try {
-      await client.request("clear_queue", {});
-      for (const message of queue.steering) await client.request("steer", { message });
-      for (const message of queue.followUp) await client.request("follow_up", { message });
-    } catch (error) {
-      this.showError(error);
-    } finally {
-      if (--this.queueEdits === 0) this.postQueue();
-    }
-  }
-
-  /** Escape (and Abort): the queued messages go back into the input box. */
-  async restoreQueue(): Promise<void> {
-    const client = this.supervisor.client;
-    if (!client) return;
-    try {
-      const cleared = await client.request("clear_queue", {});
-      this.supervisor.agent.queue.clear(); // also for agents that send no queue_update
-      const text = [...cleared.steering, ...cleared.followUp].join("\n\n");
-      if (text) this.view.post({ type: "setInput", text, append: true });
-    } catch (error) {
-      this.showError(error);
-    }
-  }
-
-  /** The agent's queue, or what was sent to an agent that reports none (marked unconfirmed). */
-  private postQueue(): void {
-    const { queue, unconfirmed } = this.supervisor.agent.queue.view;
-    this.view.post(unconfirmed ? { type: "queue", queue, unconfirmed } : { type: "queue", queue });
   }
 
   /** The session's activity as the Sessions list shows it: whether a question waits for the user. */
