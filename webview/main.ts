@@ -53,7 +53,7 @@ app.innerHTML = `
     <div id="session" class="session" hidden></div>
     <div id="model" class="model"></div>
     <div class="header-actions" role="toolbar" aria-label="Chat actions">
-      <button type="button" id="sessions-menu" class="icon-button" data-action="sessions-menu" aria-haspopup="menu" aria-expanded="false" aria-label="Sessions" title="Sessions"><span class="codicon codicon-history" aria-hidden="true"></span></button>
+      <button type="button" id="sessions-menu" class="icon-button" data-action="sessions-menu" aria-haspopup="menu" aria-expanded="false" aria-label="Sessions" title="Sessions"><span class="codicon codicon-comment-discussion" aria-hidden="true"></span></button>
       <button type="button" id="find-open" class="icon-button" data-action="find-open" aria-label="Find in the conversation (Ctrl+F)" title="Find in the conversation (Ctrl+F)"><span class="codicon codicon-search" aria-hidden="true"></span></button>
       <button type="button" id="tool-cards" class="icon-button" data-action="tool-cards"></button>
     </div>
