@@ -82,6 +82,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
       openInTab: () => sessions.openInTab(),
       openInTerminal: (target) => openInTerminal(target, log),
       setActive: (target) => sessions.setActive(target),
+      setPermissionMode: (target, mode): Promise<unknown> => permissionModes.choose(mode, target),
     });
   const sessions: SessionRegistry = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust: new ProjectTrust(log), chatActions }, view, context.extensionUri));
   activeSessions = sessions;
@@ -96,7 +97,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
 
   lifetime.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }));
   lifetime.add(new PlanView(sessions));
-  lifetime.add(new PermissionModes(sessions));
+  const permissionModes: PermissionModes = lifetime.add(new PermissionModes(sessions));
   const tree = lifetime.add(new SessionsTreeProvider(sessions));
   lifetime.add(vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: tree }));
   // A chat tab left over from before a reload has no agent: close it (its session can be resumed).

@@ -1,5 +1,5 @@
 import { Type, type Static, type TLiteral, type TObject, type TProperties, type TString } from "@sinclair/typebox";
-import { ThinkingLevel } from "./protocol/model";
+import { PermissionMode, ThinkingLevel } from "./protocol/model";
 
 /**
  * The messages between the extension and the chat webview, declared once; they travel as
@@ -99,6 +99,8 @@ export const SessionHeader = Type.Object({
   model: Type.Optional(Type.String()),
   provider: Type.Optional(Type.String()),
   thinkingLevel: Type.Optional(Type.String()),
+  /** The agent's permission mode, for agents that have them. */
+  permissionMode: Type.Optional(PermissionMode),
   sessionName: Type.Optional(Type.String()),
   /** The session's first user message (one line): what the header shows while it has no name. */
   firstPrompt: Type.Optional(Type.String()),
@@ -231,6 +233,8 @@ export const fromWebviewSchemas = {
   setThinkingLevel: Type.Object({ type: Type.Literal("setThinkingLevel"), level: ThinkingLevel }),
   /** An entry of the header's sessions menu. */
   sessionCommand: Type.Object({ type: Type.Literal("sessionCommand"), command: SessionCommand }),
+  /** The header's permission-mode picker: the mode the user picked for this chat's session. */
+  setPermissionMode: Type.Object({ type: Type.Literal("setPermissionMode"), mode: PermissionMode }),
   /** A Content-Security-Policy violation inside the webview: logged (and counted by tests). */
   cspViolation: Type.Object({ type: Type.Literal("cspViolation"), directive: Type.String(), blocked: Type.String(), sample: Type.Optional(Type.String()) }),
 };

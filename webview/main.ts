@@ -91,7 +91,7 @@ const header = new HeaderView({
   widgetsAbove: byId("widgets-above"),
   widgetsBelow: byId("widgets-below"),
 });
-new HeaderPickers(app, { model: header.modelButton, thinking: header.thinkingButton }, channel);
+new HeaderPickers(app, { model: header.modelButton, thinking: header.thinkingButton, mode: header.modeButton }, channel, () => header.mode);
 sessionsMenu(app, byId("sessions-menu"), post);
 const transcript = new TranscriptView(byId("transcript"), post, (scrollTop, atEnd) => save({ scrollTop, atEnd }), byId("jump-latest"));
 const toolCards = toolCardsButton(byId("tool-cards"), (open) => transcript.setToolCardsOpen(open));

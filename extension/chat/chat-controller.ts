@@ -177,6 +177,11 @@ export class ChatController implements vscode.Disposable {
         this.cspViolations.push(`${message.directive}: ${message.blocked}`);
         this.log.warn(`The chat view blocked ${message.blocked} (${message.directive})${message.sample ? `: ${message.sample}` : ""}`);
         return;
+      case "setPermissionMode":
+        return void this.actions?.setPermissionMode(message.mode).then(
+          () => this.supervisor.client && this.session.refreshState(this.supervisor.client),
+          (error: unknown) => this.showError(error),
+        );
       case "sessionCommand":
         return void this.actions?.run(message.command).catch((error: unknown) => this.showError(error));
     }

@@ -1,3 +1,4 @@
+import type { PermissionMode } from "../../shared/protocol";
 import type { SessionCommand } from "../../shared/webview-protocol";
 
 /** What a chat asks of its own session (never of "the active one"): the header's menu and rewind. */
@@ -6,4 +7,6 @@ export interface ChatSessionActions {
   run(command: SessionCommand): Promise<unknown>;
   /** Rewinds this chat's session: to a user message of the transcript, or one chosen in a picker. */
   rewind(userMessage?: { text: string; fromEnd: number }): Promise<unknown>;
+  /** Switches this chat's session to a permission mode (Full auto is confirmed first). */
+  setPermissionMode(mode: PermissionMode): Promise<unknown>;
 }

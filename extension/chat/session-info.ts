@@ -64,6 +64,7 @@ export class SessionInfo {
       model: state.model ? state.model.name || state.model.id : undefined,
       provider: state.model?.provider,
       thinkingLevel: state.model?.reasoning ? state.thinkingLevel : undefined,
+      permissionMode: client.capabilities.permissionModes ? state.permissionMode : undefined,
       sessionName: state.sessionName,
     });
   }

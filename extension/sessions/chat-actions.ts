@@ -1,3 +1,4 @@
+import type { PermissionMode } from "../../shared/protocol";
 import type { ChatSessionActions } from "../chat/session-actions";
 import { sessionCommandActions, type CommandContext } from "../commands";
 import type { RewindRequest } from "../checkpoints";
@@ -9,6 +10,7 @@ export interface ChatActionServices {
   rewind(request: RewindRequest): Promise<unknown>;
   openInTab(): unknown;
   openInTerminal(session: AgentSession): Promise<unknown>;
+  setPermissionMode(session: AgentSession, mode: PermissionMode): Promise<unknown>;
   /** The user worked in this session's chat: it becomes the one commands act on. */
   setActive(session: AgentSession): void;
 }
@@ -29,6 +31,7 @@ export function chatActionsFor(session: AgentSession, services: ChatActionServic
           return sessionCommandActions(services.commandContext(session))[command]();
       }
     },
+    setPermissionMode: (mode) => services.setPermissionMode(session, mode),
     rewind: (userMessage) => services.rewind({ supervisor: session.supervisor, ...(userMessage ? { userMessage } : {}) }),
   };
 }
