@@ -39,8 +39,11 @@ describe("Pi chat in the side bar: what fits, what folds", function () {
     agent.llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "done" });
     void vscode.commands.executeCommand("pi.sendPrompt", "run three lines");
     await eventually("the permission quick pick", async () => (await ui.quickPickItems()).includes("Deny") || undefined);
-    const open = numbers(await ui.webviewProperties(chatView, ".item-dialog", ["offsetHeight"]));
+    const open = numbers(await ui.webviewProperties(chatView, ".item-dialog", ["offsetHeight", "clientWidth"]));
+    // Every answer button fits inside the card (a long one wraps), none runs out of it.
+    const widest = numbers(await ui.webviewProperties(chatView, '.item-dialog vscode-button[data-option^="Allow this exact command"]', ["offsetWidth"]).catch(() => ({ offsetWidth: -1 })));
     await ui.pickQuickPickItem("Allow once");
+    assert.ok(widest.offsetWidth! > 0 && widest.offsetWidth! <= open.clientWidth!, `the longest answer fits the card: ${widest.offsetWidth}px of ${open.clientWidth}px`);
     await settled(agent);
     await chatText("the answered card", ".item-dialog", (t) => t.includes("answered"));
     assert.equal((await ui.webviewProperties(chatView, ".item-dialog .dialog-fold", ["open"])).open, false, "folded");
