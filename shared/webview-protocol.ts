@@ -1,5 +1,6 @@
 import { Type, type Static, type TLiteral, type TObject, type TProperties, type TString } from "@sinclair/typebox";
 import { PermissionMode, ThinkingLevel } from "./protocol/model";
+import { TodoPhase } from "./protocol/session";
 
 /**
  * The messages between the extension and the chat webview, declared once; they travel as
@@ -185,6 +186,8 @@ export const toWebviewSchemas = {
   header: Type.Object({ type: Type.Literal("header"), header: SessionHeader }),
   commands: Type.Object({ type: Type.Literal("commands"), commands: Type.Array(SlashCommandInfo) }),
   widgets: Type.Object({ type: Type.Literal("widgets"), widgets: Type.Array(Widget) }),
+  /** The session's plan (seed 001's todo phases); empty for agents without one. */
+  plan: Type.Object({ type: Type.Literal("plan"), phases: Type.Array(TodoPhase) }),
   focus: Type.Object({ type: Type.Literal("focus") }),
   /** Files, folders, ranges or images to attach to the message being written (chips). */
   addAttachments: Type.Object({ type: Type.Literal("addAttachments"), mentions: Type.Array(Mention), images: Type.Optional(Type.Array(ImageAttachment)) }),
@@ -220,6 +223,8 @@ export const fromWebviewSchemas = {
   queueEdit: Type.Object({ type: Type.Literal("queueEdit"), queue: QueueState }),
   /** Escape: clear the queue and put its messages back into the input box. */
   queueRestore: Type.Object({ type: Type.Literal("queueRestore") }),
+  /** A task of the plan marked done (or not done again) in the chat. */
+  planToggle: Type.Object({ type: Type.Literal("planToggle"), phaseId: Type.String(), taskId: Type.String() }),
   openLink: Type.Object({ type: Type.Literal("openLink"), href: Type.String({ maxLength: 8192 }) }),
   openDiff: Type.Object({ type: Type.Literal("openDiff"), key: Type.String() }),
   /** "Rewind…" on the user message with this item key (files, conversation or both). */

@@ -9,6 +9,7 @@ import { Composer } from "./composer";
 import { FindBar } from "./find-bar";
 import { HeaderPickers } from "./header-pickers";
 import { HeaderView } from "./header-view";
+import { PlanView } from "./plan-view";
 import { QueueView } from "./queue-view";
 import { sessionsMenu } from "./sessions-menu";
 import { toolCardsButton } from "./tool-cards-button";
@@ -65,6 +66,7 @@ app.innerHTML = `
     <button type="button" id="jump-latest" class="jump-latest" hidden tabindex="-1" aria-label="Jump to latest" title="Jump to the latest output (End in the conversation)"><span class="codicon codicon-arrow-down" aria-hidden="true"></span>Jump to latest</button>
   </div>
   <div id="widgets-above" class="widgets" hidden></div>
+  <div id="plan" class="plan" hidden></div>
   <div id="queue" class="queue" role="list" aria-label="Queued messages" hidden></div>
   <div class="composer-wrap">
     <div id="completions" class="completions" role="listbox" aria-label="Completions" hidden></div>
@@ -115,6 +117,7 @@ const composer: Composer = new Composer(
   app,
 );
 const queue = new QueueView(byId("queue"), post, (text) => composer.setText(text, true));
+const plan = new PlanView(byId("plan"), post);
 byId("composer").addEventListener("submit", (event) => event.preventDefault());
 // "Pi: Open Chat" (or Ctrl+Alt+P) focuses the view: typing then goes to the message box.
 window.addEventListener("focus", () => {
@@ -146,6 +149,8 @@ function handle(message: ToWebview): void {
       return transcript.output(message.key, message.text, message.replace);
     case "setInput":
       return composer.setText(message.text, message.append);
+    case "plan":
+      return plan.set(message.phases);
     case "queue":
       queue.set(message.queue, message.unconfirmed ?? false);
       // Escape takes back only a queue the agent reports (and can clear).

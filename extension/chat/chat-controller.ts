@@ -14,7 +14,8 @@ import { modelChoices, thinkingLevelChoices } from "./chat-model-picker";
 import { ChatContext } from "./context/chat-context";
 import type { ChatSurface } from "./chat-surface";
 import { raceDialogs } from "./dialog-race";
-import type { ChatSessionActions } from "./session-actions";
+import { toggleDone } from "../../shared/plan-edits";
+import type { ChatPlan, ChatSessionActions } from "./session-actions";
 import { SessionInfo } from "./session-info";
 import { Transcript } from "./transcript";
 
@@ -51,6 +52,8 @@ export class ChatController implements vscode.Disposable {
     links?: ChatLinks,
     /** The header's menu and rewind, for this chat's session. */
     private readonly actions?: ChatSessionActions,
+    /** The session's plan, shown above the message box. */
+    private readonly plan?: ChatPlan,
   ) {
     const post = (message: ToWebview) => view.post(message);
     this.streamed = coalesceAppends(post);
@@ -74,6 +77,7 @@ export class ChatController implements vscode.Disposable {
       supervisor.onDidChangeStatus(() => this.postStatus()),
     );
     if (!links) this.subscriptions.push(this.links);
+    if (plan) this.subscriptions.push(plan.onDidChange(() => this.postPlan()));
     // Another session (new, switched, forked): show its messages instead.
     this.subscriptions.push(
       supervisor.agent.onDidChangeSession(({ previous }) => {
@@ -123,6 +127,7 @@ export class ChatController implements vscode.Disposable {
         this.postStatus();
         for (const m of this.session.messages()) this.view.post(m);
         this.queue.show();
+        this.postPlan();
         void this.supervisor.ensureStarted().catch((error: unknown) => this.showError(error));
         this.context.viewReady();
         return;
@@ -182,6 +187,9 @@ export class ChatController implements vscode.Disposable {
           () => this.supervisor.client && this.session.refreshState(this.supervisor.client),
           (error: unknown) => this.showError(error),
         );
+      case "planToggle":
+        if (this.plan) await this.plan.edit(toggleDone(this.plan.phases, message)).catch((error: unknown) => this.showError(error));
+        return;
       case "sessionCommand":
         return void this.actions?.run(message.command).catch((error: unknown) => this.showError(error));
     }
@@ -240,6 +248,10 @@ export class ChatController implements vscode.Disposable {
       if (key) this.events.bashFinished(key, undefined, errorText(error));
       else this.showError(error);
     }
+  }
+
+  private postPlan(): void {
+    if (this.plan) this.view.post({ type: "plan", phases: [...this.plan.phases] });
   }
 
   /** The session's activity as the Sessions list shows it: whether a question waits for the user. */

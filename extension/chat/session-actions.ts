@@ -1,5 +1,14 @@
-import type { PermissionMode } from "../../shared/protocol";
+import type { Event } from "vscode";
+import type { PermissionMode, TodoPhase } from "../../shared/protocol";
 import type { SessionCommand } from "../../shared/webview-protocol";
+
+/** The session's plan as the chat shows and edits it (PlanState). */
+export interface ChatPlan {
+  readonly phases: readonly TodoPhase[];
+  readonly onDidChange: Event<void>;
+  /** The user changed the plan: the agent gets it. */
+  edit(phases: TodoPhase[]): Promise<void>;
+}
 
 /** What a chat asks of its own session (never of "the active one"): the header's menu and rewind. */
 export interface ChatSessionActions {

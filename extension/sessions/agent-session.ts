@@ -86,7 +86,7 @@ export class AgentSession implements vscode.Disposable {
     );
     const surface = spec.surface;
     this.plan = this.lifetime.add(new PlanState(this.supervisor));
-    this.chat = this.lifetime.add(new ChatController(this.supervisor, surface, log, services.links, services.chatActions?.(this)));
+    this.chat = this.lifetime.add(new ChatController(this.supervisor, surface, log, services.links, services.chatActions?.(this), this.plan));
     this.notices = this.lifetime.add(new NoticePresenter((notice) => log.info(`UI request ${notice.method} is not shown: ${JSON.stringify(notice)}`)));
     this.pending = this.lifetime.add(new PendingDialogs((id, answer) => this.chat.dialogs.answer(id, answer)));
     this.chatAccess = {

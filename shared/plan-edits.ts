@@ -2,7 +2,7 @@
  * The plan (seed 001's todo phases) as data, and the user's edits of it: plain functions over
  * `TodoPhase[]`, each returning a new list, so the view and the tests share one meaning.
  */
-import type { TodoPhase } from "../../shared/protocol";
+import type { TodoPhase } from "./protocol";
 
 export type TodoStatus = TodoPhase["tasks"][number]["status"];
 export interface TaskRef {

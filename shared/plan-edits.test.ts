@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import type { TodoPhase } from "../../shared/protocol";
+import type { TodoPhase } from "./protocol";
 import { addTask, moveTask, progress, removeTask, renameTask, toggleDone } from "./plan-edits";
 
 const plan: TodoPhase[] = [
