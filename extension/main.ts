@@ -22,6 +22,7 @@ import { applyWhenChanged, restartWhenChanged, settings } from "./settings";
 import { AgentStatusItem } from "./status/status-item";
 import { ProjectTrust } from "./supervision/project-trust";
 import { PlanView } from "./plan/plan-view";
+import { rememberPermissionModes } from "./modes/mode-memory";
 import { PermissionModes } from "./modes/permission-modes";
 import { EditorDialogs } from "./ui/editor-dialog";
 import type { NoticePresenter } from "./ui/notices";
@@ -98,6 +99,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   lifetime.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }));
   lifetime.add(new PlanView(sessions));
   const permissionModes: PermissionModes = lifetime.add(new PermissionModes(sessions));
+  lifetime.add(rememberPermissionModes(sessions, context.workspaceState, log));
   const tree = lifetime.add(new SessionsTreeProvider(sessions));
   lifetime.add(vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: tree }));
   // A chat tab left over from before a reload has no agent: close it (its session can be resumed).

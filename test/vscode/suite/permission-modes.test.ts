@@ -79,4 +79,31 @@ describe("permission modes: plan refuses changes until the plan is approved", fu
     await eventually("the agent back in Ask", async () => ((await host.state()).permissionMode === "ask") || undefined);
     await eventually("the header to show Ask", async () => /Ask/.test(String((await ui.webviewProperties("Chat", "#mode-picker", ["ariaLabel"])).ariaLabel)) || undefined);
   });
+
+  it("gives a session its mode back when it is opened again", async () => {
+    const host = suiteHost();
+    await vscode.commands.executeCommand("pi.focusChat");
+    const earlier = (await host.state()).sessionFile;
+    await vscode.commands.executeCommand("pi.newSession");
+    await eventually("a session of its own", async () => ((await host.state()).sessionFile !== earlier) || undefined);
+    await host.prompt("A session planned with care.", "Noted.");
+    const planned = (await host.state()).sessionFile;
+    await vscode.commands.executeCommand("pi.setPermissionMode", "plan");
+    await eventually("plan mode", async () => ((await host.state()).permissionMode === "plan") || undefined);
+
+    await vscode.commands.executeCommand("pi.newSession");
+    await eventually("a new session", async () => ((await host.state()).sessionFile !== planned) || undefined);
+    await vscode.commands.executeCommand("pi.setPermissionMode", "ask");
+    await host.prompt("Another session, asking.", "Sure.");
+    await eventually("the new session in Ask", async () => ((await host.state()).permissionMode === "ask") || undefined);
+
+    // Resume the planned session from the list, as a user would: it comes back in Plan.
+    const resumed = vscode.commands.executeCommand("pi.resumeSession");
+    const label = await eventually("the sessions list", async () => (await ui.quickPickItems()).find((l) => l.startsWith("A session planned with care")));
+    await ui.pickQuickPickItem(label);
+    await resumed;
+    await eventually("the planned session back", async () => ((await host.state()).sessionFile === planned) || undefined);
+    await eventually("its mode back", async () => ((await host.state()).permissionMode === "plan") || undefined);
+    await ui.waitForSelector('.statusbar-item:has-text("Plan")');
+  });
 });
