@@ -16,7 +16,7 @@ import type { ChatSurface } from "./chat-surface";
 import { raceDialogs } from "./dialog-race";
 import { toggleDone } from "../../shared/plan-edits";
 import type { ChatPlan, ChatSessionActions } from "./session-actions";
-import { SessionInfo } from "./session-info";
+import { ChatHeaderState } from "./chat-header-state";
 import { Transcript } from "./transcript";
 
 /**
@@ -26,7 +26,8 @@ import { Transcript } from "./transcript";
 export class ChatController implements vscode.Disposable {
   readonly transcript: Transcript;
   readonly dialogs: ChatDialogs;
-  readonly session: SessionInfo;
+  /** The header and footer (model, name, usage), widgets and slash commands. */
+  readonly header: ChatHeaderState;
   /** `@` mentions, attachments and the context they add to a message. */
   readonly context: ChatContext;
   /** CSP violations the webview reported (there should be none). */
@@ -58,9 +59,9 @@ export class ChatController implements vscode.Disposable {
     const post = (message: ToWebview) => view.post(message);
     this.streamed = coalesceAppends(post);
     this.transcript = new Transcript((message) => this.streamed.post(message));
-    this.session = new SessionInfo(post, (title) => view.setDescription?.(title ?? ""));
+    this.header = new ChatHeaderState(post, (title) => view.setDescription?.(title ?? ""));
     this.dialogs = new ChatDialogs(this.transcript, () => view.reveal());
-    this.events = new ChatEvents(this.transcript, { header: (change) => this.session.change(change) });
+    this.events = new ChatEvents(this.transcript, { header: (change) => this.header.change(change) });
     this.queue = new ChatQueue(supervisor, post, (error) => this.showError(error));
     this.subscriptions.push(this.queue);
     this.links = links ?? new ChatLinks(log);
@@ -85,19 +86,19 @@ export class ChatController implements vscode.Disposable {
       }),
     );
     supervisor.onAttach((client, lifetime) => {
-      this.session.agentRestarted();
+      this.header.agentRestarted();
       lifetime.add(client.onEvent((event) => {
-        if (event.type === "message_start" && event.message.role === "user" && !this.session.firstPrompt) this.noteFirstPrompt(contentText(event.message.content));
+        if (event.type === "message_start" && event.message.role === "user" && !this.header.firstPrompt) this.noteFirstPrompt(contentText(event.message.content));
         this.events.apply(event);
-        if (event.type === "message_end") this.session.noteMessage(event.message);
+        if (event.type === "message_end") this.header.noteMessage(event.message);
       }));
       lifetime.add(client.onSettled(() => {
         this.queue.settled();
-        this.quietly(this.session.refreshStats(client));
-        this.quietly(this.session.refreshState(client));
+        this.quietly(this.header.refreshStats(client));
+        this.quietly(this.header.refreshState(client));
       }));
-      this.quietly(this.session.refreshState(client));
-      this.quietly(this.session.refreshCommands(client));
+      this.quietly(this.header.refreshState(client));
+      this.quietly(this.header.refreshCommands(client));
     });
   }
 
@@ -116,7 +117,7 @@ export class ChatController implements vscode.Disposable {
       this.view.post({ type: "setInput", text: notice.text });
       return true;
     }
-    return this.session.notice(notice);
+    return this.header.notice(notice);
   }
 
   private async handle(message: FromWebview): Promise<void> {
@@ -125,7 +126,7 @@ export class ChatController implements vscode.Disposable {
         this.streamed.flush(); // held text first: the reset already contains it
         this.view.post(this.transcript.resetMessage());
         this.postStatus();
-        for (const m of this.session.messages()) this.view.post(m);
+        for (const m of this.header.messages()) this.view.post(m);
         this.queue.show();
         this.postPlan();
         void this.supervisor.ensureStarted().catch((error: unknown) => this.showError(error));
@@ -172,7 +173,7 @@ export class ChatController implements vscode.Disposable {
         return;
       case "requestCommands": {
         const client = this.supervisor.client;
-        if (client) this.quietly(this.session.refreshCommands(client));
+        if (client) this.quietly(this.header.refreshCommands(client));
         return;
       }
       case "setModel":
@@ -184,7 +185,7 @@ export class ChatController implements vscode.Disposable {
         return;
       case "setPermissionMode":
         return void this.actions?.setPermissionMode(message.mode).then(
-          () => this.supervisor.client && this.session.refreshState(this.supervisor.client),
+          () => this.supervisor.client && this.header.refreshState(this.supervisor.client),
           (error: unknown) => this.showError(error),
         );
       case "planToggle":
@@ -211,7 +212,7 @@ export class ChatController implements vscode.Disposable {
       const client = await this.supervisor.ensureStarted();
       if (message.type === "setModel") await client.request("set_model", { provider: message.provider, modelId: message.modelId });
       else await client.request("set_thinking_level", { level: message.level });
-      await this.session.refreshState(client);
+      await this.header.refreshState(client);
     } catch (error) {
       this.showError(error);
     }
@@ -226,7 +227,7 @@ export class ChatController implements vscode.Disposable {
       this.transcript.replaceAll(() => this.events.replay(messages));
       const first = messages.find((m) => m.role === "user");
       this.noteFirstPrompt(first ? contentText(first.content) : undefined);
-      this.quietly(this.session.refreshStats(client));
+      this.quietly(this.header.refreshStats(client));
     } catch (error) {
       this.log.debug(`Chat: could not load the session's messages: ${errorText(error)}`);
     }
@@ -266,11 +267,11 @@ export class ChatController implements vscode.Disposable {
   }
 
   get firstPrompt(): string | undefined {
-    return this.session.firstPrompt;
+    return this.header.firstPrompt;
   }
 
   private noteFirstPrompt(text: string | undefined): void {
-    if (this.session.setFirstPrompt(text)) this.firstPromptEmitter.fire();
+    if (this.header.setFirstPrompt(text)) this.firstPromptEmitter.fire();
   }
 
   private quietly(work: Promise<unknown>): void {

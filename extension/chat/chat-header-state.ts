@@ -9,8 +9,8 @@ const maxTitleLength = 80;
  * What the chat shows around the transcript: model, thinking level, session name and usage in
  * the header and footer, widgets set by extensions, and the slash commands for completion.
  */
-export class SessionInfo {
-  private header: SessionHeader = {};
+export class ChatHeaderState {
+  private current: SessionHeader = {};
   private readonly widgets = new Map<string, Widget>();
   private commands: SlashCommandInfo[] = [];
   private contextWindow: number | undefined;
@@ -26,17 +26,17 @@ export class SessionInfo {
   /** Everything, for a webview that (re)loaded. */
   messages(): ToWebview[] {
     return [
-      { type: "header", header: this.header },
+      { type: "header", header: this.current },
       { type: "widgets", widgets: [...this.widgets.values()] },
       { type: "commands", commands: this.commands },
     ];
   }
 
   change(patch: Partial<SessionHeader>): void {
-    this.header = { ...this.header, ...patch };
-    for (const [key, value] of Object.entries(this.header)) if (value === undefined) delete (this.header as Record<string, unknown>)[key];
-    this.post({ type: "header", header: this.header });
-    const title = this.header.sessionName ?? this.header.firstPrompt;
+    this.current = { ...this.current, ...patch };
+    for (const [key, value] of Object.entries(this.current)) if (value === undefined) delete (this.current as Record<string, unknown>)[key];
+    this.post({ type: "header", header: this.current });
+    const title = this.current.sessionName ?? this.current.firstPrompt;
     if (title !== this.title) {
       this.title = title;
       this.onTitle(title);
@@ -45,14 +45,14 @@ export class SessionInfo {
 
   /** The session's first user message, as one line without its context blocks (its title while it has no name). */
   get firstPrompt(): string | undefined {
-    return this.header.firstPrompt;
+    return this.current.firstPrompt;
   }
 
   /** Sets the first prompt; true when it changed. */
   setFirstPrompt(text: string | undefined): boolean {
     const line = text === undefined ? "" : withoutContext(text).replace(/\s+/g, " ").trim();
     const title = line.length > maxTitleLength ? `${line.slice(0, maxTitleLength - 1)}…` : line || undefined;
-    if (title === this.header.firstPrompt) return false;
+    if (title === this.current.firstPrompt) return false;
     this.change({ firstPrompt: title });
     return true;
   }
@@ -76,7 +76,7 @@ export class SessionInfo {
     this.change({
       tokens: { input, output, cacheRead, cacheWrite },
       cost: stats.cost,
-      context: usage ? { tokens: usage.tokens, window: usage.contextWindow, percent: usage.percent } : this.header.context,
+      context: usage ? { tokens: usage.tokens, window: usage.contextWindow, percent: usage.percent } : this.current.context,
     });
   }
 
@@ -111,7 +111,7 @@ export class SessionInfo {
   /** A new agent process: its extensions set their widgets and title again. */
   agentRestarted(): void {
     this.widgets.clear();
-    this.header = { ...this.header, title: undefined };
+    this.current = { ...this.current, title: undefined };
     this.post({ type: "widgets", widgets: [] });
     this.change({});
   }
