@@ -3,7 +3,7 @@
 // again, done — they say the same thing at every step.
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
-import { eventually } from "./agent-fixture";
+import { eventually, usePiAgent, type AgentFixture } from "./agent-fixture";
 import { printFigures } from "./figures";
 import { useBundledHost, type HostFixture } from "./host-fixture";
 import { requireUi, ui } from "./ui";
@@ -16,11 +16,20 @@ const listWord: Record<string, RegExp> = {
   "Waiting for you": /waiting for you/,
   Ready: /(idle|done) ·/,
 };
+const seen = { checkpoints: 0, samples: 0 };
+
+/** Both say the same: the header's text, and the list's row the matching word. */
+async function agree(header: keyof typeof listWord): Promise<void> {
+  await eventually(`the chat header to say ${header}`, async () => (await ui.webviewText("Chat", "#status")) === header || undefined);
+  await eventually(`the Sessions list to say ${listWord[header]}`, async () => listWord[header]!.test(await ui.text(sessionRow)) || undefined);
+  // And the header still says it (it did not move on while the list caught up).
+  assert.equal(await ui.webviewText("Chat", "#status"), header);
+  seen.checkpoints++;
+}
 
 describe("run state: the chat header and the Sessions list agree through a run", function () {
   this.timeout(90_000);
   let host: HostFixture;
-  const seen = { checkpoints: 0, samples: 0 };
 
   before(async function () {
     requireUi(this);
@@ -30,18 +39,9 @@ describe("run state: the chat header and the Sessions list agree through a run",
     if (this.currentTest?.state === "failed") await ui.screenshot(`failed-run-state-${this.currentTest.title.slice(0, 30)}`);
   });
   after(async () => {
-    printFigures(`run state: checkpoints where header and Sessions list agreed ${seen.checkpoints} (disagreed 0), samples ${seen.samples}`);
+    printFigures(`run state (bundled host): checkpoints where header and Sessions list agreed ${seen.checkpoints} (disagreed 0), samples ${seen.samples}`);
     await host?.dispose();
   });
-
-  /** Both say the same: the header's text, and the list's row the matching word. */
-  async function agree(header: keyof typeof listWord): Promise<void> {
-    await eventually(`the chat header to say ${header}`, async () => (await ui.webviewText("Chat", "#status")) === header || undefined);
-    await eventually(`the Sessions list to say ${listWord[header]}`, async () => listWord[header]!.test(await ui.text(sessionRow)) || undefined);
-    // And the header still says it (it did not move on while the list caught up).
-    assert.equal(await ui.webviewText("Chat", "#status"), header);
-    seen.checkpoints++;
-  }
 
   it("says Waiting for you in both while a question is open, Working… in both after the answer, Ready/done at the end", async () => {
     await vscode.commands.executeCommand("pi.sessions.focus"); // the list is collapsed by default
@@ -78,5 +78,39 @@ describe("run state: the chat header and the Sessions list agree through a run",
     await sampler;
     const order = headerSays.filter((t) => t !== "Ready");
     assert.deepEqual(order.slice(order.indexOf("Waiting for you")), ["Waiting for you", "Working…"], `the header's sequence: ${headerSays.join(" → ")}`);
+  });
+});
+
+describe("run state with pi: the header and the Sessions list agree while an extension asks", function () {
+  this.timeout(90_000);
+  let agent: AgentFixture;
+
+  before(async function () {
+    requireUi(this);
+    agent = await usePiAgent();
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === "failed") await ui.screenshot(`failed-run-state-pi-${this.currentTest.title.slice(0, 30)}`);
+  });
+  after(async () => agent?.dispose());
+
+  it("says Waiting for you in both through each of an extension's questions, Ready in both when they are done", async () => {
+    await vscode.commands.executeCommand("pi.sessions.focus");
+    await vscode.commands.executeCommand("pi.focusChat");
+    await agree("Ready");
+    const before = seen.checkpoints;
+    const done = agent.api.chat.prompt("/ui-demo");
+    // Four questions one after the other (select, confirm, input, editor): each cancelled on its card.
+    const cancelled = async () => ((await ui.webviewText("Chat", ".transcript").catch(() => "")).match(/Cancelled here/g) ?? []).length;
+    for (let i = 0; i < 4; i++) {
+      await eventually(`${i} questions cancelled`, async () => ((await cancelled()) === i) || undefined);
+      await eventually(`question ${i + 1} open`, async () => ((await ui.webviewProperties("Chat", '.item-dialog[data-state="open"]', ["isConnected"]).catch(() => undefined))?.isConnected === true) || undefined);
+      await agree("Waiting for you");
+      await ui.clickInWebview("Chat", '.item-dialog[data-state="open"] [data-action="cancel"]');
+    }
+    await eventually("4 questions cancelled", async () => ((await cancelled()) === 4) || undefined);
+    await done;
+    await agree("Ready");
+    assert.equal(seen.checkpoints - before, 5);
   });
 });
