@@ -108,7 +108,13 @@ export class AgentSession implements vscode.Disposable {
       });
       // The user aborted this run: its open questions end with it (see onSettled below).
       let aborted = false;
-      agentLifetime.add(client.onDidSendCommand((type) => (aborted ||= type === "abort" || type === "abort_and_prompt")));
+      agentLifetime.add(client.onDidSendCommand((type) => {
+        if (type !== "abort" && type !== "abort_and_prompt") return;
+        aborted = true;
+        // At once, not when the run settles: an agent may wait for the answer before it can stop
+        // (pi awaits an extension's question in its tool_call handler), so the question ends first.
+        this.pending.cancelOpen();
+      }));
       agentLifetime.add(client.onEvent((event) => {
         if (event.type === "agent_start") {
           this.lastRun = undefined;

@@ -87,7 +87,8 @@ describe("run state with pi: the header and the Sessions list agree while an ext
 
   before(async function () {
     requireUi(this);
-    agent = await usePiAgent();
+    // agent-hooks: a bash command with "ask" in it waits for a confirm of the extension (a question inside a run).
+    agent = await usePiAgent(["test/fixtures/extensions/agent-hooks.ts"]);
   });
   afterEach(async function () {
     if (this.currentTest?.state === "failed") await ui.screenshot(`failed-run-state-pi-${this.currentTest.title.slice(0, 30)}`);
@@ -112,5 +113,34 @@ describe("run state with pi: the header and the Sessions list agree while an ext
     await done;
     await agree("Ready");
     assert.equal(seen.checkpoints - before, 5);
+  });
+
+  it("closes an extension's question everywhere when the run is aborted: quick pick, card, header, Sessions list, status bar", async () => {
+    await vscode.commands.executeCommand("pi.sessions.focus");
+    await vscode.commands.executeCommand("pi.focusChat");
+    agent.api.chat.transcript.clear();
+    agent.llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "echo ask-never-ran" } }] }, { text: "done" });
+    void vscode.commands.executeCommand("pi.sendPrompt", "run echo ask-never-ran");
+    await eventually("the extension's confirm", async () => (await ui.quickPickItems()).includes("Yes") || undefined);
+    await agree("Waiting for you");
+    await ui.clickInWebview("Chat", "vscode-button#abort");
+    await eventually("the agent to be idle", () => agent.api.supervisor.status === "idle" || undefined);
+
+    const notWaiting = async (when: string) => {
+      await agree("Ready");
+      await ui.waitForSelector(".quick-input-widget", "hidden");
+      await eventually(`the card to say Cancelled ${when}`, async () => (await ui.webviewText("Chat", ".item-dialog")).includes("Cancelled") || undefined);
+      assert.doesNotMatch(await ui.webviewText("Chat", ".item-dialog"), /\bYes\b|\bNo\b|Dismissed/, `no live buttons on the card ${when}`);
+      await eventually(`the status bar to stop waiting ${when}`, async () => !(await ui.text('.statusbar-item:has-text("Pi")')).includes("waiting") || undefined);
+      assert.equal(agent.api.sessions.primary.pending.size, 0, `no pending question ${when}`);
+    };
+    await notWaiting("after the abort");
+    const count = agent.llm.requests.length;
+    agent.llm.enqueue({ text: "Fine." });
+    await agent.api.chat.prompt("and now?");
+    await agent.llm.waitForRequests(count + 1);
+    await eventually("the reply", () => agent.api.supervisor.status === "idle" || undefined);
+    await notWaiting("after a new prompt");
+    assert.doesNotMatch(JSON.stringify(agent.llm.requests.at(-1)!.body.messages), /ask-never-ran\\n/, "the aborted command never ran");
   });
 });
