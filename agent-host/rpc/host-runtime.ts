@@ -11,24 +11,24 @@ import type { AnyAgentTool } from "../agent/tool";
 import { allToolNames, createTool, createWorkspaceGuard, defaultToolNames, type ToolName } from "../tools";
 import { createTodoTool, type TodoStore } from "../tools/todo";
 import type { TodoPhase } from "../../shared/protocol";
-import { AgentSession } from "../session/agent-session";
+import { HostSession } from "../session/host-session/host-session";
 import { compact } from "../session/compaction";
 import { buildResourceCommands, buildSystemPromptSections, expandSlashCommand, loadContextResources, renderSystemPrompt } from "../session/context";
-import { exportSessionHtml } from "../session/export-html";
-import { recordModel, syncAgentWithSession } from "../session/navigation";
+import { exportSessionHtml } from "../session/export/export-html";
+import { recordModel, syncAgentWithSession } from "../session/host-session/navigation";
 import { openInitialSession } from "./initial-session";
-import { defaultSessionDir } from "../session/session-file";
-import { SessionManager } from "../session/session-manager";
+import { defaultSessionDir } from "../session/persistence/session-file";
+import { SessionManager } from "../session/persistence/session-manager";
 import { loadSettings } from "../session/settings";
 import type { CliOptions } from "./cli-options";
 import { HostToolBridge } from "./host-tools";
 import type { HostRuntime } from "./runtime";
 import { runUserBash } from "./user-bash";
 import { attachExtensions } from "./extensions";
-import { createPermissionGate } from "../session/permission-policy";
-import { createModeGate } from "../session/permission-mode";
-import { withCheckpoints } from "../session/checkpoints";
-import { chainGates, createWorkspaceGate } from "../session/path-policy";
+import { createPermissionGate } from "../session/tool-gates/permission-policy";
+import { createModeGate } from "../session/tool-gates/permission-mode";
+import { withCheckpoints } from "../session/tool-gates/checkpoints";
+import { chainGates, createWorkspaceGate } from "../session/tool-gates/path-policy";
 import { resolveProjectTrust } from "../../shared/node/project-trust";
 
 /** Stands in while no model is configured: a prompt then fails with a clear message. */
@@ -120,7 +120,7 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
     requestAuth: (m) => registry.requestAuth(m),
     ...(typeof settings.httpIdleTimeoutMs === "number" && settings.httpIdleTimeoutMs >= 0 ? { streamOptions: { httpIdleTimeoutMs: settings.httpIdleTimeoutMs } } : {}),
   });
-  const session: AgentSession = new AgentSession({
+  const session: HostSession = new HostSession({
     agent, sessions, settings, hasModel: model !== NO_MODEL,
     expandInput: (text) => expandSlashCommand(text, resources()).text,
     systemSections,

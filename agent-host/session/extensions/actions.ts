@@ -8,8 +8,8 @@ import { childProcess } from "../../tools/lazy-node";
 import type { CustomMessage, SlashCommand } from "../../../shared/protocol";
 import type { Model, ThinkingLevel } from "../../ai/types";
 import type { AnyAgentTool } from "../../agent/tool";
-import type { AgentSession } from "../agent-session";
-import { appendCustomMessage } from "../custom-message";
+import type { HostSession } from "../host-session/host-session";
+import { appendCustomMessage } from "../host-session/custom-message";
 import type { ExtensionHostOptions } from "./context";
 import type { Content, CustomMessageInput, ExecOptions, ExecResult } from "./types";
 import { trackProcessGroup } from "../../tools/process-groups";
@@ -23,7 +23,7 @@ export class SessionActions {
     private readonly extensionCommands: () => SlashCommand[],
   ) {}
 
-  private get session(): AgentSession {
+  private get session(): HostSession {
     return this.options.session;
   }
 

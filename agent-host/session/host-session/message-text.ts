@@ -1,4 +1,4 @@
-import type { AgentMessage } from "../../shared/protocol";
+import type { AgentMessage } from "../../../shared/protocol";
 
 /** The text of a user message (images left out). */
 export function userText(message: AgentMessage): string {

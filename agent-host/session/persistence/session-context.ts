@@ -1,5 +1,5 @@
-import type { AgentMessage } from "../../shared/protocol";
-import type { ThinkingLevel } from "../ai/types";
+import type { AgentMessage } from "../../../shared/protocol";
+import type { ThinkingLevel } from "../../ai/types";
 import type { CompactionEntry, SessionEntry } from "./entries";
 
 export interface SessionContext {

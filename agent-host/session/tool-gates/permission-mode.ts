@@ -4,9 +4,9 @@
  * without a question (bash still asks); `plan` lets only read-only tools run, every other call is
  * refused with a reason the model reads; `auto` asks nothing.
  */
-import type { PermissionMode } from "../../shared/protocol";
-import type { BeforeToolCallResult } from "../agent/types";
-import type { ToolCall } from "../ai/types";
+import type { PermissionMode } from "../../../shared/protocol";
+import type { BeforeToolCallResult } from "../../agent/types";
+import type { ToolCall } from "../../ai/types";
 
 /** Tools that change nothing: the built-in readers, the plan itself, the editor's reading host tools. */
 export const readOnlyTools: ReadonlySet<string> = new Set([

@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentMessage } from "../../shared/protocol";
+import type { AgentMessage } from "../../../shared/protocol";
 import { SessionManager } from "./session-manager";
 import { defaultSessionDir, loadSessionFile } from "./session-file";
 

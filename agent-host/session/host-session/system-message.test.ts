@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
-import type { AgentMessage } from "../../shared/protocol";
-import { currentSystemMessage } from "./compaction";
+import type { AgentMessage } from "../../../shared/protocol";
+import { currentSystemMessage } from "../compaction";
 import { systemMessageUpdate } from "./system-message";
 
 const read = { name: "read", description: "Read a file", parameters: { type: "object", properties: { path: { type: "string" } } } };

@@ -1,7 +1,7 @@
-import type { BeforeToolCallResult } from "../agent/types";
-import type { ToolCall } from "../ai/types";
-import { resolveToCwd } from "../tools/paths";
-import { createWorkspaceGuard } from "../tools/workspace-guard";
+import type { BeforeToolCallResult } from "../../agent/types";
+import type { ToolCall } from "../../ai/types";
+import { resolveToCwd } from "../../tools/paths";
+import { createWorkspaceGuard } from "../../tools/workspace-guard";
 
 /** The built-in tools whose `path` argument names the file or folder they work on. */
 export const pathTools: ReadonlySet<string> = new Set(["read", "write", "edit", "ls", "find", "grep"]);

@@ -1,5 +1,5 @@
-import type { AgentEvent as WireEvent, AssistantMessageEvent as WireAssistantEvent } from "../../shared/protocol";
-import type { AgentEvent } from "../agent/types";
+import type { AgentEvent as WireEvent, AssistantMessageEvent as WireAssistantEvent } from "../../../shared/protocol";
+import type { AgentEvent } from "../../agent/types";
 
 /**
  * An agent event as it goes on the wire: message_update loses the cumulative `partial` (the

@@ -1,5 +1,5 @@
-import type { SessionStats } from "../../shared/protocol";
-import { contextTokensFromUsage, estimateProjectedTokens, projectBranch } from "./compaction";
+import type { SessionStats } from "../../../shared/protocol";
+import { contextTokensFromUsage, estimateProjectedTokens, projectBranch } from "../compaction";
 import type { SessionManager } from "./session-manager";
 
 /**

@@ -1,7 +1,7 @@
 import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { SESSION_VERSION, type SessionEntry, type SessionHeader } from "./entries";
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../shared/node/private-files";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../../shared/node/private-files";
 
 /** Where pi keeps the sessions of a working directory: `<agentDir>/sessions/--<cwd>--/`. */
 export function defaultSessionDir(agentDir: string, cwd: string): string {

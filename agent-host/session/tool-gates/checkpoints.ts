@@ -4,11 +4,11 @@
  * the turn, so the editor can rewind the files to any user message. The record is made in the
  * tool's own call, right before it runs: nothing can change the file in between.
  */
-import { DEFAULT_MAX_FILE_BYTES } from "../../shared/checkpoints/schema";
-import { createCheckpointRecorder } from "../../shared/node/checkpoint-store";
-import type { AnyAgentTool } from "../agent/tool";
-import { resolveToCwd } from "../tools/paths";
-import type { SessionManager } from "./session-manager";
+import { DEFAULT_MAX_FILE_BYTES } from "../../../shared/checkpoints/schema";
+import { createCheckpointRecorder } from "../../../shared/node/checkpoint-store";
+import type { AnyAgentTool } from "../../agent/tool";
+import { resolveToCwd } from "../../tools/paths";
+import type { SessionManager } from "../persistence/session-manager";
 
 /** Tools whose `path` argument names the one file they change. */
 const FILE_TOOLS = new Set(["write", "edit"]);

@@ -1,25 +1,25 @@
 import { existsSync } from "node:fs";
-import type { AgentSession } from "./agent-session";
+import type { HostSession } from "./host-session";
 import { userText } from "./message-text";
 
 /** Replaces the agent's conversation with the session's current context. */
-export function syncAgentWithSession(session: AgentSession): void {
+export function syncAgentWithSession(session: HostSession): void {
   const messages = session.agent.messages;
   messages.splice(0, messages.length, ...session.sessions.context().messages);
 }
 
-function requireIdle(session: AgentSession, what: string): void {
+function requireIdle(session: HostSession, what: string): void {
   if (session.isStreaming) throw new Error(`Cannot ${what} while the agent is running: abort it first`);
 }
 
 /** pi forks and clones only from a session file that exists (it is written with the first reply). */
-function requireSaved(session: AgentSession): void {
+function requireSaved(session: HostSession): void {
   const file = session.sessions.sessionFile;
   if (file && !existsSync(file)) throw new Error("This session has not been saved yet. Wait for the first assistant response before cloning or forking it.");
 }
 
 /** A fresh session (optionally recording its parent), with the current model and thinking level. */
-export function newSession(session: AgentSession, parentSession?: string): { cancelled: boolean } {
+export function newSession(session: HostSession, parentSession?: string): { cancelled: boolean } {
   requireIdle(session, "start a new session");
   // A session that never got a reply is not kept (as pi does): nothing to flush before leaving it.
   session.sessions.startNew(parentSession);
@@ -28,7 +28,7 @@ export function newSession(session: AgentSession, parentSession?: string): { can
   return { cancelled: false };
 }
 
-export function switchSession(session: AgentSession, sessionPath: string): { cancelled: boolean } {
+export function switchSession(session: HostSession, sessionPath: string): { cancelled: boolean } {
   requireIdle(session, "switch sessions");
   session.sessions.open(sessionPath);
   syncAgentWithSession(session);
@@ -36,14 +36,14 @@ export function switchSession(session: AgentSession, sessionPath: string): { can
 }
 
 /** User messages of the current branch that a fork can start from. */
-export function forkMessages(session: AgentSession): { entryId: string; text: string }[] {
+export function forkMessages(session: HostSession): { entryId: string; text: string }[] {
   return session.sessions.branch().flatMap((entry) =>
     entry.type === "message" && entry.message.role === "user" ? [{ entryId: entry.id, text: userText(entry.message) }] : [],
   );
 }
 
 /** A new session holding everything before the user message `entryId`; returns that message's text. */
-export function fork(session: AgentSession, entryId: string): { text: string; cancelled: boolean } {
+export function fork(session: HostSession, entryId: string): { text: string; cancelled: boolean } {
   requireIdle(session, "fork");
   const entry = session.sessions.get(entryId);
   if (!entry || entry.type !== "message" || entry.message.role !== "user") throw new Error("Invalid entry ID for forking");
@@ -55,7 +55,7 @@ export function fork(session: AgentSession, entryId: string): { text: string; ca
 }
 
 /** A new session with the whole current branch. */
-export function clone(session: AgentSession): { cancelled: boolean } {
+export function clone(session: HostSession): { cancelled: boolean } {
   requireIdle(session, "clone");
   if (session.sessions.leafId === null) throw new Error("Cannot clone session: no current entry selected");
   requireSaved(session);
@@ -65,7 +65,7 @@ export function clone(session: AgentSession): { cancelled: boolean } {
 }
 
 /** oh-my-pi's `branch`: continue in place from before the user message `entryId`. */
-export function branchInPlace(session: AgentSession, entryId: string): { text: string; cancelled: boolean } {
+export function branchInPlace(session: HostSession, entryId: string): { text: string; cancelled: boolean } {
   requireIdle(session, "branch");
   const entry = session.sessions.get(entryId);
   if (!entry || entry.type !== "message" || entry.message.role !== "user") throw new Error("Invalid entry ID for branching");
@@ -74,7 +74,7 @@ export function branchInPlace(session: AgentSession, entryId: string): { text: s
   return { text: userText(entry.message), cancelled: false };
 }
 
-export function recordModel(session: AgentSession): void {
+export function recordModel(session: HostSession): void {
   session.sessions.append({ type: "model_change", provider: session.agent.model.provider, modelId: session.agent.model.id });
   session.sessions.append({ type: "thinking_level_change", thinkingLevel: session.agent.thinkingLevel });
 }

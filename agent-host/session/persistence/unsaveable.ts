@@ -4,7 +4,7 @@
  * it with this error and keeps its tree as on disk; a message is then replaced, in place, by a
  * notice saying why, which is saved instead, so the run goes on and the next prompt works.
  */
-import type { AgentMessage } from "../agent/types";
+import type { AgentMessage } from "../../agent/types";
 
 export class UnpersistableEntryError extends Error {
   constructor(type: string, cause: unknown) {

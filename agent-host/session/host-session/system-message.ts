@@ -1,5 +1,5 @@
-import type { AgentMessage, SystemMessage } from "../../shared/protocol";
-import { currentSystemMessage } from "./compaction/projection";
+import type { AgentMessage, SystemMessage } from "../../../shared/protocol";
+import { currentSystemMessage } from "../compaction/projection";
 
 export interface DeclaredTool {
   name: string;

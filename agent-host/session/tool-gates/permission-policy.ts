@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
-import { fitsOneLine } from "../../shared/visible-text";
-import type { BeforeToolCallResult } from "../agent/types";
-import type { ToolCall } from "../ai/types";
-import type { PermissionMode } from "../../shared/protocol";
+import { fitsOneLine } from "../../../shared/visible-text";
+import type { BeforeToolCallResult } from "../../agent/types";
+import type { ToolCall } from "../../ai/types";
+import type { PermissionMode } from "../../../shared/protocol";
 import { runsWithoutAsking } from "./permission-mode";
 
 /** How the policy asks: a select dialog; undefined when it was dismissed or timed out. */

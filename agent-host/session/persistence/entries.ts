@@ -1,5 +1,5 @@
-import type { AgentMessage, CompactionResult, Usage } from "../../shared/protocol";
-import type { TextContent, ImageContent, ThinkingLevel } from "../ai/types";
+import type { AgentMessage, CompactionResult, Usage } from "../../../shared/protocol";
+import type { TextContent, ImageContent, ThinkingLevel } from "../../ai/types";
 
 /** Pi's session file format, version 3 (docs/session-format.md of the pi package). */
 export const SESSION_VERSION = 3;

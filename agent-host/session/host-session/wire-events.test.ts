@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import type { AssistantMessage } from "../ai/types";
+import type { AssistantMessage } from "../../ai/types";
 import { toWireEvent } from "./wire-events";
 
 const usage = { input: 1, output: 2, cacheRead: 0, cacheWrite: 0, totalTokens: 3, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };

@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import type { AgentMessage } from "../../shared/protocol";
-import type { SessionManager } from "./session-manager";
-import { PRIVATE_FILE_MODE } from "../../shared/node/private-files";
+import type { AgentMessage } from "../../../shared/protocol";
+import type { SessionManager } from "../persistence/session-manager";
+import { PRIVATE_FILE_MODE } from "../../../shared/node/private-files";
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 

@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isInside } from "../../shared/node/real-path";
+import { isInside } from "../../../shared/node/real-path";
 import { chainGates, createWorkspaceGate } from "./path-policy";
 
 describe("workspace-only path policy", () => {

@@ -1,5 +1,5 @@
 import * as assert from "node:assert/strict";
-import { EncodedJson, encodeFrame, stringifyDeep } from "../../shared/jsonl";
+import { EncodedJson, encodeFrame, stringifyDeep } from "../../../shared/jsonl";
 import type { SessionEntry } from "./entries";
 import type { TreeNode } from "./session-manager";
 import { encodeTree } from "./tree-json";

@@ -5,11 +5,11 @@
  * message joins the conversation at once (a `custom_message` entry, `message_start`/`message_end`);
  * during a run it is steered in, read before the model's next call.
  */
-import type { CustomMessage } from "../../shared/protocol";
-import type { AgentSession } from "./agent-session";
+import type { CustomMessage } from "../../../shared/protocol";
+import type { HostSession } from "./host-session";
 
 /** Into the conversation and the session file, without a run. */
-export function appendCustomMessage(session: AgentSession, message: CustomMessage): void {
+export function appendCustomMessage(session: HostSession, message: CustomMessage): void {
   session.agent.messages.push(message);
   const { role: _role, timestamp: _t, ...entry } = message;
   session.sessions.append({ type: "custom_message", ...entry });
@@ -18,7 +18,7 @@ export function appendCustomMessage(session: AgentSession, message: CustomMessag
 }
 
 /** Steered into a running turn, else appended for the next prompt. */
-export function deliverCustomMessage(session: AgentSession, message: CustomMessage): void {
+export function deliverCustomMessage(session: HostSession, message: CustomMessage): void {
   if (session.isStreaming) session.promptMessage(message, "steer");
   else appendCustomMessage(session, message);
 }
