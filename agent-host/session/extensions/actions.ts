@@ -127,7 +127,7 @@ export class SessionActions {
     return new Promise((resolve) => {
       // In a process group of its own, tracked as the shells' are: what it leaves ends with the host.
       const child = childProcess().spawn(command, args, {
-        cwd: options.cwd ?? this.options.cwd, signal: options.signal, stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32",
+        cwd: options.cwd ?? this.options.cwd, env: this.options.env ?? process.env, signal: options.signal, stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32",
       });
       const release = child.pid ? trackProcessGroup(child.pid) : undefined;
       let stdout = "";

@@ -20,6 +20,8 @@ export interface ExtensionHostOptions {
   ui: ExtensionUIContext;
   mode?: ExtensionMode;
   projectTrusted: boolean;
+  /** The environment of the processes exec starts (default: the host's). */
+  env?: NodeJS.ProcessEnv;
   models: { available(): Model[]; find(provider: string, modelId: string): Model | undefined; scoped(): Model[] };
   /** Prompt-template and skill commands (get_commands lists extension commands before them). */
   resourceCommands: () => SlashCommand[];
