@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { AgentMessage } from "../../../shared/protocol";
-import { SESSION_VERSION, type NewEntry, type SessionEntry, type SessionHeader } from "./entries";
+import { SESSION_VERSION, type NewEntry, type SessionEntry, type SessionHeader } from "../../../shared/session-format";
 import { buildSessionContext, type SessionContext } from "./session-context";
 import { loadSessionFile, sessionFileName, SessionWriter } from "./session-file";
 import { UnpersistableEntryError } from "./unsaveable";
