@@ -4,7 +4,7 @@
  * message was sent.
  */
 import { readSessionFile, readSessionHeader } from "../../shared/node/session-file-reader";
-import type { SessionEntry } from "../../shared/session-format";
+import type { SessionEntry } from "../../shared/session-format/schema";
 
 /** Session ids of the file and of its ancestors (parentSession), nearest first. */
 export function sessionLineage(sessionFile: string | undefined, sessionId: string): string[] {

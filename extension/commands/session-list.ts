@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { readSessionFile } from "../../shared/node/session-file-reader";
-import type { ParsedSession } from "../../shared/session-format";
+import type { ParsedSession } from "../../shared/session-format/parse";
 
 /** One session file of a folder, as Resume Session lists it. */
 export interface SessionSummary {

@@ -4,7 +4,8 @@
  * counted, never thrown; a file of an older version (1, 2) is migrated in memory.
  * Platform-free: the lines come from shared/node/session-file-reader.ts or anywhere else.
  */
-import { SESSION_VERSION, type SessionEntry, type SessionHeader } from "./schema";
+import type { SessionEntry, SessionHeader } from "./schema";
+import { SESSION_VERSION } from "./version";
 
 export interface ParsedSession {
   /** The first record of type `session`, its version the current one; undefined: not a session file. */

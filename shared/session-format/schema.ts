@@ -12,7 +12,7 @@ import { AgentMessage } from "../protocol/messages";
 import { ThinkingLevel } from "../protocol/model";
 import { CompactionResult } from "../protocol/session";
 
-export const SESSION_VERSION = 3;
+export { SESSION_VERSION } from "./version";
 
 export const SessionHeader = Type.Object({
   type: Type.Literal("session"),

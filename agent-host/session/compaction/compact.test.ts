@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentMessage } from "../../../shared/protocol";
-import type { CompactionEntry } from "../../../shared/session-format";
+import type { CompactionEntry } from "../../../shared/session-format/schema";
 import { SessionManager } from "../persistence/session-manager";
 import { ALREADY_COMPACTED, compact, CompactionCancelledError, NOTHING_TO_COMPACT } from "./compact";
 import { estimateMessagesTokens } from "./tokens";

@@ -1,6 +1,6 @@
 import type { CompactionResult, Usage } from "../../../shared/protocol";
 import type { Model } from "../../ai/types";
-import type { CompactionEntry } from "../../../shared/session-format";
+import type { CompactionEntry } from "../../../shared/session-format/schema";
 import type { SessionManager } from "../persistence/session-manager";
 import { DEFAULT_COMPACTION_SETTINGS, prepareCompaction, type CompactionPreparation, type CompactionSettings } from "./cut-point";
 import { fileLists, formatFileLists, stripFileLists, type CompactionDetails } from "./file-ops";

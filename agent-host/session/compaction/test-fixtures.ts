@@ -2,7 +2,7 @@
 import type { AgentMessage, AssistantMessage, ToolCall, Usage } from "../../../shared/protocol";
 import { setFauxScript, type FauxScript, type FauxTurn } from "../../ai/faux";
 import type { Model } from "../../ai/types";
-import type { SessionEntry } from "../../../shared/session-format";
+import type { SessionEntry } from "../../../shared/session-format/schema";
 import { SessionManager } from "../persistence/session-manager";
 
 export function usage(input = 0, output = 0): Usage {

@@ -1,6 +1,6 @@
 import type { AgentMessage } from "../../../shared/protocol";
 import type { ThinkingLevel } from "../../ai/types";
-import type { CompactionEntry, SessionEntry } from "../../../shared/session-format";
+import type { CompactionEntry, SessionEntry } from "../../../shared/session-format/schema";
 
 export interface SessionContext {
   /** What the model sees, in order. */

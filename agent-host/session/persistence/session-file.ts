@@ -1,7 +1,7 @@
 import { appendFileSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { readSessionFile } from "../../../shared/node/session-file-reader";
-import type { SessionEntry, SessionHeader } from "../../../shared/session-format";
+import type { SessionEntry, SessionHeader } from "../../../shared/session-format/schema";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../../shared/node/private-files";
 
 /** Where pi keeps the sessions of a working directory: `<agentDir>/sessions/--<cwd>--/`. */

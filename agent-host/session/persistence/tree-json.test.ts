@@ -1,6 +1,6 @@
 import * as assert from "node:assert/strict";
 import { EncodedJson, encodeFrame, stringifyDeep } from "../../../shared/jsonl";
-import type { SessionEntry } from "../../../shared/session-format";
+import type { SessionEntry } from "../../../shared/session-format/schema";
 import type { TreeNode } from "./session-manager";
 import { encodeTree } from "./tree-json";
 

@@ -1,2 +1,0 @@
-export * from "./schema";
-export * from "./parse";
