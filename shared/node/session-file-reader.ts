@@ -15,7 +15,7 @@ const CHUNK_BYTES = 1 << 20;
  * session took ~20 MB more memory that way); decoding bigger batches of lines loaded faster but
  * made the next get_messages slower by more (measured).
  */
-export function* readFileLines(file: string): Generator<string> {
+function* readFileLines(file: string): Generator<string> {
   const fd = openSync(file, "r");
   try {
     let buffer = Buffer.allocUnsafe(CHUNK_BYTES);

@@ -29,7 +29,7 @@ export interface ParseOptions {
 type JsonRecord = Record<string, unknown>;
 
 /** One JSON object, or undefined for anything else. */
-export function parseRecord(line: string): JsonRecord | undefined {
+function parseRecord(line: string): JsonRecord | undefined {
   try {
     const value = JSON.parse(line) as unknown;
     return value && typeof value === "object" && !Array.isArray(value) ? (value as JsonRecord) : undefined;
@@ -64,7 +64,7 @@ export function parseSessionLines(lines: Iterable<string>, options: ParseOptions
 }
 
 /** v1: a linear list without ids → a chain; v2 → v3: the `hookMessage` role became `custom`. */
-export function migrateEntries(records: readonly JsonRecord[], version: number): SessionEntry[] {
+function migrateEntries(records: readonly JsonRecord[], version: number): SessionEntry[] {
   let previous: string | null = null;
   let counter = 0;
   return records.map((record) => {

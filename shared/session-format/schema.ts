@@ -37,29 +37,27 @@ const entry = <K extends string, P extends TProperties>(type: K, properties: P) 
 const Content = Type.Union([Type.String(), Type.Array(Type.Union([TextContent, ImageContent]))]);
 const { estimatedTokensAfter: _notStored, ...compaction } = CompactionResult.properties;
 
-export const MessageEntry = entry("message", { message: AgentMessage });
-export const ModelChangeEntry = entry("model_change", { provider: Type.String(), modelId: Type.String() });
-export const ThinkingLevelChangeEntry = entry("thinking_level_change", { thinkingLevel: ThinkingLevel });
+const MessageEntry = entry("message", { message: AgentMessage });
+const ModelChangeEntry = entry("model_change", { provider: Type.String(), modelId: Type.String() });
+const ThinkingLevelChangeEntry = entry("thinking_level_change", { thinkingLevel: ThinkingLevel });
 export const CompactionEntry = entry("compaction", { ...compaction, systemMessage: Type.Optional(AgentMessage), fromHook: Type.Optional(Type.Boolean()) });
-export const BranchSummaryEntry = entry("branch_summary", {
+const BranchSummaryEntry = entry("branch_summary", {
   fromId: Type.String(), summary: Type.String(), usage: Type.Optional(Usage), details: Type.Optional(Type.Unknown()), fromHook: Type.Optional(Type.Boolean()),
 });
-export const CustomEntry = entry("custom", { customType: Type.String(), data: Type.Optional(Type.Unknown()) });
-export const CustomMessageEntry = entry("custom_message", { customType: Type.String(), content: Content, display: Type.Boolean(), details: Type.Optional(Type.Unknown()) });
-export const LabelEntry = entry("label", { targetId: Type.String(), label: Type.Optional(Type.String()) });
-export const SessionInfoEntry = entry("session_info", { name: Type.Optional(Type.String()) });
-export const UsageEntry = entry("usage", { kind: Type.String(), provider: Type.String(), model: Type.String(), usage: Usage });
+const CustomEntry = entry("custom", { customType: Type.String(), data: Type.Optional(Type.Unknown()) });
+const CustomMessageEntry = entry("custom_message", { customType: Type.String(), content: Content, display: Type.Boolean(), details: Type.Optional(Type.Unknown()) });
+const LabelEntry = entry("label", { targetId: Type.String(), label: Type.Optional(Type.String()) });
+const SessionInfoEntry = entry("session_info", { name: Type.Optional(Type.String()) });
+const UsageEntry = entry("usage", { kind: Type.String(), provider: Type.String(), model: Type.String(), usage: Usage });
 /** Ours, kept by pi: what the model sees of `targetId` from now on (null: nothing). */
-export const ContextEditEntry = entry("context_edit", { targetId: Type.String(), replacement: Type.Union([Type.Null(), Content]) });
+const ContextEditEntry = entry("context_edit", { targetId: Type.String(), replacement: Type.Union([Type.Null(), Content]) });
 
 export const SessionEntry = Type.Union([
   MessageEntry, ModelChangeEntry, ThinkingLevelChangeEntry, CompactionEntry, BranchSummaryEntry, CustomEntry,
   CustomMessageEntry, LabelEntry, SessionInfoEntry, UsageEntry, ContextEditEntry,
 ]);
 export type SessionEntry = Static<typeof SessionEntry>;
-export type MessageEntry = Static<typeof MessageEntry>;
 export type CompactionEntry = Static<typeof CompactionEntry>;
-export type ContextEditEntry = Static<typeof ContextEditEntry>;
 
 /** An entry as it is built, before the session gives it an id, parent and time. */
 export type NewEntry = SessionEntry extends infer E ? (E extends SessionEntry ? Omit<E, "id" | "parentId" | "timestamp"> : never) : never;

@@ -2,7 +2,6 @@
 import type { AgentMessage, AssistantMessage, ToolCall, Usage } from "../../../shared/protocol";
 import { setFauxScript, type FauxScript, type FauxTurn } from "../../ai/faux";
 import type { Model } from "../../ai/types";
-import type { SessionEntry } from "../../../shared/session-format/schema";
 import { SessionManager } from "../persistence/session-manager";
 
 export function usage(input = 0, output = 0): Usage {
@@ -73,4 +72,3 @@ export function roles(messages: readonly AgentMessage[]): string[] {
   });
 }
 
-export const entryIds = (entries: readonly SessionEntry[]) => entries.map((e) => e.id);

@@ -131,7 +131,7 @@ export class RunDriver {
   }
 }
 
-export function lastAssistant(agent: Agent): AssistantMessage | undefined {
+function lastAssistant(agent: Agent): AssistantMessage | undefined {
   const last = agent.messages.at(-1);
   return last?.role === "assistant" ? last : undefined;
 }
