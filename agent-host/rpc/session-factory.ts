@@ -56,7 +56,7 @@ export function createSession(options: CliOptions, sources: SessionSources): Hos
     streamOptions: requestOptions(settings),
   });
   const session: HostSession = new HostSession({
-    agent, sessions, settings, hasModel: model !== NO_MODEL,
+    agent, sessions, settings, hasModel: model !== NO_MODEL, eventSnapshots: options.eventSnapshots,
     expandInput: (text) => sources.resources.expand(text),
     systemSections: () => sources.resources.systemSections(),
     compactor: async (customInstructions, signal) => {
@@ -78,7 +78,6 @@ export function createSession(options: CliOptions, sources: SessionSources): Hos
   } else if (model !== NO_MODEL) {
     recordModel(session);
   }
-  session.eventSnapshots = options.eventSnapshots;
   if (options.checkpointDir) agent.setTools(withCheckpoints(agent.tools, sessions, resolve(cwd, options.checkpointDir), cwd, warn));
   if (options.name) sessions.append({ type: "session_info", name: options.name });
   return session;

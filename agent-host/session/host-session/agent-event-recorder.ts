@@ -22,8 +22,6 @@ export interface RunOutcome {
 }
 
 export class AgentEventRecorder implements Disposable {
-  /** `--event-snapshots`: message_update also carries the cumulative message (off by default). */
-  eventSnapshots = false;
   /** The loop took a queued message; pi reports that when it starts (before its message_start). */
   private dequeued = false;
   private readonly subscriptions: Disposable[];
@@ -33,6 +31,8 @@ export class AgentEventRecorder implements Disposable {
     private readonly sessions: SessionManager,
     private readonly emit: (event: WireEvent) => void,
     private readonly run: RunOutcome,
+    /** `--event-snapshots`: message_update also carries the cumulative message. */
+    private readonly eventSnapshots: boolean,
   ) {
     this.subscriptions = [
       agent.onEvent((event) => this.record(event)),

@@ -2,7 +2,7 @@ import type { AgentEvent as WireEvent, CompactionResult, ImageContent, SessionSt
 import type { Agent } from "../../agent/agent";
 import { Emitter, type Disposable, type Event } from "../../agent/emitter";
 import type { AgentMessage } from "../../agent/types";
-import type { Model, ThinkingLevel } from "../../ai/types";
+import type { ThinkingLevel } from "../../ai/types";
 import type { SessionManager } from "../persistence/session-manager";
 import type { Settings } from "../settings";
 import { AgentEventRecorder } from "./agent-event-recorder";
@@ -21,6 +21,8 @@ export interface HostSessionOptions {
   /** Expands `/skill:x` and `/template args`; returns the text unchanged otherwise. */
   expandInput?: (text: string) => string;
   compactor?: Compactor;
+  /** `--event-snapshots`: message_update also carries the cumulative message (off by default). */
+  eventSnapshots?: boolean;
   /** The system prompt's named sections, recorded as a `role:"system"` message before a prompt when they (or the tools) changed, as pi 0.87 does. */
   systemSections?: () => Record<string, string>;
 }
@@ -62,7 +64,7 @@ export class HostSession implements Disposable {
       dropFailedReply: () => this.recorder.dropFailedReply(),
       emit,
     });
-    this.recorder = new AgentEventRecorder(this.agent, this.sessions, emit, this.driver);
+    this.recorder = new AgentEventRecorder(this.agent, this.sessions, emit, this.driver, options.eventSnapshots ?? false);
   }
 
   get isStreaming(): boolean {
@@ -71,10 +73,6 @@ export class HostSession implements Disposable {
 
   get isCompacting(): boolean {
     return this.compaction.isCompacting;
-  }
-
-  get model(): Model {
-    return this.agent.model;
   }
 
   /** `set_auto_retry`. */
@@ -91,14 +89,6 @@ export class HostSession implements Disposable {
   }
   set autoCompaction(enabled: boolean) {
     this.driver.autoCompaction = enabled;
-  }
-
-  /** `--event-snapshots`: message_update also carries the cumulative message (off by default). */
-  get eventSnapshots(): boolean {
-    return this.recorder.eventSnapshots;
-  }
-  set eventSnapshots(enabled: boolean) {
-    this.recorder.eventSnapshots = enabled;
   }
 
   emit(event: WireEvent): void {
@@ -158,10 +148,6 @@ export class HostSession implements Disposable {
   /** Summarizes older context (manual, at the threshold, or after an overflow), with pi's events; `abort` cancels it. */
   compact(reason: CompactionReason, customInstructions?: string): Promise<CompactionResult> {
     return this.compaction.compact(reason, customInstructions);
-  }
-
-  cancelCompaction(): void {
-    this.compaction.cancel();
   }
 
   state(): SessionState {
