@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isInside } from "../../../shared/node/real-path";
-import { chainGates, createWorkspaceGate } from "./path-policy";
+import { chainGates } from "./gate-chain";
+import { createWorkspaceGate } from "./path-policy";
 
 describe("workspace-only path policy", () => {
   let root: string;

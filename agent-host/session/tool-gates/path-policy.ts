@@ -24,16 +24,3 @@ export function createWorkspaceGate(cwd: string) {
     }
   };
 }
-
-type Gate = (call: ToolCall, signal: AbortSignal) => BeforeToolCallResult | Promise<BeforeToolCallResult>;
-
-/** Gates asked in order; the first that blocks decides. */
-export function chainGates(gates: readonly Gate[]): Gate {
-  return async (call, signal) => {
-    for (const gate of gates) {
-      const verdict = await gate(call, signal);
-      if (verdict?.block) return verdict;
-    }
-    return undefined;
-  };
-}
