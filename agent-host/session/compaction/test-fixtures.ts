@@ -2,8 +2,7 @@
 import type { AgentMessage, AssistantMessage, ToolCall, Usage } from "../../../shared/protocol";
 import { setFauxScript, type FauxScript, type FauxTurn } from "../../ai/faux";
 import type { Model } from "../../ai/types";
-import type { SessionEntry } from "../entries";
-import { SessionManager } from "../session-manager";
+import { SessionManager } from "../persistence/session-manager";
 
 export function usage(input = 0, output = 0): Usage {
   return { input, output, cacheRead: 0, cacheWrite: 0, totalTokens: input + output, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
@@ -73,4 +72,3 @@ export function roles(messages: readonly AgentMessage[]): string[] {
   });
 }
 
-export const entryIds = (entries: readonly SessionEntry[]) => entries.map((e) => e.id);
