@@ -3,7 +3,7 @@ import type { AgentEvent as WireEvent } from "../../../shared/protocol";
 import { Agent } from "../../agent/agent";
 import { convertToLlm } from "../../agent/convert-to-llm";
 import { stream } from "../../ai/stream";
-import { fauxModel } from "../compaction/test-fixtures";
+import { fauxModel } from "../../../test/fixtures/host/compaction";
 import { SessionManager } from "../persistence/session-manager";
 import { defaultSettings } from "../settings";
 import { HostSession } from "./host-session";
