@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { AgentSupervisor, AgentAttach } from "./agent-supervisor";
+import type { AgentSupervisor, AgentAttach } from "./supervision/agent-supervisor";
 import { ApiKeyStore } from "./api-keys";
 import type { ChatController } from "./chat/chat-controller";
 import { registerChatCommands } from "./chat/chat-commands";

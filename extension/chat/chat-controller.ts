@@ -2,7 +2,7 @@ import * as vscode from "vscode";
 import type { ImageContent, UiNotice } from "../../shared/protocol";
 import type { DialogHandler, RpcClient } from "../../shared/rpc";
 import type { FromWebview, ToWebview } from "../../shared/webview-protocol";
-import type { AgentSupervisor } from "../agent-supervisor";
+import type { AgentSupervisor } from "../supervision/agent-supervisor";
 import { settings } from "../settings";
 import { ChatDialogs } from "./chat-dialogs";
 import { contentText } from "../../shared/protocol";

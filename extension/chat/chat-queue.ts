@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { ImageContent } from "../../shared/protocol";
 import type { QueueState, ToWebview } from "../../shared/webview-protocol";
-import type { AgentSupervisor } from "../agent-supervisor";
+import type { AgentSupervisor } from "../supervision/agent-supervisor";
 
 /**
  * What the chat sends that the agent queues (prompts while it runs, queue edits, Abort) and how

@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import { terminalOnlyNotice } from "../../shared/protocol";
-import { AgentSupervisor, type AgentAttach } from "../agent-supervisor";
+import { AgentSupervisor, type AgentAttach } from "../supervision/agent-supervisor";
 import type { ApiKeyStore } from "../api-keys";
 import { ChatController } from "../chat/chat-controller";
 import type { ChatLinks } from "../chat/chat-links";

@@ -4,7 +4,7 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as vscode from "vscode";
-import { AgentSupervisor } from "../../../extension/agent-supervisor";
+import { AgentSupervisor } from "../../../extension/supervision/agent-supervisor";
 import { eventually } from "./agent-fixture";
 import { messageTexts, useBundledHost, type HostFixture } from "./host-fixture";
 import { chatText, openChat, typePrompt } from "./chat-support";

@@ -1,8 +1,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { CHECKPOINT_DIR_ENV } from "../shared/checkpoints/schema";
-import type { PermissionMode } from "../shared/protocol";
-import { settings } from "./settings";
+import { CHECKPOINT_DIR_ENV } from "../../shared/checkpoints/schema";
+import type { PermissionMode } from "../../shared/protocol";
+import { settings } from "../settings";
 
 export interface AgentLaunch {
   command: string;

@@ -1,19 +1,19 @@
 import * as fs from "node:fs";
 import * as vscode from "vscode";
-import { ProcessTransport } from "../shared/node/process-transport";
-import { RpcClient, type AgentCapabilities } from "../shared/rpc";
-import type { AgentStatus } from "../shared/webview-protocol";
+import { ProcessTransport } from "../../shared/node/process-transport";
+import { RpcClient, type AgentCapabilities } from "../../shared/rpc";
+import type { AgentStatus } from "../../shared/webview-protocol";
 import { describeLaunch, resolveAgentLaunch, type AgentLaunch } from "./agent-command";
-import { Lifetime } from "./lifetime";
-import { settings } from "./settings";
-import { AgentState, type Recovery, type SessionState } from "./supervision/agent-state";
-import { applyStartSettings, restoreRecovered } from "./supervision/apply-settings";
-import { RestartPolicy, type RestartPolicyOptions } from "./supervision/restart-policy";
-import { ProtocolTracer } from "./supervision/tracer";
-import { spawnCommand } from "./supervision/windows-command";
-import type { ProjectTrust } from "./supervision/project-trust";
-import { untrustedMessage, vscodeWorkspaceTrust, type WorkspaceTrust } from "./supervision/trust";
-import { AgentNotices, duration } from "./ui/agent-notices";
+import { Lifetime } from "../lifetime";
+import { settings } from "../settings";
+import { AgentState, type Recovery, type SessionState } from "./agent-state";
+import { applyStartSettings, restoreRecovered } from "./apply-settings";
+import { RestartPolicy, type RestartPolicyOptions } from "./restart-policy";
+import { ProtocolTracer } from "./tracer";
+import { spawnCommand } from "./windows-command";
+import type { ProjectTrust } from "./project-trust";
+import { untrustedMessage, vscodeWorkspaceTrust, type WorkspaceTrust } from "./trust";
+import { AgentNotices, duration } from "../ui/agent-notices";
 
 /** Hooks run on each new agent process, before it is used (dialog handlers, event forwarding). */
 export type AgentAttach = (client: RpcClient, lifetime: Lifetime) => void;
