@@ -96,6 +96,10 @@ export type ChatItemOf<K extends ChatItemKind> = Extract<ChatItem, { kind: K }>;
 export const QueueState = Type.Object({ steering: Type.Array(Type.String()), followUp: Type.Array(Type.String()) });
 export type QueueState = Static<typeof QueueState>;
 
+/** The changes of agents waiting for the user's review (the Changes view's count). */
+export const ChangesSummary = Type.Object({ files: Type.Integer({ minimum: 0 }), added: Type.Integer({ minimum: 0 }), removed: Type.Integer({ minimum: 0 }) });
+export type ChangesSummary = Static<typeof ChangesSummary>;
+
 export const SessionHeader = Type.Object({
   model: Type.Optional(Type.String()),
   provider: Type.Optional(Type.String()),
@@ -188,6 +192,8 @@ export const toWebviewSchemas = {
   widgets: Type.Object({ type: Type.Literal("widgets"), widgets: Type.Array(Widget) }),
   /** The session's plan (seed 001's todo phases); empty for agents without one. */
   plan: Type.Object({ type: Type.Literal("plan"), phases: Type.Array(TodoPhase) }),
+  /** What waits for review (shown above the message box while there is something). */
+  changes: Type.Object({ type: Type.Literal("changes"), summary: ChangesSummary }),
   focus: Type.Object({ type: Type.Literal("focus") }),
   /** Files, folders, ranges or images to attach to the message being written (chips). */
   addAttachments: Type.Object({ type: Type.Literal("addAttachments"), mentions: Type.Array(Mention), images: Type.Optional(Type.Array(ImageAttachment)) }),
@@ -224,6 +230,8 @@ export const fromWebviewSchemas = {
   /** Escape: clear the queue and put its messages back into the input box. */
   queueRestore: Type.Object({ type: Type.Literal("queueRestore") }),
   /** A task of the plan marked done (or not done again) in the chat. */
+  /** The changes line's buttons. */
+  changes: Type.Object({ type: Type.Literal("changes"), action: Type.Union([Type.Literal("review"), Type.Literal("keepAll"), Type.Literal("undoAll")]) }),
   planToggle: Type.Object({ type: Type.Literal("planToggle"), phaseId: Type.String(), taskId: Type.String() }),
   openLink: Type.Object({ type: Type.Literal("openLink"), href: Type.String({ maxLength: 8192 }) }),
   openDiff: Type.Object({ type: Type.Literal("openDiff"), key: Type.String() }),

@@ -9,6 +9,7 @@ import { Composer } from "./composer";
 import { FindBar } from "./find-bar";
 import { HeaderPickers } from "./header-pickers";
 import { HeaderView } from "./header-view";
+import { ChangesBar } from "./changes-bar";
 import { PlanView } from "./plan-view";
 import { QueueView } from "./queue-view";
 import { sessionsMenu } from "./sessions-menu";
@@ -67,6 +68,7 @@ app.innerHTML = `
   </div>
   <div id="widgets-above" class="widgets" hidden></div>
   <div id="plan" class="plan" hidden></div>
+  <div id="changes" class="changes" role="status" hidden></div>
   <div id="queue" class="queue" role="list" aria-label="Queued messages" hidden></div>
   <div class="composer-wrap">
     <div id="completions" class="completions" role="listbox" aria-label="Completions" hidden></div>
@@ -118,6 +120,7 @@ const composer: Composer = new Composer(
 );
 const queue = new QueueView(byId("queue"), post, (text) => composer.setText(text, true));
 const plan = new PlanView(byId("plan"), post);
+const changes = new ChangesBar(byId("changes"), post);
 byId("composer").addEventListener("submit", (event) => event.preventDefault());
 // "Pi: Open Chat" (or Ctrl+Alt+P) focuses the view: typing then goes to the message box.
 window.addEventListener("focus", () => {
@@ -151,6 +154,8 @@ function handle(message: ToWebview): void {
       return composer.setText(message.text, message.append);
     case "plan":
       return plan.set(message.phases);
+    case "changes":
+      return changes.set(message.summary);
     case "queue":
       queue.set(message.queue, message.unconfirmed ?? false);
       // Escape takes back only a queue the agent reports (and can clear).

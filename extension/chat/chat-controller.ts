@@ -1,23 +1,36 @@
 import * as vscode from "vscode";
 import type { ImageContent, UiNotice } from "../../shared/protocol";
-import type { DialogHandler, RpcClient } from "../../shared/rpc";
+import type { DialogHandler } from "../../shared/rpc";
 import type { FromWebview, ToWebview } from "../../shared/webview-protocol";
 import type { AgentSupervisor } from "../supervision/agent-supervisor";
 import { settings } from "../settings";
 import { ChatDialogs } from "./chat-dialogs";
 import { contentText } from "../../shared/protocol";
 import { ChatEvents } from "./chat-events";
+import { AboveBox } from "./above-box";
 import { ChatLinks } from "./chat-links";
 import { ChatQueue } from "./chat-queue";
 import { coalesceAppends } from "./coalesce-appends";
-import { modelChoices, thinkingLevelChoices } from "./chat-model-picker";
+import { HeaderPickers } from "./header-pickers";
 import { ChatContext } from "./context/chat-context";
 import type { ChatSurface } from "./chat-surface";
 import { raceDialogs } from "./dialog-race";
-import { toggleDone } from "../../shared/plan-edits";
-import type { ChatPlan, ChatSessionActions } from "./session-actions";
+import type { ChatChanges, ChatPlan, ChatSessionActions } from "./session-actions";
 import { ChatHeaderState } from "./chat-header-state";
 import { Transcript } from "./transcript";
+
+/** What a chat is given besides its agent and its surface. */
+export interface ChatParts {
+  log?: vscode.LogOutputChannel;
+  /** Shared by every session's chat (it registers a document scheme); owned here when absent. */
+  links?: ChatLinks;
+  /** The header's menu, rewind and mode, for this chat's session. */
+  actions?: ChatSessionActions;
+  /** The session's plan, shown above the message box. */
+  plan?: ChatPlan;
+  /** The changes waiting for review, shown above the message box. */
+  changes?: ChatChanges;
+}
 
 /**
  * Connects the chat view to the agent: prompts, steering, queue edits, dialog answers and aborts
@@ -45,17 +58,20 @@ export class ChatController implements vscode.Disposable {
   /** The session's first prompt (its title while it has no name) changed. */
   readonly onDidChangeFirstPrompt = this.firstPromptEmitter.event;
 
+  private readonly log: vscode.LogOutputChannel;
+  private readonly actions: ChatSessionActions | undefined;
+  private readonly pickers: HeaderPickers;
+  /** The plan and the changes waiting for review, above the message box. */
+  private readonly aboveBox: AboveBox;
+
   constructor(
     private readonly supervisor: AgentSupervisor,
     private readonly view: ChatSurface,
-    private readonly log: vscode.LogOutputChannel = view.log,
-    /** Shared by every session's chat (it registers a document scheme); owned here when absent. */
-    links?: ChatLinks,
-    /** The header's menu and rewind, for this chat's session. */
-    private readonly actions?: ChatSessionActions,
-    /** The session's plan, shown above the message box. */
-    private readonly plan?: ChatPlan,
+    parts: ChatParts = {},
   ) {
+    const { links } = parts;
+    const log = (this.log = parts.log ?? view.log);
+    this.actions = parts.actions;
     const post = (message: ToWebview) => view.post(message);
     this.streamed = coalesceAppends(post);
     this.transcript = new Transcript((message) => this.streamed.post(message));
@@ -63,6 +79,7 @@ export class ChatController implements vscode.Disposable {
     this.dialogs = new ChatDialogs(this.transcript, () => view.reveal());
     this.events = new ChatEvents(this.transcript, { header: (change) => this.header.change(change) });
     this.queue = new ChatQueue(supervisor, post, (error) => this.showError(error));
+    this.pickers = new HeaderPickers(supervisor, this.header, parts.actions, (error) => this.showError(error));
     this.subscriptions.push(this.queue);
     this.links = links ?? new ChatLinks(log);
     this.context = new ChatContext(post, log);
@@ -71,14 +88,15 @@ export class ChatController implements vscode.Disposable {
       view.onMessage((message) => void this.handle(message)),
       view.answerRequests({
         mentions: ({ query }) => this.context.candidates(query),
-        models: () => this.askAgent((client) => modelChoices(client)),
-        thinkingLevels: () => this.askAgent((client) => thinkingLevelChoices(client, this.supervisor.capabilities)),
+        models: () => this.pickers.models(),
+        thinkingLevels: () => this.pickers.thinkingLevels(),
       }),
       // The run status and the queue are the supervisor's (AgentState): the chat only shows them.
       supervisor.onDidChangeStatus(() => this.postStatus()),
     );
     if (!links) this.subscriptions.push(this.links);
-    if (plan) this.subscriptions.push(plan.onDidChange(() => this.postPlan()));
+    this.aboveBox = new AboveBox(post, parts.plan, parts.changes);
+    this.subscriptions.push(this.aboveBox);
     // Another session (new, switched, forked): show its messages instead.
     this.subscriptions.push(
       supervisor.agent.onDidChangeSession(({ previous }) => {
@@ -128,7 +146,7 @@ export class ChatController implements vscode.Disposable {
         this.postStatus();
         for (const m of this.header.messages()) this.view.post(m);
         this.queue.show();
-        this.postPlan();
+        this.aboveBox.show();
         void this.supervisor.ensureStarted().catch((error: unknown) => this.showError(error));
         this.context.viewReady();
         return;
@@ -178,43 +196,17 @@ export class ChatController implements vscode.Disposable {
       }
       case "setModel":
       case "setThinkingLevel":
-        return this.pickInHeader(message);
+      case "setPermissionMode":
+        return this.pickers.pick(message);
       case "cspViolation":
         this.cspViolations.push(`${message.directive}: ${message.blocked}`);
         this.log.warn(`The chat view blocked ${message.blocked} (${message.directive})${message.sample ? `: ${message.sample}` : ""}`);
         return;
-      case "setPermissionMode":
-        return void this.actions?.setPermissionMode(message.mode).then(
-          () => this.supervisor.client && this.header.refreshState(this.supervisor.client),
-          (error: unknown) => this.showError(error),
-        );
+      case "changes":
       case "planToggle":
-        if (this.plan) await this.plan.edit(toggleDone(this.plan.phases, message)).catch((error: unknown) => this.showError(error));
-        return;
+        return this.aboveBox.handle(message).catch((error: unknown) => this.showError(error));
       case "sessionCommand":
         return void this.actions?.run(message.command).catch((error: unknown) => this.showError(error));
-    }
-  }
-
-  /** The header pickers' questions: errors show in the chat, and the picker gets none. */
-  private async askAgent<T>(ask: (client: RpcClient) => Promise<T>): Promise<T> {
-    try {
-      return await ask(await this.supervisor.ensureStarted());
-    } catch (error) {
-      this.showError(error);
-      throw error;
-    }
-  }
-
-  /** What the user picked in the header's model and thinking-level pickers. */
-  private async pickInHeader(message: Extract<FromWebview, { type: "setModel" | "setThinkingLevel" }>): Promise<void> {
-    try {
-      const client = await this.supervisor.ensureStarted();
-      if (message.type === "setModel") await client.request("set_model", { provider: message.provider, modelId: message.modelId });
-      else await client.request("set_thinking_level", { level: message.level });
-      await this.header.refreshState(client);
-    } catch (error) {
-      this.showError(error);
     }
   }
 
@@ -249,10 +241,6 @@ export class ChatController implements vscode.Disposable {
       if (key) this.events.bashFinished(key, undefined, errorText(error));
       else this.showError(error);
     }
-  }
-
-  private postPlan(): void {
-    if (this.plan) this.view.post({ type: "plan", phases: [...this.plan.phases] });
   }
 
   /** The session's activity as the Sessions list shows it: whether a question waits for the user. */

@@ -1,5 +1,6 @@
 import type { Event } from "vscode";
 import type { PermissionMode, TodoPhase } from "../../shared/protocol";
+import type { ChangesSummary } from "../../shared/webview-protocol";
 import type { SessionCommand } from "../../shared/webview-protocol";
 
 /** The session's plan as the chat shows and edits it (PlanState). */
@@ -8,6 +9,14 @@ export interface ChatPlan {
   readonly onDidChange: Event<void>;
   /** The user changed the plan: the agent gets it. */
   edit(phases: TodoPhase[]): Promise<void>;
+}
+
+/** The agents' changes waiting for review (window-wide), as the chat's changes line shows them. */
+export interface ChatChanges {
+  readonly onDidChange: Event<void>;
+  summary(): ChangesSummary;
+  /** The line's buttons: Review (the Changes view and the first diff), Keep All, Undo All. */
+  act(action: "review" | "keepAll" | "undoAll"): Promise<unknown>;
 }
 
 /** What a chat asks of its own session (never of "the active one"): the header's menu and rewind. */

@@ -4,7 +4,7 @@ import { AgentSupervisor, type AgentAttach } from "../supervision/agent-supervis
 import type { ApiKeyStore } from "../api-keys";
 import { ChatController } from "../chat/chat-controller";
 import type { ChatLinks } from "../chat/chat-links";
-import type { ChatSessionActions } from "../chat/session-actions";
+import type { ChatChanges, ChatSessionActions } from "../chat/session-actions";
 import type { ChatSurface } from "../chat/chat-surface";
 import type { ChatAccess } from "../commands";
 import { Lifetime } from "../lifetime";
@@ -30,6 +30,8 @@ export interface SessionServices {
   checkpointStore?: () => string | undefined;
   /** The one project-trust decider of the window. */
   projectTrust?: ProjectTrust;
+  /** The agents' changes waiting for review, for the chat's changes line. */
+  changes?: ChatChanges;
   /** What a session's chat asks of its own session (the header's menu, rewind). */
   chatActions?: (session: AgentSession) => ChatSessionActions;
 }
@@ -86,7 +88,7 @@ export class AgentSession implements vscode.Disposable {
     );
     const surface = spec.surface;
     this.plan = this.lifetime.add(new PlanState(this.supervisor));
-    this.chat = this.lifetime.add(new ChatController(this.supervisor, surface, log, services.links, services.chatActions?.(this), this.plan));
+    this.chat = this.lifetime.add(new ChatController(this.supervisor, surface, { log, links: services.links, actions: services.chatActions?.(this), plan: this.plan, changes: services.changes }));
     this.notices = this.lifetime.add(new NoticePresenter((notice) => log.info(`UI request ${notice.method} is not shown: ${JSON.stringify(notice)}`)));
     this.pending = this.lifetime.add(new PendingDialogs((id, answer) => this.chat.dialogs.answer(id, answer)));
     this.chatAccess = {
