@@ -9,6 +9,7 @@ import { CHAT_VIEW_ID, ChatViewProvider } from "./chat/chat-view";
 import { registerCommands, type CommandContext } from "./commands";
 import { installEditorHostTools } from "./host-tools";
 import { installCheckpoints } from "./checkpoints";
+import { installReview, type ChangesReview } from "./review";
 import { Lifetime } from "./lifetime";
 import { SessionAttention } from "./sessions/attention";
 import { answerNatively, registerSessionsCommands } from "./sessions/commands";
@@ -36,6 +37,8 @@ export interface PiExtensionApi {
   readonly sessionsStatus: SessionsStatusItem;
   readonly apiKeys: ApiKeyStore;
   readonly editorDialogs: EditorDialogs;
+  /** The agents' changes pending review (the Changes view). */
+  readonly review: ChangesReview;
   /** Where the "Pi Agent" log file is written. */
   readonly logFolder: vscode.Uri;
 }
@@ -55,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   const everyAgent = { onAttach: (hook: AgentAttach) => void attach.push(hook) };
   lifetime.add(installEditorHostTools(everyAgent));
   const checkpoints = lifetime.add(installCheckpoints({ everyAgent, sessions: () => sessions, storageDir: context.globalStorageUri.fsPath, log }));
+  const { review } = lifetime.add(installReview({ everyAgent, store: () => checkpoints.activeStore(), log }));
 
   const view = lifetime.add(new ChatViewProvider(context.extensionUri, log));
   const sessions = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust: new ProjectTrust(log) }, view, context.extensionUri));
@@ -116,6 +120,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
     sessionsStatus,
     apiKeys,
     editorDialogs,
+    review,
     logFolder: context.logUri,
   };
 }
