@@ -55,14 +55,17 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
   }
 
   /**
-   * An agent changed the file: it joins the review with this before (the first one wins while it
-   * is pending) and the agent's version as it is now.
+   * An agent changed the file: it joins the review with this before (the first one known wins
+   * while it is pending) and the agent's version as it is now.
    */
   noteChange(path: string, before: () => Content | undefined, agent: Content): void {
     const known = this.changes.get(path);
     if (known) {
-      if (sameContent(known.agent, agent)) return;
+      // A file event can come before the record that says what the file was (then unknown until it does).
+      const recorded = known.before === undefined ? before() : undefined;
+      if (sameContent(known.agent, agent) && recorded === undefined) return;
       known.agent = agent;
+      if (recorded !== undefined) known.before = recorded;
     } else {
       const change: FileChange = { path, before: before(), agent };
       if (!stillChanged(change, agent)) return;

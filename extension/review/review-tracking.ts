@@ -101,8 +101,8 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
       return;
     }
     syncRecords();
-    if (state.has(file)) return state.noteChange(file, () => undefined, readCurrent(file));
     if (Date.now() - (saved.get(file) ?? 0) < GRACE_MS) return; // saved in the editor: the user's
+    if (state.has(file)) return state.noteChange(file, () => undefined, readCurrent(file));
     if (kind !== "delete" && !isFile(file)) return;
     // Not recorded: a command's change. Created: there was no file before.
     state.noteChange(file, () => (kind === "create" ? null : undefined), readCurrent(file));

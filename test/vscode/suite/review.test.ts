@@ -1,0 +1,128 @@
+// Reviewing a run's changes as a user does: the bundled agent edits three files and creates one
+// (through bash, so the file events find it) in one run; the Changes view lists the four; the user
+// adds a line of their own to one file, undoes one of the agent's hunks there from its lens (the
+// user's line stays), undoes a whole file from its row, and keeps the rest with Keep All. The
+// files on disk are then checked byte for byte.
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { MockToolCall } from "../../support/mock-llm";
+import { eventually } from "./agent-fixture";
+import { openChat } from "./chat-support";
+import { useBundledHost, type HostFixture } from "./host-fixture";
+import { requireUi, ui } from "./ui";
+
+// The view's own pane (its title is exactly "Changes").
+const pane = '.pane:has(.pane-header h3.title:text-is("Changes"))';
+// A row is named by its path and what changed (its accessible label).
+const row = (name: string) => `${pane} .monaco-list-row[aria-label^=${JSON.stringify(`review-test/${name},`)}]`;
+const modified = ".monaco-diff-editor .editor.modified";
+
+const text = (...lines: string[]) => lines.map((l) => `${l}\n`).join("");
+
+describe("review: Keep and Undo the changes of a run, per hunk, per file and for all", function () {
+  this.timeout(150_000);
+  let host: HostFixture;
+  let dir: string;
+  const file = (name: string) => path.join(dir, name);
+  const read = (name: string) => fs.readFileSync(file(name), "utf8");
+  const original = {
+    a: text("alpha 1", "alpha 2", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "alpha 7", "alpha 8"),
+    b: text("beta 1", "beta 2", "beta 3"),
+    c: text("gamma 1", "gamma 2"),
+  };
+
+  before(async function () {
+    requireUi(this);
+    // No permission questions in the way: this suite is about what happens after the tools ran.
+    await vscode.workspace.getConfiguration("pi").update("permissions.confirmTools", [], vscode.ConfigurationTarget.Global);
+    host = await useBundledHost();
+    dir = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, "review-test");
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir);
+    for (const [name, content] of Object.entries(original)) fs.writeFileSync(file(`${name}.txt`), content);
+    await openChat();
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === "failed") await ui.screenshot(`failed-${this.currentTest.title.slice(0, 40)}`);
+  });
+  after(async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    await vscode.commands.executeCommand("pi.review.keepAll");
+    await host?.dispose();
+    await vscode.workspace.getConfiguration("pi").update("permissions.confirmTools", undefined, vscode.ConfigurationTarget.Global);
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const edit = (name: string, edits: [string, string][]): MockToolCall => ({
+    name: "edit",
+    arguments: { path: `review-test/${name}`, edits: edits.map(([oldText, newText]) => ({ oldText, newText })) },
+  });
+
+  it("lists the four files, undoes one hunk (the user's own line stays), one file, keeps the rest", async () => {
+    const count = host.llm.requests.length;
+    host.llm.enqueue(
+      {
+        toolCalls: [
+          edit("a.txt", [["alpha 2\n", "ALPHA TWO\n"], ["alpha 7\n", "ALPHA SEVEN\nalpha 7.5\n"]]),
+          edit("b.txt", [["beta 2", "BETA TWO"]]),
+          edit("c.txt", [["gamma 2", "GAMMA TWO"]]),
+          { name: "bash", arguments: { command: "printf 'made by a command\\n' > review-test/new.txt" } },
+        ],
+      },
+      { text: "done" },
+    );
+    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: change the files");
+    await host.llm.waitForRequests(count + 2);
+    await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
+    const agentA = text("alpha 1", "ALPHA TWO", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "ALPHA SEVEN", "alpha 7.5", "alpha 8");
+    assert.equal(read("a.txt"), agentA);
+    assert.equal(read("new.txt"), "made by a command\n");
+
+    // The Changes view shows up with the four files and the totals.
+    await eventually("four files to review", () => host.api.review.summary().files === 4 || undefined, 20_000);
+    await vscode.commands.executeCommand("pi.changes.focus");
+    for (const name of ["a.txt", "b.txt", "c.txt", "new.txt"]) await ui.waitForSelector(row(name));
+    assert.match(await ui.text(`${pane} .pane-header`), /4 files changed/);
+    assert.match(await ui.text(row("a.txt")), /\+3 −2/);
+    assert.match(await ui.text(row("new.txt")), /\+1 −0/);
+
+    // A click on a.txt opens its diff: before ↔ now, with Keep / Undo above each hunk.
+    await ui.click(row("a.txt"));
+    await ui.waitForSelector(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`);
+    await ui.screenshot("review-changes");
+
+    // The user adds a line of their own at the top and saves.
+    await ui.click(`${modified} .view-lines`);
+    await ui.pressKey("Control+Home");
+    await ui.typeText("user note");
+    await ui.pressKey("Escape"); // no suggestion taken by the Enter
+    await ui.pressKey("Enter");
+    await ui.pressKey("Control+S");
+    await eventually("the user's line on disk", () => read("a.txt").startsWith("user note\n") || undefined);
+
+    // Undo of the second hunk (its lens, moved down a line by the user's) changes only that hunk.
+    await ui.click(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`);
+    const afterHunkUndo = text("user note", "alpha 1", "ALPHA TWO", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "alpha 7", "alpha 8");
+    await eventually("the hunk undone on disk", () => read("a.txt") === afterHunkUndo || undefined);
+    await eventually("a.txt to count one hunk", async () => /\+1 −1/.test(await ui.text(row("a.txt"))) || undefined);
+
+    // Undo of a whole file from its row.
+    await ui.hover(row("b.txt"));
+    await ui.click(`${row("b.txt")} .action-label[aria-label^="Undo Changes in File"]`);
+    await eventually("b.txt restored", () => read("b.txt") === original.b || undefined);
+    await ui.waitForSelector(row("b.txt"), "detached");
+
+    // Keep All from the view's title: the rest stays as the agent left it, and the view empties.
+    await ui.hover(`${pane} .pane-header`);
+    await ui.click(`${pane} .pane-header .action-label[aria-label^="Keep All Changes"]`);
+    await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
+    await ui.waitForSelector(pane, "hidden");
+
+    assert.equal(read("a.txt"), afterHunkUndo);
+    assert.equal(read("b.txt"), original.b);
+    assert.equal(read("c.txt"), text("gamma 1", "GAMMA TWO"));
+    assert.equal(read("new.txt"), "made by a command\n");
+  });
+});
