@@ -125,4 +125,29 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     assert.equal(read("c.txt"), text("gamma 1", "GAMMA TWO"));
     assert.equal(read("new.txt"), "made by a command\n");
   });
+
+  it("goes through the hunks with the keys: Next Change, then Undo Change and Keep Change at the cursor", async () => {
+    const d = text("delta 1", "delta 2", "delta 3", "delta 4", "delta 5", "delta 6");
+    fs.writeFileSync(file("d.txt"), d);
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    const count = host.llm.requests.length;
+    host.llm.enqueue({ toolCalls: [edit("d.txt", [["delta 2\n", "DELTA TWO\n"], ["delta 5\n", "DELTA FIVE\n"]])] }, { text: "done" });
+    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: change d");
+    await host.llm.waitForRequests(count + 2);
+    await eventually("d.txt to review", () => host.api.review.summary().files === 1 || undefined, 20_000);
+    await ui.waitForSelector(row("d.txt"));
+
+    // From the view, Ctrl+Alt+] opens the first file's diff at its first hunk.
+    await vscode.commands.executeCommand("pi.changes.focus");
+    await ui.pressKey("Control+Alt+]");
+    await ui.waitForSelector(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`);
+    await eventually("the cursor on the first hunk", () => vscode.window.activeTextEditor?.selection.active.line === 1 || undefined);
+    await ui.pressKey("Control+Alt+z");
+    await eventually("the first hunk undone", () => read("d.txt") === text("delta 1", "delta 2", "delta 3", "delta 4", "DELTA FIVE", "delta 6") || undefined);
+    await ui.pressKey("Control+Alt+]");
+    await eventually("the cursor on the other hunk", () => vscode.window.activeTextEditor?.selection.active.line === 4 || undefined);
+    await ui.pressKey("Control+Alt+y");
+    await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
+    assert.equal(read("d.txt"), text("delta 1", "delta 2", "delta 3", "delta 4", "DELTA FIVE", "delta 6"));
+  });
 });
