@@ -2,7 +2,7 @@
  * One file under review, as plain data, and what its Keep and Undo do (no vscode). Contents are
  * bytes; hunks exist only for text (UTF-8 that reads back to the same bytes).
  */
-import { hunksOf, keepHunk, lineCounts, undoHunk, type Hunk, type LineCounts } from "./hunks";
+import { hunksOf, keepHunk, lineCounts, undoHunk, withoutReverted, type Hunk, type LineCounts } from "./hunks";
 
 /** A file's content: its bytes, or null when there is no file. */
 export type Content = Buffer | null;
@@ -52,6 +52,16 @@ export function changeCounts(change: FileChange): LineCounts | undefined {
 export function stillChanged(change: FileChange, current: Content): boolean {
   if (change.before === undefined) return true; // nothing to compare with: it stays until kept
   return !sameContent(change.before, change.agent) && !sameContent(change.before, current);
+}
+
+/** The agent's version without the hunks the user reverted exactly since, or undefined when there are none. */
+export function revertedByUser(change: FileChange, current: Content): Content | undefined {
+  const before = change.before === undefined ? undefined : textOf(change.before);
+  const agent = textOf(change.agent);
+  const now = textOf(current);
+  if (before === undefined || agent === undefined || now === undefined || current === null) return undefined;
+  const next = withoutReverted(before, agent, now);
+  return next === agent ? undefined : Buffer.from(next, "utf8");
 }
 
 /** Keep of one hunk: the new before. */

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { changeCounts, changeHunks, changeKind, fileUndo, keptHunk, stillChanged, undoneHunk, type FileChange } from "./file-change";
-import { hunksOf, placeHunk, splitLines, undoHunk } from "./hunks";
+import { hunksOf, placeHunk, splitLines, undoHunk, withoutReverted } from "./hunks";
 
 const text = (...lines: string[]) => lines.map((l) => `${l}\n`).join("");
 const buf = (s: string) => Buffer.from(s, "utf8");
@@ -105,5 +105,15 @@ describe("review: a file's Keep and Undo", () => {
     const c: FileChange = { path: "/w/b.bin", before: Buffer.from([0, 1, 2]), agent: Buffer.from([0, 1, 3]) };
     assert.deepEqual(changeHunks(c), []);
     assert.equal(changeCounts(c), undefined);
+  });
+});
+
+describe("review: hunks the user put back by hand", () => {
+  it("takes a hunk reverted exactly (the diff's revert arrow) as undone, not as a conflict", () => {
+    const before = text("a", "b", "c", "d");
+    const agent = text("a", "B", "c", "D", "e");
+    const current = text("a", "b", "c", "D", "e");
+    assert.equal(withoutReverted(before, agent, current), text("a", "b", "c", "D", "e"));
+    assert.equal(withoutReverted(before, agent, text("a", "B!", "c", "D", "e")), agent, "an edit is not a revert");
   });
 });

@@ -114,3 +114,17 @@ export function undoHunk(hunk: Hunk, agentText: string, currentText: string): Hu
     line: place.line,
   };
 }
+
+const sameLines = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((line, i) => line === b[i]);
+
+/**
+ * The agent's text without the hunks the user has put back exactly as they were (the diff
+ * editor's revert arrow, or by hand): such a hunk is undone, not a conflict.
+ */
+export function withoutReverted(beforeText: string, agentText: string, currentText: string): string {
+  const user = hunksOf(agentText, currentText);
+  const reverted = hunksOf(beforeText, agentText).filter((h) => user.some((u) => u.oldStart === h.newStart && sameLines(u.oldLines, h.newLines) && sameLines(u.newLines, h.oldLines)));
+  const lines = splitLines(agentText);
+  for (const h of reverted.reverse()) lines.splice(h.newStart, h.newLines.length, ...h.oldLines);
+  return lines.join("");
+}

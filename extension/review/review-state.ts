@@ -4,7 +4,7 @@
  * before per file). The one owner of that list; the view, the lenses and the chat read it here.
  */
 import * as vscode from "vscode";
-import { changeCounts, sameContent, stillChanged, type Content, type FileChange } from "./file-change";
+import { changeCounts, revertedByUser, sameContent, stillChanged, type Content, type FileChange } from "./file-change";
 import { readCurrent } from "./review-io";
 
 export interface ReviewSummary {
@@ -90,22 +90,22 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
     if (this.changes.delete(path)) this.changeEmitter.fire();
   }
 
-  /** Drops files that are back as they were before (a rewind, or undone by hand). */
-  prune(paths: Iterable<string> = [...this.changes.keys()]): void {
+  /**
+   * Follows what the user did to files under review: one back as it was before leaves the review
+   * (a rewind, or undone by hand), a hunk put back exactly (the diff's revert arrow) is undone.
+   */
+  reconcile(paths: Iterable<string> = [...this.changes.keys()]): void {
     let changed = false;
     for (const path of paths) {
       const change = this.changes.get(path);
-      if (change && !stillChanged(change, readCurrent(path))) {
-        this.changes.delete(path);
-        changed = true;
-      }
+      if (!change) continue;
+      const current = readCurrent(path);
+      const agent = revertedByUser(change, current);
+      if (agent !== undefined) change.agent = agent;
+      if (!stillChanged(change, current)) this.changes.delete(path);
+      changed ||= agent !== undefined || !this.changes.has(path);
     }
     if (changed) this.changeEmitter.fire();
-  }
-
-  /** Something outside the list changed (a document's text): the lenses follow. */
-  touch(): void {
-    this.changeEmitter.fire();
   }
 
   dispose(): void {

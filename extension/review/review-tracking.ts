@@ -86,7 +86,7 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
           running.delete(client);
           lastRunEnd = Date.now();
           syncRecords();
-          const late = setTimeout(() => (syncRecords(), state.prune()), GRACE_MS);
+          const late = setTimeout(() => (syncRecords(), state.reconcile()), GRACE_MS);
           agentLifetime.add({ dispose: () => clearTimeout(late) });
         }
       }),
@@ -97,7 +97,7 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
     const file = uri.fsPath;
     if (file.split(path.sep).includes(".git") || isOwnWrite(file)) return;
     if (!inRun()) {
-      if (state.has(file)) state.prune([file]);
+      if (state.has(file)) state.reconcile([file]);
       return;
     }
     syncRecords();
@@ -111,6 +111,11 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
   lifetime.add(watcher.onDidCreate(onFileEvent("create")));
   lifetime.add(watcher.onDidChange(onFileEvent("change")));
   lifetime.add(watcher.onDidDelete(onFileEvent("delete")));
+  lifetime.add(
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document.uri.scheme === "file" && e.contentChanges.length > 0 && !inRun() && state.has(e.document.uri.fsPath)) state.reconcile([e.document.uri.fsPath]);
+    }),
+  );
   lifetime.add(vscode.workspace.onDidSaveTextDocument((d) => d.uri.scheme === "file" && saved.set(d.uri.fsPath, Date.now())));
   return lifetime;
 }
