@@ -13,6 +13,8 @@ export interface FileChange {
   before: Content | undefined;
   /** The file as the agent last left it. */
   agent: Content;
+  /** The before comes from file events, not from a checkpoint record (a record, when one comes, wins). */
+  guessed?: boolean;
 }
 
 export type ChangeKind = "created" | "deleted" | "modified";
@@ -86,9 +88,12 @@ export type FileUndo =
   | { action: "delete"; conflict: boolean }
   | { action: "unavailable"; reason: string };
 
-/** `conflict`: the file changed since the agent's last write (the user's edits would be lost too). */
+/**
+ * `conflict`: the file changed since the agent's last write (the user's edits would be lost too),
+ * or it is taken for created only from its file events (deleting it wants a yes).
+ */
 export function fileUndo(change: FileChange, current: Content): FileUndo {
   if (change.before === undefined) return { action: "unavailable", reason: "its content before the change was not recorded (changed by a command)" };
-  const conflict = !sameContent(change.agent, current);
+  const conflict = !sameContent(change.agent, current) || (change.before === null && change.guessed === true);
   return change.before === null ? { action: "delete", conflict } : { action: "write", content: change.before, conflict };
 }

@@ -75,7 +75,7 @@ async function undoFiles(state: ReviewState, files: readonly string[]): Promise<
   if (conflicts.length > 0) {
     const list = conflicts.map((p) => name(p.file)).join(", ");
     const undo = "Undo Anyway";
-    const answer = await vscode.window.showWarningMessage(`Pi: ${list} changed since the agent's last edit. Undo puts back the content from before the agent, and those later changes are lost too.`, { modal: true }, undo);
+    const answer = await vscode.window.showWarningMessage(`Pi: ${list} changed since the agent's last edit, or was seen created only by its file events. Undo puts back the content from before the agent (a created file is deleted), and later changes are lost too.`, { modal: true }, undo);
     if (answer !== undo) return;
   }
   const failed: string[] = [];

@@ -15,10 +15,13 @@ function openDocument(path: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === path);
 }
 
-/** The file now: an open document's buffer (unsaved changes included), else the disk; null when there is none. */
+/**
+ * The file now: an open document's buffer when it has unsaved changes (what the user sees), else
+ * the disk (a saved document may not have reloaded an agent's write yet); null when there is none.
+ */
 export function readCurrent(path: string): Content {
   const document = openDocument(path);
-  if (document && !document.isClosed && (document.isDirty || fs.existsSync(path))) return Buffer.from(document.getText(), "utf8");
+  if (document?.isDirty) return Buffer.from(document.getText(), "utf8");
   try {
     return fs.readFileSync(path);
   } catch {

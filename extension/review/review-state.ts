@@ -55,19 +55,24 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
   }
 
   /**
-   * An agent changed the file: it joins the review with this before (the first one known wins
-   * while it is pending) and the agent's version as it is now.
+   * An agent changed the file: it joins the review with this before (while it is pending, the
+   * first one wins, except that a checkpoint record wins over a guess from file events) and the
+   * agent's version as it is now.
    */
-  noteChange(path: string, before: () => Content | undefined, agent: Content): void {
+  noteChange(path: string, before: () => Content | undefined, agent: Content, fromRecord: boolean): void {
     const known = this.changes.get(path);
     if (known) {
-      // A file event can come before the record that says what the file was (then unknown until it does).
-      const recorded = known.before === undefined ? before() : undefined;
-      if (sameContent(known.agent, agent) && recorded === undefined) return;
+      // A file event can come before the record that says what the file was.
+      const recorded = fromRecord && known.guessed ? before() : undefined;
+      if (recorded !== undefined) {
+        known.before = recorded;
+        delete known.guessed;
+      } else if (sameContent(known.agent, agent)) return;
       known.agent = agent;
-      if (recorded !== undefined) known.before = recorded;
+      // Created and deleted again in the run (a command's temporary file): nothing to review.
+      if (!stillChanged(known, agent)) this.changes.delete(path);
     } else {
-      const change: FileChange = { path, before: before(), agent };
+      const change: FileChange = { path, before: before(), agent, ...(fromRecord ? {} : { guessed: true }) };
       if (!stillChanged(change, agent)) return;
       this.changes.set(path, change);
     }

@@ -14,6 +14,7 @@ import type { RpcClient } from "../../shared/rpc";
 import type { AgentAttach } from "../agent-supervisor";
 import { Lifetime } from "../lifetime";
 import type { Content } from "./file-change";
+import { KnownFiles } from "./known-files";
 import { isOwnWrite, readCurrent } from "./review-io";
 import type { ReviewState } from "./review-state";
 
@@ -55,7 +56,7 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
       taken.set(sessionId, records.length);
       for (const record of records.slice(count)) {
         if (record.time < state.decidedAt(record.path)) continue;
-        state.noteChange(record.path, () => beforeOf(store, record), readCurrent(record.path));
+        state.noteChange(record.path, () => beforeOf(store, record), readCurrent(record.path), true);
       }
     }
   };
@@ -70,7 +71,8 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
   };
 
   options.everyAgent.onAttach((client, agentLifetime) => {
-    agentLifetime.add({ dispose: () => running.delete(client) });
+    let late: ReturnType<typeof setTimeout> | undefined;
+    agentLifetime.add({ dispose: () => (running.delete(client), clearTimeout(late)) });
     agentLifetime.add(
       client.onEvent((event) => {
         if (event.type === "agent_start") {
@@ -86,15 +88,18 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
           running.delete(client);
           lastRunEnd = Date.now();
           syncRecords();
-          const late = setTimeout(() => (syncRecords(), state.reconcile()), GRACE_MS);
-          agentLifetime.add({ dispose: () => clearTimeout(late) });
+          clearTimeout(late);
+          late = setTimeout(() => (syncRecords(), state.reconcile()), GRACE_MS);
         }
       }),
     );
   });
 
+  const known = new KnownFiles();
   const onFileEvent = (kind: "create" | "change" | "delete") => (uri: vscode.Uri) => {
     const file = uri.fsPath;
+    const existed = known.existed(file);
+    known.note(file, kind !== "delete");
     if (file.split(path.sep).includes(".git") || isOwnWrite(file)) return;
     if (!inRun()) {
       if (state.has(file)) state.reconcile([file]);
@@ -102,10 +107,10 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
     }
     syncRecords();
     if (Date.now() - (saved.get(file) ?? 0) < GRACE_MS) return; // saved in the editor: the user's
-    if (state.has(file)) return state.noteChange(file, () => undefined, readCurrent(file));
-    if (kind !== "delete" && !isFile(file)) return;
-    // Not recorded: a command's change. Created: there was no file before.
-    state.noteChange(file, () => (kind === "create" ? null : undefined), readCurrent(file));
+    if (state.has(file)) return state.noteChange(file, () => undefined, readCurrent(file), false);
+    if (kind === "delete" ? existed === false : !isFile(file)) return; // a file that came and went, or a folder
+    // Not recorded: a command's change. Created only if there was no file (a "create" event can be an overwrite).
+    state.noteChange(file, () => (kind === "create" && existed === false ? null : undefined), readCurrent(file), false);
   };
   const watcher = lifetime.add(vscode.workspace.createFileSystemWatcher("**/*"));
   lifetime.add(watcher.onDidCreate(onFileEvent("create")));

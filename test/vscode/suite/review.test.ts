@@ -31,6 +31,8 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     a: text("alpha 1", "alpha 2", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "alpha 7", "alpha 8"),
     b: text("beta 1", "beta 2", "beta 3"),
     c: text("gamma 1", "gamma 2"),
+    d: text("delta 1", "delta 2", "delta 3", "delta 4", "delta 5", "delta 6"),
+    e: text("epsilon 1", "epsilon 2"),
   };
 
   before(async function () {
@@ -41,8 +43,20 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     dir = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, "review-test");
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir);
+    // The files are there before any run: their file events are in (no agent's run takes them for its own).
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(dir, "*.txt"));
+    const seen = new Set<string>();
+    watcher.onDidCreate((uri) => seen.add(uri.fsPath));
     for (const [name, content] of Object.entries(original)) fs.writeFileSync(file(`${name}.txt`), content);
+    await eventually("the files' events", () => seen.size === Object.keys(original).length || undefined).finally(() => watcher.dispose());
+    // Earlier suites' agents changed files too: start from nothing to review.
+    await vscode.commands.executeCommand("pi.review.keepAll");
+    assert.equal(host.api.review.summary().files, 0);
     await openChat();
+  });
+  beforeEach(async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    await vscode.commands.executeCommand("pi.review.keepAll");
   });
   afterEach(async function () {
     if (this.currentTest?.state === "failed") await ui.screenshot(`failed-${this.currentTest.title.slice(0, 40)}`);
@@ -127,14 +141,11 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
   });
 
   it("goes through the hunks with the keys: Next Change, then Undo Change and Keep Change at the cursor", async () => {
-    const d = text("delta 1", "delta 2", "delta 3", "delta 4", "delta 5", "delta 6");
-    fs.writeFileSync(file("d.txt"), d);
-    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
     const count = host.llm.requests.length;
     host.llm.enqueue({ toolCalls: [edit("d.txt", [["delta 2\n", "DELTA TWO\n"], ["delta 5\n", "DELTA FIVE\n"]])] }, { text: "done" });
     await vscode.commands.executeCommand("pi.sendPrompt", "review suite: change d");
     await host.llm.waitForRequests(count + 2);
-    await eventually("d.txt to review", () => host.api.review.summary().files === 1 || undefined, 20_000);
+    await eventually("d.txt to review", () => host.api.review.files().some((f) => f.path === file("d.txt")) || undefined, 20_000);
     await ui.waitForSelector(row("d.txt"));
 
     // From the view, Ctrl+Alt+] opens the first file's diff at its first hunk.
@@ -149,5 +160,21 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     await ui.pressKey("Control+Alt+y");
     await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
     assert.equal(read("d.txt"), text("delta 1", "delta 2", "delta 3", "delta 4", "DELTA FIVE", "delta 6"));
+  });
+
+  it("a file a command rewrites in place (sed -i) is listed without a before: it can be kept, never undone", async () => {
+    const count = host.llm.requests.length;
+    host.llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "sed -i 's/epsilon 1/EPSILON ONE/' review-test/e.txt" } }] }, { text: "done" });
+    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: sed e");
+    await host.llm.waitForRequests(count + 2);
+    await eventually("e.txt to review", () => host.api.review.files().some((f) => f.path === file("e.txt")) || undefined, 20_000);
+    await ui.waitForSelector(row("e.txt"));
+    assert.match(await ui.text(row("e.txt")), /not recorded/);
+    await ui.hover(row("e.txt"));
+    await ui.waitForSelector(`${row("e.txt")} .action-label[aria-label^="Keep Changes in File"]`);
+    assert.equal(await ui.html(`${row("e.txt")} .actions`).then((html) => html.includes("Undo Changes in File")), false, "no Undo without a before");
+    await ui.click(`${row("e.txt")} .action-label[aria-label^="Keep Changes in File"]`);
+    await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
+    assert.equal(read("e.txt"), text("EPSILON ONE", "epsilon 2"));
   });
 });
