@@ -60,7 +60,7 @@ async function undoHunkCommand(state: ReviewState, arg: unknown): Promise<void> 
   if (!result || result.conflict) {
     return void vscode.window.showWarningMessage(`Pi: this change in ${name(found.path)} was edited since the agent made it, so it was not undone (nothing changed). Edit it by hand, or Undo the whole file.`);
   }
-  await replaceLines(found.path, result.line, found.placed.hunk.newLines.length, found.placed.hunk.oldLines);
+  await replaceLines(found.path, result.line, found.placed.hunk.newLines, found.placed.hunk.oldLines);
   state.update(found.path, { agent: result.agent });
 }
 

@@ -44,13 +44,18 @@ async function applyAndSave(edit: vscode.WorkspaceEdit, document: vscode.TextDoc
   if (document && !wasDirty && document.isDirty && !(await document.save())) throw new Error("the file could not be saved");
 }
 
-/** Replaces `count` lines from `line` (0-based) with `lines` (each with its terminator). */
-export async function replaceLines(path: string, line: number, count: number, lines: readonly string[]): Promise<void> {
+/**
+ * Replaces the lines `expected` from `line` (0-based) with `lines` (each with its terminator);
+ * refuses when the document does not hold `expected` there (it changed meanwhile).
+ */
+export async function replaceLines(path: string, line: number, expected: readonly string[], lines: readonly string[]): Promise<void> {
   ownWrites.set(path, Date.now());
   const document = openDocument(path) ?? (await vscode.workspace.openTextDocument(vscode.Uri.file(path)));
-  const end = line + count < document.lineCount ? new vscode.Position(line + count, 0) : document.lineAt(document.lineCount - 1).range.end;
+  const end = line + expected.length < document.lineCount ? new vscode.Position(line + expected.length, 0) : document.lineAt(document.lineCount - 1).range.end;
+  const range = new vscode.Range(new vscode.Position(line, 0), end);
+  if (document.getText(range) !== expected.join("")) throw new Error(`${vscode.workspace.asRelativePath(path)} changed meanwhile: nothing was changed, try again`);
   const edit = new vscode.WorkspaceEdit();
-  edit.replace(document.uri, new vscode.Range(new vscode.Position(line, 0), end), lines.join(""));
+  edit.replace(document.uri, range, lines.join(""));
   await applyAndSave(edit, document);
 }
 

@@ -47,16 +47,37 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
     return record.before === null ? null : readObject(store, record.before);
   };
 
+  /**
+   * Per path, the first record since the user last decided on it: a record is read once, and may be
+   * read before its tool has written (the file's event then finds the before here).
+   */
+  const recorded = new Map<string, { time: number; before: () => Content | undefined }>();
+  const recordOf = (file: string) => {
+    const found = recorded.get(file);
+    return found && found.time >= state.decidedAt(file) ? found : undefined;
+  };
+
+  /** Recorded in this run but not changed yet when looked at (the tool had not written): looked at again until the run ends. */
+  const unchanged = new Set<string>();
+  const takeIn = (file: string) => {
+    const record = recordOf(file);
+    if (record) state.noteChange(file, record.before, readCurrent(file), true);
+    if (state.has(file)) unchanged.delete(file);
+    else unchanged.add(file);
+  };
+
   /** Takes in the records made since the last look: each file joins the review (or its agent version follows). */
   const syncRecords = () => {
     const store = options.store();
     if (!store) return;
+    for (const file of [...unchanged]) takeIn(file);
     for (const [sessionId, count] of taken) {
       const records = readRecords(store, sessionId);
       taken.set(sessionId, records.length);
       for (const record of records.slice(count)) {
         if (record.time < state.decidedAt(record.path)) continue;
-        state.noteChange(record.path, () => beforeOf(store, record), readCurrent(record.path), true);
+        if (!recordOf(record.path)) recorded.set(record.path, { time: record.time, before: () => beforeOf(store, record) });
+        takeIn(record.path);
       }
     }
   };
@@ -89,7 +110,11 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
           lastRunEnd = Date.now();
           syncRecords();
           clearTimeout(late);
-          late = setTimeout(() => (syncRecords(), state.reconcile()), GRACE_MS);
+          late = setTimeout(() => {
+            syncRecords();
+            if (running.size === 0) unchanged.clear();
+            state.reconcile();
+          }, GRACE_MS);
         }
       }),
     );
@@ -107,6 +132,8 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
     }
     syncRecords();
     if (Date.now() - (saved.get(file) ?? 0) < GRACE_MS) return; // saved in the editor: the user's
+    const record = recordOf(file);
+    if (record) return state.noteChange(file, record.before, readCurrent(file), true);
     if (state.has(file)) return state.noteChange(file, () => undefined, readCurrent(file), false);
     if (kind === "delete" ? existed === false : !isFile(file)) return; // a file that came and went, or a folder
     // Not recorded: a command's change. Created only if there was no file (a "create" event can be an overwrite).

@@ -104,6 +104,7 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
 
     // A click on a.txt opens its diff: before ↔ now, with Keep / Undo above each hunk.
     await ui.click(row("a.txt"));
+    await eventually("a.txt's diff", () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === "a.txt (Pi: before ↔ now)" || undefined);
     await ui.waitForSelector(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`);
     await ui.screenshot("review-changes");
 
