@@ -2,7 +2,8 @@
 // (through bash, so the file events find it) in one run; the Changes view lists the four; the user
 // adds a line of their own to one file, undoes one of the agent's hunks there from its lens (the
 // user's line stays), undoes a whole file from its row, and keeps the rest with Keep All. The
-// files on disk are then checked byte for byte.
+// files on disk are then checked byte for byte. Then: the keys (next change, undo / keep the hunk
+// at the cursor), a file a command rewrote in place (no before: Keep only), and Undo All.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -177,5 +178,23 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     await ui.click(`${row("e.txt")} .action-label[aria-label^="Keep Changes in File"]`);
     await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
     assert.equal(read("e.txt"), text("EPSILON ONE", "epsilon 2"));
+  });
+
+  it("Undo All from the view's title puts every file back: edited ones as they were, a created one deleted", async () => {
+    const count = host.llm.requests.length;
+    host.llm.enqueue(
+      { toolCalls: [edit("c.txt", [["gamma 1", "GAMMA ONE"]]), { name: "write", arguments: { path: "review-test/made.txt", content: "written by the agent\n" } }] },
+      { text: "done" },
+    );
+    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: undo all");
+    await host.llm.waitForRequests(count + 2);
+    await eventually("two files to review", () => host.api.review.summary().files === 2 || undefined, 20_000);
+    const before = read("c.txt").replace("GAMMA ONE", "gamma 1");
+    await ui.waitForSelector(row("made.txt"));
+    await ui.hover(`${pane} .pane-header`);
+    await ui.click(`${pane} .pane-header .action-label[aria-label^="Undo All Changes"]`);
+    await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
+    assert.equal(read("c.txt"), before);
+    assert.equal(fs.existsSync(file("made.txt")), false);
   });
 });
