@@ -145,7 +145,8 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
   lifetime.add(watcher.onDidDelete(onFileEvent("delete")));
   lifetime.add(
     vscode.workspace.onDidChangeTextDocument((e) => {
-      if (e.document.uri.scheme === "file" && e.contentChanges.length > 0 && !inRun() && state.has(e.document.uri.fsPath)) state.reconcile([e.document.uri.fsPath]);
+      // Also during a run: only exact reverts and files back as before are taken in.
+      if (e.document.uri.scheme === "file" && e.contentChanges.length > 0 && state.has(e.document.uri.fsPath)) state.reconcile([e.document.uri.fsPath]);
     }),
   );
   lifetime.add(vscode.workspace.onDidSaveTextDocument((d) => d.uri.scheme === "file" && saved.set(d.uri.fsPath, Date.now())));

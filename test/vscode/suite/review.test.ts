@@ -3,7 +3,8 @@
 // adds a line of their own to one file, undoes one of the agent's hunks there from its lens (the
 // user's line stays), undoes a whole file from its row, and keeps the rest with Keep All. The
 // files on disk are then checked byte for byte. Then: the keys (next change, undo / keep the hunk
-// at the cursor), a file a command rewrote in place (no before: Keep only), and Undo All.
+// at the cursor), a file a command rewrote in place (no before: Keep only), Undo All, and the
+// diff editor's own revert arrow.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -44,12 +45,20 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     dir = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, "review-test");
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir);
-    // The files are there before any run: their file events are in (no agent's run takes them for its own).
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(dir, "*.txt"));
+    // The files are there before any run: their file events are in (no agent's run takes them for
+    // its own). A new watcher misses what happens before it is set up: a probe is written until it
+    // reports it, then the files; events come in order.
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.workspace.workspaceFolders![0], "review-test/*"));
     const seen = new Set<string>();
     watcher.onDidCreate((uri) => seen.add(uri.fsPath));
-    for (const [name, content] of Object.entries(original)) fs.writeFileSync(file(`${name}.txt`), content);
-    await eventually("the files' events", () => seen.size === Object.keys(original).length || undefined).finally(() => watcher.dispose());
+    watcher.onDidChange((uri) => seen.add(uri.fsPath));
+    try {
+      await eventually("the watcher to be ready", () => (fs.writeFileSync(file("probe"), String(Date.now())), seen.has(file("probe")) || undefined));
+      for (const [name, content] of Object.entries(original)) fs.writeFileSync(file(`${name}.txt`), content);
+      await eventually("the files' events", () => Object.keys(original).every((name) => seen.has(file(`${name}.txt`))) || undefined);
+    } finally {
+      watcher.dispose();
+    }
     // Earlier suites' agents changed files too: start from nothing to review.
     await vscode.commands.executeCommand("pi.review.keepAll");
     assert.equal(host.api.review.summary().files, 0);
@@ -105,7 +114,12 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
 
     // A click on a.txt opens its diff: before ↔ now, with Keep / Undo above each hunk.
     await ui.click(row("a.txt"));
-    await eventually("a.txt's diff", () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === "a.txt (Pi: before ↔ now)" || undefined);
+    const diffOpen = () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === "a.txt (Pi: before ↔ now)" || undefined;
+    // A click on a row the tree is just redrawing only selects it (VS Code's tree): Enter then opens it, as for a user.
+    await eventually("a.txt's diff", diffOpen, 5_000).catch(async () => {
+      await ui.pressKey("Enter");
+      return eventually("a.txt's diff", diffOpen);
+    });
     await ui.waitForSelector(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`);
     await ui.screenshot("review-changes");
 
@@ -196,5 +210,25 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
     assert.equal(read("c.txt"), before);
     assert.equal(fs.existsSync(file("made.txt")), false);
+  });
+
+  it("the diff editor's own revert arrow on a hunk counts as its Undo", async () => {
+    const beforeRun = read("e.txt");
+    const count = host.llm.requests.length;
+    host.llm.enqueue({ toolCalls: [edit("e.txt", [["epsilon 2", "EPSILON TWO"]])] }, { text: "done" });
+    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: revert arrow");
+    await host.llm.waitForRequests(count + 2);
+    await eventually("e.txt to review", () => host.api.review.files().some((f) => f.path === file("e.txt") && f.before !== undefined) || undefined, 20_000);
+    await ui.click(row("e.txt"));
+    await eventually("e.txt's diff", () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === "e.txt (Pi: before ↔ now)" || undefined);
+    await ui.waitForSelector(`${modified} .codelens-decoration a:has-text("Undo")`);
+    await ui.hover(`${modified} .view-lines`);
+    await ui.click(".monaco-diff-editor .codicon-arrow-right");
+    await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
+    // VS Code reverted the buffer (unsaved): it holds the file as it was before the run.
+    const document = vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === file("e.txt"));
+    assert.equal(document?.getText(), beforeRun);
+    await document?.save();
+    assert.equal(read("e.txt"), beforeRun);
   });
 });
