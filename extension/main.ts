@@ -1,18 +1,21 @@
 import * as vscode from "vscode";
-import type { AgentSupervisor, AgentAttach } from "./agent-supervisor";
+import type { AgentSupervisor, AgentAttach } from "./supervision/agent-supervisor";
 import { ApiKeyStore } from "./api-keys";
 import type { ChatController } from "./chat/chat-controller";
 import { registerChatCommands } from "./chat/chat-commands";
+import type { ChatSessionActions } from "./chat/session-actions";
 import { ChatLinks } from "./chat/chat-links";
 import { CHAT_PANEL_TYPE } from "./chat/chat-panel";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./chat/chat-view";
 import { registerCommands, type CommandContext } from "./commands";
 import { installEditorHostTools } from "./host-tools";
-import { installCheckpoints } from "./checkpoints";
+import { installCheckpoints, type Checkpoints } from "./checkpoints";
 import { installReview, type ChangesReview } from "./review";
 import { Lifetime } from "./lifetime";
 import { SessionAttention } from "./sessions/attention";
-import { answerNatively, registerSessionsCommands } from "./sessions/commands";
+import type { AgentSession } from "./sessions/agent-session";
+import { chatActionsFor } from "./sessions/chat-actions";
+import { answerNatively, openInTerminal, registerSessionsCommands } from "./sessions/commands";
 import { SessionRegistry } from "./sessions/session-registry";
 import { SESSIONS_VIEW_ID, SessionsTreeProvider } from "./sessions/sessions-view";
 import { SessionsStatusItem } from "./sessions/sessions-status";
@@ -20,6 +23,7 @@ import { applyWhenChanged, restartWhenChanged, settings } from "./settings";
 import { AgentStatusItem } from "./status/status-item";
 import { ProjectTrust } from "./supervision/project-trust";
 import { PlanView } from "./plan/plan-view";
+import { rememberPermissionModes } from "./modes/mode-memory";
 import { PermissionModes } from "./modes/permission-modes";
 import { EditorDialogs } from "./ui/editor-dialog";
 import type { NoticePresenter } from "./ui/notices";
@@ -57,11 +61,35 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   const attach: AgentAttach[] = [];
   const everyAgent = { onAttach: (hook: AgentAttach) => void attach.push(hook) };
   lifetime.add(installEditorHostTools(everyAgent));
-  const checkpoints = lifetime.add(installCheckpoints({ everyAgent, sessions: () => sessions, storageDir: context.globalStorageUri.fsPath, log }));
+  const checkpoints: Checkpoints = lifetime.add(installCheckpoints({ everyAgent, sessions: () => sessions, storageDir: context.globalStorageUri.fsPath, log }));
   const { review } = lifetime.add(installReview({ everyAgent, store: () => checkpoints.activeStore(), log }));
 
   const view = lifetime.add(new ChatViewProvider(context.extensionUri, log));
-  const sessions = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust: new ProjectTrust(log) }, view, context.extensionUri));
+  // A chat acts on its own session; commands on the session the user worked with last (`sessions.active`).
+  const commandContext = (session?: AgentSession): CommandContext => ({
+    get supervisor() {
+      return (session ?? sessions.active).supervisor;
+    },
+    chat: { setInput: (text) => (session ?? sessions.active).chatAccess.setInput(text) },
+    attachToChat: async (uris, lines) => {
+      const target = session ?? sessions.active;
+      target.chat.context.offer(await target.chat.context.attachmentsFor(uris, lines));
+      target.reveal();
+    },
+    apiKeys,
+    log,
+    exportsDir: vscode.Uri.joinPath(context.globalStorageUri, "exports").fsPath,
+  });
+  const chatActions = (session: AgentSession): ChatSessionActions =>
+    chatActionsFor(session, {
+      commandContext,
+      rewind: (request): Promise<unknown> => checkpoints.rewind(request),
+      openInTab: () => sessions.openInTab(),
+      openInTerminal: (target) => openInTerminal(target, log),
+      setActive: (target) => sessions.setActive(target),
+      setPermissionMode: (target, mode): Promise<unknown> => permissionModes.choose(mode, target),
+    });
+  const sessions: SessionRegistry = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust: new ProjectTrust(log), chatActions }, view, context.extensionUri));
   activeSessions = sessions;
   const primary = sessions.primary;
   const status = lifetime.add(new AgentStatusItem(primary.supervisor.agent));
@@ -74,28 +102,14 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
 
   lifetime.add(vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, view, { webviewOptions: { retainContextWhenHidden: true } }));
   lifetime.add(new PlanView(sessions));
-  lifetime.add(new PermissionModes(sessions));
+  const permissionModes: PermissionModes = lifetime.add(new PermissionModes(sessions));
+  lifetime.add(rememberPermissionModes(sessions, context.workspaceState, log));
   const tree = lifetime.add(new SessionsTreeProvider(sessions));
   lifetime.add(vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: tree }));
   // A chat tab left over from before a reload has no agent: close it (its session can be resumed).
   lifetime.add(vscode.window.registerWebviewPanelSerializer(CHAT_PANEL_TYPE, { deserializeWebviewPanel: async (panel) => panel.dispose() }));
 
-  // Commands act on the session the user worked with last.
-  const commandContext: CommandContext = {
-    get supervisor() {
-      return sessions.active.supervisor;
-    },
-    chat: { setInput: (text) => sessions.active.chatAccess.setInput(text) },
-    attachToChat: async (uris, lines) => {
-      const session = sessions.active;
-      session.chat.context.offer(await session.chat.context.attachmentsFor(uris, lines));
-      session.reveal();
-    },
-    apiKeys,
-    log,
-    exportsDir: vscode.Uri.joinPath(context.globalStorageUri, "exports").fsPath,
-  };
-  for (const disposable of registerCommands(commandContext)) lifetime.add(disposable);
+  for (const disposable of registerCommands(commandContext())) lifetime.add(disposable);
   lifetime.add(registerChatCommands(() => sessions.active.chat));
   for (const disposable of registerSessionsCommands({ registry: sessions, log, editorDialogs, storage: context.globalStorageUri })) lifetime.add(disposable);
   lifetime.add(

@@ -1,5 +1,6 @@
 import { Type, type Static, type TLiteral, type TObject, type TProperties, type TString } from "@sinclair/typebox";
-import { ThinkingLevel } from "./protocol/model";
+import { PermissionMode, ThinkingLevel } from "./protocol/model";
+import { TodoPhase } from "./protocol/session";
 
 /**
  * The messages between the extension and the chat webview, declared once; they travel as
@@ -99,6 +100,8 @@ export const SessionHeader = Type.Object({
   model: Type.Optional(Type.String()),
   provider: Type.Optional(Type.String()),
   thinkingLevel: Type.Optional(Type.String()),
+  /** The agent's permission mode, for agents that have them. */
+  permissionMode: Type.Optional(PermissionMode),
   sessionName: Type.Optional(Type.String()),
   /** The session's first user message (one line): what the header shows while it has no name. */
   firstPrompt: Type.Optional(Type.String()),
@@ -160,7 +163,8 @@ export const SessionCommand = Type.Union([
 export type SessionCommand = Static<typeof SessionCommand>;
 
 export const toWebviewSchemas = {
-  status: Type.Object({ type: Type.Literal("status"), status: AgentStatus, detail: Type.Optional(Type.String()) }),
+  /** The agent's run status; `waiting` while one of its questions waits for the user (as the Sessions list says). */
+  status: Type.Object({ type: Type.Literal("status"), status: AgentStatus, waiting: Type.Optional(Type.Boolean()), detail: Type.Optional(Type.String()) }),
   /** `now` is the extension's clock (Date.now()), so the webview can place dialog deadlines. */
   reset: Type.Object({ type: Type.Literal("reset"), items: Type.Array(ChatItem), now: Type.Number() }),
   /** Adds an item, or replaces the one with the same key. */
@@ -182,6 +186,8 @@ export const toWebviewSchemas = {
   header: Type.Object({ type: Type.Literal("header"), header: SessionHeader }),
   commands: Type.Object({ type: Type.Literal("commands"), commands: Type.Array(SlashCommandInfo) }),
   widgets: Type.Object({ type: Type.Literal("widgets"), widgets: Type.Array(Widget) }),
+  /** The session's plan (seed 001's todo phases); empty for agents without one. */
+  plan: Type.Object({ type: Type.Literal("plan"), phases: Type.Array(TodoPhase) }),
   focus: Type.Object({ type: Type.Literal("focus") }),
   /** Files, folders, ranges or images to attach to the message being written (chips). */
   addAttachments: Type.Object({ type: Type.Literal("addAttachments"), mentions: Type.Array(Mention), images: Type.Optional(Type.Array(ImageAttachment)) }),
@@ -217,6 +223,8 @@ export const fromWebviewSchemas = {
   queueEdit: Type.Object({ type: Type.Literal("queueEdit"), queue: QueueState }),
   /** Escape: clear the queue and put its messages back into the input box. */
   queueRestore: Type.Object({ type: Type.Literal("queueRestore") }),
+  /** A task of the plan marked done (or not done again) in the chat. */
+  planToggle: Type.Object({ type: Type.Literal("planToggle"), phaseId: Type.String(), taskId: Type.String() }),
   openLink: Type.Object({ type: Type.Literal("openLink"), href: Type.String({ maxLength: 8192 }) }),
   openDiff: Type.Object({ type: Type.Literal("openDiff"), key: Type.String() }),
   /** "Rewind…" on the user message with this item key (files, conversation or both). */
@@ -230,6 +238,8 @@ export const fromWebviewSchemas = {
   setThinkingLevel: Type.Object({ type: Type.Literal("setThinkingLevel"), level: ThinkingLevel }),
   /** An entry of the header's sessions menu. */
   sessionCommand: Type.Object({ type: Type.Literal("sessionCommand"), command: SessionCommand }),
+  /** The header's permission-mode picker: the mode the user picked for this chat's session. */
+  setPermissionMode: Type.Object({ type: Type.Literal("setPermissionMode"), mode: PermissionMode }),
   /** A Content-Security-Policy violation inside the webview: logged (and counted by tests). */
   cspViolation: Type.Object({ type: Type.Literal("cspViolation"), directive: Type.String(), blocked: Type.String(), sample: Type.Optional(Type.String()) }),
 };

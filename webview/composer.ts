@@ -76,7 +76,12 @@ export class Composer {
     this.setValue(append && current.trim() ? `${current.replace(/\s+$/, "")}\n\n${text}` : text);
     this.onDraft(this.prompt.value);
     this.attachments.refresh();
-    if (focus) this.focus();
+    if (!focus) return;
+    this.focus();
+    // A message put back (rewind, fork, an extension) is selected, so that typing does not run on
+    // after it: type to replace it, or press End (→) to edit it. Appended text leaves the caret at the end.
+    const end = this.prompt.value.length;
+    this.prompt.wrappedElement?.setSelectionRange(append ? end : 0, end);
   }
 
   /** Mentions and images from the extension ("Add to Pi Chat", files dropped from the explorer). */

@@ -1,3 +1,4 @@
+import { permissionModeInfo, permissionModes, type PermissionMode } from "../shared/protocol/model";
 import type { ModelChoices, ThinkingLevelChoices } from "../shared/webview-protocol";
 import type { ExtensionChannel } from "./channel";
 import { formatTokens } from "./format";
@@ -15,12 +16,26 @@ export class HeaderPickers {
 
   constructor(
     host: HTMLElement,
-    private readonly buttons: { model: HTMLElement; thinking: HTMLElement },
+    private readonly buttons: { model: HTMLElement; thinking: HTMLElement; mode: HTMLElement },
     private readonly channel: ExtensionChannel,
+    /** The session's permission mode as the header shows it. */
+    private readonly currentMode: () => PermissionMode | undefined,
   ) {
     this.picker = new Picker(host);
     buttons.model.addEventListener("click", () => this.request("model"));
     buttons.thinking.addEventListener("click", () => this.request("thinking"));
+    buttons.mode.addEventListener("click", () => this.showModes());
+  }
+
+  /** The modes are known here: the pick goes to the extension, which confirms Full auto first. */
+  private showModes(): void {
+    if (this.picker.isOpen) return this.picker.close();
+    const current = this.currentMode();
+    const options = permissionModes.map((m) => ({ value: m, label: permissionModeInfo[m].label, description: `${permissionModeInfo[m].detail}${m === current ? " · current" : ""}` }));
+    this.picker.open(this.buttons.mode, "Permission modes", options, current, (value) => {
+      const mode = permissionModes.find((m) => m === value);
+      if (mode) this.channel.post({ type: "setPermissionMode", mode });
+    });
   }
 
   private showModels(message: ModelChoices): void {

@@ -1,3 +1,4 @@
+import { permissionModeInfo, type PermissionMode } from "../shared/protocol/model";
 import type { AgentStatus, SessionHeader, Widget } from "../shared/webview-protocol";
 import { h, icon } from "./dom";
 import { formatCost, formatTokens } from "./format";
@@ -24,19 +25,25 @@ export class HeaderView {
   /** Open the model and thinking-level pickers. */
   readonly modelButton: HTMLButtonElement;
   readonly thinkingButton: HTMLButtonElement;
+  /** The permission mode (agents that have them): opens the mode picker. */
+  readonly modeButton: HTMLButtonElement;
+  /** The mode the agent last reported. */
+  mode: PermissionMode | undefined;
 
   constructor(private readonly parts: HeaderParts) {
     // Made once and updated in place, so that focus stays on them across header changes.
     this.modelButton = h("button", { type: "button", id: "model-picker", class: "header-picker", "aria-haspopup": "listbox", "aria-expanded": "false" });
     this.thinkingButton = h("button", { type: "button", id: "thinking-picker", class: "header-picker thinking-level", "aria-haspopup": "listbox", "aria-expanded": "false" });
-    this.modelButton.hidden = this.thinkingButton.hidden = true;
-    parts.model.replaceChildren(this.modelButton, this.thinkingButton);
+    this.modeButton = h("button", { type: "button", id: "mode-picker", class: "header-picker permission-mode", "aria-haspopup": "listbox", "aria-expanded": "false" });
+    this.modelButton.hidden = this.thinkingButton.hidden = this.modeButton.hidden = true;
+    parts.model.replaceChildren(this.modelButton, this.thinkingButton, this.modeButton);
   }
 
-  setStatus(status: AgentStatus, detail?: string): void {
+  setStatus(status: AgentStatus, waiting: boolean, detail?: string): void {
     const { status: element } = this.parts;
-    element.dataset.status = status;
-    element.textContent = detail ? `${statusText[status]}: ${detail}` : statusText[status];
+    element.dataset.status = waiting ? "waiting" : status;
+    const text = waiting ? "Waiting for you" : statusText[status];
+    element.textContent = detail ? `${text}: ${detail}` : text;
   }
 
   setHeader(header: SessionHeader): void {
@@ -56,6 +63,15 @@ export class HeaderView {
     this.thinkingButton.title = "Thinking level. Choose another…";
     this.thinkingButton.setAttribute("aria-label", `Thinking level: ${header.thinkingLevel ?? ""}. Choose a level`);
     this.thinkingButton.replaceChildren(h("span", {}, header.thinkingLevel ?? ""), icon("chevron-down", "picker-chevron"));
+    this.mode = header.permissionMode;
+    this.modeButton.hidden = !header.permissionMode;
+    if (header.permissionMode) {
+      const info = permissionModeInfo[header.permissionMode];
+      this.modeButton.dataset.mode = header.permissionMode;
+      this.modeButton.title = `Permission mode: ${info.label}. ${info.detail}. Choose another…`;
+      this.modeButton.setAttribute("aria-label", `Permission mode: ${info.label}. Choose a mode`);
+      this.modeButton.replaceChildren(icon(info.icon), icon("chevron-down", "picker-chevron"));
+    }
     footer.replaceChildren(...this.usage(header));
     footer.hidden = footer.childElementCount === 0;
   }

@@ -9,6 +9,7 @@ import { Composer } from "./composer";
 import { FindBar } from "./find-bar";
 import { HeaderPickers } from "./header-pickers";
 import { HeaderView } from "./header-view";
+import { PlanView } from "./plan-view";
 import { QueueView } from "./queue-view";
 import { sessionsMenu } from "./sessions-menu";
 import { toolCardsButton } from "./tool-cards-button";
@@ -53,7 +54,7 @@ app.innerHTML = `
     <div id="session" class="session" hidden></div>
     <div id="model" class="model"></div>
     <div class="header-actions" role="toolbar" aria-label="Chat actions">
-      <button type="button" id="sessions-menu" class="icon-button" data-action="sessions-menu" aria-haspopup="menu" aria-expanded="false" aria-label="Sessions" title="Sessions"><span class="codicon codicon-history" aria-hidden="true"></span></button>
+      <button type="button" id="sessions-menu" class="icon-button" data-action="sessions-menu" aria-haspopup="menu" aria-expanded="false" aria-label="Sessions" title="Sessions"><span class="codicon codicon-comment-discussion" aria-hidden="true"></span></button>
       <button type="button" id="find-open" class="icon-button" data-action="find-open" aria-label="Find in the conversation (Ctrl+F)" title="Find in the conversation (Ctrl+F)"><span class="codicon codicon-search" aria-hidden="true"></span></button>
       <button type="button" id="tool-cards" class="icon-button" data-action="tool-cards"></button>
     </div>
@@ -65,6 +66,7 @@ app.innerHTML = `
     <button type="button" id="jump-latest" class="jump-latest" hidden tabindex="-1" aria-label="Jump to latest" title="Jump to the latest output (End in the conversation)"><span class="codicon codicon-arrow-down" aria-hidden="true"></span>Jump to latest</button>
   </div>
   <div id="widgets-above" class="widgets" hidden></div>
+  <div id="plan" class="plan" hidden></div>
   <div id="queue" class="queue" role="list" aria-label="Queued messages" hidden></div>
   <div class="composer-wrap">
     <div id="completions" class="completions" role="listbox" aria-label="Completions" hidden></div>
@@ -91,7 +93,7 @@ const header = new HeaderView({
   widgetsAbove: byId("widgets-above"),
   widgetsBelow: byId("widgets-below"),
 });
-new HeaderPickers(app, { model: header.modelButton, thinking: header.thinkingButton }, channel);
+new HeaderPickers(app, { model: header.modelButton, thinking: header.thinkingButton, mode: header.modeButton }, channel, () => header.mode);
 sessionsMenu(app, byId("sessions-menu"), post);
 const transcript = new TranscriptView(byId("transcript"), post, (scrollTop, atEnd) => save({ scrollTop, atEnd }), byId("jump-latest"));
 const toolCards = toolCardsButton(byId("tool-cards"), (open) => transcript.setToolCardsOpen(open));
@@ -115,6 +117,7 @@ const composer: Composer = new Composer(
   app,
 );
 const queue = new QueueView(byId("queue"), post, (text) => composer.setText(text, true));
+const plan = new PlanView(byId("plan"), post);
 byId("composer").addEventListener("submit", (event) => event.preventDefault());
 // "Pi: Open Chat" (or Ctrl+Alt+P) focuses the view: typing then goes to the message box.
 window.addEventListener("focus", () => {
@@ -126,7 +129,7 @@ let restoredScroll = false;
 function handle(message: ToWebview): void {
   switch (message.type) {
     case "status":
-      header.setStatus(message.status, message.detail);
+      header.setStatus(message.status, message.waiting ?? false, message.detail);
       composer.setRunning(message.status === "running");
       return;
     case "reset":
@@ -146,6 +149,8 @@ function handle(message: ToWebview): void {
       return transcript.output(message.key, message.text, message.replace);
     case "setInput":
       return composer.setText(message.text, message.append);
+    case "plan":
+      return plan.set(message.phases);
     case "queue":
       queue.set(message.queue, message.unconfirmed ?? false);
       // Escape takes back only a queue the agent reports (and can clear).

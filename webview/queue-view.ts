@@ -58,7 +58,7 @@ export class QueueView {
         "div",
         { class: "queue-item", "data-kind": kind, "data-index": index, "data-unconfirmed": "true", role: "listitem", "aria-label": `${label}, sent, not yet taken by the agent: ${oneLine(text, 200)}` },
         h("span", { class: "queue-kind" }, `${label} · sent`),
-        h("span", { class: "queue-text", title: text }, oneLine(text, 200)),
+        h("span", { class: "queue-text", title: text }, oneLine(text, 2000)),
       );
     }
     const buttons = [
@@ -81,7 +81,7 @@ export class QueueView {
         "aria-label": `${label} ${index + 1} of ${count}: ${oneLine(text, 200)}. Alt+Up or Alt+Down moves it.`,
       },
       h("span", { class: "queue-kind" }, label),
-      h("span", { class: "queue-text", title: text }, oneLine(text, 200)),
+      h("span", { class: "queue-text", title: text }, oneLine(text, 2000)),
       ...buttons,
     );
   }

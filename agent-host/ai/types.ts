@@ -82,6 +82,8 @@ export interface StreamOptions {
   onPayload?: (payload: unknown) => void;
   /** How long a request may wait for its headers or more of its body, in ms (0: no limit; pi's httpIdleTimeoutMs). */
   httpIdleTimeoutMs?: number;
+  /** Proxy for this request (settings.json's httpProxy), as HTTP_PROXY and HTTPS_PROXY over the environment's. */
+  httpProxy?: string;
 }
 
 /**

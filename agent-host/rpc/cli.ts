@@ -64,6 +64,7 @@ export async function runCli(argv: readonly string[]): Promise<number | undefine
   const connection = openConnection(process.stdin, process.stdout, hostToolCallsFirst);
   // An extension's ctx.shutdown(): as at the end of input, extensions hear session_shutdown, then the host exits.
   const shutdown = () => void Promise.resolve(runtime.extensions?.shutdown()).finally(() => process.stdout.write("", () => process.exit(0)));
+  // The host's one change to process.env, on purpose: nothing it spawns may inherit the editor's keys (secret-env.ts).
   const secretEnv = takeSecretEnv(process.env);
   const runtime = createHostRuntime(parsed.options, { cwd: process.cwd(), env: process.env, secretEnv, send: connection.send, warn, shutdown });
   // Extensions load before the first command is served; one that fails to load stops the host, as in pi.

@@ -13,6 +13,8 @@ export interface ExtensionEnvironment {
   agentDir: string;
   /** The project's protected resources (its `.pi/extensions/`) may load. */
   projectTrusted: boolean;
+  /** The environment of the processes an extension's exec starts. */
+  env: NodeJS.ProcessEnv;
   send(frame: object): void;
   warn(message: string): void;
   /** Ends the host (ctx.shutdown()); called once the session has settled. */
@@ -30,6 +32,7 @@ export function attachExtensions(runtime: HostRuntime, options: CliOptions, envi
     ui: createUiContext(ui),
     mode: "rpc",
     projectTrusted: environment.projectTrusted,
+    env: environment.env,
     noExtensions: options.noExtensions,
     explicit: options.extensions,
     models: runtime.models,

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { SessionManager } from "../session/session-manager";
+import { SessionManager } from "../session/persistence/session-manager";
 import type { CliOptions } from "./cli-options";
 
 /** A session file given as a path, or as (part of) a session id within the session folder. */

@@ -1,13 +1,13 @@
 import type { BashResult, PermissionMode, SlashCommand, TodoPhase } from "../../shared/protocol";
 import type { Model, ThinkingLevel } from "../ai/types";
-import type { AgentSession } from "../session/agent-session";
+import type { HostSession } from "../session/host-session/host-session";
 import type { HostToolBridge } from "./host-tools";
 import type { ExtensionHost } from "../session/extensions";
 import type { RpcExtensionUi } from "./extension-ui";
 
 /** What the command handlers work with; rpc/host-runtime.ts builds it from the CLI options. */
 export interface HostRuntime {
-  session: AgentSession;
+  session: HostSession;
   models: {
     available(): Model[];
     find(provider: string, modelId: string): Model | undefined;

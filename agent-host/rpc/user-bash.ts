@@ -8,7 +8,7 @@ import { createLocalShellIo } from "../tools/shell";
  * `onChunk` as it comes; the result keeps the tail within pi's limits and the full output in a
  * temp file when it was cut.
  */
-export async function runUserBash(command: string, cwd: string, onChunk: (text: string) => void, signal: AbortSignal, shell: ShellIo = createLocalShellIo()): Promise<BashResult> {
+export async function runUserBash(command: string, cwd: string, onChunk: (text: string) => void, signal: AbortSignal, env?: NodeJS.ProcessEnv, shell: ShellIo = createLocalShellIo()): Promise<BashResult> {
   const collector = new OutputCollector({ tempFilePrefix: "pi-bash" });
   const decoder = new TextDecoder();
   let exitCode: number | undefined;
@@ -16,6 +16,7 @@ export async function runUserBash(command: string, cwd: string, onChunk: (text: 
   try {
     const result = await shell.exec(command, cwd, {
       signal,
+      ...(env ? { env } : {}),
       onData: (chunk) => {
         collector.append(chunk);
         const text = decoder.decode(chunk, { stream: true });

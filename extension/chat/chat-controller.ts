@@ -1,19 +1,22 @@
 import * as vscode from "vscode";
 import type { ImageContent, UiNotice } from "../../shared/protocol";
 import type { DialogHandler, RpcClient } from "../../shared/rpc";
-import type { FromWebview, QueueState, SessionCommand, ToWebview } from "../../shared/webview-protocol";
-import type { AgentSupervisor } from "../agent-supervisor";
+import type { FromWebview, ToWebview } from "../../shared/webview-protocol";
+import type { AgentSupervisor } from "../supervision/agent-supervisor";
 import { settings } from "../settings";
 import { ChatDialogs } from "./chat-dialogs";
-import { ChatEvents, contentText } from "./chat-events";
+import { contentText } from "../../shared/protocol";
+import { ChatEvents } from "./chat-events";
 import { ChatLinks } from "./chat-links";
+import { ChatQueue } from "./chat-queue";
 import { coalesceAppends } from "./coalesce-appends";
 import { modelChoices, thinkingLevelChoices } from "./chat-model-picker";
 import { ChatContext } from "./context/chat-context";
 import type { ChatSurface } from "./chat-surface";
 import { raceDialogs } from "./dialog-race";
-import { SentQueue } from "./sent-queue";
-import { SessionInfo } from "./session-info";
+import { toggleDone } from "../../shared/plan-edits";
+import type { ChatPlan, ChatSessionActions } from "./session-actions";
+import { ChatHeaderState } from "./chat-header-state";
 import { Transcript } from "./transcript";
 
 /**
@@ -23,7 +26,8 @@ import { Transcript } from "./transcript";
 export class ChatController implements vscode.Disposable {
   readonly transcript: Transcript;
   readonly dialogs: ChatDialogs;
-  readonly session: SessionInfo;
+  /** The header and footer (model, name, usage), widgets and slash commands. */
+  readonly header: ChatHeaderState;
   /** `@` mentions, attachments and the context they add to a message. */
   readonly context: ChatContext;
   /** CSP violations the webview reported (there should be none). */
@@ -32,11 +36,10 @@ export class ChatController implements vscode.Disposable {
   private readonly links: ChatLinks;
   /** Streamed text joined per few milliseconds on its way to the webview. */
   private readonly streamed: ReturnType<typeof coalesceAppends>;
-  private queue: QueueState = { steering: [], followUp: [] };
-  /** Queue edits under way (see editQueue). */
-  private queueEdits = 0;
-  /** Messages sent to an agent that reports no queue, shown until it takes them. */
-  private readonly sent = new SentQueue();
+  /** Prompts, queue edits and Abort: what the agent queues. */
+  readonly queue: ChatQueue;
+  /** A question of this session waits for the user (the Sessions list says so too). */
+  private waiting = false;
   private readonly subscriptions: vscode.Disposable[] = [];
   private readonly firstPromptEmitter = new vscode.EventEmitter<void>();
   /** The session's first prompt (its title while it has no name) changed. */
@@ -48,16 +51,19 @@ export class ChatController implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel = view.log,
     /** Shared by every session's chat (it registers a document scheme); owned here when absent. */
     links?: ChatLinks,
+    /** The header's menu and rewind, for this chat's session. */
+    private readonly actions?: ChatSessionActions,
+    /** The session's plan, shown above the message box. */
+    private readonly plan?: ChatPlan,
   ) {
     const post = (message: ToWebview) => view.post(message);
     this.streamed = coalesceAppends(post);
     this.transcript = new Transcript((message) => this.streamed.post(message));
-    this.session = new SessionInfo(post, (title) => view.setDescription?.(title ?? ""));
+    this.header = new ChatHeaderState(post, (title) => view.setDescription?.(title ?? ""));
     this.dialogs = new ChatDialogs(this.transcript, () => view.reveal());
-    this.events = new ChatEvents(this.transcript, {
-      queue: (queue) => this.setQueue(queue),
-      header: (change) => this.session.change(change),
-    });
+    this.events = new ChatEvents(this.transcript, { header: (change) => this.header.change(change) });
+    this.queue = new ChatQueue(supervisor, post, (error) => this.showError(error));
+    this.subscriptions.push(this.queue);
     this.links = links ?? new ChatLinks(log);
     this.context = new ChatContext(post, log);
     this.subscriptions.push(this.context);
@@ -68,9 +74,11 @@ export class ChatController implements vscode.Disposable {
         models: () => this.askAgent((client) => modelChoices(client)),
         thinkingLevels: () => this.askAgent((client) => thinkingLevelChoices(client, this.supervisor.capabilities)),
       }),
-      supervisor.onDidChangeStatus((status) => view.post({ type: "status", status })),
+      // The run status and the queue are the supervisor's (AgentState): the chat only shows them.
+      supervisor.onDidChangeStatus(() => this.postStatus()),
     );
     if (!links) this.subscriptions.push(this.links);
+    if (plan) this.subscriptions.push(plan.onDidChange(() => this.postPlan()));
     // Another session (new, switched, forked): show its messages instead.
     this.subscriptions.push(
       supervisor.agent.onDidChangeSession(({ previous }) => {
@@ -78,31 +86,19 @@ export class ChatController implements vscode.Disposable {
       }),
     );
     supervisor.onAttach((client, lifetime) => {
-      this.session.agentRestarted();
-      this.sent.reset();
-      this.setQueue({ steering: [], followUp: [] });
+      this.header.agentRestarted();
       lifetime.add(client.onEvent((event) => {
-        if (event.type === "queue_update") this.sent.agentReports();
-        if (event.type === "message_start" && event.message.role === "user") {
-          const text = contentText(event.message.content);
-          if (this.sent.taken(text)) this.postQueue();
-          if (!this.session.firstPrompt) this.noteFirstPrompt(text);
-        }
+        if (event.type === "message_start" && event.message.role === "user" && !this.header.firstPrompt) this.noteFirstPrompt(contentText(event.message.content));
         this.events.apply(event);
-        if (event.type === "agent_start") supervisor.setStatus("running");
-        if (event.type === "message_end") this.session.noteMessage(event.message);
+        if (event.type === "message_end") this.header.noteMessage(event.message);
       }));
       lifetime.add(client.onSettled(() => {
-        supervisor.setStatus("idle");
-        if (this.sent.size > 0) void this.reconcileSent(client);
-        // Pi keeps what it did not take (an abort from elsewhere, an error) and would send it with
-        // the next prompt: it comes back into the box instead, as on Abort.
-        if (this.queueEdits === 0 && queuedCount(this.queue) > 0) void this.restoreQueue();
-        this.quietly(this.session.refreshStats(client));
-        this.quietly(this.session.refreshState(client));
+        this.queue.settled();
+        this.quietly(this.header.refreshStats(client));
+        this.quietly(this.header.refreshState(client));
       }));
-      this.quietly(this.session.refreshState(client));
-      this.quietly(this.session.refreshCommands(client));
+      this.quietly(this.header.refreshState(client));
+      this.quietly(this.header.refreshCommands(client));
     });
   }
 
@@ -121,7 +117,7 @@ export class ChatController implements vscode.Disposable {
       this.view.post({ type: "setInput", text: notice.text });
       return true;
     }
-    return this.session.notice(notice);
+    return this.header.notice(notice);
   }
 
   private async handle(message: FromWebview): Promise<void> {
@@ -129,16 +125,17 @@ export class ChatController implements vscode.Disposable {
       case "ready":
         this.streamed.flush(); // held text first: the reset already contains it
         this.view.post(this.transcript.resetMessage());
-        this.view.post({ type: "status", status: this.supervisor.status });
-        for (const m of this.session.messages()) this.view.post(m);
-        this.postQueue();
+        this.postStatus();
+        for (const m of this.header.messages()) this.view.post(m);
+        this.queue.show();
+        this.postPlan();
         void this.supervisor.ensureStarted().catch((error: unknown) => this.showError(error));
         this.context.viewReady();
         return;
       case "prompt":
-        if (!message.mentions && !message.images) return this.prompt(message.text, message.mode);
+        if (!message.mentions && !message.images) return this.queue.prompt(message.text, message.mode);
         return this.context.compose(message.text, message.mentions, message.images).then(
-          (composed) => this.prompt(composed.message, message.mode, composed.images),
+          (composed) => this.queue.prompt(composed.message, message.mode, composed.images),
           (error: unknown) => this.showError(error),
         );
       case "dropUris":
@@ -146,14 +143,14 @@ export class ChatController implements vscode.Disposable {
       case "bash":
         return this.bash(message.command, message.excludeFromContext);
       case "abort":
-        return this.abort();
+        return this.queue.abort();
       case "dialogAnswer":
         this.dialogs.answer(message.id, message.answer);
         return;
       case "queueEdit":
-        return this.editQueue(message.queue);
+        return this.queue.edit(message.queue);
       case "queueRestore":
-        return this.restoreQueue();
+        return this.queue.restore();
       case "openLink":
         return this.links.openLink(message.href).catch((error: unknown) => this.showError(error));
       case "openFile":
@@ -168,7 +165,7 @@ export class ChatController implements vscode.Disposable {
         const users = this.transcript.snapshot().filter((i) => i.kind === "user");
         const at = users.findIndex((i) => i.key === message.key);
         const item = users[at];
-        if (item?.kind === "user") await vscode.commands.executeCommand("pi.rewind", { supervisor: this.supervisor, userMessage: { text: item.text, fromEnd: users.length - 1 - at } });
+        if (item?.kind === "user") await this.actions?.rewind({ text: item.text, fromEnd: users.length - 1 - at }).catch((error: unknown) => this.showError(error));
         return;
       }
       case "copy":
@@ -176,7 +173,7 @@ export class ChatController implements vscode.Disposable {
         return;
       case "requestCommands": {
         const client = this.supervisor.client;
-        if (client) this.quietly(this.session.refreshCommands(client));
+        if (client) this.quietly(this.header.refreshCommands(client));
         return;
       }
       case "setModel":
@@ -186,19 +183,16 @@ export class ChatController implements vscode.Disposable {
         this.cspViolations.push(`${message.directive}: ${message.blocked}`);
         this.log.warn(`The chat view blocked ${message.blocked} (${message.directive})${message.sample ? `: ${message.sample}` : ""}`);
         return;
+      case "setPermissionMode":
+        return void this.actions?.setPermissionMode(message.mode).then(
+          () => this.supervisor.client && this.header.refreshState(this.supervisor.client),
+          (error: unknown) => this.showError(error),
+        );
+      case "planToggle":
+        if (this.plan) await this.plan.edit(toggleDone(this.plan.phases, message)).catch((error: unknown) => this.showError(error));
+        return;
       case "sessionCommand":
-        return this.runSessionCommand(message.command);
-    }
-  }
-
-  /** The header's sessions menu: the command runs for this chat's session (made the active one first). */
-  private async runSessionCommand(command: SessionCommand): Promise<void> {
-    this.view.claimActive();
-    try {
-      if (command === "rewind") await vscode.commands.executeCommand("pi.rewind", { supervisor: this.supervisor });
-      else await vscode.commands.executeCommand(`pi.${command}`);
-    } catch (error) {
-      this.showError(error);
+        return void this.actions?.run(message.command).catch((error: unknown) => this.showError(error));
     }
   }
 
@@ -218,7 +212,7 @@ export class ChatController implements vscode.Disposable {
       const client = await this.supervisor.ensureStarted();
       if (message.type === "setModel") await client.request("set_model", { provider: message.provider, modelId: message.modelId });
       else await client.request("set_thinking_level", { level: message.level });
-      await this.session.refreshState(client);
+      await this.header.refreshState(client);
     } catch (error) {
       this.showError(error);
     }
@@ -233,23 +227,15 @@ export class ChatController implements vscode.Disposable {
       this.transcript.replaceAll(() => this.events.replay(messages));
       const first = messages.find((m) => m.role === "user");
       this.noteFirstPrompt(first ? contentText(first.content) : undefined);
-      this.quietly(this.session.refreshStats(client));
+      this.quietly(this.header.refreshStats(client));
     } catch (error) {
       this.log.debug(`Chat: could not load the session's messages: ${errorText(error)}`);
     }
   }
 
-  /** Sends a prompt; while the agent runs it is queued as steering (default) or a follow-up. */
-  async prompt(text: string, mode: "steer" | "followUp" = "steer", images?: ImageContent[]): Promise<void> {
-    const shown = this.supervisor.status === "running" && this.sent.add(text, mode);
-    if (shown) this.postQueue();
-    try {
-      const client = await this.supervisor.ensureStarted();
-      await client.request("prompt", { message: text, streamingBehavior: mode, ...(images ? { images } : {}) });
-    } catch (error) {
-      if (shown && this.sent.taken(text)) this.postQueue();
-      this.showError(error);
-    }
+  /** Sends a message as if typed in the chat (a prompt, or queued while the agent runs). */
+  prompt(text: string, mode: "steer" | "followUp" = "steer", images?: ImageContent[]): Promise<void> {
+    return this.queue.prompt(text, mode, images);
   }
 
   async bash(command: string, excludeFromContext: boolean): Promise<void> {
@@ -265,80 +251,27 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
-  /** Abort: the queued messages come back into the box first (as in Pi's terminal UI), then the run stops. */
-  async abort(): Promise<void> {
-    const client = this.supervisor.client;
-    if (!client) return;
-    try {
-      // Pi keeps its queue through an abort and would send it with the next prompt.
-      if (client.capabilities.sessionTree) await this.restoreQueue();
-      await client.request("abort", {});
-    } catch (error) {
-      this.showError(error);
-    }
+  private postPlan(): void {
+    if (this.plan) this.view.post({ type: "plan", phases: [...this.plan.phases] });
   }
 
-  /** Replaces the agent's queue: clear_queue, then each message queued again in order. */
-  async editQueue(queue: QueueState): Promise<void> {
-    const client = this.supervisor.client;
-    if (!client) return;
-    // The queue updates between clear_queue and the last message would redraw the view's queue
-    // (losing its focus) several times: the view sees only where the edit ends.
-    this.queueEdits++;
-    try {
-      await client.request("clear_queue", {});
-      for (const message of queue.steering) await client.request("steer", { message });
-      for (const message of queue.followUp) await client.request("follow_up", { message });
-    } catch (error) {
-      this.showError(error);
-    } finally {
-      if (--this.queueEdits === 0) this.postQueue();
-    }
+  /** The session's activity as the Sessions list shows it: whether a question waits for the user. */
+  setWaiting(waiting: boolean): void {
+    if (waiting === this.waiting) return;
+    this.waiting = waiting;
+    this.postStatus();
   }
 
-  /** Escape (and Abort): the queued messages go back into the input box. */
-  async restoreQueue(): Promise<void> {
-    const client = this.supervisor.client;
-    if (!client) return;
-    try {
-      const cleared = await client.request("clear_queue", {});
-      this.setQueue({ steering: [], followUp: [] }); // also for agents that send no queue_update
-      const text = [...cleared.steering, ...cleared.followUp].join("\n\n");
-      if (text) this.view.post({ type: "setInput", text, append: true });
-    } catch (error) {
-      this.showError(error);
-    }
-  }
-
-  private setQueue(queue: QueueState): void {
-    this.queue = queue;
-    if (this.queueEdits === 0) this.postQueue();
-  }
-
-  /** After a run: as much of what was sent as the agent says it still holds (get_state's count). */
-  private async reconcileSent(client: RpcClient): Promise<void> {
-    let held = 0;
-    try {
-      const state = await client.request("get_state", {});
-      held = state.pendingMessageCount ?? state.queuedMessageCount ?? 0;
-    } catch (error) {
-      this.log.debug(`Chat: could not ask for the agent's queue: ${errorText(error)}`);
-    }
-    if (this.sent.keepNewest(held)) this.postQueue();
-  }
-
-  /** The agent's queue, or what was sent to an agent that reports none (marked unconfirmed). */
-  private postQueue(): void {
-    const sent = this.sent.shown;
-    this.view.post(sent ? { type: "queue", queue: sent, unconfirmed: true } : { type: "queue", queue: this.queue });
+  private postStatus(): void {
+    this.view.post({ type: "status", status: this.supervisor.status, ...(this.waiting ? { waiting: true } : {}) });
   }
 
   get firstPrompt(): string | undefined {
-    return this.session.firstPrompt;
+    return this.header.firstPrompt;
   }
 
   private noteFirstPrompt(text: string | undefined): void {
-    if (this.session.setFirstPrompt(text)) this.firstPromptEmitter.fire();
+    if (this.header.setFirstPrompt(text)) this.firstPromptEmitter.fire();
   }
 
   private quietly(work: Promise<unknown>): void {
@@ -355,10 +288,6 @@ export class ChatController implements vscode.Disposable {
     this.streamed.dispose();
     for (const sub of this.subscriptions.splice(0)) sub.dispose();
   }
-}
-
-function queuedCount(queue: QueueState): number {
-  return queue.steering.length + queue.followUp.length;
 }
 
 function errorText(error: unknown): string {

@@ -1,6 +1,6 @@
 import * as assert from "node:assert/strict";
 import type { AgentEvent, AssistantMessage } from "../../shared/protocol";
-import type { QueueState, SessionHeader, ToWebview } from "../../shared/webview-protocol";
+import type { SessionHeader, ToWebview } from "../../shared/webview-protocol";
 import { ChatEvents } from "./chat-events";
 import { beforeAndAfter, fileChangeOf } from "./edit-diff";
 import { Transcript } from "./transcript";
@@ -12,12 +12,11 @@ function assistant(content: AssistantMessage["content"], extra: Partial<Assistan
 
 function setup() {
   const sent: ToWebview[] = [];
-  const queues: QueueState[] = [];
   const headers: Partial<SessionHeader>[] = [];
   const transcript = new Transcript((m) => sent.push(m), () => 1000);
-  const events = new ChatEvents(transcript, { queue: (q) => queues.push(q), header: (h) => headers.push(h) }, () => 5000);
+  const events = new ChatEvents(transcript, { header: (h) => headers.push(h) }, () => 5000);
   const apply = (...list: AgentEvent[]) => list.forEach((e) => events.apply(e));
-  return { sent, queues, headers, transcript, events, apply };
+  return { sent, headers, transcript, events, apply };
 }
 
 describe("chat events → transcript", () => {
@@ -80,8 +79,8 @@ describe("chat events → transcript", () => {
     assert.deepEqual([card?.status, card?.output, card?.durationMs, (card?.args as { command: string }).command], ["done", "hi\n", 12, "echo hi"]);
   });
 
-  it("shows retries and compaction as banners, and passes queue and header changes on", () => {
-    const { transcript, queues, headers, apply } = setup();
+  it("shows retries and compaction as banners, and passes header changes on", () => {
+    const { transcript, headers, apply } = setup();
     apply({ type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: "overloaded" });
     let banner = transcript.snapshot()[0];
     assert.ok(banner.kind === "banner" && banner.active && /Retrying in 2 s \(attempt 1 of 3\): overloaded/.test(banner.text));
@@ -94,7 +93,6 @@ describe("chat events → transcript", () => {
     assert.ok(last?.kind === "compaction" && last.tokensBefore === 120_000);
     assert.equal(transcript.snapshot().filter((i) => i.kind === "banner").length, 1);
     apply({ type: "queue_update", steering: ["a"], followUp: ["b"] }, { type: "thinking_level_changed", level: "high" });
-    assert.deepEqual(queues, [{ steering: ["a"], followUp: ["b"] }]);
     assert.deepEqual(headers, [{ thinkingLevel: "high" }]);
   });
 

@@ -1,11 +1,10 @@
-import type { AgentEvent, AgentMessage, BashResult, EventOf, TextOrImage, ToolCall } from "../../shared/protocol";
-import type { QueueState, SessionHeader } from "../../shared/webview-protocol";
+import { contentText, type AgentEvent, type AgentMessage, type BashResult, type EventOf, type TextOrImage, type ToolCall } from "../../shared/protocol";
+import type { SessionHeader } from "../../shared/webview-protocol";
 import { AssistantStream } from "./assistant-stream";
 import type { Transcript } from "./transcript";
 
 /** What the events change besides the transcript. */
 export interface ChatEventSink {
-  queue(queue: QueueState): void;
   header(change: Partial<SessionHeader>): void;
 }
 
@@ -51,8 +50,6 @@ export class ChatEvents {
       case "agent_end":
       case "agent_settled":
         return this.assistant.finish();
-      case "queue_update":
-        return this.sink.queue({ steering: event.steering, followUp: event.followUp });
       case "session_info_changed":
         return this.sink.header({ sessionName: event.name });
       case "thinking_level_changed":
@@ -222,12 +219,6 @@ export class ChatEvents {
     if (this.outputTimer) clearTimeout(this.outputTimer);
     this.outputTimer = undefined;
   }
-}
-
-export function contentText(content: string | TextOrImage[] | unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.flatMap((c: { type?: string; text?: string }) => (c.type === "text" ? [c.text ?? ""] : [])).join("");
 }
 
 function resultText(content: TextOrImage[]): string {

@@ -50,10 +50,6 @@ export class ChatPanelSurface implements ChatSurface, vscode.Disposable {
     return this.events.answerRequests(handlers);
   }
 
-  claimActive(): void {
-    this.events.active.fire();
-  }
-
   reveal(preserveFocus = true): void {
     if (this.panel) return this.panel.reveal(undefined, preserveFocus);
     const panel = vscode.window.createWebviewPanel(

@@ -19,8 +19,6 @@ export interface ChatSurface {
   post(message: ToWebview): void;
   /** Who answers the webview's requests (the chat controller). */
   answerRequests(handlers: WebviewRequestHandlers): vscode.Disposable;
-  /** Makes this chat's session the active one (before running a command for it). */
-  claimActive(): void;
   /** Shows the chat without taking focus (creating its webview if needed). */
   reveal(): void;
   /** An agent extension's setTitle; empty restores the default. */

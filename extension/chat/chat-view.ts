@@ -58,10 +58,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatSurface
     return this.events.answerRequests(handlers);
   }
 
-  claimActive(): void {
-    this.events.active.fire();
-  }
-
   /** The view's title (an agent extension's setTitle); empty restores the default. */
   setTitle(title: string): void {
     this.title = title || undefined;

@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { pruneStore } from "../../shared/node/checkpoint-prune";
-import type { AgentAttach, AgentSupervisor } from "../agent-supervisor";
+import type { AgentAttach, AgentSupervisor } from "../supervision/agent-supervisor";
 import { Lifetime } from "../lifetime";
 import { settings } from "../settings";
 import { registerCheckpointContent } from "./diff-preview";
@@ -39,6 +39,8 @@ export interface CheckpointServices {
 export interface Checkpoints extends vscode.Disposable {
   /** The store's folder; undefined while checkpoints are off (pi.checkpoints.enabled). */
   activeStore(): string | undefined;
+  /** Takes files and/or the conversation of a session back (`pi.rewind` for the active one). */
+  rewind(request: RewindRequest): Promise<unknown>;
 }
 
 export function installCheckpoints(services: CheckpointServices): Checkpoints {
@@ -84,5 +86,5 @@ export function installCheckpoints(services: CheckpointServices): Checkpoints {
       }
     }),
   );
-  return { activeStore, dispose: () => lifetime.dispose() };
+  return { activeStore, rewind: (request) => rewind(deps, request), dispose: () => lifetime.dispose() };
 }

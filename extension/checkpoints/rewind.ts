@@ -10,7 +10,7 @@ import { restorePlan } from "../../shared/checkpoints/restore-plan";
 import type { CheckpointRecord, RestoreStep } from "../../shared/checkpoints/schema";
 import { readRecords } from "../../shared/node/checkpoint-store";
 import type { RpcClient } from "../../shared/rpc";
-import type { AgentSupervisor } from "../agent-supervisor";
+import type { AgentSupervisor } from "../supervision/agent-supervisor";
 import { showRewindDiff } from "./diff-preview";
 import { entryTimes, sessionLineage } from "./lineage";
 import { applyRestore, changesFile, type RestoreResult } from "./restore";

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { AgentSupervisor } from "../agent-supervisor";
+import type { AgentSupervisor } from "../supervision/agent-supervisor";
 
 /** "Ask Pi to fix" on a diagnostic; "Steer Pi with this" while the agent is working. */
 export class AskPiCodeActions implements vscode.CodeActionProvider {

@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import type { RpcClient } from "../../shared/rpc";
-import type { AgentSupervisor } from "../agent-supervisor";
+import type { AgentSupervisor } from "../supervision/agent-supervisor";
 import type { ApiKeyStore } from "../api-keys";
 
 /** What the chat view offers commands (implemented in main.ts over the chat controller). */

@@ -9,6 +9,7 @@ import { registerPromptCommands } from "./prompt-commands";
 import { registerSessionCommands } from "./session-commands";
 
 export type { ChatAccess, CommandContext } from "./context";
+export { sessionCommandActions } from "./session-commands";
 
 /** Every `pi.*` command of the palette, menus and keybindings, and the "Ask Pi to fix" code action. */
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {

@@ -40,17 +40,17 @@ function sessionItem(session: SessionSummary, current: string | undefined): vsco
   };
 }
 
-export function registerSessionCommands(ctx: CommandContext): vscode.Disposable[] {
-  return [
-    vscode.commands.registerCommand("pi.newSession", () =>
+/** The session commands of one session (`ctx.supervisor`'s): what the palette and the chat header's menu run. */
+export function sessionCommandActions(ctx: CommandContext) {
+  return {
+    newSession: () =>
       run(ctx, "Starting a new session", async (client) => {
         if (!(await idleFirst(ctx, client, "start a new session"))) return;
         const result = await client.request("new_session", {});
         if (result.cancelled) void vscode.window.showInformationMessage("Pi: an extension cancelled the new session.");
         await ctx.supervisor.agent.refresh(client);
       }),
-    ),
-    vscode.commands.registerCommand("pi.resumeSession", () =>
+    resumeSession: () =>
       run(ctx, "Resuming a session", async (client) => {
         const state = await ctx.supervisor.agent.refresh(client);
         if (!state.sessionFile) {
@@ -71,8 +71,7 @@ export function registerSessionCommands(ctx: CommandContext): vscode.Disposable[
         if (result.cancelled) void vscode.window.showInformationMessage("Pi: an extension cancelled the switch.");
         await ctx.supervisor.agent.refresh(client);
       }),
-    ),
-    vscode.commands.registerCommand("pi.forkFromMessage", () =>
+    forkFromMessage: () =>
       run(ctx, "Forking", async (client) => {
         const omp = ctx.supervisor.capabilities?.forkCommand === "branch";
         const { messages } = omp ? await client.request("get_branch_messages", {}) : await client.request("get_fork_messages", {});
@@ -86,8 +85,7 @@ export function registerSessionCommands(ctx: CommandContext): vscode.Disposable[
         await ctx.supervisor.agent.refresh(client);
         if (result.text !== undefined) ctx.chat.setInput(withoutContext(result.text));
       }),
-    ),
-    vscode.commands.registerCommand("pi.exportHtml", () =>
+    exportHtml: () =>
       run(ctx, "Exporting the session", async (client) => {
         const { sessionFile } = await client.request("get_state", {});
         const file = await client.request("export_html", { outputPath: exportPath(ctx.exportsDir, sessionFile) }).then((result) => result.path);
@@ -104,6 +102,10 @@ export function registerSessionCommands(ctx: CommandContext): vscode.Disposable[
         });
         return file;
       }),
-    ),
-  ];
+  };
+}
+
+export function registerSessionCommands(ctx: CommandContext): vscode.Disposable[] {
+  const actions = sessionCommandActions(ctx);
+  return Object.entries(actions).map(([name, action]) => vscode.commands.registerCommand(`pi.${name}`, action));
 }

@@ -1,5 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { readSessionFile } from "../../shared/node/session-file-reader";
+import type { ParsedSession } from "../../shared/session-format/parse";
 
 /** One session file of a folder, as Resume Session lists it. */
 export interface SessionSummary {
@@ -12,41 +14,30 @@ export interface SessionSummary {
   messageCount: number;
 }
 
-/** Reads the summary of a Pi session file (JSONL: a `session` header, then entries); undefined if it is not one. */
+/** Reads the summary of a Pi session file (shared/session-format's reader); undefined if it is not one. */
 export function readSessionSummary(file: string): SessionSummary | undefined {
-  let text: string;
+  let parsed: ParsedSession;
   let stat: fs.Stats;
   try {
-    text = fs.readFileSync(file, "utf8");
+    // Parse only what the summary needs: the header, names, and messages.
+    parsed = readSessionFile(file, { wanted: (line) => line.includes('"session_info"') || line.includes('"message"') });
     stat = fs.statSync(file);
   } catch {
     return undefined;
   }
-  let header: { type?: string; timestamp?: string } | undefined;
+  const { header, entries } = parsed;
+  if (!header) return undefined;
   let name: string | undefined;
   let firstMessage: string | undefined;
   let messageCount = 0;
-  for (const line of text.split("\n")) {
-    if (!line.trim()) continue;
-    // Parse only what the summary needs: the header, names, and messages.
-    if (header && !line.includes('"session_info"') && !line.includes('"message"')) continue;
-    let entry: { type?: string; name?: string; timestamp?: string; message?: { role?: string; content?: unknown } };
-    try {
-      entry = JSON.parse(line) as typeof entry;
-    } catch {
-      continue;
-    }
-    if (!header) {
-      if (entry.type !== "session") return undefined;
-      header = entry;
-    } else if (entry.type === "session_info" && typeof entry.name === "string") {
+  for (const entry of entries) {
+    if (entry.type === "session_info" && typeof entry.name === "string") {
       name = entry.name || undefined;
     } else if (entry.type === "message" && entry.message) {
       messageCount++;
       if (!firstMessage && entry.message.role === "user") firstMessage = textOf(entry.message.content);
     }
   }
-  if (!header) return undefined;
   const started = header.timestamp ? new Date(header.timestamp) : stat.mtime;
   return { file, started, modified: stat.mtime, messageCount, ...(name ? { name } : {}), ...(firstMessage ? { firstMessage } : {}) };
 }

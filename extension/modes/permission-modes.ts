@@ -1,24 +1,15 @@
 import * as vscode from "vscode";
-import type { PermissionMode } from "../../shared/protocol";
+import { permissionModeInfo, permissionModes, type PermissionMode } from "../../shared/protocol";
 import { Lifetime } from "../lifetime";
 import type { AgentSession } from "../sessions/agent-session";
 import type { SessionRegistry } from "../sessions/session-registry";
 
-interface ModeInfo {
-  label: string;
-  /** Status bar text (codicon + word). */
-  short: string;
-  detail: string;
-}
+const modes = permissionModeInfo;
+const shortWords: Record<PermissionMode, string> = { ask: "Ask", acceptEdits: "Auto-edits", plan: "Plan", auto: "Full auto" };
+/** Status bar text (codicon + word). */
+const short = (mode: PermissionMode) => `$(${modes[mode].icon}) ${shortWords[mode]}`;
 
-export const modes: Record<PermissionMode, ModeInfo> = {
-  ask: { label: "Ask", short: "$(shield) Ask", detail: "Ask before the tools in pi.permissions.confirmTools run (bash, edit, write)" },
-  acceptEdits: { label: "Auto-accept edits", short: "$(edit) Auto-edits", detail: "File edits run without asking and can be reviewed after; bash still asks" },
-  plan: { label: "Plan", short: "$(list-tree) Plan", detail: "Read-only tools only: the agent investigates and proposes a plan, and changes nothing until you approve it" },
-  auto: { label: "Full auto", short: "$(warning) Full auto", detail: "Every tool runs without asking, bash included" },
-};
-
-const order: PermissionMode[] = ["ask", "acceptEdits", "plan", "auto"];
+const order = permissionModes;
 
 /**
  * Permission modes per session (ours; the bundled host enforces them, `set_permission_mode`): a
@@ -61,14 +52,15 @@ export class PermissionModes implements vscode.Disposable {
     const mode = this.mode;
     void vscode.commands.executeCommand("setContext", "pi.planMode", mode === "plan");
     if (!mode || this.session.supervisor.capabilities?.permissionModes !== true) return this.item.hide();
-    this.item.text = modes[mode].short;
+    this.item.text = short(mode);
     this.item.tooltip = `Pi permission mode: ${modes[mode].label}. ${modes[mode].detail}. Click to change.`;
     this.item.backgroundColor = mode === "auto" ? new vscode.ThemeColor("statusBarItem.warningBackground") : undefined;
     this.item.show();
   }
 
-  private async choose(given?: PermissionMode): Promise<void> {
-    const supervisor = this.session.supervisor;
+  /** Switches a session's mode (default: the active one's), asking which when none is given. */
+  async choose(given?: PermissionMode, session: AgentSession = this.session): Promise<void> {
+    const supervisor = session.supervisor;
     const client = await supervisor.ensureStarted().catch(() => undefined);
     if (!client || supervisor.capabilities?.permissionModes !== true) {
       void vscode.window.showInformationMessage("Pi: this agent has no permission modes (the bundled agent host has them).");
@@ -76,7 +68,7 @@ export class PermissionModes implements vscode.Disposable {
     }
     let mode = given;
     if (!mode) {
-      const current = this.mode;
+      const current = supervisor.state?.permissionMode;
       const picked = await vscode.window.showQuickPick(
         order.map((m) => ({ label: modes[m].label, description: m === current ? "(current)" : "", detail: modes[m].detail, mode: m })),
         { title: "Pi: Permission Mode", placeHolder: "How much may the agent do without asking?" },

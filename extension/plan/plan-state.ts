@@ -1,7 +1,7 @@
 import * as vscode from "vscode";
 import type { TodoPhase } from "../../shared/protocol";
 import type { RpcClient } from "../../shared/rpc";
-import type { AgentSupervisor } from "../agent-supervisor";
+import type { AgentSupervisor } from "../supervision/agent-supervisor";
 import type { Lifetime } from "../lifetime";
 
 const statuses = new Set(["pending", "in_progress", "completed", "abandoned"]);

@@ -3,7 +3,7 @@ import type { TodoPhase } from "../../shared/protocol";
 import { Lifetime } from "../lifetime";
 import type { AgentSession } from "../sessions/agent-session";
 import type { SessionRegistry } from "../sessions/session-registry";
-import { addTask, moveTask, progress, removeTask, renameTask, toggleDone, type TaskRef, type TodoStatus } from "./plan-edits";
+import { addTask, moveTask, progress, removeTask, renameTask, toggleDone, type TaskRef, type TodoStatus } from "../../shared/plan-edits";
 
 export const PLAN_VIEW_ID = "pi.plan";
 

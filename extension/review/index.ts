@@ -5,7 +5,7 @@
  * review-tracking.ts for how changes are found, hunks.ts for what Keep and Undo do.
  */
 import type * as vscode from "vscode";
-import type { AgentAttach } from "../agent-supervisor";
+import type { AgentAttach } from "../supervision/agent-supervisor";
 import { Lifetime } from "../lifetime";
 import { ChangesView } from "./changes-view";
 import { registerReviewCommands } from "./review-actions";

@@ -11,7 +11,7 @@ import * as vscode from "vscode";
 import type { CheckpointRecord } from "../../shared/checkpoints/schema";
 import { readObject, readRecords } from "../../shared/node/checkpoint-store";
 import type { RpcClient } from "../../shared/rpc";
-import type { AgentAttach } from "../agent-supervisor";
+import type { AgentAttach } from "../supervision/agent-supervisor";
 import { Lifetime } from "../lifetime";
 import type { Content } from "./file-change";
 import { KnownFiles } from "./known-files";

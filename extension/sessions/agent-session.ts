@@ -1,9 +1,10 @@
 import * as vscode from "vscode";
 import { terminalOnlyNotice } from "../../shared/protocol";
-import { AgentSupervisor, type AgentAttach } from "../agent-supervisor";
+import { AgentSupervisor, type AgentAttach } from "../supervision/agent-supervisor";
 import type { ApiKeyStore } from "../api-keys";
 import { ChatController } from "../chat/chat-controller";
 import type { ChatLinks } from "../chat/chat-links";
+import type { ChatSessionActions } from "../chat/session-actions";
 import type { ChatSurface } from "../chat/chat-surface";
 import type { ChatAccess } from "../commands";
 import { Lifetime } from "../lifetime";
@@ -29,6 +30,8 @@ export interface SessionServices {
   checkpointStore?: () => string | undefined;
   /** The one project-trust decider of the window. */
   projectTrust?: ProjectTrust;
+  /** What a session's chat asks of its own session (the header's menu, rewind). */
+  chatActions?: (session: AgentSession) => ChatSessionActions;
 }
 
 export interface SessionSpec {
@@ -83,7 +86,7 @@ export class AgentSession implements vscode.Disposable {
     );
     const surface = spec.surface;
     this.plan = this.lifetime.add(new PlanState(this.supervisor));
-    this.chat = this.lifetime.add(new ChatController(this.supervisor, surface, log, services.links));
+    this.chat = this.lifetime.add(new ChatController(this.supervisor, surface, log, services.links, services.chatActions?.(this), this.plan));
     this.notices = this.lifetime.add(new NoticePresenter((notice) => log.info(`UI request ${notice.method} is not shown: ${JSON.stringify(notice)}`)));
     this.pending = this.lifetime.add(new PendingDialogs((id, answer) => this.chat.dialogs.answer(id, answer)));
     this.chatAccess = {
@@ -105,7 +108,13 @@ export class AgentSession implements vscode.Disposable {
       });
       // The user aborted this run: its open questions end with it (see onSettled below).
       let aborted = false;
-      agentLifetime.add(client.onDidSendCommand((type) => (aborted ||= type === "abort" || type === "abort_and_prompt")));
+      agentLifetime.add(client.onDidSendCommand((type) => {
+        if (type !== "abort" && type !== "abort_and_prompt") return;
+        aborted = true;
+        // At once, not when the run settles: an agent may wait for the answer before it can stop
+        // (pi awaits an extension's question in its tool_call handler), so the question ends first.
+        this.pending.cancelOpen();
+      }));
       agentLifetime.add(client.onEvent((event) => {
         if (event.type === "agent_start") {
           this.lastRun = undefined;
@@ -198,6 +207,7 @@ export class AgentSession implements vscode.Disposable {
   }
 
   private update(): void {
+    this.chat.setWaiting(this.activity === "waiting");
     this.changeEmitter.fire();
   }
 

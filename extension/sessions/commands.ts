@@ -87,7 +87,7 @@ export function registerSessionsCommands(deps: SessionsCommandDeps): vscode.Disp
  * Opens the session in Pi's terminal UI (`pi --session FILE`); when that terminal closes, the
  * agent here reloads the file so the chat shows what was said there.
  */
-async function openInTerminal(session: AgentSession, log: vscode.LogOutputChannel): Promise<vscode.Terminal | undefined> {
+export async function openInTerminal(session: AgentSession, log: vscode.LogOutputChannel): Promise<vscode.Terminal | undefined> {
   const file = session.sessionFile;
   if (!file) {
     void vscode.window.showInformationMessage("Pi: this session has no session file yet (send a message first, or the agent runs with --no-session).");

@@ -79,7 +79,8 @@ export class SessionRegistry implements vscode.Disposable {
     this.setActive(this.primary);
   }
 
-  private setActive(session: AgentSession): void {
+  /** The user worked with this session (in its chat): commands without a session act on it now. */
+  setActive(session: AgentSession): void {
     if (this.activeSession === session) return;
     this.activeSession = session;
     this.changeEmitter.fire(); // views that follow the active session (the plan) look again

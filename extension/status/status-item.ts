@@ -59,7 +59,7 @@ function viewOf(agent: AgentState): StatusView {
     ...(s?.thinkingLevel && s.model?.reasoning ? { thinkingLevel: s.thinkingLevel } : {}),
     ...(s?.sessionName || s?.sessionFile ? { sessionName: s.sessionName ?? path.basename(s.sessionFile ?? "") } : {}),
     openDialogs: agent.openDialogs,
-    queued: agent.queue.steering.length + agent.queue.followUp.length,
+    queued: agent.queue.size,
     notes: agent.notes,
     ...(agent.restart?.at !== undefined ? { restartAt: agent.restart.at } : {}),
     ...(agent.restart?.gaveUp ? { gaveUp: true } : {}),

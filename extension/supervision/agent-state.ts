@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import type { ResponseData, ThinkingLevel } from "../../shared/protocol";
 import type { AgentCapabilities, RpcClient } from "../../shared/rpc";
 import type { AgentStatus } from "../../shared/webview-protocol";
+import { AgentQueue } from "./agent-queue";
 import { capabilityNotes } from "./capability-notes";
 
 export type SessionState = ResponseData<"get_state">;
@@ -27,9 +28,10 @@ export interface RestartInfo {
 }
 
 /**
- * The agent as the rest of the extension sees it: status, session state (from get_state, kept
- * fresh after runs and state-changing commands), capabilities and their notes, queued texts,
- * open dialogs. The status bar and context keys render from it.
+ * The agent as the rest of the extension sees it, and the one owner of it: run status, session
+ * state (from get_state, kept fresh after runs and state-changing commands), capabilities and
+ * their notes, the queue, open dialogs. The chat header, the Sessions list, the status bar and
+ * context keys all render from it.
  */
 export class AgentState implements vscode.Disposable {
   status: AgentStatus = "stopped";
@@ -38,7 +40,8 @@ export class AgentState implements vscode.Disposable {
   capabilities: AgentCapabilities | undefined;
   notes: string[] = [];
   label: string | undefined;
-  queue = { steering: [] as string[], followUp: [] as string[] };
+  /** Steering and follow-up messages the agent holds. */
+  readonly queue = new AgentQueue();
   openDialogs = 0;
   restart: RestartInfo | undefined;
   private recovery: Recovery | undefined;
@@ -61,7 +64,8 @@ export class AgentState implements vscode.Disposable {
     if (status === this.status) return;
     this.status = status;
     if (status !== "crashed") this.restart = undefined;
-    if (status === "idle" || status === "stopped" || status === "crashed") this.queue = { steering: [], followUp: [] };
+    // An idle agent may still hold a queue (Pi keeps it through an abort); a process that is gone holds none.
+    if (status === "stopped" || status === "crashed") this.queue.clear();
     this.statusEmitter.fire(status);
     this.changeEmitter.fire();
   }
@@ -92,11 +96,8 @@ export class AgentState implements vscode.Disposable {
         this.setStatus("idle");
         this.refreshSoon();
       }),
-      client.on("queue_update", (event) => {
-        // Only while the queue matters: a late update after a crash must not bring texts back.
-        this.queue = { steering: [...event.steering], followUp: [...event.followUp] };
-        this.changeEmitter.fire();
-      }),
+      this.queue.observe(client),
+      this.queue.onDidChange(() => this.changeEmitter.fire()),
       client.on("thinking_level_changed", () => this.refreshSoon()),
       client.on("session_info_changed", () => this.refreshSoon()),
     ];
@@ -121,6 +122,8 @@ export class AgentState implements vscode.Disposable {
     const state = await client.request("get_state", {});
     const before = this.session;
     this.session = state;
+    // An agent that reports no queue says at least how much it still holds.
+    if (this.status !== "running") this.queue.agentHolds(state.pendingMessageCount ?? state.queuedMessageCount ?? 0);
     if (!before || before.sessionId !== state.sessionId || before.sessionFile !== state.sessionFile) this.sessionEmitter.fire({ state, previous: before });
     this.changeEmitter.fire();
     return state;
@@ -133,7 +136,7 @@ export class AgentState implements vscode.Disposable {
       ...(s?.sessionFile ? { sessionFile: s.sessionFile } : {}),
       ...(s?.model ? { model: { provider: s.model.provider, id: s.model.id } } : {}),
       ...(s?.thinkingLevel ? { thinkingLevel: s.thinkingLevel } : {}),
-      queue: [...this.queue.steering, ...this.queue.followUp],
+      queue: this.queue.texts(),
     };
   }
 
@@ -165,6 +168,7 @@ export class AgentState implements vscode.Disposable {
 
   dispose(): void {
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    this.queue.dispose();
     for (const emitter of [this.changeEmitter, this.statusEmitter, this.sessionEmitter, this.undeliveredEmitter]) emitter.dispose();
   }
 }

@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { AgentSupervisor } from "../agent-supervisor";
+import type { AgentSupervisor } from "../supervision/agent-supervisor";
 import type { ChatAccess } from "../commands";
 
 /** After a crash or restart: the steering/follow-up texts the agent never got, to send again or edit. */

@@ -88,11 +88,3 @@ export type RpcCommand = { [K in CommandType]: CommandOf<K> }[CommandType];
 export type CommandParams<K extends CommandType> = Omit<CommandOf<K>, "id" | "type">;
 
 export const piCommandTypes = Object.keys(commandSchemas).slice(0, 33) as CommandType[];
-export const seed001CommandTypes: readonly CommandType[] = [
-  "abort_and_prompt",
-  "set_todos",
-  "set_host_tools",
-  "set_interrupt_mode",
-  "branch",
-  "get_branch_messages",
-];

@@ -78,3 +78,10 @@ export const ToolResult = Type.Object({
   details: Type.Optional(Type.Unknown()),
 });
 export type ToolResult = Static<typeof ToolResult>;
+
+/** The text of a message's content (a string, or its text parts joined; images add nothing). */
+export function contentText(content: string | TextOrImage[] | unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.flatMap((c: { type?: string; text?: string }) => (c.type === "text" ? [c.text ?? ""] : [])).join("");
+}

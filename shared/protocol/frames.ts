@@ -1,4 +1,4 @@
-import { Type, type TSchema } from "@sinclair/typebox";
+import type { TSchema } from "@sinclair/typebox";
 import { commandSchemas, type CommandType, type RpcCommand } from "./commands";
 import { eventSchemas, type AgentEvent } from "./events";
 import { ExtensionUiResponse, uiRequestSchemas, type ExtensionUiRequest } from "./extension-ui";
@@ -72,5 +72,3 @@ export function lenient(schema: TSchema, depth = 0): TSchema {
   }
   return copy as TSchema;
 }
-
-export const AnyFrame = Type.Object({ type: Type.String() });

@@ -21,6 +21,15 @@ export type InterruptMode = Static<typeof InterruptMode>;
 export const PermissionMode = Type.Union([Type.Literal("ask"), Type.Literal("acceptEdits"), Type.Literal("plan"), Type.Literal("auto")]);
 export type PermissionMode = Static<typeof PermissionMode>;
 
+/** How each permission mode is named and explained wherever it is shown (status bar, chat header, pickers). */
+export const permissionModeInfo: Record<PermissionMode, { label: string; icon: string; detail: string }> = {
+  ask: { label: "Ask", icon: "shield", detail: "Ask before the tools in pi.permissions.confirmTools run (bash, edit, write)" },
+  acceptEdits: { label: "Auto-accept edits", icon: "edit", detail: "File edits run without asking and can be reviewed after; bash still asks" },
+  plan: { label: "Plan", icon: "list-tree", detail: "Read-only tools only: the agent investigates and proposes a plan, and changes nothing until you approve it" },
+  auto: { label: "Full auto", icon: "warning", detail: "Every tool runs without asking, bash included" },
+};
+export const permissionModes: readonly PermissionMode[] = ["ask", "acceptEdits", "plan", "auto"];
+
 export const ModelCost = Type.Object({
   input: Type.Number({ description: "$ per million tokens" }),
   output: Type.Number(),

@@ -67,7 +67,6 @@ export const responseDataSchemas = {
 
 /** Pi 0.87.1 sends no data for these; Pi 1.5.x adds `{disposition}`. */
 const optionalData = new Set<CommandType>(["prompt", "steer", "follow_up"]);
-export const hasOptionalData = (command: CommandType): boolean => optionalData.has(command);
 
 type DataSchemas = typeof responseDataSchemas;
 /** What request(K) resolves with: the response's data (undefined where the command has none). */

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ProcessTransport } from "../../shared/node/process-transport";
 import { RpcClient } from "../../shared/rpc";
-import { loadSessionFile } from "../../agent-host/session/session-file";
+import { loadSessionFile } from "../../agent-host/session/persistence/session-file";
 import { startMockLlm, type MockLlm } from "../support/mock-llm";
 import { peerLaunch, type PeerLaunch } from "../support/peers";
 import { prng } from "./frame-fuzz";

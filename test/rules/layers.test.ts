@@ -18,7 +18,7 @@ describe("layer rules (eslint.config.mjs)", function () {
   // [file, import, refused]
   const cases: [string, string, boolean][] = [
     ["agent-host/ai/x.ts", 'import "../agent/agent";', true],
-    ["agent-host/tools/x.ts", 'import { SessionManager } from "../session/session-manager";', true],
+    ["agent-host/tools/x.ts", 'import { SessionManager } from "../session/persistence/session-manager";', true],
     ["agent-host/session/context/x.ts", 'import "../../rpc/cli";', true],
     ["agent-host/rpc/x.ts", 'import * as vscode from "vscode";', true],
     ["agent-host/agent/x.ts", 'import "../../extension/main";', true],
@@ -29,7 +29,7 @@ describe("layer rules (eslint.config.mjs)", function () {
     ["shared/rpc/x.ts", 'import { spawn } from "node:child_process";', true],
     ["shared/x.ts", 'import "../extension/settings";', true],
     ["shared/node/x.ts", 'import * as vscode from "vscode";', true],
-    ["agent-host/rpc/x.ts", 'import "../session/session-manager"; import "../../shared/rpc";', false],
+    ["agent-host/rpc/x.ts", 'import "../session/persistence/session-manager"; import "../../shared/rpc";', false],
     ["agent-host/tools/x.ts", 'import "../agent/tool"; import "../ai/types"; import "../../shared/protocol";', false],
     ["extension/x.ts", 'import * as vscode from "vscode"; import "../shared/rpc"; import "node:fs";', false],
     ["webview/x.ts", 'import "../shared/webview-protocol";', false],

@@ -48,16 +48,21 @@ export class DialogView implements ItemView {
     const countdown = item.state === "open" && item.deadline !== undefined ? h("span", { class: "dialog-countdown", "aria-live": "off" }) : null;
     element.append(itemHeader("question", "Question", countdown));
     // Whole, with newlines and control characters visible: what the user approves is what runs.
-    element.append(h("div", { class: "dialog-title" }, visibleText(item.title)));
-    if (item.message) element.append(h("div", { class: "dialog-message" }, visibleText(item.message)));
+    const title = h("div", { class: "dialog-title" }, visibleText(item.title));
+    const message = item.message ? h("div", { class: "dialog-message" }, visibleText(item.message)) : null;
     this.field = undefined;
-    if (item.state === "open") {
-      if (item.nativeDismissed) element.append(h("div", { class: "dialog-note" }, "Dismissed in VS Code: answer here, or cancel."));
-      element.append(this.controls());
-      if (countdown) this.startCountdown(countdown);
-    } else {
-      element.append(this.outcome());
+    if (item.state !== "open") {
+      // Over: folded to a line of its title and how it ended; the question whole when unfolded.
+      const fold = h("details", { class: "dialog-fold" }, h("summary", { title: "Show the whole question" }, title));
+      if (message) fold.append(message);
+      element.append(fold, this.outcome());
+      return element;
     }
+    element.append(title);
+    if (message) element.append(message);
+    if (item.nativeDismissed) element.append(h("div", { class: "dialog-note" }, "Dismissed in VS Code: answer here, or cancel."));
+    element.append(this.controls());
+    if (countdown) this.startCountdown(countdown);
     return element;
   }
 

@@ -112,8 +112,8 @@ function bodyStream(res: http.IncomingMessage, source: Readable, signal: AbortSi
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
 /** Where the request goes: straight to the server, or through HTTP(S)_PROXY (./proxy.ts). */
-function routed(url: URL, options: http.RequestOptions): [URL | string, http.RequestOptions] {
-  const proxy = proxyFor(url);
+function routed(url: URL, options: http.RequestOptions, httpProxy: string | undefined): [URL | string, http.RequestOptions] {
+  const proxy = proxyFor(url, httpProxy ? { ...process.env, HTTP_PROXY: httpProxy, HTTPS_PROXY: httpProxy } : process.env);
   if (!proxy) return [url, options];
   checkedProxy(proxy);
   if (url.protocol === "https:") return [url, { ...options, agent: tunnelAgent(proxy) }];
@@ -125,10 +125,12 @@ interface SendOptions {
   signal: AbortSignal | undefined;
   /** 0: no limit. */
   idleTimeoutMs: number;
+  /** Over the environment's HTTP(S)_PROXY. */
+  httpProxy: string | undefined;
 }
 
 function send(url: URL, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined, options: SendOptions, redirects: number): Promise<HttpResponse> {
-  const { signal, idleTimeoutMs } = options;
+  const { signal, idleTimeoutMs, httpProxy } = options;
   return new Promise<HttpResponse>((resolve, reject) => {
     if (signal?.aborted) return reject(abortError(signal));
     const { request, agent } = transportFor(url.protocol);
@@ -139,7 +141,7 @@ function send(url: URL, method: string, headers: Record<string, string>, body: s
     const done = () => signal?.removeEventListener("abort", onAbort);
     let route: ReturnType<typeof routed>;
     try {
-      route = routed(url, { method, headers: outgoing, agent });
+      route = routed(url, { method, headers: outgoing, agent }, httpProxy);
     } catch (error) {
       return reject(new TypeError("fetch failed", { cause: error }));
     }
@@ -183,19 +185,26 @@ function send(url: URL, method: string, headers: Record<string, string>, body: s
  * answer is an HttpResponse typed as the `Response` the SDKs' option asks for: it has every
  * member they read (provider tests run each SDK through it).
  */
-export async function httpFetch(input: FetchInput, init?: FetchInit, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS): Promise<Response> {
+export async function httpFetch(input: FetchInput, init?: FetchInit, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS, httpProxy?: string): Promise<Response> {
   const body = init?.body;
   const plainBody = body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array;
   const url = typeof input === "string" ? new URL(input) : input instanceof URL ? input : undefined;
   // globalThis: in a bundle whose `fetch` is this function (esbuild inject), a bare `fetch` is us.
   if (!url || !plainBody || (url.protocol !== "http:" && url.protocol !== "https:")) return globalThis.fetch(input, init);
   const method = (init?.method ?? "GET").toUpperCase();
-  const response = await send(url, method, headerRecord(init?.headers), body ?? undefined, { signal: init?.signal ?? undefined, idleTimeoutMs }, 0);
+  const response = await send(url, method, headerRecord(init?.headers), body ?? undefined, { signal: init?.signal ?? undefined, idleTimeoutMs, httpProxy }, 0);
   return response as unknown as Response;
 }
 
+/** A request's HTTP options (StreamOptions' httpIdleTimeoutMs and httpProxy). */
+export interface HttpOptions {
+  httpIdleTimeoutMs?: number;
+  httpProxy?: string;
+}
+
 /** The fetch to give an SDK for one request's options. */
-export function fetchFor(options: { httpIdleTimeoutMs?: number }): typeof fetch {
+export function fetchFor(options: HttpOptions): typeof fetch {
   const idle = options.httpIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  return (input, init) => httpFetch(input, init, idle);
+  const proxy = options.httpProxy;
+  return (input, init) => httpFetch(input, init, idle, proxy);
 }

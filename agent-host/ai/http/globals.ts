@@ -12,20 +12,22 @@
  * - `FormData`: the SDKs only test bodies with `instanceof` on the way (uploads, which the host
  *   never sends, construct one): the test reads the object's tag, constructing hands over to Node's.
  */
-import { DEFAULT_IDLE_TIMEOUT_MS, httpFetch } from "./fetch";
+import { DEFAULT_IDLE_TIMEOUT_MS, httpFetch, type HttpOptions } from "./fetch";
 import { HttpHeaders } from "./headers";
 import { HttpResponse } from "./response";
 
 export { HttpHeaders as Headers } from "./headers";
 
 let idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS;
+let httpProxy: string | undefined;
 
-/** The idle timeout of the global `fetch` below, for an SDK that cannot be handed a fetch (Google's). */
-export function setGlobalFetchIdleTimeout(ms: number | undefined): void {
-  idleTimeoutMs = ms ?? DEFAULT_IDLE_TIMEOUT_MS;
+/** The HTTP options (idle timeout, proxy) of the global `fetch` below, for an SDK that cannot be handed a fetch (Google's). */
+export function setGlobalFetchOptions(options: HttpOptions): void {
+  idleTimeoutMs = options.httpIdleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  httpProxy = options.httpProxy;
 }
 
-export const fetch: typeof globalThis.fetch = (input, init) => httpFetch(input, init, idleTimeoutMs);
+export const fetch: typeof globalThis.fetch = (input, init) => httpFetch(input, init, idleTimeoutMs, httpProxy);
 
 const tagged = (value: unknown, tag: string) => value !== null && typeof value === "object" && Object.prototype.toString.call(value) === `[object ${tag}]`;
 

@@ -7,7 +7,7 @@ import * as net from "node:net";
 import type { AddressInfo, Socket } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { httpFetch } from "./fetch";
+import { fetchFor, httpFetch } from "./fetch";
 import { proxyFor } from "./proxy";
 
 const listen = async (server: http.Server): Promise<string> => {
@@ -83,6 +83,33 @@ describe("httpFetch through a proxy, and its idle timeout", () => {
       assert.equal(seen[0]?.auth, `Basic ${Buffer.from("user:p@ss").toString("base64")}`);
       await withEnv({ HTTP_PROXY: `http://${proxyHost}`, NO_PROXY: "127.0.0.1" }, async () => {
         assert.equal(await (await httpFetch(`http://${targetHost}/direct`, {})).text(), "target saw /direct");
+      });
+      assert.equal(seen.length, 1, "NO_PROXY went straight to the server");
+    } finally {
+      await close(proxy);
+      await close(targetServer);
+    }
+  });
+
+  it("settings.json's httpProxy, given as a request option, is used without any proxy variable set (NO_PROXY still applies)", async () => {
+    const targetServer = http.createServer((req, res) => res.end(`target saw ${req.url}`));
+    const targetHost = await listen(targetServer);
+    const seen: string[] = [];
+    const proxy = http.createServer((req, res) => {
+      seen.push(req.url!);
+      const forward = http.request(req.url!, { method: req.method, headers: req.headers }, (up) => up.pipe(res));
+      req.pipe(forward);
+    });
+    const proxyHost = await listen(proxy);
+    try {
+      await withEnv({}, async () => {
+        const fetchViaSettings = fetchFor({ httpProxy: `http://${proxyHost}` });
+        assert.equal(await (await fetchViaSettings(`http://${targetHost}/v1/models`, {})).text(), "target saw /v1/models");
+        assert.equal(process.env.HTTP_PROXY, undefined, "the host's environment is not changed");
+      });
+      assert.deepEqual(seen, [`http://${targetHost}/v1/models`]);
+      await withEnv({ NO_PROXY: "127.0.0.1" }, async () => {
+        assert.equal(await (await fetchFor({ httpProxy: `http://${proxyHost}` })(`http://${targetHost}/direct`, {})).text(), "target saw /direct");
       });
       assert.equal(seen.length, 1, "NO_PROXY went straight to the server");
     } finally {

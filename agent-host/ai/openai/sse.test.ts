@@ -1,4 +1,5 @@
 import { strict as assert } from "node:assert";
+import { Stream } from "openai/streaming";
 import { readSseJson } from "./sse";
 
 function body(chunks: string[]): ReadableStream<Uint8Array> {
@@ -34,5 +35,36 @@ describe("SSE reader", () => {
 
   it("reads a last event without its blank line", async () => {
     assert.deepEqual(await collect(['data: {"x":1}\n\ndata: {"y":2}']), [{ x: 1 }, { y: 2 }]);
+  });
+
+  it("reads what the OpenAI SDK's own decoder reads (the oracle), for random streams cut at random places", async () => {
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let round = 0; round < 50; round++) {
+      const eol = random() < 0.3 ? "\r\n" : "\n";
+      let text = "";
+      for (let i = 0, n = 1 + Math.floor(random() * 20); i < n; i++) {
+        if (random() < 0.2) text += `: keep-alive${eol}`;
+        const json = JSON.stringify({ i, text: "é日".repeat(Math.floor(random() * 5)), nested: { deep: [round, i] } });
+        // An event's data may come on several data: lines (joined with a line feed: still the same JSON).
+        const cut = json.indexOf(',"nested"') + 1;
+        const lines = random() < 0.3 ? [json.slice(0, cut), json.slice(cut)] : [json];
+        text += `${lines.map((line) => `data: ${line}`).join(eol)}${eol}${eol}`;
+      }
+      if (random() < 0.5) text += `data: [DONE]${eol}${eol}data: {"after":true}${eol}${eol}`;
+      const bytes = new TextEncoder().encode(text);
+      const chunks: Uint8Array[] = [];
+      for (let at = 0; at < bytes.length; ) {
+        const size = 1 + Math.floor(random() * 40);
+        chunks.push(bytes.subarray(at, at + size));
+        at += size;
+      }
+      const stream = () => new ReadableStream<Uint8Array>({ start: (c) => (chunks.forEach((chunk) => c.enqueue(chunk)), c.close()) });
+      const ours: unknown[] = [];
+      for await (const batch of readSseJson(stream())) ours.push(...batch);
+      const theirs: unknown[] = [];
+      for await (const item of Stream.fromSSEResponse<unknown>(new Response(stream()), new AbortController())) theirs.push(item);
+      assert.deepEqual(ours, theirs, `round ${round}`);
+    }
   });
 });

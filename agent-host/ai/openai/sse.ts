@@ -14,7 +14,12 @@ export async function* readSseJson(body: ReadableStream<Uint8Array> | ByteStream
   let failure: unknown;
   /** The complete events in the buffer (and, at the end, a last one without its blank line); a failing event ends the batch. */
   const take = (final: boolean): Record<string, unknown>[] => {
-    if (buffer.includes("\r")) buffer = buffer.replace(/\r\n?/g, "\n");
+    if (buffer.includes("\r")) {
+      // A CR that ends a read may be the first half of a CRLF: it waits for the next byte (else a
+      // line break split across reads became two, ending an event between its data lines).
+      const held = !final && buffer.endsWith("\r") ? "\r" : "";
+      buffer = buffer.slice(0, buffer.length - held.length).replace(/\r\n?/g, "\n") + held;
+    }
     const batch: Record<string, unknown>[] = [];
     let start = 0;
     for (let end = buffer.indexOf("\n\n", start); end !== -1; end = buffer.indexOf("\n\n", start)) {

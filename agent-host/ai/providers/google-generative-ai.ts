@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { GenerateContentResponse, Part } from "@google/genai" with { "resolution-mode": "import" };
 import { classifyGoogleError, describeGoogleError } from "../google/errors";
 import { buildGoogleRequest } from "../google/request";
-import { setGlobalFetchIdleTimeout } from "../http/globals";
+import { setGlobalFetchOptions } from "../http/globals";
 import { MessageStreamBuilder } from "../message-stream-builder";
 import { defineProvider } from "../provider";
 import type { Context, Model, StreamOptions } from "../types";
@@ -35,7 +35,7 @@ async function run(builder: MessageStreamBuilder, model: Model, context: Context
     // An ES module: imported, not required (esbuild inlines it into this provider's bundle).
     const { GoogleGenAI } = await import("@google/genai");
     // The SDK calls the global fetch, which this provider's bundle has replaced by ours (esbuild.mjs).
-    setGlobalFetchIdleTimeout(options.httpIdleTimeoutMs);
+    setGlobalFetchOptions(options);
     const client = new GoogleGenAI({
       apiKey: options.apiKey,
       vertexai: false,

@@ -1,4 +1,4 @@
-import { userText } from "../../session/message-text";
+import { userText } from "../../session/host-session/message-text";
 import type { HostRuntime } from "../runtime";
 import type { Handlers } from "./types";
 

@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import { EncodedJson } from "../../../shared/jsonl";
 import type { SessionTreeNode } from "../../../shared/protocol";
-import { encodeTree } from "../../session/tree-json";
-import { deliverCustomMessage } from "../../session/custom-message";
-import { modeChangeNote } from "../../session/permission-mode";
+import { encodeTree } from "../../session/persistence/tree-json";
+import { deliverCustomMessage } from "../../session/host-session/custom-message";
+import { modeChangeNote } from "../../session/tool-gates/permission-mode";
 import { formatTodos } from "../../tools/todo";
-import { branchInPlace, clone, fork, forkMessages, newSession, switchSession } from "../../session/navigation";
+import { branchInPlace, clone, fork, forkMessages, newSession, switchSession } from "../../session/host-session/navigation";
 import type { Handlers } from "./types";
 
 /** Session files and navigation, compaction, export, user shell commands, host tools and todos. */

@@ -1,7 +1,7 @@
 import type { Model as WireModel } from "../../../shared/protocol";
 import { clampThinkingLevel } from "../../ai/thinking";
 import type { Model } from "../../ai/types";
-import { contextTokens, sessionStats } from "../../session/session-stats";
+import { contextTokens, sessionStats } from "../../session/persistence/session-stats";
 import type { HostRuntime } from "../runtime";
 import type { Handlers } from "./types";
 

@@ -3,12 +3,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentMessage } from "../../../shared/protocol";
-import type { CompactionEntry } from "../entries";
-import { SessionManager } from "../session-manager";
+import type { CompactionEntry } from "../../../shared/session-format/schema";
+import { SessionManager } from "../persistence/session-manager";
 import { ALREADY_COMPACTED, compact, CompactionCancelledError, NOTHING_TO_COMPACT } from "./compact";
 import { estimateMessagesTokens } from "./tokens";
 import { TURN_PREFIX_HEADING } from "./summarize";
-import { assistant, call, fauxModel, result, roles, sessionWith, sized, usage, user } from "./test-fixtures";
+import { assistant, call, fauxModel, result, roles, sessionWith, sized, usage, user } from "../../../test/fixtures/host/compaction";
 
 /** Three turns of 200 tokens each; the second reads and edits files. */
 function history(): AgentMessage[] {

@@ -1,7 +1,7 @@
 import type { CompactionResult, Usage } from "../../../shared/protocol";
 import type { Model } from "../../ai/types";
-import type { CompactionEntry } from "../entries";
-import type { SessionManager } from "../session-manager";
+import type { CompactionEntry } from "../../../shared/session-format/schema";
+import type { SessionManager } from "../persistence/session-manager";
 import { DEFAULT_COMPACTION_SETTINGS, prepareCompaction, type CompactionPreparation, type CompactionSettings } from "./cut-point";
 import { fileLists, formatFileLists, stripFileLists, type CompactionDetails } from "./file-ops";
 import { currentSystemMessage, projectBranch } from "./projection";

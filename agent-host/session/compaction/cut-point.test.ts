@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import type { AgentMessage } from "../../../shared/protocol";
 import { DEFAULT_COMPACTION_SETTINGS, prepareCompaction, type CompactionPreparation } from "./cut-point";
-import { assistant, call, result, sessionWith, sized, usage, user } from "./test-fixtures";
+import { assistant, call, result, sessionWith, sized, usage, user } from "../../../test/fixtures/host/compaction";
 
 const settings = (keepRecentTokens: number) => ({ ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens });
 const texts = (messages: AgentMessage[]) =>

@@ -1,5 +1,5 @@
 import type { AgentMessage } from "../../../shared/protocol";
-import type { SessionEntry } from "../entries";
+import type { SessionEntry } from "../../../shared/session-format/schema";
 import { carryFileOps, collectFileOps, emptyFileOps, type FileOps } from "./file-ops";
 import { producesContext, projectBranch, type ProjectedEntry } from "./projection";
 import { estimateProjectedTokens, estimateTokens } from "./tokens";

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { collectFileOps, emptyFileOps, fileLists, formatFileLists, stripFileLists } from "./file-ops";
-import { assistant, call } from "./test-fixtures";
+import { assistant, call } from "../../../test/fixtures/host/compaction";
 
 describe("compaction file lists", () => {
   it("sorts read and modified files; a file read and then changed counts as modified", () => {

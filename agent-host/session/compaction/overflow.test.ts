@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import type { AssistantMessage } from "../../ai/types";
 import { isContextOverflow, isRecoverableLength } from "./overflow";
-import { assistant, usage } from "./test-fixtures";
+import { assistant, usage } from "../../../test/fixtures/host/compaction";
 
 const failed = (errorMessage: string, provider = "openai"): AssistantMessage => ({ ...assistant(""), provider, stopReason: "error", errorMessage });
 

@@ -1,6 +1,6 @@
 import type { AgentMessage, SystemMessage } from "../../../shared/protocol";
-import type { SessionEntry } from "../entries";
-import { buildSessionContext } from "../session-context";
+import type { SessionEntry } from "../../../shared/session-format/schema";
+import { buildSessionContext } from "../persistence/session-context";
 
 /** One entry of the model's view of a branch and the messages it contributes (none for metadata or an omitted target). */
 export interface ProjectedEntry {

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import type { AgentMessage } from "../../../shared/protocol";
 import { CompactionCancelledError, serializeConversation, summarizeHistory, summarizeTurnPrefix, SUMMARIZER_SYSTEM_PROMPT } from "./summarize";
-import { assistant, call, fauxModel, result, user } from "./test-fixtures";
+import { assistant, call, fauxModel, result, user } from "../../../test/fixtures/host/compaction";
 
 const conversation: AgentMessage[] = [
   user("Fix the crash in src/parser.ts"),

@@ -3,7 +3,7 @@ import type { AgentMessage } from "../../../shared/protocol";
 import { shouldAutoCompact } from "./compact";
 import { projectBranch } from "./projection";
 import { estimateContextTokens, estimateProjectedTokens, estimateTokens } from "./tokens";
-import { assistant, call, result, sessionWith, sized, usage, user } from "./test-fixtures";
+import { assistant, call, result, sessionWith, sized, usage, user } from "../../../test/fixtures/host/compaction";
 
 describe("compaction token estimates", () => {
   it("counts chars/4, rounded up, for every kind of message", () => {

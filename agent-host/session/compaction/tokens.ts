@@ -1,5 +1,5 @@
 import type { AgentMessage, Usage } from "../../../shared/protocol";
-import type { SessionEntry } from "../entries";
+import type { SessionEntry } from "../../../shared/session-format/schema";
 import { currentSystemMessage, type Projection } from "./projection";
 
 /** An image counts as this many characters (≈1200 tokens), whatever its size. */

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { buildResourceCommands, expandSlashCommand } from "./commands";
 import { loadContextResources } from "./index";
-import { LAYOUT, skillMd, tempTree, writeUserSetup, type TempTree } from "./test-fixtures";
+import { LAYOUT, skillMd, tempTree, writeUserSetup, type TempTree } from "../../../test/fixtures/host/context-tree";
 
 describe("commands", () => {
   let t: TempTree;

@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { mkdirSync, rmSync } from "node:fs";
 import { relative } from "node:path";
 import { loadContextFiles, type ContextFileOptions } from "./context-files";
-import { tempTree, type TempTree } from "./test-fixtures";
+import { tempTree, type TempTree } from "../../../test/fixtures/host/context-tree";
 
 describe("loadContextFiles", () => {
   let t: TempTree;

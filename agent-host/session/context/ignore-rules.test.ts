@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { assertPeerInstalled, peerDir } from "../../../test/support/peers";
 import { IgnoreRules } from "./ignore-rules";
 import { collectSkillFiles } from "./skills";
-import { skillMd, tempTree, type TempTree } from "./test-fixtures";
+import { skillMd, tempTree, type TempTree } from "../../../test/fixtures/host/context-tree";
 
 describe("IgnoreRules", () => {
   let t: TempTree;

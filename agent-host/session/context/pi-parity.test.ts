@@ -13,7 +13,7 @@ import { assertPeerInstalled } from "../../../test/support/peers";
 import { buildResourceCommands, expandSlashCommand } from "./commands";
 import { loadContextResources, type ContextResourceOptions } from "./index";
 import { availableSkillsXml, buildSystemPromptSections } from "./system-prompt";
-import { LAYOUT, tempTree, writeProject, writeUserSetup, type TempTree } from "./test-fixtures";
+import { LAYOUT, tempTree, writeProject, writeUserSetup, type TempTree } from "../../../test/fixtures/host/context-tree";
 
 interface PiRun {
   commands: { name: string; source: string }[];

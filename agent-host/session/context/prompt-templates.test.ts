@@ -3,7 +3,7 @@ import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { assertPeerInstalled, peerDir } from "../../../test/support/peers";
 import { expandPromptTemplate, loadPromptTemplates, parseCommandArgs, substituteArgs, type PromptTemplateLoadOptions } from "./prompt-templates";
-import { LAYOUT, tempTree, writeProject, writeUserSetup, type TempTree } from "./test-fixtures";
+import { LAYOUT, tempTree, writeProject, writeUserSetup, type TempTree } from "../../../test/fixtures/host/context-tree";
 
 describe("prompt templates", () => {
   let t: TempTree;

@@ -1,7 +1,7 @@
 import { strict as assert } from "node:assert";
 import { symlinkSync } from "node:fs";
 import { isUnder, listDir, resolveAgentDir, resolveUserPath } from "./resources";
-import { tempTree } from "./test-fixtures";
+import { tempTree } from "../../../test/fixtures/host/context-tree";
 
 describe("context resources helpers", () => {
   it("agent dir: $PI_CODING_AGENT_DIR (with ~) or ~/.pi/agent", () => {

@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { rmSync, symlinkSync } from "node:fs";
 import { relative } from "node:path";
 import { collectSkillFiles, expandSkillCommand, loadSkills, skillNameProblems, type SkillLoadOptions } from "./skills";
-import { LAYOUT, skillMd, tempTree, writeProject, writeUserSetup, type TempTree } from "./test-fixtures";
+import { LAYOUT, skillMd, tempTree, writeProject, writeUserSetup, type TempTree } from "../../../test/fixtures/host/context-tree";
 
 describe("skills", () => {
   let t: TempTree;

@@ -4,7 +4,7 @@ import type { Skill } from "./skills";
 import {
   buildSystemPrompt, buildSystemPromptSections, formatSkillsForPrompt, resolvePromptSources, type PromptTool, type SystemPromptInput,
 } from "./system-prompt";
-import { tempTree, type TempTree } from "./test-fixtures";
+import { tempTree, type TempTree } from "../../../test/fixtures/host/context-tree";
 
 const skill = (name: string, description: string, hidden = false): Skill => ({
   name, description, filePath: `/skills/${name}/SKILL.md`, baseDir: `/skills/${name}`,

@@ -8,8 +8,8 @@ import { childProcess } from "../../tools/lazy-node";
 import type { CustomMessage, SlashCommand } from "../../../shared/protocol";
 import type { Model, ThinkingLevel } from "../../ai/types";
 import type { AnyAgentTool } from "../../agent/tool";
-import type { AgentSession } from "../agent-session";
-import { appendCustomMessage } from "../custom-message";
+import type { HostSession } from "../host-session/host-session";
+import { appendCustomMessage } from "../host-session/custom-message";
 import type { ExtensionHostOptions } from "./context";
 import type { Content, CustomMessageInput, ExecOptions, ExecResult } from "./types";
 import { trackProcessGroup } from "../../tools/process-groups";
@@ -23,7 +23,7 @@ export class SessionActions {
     private readonly extensionCommands: () => SlashCommand[],
   ) {}
 
-  private get session(): AgentSession {
+  private get session(): HostSession {
     return this.options.session;
   }
 
@@ -127,7 +127,7 @@ export class SessionActions {
     return new Promise((resolve) => {
       // In a process group of its own, tracked as the shells' are: what it leaves ends with the host.
       const child = childProcess().spawn(command, args, {
-        cwd: options.cwd ?? this.options.cwd, signal: options.signal, stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32",
+        cwd: options.cwd ?? this.options.cwd, env: this.options.env ?? process.env, signal: options.signal, stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32",
       });
       const release = child.pid ? trackProcessGroup(child.pid) : undefined;
       let stdout = "";

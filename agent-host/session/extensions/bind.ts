@@ -7,7 +7,7 @@
 import type { Disposable } from "vscode-jsonrpc";
 import type { AgentToolResult, AnyAgentTool } from "../../agent/tool";
 import type { AgentEvent } from "../../agent/types";
-import type { AgentSession } from "../agent-session";
+import type { HostSession } from "../host-session/host-session";
 import type { ExtensionRunner } from "./runner";
 import type { NotifyEvent, ToolDefinition } from "./types";
 
@@ -47,7 +47,7 @@ function notifyEvent(event: AgentEvent, turn: { index: number }): NotifyEvent {
   }
 }
 
-export function bindExtensions(runner: ExtensionRunner, session: AgentSession): Disposable {
+export function bindExtensions(runner: ExtensionRunner, session: HostSession): Disposable {
   const agent = session.agent;
   const tools = runner.tools((definition) => wrapTool(definition, runner));
   const names = new Set(tools.map((t) => t.name));
@@ -78,12 +78,12 @@ export function bindExtensions(runner: ExtensionRunner, session: AgentSession): 
   const dispatch = (event: NotifyEvent) => {
     if (runner.hasHandlers(event.type)) queue = queue.then(() => runner.emit(event));
   };
-  session.beforeSettle = () => queue;
+  const settleAfterHandlers = session.onBeforeSettle(() => queue);
   const turn = { index: -1 };
   const fromAgent = agent.onEvent((event) => dispatch(notifyEvent(event, turn)));
   const fromSession = session.onEvent((event) => {
     if (event.type === "agent_settled") dispatch({ type: "agent_settled" });
     else if (event.type === "session_info_changed") dispatch({ type: "session_info_changed", name: event.name });
   });
-  return { dispose: () => (fromAgent.dispose(), fromSession.dispose(), (session.beforeSettle = undefined)) };
+  return { dispose: () => (fromAgent.dispose(), fromSession.dispose(), settleAfterHandlers.dispose()) };
 }

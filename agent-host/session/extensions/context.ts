@@ -5,21 +5,23 @@
  */
 import type { SlashCommand } from "../../../shared/protocol";
 import type { Model } from "../../ai/types";
-import type { AgentSession } from "../agent-session";
+import type { HostSession } from "../host-session/host-session";
 import { estimateContextTokens } from "../compaction";
-import { fork, newSession, switchSession } from "../navigation";
-import type { SessionManager } from "../session-manager";
+import { fork, newSession, switchSession } from "../host-session/navigation";
+import type { SessionManager } from "../persistence/session-manager";
 import type {
   ContextUsage, ExtensionCommandContext, ExtensionContext, ExtensionMode, ExtensionUIContext, ModelRegistryView, ReadonlySessionView,
 } from "./types";
 
 /** What the host gives the extension runtime besides the session. */
 export interface ExtensionHostOptions {
-  session: AgentSession;
+  session: HostSession;
   cwd: string;
   ui: ExtensionUIContext;
   mode?: ExtensionMode;
   projectTrusted: boolean;
+  /** The environment of the processes exec starts (default: the host's). */
+  env?: NodeJS.ProcessEnv;
   models: { available(): Model[]; find(provider: string, modelId: string): Model | undefined; scoped(): Model[] };
   /** Prompt-template and skill commands (get_commands lists extension commands before them). */
   resourceCommands: () => SlashCommand[];
@@ -57,7 +59,7 @@ class SessionContext implements ExtensionContext {
     this.modelRegistry = { find: (p, id) => models.find(p, id), getAvailable: () => models.available(), getAll: () => models.available() };
   }
 
-  private get session(): AgentSession {
+  private get session(): HostSession {
     return this.options.session;
   }
   get model(): Model | undefined {

@@ -1,5 +1,5 @@
 /**
- * Pi extensions in a real AgentSession driven by the faux model: tools the model calls, tool
+ * Pi extensions in a real HostSession driven by the faux model: tools the model calls, tool
  * gates, event handlers, commands, session actions and ctx.ui through a recording UI bridge.
  */
 import { strict as assert } from "node:assert";
@@ -13,8 +13,8 @@ import type { Context, Model, ToolResultMessage } from "../../ai/types";
 import { Agent } from "../../agent/agent";
 import { convertToLlm } from "../../agent/convert-to-llm";
 import { createTool } from "../../tools";
-import { AgentSession } from "../agent-session";
-import { SessionManager } from "../session-manager";
+import { HostSession } from "../host-session/host-session";
+import { SessionManager } from "../persistence/session-manager";
 import { defaultSettings } from "../settings";
 import { createUiContext, ExtensionLoadFailure, loadExtensions, type DialogSpec, type ExtensionHost } from ".";
 
@@ -71,7 +71,7 @@ export default function (pi: any) {
 interface Harness {
   root: string;
   cwd: string;
-  session: AgentSession;
+  session: HostSession;
   host: ExtensionHost;
   events: WireEvent[];
   dialogs: DialogSpec[];
@@ -93,7 +93,7 @@ async function start(script: FauxTurn[] | ((context: Context) => FauxTurn), opti
   }
   const model = fauxModel(script);
   const agent = new Agent({ model, tools: [createTool("bash", cwd)], stream, convertToLlm });
-  const session = new AgentSession({ agent, sessions: new SessionManager({ cwd }), settings: { ...defaultSettings, retry: { ...defaultSettings.retry, enabled: false } } });
+  const session = new HostSession({ agent, sessions: new SessionManager({ cwd }), settings: { ...defaultSettings, retry: { ...defaultSettings.retry, enabled: false } } });
   const events: WireEvent[] = [];
   session.onEvent((e) => events.push(e));
   const dialogs: DialogSpec[] = [];

@@ -7,7 +7,7 @@ import type { Static, TSchema } from "@sinclair/typebox";
 import type { AgentMessage, ImageContent, SlashCommand, TextContent } from "../../../shared/protocol";
 import type { Model, ThinkingLevel, ToolResultMessage } from "../../ai/types";
 import type { AgentToolResult } from "../../agent/tool";
-import type { SessionEntry } from "../entries";
+import type { SessionEntry } from "../../../shared/session-format/schema";
 import type { SourceInfo } from "../context/resources";
 
 export type { SourceInfo };

@@ -22,14 +22,15 @@ export async function activateExtension(): Promise<PiExtensionApi> {
 }
 
 /** Configures pi 0.87.1 as the agent (user settings), restarting it if it runs. */
-export async function usePiAgent(): Promise<AgentFixture> {
+/** pi 0.87.1 on the scripted LLM, with the dialogs test extension and `extensions` (paths in the repo). */
+export async function usePiAgent(extensions: string[] = []): Promise<AgentFixture> {
   assertPeerInstalled("pi");
   const api = await activateExtension();
   const llm = await startMockLlm();
   const repo = vscode.extensions.getExtension(extensionId)!.extensionPath;
   const launch = peerLaunch("pi", {
     mockBaseUrl: llm.baseUrl,
-    extensions: [path.join(repo, "test/fixtures/extensions/ui-dialogs.ts")],
+    extensions: [path.join(repo, "test/fixtures/extensions/ui-dialogs.ts"), ...extensions.map((e) => path.join(repo, e))],
     extraArgs: [],
   });
   const config = vscode.workspace.getConfiguration("pi");

@@ -66,7 +66,7 @@ describe("Pi chat: keyboard and screen readers", function () {
     await ui.screenshot("chat-keyboard-queue-focused");
     await ui.pressKey("Enter");
     await chatText("sent now: steering", "#queue .queue-item[data-kind='steering'] .queue-text", (t) => t === "later, please");
-    await eventually("the agent's queue", () => agent.api.chat["queue"].steering.join() === "later, please" || undefined);
+    await eventually("the agent's queue", () => agent.api.supervisor.agent.queue.view.queue.steering.join() === "later, please" || undefined);
     // Forward to the abort button (it comes after the box while the agent runs).
     await tabTo("#abort", "Tab", 8);
     await ui.pressKey("Enter");

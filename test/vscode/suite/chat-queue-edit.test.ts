@@ -36,7 +36,7 @@ describe("Pi chat: editing the queue", function () {
     await chatText("third before second", "#queue .queue-item[data-kind='followUp'][data-index='1'] .queue-text", (t) => t === "third");
     await ui.pressKey("Alt+ArrowUp");
     await chatText("third first", "#queue .queue-item[data-kind='followUp'][data-index='0'] .queue-text", (t) => t === "third");
-    await eventually("the agent's queue in the new order", () => agent.api.chat["queue"].followUp.join() === "third,first,second" || undefined);
+    await eventually("the agent's queue in the new order", () => agent.api.supervisor.agent.queue.view.queue.followUp.join() === "third,first,second" || undefined);
     await ui.screenshot("chat-queue-reordered");
     const requests = (await agent.llm.waitForRequests(start + 4, 60_000)).slice(start + 1, start + 4);
     assert.deepEqual(requests.map(lastUserText), ["third", "first", "second"]);
@@ -55,7 +55,7 @@ describe("Pi chat: editing the queue", function () {
     await ui.clickInWebview(chatView, `${row("urgent B")} [data-action='queue-send-now']`);
     assert.equal(await chatText("B is steering now", "#queue .queue-item[data-kind='steering'] .queue-text"), "urgent B");
     await eventually("the agent's queue", () => {
-      const queue = agent.api.chat["queue"];
+      const queue = agent.api.supervisor.agent.queue.view.queue;
       return (queue.steering.join() === "urgent B" && queue.followUp.join() === "later A") || undefined;
     });
     await ui.screenshot("chat-queue-send-now");

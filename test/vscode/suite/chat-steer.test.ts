@@ -41,12 +41,12 @@ describe("Pi chat: steering and the queue", function () {
     await chatText("two follow-ups", "#queue", (t) => t.includes("follow one") && t.includes("follow two"));
     await ui.clickInWebview(chatView, "#queue .queue-item:has-text('follow one') [data-action='queue-remove']");
     await chatText("the queue without the removed one", "#queue", (t) => !t.includes("follow one") && t.includes("follow two"));
-    await eventually("the agent's queue", () => agent.api.chat["queue"].followUp.join() === "follow two" || undefined);
+    await eventually("the agent's queue", () => agent.api.supervisor.agent.queue.view.queue.followUp.join() === "follow two" || undefined);
     await typePrompt("steer three");
     await chatText("steer and follow-up", "#queue", (t) => t.includes("steer three") && t.includes("follow two"));
     await ui.screenshot("chat-queue");
     await ui.pressKey("Escape");
-    await eventually("the emptied queue", () => agent.api.chat["queue"].steering.length + agent.api.chat["queue"].followUp.length === 0 || undefined);
+    await eventually("the emptied queue", () => agent.api.supervisor.agent.queue.view.queue.steering.length + agent.api.supervisor.agent.queue.view.queue.followUp.length === 0 || undefined);
     await ui.clickInWebview(chatView, "vscode-button#abort");
     await settled(agent);
     // What Escape put back is what Enter now sends.

@@ -1,6 +1,6 @@
 // Permission modes with the bundled agent: Plan (picked from Pi: Set Permission Mode) refuses a
 // write, the status bar says Plan and the model is told; Approve Plan with "Auto-accept edits"
-// sends the go-ahead and the same write runs without a question.
+// sends the go-ahead and the same write runs without a question. The chat header switches modes too.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -55,5 +55,55 @@ describe("permission modes: plan refuses changes until the plan is approved", fu
     assert.match(goAhead, /The user approved the plan/);
     assert.match(goAhead, /The plan is approved\. Go ahead\./);
     await ui.waitForSelector('.statusbar-item:has-text("Auto-edits")');
+  });
+
+  it("switches the mode from the chat header, for that chat's session", async () => {
+    const host = suiteHost();
+    await vscode.commands.executeCommand("pi.focusChat");
+    await eventually("the header's mode button", async () => (await ui.webviewProperties("Chat", "#mode-picker", ["hidden", "ariaLabel"]).catch(() => undefined)));
+    await ui.clickInWebview("Chat", "#mode-picker");
+    const list = await eventually("the header's mode picker", async () => {
+      const text = await ui.webviewText("Chat", '.picker[data-picker="mode-picker"], .picker').catch(() => "");
+      return text.includes("Full auto") ? text : undefined;
+    });
+    for (const label of ["Ask", "Auto-accept edits", "Plan", "Full auto"]) assert.ok(list.includes(label), `${label} in ${list}`);
+    await ui.screenshot("permission-mode-header-picker");
+    await ui.clickInWebview("Chat", '.picker-option[data-value="plan"]');
+    await eventually("the agent in plan mode", async () => ((await host.state()).permissionMode === "plan") || undefined);
+    await ui.waitForSelector('.statusbar-item:has-text("Plan")');
+    await eventually("the header to show Plan", async () => /Plan/.test(String((await ui.webviewProperties("Chat", "#mode-picker", ["ariaLabel"])).ariaLabel)) || undefined);
+    // And back to Ask.
+    await ui.clickInWebview("Chat", "#mode-picker");
+    await eventually("the picker again", async () => (await ui.webviewText("Chat", ".picker").catch(() => "")).includes("Ask") || undefined);
+    await ui.clickInWebview("Chat", '.picker-option[data-value="ask"]');
+    await eventually("the agent back in Ask", async () => ((await host.state()).permissionMode === "ask") || undefined);
+    await eventually("the header to show Ask", async () => /Ask/.test(String((await ui.webviewProperties("Chat", "#mode-picker", ["ariaLabel"])).ariaLabel)) || undefined);
+  });
+
+  it("gives a session its mode back when it is opened again", async () => {
+    const host = suiteHost();
+    await vscode.commands.executeCommand("pi.focusChat");
+    const earlier = (await host.state()).sessionFile;
+    await vscode.commands.executeCommand("pi.newSession");
+    await eventually("a session of its own", async () => ((await host.state()).sessionFile !== earlier) || undefined);
+    await host.prompt("A session planned with care.", "Noted.");
+    const planned = (await host.state()).sessionFile;
+    await vscode.commands.executeCommand("pi.setPermissionMode", "plan");
+    await eventually("plan mode", async () => ((await host.state()).permissionMode === "plan") || undefined);
+
+    await vscode.commands.executeCommand("pi.newSession");
+    await eventually("a new session", async () => ((await host.state()).sessionFile !== planned) || undefined);
+    await vscode.commands.executeCommand("pi.setPermissionMode", "ask");
+    await host.prompt("Another session, asking.", "Sure.");
+    await eventually("the new session in Ask", async () => ((await host.state()).permissionMode === "ask") || undefined);
+
+    // Resume the planned session from the list, as a user would: it comes back in Plan.
+    const resumed = vscode.commands.executeCommand("pi.resumeSession");
+    const label = await eventually("the sessions list", async () => (await ui.quickPickItems()).find((l) => l.startsWith("A session planned with care")));
+    await ui.pickQuickPickItem(label);
+    await resumed;
+    await eventually("the planned session back", async () => ((await host.state()).sessionFile === planned) || undefined);
+    await eventually("its mode back", async () => ((await host.state()).permissionMode === "plan") || undefined);
+    await ui.waitForSelector('.statusbar-item:has-text("Plan")');
   });
 });

@@ -1,6 +1,7 @@
 // The plan (seed 001's todos) in the Plan view: the bundled agent's todo tool fills it live with
 // progress; the user marks a task done (the ✓ on its row) and adds one (the view's input box);
-// both reach the agent (get_state) and the model's next request.
+// both reach the agent (get_state) and the model's next request. The same plan shows above the
+// chat's message box, where a task can be marked done too.
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { eventually } from "./agent-fixture";
@@ -53,12 +54,29 @@ describe("plan: the agent's todo list in the Plan view, edited by the user", fun
     await ui.waitForSelector(row("Update the changelog"));
     await eventually("the view to count the new task", async () => /2\/4 done/.test(await ui.text(`${pane} .pane-header`)) || undefined);
 
+    // The same plan above the chat's message box, live: 2/4, and a task marked done there reaches the agent.
+    await vscode.commands.executeCommand("pi.focusChat");
+    await eventually("the plan in the chat", async () => (await ui.webviewText("Chat", "#plan summary").catch(() => "")).includes("2/4") || undefined);
+    const chatPlan = await ui.webviewText("Chat", "#plan");
+    for (const task of ["Read src/greet.ts", "Change the greeting", "Run the tests", "Update the changelog"]) assert.ok(chatPlan.includes(task), `${task} in ${chatPlan}`);
+    await ui.screenshot("plan-in-chat");
+    await ui.clickInWebview("Chat", '#plan .plan-task:has-text("Change the greeting") .plan-toggle');
+    await eventually("the agent to have the chat's edit", async () => {
+      const phases = (await host.state()).todoPhases as { tasks: { content: string; status: string }[] }[] | undefined;
+      return phases?.[0]?.tasks.find((t) => t.content === "Change the greeting")?.status === "completed" || undefined;
+    });
+    await eventually("the chat and the view to count it", async () => ((await ui.webviewText("Chat", "#plan summary")).includes("3/4") && /3\/4 done/.test(await ui.text(`${pane} .pane-header`))) || undefined);
+    // Folded by the user, it stays folded across updates: one line of progress.
+    await ui.clickInWebview("Chat", "#plan summary");
+    assert.equal((await ui.webviewProperties("Chat", "#plan details", ["open"])).open, false);
+
     // The model hears of the user's edits before its next call, the latest plan last.
     await host.prompt("Go on.");
     const messages = host.llm.requests.at(-1)!.body.messages;
     const told = messages.filter((m) => JSON.stringify(m).includes("The user changed the plan"));
-    assert.equal(told.length, 2, "one note per edit");
+    assert.equal(told.length, 3, "one note per edit");
     assert.match(JSON.stringify(told.at(-1)), /\[x\] Run the tests/);
+    assert.match(JSON.stringify(told.at(-1)), /\[x\] Change the greeting/);
     assert.match(JSON.stringify(told.at(-1)), /\[ \] Update the changelog/);
     assert.match(JSON.stringify(messages.at(-1)), /Go on\./);
   });

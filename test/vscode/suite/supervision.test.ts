@@ -4,7 +4,7 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as vscode from "vscode";
-import { AgentSupervisor } from "../../../extension/agent-supervisor";
+import { AgentSupervisor } from "../../../extension/supervision/agent-supervisor";
 import { eventually } from "./agent-fixture";
 import { messageTexts, useBundledHost, type HostFixture } from "./host-fixture";
 import { chatText, openChat, typePrompt } from "./chat-support";
@@ -81,7 +81,7 @@ describe("agent supervision", function () {
     await host.llm.waitForRequests(count + 1);
     await eventually("the run to start", () => host.api.supervisor.status === "running");
     await vscode.commands.executeCommand("pi.steer", "Also check the tests.");
-    await eventually("the queued steering", () => host.api.supervisor.agent.queue.steering.includes("Also check the tests."));
+    await eventually("the queued steering", () => host.api.supervisor.agent.queue.view.queue.steering.includes("Also check the tests."));
     assert.match(host.api.status.current?.text ?? "", /\+1 queued/);
     await killAndWaitForRestart();
     const button = `${toast("1 queued message was not delivered")} .monaco-button:has-text("Send Again")`;

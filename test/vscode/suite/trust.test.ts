@@ -7,7 +7,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { AgentSupervisor } from "../../../extension/agent-supervisor";
+import { AgentSupervisor } from "../../../extension/supervision/agent-supervisor";
 import { ProjectTrust } from "../../../extension/supervision/project-trust";
 import { saveTrust } from "../../../shared/node/project-trust";
 import { messageText, toolResultMessages } from "../../support/mock-llm";

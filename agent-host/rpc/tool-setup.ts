@@ -1,0 +1,63 @@
+/**
+ * The model's tools in a host: pi's built-in tools by name (plus `todo`), and the gates every
+ * call passes before it runs (permission mode, workspace confinement, the permission question).
+ */
+import type { PermissionMode, TodoPhase } from "../../shared/protocol";
+import type { Agent } from "../agent/agent";
+import type { AnyAgentTool } from "../agent/tool";
+import { allToolNames, createTool, createWorkspaceGuard, defaultToolNames, type ToolName } from "../tools";
+import { createTodoTool, type TodoStore } from "../tools/todo";
+import { chainGates } from "../session/tool-gates/gate-chain";
+import { createWorkspaceGate } from "../session/tool-gates/path-policy";
+import { createModeGate } from "../session/tool-gates/permission-mode";
+import { createPermissionGate } from "../session/tool-gates/permission-policy";
+import type { CliOptions } from "./cli-options";
+import type { RpcExtensionUi } from "./extension-ui";
+
+/** The todo list (seed 001): each change is sent as todo_update. */
+export function createTodoStore(send: (frame: object) => void) {
+  let todos: TodoPhase[] = [];
+  return {
+    get: () => todos,
+    set: (phases: TodoPhase[]) => {
+      todos = phases;
+      send({ type: "todo_update", phases });
+    },
+  };
+}
+
+/** Pi's built-in tools by name, plus `todo` (seed 001) when asked for with --tools. */
+export function pickTools(options: CliOptions, defaultTools: string[] | undefined, cwd: string, todoStore: TodoStore, env: NodeJS.ProcessEnv): AnyAgentTool[] {
+  if (options.noTools || options.noBuiltinTools) return [];
+  const chosen = options.tools ?? defaultTools ?? [...defaultToolNames];
+  const wanted = [...chosen, ...(options.todoTool && !chosen.includes("todo") ? ["todo"] : [])].filter((name) => !options.excludeTools.includes(name));
+  const guard = options.workspaceOnly ? { guard: createWorkspaceGuard(cwd) } : {};
+  return wanted.flatMap((name): AnyAgentTool[] => {
+    if (name === "todo") return [createTodoTool(todoStore)];
+    return (allToolNames as readonly string[]).includes(name) ? [createTool(name as ToolName, cwd, { ...guard, bash: { env } })] : [];
+  });
+}
+
+export interface GateSources {
+  cwd: string;
+  mode(): PermissionMode;
+  /** Where the permission question is asked (the client's select dialog). */
+  ui(): RpcExtensionUi | undefined;
+}
+
+/** The gates, in order: what the mode refuses (plan: all but read-only tools) and refused paths are never asked about. */
+export function gateToolCalls(agent: Agent, options: CliOptions, sources: GateSources): void {
+  const { cwd, mode } = sources;
+  const timeout = options.confirmTimeoutMs;
+  const ask = async (title: string, choices: string[], signal: AbortSignal) => {
+    const answer = await sources.ui()?.dialog({ method: "select", title, options: choices, ...(timeout ? { timeout } : {}) }, signal);
+    return answer && "value" in answer ? answer.value : undefined;
+  };
+  agent.gateToolCalls(
+    chainGates([
+      createModeGate(mode),
+      ...(options.workspaceOnly ? [createWorkspaceGate(cwd)] : []),
+      ...(options.confirmTools.length > 0 ? [createPermissionGate(new Set(options.confirmTools), ask, cwd, mode)] : []),
+    ]),
+  );
+}

@@ -1,0 +1,21 @@
+import type { Event } from "vscode";
+import type { PermissionMode, TodoPhase } from "../../shared/protocol";
+import type { SessionCommand } from "../../shared/webview-protocol";
+
+/** The session's plan as the chat shows and edits it (PlanState). */
+export interface ChatPlan {
+  readonly phases: readonly TodoPhase[];
+  readonly onDidChange: Event<void>;
+  /** The user changed the plan: the agent gets it. */
+  edit(phases: TodoPhase[]): Promise<void>;
+}
+
+/** What a chat asks of its own session (never of "the active one"): the header's menu and rewind. */
+export interface ChatSessionActions {
+  /** A command of the header's sessions menu, for this chat's session. */
+  run(command: SessionCommand): Promise<unknown>;
+  /** Rewinds this chat's session: to a user message of the transcript, or one chosen in a picker. */
+  rewind(userMessage?: { text: string; fromEnd: number }): Promise<unknown>;
+  /** Switches this chat's session to a permission mode (Full auto is confirmed first). */
+  setPermissionMode(mode: PermissionMode): Promise<unknown>;
+}

@@ -1,0 +1,86 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { CHECKPOINT_DIR_ENV } from "../../shared/checkpoints/schema";
+import type { PermissionMode } from "../../shared/protocol";
+import { settings } from "../settings";
+
+export interface AgentLaunch {
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** For messages: "bundled agent host" or the configured command. */
+  label: string;
+  bundled: boolean;
+}
+
+export interface LaunchOptions {
+  /**
+   * Project trust (supervision/project-trust.ts): the bundled host gets --approve / --no-approve;
+   * undefined when the folder has nothing to protect. A configured agent reads the same decision
+   * from pi's trust.json itself.
+   */
+  projectTrusted?: boolean;
+  /** The session's permission mode (bundled host): kept when the agent restarts. */
+  permissionMode?: PermissionMode;
+  /** API keys from SecretStorage, as environment variables. */
+  secretEnv: Record<string, string>;
+  /** A session file to reopen (after a crash or restart). */
+  sessionFile?: string;
+  /**
+   * The checkpoint store: the bundled host records there before its own write/edit tools run;
+   * other agents load the Pi extension dist/pi-checkpoints.mjs (`-e`), which does the same.
+   */
+  checkpointDir?: string;
+}
+
+/**
+ * What to spawn: the configured Pi-compatible command, or our bundled host run by the editor's
+ * own runtime (Electron as Node in desktop VS Code, plain Node on a server). Secrets go only
+ * into `env`, which is never logged (see describeLaunch).
+ */
+export function resolveAgentLaunch(extensionPath: string, cwd: string, options: LaunchOptions): AgentLaunch {
+  // PI_SECRET_ENV names the injected keys: the host keeps them from the processes its tools start.
+  const secretNames = Object.keys(options.secretEnv).join(",");
+  const env: NodeJS.ProcessEnv = { ...process.env, ...settings.agentEnv, ...options.secretEnv, ...(secretNames ? { PI_SECRET_ENV: secretNames } : {}) };
+  const session = options.sessionFile ? ["--session", options.sessionFile] : [];
+  const configured = settings.agentCommand;
+  const userArgs = settings.agentArgs;
+  if (configured) {
+    const mode = userArgs.includes("--mode") ? [] : ["--mode", "rpc"];
+    const label = path.isAbsolute(configured) ? path.basename(configured) : configured;
+    const recorderFile = path.join(extensionPath, "dist", "pi-checkpoints.mjs");
+    // Pi refuses to start when an -e file cannot be loaded: only a file that is there.
+    const recorder = options.checkpointDir && fs.existsSync(recorderFile) ? ["-e", recorderFile] : [];
+    if (options.checkpointDir) env[CHECKPOINT_DIR_ENV] = options.checkpointDir;
+    return { command: configured, args: [...mode, ...userArgs, ...recorder, ...session], env, cwd, label, bundled: false };
+  }
+  const host = path.join(extensionPath, "dist", "agent-host.js");
+  if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = "1";
+  const defaults = [
+    ...(settings.defaultProvider ? ["--provider", settings.defaultProvider] : []),
+    ...(settings.defaultModel ? ["--model", settings.defaultModel] : []),
+    ...(settings.thinkingLevel !== "default" ? ["--thinking", settings.thinkingLevel] : []),
+    ...(options.projectTrusted === undefined ? [] : [options.projectTrusted ? "--approve" : "--no-approve"]),
+    ...(settings.confirmTools.length > 0 ? ["--confirm-tools", settings.confirmTools.join(",")] : []),
+    ...(settings.confirmTimeoutSeconds > 0 ? ["--confirm-timeout", String(settings.confirmTimeoutSeconds)] : []),
+    ...(options.checkpointDir ? ["--checkpoint-dir", options.checkpointDir] : []),
+    ...(settings.workspaceOnly ? ["--workspace-only"] : []),
+    "--todo-tool", // the agent keeps its plan where the Plan view shows it
+    ...(options.permissionMode && options.permissionMode !== "ask" ? ["--permission-mode", options.permissionMode] : []),
+  ];
+  const args = [host, "--mode", "rpc", ...defaults, ...userArgs, ...session];
+  return { command: process.execPath, args, env, cwd, label: "bundled agent host", bundled: true };
+}
+
+const secretOptions = new Set(["--api-key"]);
+
+/** The command line for the log: option values that are secrets are masked; env is never shown. */
+export function describeLaunch(launch: AgentLaunch): string {
+  const shown = launch.args.map((arg, i) => {
+    if (i > 0 && secretOptions.has(launch.args[i - 1])) return "***";
+    const eq = arg.indexOf("=");
+    return eq > 0 && secretOptions.has(arg.slice(0, eq)) ? `${arg.slice(0, eq)}=***` : arg;
+  });
+  return [launch.command, ...shown].map((part) => (/\s/.test(part) ? JSON.stringify(part) : part)).join(" ");
+}

@@ -1,0 +1,291 @@
+import * as fs from "node:fs";
+import * as vscode from "vscode";
+import { ProcessTransport } from "../../shared/node/process-transport";
+import { RpcClient, type AgentCapabilities } from "../../shared/rpc";
+import type { AgentStatus } from "../../shared/webview-protocol";
+import { describeLaunch, resolveAgentLaunch, type AgentLaunch } from "./agent-command";
+import { Lifetime } from "../lifetime";
+import { settings } from "../settings";
+import { AgentState, type Recovery, type SessionState } from "./agent-state";
+import { applyStartSettings, restoreRecovered } from "./apply-settings";
+import { RestartPolicy, type RestartPolicyOptions } from "./restart-policy";
+import { ProtocolTracer } from "./tracer";
+import { spawnCommand } from "./windows-command";
+import type { ProjectTrust } from "./project-trust";
+import { untrustedMessage, vscodeWorkspaceTrust, type WorkspaceTrust } from "./trust";
+import { AgentNotices, duration } from "../ui/agent-notices";
+
+/** Hooks run on each new agent process, before it is used (dialog handlers, event forwarding). */
+export type AgentAttach = (client: RpcClient, lifetime: Lifetime) => void;
+
+export interface SupervisorOptions {
+  extensionPath: string;
+  log: vscode.LogOutputChannel;
+  trust?: WorkspaceTrust;
+  /** API keys for the agent's environment (SecretStorage). */
+  secretEnv?: () => Promise<Record<string, string>>;
+  restartPolicy?: RestartPolicyOptions;
+  /** Where the agent runs (a git worktree of its own); default the first workspace folder. */
+  cwd?: string;
+  /** A session file to open on the first start (the terminal handoff, a session from the list). */
+  sessionFile?: string;
+  /** The checkpoint store for the bundled host, read at each start (undefined while checkpoints are off). */
+  checkpointStore?: () => string | undefined;
+  /** Decides whether the folder's project code may load (asks the user once); none: it never loads. */
+  projectTrust?: ProjectTrust;
+}
+
+interface Running {
+  client: RpcClient;
+  transport: ProcessTransport;
+  lifetime: Lifetime;
+  launch: AgentLaunch;
+  stopping: boolean;
+  ready: boolean;
+}
+
+/**
+ * Owns the agent process: starts it (only in a trusted workspace), probes what it can do,
+ * restarts it after a crash with back-off and reopens its session, stops it on deactivate.
+ * "Ready" means it answered get_state. Its observable state is `agent` (see AgentState).
+ */
+export class AgentSupervisor implements vscode.Disposable {
+  readonly agent = new AgentState();
+  readonly policy: RestartPolicy;
+  private readonly statusEmitter = new vscode.EventEmitter<AgentStatus>();
+  readonly onDidChangeStatus = this.statusEmitter.event;
+  private readonly readyEmitter = new vscode.EventEmitter<RpcClient>();
+  /** The agent answered get_state, was probed and set up: commands may use it. */
+  readonly onReady = this.readyEmitter.event;
+  private readonly attachHooks: AgentAttach[] = [];
+  private readonly lifetime = new Lifetime();
+  private readonly trust: WorkspaceTrust;
+  private readonly tracer: ProtocolTracer;
+  private current: Running | undefined;
+  private starting: Promise<RpcClient> | undefined;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private readonly notices: AgentNotices;
+  private disposed = false;
+  private initialSessionFile: string | undefined;
+  /** A start was asked for while the workspace was untrusted: granting trust starts the agent. */
+  private wantedWhileUntrusted = false;
+
+  constructor(private readonly options: SupervisorOptions) {
+    this.trust = options.trust ?? vscodeWorkspaceTrust;
+    this.policy = new RestartPolicy(options.restartPolicy);
+    this.initialSessionFile = options.sessionFile;
+    this.notices = new AgentNotices(options.log);
+    this.tracer = this.lifetime.add(new ProtocolTracer(options.log, () => this.agent.refreshSoon()));
+    this.agent.setBlocked(this.trust.isTrusted ? undefined : untrustedMessage);
+    this.lifetime.add(this.agent);
+    this.lifetime.add(this.agent.onDidChangeStatus((status) => this.statusEmitter.fire(status)));
+    this.lifetime.add(
+      this.trust.onDidGrant(() => {
+        this.agent.setBlocked(undefined);
+        // Trust alone starts nothing: only a start the user asked for (the chat opened, a command).
+        if (this.wantedWhileUntrusted) void this.ensureStarted().catch((error: unknown) => this.log.warn(`Starting after trust was granted failed: ${errorText(error)}`));
+      }),
+    );
+  }
+
+  private get log(): vscode.LogOutputChannel {
+    return this.options.log;
+  }
+
+  get status(): AgentStatus {
+    return this.agent.status;
+  }
+
+  get client(): RpcClient | undefined {
+    return this.current?.client;
+  }
+
+  /** The client of a started, probed agent. */
+  get readyClient(): RpcClient | undefined {
+    return this.current?.ready ? this.current.client : undefined;
+  }
+
+  get pid(): number | undefined {
+    return this.current?.transport.pid;
+  }
+
+  get capabilities(): AgentCapabilities | undefined {
+    return this.agent.capabilities;
+  }
+
+  get state(): SessionState | undefined {
+    return this.agent.session;
+  }
+
+  onAttach(hook: AgentAttach): void {
+    this.attachHooks.push(hook);
+    if (this.current) hook(this.current.client, this.current.lifetime);
+  }
+
+  setStatus(status: AgentStatus): void {
+    this.agent.setStatus(status);
+  }
+
+  /** The running agent, started if needed. */
+  ensureStarted(): Promise<RpcClient> {
+    if (this.current && !this.current.client.isClosed && this.current.ready) return Promise.resolve(this.current.client);
+    this.starting ??= this.start().finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async start(): Promise<RpcClient> {
+    if (this.disposed) throw new Error("The Pi extension is shutting down");
+    if (!this.trust.isTrusted) {
+      this.wantedWhileUntrusted = true;
+      this.agent.setBlocked(untrustedMessage);
+      this.notices.untrustedOnce();
+      throw new Error(untrustedMessage);
+    }
+    this.cancelScheduledRestart();
+    const secretEnv = (await this.options.secretEnv?.()) ?? {};
+    const recovery = this.agent.takeRecovery();
+    const wanted = recovery?.sessionFile ?? this.initialSessionFile;
+    this.initialSessionFile = undefined;
+    const sessionFile = wanted && fs.existsSync(wanted) ? wanted : undefined;
+    const cwd = this.options.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+    const checkpointDir = this.options.checkpointStore?.();
+    const projectTrusted = this.options.projectTrust ? await this.options.projectTrust.decide(cwd, { ...process.env, ...settings.agentEnv }) : false;
+    const permissionMode = this.agent.session?.permissionMode;
+    const launch = resolveAgentLaunch(this.options.extensionPath, cwd, { ...(projectTrusted === undefined ? {} : { projectTrusted }), ...(permissionMode ? { permissionMode } : {}), secretEnv, ...(sessionFile ? { sessionFile } : {}), ...(checkpointDir ? { checkpointDir } : {}) });
+    this.agent.setStatus("starting");
+    this.log.info(`Starting ${launch.label}: ${describeLaunch(launch)}${sessionFile ? " (reopening the session)" : ""}`);
+    const lifetime = new Lifetime();
+    const spawnable = spawnCommand(launch.command, launch.args, process.platform, { env: launch.env });
+    const transport = lifetime.add(
+      ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) }),
+    );
+    const client = lifetime.add(new RpcClient(transport, { trace: this.tracer.hook }));
+    const entry: Running = { client, transport, lifetime, launch, stopping: false, ready: false };
+    this.current = entry;
+    lifetime.add(client.onStderr((text) => this.log.debug(`[agent stderr] ${text.trimEnd()}`)));
+    lifetime.add(client.onProtocolError((message) => this.log.warn(`[protocol] ${message}`)));
+    lifetime.add(client.onExit((info) => this.exited(entry, info.code, info.signal ?? info.error ?? null)));
+    lifetime.add(this.agent.observe(client));
+    for (const hook of this.attachHooks) hook(client, lifetime);
+    try {
+      await client.request("get_state", {}, { timeoutMs: 30_000 });
+      const caps = await client.probe().catch((error: unknown) => {
+        this.log.warn(`Probing the agent's capabilities failed: ${errorText(error)}`);
+        return client.capabilities;
+      });
+      this.log.info(`Agent ready (pid ${transport.pid}), capabilities: ${JSON.stringify(caps)}`);
+      await applyStartSettings(client, caps, !launch.bundled, this.log);
+      if (recovery) await restoreRecovered(client, recovery, this.log);
+      await this.agent.refresh(client);
+    } catch (error) {
+      const message = errorText(error);
+      this.log.error(`The agent did not start: ${message}`);
+      entry.stopping = true;
+      lifetime.dispose();
+      if (this.current === entry) this.current = undefined;
+      this.agent.setStatus("crashed");
+      if (recovery) this.agent.keepRecovery(recovery);
+      throw new Error(`The agent did not start (${launch.label}): ${message}`);
+    }
+    entry.ready = true;
+    this.agent.setCapabilities(client.capabilities, launch.label, settings.interruptMode !== "default");
+    this.notices.notesOnce(launch.label, this.agent.notes);
+    this.agent.setStatus("idle");
+    this.readyEmitter.fire(client);
+    if (recovery?.queue.length) this.agent.reportUndelivered(recovery.queue);
+    return client;
+  }
+
+  private exited(entry: Running, code: number | null, how: string | null): void {
+    if (this.current === entry) this.current = undefined;
+    if (entry.stopping || !entry.ready) return; // a failed start is reported by start()
+    const detail = entry.client.recentStderr.trim().split("\n").slice(-3).join("\n");
+    const cause = how ? `signal ${how}` : `code ${code}`;
+    this.log.error(`The agent exited unexpectedly (${cause}). ${detail}`);
+    entry.lifetime.dispose();
+    this.agent.keepRecovery(this.agent.recoveryPoint());
+    this.agent.setStatus("crashed");
+    this.crashed(`Pi agent (${entry.launch.label}) exited unexpectedly (${cause})`);
+  }
+
+  /** After a crash (or a failed restart): restart with back-off, or give up with a clear message. */
+  private crashed(what: string): void {
+    if (this.disposed) return;
+    const decision = settings.autoRestart ? this.policy.crashed(Date.now()) : undefined;
+    if (decision?.restart) {
+      this.log.info(`Restarting the agent in ${decision.delayMs} ms (crash ${decision.crashes} in the window)`);
+      this.agent.setRestart({ at: Date.now() + decision.delayMs });
+      this.restartTimer = setTimeout(() => {
+        this.restartTimer = undefined;
+        this.ensureStarted().catch((error: unknown) => this.crashed(errorText(error)));
+      }, decision.delayMs);
+      this.notices.crashRestarting(what, decision.delayMs);
+      return;
+    }
+    const message = decision
+      ? `${what}. It crashed ${decision.crashes} times within ${duration(this.policy.options.windowMs)} and will not be restarted automatically.`
+      : `${what}.`;
+    this.log.error(message);
+    this.agent.setRestart({ gaveUp: true });
+    this.notices.gaveUp(message, () => void this.restart().catch(() => undefined));
+  }
+
+  private cancelScheduledRestart(): void {
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+    this.agent.setRestart(undefined);
+  }
+
+  async stop(): Promise<void> {
+    this.cancelScheduledRestart();
+    const entry = this.current;
+    if (!entry) return;
+    entry.stopping = true;
+    this.current = undefined;
+    await entry.transport.stop(2000);
+    entry.lifetime.dispose();
+    this.agent.setStatus("stopped");
+  }
+
+  /** Stops and starts the agent, reopening its session; a fresh count for the crash limit. */
+  async restart(): Promise<RpcClient> {
+    this.policy.reset();
+    const recovery: Recovery | undefined = this.current?.ready ? this.agent.recoveryPoint() : this.agent.takeRecovery();
+    await this.starting?.catch(() => undefined);
+    await this.stop();
+    if (recovery) this.agent.keepRecovery(recovery);
+    return this.ensureStarted();
+  }
+
+  /** Applies changed model/thinking/queue settings to the running agent. */
+  async applySettings(changed: (key: string) => boolean): Promise<void> {
+    const client = this.readyClient;
+    if (!client) return;
+    await applyStartSettings(client, client.capabilities, true, this.log, changed);
+    await this.agent.refresh(client);
+  }
+
+  /** For tests: the restart policy's timing. */
+  setRestartPolicy(options: RestartPolicyOptions): void {
+    this.policy.options = options;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.cancelScheduledRestart();
+    const entry = this.current;
+    this.current = undefined;
+    if (entry) {
+      entry.stopping = true;
+      entry.transport.endInput();
+      entry.lifetime.dispose();
+    }
+    this.lifetime.dispose();
+    this.statusEmitter.dispose();
+    this.readyEmitter.dispose();
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,97 @@
+// The chat at the default side-bar width: a queued message shows whole lines (not a dozen
+// characters beside its buttons), an answered question folds to one line, a message put back
+// into the box is selected (typing replaces it instead of running on after it), and the
+// sessions menu does not look like a message's Rewind button.
+import * as assert from "node:assert/strict";
+import * as vscode from "vscode";
+import { eventually, usePiAgent, type AgentFixture } from "./agent-fixture";
+import { chatText, chatView, promptBox, promptValue, settled, typePrompt, useChatSuiteWith } from "./chat-support";
+import { useBundledHost } from "./host-fixture";
+import { ui } from "./ui";
+
+/** A prompt and its scripted reply, as typed in the chat. */
+async function exchange(agent: Agent, text: string, reply: string): Promise<void> {
+  const count = agent.llm.requests.length;
+  agent.llm.enqueue({ text: reply });
+  await agent.api.chat.prompt(text);
+  await agent.llm.waitForRequests(count + 1);
+  await settled(agent);
+}
+
+const numbers = (props: Record<string, unknown>) => Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Number(v)]));
+
+/** The agents the suite runs with, and how each asks before a bash command (the question the fold test answers). */
+type Agent = Pick<AgentFixture, "api" | "llm" | "dispose">;
+const agents: { name: string; start: () => Promise<Agent>; command: (c: string) => string; allow: string; longAnswer: string | undefined }[] = [
+  { name: "the bundled host", start: useBundledHost, command: (c: string) => c, allow: "Allow once", longAnswer: "Allow this exact command" },
+  // agent-hooks: a bash command with "ask" in it waits for the extension's confirm.
+  { name: "pi 0.87.1", start: () => usePiAgent(["test/fixtures/extensions/agent-hooks.ts"]), command: (c: string) => `echo ask\n${c}`, allow: "Yes", longAnswer: undefined },
+];
+
+for (const variant of agents) describe(`Pi chat in the side bar with ${variant.name}: what fits, what folds`, function () {
+  this.timeout(90_000);
+  const fixture = useChatSuiteWith(variant.start);
+
+  it("shows a long queued message across the queue's width, on several lines", async () => {
+    const agent = fixture();
+    agent.llm.enqueue({ text: Array.from({ length: 60 }, (_, i) => `word${i} `), delayMs: 100 });
+    await typePrompt("Run for a while");
+    await eventually("the run", () => agent.api.supervisor.status === "running");
+    const long = "Afterwards, please also update the changelog entry for this release and mention the new settings";
+    await typePrompt(long, "Alt+Enter");
+    await chatText("the follow-up in the queue", "#queue .queue-text", (t) => t === long);
+    const queue = numbers(await ui.webviewProperties(chatView, "#queue", ["clientWidth"]));
+    const text = numbers(await ui.webviewProperties(chatView, "#queue .queue-text", ["clientWidth", "offsetHeight", "scrollHeight"]));
+    const kind = numbers(await ui.webviewProperties(chatView, "#queue .queue-kind", ["offsetHeight"]));
+    if (variant.longAnswer) await ui.screenshot("sidebar-queue-long");
+    assert.ok(text.clientWidth! >= 0.85 * queue.clientWidth!, `the text takes the queue's width: ${text.clientWidth} of ${queue.clientWidth}`);
+    assert.ok(text.offsetHeight! >= 1.8 * kind.offsetHeight!, `the text wraps onto several lines: ${text.offsetHeight}px, a line ${kind.offsetHeight}px`);
+    await ui.clickInWebview(chatView, "vscode-button#abort");
+    await settled(agent);
+  });
+
+  it("folds an answered question to a line of its title; unfolded, it shows the whole question", async () => {
+    const agent = fixture();
+    const command = variant.command("echo first-line\necho second-line\necho third-line");
+    agent.llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "done" });
+    void vscode.commands.executeCommand("pi.sendPrompt", "run three lines");
+    await eventually("the question's quick pick", async () => (await ui.quickPickItems()).includes(variant.allow) || undefined);
+    const open = numbers(await ui.webviewProperties(chatView, ".item-dialog", ["offsetHeight", "clientWidth"]));
+    // Every answer button fits inside the card (a long one wraps), none runs out of it.
+    const widest = variant.longAnswer ? numbers(await ui.webviewProperties(chatView, `.item-dialog vscode-button[data-option^="${variant.longAnswer}"]`, ["offsetWidth"]).catch(() => ({ offsetWidth: -1 }))) : undefined;
+    await ui.pickQuickPickItem(variant.allow);
+    if (widest) assert.ok(widest.offsetWidth! > 0 && widest.offsetWidth! <= open.clientWidth!, `the longest answer fits the card: ${widest.offsetWidth}px of ${open.clientWidth}px`);
+    await settled(agent);
+    await chatText("the answered card", ".item-dialog", (t) => t.includes("answered"));
+    assert.equal((await ui.webviewProperties(chatView, ".item-dialog .dialog-fold", ["open"])).open, false, "folded");
+    const folded = numbers(await ui.webviewProperties(chatView, ".item-dialog", ["offsetHeight"]));
+    assert.ok(folded.offsetHeight! < open.offsetHeight! / 2, `folded ${folded.offsetHeight}px, open ${open.offsetHeight}px`);
+    if (variant.longAnswer) await ui.screenshot("sidebar-question-folded");
+    await ui.clickInWebview(chatView, ".item-dialog .dialog-fold > summary");
+    await chatText("the unfolded question", ".item-dialog", (t) => t.includes("echo first-line") && t.includes("echo third-line"));
+    const unfolded = numbers(await ui.webviewProperties(chatView, ".item-dialog", ["offsetHeight"]));
+    assert.ok(unfolded.offsetHeight! >= folded.offsetHeight! + 30, `unfolded ${unfolded.offsetHeight}px, folded ${folded.offsetHeight}px: every line of the command`);
+    if (variant.longAnswer) await ui.screenshot("sidebar-question-unfolded");
+  });
+
+  it("selects a message put back into the box, so that typing replaces it", async () => {
+    const agent = fixture();
+    await exchange(agent, "Explain the build script", "It bundles with esbuild.");
+    await ui.clickInWebview(chatView, "#sessions-menu");
+    await ui.clickInWebview(chatView, '.picker-option[data-value="forkFromMessage"]');
+    await eventually("the fork quick pick", async () => (await ui.quickPickItems()).some((l) => l.startsWith("Explain the build script")) || undefined);
+    await ui.pickQuickPickItem((await ui.quickPickItems()).find((l) => l.startsWith("Explain the build script"))!);
+    await eventually("the message back in the box", async () => (await promptValue()) === "Explain the build script" || undefined);
+    await ui.typeText("Summarise");
+    assert.equal(await promptValue(), "Summarise", "typing replaced the message put back");
+    await ui.clickInWebview(chatView, promptBox);
+  });
+
+  it("gives the sessions menu an icon of its own, not the Rewind arrow of a message", async () => {
+    const agent = fixture();
+    await exchange(agent, "hello", "hi");
+    const menu = await ui.webviewProperties(chatView, "#sessions-menu .codicon", ["className"]);
+    const rewind = await ui.webviewProperties(chatView, ".item-user [data-action='rewind'] .codicon", ["className"]);
+    assert.notEqual(String(menu.className), String(rewind.className));
+  });
+});
