@@ -124,7 +124,8 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
   const onFileEvent = (kind: "create" | "change" | "delete") => (uri: vscode.Uri) => {
     const file = uri.fsPath;
     const existed = known.existed(file);
-    known.note(file, kind !== "delete");
+    const fileNow = kind !== "delete" && isFile(file);
+    known.note(file, fileNow); // folders are not files: deleting one is not a file's deletion
     if (file.split(path.sep).includes(".git") || isOwnWrite(file)) return;
     if (!inRun()) {
       if (state.has(file)) state.reconcile([file]);
@@ -135,7 +136,7 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
     const record = recordOf(file);
     if (record) return state.noteChange(file, record.before, readCurrent(file), true);
     if (state.has(file)) return state.noteChange(file, () => undefined, readCurrent(file), false);
-    if (kind === "delete" ? existed === false : !isFile(file)) return; // a file that came and went, or a folder
+    if (kind === "delete" ? existed === false : !fileNow) return; // a file that came and went, or a folder
     // Not recorded: a command's change. Created only if there was no file (a "create" event can be an overwrite).
     state.noteChange(file, () => (kind === "create" && existed === false ? null : undefined), readCurrent(file), false);
   };
