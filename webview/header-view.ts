@@ -34,7 +34,7 @@ export class HeaderView {
     // Made once and updated in place, so that focus stays on them across header changes.
     this.modelButton = h("button", { type: "button", id: "model-picker", class: "header-picker", "aria-haspopup": "listbox", "aria-expanded": "false" });
     this.thinkingButton = h("button", { type: "button", id: "thinking-picker", class: "header-picker thinking-level", "aria-haspopup": "listbox", "aria-expanded": "false" });
-    this.modeButton = h("button", { type: "button", id: "mode-picker", class: "header-picker permission-mode", "aria-haspopup": "listbox", "aria-expanded": "false" });
+    this.modeButton = h("button", { type: "button", id: "mode-picker", class: "header-picker permission-mode", "aria-haspopup": "listbox", "aria-expanded": "false", "aria-label": "Permission mode" });
     this.modelButton.hidden = this.thinkingButton.hidden = this.modeButton.hidden = true;
     parts.model.replaceChildren(this.modelButton, this.thinkingButton, this.modeButton);
   }

@@ -40,8 +40,11 @@ describe("plan: the agent's todo list in the Plan view, edited by the user", fun
     await ui.screenshot("plan-view");
 
     // The row's ✓ marks it done; the agent's list changes.
-    await ui.hover(row("Run the tests"));
-    await ui.click(`${row("Run the tests")} .action-label[aria-label^="Mark Task Done"]`);
+    // Hover and click again if the row was drawn anew between the two (the action shows on hover only).
+    await eventually("the ✓ clicked", async () => {
+      await ui.hover(row("Run the tests"));
+      return ui.click(`${row("Run the tests")} .action-label[aria-label^="Mark Task Done"]`).then(() => true, () => undefined);
+    });
     await eventually("the agent to have the task done", async () => {
       const phases = (await host.state()).todoPhases as { tasks: { content: string; status: string }[] }[] | undefined;
       return phases?.[0]?.tasks.find((t) => t.content === "Run the tests")?.status === "completed" || undefined;
