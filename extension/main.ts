@@ -10,6 +10,7 @@ import { CHAT_VIEW_ID, ChatViewProvider } from "./chat/chat-view";
 import { registerCommands, type CommandContext } from "./commands";
 import { installEditorHostTools } from "./host-tools";
 import { installCheckpoints, type Checkpoints } from "./checkpoints";
+import { installReview, type ChangesReview } from "./review";
 import { Lifetime } from "./lifetime";
 import { SessionAttention } from "./sessions/attention";
 import type { AgentSession } from "./sessions/agent-session";
@@ -40,6 +41,8 @@ export interface PiExtensionApi {
   readonly sessionsStatus: SessionsStatusItem;
   readonly apiKeys: ApiKeyStore;
   readonly editorDialogs: EditorDialogs;
+  /** The agents' changes pending review (the Changes view). */
+  readonly review: ChangesReview;
   /** Where the "Pi Agent" log file is written. */
   readonly logFolder: vscode.Uri;
 }
@@ -59,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   const everyAgent = { onAttach: (hook: AgentAttach) => void attach.push(hook) };
   lifetime.add(installEditorHostTools(everyAgent));
   const checkpoints: Checkpoints = lifetime.add(installCheckpoints({ everyAgent, sessions: () => sessions, storageDir: context.globalStorageUri.fsPath, log }));
+  const { review } = lifetime.add(installReview({ everyAgent, store: () => checkpoints.activeStore(), log }));
 
   const view = lifetime.add(new ChatViewProvider(context.extensionUri, log));
   // A chat acts on its own session; commands on the session the user worked with last (`sessions.active`).
@@ -130,6 +134,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
     sessionsStatus,
     apiKeys,
     editorDialogs,
+    review,
     logFolder: context.logUri,
   };
 }

@@ -1,0 +1,153 @@
+/**
+ * The review's commands: Keep / Undo for a hunk (a lens, or the cursor), for a file (its row, the
+ * diff's title, the palette) and for all files; next / previous change; open a file's diff.
+ * Nothing is overwritten silently: a hunk the user edited since is refused, and a file the user
+ * changed since the agent's last write is undone only after a warning.
+ */
+import * as vscode from "vscode";
+import { Lifetime } from "../lifetime";
+import { notificationText } from "../ui/plain-text";
+import { fileUndo, keptHunk, textOf, undoneHunk, type FileChange } from "./file-change";
+import type { Hunk } from "./hunks";
+import { openReviewDiff } from "./review-diff";
+import { readCurrent, replaceLines, writeContent } from "./review-io";
+import { placedHunks, type HunkTarget, type PlacedHunk } from "./review-lenses";
+import type { ReviewState } from "./review-state";
+
+const name = (file: string) => notificationText(vscode.workspace.asRelativePath(file));
+const sameHunk = (a: Hunk, b: Hunk) => JSON.stringify(a) === JSON.stringify(b);
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The file a command is about: a row of the view, an editor title's resource, else the active editor's file. */
+function fileOf(state: ReviewState, arg: unknown): string | undefined {
+  if (arg instanceof vscode.Uri) return arg.scheme === "file" || arg.scheme === "pi-review" ? arg.fsPath : undefined;
+  const fromRow = (arg as Partial<FileChange> | undefined)?.path;
+  if (typeof fromRow === "string") return fromRow;
+  const uri = vscode.window.activeTextEditor?.document.uri;
+  return uri && state.has(uri.fsPath) ? uri.fsPath : undefined;
+}
+
+/** The hunk a command is about: a lens's, else the one at the cursor in the active editor. */
+function hunkOf(state: ReviewState, arg: unknown): { path: string; placed: PlacedHunk } | undefined {
+  const target = arg as Partial<HunkTarget> | undefined;
+  if (typeof target?.path === "string" && target.hunk) {
+    const file = target.path;
+    const hunk = target.hunk;
+    const placed = placedHunks(state, file, textOf(readCurrent(file)) ?? "").find((p) => sameHunk(p.hunk, hunk));
+    return placed && { path: file, placed };
+  }
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.uri.scheme !== "file" || !state.has(editor.document.uri.fsPath)) return undefined;
+  const line = editor.selection.active.line;
+  const file = editor.document.uri.fsPath;
+  const placed = placedHunks(state, file, editor.document.getText()).find((p) => line >= p.line && line < p.line + p.span);
+  return placed && { path: file, placed };
+}
+
+async function keepHunkCommand(state: ReviewState, arg: unknown): Promise<void> {
+  const found = hunkOf(state, arg);
+  const change = found && state.get(found.path);
+  if (!found || !change) return void vscode.window.showInformationMessage("Pi: no change of the agent here.");
+  state.update(found.path, { before: keptHunk(change, found.placed.hunk) });
+}
+
+async function undoHunkCommand(state: ReviewState, arg: unknown): Promise<void> {
+  const found = hunkOf(state, arg);
+  const change = found && state.get(found.path);
+  if (!found || !change) return void vscode.window.showInformationMessage("Pi: no change of the agent here.");
+  const current = textOf(readCurrent(found.path));
+  const result = current === undefined ? undefined : undoneHunk(change, found.placed.hunk, current);
+  if (!result || result.conflict) {
+    return void vscode.window.showWarningMessage(`Pi: this change in ${name(found.path)} was edited since the agent made it, so it was not undone (nothing changed). Edit it by hand, or Undo the whole file.`);
+  }
+  await replaceLines(found.path, result.line, found.placed.hunk.newLines, found.placed.hunk.oldLines);
+  state.update(found.path, { agent: result.agent });
+}
+
+/** Undoes files; those changed since the agent's last write are undone only if the user agrees. */
+async function undoFiles(state: ReviewState, files: readonly string[]): Promise<void> {
+  const plans = files.flatMap((file) => {
+    const change = state.get(file);
+    return change ? [{ file, undo: fileUndo(change, readCurrent(file)) }] : [];
+  });
+  const unavailable = plans.filter((p) => p.undo.action === "unavailable");
+  const conflicts = plans.filter((p) => p.undo.action !== "unavailable" && p.undo.conflict);
+  if (conflicts.length > 0) {
+    const list = conflicts.map((p) => name(p.file)).join(", ");
+    const undo = "Undo Anyway";
+    const answer = await vscode.window.showWarningMessage(`Pi: ${list} changed since the agent's last edit, or was seen created only by its file events. Undo puts back the content from before the agent (a created file is deleted), and later changes are lost too.`, { modal: true }, undo);
+    if (answer !== undo) return;
+  }
+  const failed: string[] = [];
+  for (const { file, undo } of plans) {
+    if (undo.action === "unavailable") continue;
+    try {
+      await writeContent(file, undo.action === "delete" ? null : undo.content);
+      state.remove(file);
+    } catch (error) {
+      failed.push(`${name(file)} (${notificationText(message(error))})`);
+    }
+  }
+  if (unavailable.length > 0) {
+    void vscode.window.showWarningMessage(`Pi: ${unavailable.map((p) => name(p.file)).join(", ")} cannot be undone: its content before the change was not recorded (changed by a command). Keep it, or restore it by hand.`);
+  }
+  if (failed.length > 0) void vscode.window.showErrorMessage(`Pi: could not undo ${failed.join(", ")}`);
+}
+
+/** The next (or previous) hunk after the cursor; past the last one, the next file's first. */
+async function goToChange(state: ReviewState, direction: 1 | -1): Promise<void> {
+  const files = state.files().map((f) => f.path);
+  if (files.length === 0) return;
+  const editor = vscode.window.activeTextEditor;
+  const current = editor?.document.uri.scheme === "file" ? editor.document.uri.fsPath : undefined;
+  const at = current ? files.indexOf(current) : -1;
+  if (editor && at !== -1) {
+    const line = editor.selection.active.line;
+    const lines = placedHunks(state, files[at], editor.document.getText()).map((p) => p.line);
+    const next = direction === 1 ? lines.find((l) => l > line) : lines.reverse().find((l) => l < line);
+    if (next !== undefined) {
+      editor.selection = new vscode.Selection(next, 0, next, 0);
+      editor.revealRange(new vscode.Range(next, 0, next, 0), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+      return;
+    }
+  }
+  const file = files[(at === -1 ? (direction === 1 ? 0 : files.length - 1) : at + direction + files.length) % files.length];
+  const lines = placedHunks(state, file, textOf(readCurrent(file)) ?? "").map((p) => p.line);
+  await openReviewDiff(file, direction === 1 ? lines[0] : lines.at(-1));
+}
+
+export function registerReviewCommands(state: ReviewState, log: vscode.LogOutputChannel): vscode.Disposable {
+  const lifetime = new Lifetime();
+  const command = (id: string, run: (arg: unknown) => Promise<void> | void) =>
+    lifetime.add(
+      vscode.commands.registerCommand(id, async (arg: unknown) => {
+        try {
+          await run(arg);
+        } catch (error) {
+          log.warn(`${id} failed: ${message(error)}`);
+          void vscode.window.showErrorMessage(`Pi: ${notificationText(message(error))}`);
+        }
+      }),
+    );
+  command("pi.review.openDiff", async (arg) => {
+    const file = fileOf(state, arg);
+    if (file) await openReviewDiff(file, placedHunks(state, file, textOf(readCurrent(file)) ?? "")[0]?.line);
+  });
+  command("pi.review.keepHunk", (arg) => keepHunkCommand(state, arg));
+  command("pi.review.undoHunk", (arg) => undoHunkCommand(state, arg));
+  command("pi.review.keepFile", (arg) => {
+    const file = fileOf(state, arg);
+    if (file) state.remove(file);
+  });
+  command("pi.review.undoFile", async (arg) => {
+    const file = fileOf(state, arg);
+    if (file) await undoFiles(state, [file]);
+  });
+  command("pi.review.keepAll", () => {
+    for (const change of state.files()) state.remove(change.path);
+  });
+  command("pi.review.undoAll", () => undoFiles(state, state.files().map((f) => f.path)));
+  command("pi.review.nextChange", () => goToChange(state, 1));
+  command("pi.review.previousChange", () => goToChange(state, -1));
+  return lifetime;
+}

@@ -1,0 +1,63 @@
+/**
+ * Keep / Undo above each of the agent's hunks in a file under review (the diff's right side, or
+ * the file's own editor). A hunk the user changed since shows why it cannot be undone.
+ */
+import * as vscode from "vscode";
+import { Lifetime } from "../lifetime";
+import { changeHunks, textOf } from "./file-change";
+import { placeHunk, type Hunk } from "./hunks";
+import type { ReviewState } from "./review-state";
+
+/** The argument of pi.review.keepHunk / undoHunk from a lens. */
+export interface HunkTarget {
+  path: string;
+  hunk: Hunk;
+}
+
+export interface PlacedHunk {
+  hunk: Hunk;
+  /** 0-based line in the file now. */
+  line: number;
+  /** Lines it spans there (at least 1, for a hunk that only removed lines). */
+  span: number;
+  conflict: boolean;
+}
+
+/** The agent's hunks of a file, where they are in `currentText`. */
+export function placedHunks(state: ReviewState, path: string, currentText: string): PlacedHunk[] {
+  const change = state.get(path);
+  const agent = change && textOf(change.agent);
+  if (!change || agent === undefined) return [];
+  return changeHunks(change).map((hunk) => {
+    const place = placeHunk(hunk, agent, currentText);
+    return { hunk, line: place.line, span: Math.max(1, hunk.newLines.length), conflict: place.conflict === true };
+  });
+}
+
+const counts = (hunk: Hunk) => [hunk.newLines.length ? `+${hunk.newLines.length}` : "", hunk.oldLines.length ? `−${hunk.oldLines.length}` : ""].filter(Boolean).join(" ");
+
+export function registerReviewLenses(state: ReviewState): vscode.Disposable {
+  const lifetime = new Lifetime();
+  const changed = lifetime.add(new vscode.EventEmitter<void>());
+  lifetime.add(state.onDidChange(() => changed.fire()));
+  lifetime.add(
+    vscode.languages.registerCodeLensProvider({ scheme: "file" }, {
+      onDidChangeCodeLenses: changed.event,
+      provideCodeLenses(document) {
+        const path = document.uri.fsPath;
+        if (!state.has(path)) return [];
+        return placedHunks(state, path, document.getText()).flatMap(({ hunk, line, conflict }) => {
+          const at = new vscode.Range(Math.min(line, document.lineCount - 1), 0, Math.min(line, document.lineCount - 1), 0);
+          const target: HunkTarget = { path, hunk };
+          const keep = new vscode.CodeLens(at, { title: "$(check) Keep", tooltip: "Keep this change of the agent (ctrl+alt+y)", command: "pi.review.keepHunk", arguments: [target] });
+          if (conflict) {
+            return [keep, new vscode.CodeLens(at, { title: "$(warning) Edited since the agent's change: cannot be undone alone", command: "" })];
+          }
+          const undo = new vscode.CodeLens(at, { title: "$(discard) Undo", tooltip: "Undo this change of the agent (ctrl+alt+z)", command: "pi.review.undoHunk", arguments: [target] });
+          return [keep, undo, new vscode.CodeLens(at, { title: `Pi: ${counts(hunk)}`, command: "" })];
+        });
+      },
+    }),
+  );
+  return lifetime;
+}

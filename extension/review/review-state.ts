@@ -1,0 +1,119 @@
+/**
+ * The changes pending review in this window: every file an agent created, edited or deleted since
+ * the user last kept or undid it, across runs and sessions (the files on disk are shared, so one
+ * before per file). The one owner of that list; the view, the lenses and the chat read it here.
+ */
+import * as vscode from "vscode";
+import { changeCounts, revertedByUser, sameContent, stillChanged, type Content, type FileChange } from "./file-change";
+import { readCurrent } from "./review-io";
+
+export interface ReviewSummary {
+  files: number;
+  added: number;
+  removed: number;
+}
+
+/** What the feature offers to others (the chat's "changes" summary). */
+export interface ChangesReview {
+  readonly onDidChange: vscode.Event<void>;
+  summary(): ReviewSummary;
+  files(): readonly FileChange[];
+}
+
+export class ReviewState implements ChangesReview, vscode.Disposable {
+  private readonly changes = new Map<string, FileChange>();
+  /** When the user last decided on a path (kept or undid it): records made earlier are history. */
+  private readonly decided = new Map<string, number>();
+  private readonly changeEmitter = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changeEmitter.event;
+
+  get(path: string): FileChange | undefined {
+    return this.changes.get(path);
+  }
+
+  has(path: string): boolean {
+    return this.changes.has(path);
+  }
+
+  files(): FileChange[] {
+    return [...this.changes.values()].sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  summary(): ReviewSummary {
+    let added = 0;
+    let removed = 0;
+    for (const change of this.changes.values()) {
+      const counts = changeCounts(change);
+      added += counts?.added ?? 0;
+      removed += counts?.removed ?? 0;
+    }
+    return { files: this.changes.size, added, removed };
+  }
+
+  decidedAt(path: string): number {
+    return this.decided.get(path) ?? 0;
+  }
+
+  /**
+   * An agent changed the file: it joins the review with this before (while it is pending, the
+   * first one wins, except that a checkpoint record wins over a guess from file events) and the
+   * agent's version as it is now.
+   */
+  noteChange(path: string, before: () => Content | undefined, agent: Content, fromRecord: boolean): void {
+    const known = this.changes.get(path);
+    if (known) {
+      // A file event can come before the record that says what the file was.
+      const recorded = fromRecord && known.guessed ? before() : undefined;
+      if (recorded !== undefined) {
+        known.before = recorded;
+        delete known.guessed;
+      } else if (sameContent(known.agent, agent)) return;
+      known.agent = agent;
+      // Created and deleted again in the run (a command's temporary file): nothing to review.
+      if (!stillChanged(known, agent)) this.changes.delete(path);
+    } else {
+      const change: FileChange = { path, before: before(), agent, ...(fromRecord ? {} : { guessed: true }) };
+      if (!stillChanged(change, agent)) return;
+      this.changes.set(path, change);
+    }
+    this.changeEmitter.fire();
+  }
+
+  /** The user kept or undid part of a file: the new before and agent version (the file leaves the review when nothing differs). */
+  update(path: string, next: { before?: Content; agent?: Content }): void {
+    const change = this.changes.get(path);
+    if (!change) return;
+    if (next.before !== undefined) change.before = next.before;
+    if (next.agent !== undefined) change.agent = next.agent;
+    if (!stillChanged(change, readCurrent(path))) this.remove(path);
+    else this.changeEmitter.fire();
+  }
+
+  /** The user decided on the whole file. */
+  remove(path: string): void {
+    this.decided.set(path, Date.now());
+    if (this.changes.delete(path)) this.changeEmitter.fire();
+  }
+
+  /**
+   * Follows what the user did to files under review: one back as it was before leaves the review
+   * (a rewind, or undone by hand), a hunk put back exactly (the diff's revert arrow) is undone.
+   */
+  reconcile(paths: Iterable<string> = [...this.changes.keys()]): void {
+    let changed = false;
+    for (const path of paths) {
+      const change = this.changes.get(path);
+      if (!change) continue;
+      const current = readCurrent(path);
+      const agent = revertedByUser(change, current);
+      if (agent !== undefined) change.agent = agent;
+      if (!stillChanged(change, current)) this.changes.delete(path);
+      changed ||= agent !== undefined || !this.changes.has(path);
+    }
+    if (changed) this.changeEmitter.fire();
+  }
+
+  dispose(): void {
+    this.changeEmitter.dispose();
+  }
+}

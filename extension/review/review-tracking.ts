@@ -1,0 +1,163 @@
+/**
+ * Finds what the agents change, for the review: the checkpoint store's records (the bundled host
+ * and the Pi extension record before write/edit run; recording.ts for other agents and
+ * editor_edit) give each file's before; the workspace's file events during a run add what the
+ * records miss, such as files created, changed or deleted by `bash` (created: before = no file;
+ * changed or deleted without a record: the before is unknown, and only Keep is offered).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { CheckpointRecord } from "../../shared/checkpoints/schema";
+import { readObject, readRecords } from "../../shared/node/checkpoint-store";
+import type { RpcClient } from "../../shared/rpc";
+import type { AgentAttach } from "../supervision/agent-supervisor";
+import { Lifetime } from "../lifetime";
+import type { Content } from "./file-change";
+import { KnownFiles } from "./known-files";
+import { isOwnWrite, readCurrent } from "./review-io";
+import type { ReviewState } from "./review-state";
+
+export interface TrackingOptions {
+  everyAgent: { onAttach(hook: AgentAttach): void };
+  /** The checkpoint store; undefined while checkpoints are off. */
+  store(): string | undefined;
+  state: ReviewState;
+  log: vscode.LogOutputChannel;
+}
+
+/** File events this long after a run still count as the run's (the watcher reports late). */
+const GRACE_MS = 2000;
+/** A run's first records can be written before its agent_start reaches us. */
+const RUN_SLACK_MS = 2000;
+
+export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
+  const { state } = options;
+  const lifetime = new Lifetime();
+  const running = new Set<RpcClient>();
+  let lastRunEnd = 0;
+  /** Per session id: how many of its manifest's records were taken in. */
+  const taken = new Map<string, number>();
+  /** When VS Code saved a document (the user's edit, not an agent's). */
+  const saved = new Map<string, number>();
+  const inRun = () => running.size > 0 || Date.now() - lastRunEnd < GRACE_MS;
+
+  const beforeOf = (store: string, record: CheckpointRecord): Content | undefined => {
+    if (record.skipped) return undefined;
+    return record.before === null ? null : readObject(store, record.before);
+  };
+
+  /**
+   * Per path, the first record since the user last decided on it: a record is read once, and may be
+   * read before its tool has written (the file's event then finds the before here).
+   */
+  const recorded = new Map<string, { time: number; before: () => Content | undefined }>();
+  const recordOf = (file: string) => {
+    const found = recorded.get(file);
+    return found && found.time >= state.decidedAt(file) ? found : undefined;
+  };
+
+  /** Recorded in this run but not changed yet when looked at (the tool had not written): looked at again until the run ends. */
+  const unchanged = new Set<string>();
+  const takeIn = (file: string) => {
+    const record = recordOf(file);
+    if (record) state.noteChange(file, record.before, readCurrent(file), true);
+    if (state.has(file)) unchanged.delete(file);
+    else unchanged.add(file);
+  };
+
+  /** Takes in the records made since the last look: each file joins the review (or its agent version follows). */
+  const syncRecords = () => {
+    const store = options.store();
+    if (!store) return;
+    for (const file of [...unchanged]) takeIn(file);
+    for (const [sessionId, count] of taken) {
+      const records = readRecords(store, sessionId);
+      taken.set(sessionId, records.length);
+      for (const record of records.slice(count)) {
+        if (record.time < state.decidedAt(record.path)) continue;
+        if (!recordOf(record.path)) recorded.set(record.path, { time: record.time, before: () => beforeOf(store, record) });
+        takeIn(record.path);
+      }
+    }
+  };
+
+  /** A session seen at a run's start: records older than the run are history. */
+  const watchSession = (sessionId: string, runStart: number) => {
+    if (taken.has(sessionId)) return;
+    const store = options.store();
+    const records = store ? readRecords(store, sessionId) : [];
+    const older = records.findIndex((r) => r.time >= runStart - RUN_SLACK_MS);
+    taken.set(sessionId, older === -1 ? records.length : older);
+  };
+
+  options.everyAgent.onAttach((client, agentLifetime) => {
+    let late: ReturnType<typeof setTimeout> | undefined;
+    agentLifetime.add({ dispose: () => (running.delete(client), clearTimeout(late)) });
+    agentLifetime.add(
+      client.onEvent((event) => {
+        if (event.type === "agent_start") {
+          const runStart = Date.now();
+          running.add(client);
+          void client.request("get_state", {}).then(
+            (s) => (watchSession(s.sessionId, runStart), syncRecords()),
+            (error: unknown) => options.log.warn(`Review: the session of a run is unknown: ${String(error)}`),
+          );
+        } else if (event.type === "tool_execution_end") {
+          syncRecords();
+        } else if (event.type === "agent_end") {
+          running.delete(client);
+          lastRunEnd = Date.now();
+          syncRecords();
+          clearTimeout(late);
+          late = setTimeout(() => {
+            syncRecords();
+            if (running.size === 0) unchanged.clear();
+            state.reconcile();
+          }, GRACE_MS);
+        }
+      }),
+    );
+  });
+
+  const known = new KnownFiles();
+  const onFileEvent = (kind: "create" | "change" | "delete") => (uri: vscode.Uri) => {
+    const file = uri.fsPath;
+    const existed = known.existed(file);
+    const fileNow = kind !== "delete" && isFile(file);
+    known.note(file, fileNow); // folders are not files: deleting one is not a file's deletion
+    if (file.split(path.sep).includes(".git") || isOwnWrite(file)) return;
+    if (!inRun()) {
+      if (state.has(file)) state.reconcile([file]);
+      return;
+    }
+    syncRecords();
+    if (Date.now() - (saved.get(file) ?? 0) < GRACE_MS) return; // saved in the editor: the user's
+    const record = recordOf(file);
+    if (record) return state.noteChange(file, record.before, readCurrent(file), true);
+    if (state.has(file)) return state.noteChange(file, () => undefined, readCurrent(file), false);
+    if (kind === "delete" ? existed === false : !fileNow) return; // a file that came and went, or a folder
+    // Not recorded: a command's change. Created only if there was no file (a "create" event can be an overwrite).
+    state.noteChange(file, () => (kind === "create" && existed === false ? null : undefined), readCurrent(file), false);
+  };
+  const watcher = lifetime.add(vscode.workspace.createFileSystemWatcher("**/*"));
+  lifetime.add(watcher.onDidCreate(onFileEvent("create")));
+  lifetime.add(watcher.onDidChange(onFileEvent("change")));
+  lifetime.add(watcher.onDidDelete(onFileEvent("delete")));
+  lifetime.add(
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      // Also during a run: only exact reverts and files back as before are taken in.
+      if (e.document.uri.scheme === "file" && e.contentChanges.length > 0 && state.has(e.document.uri.fsPath)) state.reconcile([e.document.uri.fsPath]);
+    }),
+  );
+  lifetime.add(vscode.workspace.onDidSaveTextDocument((d) => d.uri.scheme === "file" && saved.set(d.uri.fsPath, Date.now())));
+  return lifetime;
+}
+
+function isFile(file: string): boolean {
+  try {
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}

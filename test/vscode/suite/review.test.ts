@@ -1,0 +1,234 @@
+// Reviewing a run's changes as a user does: the bundled agent edits three files and creates one
+// (through bash, so the file events find it) in one run; the Changes view lists the four; the user
+// adds a line of their own to one file, undoes one of the agent's hunks there from its lens (the
+// user's line stays), undoes a whole file from its row, and keeps the rest with Keep All. The
+// files on disk are then checked byte for byte. Then: the keys (next change, undo / keep the hunk
+// at the cursor), a file a command rewrote in place (no before: Keep only), Undo All, and the
+// diff editor's own revert arrow.
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import type { MockToolCall } from "../../support/mock-llm";
+import { eventually } from "./agent-fixture";
+import { openChat } from "./chat-support";
+import { useBundledHost, type HostFixture } from "./host-fixture";
+import { requireUi, ui } from "./ui";
+
+// The view's own pane (its title is exactly "Changes").
+const pane = '.pane:has(.pane-header h3.title:text-is("Changes"))';
+// A row is named by its path and what changed (its accessible label).
+const row = (name: string) => `${pane} .monaco-list-row[aria-label^=${JSON.stringify(`review-test/${name},`)}]`;
+const modified = ".monaco-diff-editor .editor.modified";
+
+const text = (...lines: string[]) => lines.map((l) => `${l}\n`).join("");
+
+describe("review: Keep and Undo the changes of a run, per hunk, per file and for all", function () {
+  this.timeout(150_000);
+  let host: HostFixture;
+  let dir: string;
+  const file = (name: string) => path.join(dir, name);
+  const read = (name: string) => fs.readFileSync(file(name), "utf8");
+  const original = {
+    a: text("alpha 1", "alpha 2", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "alpha 7", "alpha 8"),
+    b: text("beta 1", "beta 2", "beta 3"),
+    c: text("gamma 1", "gamma 2"),
+    d: text("delta 1", "delta 2", "delta 3", "delta 4", "delta 5", "delta 6"),
+    e: text("epsilon 1", "epsilon 2"),
+  };
+
+  before(async function () {
+    requireUi(this);
+    // No permission questions in the way: this suite is about what happens after the tools ran.
+    await vscode.workspace.getConfiguration("pi").update("permissions.confirmTools", [], vscode.ConfigurationTarget.Global);
+    host = await useBundledHost();
+    dir = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, "review-test");
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir);
+    // The files are there before any run: their file events are in (no agent's run takes them for
+    // its own). A new watcher misses what happens before it is set up: a probe is written until it
+    // reports it, then the files; events come in order.
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.workspace.workspaceFolders![0], "review-test/*"));
+    const seen = new Set<string>();
+    watcher.onDidCreate((uri) => seen.add(uri.fsPath));
+    watcher.onDidChange((uri) => seen.add(uri.fsPath));
+    try {
+      await eventually("the watcher to be ready", () => (fs.writeFileSync(file("probe"), String(Date.now())), seen.has(file("probe")) || undefined));
+      for (const [name, content] of Object.entries(original)) fs.writeFileSync(file(`${name}.txt`), content);
+      await eventually("the files' events", () => Object.keys(original).every((name) => seen.has(file(`${name}.txt`))) || undefined);
+    } finally {
+      watcher.dispose();
+    }
+    // Earlier suites' agents changed files too: start from nothing to review.
+    await vscode.commands.executeCommand("pi.review.keepAll");
+    assert.equal(host.api.review.summary().files, 0);
+    await openChat();
+  });
+  beforeEach(async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    await vscode.commands.executeCommand("pi.review.keepAll");
+  });
+  afterEach(async function () {
+    if (this.currentTest?.state === "failed") await ui.screenshot(`failed-${this.currentTest.title.slice(0, 40)}`);
+  });
+  after(async () => {
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    await vscode.commands.executeCommand("pi.review.keepAll");
+    await host?.dispose();
+    await vscode.workspace.getConfiguration("pi").update("permissions.confirmTools", undefined, vscode.ConfigurationTarget.Global);
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const edit = (name: string, edits: [string, string][]): MockToolCall => ({
+    name: "edit",
+    arguments: { path: `review-test/${name}`, edits: edits.map(([oldText, newText]) => ({ oldText, newText })) },
+  });
+
+  it("lists the four files, undoes one hunk (the user's own line stays), one file, keeps the rest", async () => {
+    const count = host.llm.requests.length;
+    host.llm.enqueue(
+      {
+        toolCalls: [
+          edit("a.txt", [["alpha 2\n", "ALPHA TWO\n"], ["alpha 7\n", "ALPHA SEVEN\nalpha 7.5\n"]]),
+          edit("b.txt", [["beta 2", "BETA TWO"]]),
+          edit("c.txt", [["gamma 2", "GAMMA TWO"]]),
+          { name: "bash", arguments: { command: "printf 'made by a command\\n' > review-test/new.txt" } },
+        ],
+      },
+      { text: "done" },
+    );
+    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: change the files");
+    await host.llm.waitForRequests(count + 2);
+    await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
+    const agentA = text("alpha 1", "ALPHA TWO", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "ALPHA SEVEN", "alpha 7.5", "alpha 8");
+    assert.equal(read("a.txt"), agentA);
+    assert.equal(read("new.txt"), "made by a command\n");
+
+    // The Changes view shows up with the four files and the totals.
+    await eventually("four files to review", () => host.api.review.summary().files === 4 || undefined, 20_000);
+    await vscode.commands.executeCommand("pi.changes.focus");
+    for (const name of ["a.txt", "b.txt", "c.txt", "new.txt"]) await ui.waitForSelector(row(name));
+    assert.match(await ui.text(`${pane} .pane-header`), /4 files changed/);
+    assert.match(await ui.text(row("a.txt")), /\+3 −2/);
+    assert.match(await ui.text(row("new.txt")), /\+1 −0/);
+
+    // A click on a.txt opens its diff: before ↔ now, with Keep / Undo above each hunk.
+    await ui.click(row("a.txt"));
+    const diffOpen = () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === "a.txt (Pi: before ↔ now)" || undefined;
+    // A click on a row the tree is just redrawing only selects it (VS Code's tree): Enter then opens it, as for a user.
+    await eventually("a.txt's diff", diffOpen, 5_000).catch(async () => {
+      await ui.pressKey("Enter");
+      return eventually("a.txt's diff", diffOpen);
+    });
+    await ui.waitForSelector(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`);
+    await ui.screenshot("review-changes");
+
+    // The user adds a line of their own at the top and saves.
+    await ui.click(`${modified} .view-lines`);
+    await ui.pressKey("Control+Home");
+    await ui.typeText("user note");
+    await ui.pressKey("Escape"); // no suggestion taken by the Enter
+    await ui.pressKey("Enter");
+    await ui.pressKey("Control+S");
+    await eventually("the user's line on disk", () => read("a.txt").startsWith("user note\n") || undefined);
+
+    // Undo of the second hunk (its lens, moved down a line by the user's) changes only that hunk.
+    await ui.click(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`);
+    const afterHunkUndo = text("user note", "alpha 1", "ALPHA TWO", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "alpha 7", "alpha 8");
+    await eventually("the hunk undone on disk", () => read("a.txt") === afterHunkUndo || undefined);
+    await eventually("a.txt to count one hunk", async () => /\+1 −1/.test(await ui.text(row("a.txt"))) || undefined);
+
+    // Undo of a whole file from its row.
+    await ui.hover(row("b.txt"));
+    await ui.click(`${row("b.txt")} .action-label[aria-label^="Undo Changes in File"]`);
+    await eventually("b.txt restored", () => read("b.txt") === original.b || undefined);
+    await ui.waitForSelector(row("b.txt"), "detached");
+
+    // Keep All from the view's title: the rest stays as the agent left it, and the view empties.
+    await ui.hover(`${pane} .pane-header`);
+    await ui.click(`${pane} .pane-header .action-label[aria-label^="Keep All Changes"]`);
+    await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
+    await ui.waitForSelector(pane, "hidden");
+
+    assert.equal(read("a.txt"), afterHunkUndo);
+    assert.equal(read("b.txt"), original.b);
+    assert.equal(read("c.txt"), text("gamma 1", "GAMMA TWO"));
+    assert.equal(read("new.txt"), "made by a command\n");
+  });
+
+  it("goes through the hunks with the keys: Next Change, then Undo Change and Keep Change at the cursor", async () => {
+    const count = host.llm.requests.length;
+    host.llm.enqueue({ toolCalls: [edit("d.txt", [["delta 2\n", "DELTA TWO\n"], ["delta 5\n", "DELTA FIVE\n"]])] }, { text: "done" });
+    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: change d");
+    await host.llm.waitForRequests(count + 2);
+    await eventually("d.txt to review", () => host.api.review.files().some((f) => f.path === file("d.txt")) || undefined, 20_000);
+    await ui.waitForSelector(row("d.txt"));
+
+    // From the view, Ctrl+Alt+] opens the first file's diff at its first hunk.
+    await vscode.commands.executeCommand("pi.changes.focus");
+    await ui.pressKey("Control+Alt+]");
+    await ui.waitForSelector(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`);
+    await eventually("the cursor on the first hunk", () => vscode.window.activeTextEditor?.selection.active.line === 1 || undefined);
+    await ui.pressKey("Control+Alt+z");
+    await eventually("the first hunk undone", () => read("d.txt") === text("delta 1", "delta 2", "delta 3", "delta 4", "DELTA FIVE", "delta 6") || undefined);
+    await ui.pressKey("Control+Alt+]");
+    await eventually("the cursor on the other hunk", () => vscode.window.activeTextEditor?.selection.active.line === 4 || undefined);
+    await ui.pressKey("Control+Alt+y");
+    await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
+    assert.equal(read("d.txt"), text("delta 1", "delta 2", "delta 3", "delta 4", "DELTA FIVE", "delta 6"));
+  });
+
+  it("a file a command rewrites in place (sed -i) is listed without a before: it can be kept, never undone", async () => {
+    const count = host.llm.requests.length;
+    host.llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "sed -i 's/epsilon 1/EPSILON ONE/' review-test/e.txt" } }] }, { text: "done" });
+    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: sed e");
+    await host.llm.waitForRequests(count + 2);
+    await eventually("e.txt to review", () => host.api.review.files().some((f) => f.path === file("e.txt")) || undefined, 20_000);
+    await ui.waitForSelector(row("e.txt"));
+    assert.match(await ui.text(row("e.txt")), /not recorded/);
+    await ui.hover(row("e.txt"));
+    await ui.waitForSelector(`${row("e.txt")} .action-label[aria-label^="Keep Changes in File"]`);
+    assert.equal(await ui.html(`${row("e.txt")} .actions`).then((html) => html.includes("Undo Changes in File")), false, "no Undo without a before");
+    await ui.click(`${row("e.txt")} .action-label[aria-label^="Keep Changes in File"]`);
+    await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
+    assert.equal(read("e.txt"), text("EPSILON ONE", "epsilon 2"));
+  });
+
+  it("Undo All from the view's title puts every file back: edited ones as they were, a created one deleted", async () => {
+    const count = host.llm.requests.length;
+    host.llm.enqueue(
+      { toolCalls: [edit("c.txt", [["gamma 1", "GAMMA ONE"]]), { name: "write", arguments: { path: "review-test/made.txt", content: "written by the agent\n" } }] },
+      { text: "done" },
+    );
+    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: undo all");
+    await host.llm.waitForRequests(count + 2);
+    await eventually("two files to review", () => host.api.review.summary().files === 2 || undefined, 20_000);
+    const before = read("c.txt").replace("GAMMA ONE", "gamma 1");
+    await ui.waitForSelector(row("made.txt"));
+    await ui.hover(`${pane} .pane-header`);
+    await ui.click(`${pane} .pane-header .action-label[aria-label^="Undo All Changes"]`);
+    await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
+    assert.equal(read("c.txt"), before);
+    assert.equal(fs.existsSync(file("made.txt")), false);
+  });
+
+  it("the diff editor's own revert arrow on a hunk counts as its Undo", async () => {
+    const beforeRun = read("e.txt");
+    const count = host.llm.requests.length;
+    host.llm.enqueue({ toolCalls: [edit("e.txt", [["epsilon 2", "EPSILON TWO"]])] }, { text: "done" });
+    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: revert arrow");
+    await host.llm.waitForRequests(count + 2);
+    await eventually("e.txt to review", () => host.api.review.files().some((f) => f.path === file("e.txt") && f.before !== undefined) || undefined, 20_000);
+    await ui.click(row("e.txt"));
+    await eventually("e.txt's diff", () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === "e.txt (Pi: before ↔ now)" || undefined);
+    await ui.waitForSelector(`${modified} .codelens-decoration a:has-text("Undo")`);
+    await ui.hover(`${modified} .view-lines`);
+    await ui.click(".monaco-diff-editor .codicon-arrow-right");
+    await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
+    // VS Code reverted the buffer (unsaved): it holds the file as it was before the run.
+    const document = vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === file("e.txt"));
+    assert.equal(document?.getText(), beforeRun);
+    await document?.save();
+    assert.equal(read("e.txt"), beforeRun);
+  });
+});
