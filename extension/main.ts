@@ -3,7 +3,7 @@ import type { AgentSupervisor, AgentAttach } from "./supervision/agent-superviso
 import { ApiKeyStore } from "./api-keys";
 import type { ChatController } from "./chat/chat-controller";
 import { registerChatCommands } from "./chat/chat-commands";
-import type { ChatSessionActions } from "./chat/session-actions";
+import type { ChatChanges, ChatSessionActions } from "./chat/session-actions";
 import { ChatLinks } from "./chat/chat-links";
 import { CHAT_PANEL_TYPE } from "./chat/chat-panel";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./chat/chat-view";
@@ -63,6 +63,17 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   lifetime.add(installEditorHostTools(everyAgent));
   const checkpoints: Checkpoints = lifetime.add(installCheckpoints({ everyAgent, sessions: () => sessions, storageDir: context.globalStorageUri.fsPath, log }));
   const { review } = lifetime.add(installReview({ everyAgent, store: () => checkpoints.activeStore(), log }));
+  // The chat's changes line: the review's count, and its buttons run the review's own commands.
+  const changes: ChatChanges = {
+    onDidChange: review.onDidChange,
+    summary: () => review.summary(),
+    act: async (action) => {
+      if (action !== "review") return vscode.commands.executeCommand(`pi.review.${action}`);
+      await vscode.commands.executeCommand("pi.changes.focus");
+      const first = review.files()[0];
+      return first && vscode.commands.executeCommand("pi.review.openDiff", first);
+    },
+  };
 
   const view = lifetime.add(new ChatViewProvider(context.extensionUri, log));
   // A chat acts on its own session; commands on the session the user worked with last (`sessions.active`).
@@ -89,7 +100,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
       setActive: (target) => sessions.setActive(target),
       setPermissionMode: (target, mode): Promise<unknown> => permissionModes.choose(mode, target),
     });
-  const sessions: SessionRegistry = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust: new ProjectTrust(log), chatActions }, view, context.extensionUri));
+  const sessions: SessionRegistry = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust: new ProjectTrust(log), chatActions, changes }, view, context.extensionUri));
   activeSessions = sessions;
   const primary = sessions.primary;
   const status = lifetime.add(new AgentStatusItem(primary.supervisor.agent));

@@ -29,7 +29,7 @@ export class ChangesBar {
       h("span", { class: "changes-actions" },
         button("Review", "review", "Open the changes: each file's diff, with Keep and Undo per change"),
         button("Keep All", "keepAll", "Keep every change"),
-        button("Undo All", "undoAll", "Undo every change (asks first)")),
+        button("Undo All", "undoAll", "Undo every change: the files go back to before the agent (asks first where you changed them since)")),
     );
   }
 }

@@ -37,6 +37,8 @@ export class ChangesView implements vscode.TreeDataProvider<FileChange>, vscode.
     this.lifetime.add(this.changeEmitter);
     this.view = this.lifetime.add(vscode.window.createTreeView(CHANGES_VIEW_ID, { treeDataProvider: this }));
     this.lifetime.add(state.onDidChange(() => this.refresh()));
+    // A change while the view is hidden (no changes: its `when` is false) may not reach its rows: redraw on showing.
+    this.lifetime.add(this.view.onDidChangeVisibility((e) => e.visible && this.changeEmitter.fire()));
     this.refresh();
   }
 

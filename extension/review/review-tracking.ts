@@ -59,7 +59,21 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
 
   /** Recorded in this run but not changed yet when looked at (the tool had not written): looked at again until the run ends. */
   const unchanged = new Set<string>();
+  /**
+   * Files taken in during runs: looked at again when a tool ends and after the run, since a look
+   * can fall in the middle of a tool's write (another file's event, a truncated file read empty)
+   * and the write's own event may have come before it ended.
+   */
+  const touched = new Map<string, number>();
+  const refreshTouched = () => {
+    for (const [file, time] of touched) {
+      // Saved in the editor since: what is on disk now is the user's, not the agent's.
+      if ((saved.get(file) ?? 0) >= time || !state.has(file)) continue;
+      state.noteChange(file, () => undefined, readCurrent(file), false);
+    }
+  };
   const takeIn = (file: string) => {
+    touched.set(file, Date.now());
     const record = recordOf(file);
     if (record) state.noteChange(file, record.before, readCurrent(file), true);
     if (state.has(file)) unchanged.delete(file);
@@ -105,6 +119,7 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
           );
         } else if (event.type === "tool_execution_end") {
           syncRecords();
+          refreshTouched();
         } else if (event.type === "agent_end") {
           running.delete(client);
           lastRunEnd = Date.now();
@@ -112,7 +127,11 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
           clearTimeout(late);
           late = setTimeout(() => {
             syncRecords();
-            if (running.size === 0) unchanged.clear();
+            refreshTouched();
+            if (running.size === 0) {
+              unchanged.clear();
+              touched.clear();
+            }
             state.reconcile();
           }, GRACE_MS);
         }
@@ -133,6 +152,7 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
     }
     syncRecords();
     if (Date.now() - (saved.get(file) ?? 0) < GRACE_MS) return; // saved in the editor: the user's
+    touched.set(file, Date.now());
     const record = recordOf(file);
     if (record) return state.noteChange(file, record.before, readCurrent(file), true);
     if (state.has(file)) return state.noteChange(file, () => undefined, readCurrent(file), false);

@@ -161,7 +161,7 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     host.llm.enqueue({ toolCalls: [edit("d.txt", [["delta 2\n", "DELTA TWO\n"], ["delta 5\n", "DELTA FIVE\n"]])] }, { text: "done" });
     await vscode.commands.executeCommand("pi.sendPrompt", "review suite: change d");
     await host.llm.waitForRequests(count + 2);
-    await eventually("d.txt to review", () => host.api.review.files().some((f) => f.path === file("d.txt")) || undefined, 20_000);
+    await eventually("c.txt to review", () => host.api.review.files().some((f) => f.path === file("d.txt")) || undefined, 20_000);
     await ui.waitForSelector(row("d.txt"));
 
     // From the view, Ctrl+Alt+] opens the first file's diff at its first hunk.
@@ -189,8 +189,13 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     await ui.hover(row("e.txt"));
     await ui.waitForSelector(`${row("e.txt")} .action-label[aria-label^="Keep Changes in File"]`);
     assert.equal(await ui.html(`${row("e.txt")} .actions`).then((html) => html.includes("Undo Changes in File")), false, "no Undo without a before");
-    await ui.click(`${row("e.txt")} .action-label[aria-label^="Keep Changes in File"]`);
-    await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
+    // Hover and click again if the row was drawn anew in between (its actions show on hover only).
+    await eventually("e.txt kept from its row", async () => {
+      if (host.api.review.summary().files === 0) return true;
+      await ui.hover(row("e.txt")).catch(() => undefined);
+      await ui.click(`${row("e.txt")} .action-label[aria-label^="Keep Changes in File"]`).catch(() => undefined);
+      return host.api.review.summary().files === 0 || undefined;
+    }, 30_000);
     assert.equal(read("e.txt"), text("EPSILON ONE", "epsilon 2"));
   });
 
@@ -210,6 +215,32 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
     assert.equal(read("c.txt"), before);
     assert.equal(fs.existsSync(file("made.txt")), false);
+  });
+
+  it("shows the changes in the chat above the box: Review opens the first diff, Keep All there keeps them", async () => {
+    const count = host.llm.requests.length;
+    host.llm.enqueue({ toolCalls: [edit("c.txt", [["gamma 1", "GAMMA UNO"]])] }, { text: "done" });
+    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: the chat's line");
+    await host.llm.waitForRequests(count + 2);
+    await eventually("c.txt to review", () => host.api.review.summary().files === 1 || undefined, 20_000);
+    await vscode.commands.executeCommand("pi.focusChat");
+    const line = await eventually("the changes line in the chat", async () => {
+      const shown = await ui.webviewText("Chat", "#changes").catch(() => "");
+      return /1 file changed/.test(shown) && /\+1\b/.test(shown) && /−1\b/.test(shown) ? shown : undefined;
+    });
+    assert.match(line, /1 file changed\s+\+1\s+−1/);
+    // The view says the same: c.txt alone (no row left from an earlier run's files).
+    await vscode.commands.executeCommand("pi.changes.focus");
+    await ui.waitForSelector(row("c.txt"));
+    await eventually("the view's rows", async () => (await ui.text(`${pane} .monaco-list-rows`)).split("\n").filter((l) => /\.txt/.test(l)).length === 1 || undefined);
+    await vscode.commands.executeCommand("pi.focusChat");
+    await ui.screenshot("review-chat-line");
+    await ui.clickInWebview("Chat", "#changes [data-action='changes-review']");
+    await eventually("c.txt's diff from the chat", () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === "c.txt (Pi: before ↔ now)" || undefined);
+    await ui.clickInWebview("Chat", "#changes [data-action='changes-keepAll']");
+    await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
+    await eventually("the line gone from the chat", async () => (await ui.webviewProperties("Chat", "#changes", ["hidden"])).hidden === true || undefined);
+    assert.match(read("c.txt"), /^GAMMA UNO\n/, "kept: the agent's version stays");
   });
 
   it("the diff editor's own revert arrow on a hunk counts as its Undo", async () => {
