@@ -73,8 +73,10 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
     }
   };
   const takeIn = (file: string) => {
-    touched.set(file, Date.now());
     const record = recordOf(file);
+    // Saved in the editor since the record: the file on disk is the user's now, not the agent's.
+    if (record && state.has(file) && (saved.get(file) ?? 0) > record.time) return void unchanged.delete(file);
+    touched.set(file, Date.now());
     if (record) state.noteChange(file, record.before, readCurrent(file), true);
     if (state.has(file)) unchanged.delete(file);
     else unchanged.add(file);
@@ -170,7 +172,10 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
       if (e.document.uri.scheme === "file" && e.contentChanges.length > 0 && state.has(e.document.uri.fsPath)) state.reconcile([e.document.uri.fsPath]);
     }),
   );
-  lifetime.add(vscode.workspace.onDidSaveTextDocument((d) => d.uri.scheme === "file" && saved.set(d.uri.fsPath, Date.now())));
+  // Marked before the save writes too: the file's event can come before onDidSave, and it is the user's.
+  const noteSave = (d: vscode.TextDocument) => d.uri.scheme === "file" && saved.set(d.uri.fsPath, Date.now());
+  lifetime.add(vscode.workspace.onWillSaveTextDocument((e) => noteSave(e.document)));
+  lifetime.add(vscode.workspace.onDidSaveTextDocument(noteSave));
   return lifetime;
 }
 
