@@ -60,9 +60,9 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
   /** Recorded in this run but not changed yet when looked at (the tool had not written): looked at again until the run ends. */
   const unchanged = new Set<string>();
   /**
-   * Files taken in during runs: looked at again when a tool ends and after the run, since a look
-   * can fall in the middle of a tool's write (another file's event, a truncated file read empty)
-   * and the write's own event may have come before it ended.
+   * Files taken in during runs: looked at again when a tool ends, since a look can fall in the
+   * middle of a tool's write (another file's event, a truncated file read empty) and the write's
+   * own event may have come before it ended.
    */
   const touched = new Map<string, number>();
   const refreshTouched = () => {
@@ -129,7 +129,6 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
           clearTimeout(late);
           late = setTimeout(() => {
             syncRecords();
-            refreshTouched();
             if (running.size === 0) {
               unchanged.clear();
               touched.clear();
