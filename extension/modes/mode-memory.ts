@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { PermissionMode } from "../../shared/protocol";
+import { permissionModes, type PermissionMode } from "../../shared/protocol";
 import { Lifetime } from "../lifetime";
 import type { AgentSession } from "../sessions/agent-session";
 import type { SessionRegistry } from "../sessions/session-registry";
@@ -10,7 +10,7 @@ const limit = 200;
 
 type Remembered = Record<string, PermissionMode>;
 
-const isMode = (value: unknown): value is PermissionMode => typeof value === "string" && ["ask", "acceptEdits", "plan", "auto"].includes(value);
+const isMode = (value: unknown): value is PermissionMode => permissionModes.includes(value as PermissionMode);
 
 /**
  * Each session's permission mode outlives its agent: remembered per session file (workspace

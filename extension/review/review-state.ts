@@ -4,14 +4,12 @@
  * before per file). The one owner of that list; the view, the lenses and the chat read it here.
  */
 import * as vscode from "vscode";
+import type { ChangesSummary } from "../../shared/webview-protocol";
 import { changeCounts, revertedByUser, sameContent, stillChanged, type Content, type FileChange } from "./file-change";
 import { readCurrent } from "./review-io";
 
-export interface ReviewSummary {
-  files: number;
-  added: number;
-  removed: number;
-}
+/** The counts the Changes view's title and the chat's changes line show (declared once, in the chat's protocol). */
+export type ReviewSummary = ChangesSummary;
 
 /** What the feature offers to others (the chat's "changes" summary). */
 export interface ChangesReview {

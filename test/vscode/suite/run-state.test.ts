@@ -5,7 +5,7 @@ import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { eventually, usePiAgent, type AgentFixture } from "./agent-fixture";
 import { printFigures } from "./figures";
-import { useBundledHost, type HostFixture } from "./host-fixture";
+import { useHostSuite } from "./host-fixture";
 import { requireUi, ui } from "./ui";
 
 const sessionRow = '.pane:has(.pane-header h3.title:text-is("Sessions")) .monaco-list-row'; // the side bar's session is the first
@@ -29,21 +29,15 @@ async function agree(header: keyof typeof listWord): Promise<void> {
 
 describe("run state: the chat header and the Sessions list agree through a run", function () {
   this.timeout(90_000);
-  let host: HostFixture;
+  const suiteHost = useHostSuite();
 
-  before(async function () {
-    requireUi(this);
-    host = await useBundledHost();
-  });
   afterEach(async function () {
     if (this.currentTest?.state === "failed") await ui.screenshot(`failed-run-state-${this.currentTest.title.slice(0, 30)}`);
   });
-  after(async () => {
-    printFigures(`run state (bundled host): checkpoints where header and Sessions list agreed ${seen.checkpoints} (disagreed 0), samples ${seen.samples}`);
-    await host?.dispose();
-  });
+  after(() => printFigures(`run state (bundled host): checkpoints where header and Sessions list agreed ${seen.checkpoints} (disagreed 0), samples ${seen.samples}`));
 
   it("says Waiting for you in both while a question is open, Working… in both after the answer, Ready/done at the end", async () => {
+    const host = suiteHost();
     await vscode.commands.executeCommand("pi.sessions.focus"); // the list is collapsed by default
     await vscode.commands.executeCommand("pi.focusChat");
     await agree("Ready");
