@@ -8,9 +8,10 @@
 #   ripgrep    VS Code's search (instead of @vscode/ripgrep's download) and the agent's grep tool
 #   chromium   the headless browser playwright-core drives (test:vscode)
 #   openssl    a throwaway certificate for the HTTPS-through-proxy test
+#   bubblewrap the sandbox of the agent's commands (bwrap; tested for real)
 set -euo pipefail
 
-if [ $# -gt 0 ]; then packages=("$@"); else packages=(libkrb5-dev make g++ python3 ripgrep chromium openssl); fi
+if [ $# -gt 0 ]; then packages=("$@"); else packages=(libkrb5-dev make g++ python3 ripgrep chromium openssl bubblewrap); fi
 missing=()
 for pkg in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
