@@ -7,25 +7,36 @@ import type { SlashCommand } from "../../shared/protocol";
 import type { AnyAgentTool } from "../agent/tool";
 import { buildResourceCommands, buildSystemPromptSections, expandSlashCommand, loadContextResources, renderSystemPrompt } from "../session/context";
 import type { CliOptions } from "./cli-options";
+import type { FirstReadTrust } from "./first-read-trust";
 
 type Resources = ReturnType<typeof loadContextResources>;
 
 export class LazyContextResources {
   private loaded: Resources | undefined;
+  /** The trust the resources were loaded with: they are read again when it changes. */
+  private loadedTrusted: boolean | undefined;
   private sections: Record<string, string> | undefined;
 
   constructor(
     private readonly options: CliOptions,
-    private readonly where: { cwd: string; agentDir: string; projectTrusted: boolean },
+    private readonly where: { cwd: string; agentDir: string; trust: FirstReadTrust },
     private readonly tools: readonly AnyAgentTool[],
     private readonly warn: (message: string) => void,
   ) {}
 
+  /** Asks about project resources that appeared since start-up (first-read-trust.ts); call before a prompt. */
+  async decideTrust(): Promise<void> {
+    await this.where.trust.decide();
+  }
+
   get resources(): Resources {
-    if (this.loaded) return this.loaded;
+    const trusted = this.where.trust.trusted;
+    if (this.loaded && this.loadedTrusted === trusted) return this.loaded;
     const { options, where } = this;
+    this.sections = undefined;
+    this.loadedTrusted = trusted;
     this.loaded = loadContextResources({
-      cwd: where.cwd, agentDir: where.agentDir, homeDir: os.homedir(), allowProject: where.projectTrusted, noContextFiles: options.noContextFiles, noSkills: options.noSkills,
+      cwd: where.cwd, agentDir: where.agentDir, homeDir: os.homedir(), allowProject: trusted, noContextFiles: options.noContextFiles, noSkills: options.noSkills,
       skillPaths: options.skills, noPromptTemplates: options.noPromptTemplates, promptTemplatePaths: options.promptTemplates,
       ...(options.systemPrompt !== undefined ? { systemPrompt: options.systemPrompt } : {}), appendSystemPrompt: options.appendSystemPrompt,
     });
@@ -35,7 +46,7 @@ export class LazyContextResources {
 
   /** Built with the first prompt: the date in it costs the time-zone set-up, which start-up need not pay. */
   systemSections(): Record<string, string> {
-    const { contextFiles, skills, prompt } = this.resources;
+    const { contextFiles, skills, prompt } = this.resources; // first: a change of trust drops the sections
     return (this.sections ??= buildSystemPromptSections({
       cwd: this.where.cwd, tools: this.tools, contextFiles, skills,
       ...(prompt.customPrompt !== undefined ? { customPrompt: prompt.customPrompt } : {}),

@@ -7,6 +7,7 @@ import { availableThinkingLevels } from "../ai/thinking";
 import { exportSessionHtml } from "../session/export/export-html";
 import type { CliOptions } from "./cli-options";
 import { LazyContextResources } from "./context-resources";
+import { FirstReadTrust } from "./first-read-trust";
 import { attachExtensions } from "./extensions";
 import { childEnv, loadHostConfig } from "./host-config";
 import { HostToolBridge } from "./host-tools";
@@ -30,12 +31,17 @@ export interface RuntimeEnvironment {
 
 export function createHostRuntime(options: CliOptions, environment: RuntimeEnvironment): HostRuntime {
   const { cwd, env, warn, send } = environment;
-  const { agentDir, projectTrusted, settings } = loadHostConfig(options, cwd, env, warn);
+  const { agentDir, projectTrusted, trustAtStart, settings } = loadHostConfig(options, cwd, env, warn);
   const processEnv = childEnv(env, settings);
   const models = setUpModels(options, settings, { agentDir, env, ...(environment.secretEnv ? { secretEnv: environment.secretEnv } : {}), warn });
   const todos = createTodoStore(send);
   const tools = pickTools(options, settings.defaultTools, cwd, todos, processEnv);
-  const resources = new LazyContextResources(options, { cwd, agentDir, projectTrusted }, tools, warn);
+  const askTrust = async (title: string, choices: string[]) => {
+    const answer = await runtime.extensionUi?.dialog({ method: "select", title, options: choices });
+    return answer && "value" in answer ? answer.value : undefined;
+  };
+  const trust = new FirstReadTrust({ cwd, agentDir }, trustAtStart, askTrust, warn);
+  const resources = new LazyContextResources(options, { cwd, agentDir, trust }, tools, warn);
   const session = createSession(options, { cwd, agentDir, env, settings, models, tools, resources, warn });
 
   const runtime: HostRuntime = {
@@ -43,6 +49,7 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
     models: models.models,
     thinkingLevels: (m) => availableThinkingLevels(m),
     commands: () => resources.commands(),
+    decideProjectTrust: () => resources.decideTrust(),
     runBash: (command, onChunk, signal) => runUserBash(command, cwd, onChunk, signal, processEnv),
     exportHtml: (outputPath) => exportSessionHtml(session.sessions, outputPath),
     hostTools: new HostToolBridge(send),

@@ -17,6 +17,8 @@ export interface HostRuntime {
   };
   thinkingLevels(model: Model): ThinkingLevel[];
   commands(): SlashCommand[];
+  /** Asks about project resources that appeared since start-up, before a prompt reads them (first-read-trust.ts). */
+  decideProjectTrust(): Promise<void>;
   runBash(command: string, onChunk: (text: string) => void, signal: AbortSignal): Promise<BashResult>;
   exportHtml(outputPath: string | undefined): string;
   hostTools: HostToolBridge;

@@ -1,12 +1,10 @@
 import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { defaultProjectTrust, describeResources, piAgentDir, protectedResources, savedTrust, saveTrust } from "../../shared/node/project-trust";
+import { defaultProjectTrust, describeResources, DONT_LOAD, piAgentDir, protectedResources, savedTrust, saveTrust, TRUST_AND_LOAD } from "../../shared/node/project-trust";
 import { visibleText } from "../../shared/visible-text";
 import { iconsAsText } from "../ui/plain-text";
 
-export const TRUST_AND_LOAD = "Trust and Load";
-export const DONT_LOAD = "Don't Load";
 
 /**
  * Decides, before an agent starts, whether a folder's project code (`.pi/extensions`, `.pi/settings.json`,

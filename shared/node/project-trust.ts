@@ -8,6 +8,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 
+/** The two answers to the trust question, the same wherever it is asked (the editor, the host at first read). */
+export const TRUST_AND_LOAD = "Trust and Load";
+export const DONT_LOAD = "Don't Load";
+
 /** Entries of `<cwd>/.pi/` that need a trust decision (pi 1.5.2's list; a bare `.pi/` does not). */
 const PROTECTED_PI_ENTRIES = ["settings.json", "mcp.json", "extensions", "skills", "prompts", "themes", "SYSTEM.md", "APPEND_SYSTEM.md"];
 /** How many files of one protected folder are listed before "... and N more". */
