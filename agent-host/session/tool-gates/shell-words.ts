@@ -39,6 +39,8 @@ function bashParser(): Promise<TreeSitterParser> {
 const literalUnquoted = /^[A-Za-z0-9_\-./:=,+@%]+$/;
 /** Inside double quotes, only `$`, backticks and backslashes are special (`!` is history, off in scripts, but refused too). */
 const specialInDoubleQuotes = /[$`\\!]/;
+/** Bash's reserved words: in a command's first place they are syntax (`coproc ls`, `time ls`), whatever the grammar made of them. */
+const reservedWords: ReadonlySet<string> = new Set(["!", "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if", "in", "select", "then", "time", "until", "while", "{", "}", "[[", "]]"]);
 /** What may separate the words of a simple command. */
 const blanks = /^[ \t]*$/;
 
@@ -78,7 +80,7 @@ function simpleCommandWords(root: SyntaxNode, source: string): string[] | undefi
     if (word === undefined) return undefined;
     words.push(word);
   }
-  return words.length > 0 ? words : undefined;
+  return words.length > 0 && !reservedWords.has(words[0]!) ? words : undefined;
 }
 
 /** The text a word stands for, when it is literal: plain characters, '…', "…" without specials, or these side by side. */
