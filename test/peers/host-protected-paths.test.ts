@@ -7,7 +7,7 @@
  */
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DialogRequest } from "../../shared/protocol";
@@ -87,6 +87,8 @@ describe("host: protected paths are asked with the diff, in every mode but auto 
       const lastLine = content.trimEnd().split("\n").at(-1)!;
       assert.ok(question.title.includes(path) && question.title.includes(`+${lastLine}`), `the question shows the path and the content: ${question.title}`);
     }
+    const viaLink = asked.find((q) => q.title.includes("docs/config-link"));
+    assert.ok(viaLink?.title.includes(`Through a symlink, this writes ${join(realpathSync(cwd), ".git", "config")}`), "the question names the file the link leads to");
     assert.equal(gitConfigBefore(), configBefore, ".git/config untouched");
     for (const [path] of [...writes.slice(1, 10), [".vscode/launch.json"], [".GIT/config"]]) assert.throws(() => readFileSync(join(cwd, path!)), `${path} was not written`);
 

@@ -22,7 +22,7 @@ function currentText(absPath: string): string | undefined {
 const isEdit = (value: unknown): value is Edit =>
   typeof value === "object" && value !== null && typeof (value as Edit).oldText === "string" && typeof (value as Edit).newText === "string";
 
-/** The change `tool` (write or edit) would make to the file at `absPath`, shown as `shownPath`. */
+/** The change `tool` (write, edit or editor_edit) would make to the file at `absPath`, shown as `shownPath`. */
 export function changePreview(tool: string, args: Record<string, unknown>, absPath: string, shownPath: string): string {
   const now = currentText(absPath);
   if (tool === "write") {

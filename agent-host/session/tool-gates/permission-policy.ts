@@ -6,7 +6,7 @@ import type { PermissionMode } from "../../../shared/protocol";
 import { changePreview } from "./change-preview";
 import { harmlessPrograms } from "./harmless-programs";
 import { runsWithoutAsking } from "./permission-mode";
-import { protectedTarget } from "./protected-paths";
+import { protectedTarget, type ProtectedTarget } from "./protected-paths";
 import { literalWords } from "./shell-words";
 
 /** How the policy asks: a select dialog; undefined when it was dismissed or timed out. */
@@ -64,10 +64,10 @@ export function createPermissionGate(tools: ReadonlySet<string>, ask: AskChoice,
   };
   return async (call: ToolCall, signal: AbortSignal): Promise<BeforeToolCallResult> => {
     if (mode() === "auto") return undefined;
-    const protectedPath = protectedTarget(call.name, call.arguments, cwd);
+    const protectedFile = protectedTarget(call.name, call.arguments, cwd);
     const current = sessionAllowances();
     let question: PermissionQuestion;
-    if (protectedPath !== undefined) question = protectedPathQuestion(call, protectedPath);
+    if (protectedFile !== undefined) question = protectedPathQuestion(call, protectedFile);
     else if (!tools.has(call.name) || runsWithoutAsking(mode(), call.name) || (await coveredByAny(current, call, cwd))) return undefined;
     else question = await permissionQuestion(call, cwd);
     const choice = await ask(question.title, question.options, signal);
@@ -113,10 +113,10 @@ export async function permissionQuestion(call: ToolCall, cwd: string): Promise<P
 }
 
 /** A write or edit of a protected file: the path, why it is asked, the whole change; once or not at all. */
-export function protectedPathQuestion(call: ToolCall, absPath: string): PermissionQuestion {
-  const shown = typeof call.arguments.path === "string" ? call.arguments.path : absPath;
-  const where = shown === absPath ? shown : `${shown} (${absPath})`;
-  const title = `Allow ${call.name} of a protected file: ${where}\nTools or the editor may run what this file says (git config and hooks, .vscode tasks, .pi extensions, package scripts, CI). The change:\n${changePreview(call.name, call.arguments, absPath, shown)}`;
+export function protectedPathQuestion(call: ToolCall, target: ProtectedTarget): PermissionQuestion {
+  const shown = typeof call.arguments.path === "string" ? call.arguments.path : target.absPath;
+  const leadsTo = target.realPath === target.absPath ? "" : `\nThrough a symlink, this writes ${target.realPath}`;
+  const title = `Allow ${call.name} of a protected file: ${shown}${leadsTo}\nTools or the editor may run what this file says (git config and hooks, .vscode tasks, .pi extensions, package scripts, CI). The change:\n${changePreview(call.name, call.arguments, target.absPath, shown)}`;
   return { title, options: [ALLOW_ONCE, DENY], allowances: new Map() };
 }
 

@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isProtectedPath, protectedTarget } from "./protected-paths";
@@ -30,8 +30,9 @@ describe("protected paths", () => {
   });
 
   it("applies to write and edit only, on the path they would open", () => {
-    assert.equal(protectedTarget("write", { path: "docs/config" }, root), join(root, "docs", "config"));
-    assert.equal(protectedTarget("edit", { path: `${root}/src/../.git/config` }, root), join(root, ".git", "config"));
+    assert.deepEqual(protectedTarget("write", { path: "docs/config" }, root), { absPath: join(root, "docs", "config"), realPath: join(realpathSync(root), ".git", "config") });
+    assert.equal(protectedTarget("edit", { path: `${root}/src/../.git/config` }, root)?.absPath, join(root, ".git", "config"));
+    assert.equal(protectedTarget("editor_edit", { path: ".vscode/settings.json", edits: [] }, root)?.absPath, join(root, ".vscode", "settings.json"));
     assert.equal(protectedTarget("read", { path: ".git/config" }, root), undefined);
     assert.equal(protectedTarget("write", { path: "src/a.ts" }, root), undefined);
   });

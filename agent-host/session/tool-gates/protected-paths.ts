@@ -38,26 +38,36 @@ const protectedNames: ReadonlySet<string> = new Set([
 /** File name endings protected wherever they are. */
 const protectedEndings = [".code-workspace"];
 
-/** The tools whose call writes the file at `path`. */
-export const writingTools: ReadonlySet<string> = new Set(["write", "edit"]);
+/** The tools whose call writes the file at `path` (editor_edit changes the editor's buffer, which a save or auto-save writes). */
+export const writingTools: ReadonlySet<string> = new Set(["write", "edit", "editor_edit"]);
 
 /** True when the real path of `absPath` is a protected file, or lies in a protected folder. */
 export function isProtectedPath(absPath: string): boolean {
-  let real: string;
-  try {
-    real = realPathOf(absPath);
-  } catch {
-    return true; // a link loop: nothing to judge by, so asked
-  }
+  const real = realPathOrLoop(absPath);
+  if (real === undefined) return true; // a link loop: nothing to judge by, so asked
   // Windows opens `.git.`, `.git ` and `config::$DATA` as `.git` and `config`: compared without those tails.
   const parts = real.toLowerCase().split(/[\\/]+/).map((part) => part.replace(/:.*$/, "").replace(/[. ]+$/, (tail) => (tail === part ? tail : ""))).filter(Boolean);
   const name = parts.at(-1) ?? "";
   return parts.slice(0, -1).some((part) => protectedFolders.has(part)) || protectedFolders.has(name) || protectedNames.has(name) || protectedEndings.some((end) => name.endsWith(end));
 }
 
-/** The absolute path a write/edit call would open when that path is protected; undefined otherwise. */
-export function protectedTarget(tool: string, args: Record<string, unknown>, cwd: string): string | undefined {
+function realPathOrLoop(absPath: string): string | undefined {
+  try {
+    return realPathOf(absPath);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A protected file a call would write: the path as the tool resolves it, and where it really leads (symlinks followed). */
+export interface ProtectedTarget {
+  absPath: string;
+  realPath: string;
+}
+
+/** The protected file a write/edit call would open; undefined when it is not protected. */
+export function protectedTarget(tool: string, args: Record<string, unknown>, cwd: string): ProtectedTarget | undefined {
   if (!writingTools.has(tool) || typeof args.path !== "string" || args.path === "") return undefined;
   const absPath = resolveToCwd(args.path, cwd);
-  return isProtectedPath(absPath) ? absPath : undefined;
+  return isProtectedPath(absPath) ? { absPath, realPath: realPathOrLoop(absPath) ?? absPath } : undefined;
 }

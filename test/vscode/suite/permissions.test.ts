@@ -159,7 +159,9 @@ describe("permissions: the bundled agent asks before bash", function () {
     host.llm.enqueue({ toolCalls: [{ name: "write", arguments: { path: ".vscode/tasks.json", content: '{"tasks":[{"command":"echo planted"}]}\n' } }] }, { text: "done" });
     void vscode.commands.executeCommand("pi.sendPrompt", "write the tasks");
     await question();
-    assert.deepEqual(await ui.quickPickItems(), ["Allow once", "Deny"]);
+    const items = await ui.quickPickItems();
+    assert.deepEqual(items.slice(-2), ["Allow once", "Deny"], "Allow once or Deny, no allowance for the session");
+    assert.ok(!items.some((item) => item.includes("for this session")));
     const shown = await questionRows();
     assert.match(shown, /\.vscode\/tasks\.json/);
     assert.match(shown, /\+\{"tasks":\[\{"command":"echo planted"\}\]\}/, "the question shows the content the write would put there");
