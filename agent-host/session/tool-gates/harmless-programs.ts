@@ -6,11 +6,12 @@
  * that run or write, e.g. find (`-exec`, `-delete`, `-fprint`), xargs, env, git (`--output`,
  * `-c`, `grep -O`, aliases, `--exec-path`), rg (`--pre`), sed (`-i`, `e`, `w`), awk, sort (`-o`,
  * `--compress-program`), uniq (an output operand), tee, tar, file (`-C`), xxd (an output
- * operand), tree (`-o`), date (`-s`), hostname, npm/npx/pnpm/yarn, make, python, node, shells.
+ * operand), tree (`-o`), date (`-s`), diff (`-l` pipes through `pr`), hostname, npm/npx/pnpm/yarn,
+ * make, python, node, shells.
  */
 export const harmlessPrograms: ReadonlySet<string> = new Set([
   "ls", "cat", "tac", "head", "tail", "wc", "nl", "cut", "tr", "rev", "fold", "fmt", "column", "paste", "join", "comm", "expand", "unexpand",
-  "grep", "egrep", "fgrep", "diff", "cmp",
+  "grep", "egrep", "fgrep", "cmp",
   "pwd", "echo", "printf", "seq", "expr", "true", "false", "sleep",
   "stat", "du", "df", "basename", "dirname", "realpath", "readlink", "od", "hexdump", "strings",
   "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum",

@@ -103,7 +103,7 @@ describe("permission gate", () => {
     for (const command of ["ls -la", "cat a.txt", "grep -rn TODO src", "wc -l 'a file'", "head -n 5 x"]) assert.ok(await harmlessProgramOf(command), command);
     const exactOnly = [
       "git status", "git grep TODO", "git log --oneline", "find . -name '*.md'", "rg TODO", "sed -n 1p x", "awk '{print}' x", "xargs ls", "env ls", "npm test", "npx x", "make",
-      "python3 -c 1", "node -e 1", "tar tf x.tar", "sort -o x y", "uniq a b", "tee x", "file -C", "xxd a b", "tree -o x", "date -s 1", "bash -c ls", "sudo ls", "unknown-tool",
+      "python3 -c 1", "node -e 1", "tar tf x.tar", "sort -o x y", "uniq a b", "tee x", "file -C", "xxd a b", "tree -o x", "date -s 1", "diff -l a b", "bash -c ls", "sudo ls", "unknown-tool",
       "/bin/ls", "./ls", "LS", "\uff4cs", "ls\u00a0-la",
     ];
     for (const command of exactOnly) {
