@@ -58,6 +58,6 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
     permissionMode: options.permissionMode,
   };
   attachExtensions(runtime, options, { cwd, agentDir, projectTrusted, env: processEnv, send, warn, ...(environment.shutdown ? { shutdown: environment.shutdown } : {}) });
-  gateToolCalls(session.agent, options, { cwd, mode: () => runtime.permissionMode, ui: () => runtime.extensionUi });
+  gateToolCalls(session.agent, options, { cwd, mode: () => runtime.permissionMode, session: () => session.sessions.generation, ui: () => runtime.extensionUi });
   return runtime;
 }

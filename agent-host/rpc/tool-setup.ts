@@ -1,6 +1,7 @@
 /**
  * The model's tools in a host: pi's built-in tools by name (plus `todo`), and the gates every
- * call passes before it runs (permission mode, workspace confinement, the permission question).
+ * call passes before it runs (permission mode, workspace confinement, the permission question,
+ * protected paths).
  */
 import type { PermissionMode, TodoPhase } from "../../shared/protocol";
 import type { Agent } from "../agent/agent";
@@ -41,13 +42,15 @@ export function pickTools(options: CliOptions, defaultTools: string[] | undefine
 export interface GateSources {
   cwd: string;
   mode(): PermissionMode;
+  /** Which session the host is in (SessionManager.generation): allowances end with it. */
+  session(): number;
   /** Where the permission question is asked (the client's select dialog). */
   ui(): RpcExtensionUi | undefined;
 }
 
 /** The gates, in order: what the mode refuses (plan: all but read-only tools) and refused paths are never asked about. */
 export function gateToolCalls(agent: Agent, options: CliOptions, sources: GateSources): void {
-  const { cwd, mode } = sources;
+  const { cwd, mode, session } = sources;
   const timeout = options.confirmTimeoutMs;
   const ask = async (title: string, choices: string[], signal: AbortSignal) => {
     const answer = await sources.ui()?.dialog({ method: "select", title, options: choices, ...(timeout ? { timeout } : {}) }, signal);
@@ -57,7 +60,7 @@ export function gateToolCalls(agent: Agent, options: CliOptions, sources: GateSo
     chainGates([
       createModeGate(mode),
       ...(options.workspaceOnly ? [createWorkspaceGate(cwd)] : []),
-      ...(options.confirmTools.length > 0 ? [createPermissionGate(new Set(options.confirmTools), ask, cwd, mode)] : []),
+      ...(options.confirmTools.length > 0 ? [createPermissionGate(new Set(options.confirmTools), ask, { cwd, mode, session })] : []),
     ]),
   );
 }
