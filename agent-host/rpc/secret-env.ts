@@ -19,3 +19,44 @@ export function takeSecretEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   }
   return secrets;
 }
+
+/**
+ * The editor's model gateway (extension/gateway/): for each provider whose key the editor keeps,
+ * its own origin and its root at the loopback gateway. The key variable holds the gateway's token.
+ */
+export const MODEL_GATEWAY_ENV = "PI_MODEL_GATEWAY";
+
+export interface GatewayRoute {
+  origin: string;
+  /** `http://127.0.0.1:PORT/<provider>`: the provider's paths go after it. */
+  gateway: string;
+}
+
+/** The gateway's routes from the (already taken) secrets; anything malformed is left out. */
+export function gatewayRoutes(secrets: Readonly<Record<string, string>>): Map<string, GatewayRoute> {
+  const routes = new Map<string, GatewayRoute>();
+  const text = secrets[MODEL_GATEWAY_ENV];
+  if (!text) return routes;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return routes;
+  }
+  const providers = typeof parsed === "object" && parsed !== null ? (parsed as { providers?: unknown }).providers : undefined;
+  if (typeof providers !== "object" || providers === null) return routes;
+  for (const [name, entry] of Object.entries(providers)) {
+    const { origin, gateway } = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>;
+    if (typeof origin === "string" && typeof gateway === "string" && isLoopbackHttp(gateway)) routes.set(name, { origin, gateway });
+  }
+  return routes;
+}
+
+function isLoopbackHttp(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "http:" && parsed.hostname === "127.0.0.1";
+  } catch {
+    return false;
+  }
+}
