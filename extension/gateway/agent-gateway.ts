@@ -45,10 +45,14 @@ export class AgentGateway implements vscode.Disposable {
   }
 }
 
+/** pi's models.json; else omp's models.yml when it is written as JSON (YAML proper is not read: its custom providers get the notice). */
 function readModelsJson(agentDir: string): unknown {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(agentDir, "models.json"), "utf8")) as unknown;
-  } catch {
-    return undefined; // missing or malformed: the agent reports it; no custom provider is routed
+  for (const name of ["models.json", "models.yml"]) {
+    try {
+      return JSON.parse(fs.readFileSync(path.join(agentDir, name), "utf8")) as unknown;
+    } catch {
+      // missing or not JSON: the next, else nothing is routed but the built-in providers
+    }
   }
+  return undefined;
 }
