@@ -33,7 +33,7 @@ export class AgentGateway implements vscode.Disposable {
   static async start(keys: KeySource, agentEnv: Readonly<Record<string, string | undefined>>): Promise<AgentGateway> {
     const plan = planGateway(keys.variables, readModelsJson(piAgentDir(agentEnv, os.homedir())));
     if (plan.providers.length === 0) return new AgentGateway(undefined, {}, plan.unroutable, []);
-    const server = await startGatewayServer(plan.providers.map((p) => ({ name: p.name, upstream: p.baseUrl, key: () => keys.key(p.variable) })));
+    const server = await startGatewayServer(plan.providers.map((p) => ({ name: p.name, upstream: p.baseUrl, key: () => keys.key(p.variable), keyHeaders: p.keyHeaders })));
     const env: Record<string, string> = {};
     for (const provider of plan.providers) env[provider.variable] = server.token;
     env[GATEWAY_ENV] = JSON.stringify(gatewayDescriptor(server.url, plan.providers));

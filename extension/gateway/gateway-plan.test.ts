@@ -3,9 +3,9 @@ import { gatewayDescriptor, planGateway, referencedVariable } from "./gateway-pl
 
 describe("gateway plan: which providers the model gateway serves", () => {
   it("routes a built-in provider whose key is stored, to its default or its models.json baseUrl", () => {
-    assert.deepEqual(planGateway(["OPENAI_API_KEY"], undefined), { providers: [{ name: "openai", variable: "OPENAI_API_KEY", baseUrl: "https://api.openai.com/v1" }], unroutable: [] });
+    assert.deepEqual(planGateway(["OPENAI_API_KEY"], undefined), { providers: [{ name: "openai", variable: "OPENAI_API_KEY", baseUrl: "https://api.openai.com/v1", keyHeaders: [] }], unroutable: [] });
     const plan = planGateway(["GROQ_API_KEY"], { providers: { groq: { baseUrl: "http://127.0.0.1:4000/v1" } } });
-    assert.deepEqual(plan.providers, [{ name: "groq", variable: "GROQ_API_KEY", baseUrl: "http://127.0.0.1:4000/v1" }]);
+    assert.deepEqual(plan.providers, [{ name: "groq", variable: "GROQ_API_KEY", baseUrl: "http://127.0.0.1:4000/v1", keyHeaders: [] }]);
   });
 
   it("routes a models.json provider that reads a stored variable in apiKey or a header, in each of pi's forms", () => {
@@ -21,6 +21,7 @@ describe("gateway plan: which providers the model gateway serves", () => {
     const plan = planGateway(["A_KEY", "B_KEY", "C_KEY", "D_KEY", "E_KEY"], models);
     assert.deepEqual(plan.providers.map((p) => `${p.name} ${p.variable} ${p.baseUrl}`), ["a A_KEY https://a.example/v1", "b B_KEY https://b.example", "c C_KEY https://c.example", "d D_KEY https://d.example", "e E_KEY https://e.example/api"]);
     assert.deepEqual(plan.unroutable, []);
+    assert.deepEqual(plan.providers.find((p) => p.name === "d")?.keyHeaders, ["x-key"]);
   });
 
   it("leaves out what it cannot route safely, and names the stored keys nothing reads", () => {

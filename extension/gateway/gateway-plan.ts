@@ -29,6 +29,8 @@ export interface GatewayProvider {
   variable: string;
   /** The provider's own base URL: requests go to its origin only. */
   baseUrl: string;
+  /** Its models.json headers that read the variable (the key may be put there too). */
+  keyHeaders: string[];
 }
 
 export interface GatewayPlan {
@@ -61,18 +63,19 @@ export function planGateway(stored: readonly string[], modelsJson: unknown): Gat
   const storedSet = new Set(stored);
   const configured = isRecord(modelsJson) && isRecord(modelsJson.providers) ? modelsJson.providers : {};
   const providers: GatewayProvider[] = [];
-  const add = (name: string, variable: string, baseUrl: string | undefined) => {
+  const add = (name: string, variable: string, baseUrl: string | undefined, keyHeaders: string[] = []) => {
     if (!baseUrl || !isHttpUrl(baseUrl) || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) || providers.some((p) => p.name === name)) return;
-    providers.push({ name, variable, baseUrl });
+    providers.push({ name, variable, baseUrl, keyHeaders });
   };
   for (const [name, config] of Object.entries(configured)) {
     if (!isRecord(config)) continue;
-    const headerVariables = isRecord(config.headers) ? Object.values(config.headers).map(referencedVariable) : [];
-    const variable = [referencedVariable(config.apiKey), ...headerVariables].find((v) => v !== undefined && storedSet.has(v));
+    const headers = isRecord(config.headers) ? Object.entries(config.headers).map(([header, value]) => [header, referencedVariable(value)] as const) : [];
+    const variable = [referencedVariable(config.apiKey), ...headers.map(([, v]) => v)].find((v) => v !== undefined && storedSet.has(v));
     if (!variable) continue;
     const firstModel = Array.isArray(config.models) ? config.models.find(isRecord) : undefined;
     const builtIn = builtInProviders.find((p) => p.provider === name)?.baseUrl;
-    add(name, variable, [config.baseUrl, firstModel?.baseUrl, builtIn].find(isHttpUrl));
+    const keyHeaders = headers.filter(([, v]) => v === variable).map(([header]) => header.toLowerCase());
+    add(name, variable, [config.baseUrl, firstModel?.baseUrl, builtIn].find(isHttpUrl), keyHeaders);
   }
   for (const builtIn of builtInProviders) {
     const config = configured[builtIn.provider];

@@ -26,6 +26,8 @@ export interface GatewayRoute {
   upstream: string;
   /** Reads the real key when a request needs it (SecretStorage); undefined: refused (502). */
   key: () => Promise<string | undefined>;
+  /** Headers of its own (models.json `headers` that read the key) that may carry it, lower case. */
+  keyHeaders?: readonly string[];
 }
 
 export interface GatewayServer {
@@ -41,11 +43,17 @@ interface Upstream {
   url: URL;
   client: typeof http | typeof https;
   agent: http.Agent;
+  carriers: ReadonlySet<string>;
 }
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) and what this gateway sets itself.
 const notForwarded = new Set(["connection", "keep-alive", "proxy-connection", "proxy-authorization", "proxy-authenticate", "te", "trailer", "transfer-encoding", "upgrade", "host", "forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto"]);
 const routeName = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/**
+ * Where the wire formats carry a key (OpenAI and compatible, Azure, Anthropic, Google): the only
+ * headers the key is put in, so the token cannot ask for the key in a header a server might echo.
+ */
+const keyHeaders = ["authorization", "x-api-key", "api-key", "x-goog-api-key"];
 const maxErrorBody = 1 << 20;
 
 /** `value` with every occurrence of the key (as sent, and URL-encoded) masked. */
@@ -66,7 +74,8 @@ export async function startGatewayServer(routes: readonly GatewayRoute[]): Promi
     const url = new URL(route.upstream);
     if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(`Provider ${route.name}: not an http(s) URL`);
     const client = url.protocol === "https:" ? https : http;
-    upstreams.set(route.name, { route, url, client, agent: new client.Agent({ keepAlive: true }) });
+    const carriers = new Set([...keyHeaders, ...(route.keyHeaders ?? []).map((name) => name.toLowerCase())]);
+    upstreams.set(route.name, { route, url, client, agent: new client.Agent({ keepAlive: true }), carriers });
   }
   let ownHost = "";
   const sockets = new Set<import("node:net").Socket>();
@@ -109,10 +118,10 @@ export async function startGatewayServer(routes: readonly GatewayRoute[]): Promi
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined || notForwarded.has(name)) continue;
       headers[name] = value;
-      if (typeof value === "string" && carriesToken(value)) carriers.push(name);
+      if (typeof value === "string" && upstream.carriers.has(name) && carriesToken(value)) carriers.push(name);
     }
     const search = new URL(rest, "http://gateway.invalid").searchParams;
-    const queryCarries = [...search.entries()].some(([, value]) => carriesToken(value));
+    const queryCarries = search.getAll("key").some(carriesToken); // Google's ?key=
     if (carriers.length === 0 && !queryCarries) return refuse(res, 401, "missing or wrong gateway token");
     const key = await upstream.route.key().catch(() => undefined);
     if (!key) return refuse(res, 502, `no key stored for ${upstream.route.name}`);

@@ -145,6 +145,9 @@ describe("model gateway: each provider wire format through the gateway", functio
       const noToken = await raw(url, { headers: { "content-type": "application/json" } });
       const tokenInBody = await raw(url, { headers: { "content-type": "application/json" }, body: JSON.stringify({ key: gateway.token }) });
       const prefixedToken = await raw(url, { headers: bearer(`${gateway.token}x`) });
+      // the token in a header that carries no key (one a server might echo back): not accepted
+      const otherHeader = await raw(url, { headers: { "content-type": "application/json", "x-echo-me": gateway.token } });
+      const otherQuery = await raw(`${url}?api_key=${gateway.token}`, { headers: { "content-type": "application/json" } });
       const origin = await raw(url, { headers: { ...bearer(gateway.token), origin: "http://localhost:3000" } });
       const fetchSite = await raw(url, { headers: { ...bearer(gateway.token), "sec-fetch-site": "cross-site" } });
       const rebinding = await raw(url, { headers: { ...bearer(gateway.token), host: `attacker.example:${new URL(gateway.url).port}` } });
@@ -153,8 +156,8 @@ describe("model gateway: each provider wire format through the gateway", functio
       const proto = await raw(`${gateway.url}/__proto__/v1/chat/completions`, { headers: bearer(gateway.token) });
       const absolute = await raw(gateway.url, { path: "http://attacker.example/p/v1/chat/completions", headers: { ...bearer(gateway.token), host: new URL(gateway.url).host } });
       assert.deepEqual(
-        [wrongToken, noToken, tokenInBody, prefixedToken, origin, fetchSite, rebinding, localhost, unknown, proto, absolute].map((r) => r.status),
-        [401, 401, 401, 401, 403, 403, 403, 403, 404, 404, 404],
+        [wrongToken, noToken, tokenInBody, prefixedToken, otherHeader, otherQuery, origin, fetchSite, rebinding, localhost, unknown, proto, absolute].map((r) => r.status),
+        [401, 401, 401, 401, 401, 401, 403, 403, 403, 403, 404, 404, 404],
       );
       assert.equal(server.requests.length, 0, "nothing refused reached the provider");
       // A path that names another host still goes to the provider's own origin only.
