@@ -1,9 +1,11 @@
 /**
- * Keys the editor injected from its SecretStorage reach the providers, never a tool's process.
- * The editor names them in PI_SECRET_ENV; they (and PI_SECRET_ENV) are taken out of process.env
- * at start-up, so nothing the host spawns inherits them — the bash tool, `!command`, ripgrep and
- * fd, an extension's exec or its own child_process calls — and only the model registry gets them
- * back. Keys the user had in their own shell environment stay, as in pi.
+ * What the editor puts in the environment for the providers only: since #30 no key (keys stay in
+ * the editor, behind its loopback model gateway) but the gateway's per-session token, in each
+ * routed provider's key variable, and PI_MODEL_GATEWAY (the routes). The editor names them in
+ * PI_SECRET_ENV; they (and PI_SECRET_ENV) are taken out of process.env at start-up, so nothing the
+ * host spawns inherits them — the bash tool, `!command`, ripgrep and fd, an extension's exec or
+ * its own child_process calls — and only the model registry gets them back. Keys the user had in
+ * their own shell environment stay, as in pi.
  */
 export const SECRET_ENV_NAMES = "PI_SECRET_ENV";
 
