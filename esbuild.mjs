@@ -76,7 +76,8 @@ const programs = [
   // files in the checkpoint store before their write/edit tools run.
   {
     ...common,
-    entryPoints: { "pi-checkpoints": "extension/checkpoints/pi-checkpoints.ts" },
+    // and pi-gateway: it re-points the providers whose keys the editor keeps at its model gateway.
+    entryPoints: { "pi-checkpoints": "extension/checkpoints/pi-checkpoints.ts", "pi-gateway": "extension/gateway/pi-gateway.ts" },
     platform: "node",
     // ESM: Pi's loader (jiti) and Bun take its default export as the extension's factory.
     format: "esm",

@@ -73,6 +73,20 @@ export interface ModelRegistry {
   requestAuth(model: Model): Promise<RequestAuth>;
   /** Re-reads models.json and auth.json. */
   reload(): void;
+  /**
+   * Pi's `registerProvider(name, { baseUrl, headers, apiKey })` for an existing provider: its
+   * models keep their ids and settings; `baseUrl` replaces every model's, `headers` add to the
+   * configured ones, `apiKey` (pi's value syntax) wins over every source but `--api-key`.
+   * Undefined removes the override. Kept across reload(). False (nothing done) for a provider
+   * that has no models.
+   */
+  overrideProvider(provider: string, override: ProviderOverride | undefined): boolean;
+}
+
+export interface ProviderOverride {
+  baseUrl?: string;
+  headers?: Readonly<Record<string, string>>;
+  apiKey?: string;
 }
 
 export function defaultAgentDir(env: Env = process.env): string {
@@ -154,6 +168,7 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
   let stored = new Map<string, StoredKey>();
   let models: Model[] = [];
   let byProvider = new Map<string, Model[]>();
+  const overrides = new Map<string, ProviderOverride>();
   /** auth.json commands run once per process (pi caches them); models.json ones on each use. */
   const storedCommandCache = new Map<string, Promise<string>>();
 
@@ -173,7 +188,9 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
     byProvider = new Map();
     for (const [provider, base] of grouped) {
       const config = configs.get(provider);
-      const list = config ? applyProviderConfig(provider, base, config, modelsJsonPath, errors).map(deepFreeze) : base;
+      const configuredList = config ? applyProviderConfig(provider, base, config, modelsJsonPath, errors).map(deepFreeze) : base;
+      const baseUrl = overrides.get(provider)?.baseUrl;
+      const list = baseUrl ? configuredList.map((model) => deepFreeze({ ...model, baseUrl })) : configuredList;
       if (list.length > 0) byProvider.set(provider, list);
     }
     models = [...byProvider.values()].flat();
@@ -188,6 +205,8 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
 
   function hasAuth(provider: string): boolean {
     if (runtimeKeys[provider]) return true;
+    const overridden = overrides.get(provider)?.apiKey;
+    if (overridden !== undefined && isValueConfigured(overridden, envFor(provider))) return true;
     const entry = stored.get(provider);
     if (entry && isValueConfigured(entry.key, envFor(provider))) return true;
     const configured = configs.get(provider)?.apiKey;
@@ -207,6 +226,8 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
     if (runtime) return runtime;
     const providerEnv = envFor(provider);
     const what = `API key for provider "${provider}"`;
+    const overridden = overrides.get(provider)?.apiKey;
+    if (overridden !== undefined) return resolveConfigValue(overridden, providerEnv, `${what} (registerProvider)`, runner).catch(failed);
     const entry = stored.get(provider);
     if (entry) {
       if (entry.key.startsWith("!")) {
@@ -231,7 +252,8 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
   async function requestAuth(model: Model): Promise<RequestAuth> {
     const apiKey = await apiKeyFor(model);
     const config = configs.get(model.provider);
-    const raw = configuredHeaders(config, model.id);
+    const extra = overrides.get(model.provider)?.headers;
+    const raw = extra ? { ...configuredHeaders(config, model.id), ...extra } : configuredHeaders(config, model.id);
     let headers: Record<string, string> | undefined;
     if (raw) {
       headers = {};
@@ -275,5 +297,12 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
     apiKeyFor,
     requestAuth,
     reload: load,
+    overrideProvider(provider, override) {
+      if (!byProvider.has(provider)) return false;
+      if (override) overrides.set(provider, override);
+      else overrides.delete(provider);
+      load();
+      return true;
+    },
   };
 }

@@ -7,6 +7,7 @@
 import { childProcess } from "../../tools/lazy-node";
 import type { CustomMessage, SlashCommand } from "../../../shared/protocol";
 import type { Model, ThinkingLevel } from "../../ai/types";
+import type { ProviderOverride } from "../../ai/models/registry";
 import type { AnyAgentTool } from "../../agent/tool";
 import type { HostSession } from "../host-session/host-session";
 import { appendCustomMessage } from "../host-session/custom-message";
@@ -25,6 +26,11 @@ export class SessionActions {
 
   private get session(): HostSession {
     return this.options.session;
+  }
+
+  /** registerProvider on an existing provider: false when this host cannot apply it (an unknown provider). */
+  overrideProvider(provider: string, override: ProviderOverride | undefined): boolean {
+    return this.options.models.overrideProvider?.(provider, override) ?? false;
   }
 
   setKnownTools(tools: readonly AnyAgentTool[]): void {
