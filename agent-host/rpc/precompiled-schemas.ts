@@ -1,6 +1,6 @@
 /**
  * The schemas the agent host checks from its first frames on (every inbound command and frame,
- * and models.json) and the built-in tools' arguments, compiled to code at build time with AJV's
+ * models.json and settings.json) and the built-in tools' arguments, compiled to code at build time with AJV's
  * standalone mode (esbuild.mjs writes dist/validators.js and dist/tool-validators.js). The host
  * then answers its first command and runs its first tool call without loading AJV (compiling its
  * meta-schema alone takes ~25 ms).
@@ -9,6 +9,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { commandSchemas } from "../../shared/protocol/commands";
 import { inboundExtraSchemas } from "../../shared/protocol/frames";
 import { modelsJsonSchemas } from "../ai/models/models-json-schema";
+import { settingsSchemas } from "../session/settings-schema";
 import { toolValidatorKey } from "../agent/validate-arguments";
 import { bashSchema } from "../tools/bash";
 import { editSchema } from "../tools/edit";
@@ -28,6 +29,7 @@ export function precompiledSchemas(): Record<string, TSchema> {
   return {
     ...Object.fromEntries(Object.entries(inbound).map(([type, schema]) => [`in:${type}`, schema as TSchema])),
     ...Object.fromEntries(Object.entries(modelsJsonSchemas).map(([key, make]) => [key, make()])),
+    ...Object.fromEntries(Object.entries(settingsSchemas).map(([key, make]) => [key, make()])),
   };
 }
 
