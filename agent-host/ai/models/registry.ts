@@ -112,6 +112,7 @@ function loadAuthJson(file: string, errors: ConfigError[]): Map<string, StoredKe
     errors.push(new ConfigError(file, undefined, parsed.error));
     return keys;
   }
+  errors.push(...parsed.notices.map((notice) => new ConfigError(file, undefined, notice)));
   if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) {
     errors.push(new ConfigError(file, undefined, "must be a JSON object keyed by provider"));
     return keys;
@@ -146,7 +147,8 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
   const modelsJsonPath = path.join(agentDir, "models.json");
   const authJsonPath = path.join(agentDir, "auth.json");
   const runner = options.commands === false ? undefined : (options.commands ?? shellCommandRunner);
-  const runtimeKeys = options.apiKeys ?? {};
+  // Own keys only: a provider id (from models.json or the wire) may be `__proto__` or `toString`.
+  const runtimeKeys = new Map(Object.entries(options.apiKeys ?? {}));
   const builtins = options.builtins ?? builtinModels;
 
   let errors: ConfigError[] = [];
@@ -187,7 +189,7 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
   };
 
   function hasAuth(provider: string): boolean {
-    if (runtimeKeys[provider]) return true;
+    if (runtimeKeys.get(provider)) return true;
     const entry = stored.get(provider);
     if (entry && isValueConfigured(entry.key, envFor(provider))) return true;
     const configured = configs.get(provider)?.apiKey;
@@ -203,7 +205,7 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
 
   async function apiKeyFor(model: Model): Promise<string | undefined> {
     const provider = model.provider;
-    const runtime = runtimeKeys[provider];
+    const runtime = runtimeKeys.get(provider);
     if (runtime) return runtime;
     const providerEnv = envFor(provider);
     const what = `API key for provider "${provider}"`;
