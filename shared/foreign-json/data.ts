@@ -77,3 +77,31 @@ export function toInertData(value: unknown, notices: string[] = []): unknown {
 export function isRecord(value: unknown): value is ForeignRecord {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
+
+/** Whether any object in `value` has a forbidden own key: a scan without copying (iterative). */
+export function hasForbiddenKey(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (item === null || typeof item !== "object") continue;
+    if (Array.isArray(item)) {
+      for (const element of item) if (element !== null && typeof element === "object") stack.push(element);
+      continue;
+    }
+    for (const key of Object.keys(item)) {
+      if (FORBIDDEN_KEYS.has(key)) return true;
+      const child = (item as Record<string, unknown>)[key];
+      if (child !== null && typeof child === "object") stack.push(child);
+    }
+  }
+  return false;
+}
+
+/**
+ * A structured-cloned value (a webview message), where a message stream pays the cost: copied as
+ * `toInertData` does only when it holds a forbidden key; otherwise returned as it is (ordinary
+ * objects whose own keys include no forbidden one).
+ */
+export function inertMessage(value: unknown, notices: string[] = []): unknown {
+  return hasForbiddenKey(value) ? toInertData(value, notices) : value;
+}

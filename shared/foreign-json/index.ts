@@ -4,6 +4,6 @@
  * null-prototype objects), then is checked against its schema with what does not fit dropped and
  * reported. Platform-free.
  */
-export { FORBIDDEN_KEYS, isRecord, toInertData, type ForeignRecord } from "./data";
+export { FORBIDDEN_KEYS, hasForbiddenKey, inertMessage, isRecord, toInertData, type ForeignRecord } from "./data";
 export { mayHoldForbiddenKey, parseForeignFrame, parseForeignJson, type ForeignJson } from "./parse";
 export { checkForeign, type CheckedForeign, type SchemaError, type SchemaValidator } from "./check";
