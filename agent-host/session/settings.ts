@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { checkForeign, FORBIDDEN_KEYS, isRecord, parseForeignJson, type SchemaValidator } from "../../shared/foreign-json";
+import { FORBIDDEN_KEYS, isRecord, parseForeignFile, type SchemaValidator } from "../../shared/foreign-json";
 import { createAjv, precompiledValidator, validatorOptions } from "../../shared/protocol/ajv";
 import { SettingsFile } from "./settings-schema";
 import type { ThinkingLevel } from "../ai/types";
@@ -57,16 +57,7 @@ function readSettingsFile(file: string, problems: string[]): Data {
     problems.push(`${file}: ${error instanceof Error ? error.message : String(error)}`);
     return {};
   }
-  const parsed = parseForeignJson(text);
-  if (!parsed.ok) {
-    problems.push(`${file}: ${parsed.error}`);
-    return {};
-  }
-  if (!isRecord(parsed.value)) {
-    problems.push(`${file}: settings must be a JSON object`);
-    return {};
-  }
-  const checked = checkForeign<Data>(parsed.value, settingsValidator(), parsed.notices);
+  const checked = parseForeignFile<Data>(text, settingsValidator());
   problems.push(...checked.notices.map((notice) => `${file}: ${notice}`));
   if (!checked.ok) problems.push(`${file}: ${checked.error}`);
   return checked.ok ? checked.value : {};

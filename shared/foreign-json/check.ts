@@ -6,6 +6,7 @@
  * host), so no walk of the schema is written here. Platform-free.
  */
 import { placePath } from "./data";
+import { parseForeignJson } from "./parse";
 
 /** The part of an AJV error this needs. */
 export interface SchemaError {
@@ -82,4 +83,15 @@ export function checkForeign<T>(value: unknown, validate: SchemaValidator, notic
     }
   }
   return { ok: false, error: "too many problems", notices };
+}
+
+/**
+ * A whole foreign file: parsed through the door, then checked with `validate`. A file of a new
+ * kind (mcp.json, issue #33) needs only its schema (objects `additionalProperties: false` where
+ * unknown keys are to be dropped with a notice) and this call.
+ */
+export function parseForeignFile<T>(text: string, validate: SchemaValidator): CheckedForeign<T> {
+  const parsed = parseForeignJson(text);
+  if (!parsed.ok) return { ok: false, error: parsed.error, notices: [] };
+  return checkForeign<T>(parsed.value, validate, parsed.notices);
 }

@@ -6,4 +6,4 @@
  */
 export { FORBIDDEN_KEYS, hasForbiddenKey, inertMessage, isRecord, toInertData, type ForeignRecord } from "./data";
 export { mayHoldForbiddenKey, parseForeignFrame, parseForeignJson, type ForeignJson } from "./parse";
-export { checkForeign, type CheckedForeign, type SchemaError, type SchemaValidator } from "./check";
+export { checkForeign, parseForeignFile, type CheckedForeign, type SchemaError, type SchemaValidator } from "./check";
