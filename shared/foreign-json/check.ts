@@ -93,5 +93,5 @@ export function checkForeign<T>(value: unknown, validate: SchemaValidator, notic
 export function parseForeignFile<T>(text: string, validate: SchemaValidator): CheckedForeign<T> {
   const parsed = parseForeignJson(text);
   if (!parsed.ok) return { ok: false, error: parsed.error, notices: [] };
-  return checkForeign<T>(parsed.value, validate, parsed.notices);
+  return checkForeign<T>(parsed.value, validate, [...parsed.notices]);
 }

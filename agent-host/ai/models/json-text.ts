@@ -50,7 +50,7 @@ function lineAndColumn(text: string, offset: number): string {
 }
 
 /** Parses JSON text as pi reads its config files; a syntax error says where (line and column). */
-export function parseJsonText(text: string): { ok: true; value: unknown; notices: string[] } | { ok: false; error: string } {
+export function parseJsonText(text: string): { ok: true; value: unknown; notices: readonly string[] } | { ok: false; error: string } {
   const cleaned = stripJsonExtras(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   const parsed = parseForeignJson(cleaned);
   if (parsed.ok) return parsed;
