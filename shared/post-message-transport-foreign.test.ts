@@ -4,11 +4,7 @@
 import { strict as assert } from "node:assert";
 import type { Disposable, Message } from "vscode-jsonrpc";
 import { PostMessageReader, type PostMessagePort } from "./post-message-transport";
-
-function objects(value: unknown): object[] {
-  if (value === null || typeof value !== "object") return [];
-  return [value, ...Object.values(value).flatMap(objects)];
-}
+import { assertNoForbiddenKeys } from "../test/support/inert";
 
 class Port implements PostMessagePort {
   private receive: ((data: unknown) => void) | undefined;
@@ -42,7 +38,7 @@ describe("PostMessageReader: foreign keys in webview messages", () => {
       port.deliver(text);
       reader.dispose();
       assert.equal(got.length, 1, errors.join("\n"));
-      for (const object of objects(got[0])) for (const key of ["__proto__", "constructor", "prototype"]) assert.ok(!Object.hasOwn(object, key), key);
+      assertNoForbiddenKeys(got[0]);
       assert.equal("method" in got[0], /"method"/.test(text.replace(/"__proto__":\{"method"[^}]*\}/, "")), "no method comes from under __proto__");
       assert.ok(errors.some((e) => /key dropped \(it could reach a prototype\); the rest of the message was kept/.test(e)), errors.join("\n"));
       assert.equal((Object.prototype as Record<string, unknown>).polluted, undefined);

@@ -4,13 +4,9 @@
 import { strict as assert } from "node:assert";
 import { MessageStreamBuilder } from "./message-stream-builder";
 import type { Model, ToolCall } from "./types";
+import { assertNoForbiddenKeys } from "../../test/support/inert";
 
 const model = { id: "m", name: "m", api: "openai-completions", provider: "p", baseUrl: "http://x", reasoning: false, input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 1000, maxTokens: 100 } as Model;
-
-function objects(value: unknown): object[] {
-  if (value === null || typeof value !== "object") return [];
-  return [value, ...Object.values(value).flatMap(objects)];
-}
 
 describe("MessageStreamBuilder: foreign keys in tool-call arguments", () => {
   afterEach(() => assert.equal((Object.prototype as Record<string, unknown>).command, undefined));
@@ -30,7 +26,7 @@ describe("MessageStreamBuilder: foreign keys in tool-call arguments", () => {
       builder.end("k");
       const call = builder.message.content[0] as ToolCall;
       assert.equal(call.arguments.command, "ls");
-      for (const object of objects(call.arguments)) for (const key of ["__proto__", "constructor", "prototype"]) assert.ok(!Object.hasOwn(object, key), key);
+      assertNoForbiddenKeys(call.arguments);
     });
   }
 

@@ -2,15 +2,10 @@ import { strict as assert } from "node:assert";
 import { Type } from "@sinclair/typebox";
 import { createAjv, validatorOptions } from "../protocol/ajv";
 import { checkForeign, mayHoldForbiddenKey, parseForeignFrame, parseForeignJson, toInertData, type SchemaValidator } from ".";
-
-/** Every object in `value`, depth first. */
-function objects(value: unknown): object[] {
-  if (value === null || typeof value !== "object") return [];
-  return [value, ...Object.values(value).flatMap(objects)];
-}
+import { assertNoForbiddenKeys, assertPrototypePristine, objectsIn } from "../../test/support/inert";
 
 function pristine(): void {
-  assert.deepEqual(Object.getOwnPropertyNames(Object.prototype).sort(), Object.getOwnPropertyNames(Object.getPrototypeOf({})).sort());
+  assertPrototypePristine();
   for (const key of ["polluted", "httpProxy", "isAdmin", "shell"]) assert.equal((Object.prototype as Record<string, unknown>)[key], undefined, `Object.prototype.${key}`);
 }
 
@@ -34,13 +29,11 @@ describe("foreign JSON: the door", () => {
         const parsed = parse(text);
         assert.ok(parsed.ok);
         assert.ok(parsed.notices.length > 0, "a notice says what was dropped");
-        for (const object of objects(parsed.value)) {
-          if (!Array.isArray(object)) assert.equal(Object.getPrototypeOf(object), null);
-          for (const key of ["__proto__", "constructor", "prototype"]) assert.ok(!Object.hasOwn(object, key), `${key} in ${JSON.stringify(parsed.value)}`);
-        }
+        assertNoForbiddenKeys(parsed.value);
+        for (const object of objectsIn(parsed.value)) if (!Array.isArray(object)) assert.equal(Object.getPrototypeOf(object), null);
         // What a careless consumer does with it: a merge by assignment and Object.assign.
         const merged: Record<string, unknown> = {};
-        for (const object of objects(parsed.value)) for (const [k, v] of Object.entries(object)) merged[k] = v;
+        for (const object of objectsIn(parsed.value)) for (const [k, v] of Object.entries(object)) merged[k] = v;
         Object.assign({}, parsed.value);
         assert.equal((merged as { polluted?: unknown }).polluted, undefined);
       }

@@ -5,16 +5,7 @@ import { strict as assert } from "node:assert";
 import { FakeAgent } from "../../test/support/fake-agent";
 import { RpcClient } from "./client";
 import { parsePartialJson } from "./partial-json";
-
-/** Every object in `value`, depth first. */
-function objects(value: unknown): object[] {
-  if (value === null || typeof value !== "object") return [];
-  return [value, ...Object.values(value).flatMap(objects)];
-}
-
-function noForbiddenKeys(value: unknown): void {
-  for (const object of objects(value)) for (const key of ["__proto__", "constructor", "prototype"]) assert.ok(!Object.hasOwn(object, key), `${key} in ${JSON.stringify(value)}`);
-}
+import { assertNoForbiddenKeys } from "../../test/support/inert";
 
 describe("RpcClient: foreign keys in the agent's frames", () => {
   let agent: FakeAgent;
@@ -46,7 +37,7 @@ describe("RpcClient: foreign keys in the agent's frames", () => {
       agent.send({ type: "agent_settled" });
       await settled;
       assert.equal((seen[0] as { type: string }).type, "message_start");
-      noForbiddenKeys(seen);
+      assertNoForbiddenKeys(seen);
       assert.ok(errors.some((e) => /keys dropped.*key dropped \(it could reach a prototype\)/.test(e)), errors.join("\n"));
     });
   }
@@ -61,14 +52,14 @@ describe("RpcClient: foreign keys in the agent's frames", () => {
     };
     const state = await client.request("get_state", {});
     assert.equal(state.isStreaming, false);
-    noForbiddenKeys(state);
+    assertNoForbiddenKeys(state);
   });
 
   it("streamed tool-call arguments (partial JSON) lose the key, whole or cut short", () => {
     for (const text of [`{"path":"a","__proto__":{"polluted":1}}`, `{"path":"a","__proto__":{"polluted":1`, `{"\\u005f\\u005fproto__":{"polluted":1},"path":"a"`]) {
       const args = parsePartialJson(text);
       assert.equal(args.path, "a", text);
-      noForbiddenKeys(args);
+      assertNoForbiddenKeys(args);
     }
   });
 });

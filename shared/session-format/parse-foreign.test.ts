@@ -3,11 +3,7 @@
 // the count says how many were dropped.
 import { strict as assert } from "node:assert";
 import { parseSessionLines } from "./parse";
-
-function objects(value: unknown): object[] {
-  if (value === null || typeof value !== "object") return [];
-  return [value, ...Object.values(value).flatMap(objects)];
-}
+import { assertNoForbiddenKeys } from "../../test/support/inert";
 
 describe("parseSessionLines: foreign keys", () => {
   afterEach(() => {
@@ -25,7 +21,7 @@ describe("parseSessionLines: foreign keys", () => {
     assert.equal(parsed.migrated, true, "the file's own version (1) counts, not one under __proto__");
     assert.equal(parsed.droppedKeys, 4);
     assert.deepEqual(parsed.entries.map((e) => (e as { message: { role: string } }).message.role), ["user", "user", "custom"]);
-    for (const object of objects(parsed)) for (const key of ["__proto__", "constructor", "prototype"]) assert.ok(!Object.hasOwn(object, key), key);
+    assertNoForbiddenKeys(parsed);
   });
 
   it("a line that cannot hold such a key is not walked (the fast path), and counts none", () => {
