@@ -83,4 +83,15 @@ describe("settings: foreign JSON cannot steer them (issue #30, hole 5)", () => {
     assert.equal(Object.getPrototypeOf(settings.retry), null);
     assert.equal((settings as unknown as Record<string, unknown>).constructor, undefined);
   });
+
+  it("a 100,000-deep value and 100,000 wrongly typed ones neither overflow the stack nor stall start-up", () => {
+    const depth = 100_000;
+    const started = Date.now();
+    const { settings, problems } = project(`{"theme": ${'{"a":'.repeat(depth)}1${"}".repeat(depth)}, "enabledModels": [${Array.from({ length: 100_000 }, (_, i) => (i % 2 ? `"m${i}"` : "1")).join(",")}], "retry": {"enabled": false}}`);
+    assert.equal(settings.retry.enabled, false);
+    assert.equal(settings.enabledModels?.length, 50_000);
+    assert.equal(problems.length, 51, "50 notices, then one line counting the rest");
+    assert.match(problems.at(-1)!, /and 49950 more dropped$/);
+    assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+  });
 });

@@ -82,7 +82,9 @@ export function loadSettings(agentDir: string, cwd: string, allowProject: boolea
 
 /**
  * `over` merged onto `base` into a new null-prototype object: own keys only, so no key of either
- * (not even one that slipped past the door) can set or reach a prototype.
+ * (not even one that slipped past the door) can set or reach a prototype. It recurses only where
+ * both sides hold an object (as deep as the defaults and the user's file go), never down a value
+ * only one side has: a project's 100,000-deep object is taken as it is.
  */
 function merge(base: Data, over: Data): Data {
   const out = Object.create(null) as Data;
@@ -91,7 +93,7 @@ function merge(base: Data, over: Data): Data {
       if (FORBIDDEN_KEYS.has(key)) continue;
       const value = source[key];
       const current = Object.hasOwn(out, key) ? out[key] : undefined;
-      out[key] = isRecord(value) && isRecord(current) ? merge(current, value) : isRecord(value) ? merge({}, value) : value;
+      out[key] = isRecord(value) && isRecord(current) ? merge(current, value) : value;
     }
   }
   return out;

@@ -35,8 +35,11 @@ function where(keys: string[]): string {
   return placePath(place);
 }
 
-/** Removes the value at `keys` (an array element is spliced out); false when there is none. */
-function remove(root: unknown, keys: string[]): boolean {
+/** Marks an array element to drop; the arrays are compacted once a round (splicing each is quadratic). */
+const DROPPED = Symbol("dropped");
+
+/** Removes the value at `keys` (an array element is marked, and its array noted in `arrays`); false when there is none. */
+function remove(root: unknown, keys: string[], arrays: Set<unknown[]>): boolean {
   let parent: unknown = root;
   for (const key of keys.slice(0, -1)) {
     if (parent === null || typeof parent !== "object" || !Object.hasOwn(parent, key)) return false;
@@ -44,45 +47,61 @@ function remove(root: unknown, keys: string[]): boolean {
   }
   const last = keys[keys.length - 1];
   if (last === undefined || parent === null || typeof parent !== "object" || !Object.hasOwn(parent, last)) return false;
-  if (Array.isArray(parent)) parent.splice(Number(last), 1);
-  else delete (parent as Record<string, unknown>)[last];
+  if (Array.isArray(parent)) {
+    if (parent[Number(last)] === DROPPED) return false;
+    parent[Number(last)] = DROPPED;
+    arrays.add(parent as unknown[]);
+  } else delete (parent as Record<string, unknown>)[last];
   return true;
 }
 
+function compact(arrays: Set<unknown[]>): void {
+  for (const array of arrays) {
+    let kept = 0;
+    for (const item of array) if (item !== DROPPED) array[kept++] = item;
+    array.length = kept;
+  }
+}
+
+/** Notices past this many are counted in one last line: a file of 100,000 bad values is not 100,000 problems to show. */
+const MAX_NOTICES = 50;
+
 /**
  * Checks `value` (already inert: see toInertData) with `validate`, dropping what does not fit in
- * place. Returns the value, now valid, and a notice for each part dropped.
+ * place. Returns the value, now valid, and a notice for each part dropped. Each round drops every
+ * place the validator named, so a file with thousands of bad values takes a few rounds, not one
+ * per value.
  */
 export function checkForeign<T>(value: unknown, validate: SchemaValidator, notices: string[] = []): CheckedForeign<T> {
-  // Each round drops at least one value, so this ends; the bound only guards against a validator
-  // that reports an error for a value it does not name.
-  for (let round = 0; round < 10_000; round++) {
-    if (validate(value)) return { ok: true, value: value as T, notices };
-    let dropped = false;
+  let more = 0;
+  const withMore = (): string[] => (more > 0 ? [...notices, `and ${more} more dropped`] : notices);
+  // A dropped value can only make its parent invalid (a required key), so rounds are bounded by the depth.
+  for (let round = 0; round < 64; round++) {
+    if (validate(value)) return { ok: true, value: value as T, notices: withMore() };
+    const places = new Map<string, { keys: string[]; notice: string }>();
     for (const error of validate.errors ?? []) {
-      if (error.keyword === "additionalProperties") {
-        const keys = [...pointerKeys(error.instancePath), String(error.params.additionalProperty)];
-        if (remove(value, keys)) {
-          notices.push(`${where(keys)}: unknown key dropped`);
-          dropped = true;
-        }
-        continue;
-      }
-      const keys = pointerKeys(error.instancePath);
-      // A missing required key is the parent's fault: drop the parent.
+      const unknownKey = error.keyword === "additionalProperties";
+      const keys = unknownKey ? [...pointerKeys(error.instancePath), String(error.params.additionalProperty)] : pointerKeys(error.instancePath);
+      // A top-level value of the wrong shape cannot be dropped in part.
       if (keys.length === 0) continue;
-      if (remove(value, keys)) {
-        notices.push(`${where(keys)}: ${error.message ?? error.keyword}; dropped`);
-        dropped = true;
-        break; // indices of the other errors may have moved
-      }
+      const id = keys.join("\u0000");
+      if (!places.has(id)) places.set(id, { keys, notice: unknownKey ? "unknown key dropped" : `${error.message ?? error.keyword}; dropped` });
     }
+    let dropped = false;
+    const arrays = new Set<unknown[]>();
+    for (const { keys, notice } of places.values()) {
+      if (!remove(value, keys, arrays)) continue;
+      if (notices.length < MAX_NOTICES) notices.push(`${where(keys)}: ${notice}`);
+      else more++;
+      dropped = true;
+    }
+    compact(arrays);
     if (!dropped) {
       const top = (validate.errors ?? []).find((e) => e.keyword !== "additionalProperties");
-      return { ok: false, error: `${top?.instancePath || "$"}: ${top?.message ?? "invalid"}`, notices };
+      return { ok: false, error: `${top?.instancePath || "$"}: ${top?.message ?? "invalid"}`, notices: withMore() };
     }
   }
-  return { ok: false, error: "too many problems", notices };
+  return { ok: false, error: "too many problems", notices: withMore() };
 }
 
 /**

@@ -111,6 +111,12 @@ describe("foreign JSON: schema check that drops what does not fit", () => {
     assert.deepEqual(checked.notices.sort(), ["$.list[0].id: must be string; dropped", "$.list[0]: must have required property 'id'; dropped", "$.nmae: unknown key dropped", "$.retry.enabled: must be boolean; dropped", "$.retry.extra: unknown key dropped"].sort());
   });
 
+  it("drops every bad element of an array in one pass, keeping the others in order", () => {
+    const checked = check(`{"name": "n", "list": [{"id": "a"}, {"id": 1}, {"id": "b"}, {}, {"id": "c"}, {"id": null}]}`);
+    assert.ok(checked.ok);
+    assert.deepEqual((checked.value as { list: { id: string }[] }).list.map((item) => item.id), ["a", "b", "c"]);
+  });
+
   it("a missing required key or a top-level value of the wrong type fails, with the notices so far", () => {
     assert.equal(check(`{"nmae": "n"}`).ok, false);
     assert.equal(check(`[1]`).ok, false);
