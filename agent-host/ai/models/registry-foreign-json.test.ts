@@ -64,4 +64,11 @@ describe("models.json and auth.json: foreign keys cannot steer the registry", ()
     // The escaped spelling is the same key: JSON.parse keeps the last, so one notice at the top.
     assert.equal(r.errors.filter((e) => /key dropped/.test(e.message)).length, 2, r.errors.join("\n"));
   });
+
+  it("a value nested 100,000 deep in a provider's compat neither overflows the stack nor stops the other models", () => {
+    const depth = 100_000;
+    const r = registry({ models: corp(`, "compat": {"deep": ${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}, "models": [{"id": "big"}]`) });
+    assert.equal(r.get("corp", "big").id, "big");
+    assert.ok(r.all().length > 1);
+  });
 });

@@ -133,10 +133,14 @@ function loadAuthJson(file: string, errors: ConfigError[]): Map<string, StoredKe
   return keys;
 }
 
+/** Freezes `value` and everything in it; iterative, since models.json data may nest as deep as JSON.parse allows. */
 function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item !== "object" || item === null || Object.isFrozen(item)) continue;
+    Object.freeze(item);
+    for (const child of Object.values(item)) stack.push(child);
   }
   return value;
 }
