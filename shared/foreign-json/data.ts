@@ -27,7 +27,9 @@ export function placePath(place: Place | undefined): string {
   for (let p = place; p; p = p.parent) keys.push(p.key);
   let out = "$";
   for (const key of keys.reverse()) {
-    out += typeof key === "number" ? `[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+    // Keys are foreign: quoted (so a newline or a control character shows escaped) and cut short.
+    const shown = typeof key === "string" && key.length > 80 ? `${key.slice(0, 80)}…` : key;
+    out += typeof shown === "number" ? `[${shown}]` : /^[A-Za-z_$][\w$]*$/.test(shown) ? `.${shown}` : `[${JSON.stringify(shown)}]`;
   }
   return out;
 }

@@ -59,6 +59,20 @@ describe("foreign JSON: the door", () => {
     assert.equal(bad.ok, false);
   });
 
+  it("a notice shows a foreign key escaped and cut short", () => {
+    const parsed = parseForeignJson(`{${JSON.stringify(`a\n${"k".repeat(500)}`)}: {"__proto__": 1}}`);
+    assert.ok(parsed.ok);
+    assert.equal(parsed.notices.length, 1);
+    assert.ok(!parsed.notices[0]!.includes("\n") && parsed.notices[0]!.length < 150, parsed.notices[0]);
+  });
+
+  it("UTF-8 cannot spell a forbidden key without the letters: an overlong `_` decodes to U+FFFD", () => {
+    const bytes = Buffer.concat([Buffer.from('{"'), Buffer.from([0xc1, 0x9f, 0xc1, 0x9f]), Buffer.from('proto__": 1}')]);
+    const text = new TextDecoder().decode(bytes);
+    assert.equal(Object.keys(JSON.parse(text) as object)[0], "\ufffd\ufffd\ufffd\ufffdproto__");
+    assert.ok(mayHoldForbiddenKey(text), "'proto' is still there to see");
+  });
+
   it("walks data nested deeper than the call stack", () => {
     const depth = 100_000;
     const text = `${"[".repeat(depth)}{"__proto__": 1}${"]".repeat(depth)}`;
