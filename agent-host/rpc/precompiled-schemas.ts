@@ -23,7 +23,11 @@ import { writeSchema } from "../tools/write";
 export { validatorOptions } from "../../shared/protocol/ajv";
 export { toolValidatorOptions } from "../agent/validate-arguments";
 
-/** Each schema by the key its user looks it up with (shared/protocol/validate.ts, models-json.ts). */
+/**
+ * Each schema by the key its user looks it up with (shared/protocol/validate.ts, models-json.ts,
+ * settings.ts). A new foreign file (mcp.json, issue #33) adds its schema here and reads through
+ * shared/foreign-json's parseForeignFile.
+ */
 export function precompiledSchemas(): Record<string, TSchema> {
   const inbound = { ...commandSchemas, ...inboundExtraSchemas };
   return {
