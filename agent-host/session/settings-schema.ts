@@ -1,7 +1,8 @@
 /**
- * The schema of pi's settings.json (docs/settings.md of pi 0.87.1): the keys this host uses with
- * their types, every other key pi documents accepted as anything (the host ignores it), and any
- * key pi does not know dropped with a notice. Compiled at build time (rpc/precompiled-schemas.ts).
+ * The schema of pi's settings.json (pi 0.87.1's `Settings`, core/settings-manager.d.ts): the keys
+ * this host uses with their types, every other key pi declares accepted as anything (the host
+ * ignores it), and any key pi does not know dropped with a notice. Compiled at build time
+ * (rpc/precompiled-schemas.ts); settings.test.ts checks the list against pi's declarations.
  */
 import { Type, type TSchema } from "@sinclair/typebox";
 import { QueueMode, ThinkingLevel } from "../../shared/protocol/model";
@@ -10,14 +11,14 @@ const closed = { additionalProperties: false } as const;
 const optional = <T extends TSchema>(schema: T) => Type.Optional(schema);
 const anything = () => Type.Optional(Type.Unknown());
 
-/** Keys pi documents that this host does not use: kept out of the notices, ignored. */
+/** Keys pi declares that this host does not use: kept out of the notices, ignored. */
 const piOnlyKeys = [
   "autocompleteMaxVisible", "branchSummary", "cacheWarming", "collapseChangelog", "defaultProjectTrust", "doubleEscapeAction",
   "editorPaddingX", "enableAnalytics", "enableInstallTelemetry", "enableSkillCommands", "extensions", "externalEditor",
   "fullscreenCopyOnSelect", "fullscreenExitOutput", "fullscreenScrollbar", "hideThinkingBlock", "images", "markdown",
   "modelThinkingLevels", "npmCommand", "outputPad", "packages", "prompts", "quietStartup", "shellCommandPrefix", "shellPath",
   "showCacheMissNotices", "showHardwareCursor", "skills", "terminal", "theme", "themes", "thinkingBudgets", "transport",
-  "treeFilterMode", "tuiMode", "warnings", "websocketConnectTimeoutMs", "lastChangelogVersion",
+  "treeFilterMode", "tuiMode", "warnings", "websocketConnectTimeoutMs", "lastChangelogVersion", "trackingId",
 ] as const;
 
 const count = () => Type.Optional(Type.Number({ minimum: 0 }));
