@@ -11,6 +11,7 @@ import type * as vscode from "vscode";
 import { piAgentDir } from "../../shared/node/project-trust";
 import { gatewayDescriptor, GATEWAY_ENV, planGateway } from "./gateway-plan";
 import { startGatewayServer, type GatewayServer } from "./gateway-server";
+import { parseForeignJson } from "../../shared/foreign-json";
 
 /** Where the keys are read from (the API key store). */
 export interface KeySource {
@@ -48,11 +49,15 @@ export class AgentGateway implements vscode.Disposable {
 /** pi's models.json; else omp's models.yml when it is written as JSON (YAML proper is not read: its custom providers get the notice). */
 function readModelsJson(agentDir: string): unknown {
   for (const name of ["models.json", "models.yml"]) {
+    let text: string;
     try {
-      return JSON.parse(fs.readFileSync(path.join(agentDir, name), "utf8")) as unknown;
+      text = fs.readFileSync(path.join(agentDir, name), "utf8");
     } catch {
-      // missing or not JSON: the next, else nothing is routed but the built-in providers
+      continue; // missing: the next, else nothing is routed but the built-in providers
     }
+    // Foreign text (the user's file, or one a tool wrote): through the one door, inert data only.
+    const parsed = parseForeignJson(text);
+    if (parsed.ok) return parsed.value;
   }
   return undefined;
 }

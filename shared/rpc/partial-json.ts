@@ -1,15 +1,15 @@
+import { parseForeignFrame } from "../foreign-json";
+
 /**
  * Best-effort parse of a JSON object that is still streaming in (tool-call arguments):
- * closes open strings, arrays and objects and drops a dangling key or separator.
+ * closes open strings, arrays and objects and drops a dangling key or separator. The text is the
+ * agent's (foreign): it goes through the foreign-JSON door, so no key can reach a prototype.
  */
 export function parsePartialJson(text: string): Record<string, unknown> {
   const trimmed = text.trim();
   if (!trimmed) return {};
-  try {
-    return asObject(JSON.parse(trimmed));
-  } catch {
-    // fall through to repair
-  }
+  const whole = parseForeignFrame(trimmed);
+  if (whole.ok) return asObject(whole.value);
   const closers: string[] = [];
   let inString = false;
   let escaped = false;
@@ -29,12 +29,10 @@ export function parsePartialJson(text: string): Record<string, unknown> {
   if (inString) repaired += escaped ? '\\"' : '"';
   for (let attempt = 0; attempt < 3; attempt++) {
     const candidate = repaired.replace(/[,:]\s*$/, "") + [...closers].reverse().join("");
-    try {
-      return asObject(JSON.parse(candidate));
-    } catch {
-      // drop a trailing key without value ("a": or "a") and try again
-      repaired = repaired.replace(/,?\s*"[^"]*"\s*:?\s*$/, "");
-    }
+    const parsed = parseForeignFrame(candidate);
+    if (parsed.ok) return asObject(parsed.value);
+    // drop a trailing key without value ("a": or "a") and try again
+    repaired = repaired.replace(/,?\s*"[^"]*"\s*:?\s*$/, "");
   }
   return {};
 }

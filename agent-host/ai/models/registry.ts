@@ -126,6 +126,7 @@ function loadAuthJson(file: string, errors: ConfigError[]): Map<string, StoredKe
     errors.push(new ConfigError(file, undefined, parsed.error));
     return keys;
   }
+  errors.push(...parsed.notices.map((notice) => new ConfigError(file, undefined, notice)));
   if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) {
     errors.push(new ConfigError(file, undefined, "must be a JSON object keyed by provider"));
     return keys;
@@ -146,10 +147,14 @@ function loadAuthJson(file: string, errors: ConfigError[]): Map<string, StoredKe
   return keys;
 }
 
+/** Freezes `value` and everything in it; iterative, since models.json data may nest as deep as JSON.parse allows. */
 function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item !== "object" || item === null || Object.isFrozen(item)) continue;
+    Object.freeze(item);
+    for (const child of Object.values(item)) stack.push(child);
   }
   return value;
 }
@@ -160,7 +165,8 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
   const modelsJsonPath = path.join(agentDir, "models.json");
   const authJsonPath = path.join(agentDir, "auth.json");
   const runner = options.commands === false ? undefined : (options.commands ?? shellCommandRunner);
-  const runtimeKeys = options.apiKeys ?? {};
+  // Own keys only: a provider id (from models.json or the wire) may be `__proto__` or `toString`.
+  const runtimeKeys = new Map(Object.entries(options.apiKeys ?? {}));
   const builtins = options.builtins ?? builtinModels;
 
   let errors: ConfigError[] = [];
@@ -204,7 +210,7 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
   };
 
   function hasAuth(provider: string): boolean {
-    if (runtimeKeys[provider]) return true;
+    if (runtimeKeys.get(provider)) return true;
     const overridden = overrides.get(provider)?.apiKey;
     if (overridden !== undefined && isValueConfigured(overridden, envFor(provider))) return true;
     const entry = stored.get(provider);
@@ -222,7 +228,7 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
 
   async function apiKeyFor(model: Model): Promise<string | undefined> {
     const provider = model.provider;
-    const runtime = runtimeKeys[provider];
+    const runtime = runtimeKeys.get(provider);
     if (runtime) return runtime;
     const providerEnv = envFor(provider);
     const what = `API key for provider "${provider}"`;
