@@ -14,6 +14,7 @@ import { setUpModels } from "./model-setup";
 import type { HostRuntime } from "./runtime";
 import { createSession } from "./session-factory";
 import { createTodoStore, gateToolCalls, pickTools } from "./tool-setup";
+import { createToolSandbox } from "./sandbox-setup";
 import { runUserBash } from "./user-bash";
 
 export interface RuntimeEnvironment {
@@ -34,7 +35,10 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
   const processEnv = childEnv(env, settings);
   const models = setUpModels(options, settings, { agentDir, env, ...(environment.secretEnv ? { secretEnv: environment.secretEnv } : {}), warn });
   const todos = createTodoStore(send);
-  const tools = pickTools(options, settings.defaultTools, cwd, todos, processEnv);
+  // The runtime is made below; the sandbox's questions and notice reach its client when asked.
+  let runtimeRef: HostRuntime | undefined;
+  const sandbox = createToolSandbox(options, cwd, processEnv, () => runtimeRef?.extensionUi);
+  const tools = pickTools(options, settings.defaultTools, cwd, todos, processEnv, sandbox);
   const resources = new LazyContextResources(options, { cwd, agentDir, projectTrusted }, tools, warn);
   const session = createSession(options, { cwd, agentDir, env, settings, models, tools, resources, warn });
 
@@ -50,7 +54,8 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
     todos,
     permissionMode: options.permissionMode,
   };
-  attachExtensions(runtime, options, { cwd, agentDir, projectTrusted, env: processEnv, send, warn, ...(environment.shutdown ? { shutdown: environment.shutdown } : {}) });
+  runtimeRef = runtime;
+  attachExtensions(runtime, options, { cwd, agentDir, projectTrusted, env: processEnv, send, warn, ...(sandbox ? { sandbox } : {}), ...(environment.shutdown ? { shutdown: environment.shutdown } : {}) });
   gateToolCalls(session.agent, options, { cwd, mode: () => runtime.permissionMode, ui: () => runtime.extensionUi });
   return runtime;
 }
