@@ -28,6 +28,8 @@ export interface BwrapInputs {
   sessionTemp: string;
   /** The user's runtime dir (XDG_RUNTIME_DIR, /run/user/<uid>): sockets of the session bus, the editor's IPC. */
   runtimeDir?: string;
+  /** More paths to hide: the sockets the environment names (SSH_AUTH_SOCK, the session bus, the editor's IPC). */
+  hiddenPaths?: readonly string[];
   /** What is at a path, symlinks followed. */
   pathKind(path: string): PathKind;
   /** The real path of an existing path (bwrap mounts onto real paths, not through symlinks). */
@@ -67,7 +69,7 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
 
   // 2. A private /tmp and no host sockets.
   args.push("--bind", input.sessionTemp, "/tmp", "--setenv", "TMPDIR", "/tmp");
-  const hidden = [input.runtimeDir, ...hiddenSockets].flatMap((p) => (p && pathKind(p) !== "missing" ? [input.realPath(p)] : []));
+  const hidden = [input.runtimeDir, ...hiddenSockets, ...(input.hiddenPaths ?? [])].flatMap((p) => (p && pathKind(p) !== "missing" ? [input.realPath(p)] : []));
   for (const dir of new Set(hidden)) {
     const kind = pathKind(dir);
     if (kind === "dir") args.push("--tmpfs", dir, "--remount-ro", dir);

@@ -9,6 +9,8 @@ const refusals: readonly { pattern: RegExp; reason: string; onlyOffline?: boolea
   { pattern: /read-only file system|\bEROFS\b/i, reason: "it wrote where the sandbox allows no writes" },
   { pattern: /permission denied|\bEACCES\b|operation not permitted|\bEPERM\b/i, reason: "permission denied (the sandbox may have refused it)" },
   { pattern: /^bwrap: /m, reason: "the sandbox could not be set up for it" },
+  // /tmp inside is the session's own: a host path under it is not there.
+  { pattern: /\/tmp\/\S*: no such file or directory|no such file or directory[^\n]*\/tmp\//i, reason: "the sandbox has a /tmp of its own (the host's /tmp is not visible)" },
   {
     pattern: /network is unreachable|\bENETUNREACH\b|could not resolve|temporary failure in name resolution|name or service not known|\bEAI_AGAIN\b|\bENOTFOUND\b|getaddrinfo|connection refused|\bECONNREFUSED\b|no route to host|failed to connect|unable to access '?https?:/i,
     reason: "the sandbox has no network",

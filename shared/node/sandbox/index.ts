@@ -31,6 +31,18 @@ function realOrSame(path: string): string {
   }
 }
 
+/** Sockets the environment names: a way out of any sandbox that can reach them (an ssh-agent signs with the user's keys). */
+function socketsNamed(env: NodeJS.ProcessEnv): string[] {
+  const found: string[] = [];
+  for (const name of ["SSH_AUTH_SOCK", "VSCODE_IPC_HOOK_CLI", "VSCODE_IPC_HOOK", "GPG_AGENT_INFO", "DBUS_SESSION_BUS_ADDRESS", "DOCKER_HOST", "WAYLAND_DISPLAY"]) {
+    const value = env[name];
+    if (!value) continue;
+    const path = /(?:unix:(?:\/\/)?|path=)([^,;:]+)/.exec(value)?.[1] ?? value.split(":")[0];
+    if (path.startsWith("/")) found.push(path);
+  }
+  return found;
+}
+
 function pathKind(path: string): PathKind {
   if (isStub(path)) return "missing";
   try {
@@ -95,7 +107,7 @@ export class CommandSandbox {
       return { file, args, release: () => undefined };
     }
     const runtimeDir = this.env.XDG_RUNTIME_DIR ? realOrSame(this.env.XDG_RUNTIME_DIR) : undefined;
-    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp: this.sessionTemp(), runtimeDir, pathKind, realPath: realOrSame, gitDirOf }, command);
+    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp: this.sessionTemp(), runtimeDir, hiddenPaths: socketsNamed(this.env), pathKind, realPath: realOrSame, gitDirOf }, command);
     acquireStubs(plan.stubs);
     let released = false;
     return {
