@@ -6,6 +6,7 @@
 import type { SlashCommand } from "../../../shared/protocol";
 import type { Model } from "../../ai/types";
 import type { ProviderOverride } from "../../ai/models/registry";
+import type { ToolSandbox } from "../../tools/tool-sandbox";
 import type { HostSession } from "../host-session/host-session";
 import { estimateContextTokens } from "../compaction";
 import { fork, newSession, switchSession } from "../host-session/navigation";
@@ -23,6 +24,8 @@ export interface ExtensionHostOptions {
   projectTrusted: boolean;
   /** The environment of the processes exec starts (default: the host's). */
   env?: NodeJS.ProcessEnv;
+  /** The OS sandbox exec's processes run in (--sandbox); while it cannot run, each exec is asked. */
+  sandbox?: ToolSandbox;
   models: {
     available(): Model[];
     find(provider: string, modelId: string): Model | undefined;
