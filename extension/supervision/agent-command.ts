@@ -74,6 +74,8 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
     ...(settings.confirmTimeoutSeconds > 0 ? ["--confirm-timeout", String(settings.confirmTimeoutSeconds)] : []),
     ...(options.checkpointDir ? ["--checkpoint-dir", options.checkpointDir] : []),
     ...(settings.workspaceOnly ? ["--workspace-only"] : []),
+    "--sandbox", settings.sandboxMode, // the OS sandbox of every process its tools start (extension/sandbox/ says what the header shows)
+    ...(settings.sandboxNetwork ? ["--sandbox-network"] : []),
     "--todo-tool", // the agent keeps its plan where the Plan view shows it
     ...(options.permissionMode && options.permissionMode !== "ask" ? ["--permission-mode", options.permissionMode] : []),
   ];

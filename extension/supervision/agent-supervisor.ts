@@ -15,6 +15,7 @@ import type { ProjectTrust } from "./project-trust";
 import { untrustedMessage, vscodeWorkspaceTrust, type WorkspaceTrust } from "./trust";
 import { AgentNotices, duration } from "../ui/agent-notices";
 import { AgentGateway, type KeySource } from "../gateway/agent-gateway";
+import { sandboxAgentLaunch, type SandboxNote } from "../sandbox/agent-sandbox";
 
 /** Hooks run on each new agent process, before it is used (dialog handlers, event forwarding). */
 export type AgentAttach = (client: RpcClient, lifetime: Lifetime) => void;
@@ -63,6 +64,8 @@ export class AgentSupervisor implements vscode.Disposable {
   private readonly trust: WorkspaceTrust;
   private readonly tracer: ProtocolTracer;
   private current: Running | undefined;
+  /** What the chat header says about the sandbox of the agent started last (extension/sandbox/). */
+  sandboxNote: SandboxNote | undefined;
   private starting: Promise<RpcClient> | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
   private readonly notices: AgentNotices;
@@ -153,11 +156,15 @@ export class AgentSupervisor implements vscode.Disposable {
     const permissionMode = this.agent.session?.permissionMode;
     const gateway = this.options.keys ? await AgentGateway.start(this.options.keys, { ...process.env, ...settings.agentEnv }) : undefined;
     if (gateway?.unroutable.length) this.notices.keysNotGivenOnce(gateway.unroutable);
-    const launch = resolveAgentLaunch(this.options.extensionPath, cwd, { ...(projectTrusted === undefined ? {} : { projectTrusted }), ...(permissionMode ? { permissionMode } : {}), gatewayEnv: gateway?.env ?? {}, ...(sessionFile ? { sessionFile } : {}), ...(checkpointDir ? { checkpointDir } : {}) });
-    this.agent.setStatus("starting");
-    this.log.info(`Starting ${launch.label}: ${describeLaunch(launch)}${sessionFile ? " (reopening the session)" : ""}`);
+    const resolved = resolveAgentLaunch(this.options.extensionPath, cwd, { ...(projectTrusted === undefined ? {} : { projectTrusted }), ...(permissionMode ? { permissionMode } : {}), gatewayEnv: gateway?.env ?? {}, ...(sessionFile ? { sessionFile } : {}), ...(checkpointDir ? { checkpointDir } : {}) });
     const lifetime = new Lifetime();
     if (gateway) lifetime.add(gateway);
+    const sandboxed = lifetime.add(await sandboxAgentLaunch(resolved, checkpointDir)); // added first: freed after the process
+    const launch = sandboxed.launch;
+    this.sandboxNote = sandboxed.note;
+    if (sandboxed.note) this.log.warn(`${sandboxed.note.label}: ${sandboxed.note.detail}`);
+    this.agent.setStatus("starting");
+    this.log.info(`Starting ${launch.label}: ${describeLaunch(launch)}${sessionFile ? " (reopening the session)" : ""}`);
     const spawnable = spawnCommand(launch.command, launch.args, process.platform, { env: launch.env });
     const transport = lifetime.add(
       ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) }),

@@ -79,6 +79,17 @@ describe("sandbox: the bubblewrap arguments", () => {
     assert.equal(args.some((a) => a.includes(".aws")), false, "a missing secret needs no mount");
   });
 
+  it("leaves the secrets a whole agent needs visible, and shows a writable root inside a hidden folder again", () => {
+    const withAuth = { ...fs, "/home/u/.pi/agent/auth.json": "file", "/home/u/.config/Code/User/globalStorage": "dir", "/home/u/.config/Code/User/globalStorage/pi/checkpoints": "dir" } as const;
+    const policy = { mode: "workspace-write" as const, network: true, workspaceRoot: "/home/u/proj", writableRoots: ["/home/u/.config/Code/User/globalStorage/pi/checkpoints"], visibleSecrets: [".pi/agent/auth.json"] };
+    const { args } = buildBwrapArgs(inputs(withAuth, { policy }), ["pi"]);
+    assert.equal(has(args, "--ro-bind", "/dev/null", "/home/u/.pi/agent/auth.json"), false, "auth.json stays visible");
+    assert.ok(has(args, "--ro-bind", "/dev/null", "/home/u/.netrc"), "the other secrets are still hidden");
+    const hidden = indexOf(args, "--tmpfs", "/home/u/.config/Code/User/globalStorage");
+    const shown = mounts(args).findLastIndex((m) => m.join("\0") === ["--bind", policy.writableRoots[0], policy.writableRoots[0]].join("\0"));
+    assert.ok(hidden > 0 && shown > hidden, "the checkpoint store is bound again after its hidden parent");
+  });
+
   it("keeps the home's start-up files read-only when home lies inside a writable root", () => {
     const policy = { mode: "workspace-write" as const, network: false, workspaceRoot: "/home/u", writableRoots: [] };
     const { args } = buildBwrapArgs(inputs({ ...fs, "/home/u/.bashrc": "file" }, { policy, cwd: "/home/u" }), ["true"]);

@@ -114,12 +114,18 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
 
   // 5. Secrets hidden (after everything else: a later mount would show them again).
   if (home) {
+    const hiddenDirs: string[] = [];
     for (const name of homeSecrets) {
+      if (policy.visibleSecrets?.includes(name)) continue;
       const kind = pathKind(join(home, name));
       const path = kind === "missing" ? "" : input.realPath(join(home, name));
-      if (kind === "dir") args.push("--tmpfs", path, "--remount-ro", path);
-      else if (kind === "file") args.push("--ro-bind", "/dev/null", path);
+      if (kind === "dir") {
+        args.push("--tmpfs", path, "--remount-ro", path);
+        hiddenDirs.push(path);
+      } else if (kind === "file") args.push("--ro-bind", "/dev/null", path);
     }
+    // A writable root inside a hidden folder (the editor's storage under ~/.config/Code/User/globalStorage) is shown again.
+    for (const root of roots) if (hiddenDirs.some((dir) => isInside(root, dir))) args.push("--bind", root, root);
   }
 
   args.push("--chdir", input.cwd, "--", ...command);

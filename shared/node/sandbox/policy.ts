@@ -14,6 +14,11 @@ export interface SandboxPolicy {
   workspaceRoot: string;
   /** More writable directories (workspace-write only). Absolute. */
   writableRoots: readonly string[];
+  /**
+   * Home secrets (names of protected-paths.ts `homeSecrets`) left visible, read-only: a whole agent
+   * run inside the sandbox (pi) needs its own logins. Everything it starts sees them too.
+   */
+  visibleSecrets?: readonly string[];
 }
 
 export function isSandboxMode(value: string): value is SandboxMode {
