@@ -86,7 +86,8 @@ describe("sandbox: the bubblewrap arguments", () => {
     assert.equal(has(args, "--ro-bind", "/dev/null", "/home/u/.pi/agent/auth.json"), false, "auth.json stays visible");
     assert.ok(has(args, "--ro-bind", "/dev/null", "/home/u/.netrc"), "the other secrets are still hidden");
     const hidden = indexOf(args, "--tmpfs", "/home/u/.config/Code/User/globalStorage");
-    const shown = mounts(args).findLastIndex((m) => m.join("\0") === ["--bind", policy.writableRoots[0], policy.writableRoots[0]].join("\0"));
+    const binds = mounts(args).map((m, i) => (m.join("\0") === ["--bind", policy.writableRoots[0], policy.writableRoots[0]].join("\0") ? i : -1));
+    const shown = Math.max(...binds);
     assert.ok(hidden > 0 && shown > hidden, "the checkpoint store is bound again after its hidden parent");
   });
 

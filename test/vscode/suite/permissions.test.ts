@@ -4,13 +4,13 @@
 // and an allowance "for this session" covers only what its answer names.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { toolResultMessages } from "../../support/mock-llm";
 import { eventually } from "./agent-fixture";
 import { printFigures } from "./figures";
 import { useBundledHost, type HostFixture } from "./host-fixture";
+import { workspaceRoot } from "./host-tools-support";
 import { requireUi, ui } from "./ui";
 
 /** The question's rows as the quick pick's DOM shows them, joined (rows are cut at a fixed width). */
@@ -66,7 +66,8 @@ describe("permissions: the bundled agent asks before bash", function () {
   });
 
   it("shows a long command whole, its tail included, before it runs", async () => {
-    const tailFile = path.join(os.tmpdir(), `pi-hidden-tail-${process.pid}-${Date.now()}`);
+    // In the workspace: the sandbox (pi.sandbox.mode, workspace-write) gives commands a /tmp of their own.
+    const tailFile = path.join(workspaceRoot(), `pi-hidden-tail-${process.pid}-${Date.now()}`);
     const harmless = `echo ${"all-is-well ".repeat(20)}`.slice(0, 200);
     const command = `${harmless}; echo X > ${tailFile}`;
     const before = await promptWithBash(command);
