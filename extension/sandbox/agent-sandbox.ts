@@ -29,15 +29,30 @@ export interface SandboxedLaunch {
 
 const fullAccess = (who: string): SandboxNote => ({ label: "Full access", detail: `${who} with all your permissions: no sandbox (pi.sandbox.mode is full-access).` });
 
-/** Where the whole agent may write besides the workspace: its sessions and the checkpoint store. */
-function agentWritableRoots(launch: AgentLaunch, checkpointDir: string | undefined): string[] {
-  const home = os.homedir();
-  const fromEnv = launch.env.PI_CODING_AGENT_DIR;
-  const agentDir = fromEnv ? piAgentDir(launch.env, home) : path.join(home, /\bomp\b/.test(launch.label) ? ".omp" : ".pi", "agent");
-  const sessions = path.join(agentDir, "sessions");
-  fs.mkdirSync(sessions, { recursive: true, mode: 0o700 });
-  return [sessions, ...(checkpointDir ? [checkpointDir] : [])];
+/** The agent's own directory (pi: ~/.pi/agent, omp: ~/.omp/agent, or PI_CODING_AGENT_DIR). */
+function agentDirOf(launch: AgentLaunch): string {
+  const home = launch.env.HOME || os.homedir();
+  return launch.env.PI_CODING_AGENT_DIR ? piAgentDir(launch.env, home) : path.join(home, isOmp(launch) ? ".omp" : ".pi", "agent");
 }
+
+/**
+ * What in its own directory a whole agent may not change from inside: what it loads or trusts at
+ * its next start (and the key gateway's routes, from models.json). Its sessions and its logins
+ * (auth.json, which pi opens for writing when it reads it) stay writable.
+ */
+const agentDirReadOnly = ["models.json", "models.yml", "settings.json", "trust.json", "mcp.json", "extensions", "skills", "prompts", "themes", "AGENTS.md", "SYSTEM.md", "APPEND_SYSTEM.md", "keybindings.json"];
+
+/**
+ * Where the whole agent may write besides the workspace: its own directory (less the above), omp's
+ * state folder (~/.omp: it writes there at start), and the checkpoint store.
+ */
+function agentWritableRoots(launch: AgentLaunch, agentDir: string, checkpointDir: string | undefined): string[] {
+  const state = isOmp(launch) ? [path.join(launch.env.HOME || os.homedir(), ".omp")] : [];
+  for (const dir of [path.join(agentDir, "sessions"), ...state]) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return [agentDir, ...state, ...(checkpointDir ? [checkpointDir] : [])];
+}
+
+const isOmp = (launch: AgentLaunch): boolean => /\bomp\b/.test(launch.label) || launch.args.some((arg) => arg.includes("oh-my-pi"));
 
 export async function sandboxAgentLaunch(launch: AgentLaunch, checkpointDir: string | undefined): Promise<SandboxedLaunch> {
   const mode = settings.sandboxMode;
@@ -51,8 +66,13 @@ export async function sandboxAgentLaunch(launch: AgentLaunch, checkpointDir: str
   if (!settings.sandboxOtherAgents) return unchanged({ label: "Not sandboxed", detail: `${launch.label} runs with all your permissions and its own policy (pi.sandbox.otherAgents is off).` });
   const probe: SandboxProbe = await probeSandbox(launch.env);
   if (!probe.ok) return unchanged({ label: "Not sandboxed", detail: `${launch.label} runs with all your permissions: ${probe.reason}.` });
+  const agentDir = agentDirOf(launch);
+  const home = launch.env.HOME || os.homedir();
   const sandbox = new CommandSandbox(
-    { mode, network: true, workspaceRoot: launch.cwd, writableRoots: agentWritableRoots(launch, checkpointDir), visibleSecrets: [".pi/agent/auth.json"] },
+    {
+      mode, network: true, workspaceRoot: launch.cwd, writableRoots: agentWritableRoots(launch, agentDir, checkpointDir),
+      visibleSecrets: [".pi/agent/auth.json"], readableRoots: [agentDir, home], readOnlyPaths: agentDirReadOnly.map((name) => path.join(agentDir, name)),
+    },
     launch.env,
   );
   const wrapped = sandbox.wrap(probe, [launch.command, ...launch.args], launch.cwd);

@@ -76,7 +76,7 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
     else if (kind === "file") args.push("--ro-bind", "/dev/null", dir);
   }
   // What /tmp (or the runtime dir) hid that must stay visible: home, and in read-only mode the workspace.
-  const reshow = [input.home, ...(policy.mode === "read-only" ? [policy.workspaceRoot] : [])];
+  const reshow = [input.home, ...(policy.readableRoots ?? []), ...(policy.mode === "read-only" ? [policy.workspaceRoot] : [])];
   for (const path of reshow) {
     if (path && isHidden(path, input) && pathKind(path) === "dir") args.push("--ro-bind", path, path);
   }
@@ -106,6 +106,9 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
         if (gitDir && insideRoots(gitDir) && pathKind(gitDir) === "dir") args.push("--ro-bind", gitDir, gitDir);
       }
     }
+  }
+  for (const path of policy.readOnlyPaths ?? []) {
+    if (insideRoots(path) && pathKind(path) !== "missing") args.push("--ro-bind", input.realPath(path), input.realPath(path));
   }
   const home = input.home;
   if (home && insideRoots(home)) {

@@ -19,6 +19,13 @@ export interface SandboxPolicy {
    * run inside the sandbox (pi) needs its own logins. Everything it starts sees them too.
    */
   visibleSecrets?: readonly string[];
+  /**
+   * Folders that must stay readable even where the sandbox puts its own view (a private `/tmp`):
+   * a whole agent's own directory (its models.json, settings, extensions) when it lies there.
+   */
+  readableRoots?: readonly string[];
+  /** Paths inside the writable roots kept read-only where they exist (a whole agent's own settings, extensions, models). */
+  readOnlyPaths?: readonly string[];
 }
 
 export function isSandboxMode(value: string): value is SandboxMode {

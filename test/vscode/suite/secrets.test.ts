@@ -134,6 +134,20 @@ describe("secrets: API keys leak nowhere", function () {
   // Hole 2 of #30: deleting the keys from the host's process.env left them in
   // /proc/<host pid>/environ, which any tool process can read by walking up its ancestors.
   it("a bash tool call walking up its ancestors' /proc environ and cmdline finds no SecretStorage key", async () => {
+    const { api } = host;
+    // Without the sandbox (which hides every ancestor: its own PID namespace), so that the walk
+    // reaches the agent and the editor: the keys must not be there at all.
+    const config = vscode.workspace.getConfiguration("pi");
+    await config.update("sandbox.mode", "full-access", vscode.ConfigurationTarget.Global);
+    try {
+      await eventually("the agent restarted without the sandbox", async () => (api.supervisor.status === "idle" && api.supervisor.sandboxNote?.label === "Full access") || undefined);
+      await walkFindsNoKey();
+    } finally {
+      await config.update("sandbox.mode", undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  async function walkFindsNoKey(): Promise<void> {
     const { api, llm } = host;
     const client = await api.supervisor.ensureStarted();
     await client.request("set_permission_mode", { mode: "auto" });
@@ -155,5 +169,5 @@ describe("secrets: API keys leak nowhere", function () {
     printFigures(`ancestors walked ${ancestors}, SecretStorage keys found ${leaks.length}`);
     assert.deepEqual(leaks, []);
     assert.deepEqual(llm.requests.slice(count).map((r) => r.headers.authorization), [`Bearer ${stored}`, `Bearer ${stored}`], "the stored key still reached the provider");
-  });
+  }
 });

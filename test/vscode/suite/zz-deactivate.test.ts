@@ -28,6 +28,9 @@ describe("deactivation", function () {
     const host = await useBundledHost();
     const { api, llm } = host;
     await vscode.workspace.getConfiguration("pi").update("permissions.confirmTools", ["write"], vscode.ConfigurationTarget.Global);
+    // The shell's pid as the host sees it (a sandboxed shell's $$ is a pid of its own namespace);
+    // the sandbox's own clean-up at exit is test/reliability/host-sandbox's.
+    await vscode.workspace.getConfiguration("pi").update("sandbox.mode", "full-access", vscode.ConfigurationTarget.Global);
     await eventually("the agent to restart with the new policy", async () => (await host.state()) && api.supervisor.status === "idle");
     const client = await api.supervisor.ensureStarted();
     const file = writeWorkspaceFile("src/deactivate.txt", "hello\n");
