@@ -8,7 +8,6 @@ import type { AddressInfo, Socket } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fetchFor, httpFetch } from "./fetch";
-import { proxyFor } from "./proxy";
 
 const listen = async (server: http.Server): Promise<string> => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -40,27 +39,6 @@ async function withEnv(vars: Record<string, string>, body: () => Promise<void>):
     }
   }
 }
-
-describe("proxyFor (HTTP(S)_PROXY, NO_PROXY)", () => {
-  const target = (url: string) => new URL(url);
-  it("picks the variable for the scheme, lower case first, and adds http:// to a bare host", () => {
-    assert.equal(proxyFor(target("https://api.x.com/v1"), { HTTPS_PROXY: "http://up:1", https_proxy: "http://low:2" })?.host, "low:2");
-    assert.equal(proxyFor(target("http://api.x.com/v1"), { HTTP_PROXY: "proxy.corp:3128" })?.href, "http://proxy.corp:3128/");
-    assert.equal(proxyFor(target("http://api.x.com/v1"), { HTTPS_PROXY: "http://p:1" }), undefined);
-  });
-
-  it("NO_PROXY: a name with its subdomains, a leading dot or *., a port, or * for all", () => {
-    const env = (noProxy: string) => ({ HTTPS_PROXY: "http://p:1", NO_PROXY: noProxy });
-    assert.equal(proxyFor(target("https://api.x.com"), env("x.com")), undefined);
-    assert.equal(proxyFor(target("https://api.x.com"), env(".x.com")), undefined);
-    assert.equal(proxyFor(target("https://api.x.com"), env("*.x.com")), undefined);
-    assert.ok(proxyFor(target("https://notx.com"), env("x.com")), "a suffix of the name is not a subdomain");
-    assert.equal(proxyFor(target("https://api.x.com"), env("api.x.com:443")), undefined);
-    assert.ok(proxyFor(target("https://api.x.com:8443"), env("api.x.com:443")));
-    assert.equal(proxyFor(target("https://[::1]:9/"), env("::1")), undefined);
-    assert.equal(proxyFor(target("https://anything"), env("a.b, *")), undefined);
-  });
-});
 
 describe("httpFetch through a proxy, and its idle timeout", () => {
   it("sends an http request to the proxy with the absolute URL and the proxy's credentials", async () => {
