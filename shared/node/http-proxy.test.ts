@@ -30,4 +30,14 @@ describe("proxyFor (HTTP(S)_PROXY, NO_PROXY)", () => {
     assert.equal(env.HTTPS_PROXY, "http://env:1");
     assert.equal(withHttpProxy(env, undefined), env);
   });
+
+  it("never proxies a loopback target (the editor's key gateway at http://127.0.0.1 among them), whatever the variables say", () => {
+    const env = { HTTP_PROXY: "http://proxy.corp:3128", HTTPS_PROXY: "http://proxy.corp:3128" };
+    for (const url of ["http://127.0.0.1:5555/openai/v1", "http://127.9.8.7/", "http://localhost:1/", "https://api.localhost/", "http://[::1]:2/", "http://[::ffff:127.0.0.1]:3/"]) {
+      assert.equal(proxyFor(new URL(url), env), undefined, url);
+    }
+    for (const url of ["http://128.0.0.1/", "http://127.0.0.1.example.com/", "http://localhost.example.com/", "http://10.0.0.1/", "http://[::2]/"]) {
+      assert.ok(proxyFor(new URL(url), env), url);
+    }
+  });
 });

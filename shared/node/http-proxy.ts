@@ -11,10 +11,15 @@ import type { Socket } from "node:net";
 
 export type Env = Record<string, string | undefined>;
 
-/** The proxy a request to `target` goes through, if any. */
+/**
+ * The proxy a request to `target` goes through, if any. A loopback target (127.0.0.0/8, ::1,
+ * localhost) never is, as in Go's net/http: a remote proxy cannot reach this machine's loopback,
+ * and the agent's requests to the editor's key gateway (http://127.0.0.1, its token in clear) must
+ * not go to a proxy that HTTP_PROXY or settings.json's httpProxy names.
+ */
 export function proxyFor(target: URL, env: Env = process.env): URL | undefined {
   const raw = target.protocol === "https:" ? (env.https_proxy ?? env.HTTPS_PROXY) : (env.http_proxy ?? env.HTTP_PROXY);
-  if (!raw?.trim() || bypassed(target, env.no_proxy ?? env.NO_PROXY ?? "")) return undefined;
+  if (!raw?.trim() || isLoopback(target) || bypassed(target, env.no_proxy ?? env.NO_PROXY ?? "")) return undefined;
   const text = raw.trim();
   return new URL(text.includes("://") ? text : `http://${text}`);
 }
@@ -25,6 +30,11 @@ export function proxyFor(target: URL, env: Env = process.env): URL | undefined {
  */
 export function withHttpProxy(env: Env, httpProxy: string | undefined): Env {
   return httpProxy ? { ...env, HTTP_PROXY: httpProxy, HTTPS_PROXY: httpProxy } : env;
+}
+
+function isLoopback(target: URL): boolean {
+  const host = target.hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  return host === "localhost" || host.endsWith(".localhost") || /^127\.\d+\.\d+\.\d+$/.test(host) || host === "::1" || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host);
 }
 
 function defaultPort(url: URL): string {

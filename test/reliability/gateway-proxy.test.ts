@@ -184,13 +184,16 @@ describe("model gateway behind an HTTP proxy", function () {
     assert.ok(!proxy.tunnelled().includes(gateway.token), "nor does the gateway's token");
   });
 
-  it("NO_PROXY: a provider it names goes straight to its server (no CONNECT), the others still through the proxy", async () => {
-    const gateway = await startGateway({ https_proxy: proxy.url, NO_PROXY: "example.org, localhost" });
-    const direct = await ask(gateway, "local");
-    assert.equal(direct.status, 200, direct.body);
-    assert.deepEqual(proxy.connects, []);
+  it("NO_PROXY: a provider it names is tried directly (no CONNECT), the others still through the proxy; a loopback provider never goes to it", async () => {
+    const gateway = await startGateway({ https_proxy: proxy.url, NO_PROXY: "example.org, api.proxied.test" });
+    const direct = await ask(gateway, "secure");
+    assert.equal(direct.status, 502);
+    assert.match(direct.body, /ENOTFOUND api\.proxied\.test/, "tried directly, where the name does not resolve");
+    assert.equal((await ask(gateway, "local")).status, 200);
     assert.equal(tlsSeen[0]?.authorization, `Bearer ${keys.LOCAL_KEY}`);
-    assert.equal((await ask(gateway, "secure")).status, 200);
+    assert.deepEqual(proxy.connects, []);
+    const other = await startGateway({ HTTPS_PROXY: proxy.url, NO_PROXY: "example.org" });
+    assert.equal((await ask(other, "secure")).status, 200);
     assert.equal(proxy.connects.length, 1);
   });
 
@@ -213,10 +216,11 @@ describe("model gateway behind an HTTP proxy", function () {
   });
 
   it("VS Code's http.proxy when the agent's own configuration names no proxy (http.noProxy honoured); the agent's proxy wins over it", async () => {
-    const viaEditor = await startGateway({}, { editorProxy: { proxy: proxy.url, noProxy: ["localhost"] } });
+    const viaEditor = await startGateway({}, { editorProxy: { proxy: proxy.url, noProxy: ["api.plain.test"] } });
     assert.equal((await ask(viaEditor, "secure")).status, 200);
-    assert.equal((await ask(viaEditor, "local")).status, 200);
+    assert.match((await ask(viaEditor, "plain")).body, /ENOTFOUND api\.plain\.test/, "http.noProxy: tried directly");
     assert.deepEqual(proxy.connects.map((c) => c.authority), [`api.proxied.test:${tlsPort}`]);
+    assert.equal(proxy.plain.length, 0);
     const other = await startProxy();
     try {
       const agentsOwn = await startGateway({ HTTPS_PROXY: other.url }, { editorProxy: { proxy: proxy.url } });

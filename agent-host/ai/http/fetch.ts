@@ -118,7 +118,8 @@ function routed(url: URL, options: http.RequestOptions, httpProxy: string | unde
   checkedProxy(proxy);
   if (url.protocol === "https:") return [url, { ...options, agent: tunnelAgent(proxy) }];
   const headers = { ...(options.headers as Record<string, string>), host: url.host, ...proxyAuthorization(proxy) };
-  return [url.href, { ...options, host: proxy.hostname, port: proxy.port || 80, path: url.href, headers }];
+  // hostname, not host: the URL's own hostname would win over a host option (and reach the target directly).
+  return [url.href, { ...options, hostname: proxy.hostname, port: proxy.port || 80, path: url.href, headers }];
 }
 
 interface SendOptions {
