@@ -54,6 +54,19 @@ export const settings = {
   get agentEnv(): Record<string, string> {
     return userValue<Record<string, string>>("agent.env", {});
   },
+  /**
+   * VS Code's own proxy (http.proxy, http.noProxy), for the key gateway when the agent's
+   * configuration names none. User settings only: a repository must not choose where keys travel.
+   */
+  get editorProxy(): { proxy?: string; noProxy?: string[] } {
+    const http = vscode.workspace.getConfiguration("http");
+    const proxy = http.inspect<string>("proxy")?.globalValue;
+    const noProxy = http.inspect<string[]>("noProxy")?.globalValue;
+    return {
+      ...(typeof proxy === "string" && proxy.trim() ? { proxy: proxy.trim() } : {}),
+      ...(Array.isArray(noProxy) ? { noProxy: noProxy.filter((entry): entry is string => typeof entry === "string") } : {}),
+    };
+  },
   /** Restart a crashed agent by itself (with back-off, up to a limit). */
   get autoRestart(): boolean {
     return section().get<boolean>("agent.autoRestart", true);
@@ -103,7 +116,7 @@ export const settings = {
 };
 
 /** Changing these restarts the agent (the current session is reopened). */
-export const restartWhenChanged = ["pi.agent.command", "pi.agent.args", "pi.agent.env", "pi.permissions.confirmTools", "pi.permissions.timeoutSeconds", "pi.permissions.workspaceOnly", "pi.sandbox.mode", "pi.sandbox.network", "pi.sandbox.otherAgents"] as const;
+export const restartWhenChanged = ["http.proxy", "http.noProxy", "pi.agent.command", "pi.agent.args", "pi.agent.env", "pi.permissions.confirmTools", "pi.permissions.timeoutSeconds", "pi.permissions.workspaceOnly", "pi.sandbox.mode", "pi.sandbox.network", "pi.sandbox.otherAgents"] as const;
 
 /** Changing these is applied to the running agent through set_* commands. */
 export const applyWhenChanged = ["pi.model.provider", "pi.model.id", "pi.model.thinkingLevel", "pi.queue.steeringMode", "pi.queue.followUpMode", "pi.queue.interruptMode"] as const;

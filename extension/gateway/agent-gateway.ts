@@ -3,11 +3,13 @@
  * providers it serves (gateway-plan.ts), the loopback server (gateway-server.ts) reading each key
  * from SecretStorage when a request needs it, and what the agent is given instead of the keys:
  * the token in each provider's key variable and PI_MODEL_GATEWAY (the gateway's base URLs).
+ * Upstream requests go through the proxy the agent would have used (gatewayProxyEnv).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type * as vscode from "vscode";
+import { withHttpProxy, type Env } from "../../shared/node/http-proxy";
 import { piAgentDir } from "../../shared/node/project-trust";
 import { gatewayDescriptor, GATEWAY_ENV, planGateway } from "./gateway-plan";
 import { startGatewayServer, type GatewayServer } from "./gateway-server";
@@ -30,11 +32,19 @@ export class AgentGateway implements vscode.Disposable {
     readonly providers: readonly string[],
   ) {}
 
-  /** `agentEnv`: the environment the agent starts with (for PI_CODING_AGENT_DIR). */
-  static async start(keys: KeySource, agentEnv: Readonly<Record<string, string | undefined>>): Promise<AgentGateway> {
-    const plan = planGateway(keys.variables, readModelsJson(piAgentDir(agentEnv, os.homedir())));
+  /**
+   * `agentEnv`: the environment the agent starts with (for PI_CODING_AGENT_DIR, and its proxy
+   * variables); `editorProxy`: VS Code's http.proxy / http.noProxy (user settings).
+   */
+  static async start(keys: KeySource, agentEnv: Readonly<Record<string, string | undefined>>, editorProxy?: EditorProxy): Promise<AgentGateway> {
+    const agentDir = piAgentDir(agentEnv, os.homedir());
+    const plan = planGateway(keys.variables, readModelsJson(agentDir));
     if (plan.providers.length === 0) return new AgentGateway(undefined, {}, plan.unroutable, []);
-    const server = await startGatewayServer(plan.providers.map((p) => ({ name: p.name, upstream: p.baseUrl, key: () => keys.key(p.variable), keyHeaders: p.keyHeaders })));
+    const proxyEnv = gatewayProxyEnv(agentEnv, readHttpProxy(agentDir), editorProxy);
+    const server = await startGatewayServer(
+      plan.providers.map((p) => ({ name: p.name, upstream: p.baseUrl, key: () => keys.key(p.variable), keyHeaders: p.keyHeaders })),
+      { proxyEnv },
+    );
     const env: Record<string, string> = {};
     for (const provider of plan.providers) env[provider.variable] = server.token;
     env[GATEWAY_ENV] = JSON.stringify(gatewayDescriptor(server.url, plan.providers));
@@ -44,6 +54,41 @@ export class AgentGateway implements vscode.Disposable {
   dispose(): void {
     void this.server?.close();
   }
+}
+
+/** VS Code's own proxy settings (http.proxy, http.noProxy), from the user's settings. */
+export interface EditorProxy {
+  proxy?: string;
+  noProxy?: readonly string[];
+}
+
+const proxyVariables = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY"];
+
+/**
+ * The proxy variables of the gateway's upstream requests: what the agent would have used (its
+ * environment, with the user's settings.json `httpProxy` applied as the host and pi apply it);
+ * when that names no proxy at all, VS Code's http.proxy, with http.noProxy added to NO_PROXY.
+ */
+export function gatewayProxyEnv(agentEnv: Readonly<Env>, settingsHttpProxy: string | undefined, editorProxy: EditorProxy | undefined): Env {
+  const env = withHttpProxy(agentEnv, settingsHttpProxy);
+  const editor = editorProxy?.proxy?.trim();
+  if (!editor || proxyVariables.some((name) => env[name]?.trim())) return env;
+  const noProxy = [env.no_proxy ?? env.NO_PROXY ?? "", ...(editorProxy?.noProxy ?? [])].filter((entry) => entry.trim()).join(",");
+  return { ...env, HTTP_PROXY: editor, HTTPS_PROXY: editor, no_proxy: noProxy, NO_PROXY: noProxy };
+}
+
+/** The user's settings.json `httpProxy` (never a project's: a repository must not route the keys). */
+function readHttpProxy(agentDir: string): string | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(agentDir, "settings.json"), "utf8");
+  } catch {
+    return undefined;
+  }
+  const parsed = parseForeignJson(text);
+  if (!parsed.ok || typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) return undefined;
+  const proxy = (parsed.value as Record<string, unknown>).httpProxy;
+  return typeof proxy === "string" && proxy.trim() ? proxy.trim() : undefined;
 }
 
 /** pi's models.json; else omp's models.yml when it is written as JSON (YAML proper is not read: its custom providers get the notice). */

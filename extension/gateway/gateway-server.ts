@@ -13,11 +13,17 @@
  * Refused: a wrong or missing token (401), a browser's request (an Origin or Sec-Fetch-Site header:
  * 403), a Host other than the gateway's own address (DNS rebinding: 403), a provider it does not
  * know or a path that is not origin-relative (404).
+ *
+ * Behind a company proxy (HTTP(S)_PROXY / NO_PROXY in `proxyEnv`, shared/node/http-proxy.ts) an
+ * https upstream is reached through the proxy's CONNECT tunnel, so the proxy carries only TLS and
+ * never sees the key; an http:// upstream is sent to the proxy with the absolute URL, and there the
+ * proxy necessarily sees the key, as it would the agent's own plain-http request.
  */
 import * as crypto from "node:crypto";
 import * as http from "node:http";
 import * as https from "node:https";
 import type { AddressInfo } from "node:net";
+import { checkedProxy, createTunnelAgent, proxyAuthorization, proxyFor, type Env } from "../../shared/node/http-proxy";
 
 export interface GatewayRoute {
   /** The first path segment: a provider name as the agent knows it. */
@@ -38,12 +44,38 @@ export interface GatewayServer {
   close(): Promise<void>;
 }
 
+export interface GatewayOptions {
+  /** HTTP(S)_PROXY / NO_PROXY (either case) for the upstream requests; none: direct. */
+  proxyEnv?: Env;
+}
+
 interface Upstream {
   route: GatewayRoute;
   url: URL;
   client: typeof http | typeof https;
   agent: http.Agent;
   carriers: ReadonlySet<string>;
+  /** An http:// upstream through a proxy: requests go to it with the absolute URL. */
+  forwardProxy?: URL;
+  /** A proxy that cannot be used (not http://): each request is refused with this. */
+  proxyProblem?: string;
+}
+
+/** How requests reach `url`: directly, through a CONNECT tunnel (https), or via the proxy's absolute-URL form (http). */
+function upstreamFor(route: GatewayRoute, url: URL, proxyEnv: Env): Upstream {
+  const carriers = new Set([...keyHeaders, ...(route.keyHeaders ?? []).map((name) => name.toLowerCase())]);
+  const secure = url.protocol === "https:";
+  const client = secure ? https : http;
+  const direct = (): http.Agent => new client.Agent({ keepAlive: true });
+  const proxy = proxyFor(url, proxyEnv);
+  if (!proxy) return { route, url, client, agent: direct(), carriers };
+  try {
+    checkedProxy(proxy);
+  } catch (error) {
+    return { route, url, client, agent: direct(), carriers, proxyProblem: error instanceof Error ? error.message : String(error) };
+  }
+  if (secure) return { route, url, client, agent: createTunnelAgent(proxy), carriers };
+  return { route, url, client, agent: new http.Agent({ keepAlive: true }), carriers, forwardProxy: proxy };
 }
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) and what this gateway sets itself.
@@ -65,7 +97,7 @@ function redact<T extends string | string[] | number>(value: T, key: string): T 
 }
 
 /** Starts a gateway on 127.0.0.1 (a random port) for these routes, with a fresh 32-byte token. */
-export async function startGatewayServer(routes: readonly GatewayRoute[]): Promise<GatewayServer> {
+export async function startGatewayServer(routes: readonly GatewayRoute[], options: GatewayOptions = {}): Promise<GatewayServer> {
   const token = crypto.randomBytes(32).toString("base64url");
   const tokenBytes = Buffer.from(token);
   const upstreams = new Map<string, Upstream>();
@@ -73,9 +105,7 @@ export async function startGatewayServer(routes: readonly GatewayRoute[]): Promi
     if (!routeName.test(route.name)) throw new Error(`Not a provider name the gateway can route: ${route.name}`);
     const url = new URL(route.upstream);
     if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(`Provider ${route.name}: not an http(s) URL`);
-    const client = url.protocol === "https:" ? https : http;
-    const carriers = new Set([...keyHeaders, ...(route.keyHeaders ?? []).map((name) => name.toLowerCase())]);
-    upstreams.set(route.name, { route, url, client, agent: new client.Agent({ keepAlive: true }), carriers });
+    upstreams.set(route.name, upstreamFor(route, url, options.proxyEnv ?? {}));
   }
   let ownHost = "";
   const sockets = new Set<import("node:net").Socket>();
@@ -123,6 +153,7 @@ export async function startGatewayServer(routes: readonly GatewayRoute[]): Promi
     const search = new URL(rest, "http://gateway.invalid").searchParams;
     const queryCarries = search.getAll("key").some(carriesToken); // Google's ?key=
     if (carriers.length === 0 && !queryCarries) return refuse(res, 401, "missing or wrong gateway token");
+    if (upstream.proxyProblem) return refuse(res, 502, `upstream: ${upstream.proxyProblem}`);
     const key = await upstream.route.key().catch(() => undefined);
     if (!key) return refuse(res, 502, `no key stored for ${upstream.route.name}`);
     for (const name of carriers) headers[name] = (headers[name] as string).slice(0, -token.length) + key;
@@ -131,8 +162,13 @@ export async function startGatewayServer(routes: readonly GatewayRoute[]): Promi
     headers.host = upstream.url.host;
     headers["accept-encoding"] = "identity"; // so that an error body can be read for the key (below)
 
+    const via = upstream.forwardProxy;
+    // Plain http through a proxy: the absolute URL to the proxy (which reads the key, as it would the agent's).
+    const destination = via
+      ? { protocol: "http:", hostname: via.hostname, port: via.port || 80, path: `${upstream.url.origin}${path}`, headers: { ...headers, ...proxyAuthorization(via) } }
+      : { protocol: upstream.url.protocol, hostname: upstream.url.hostname, port: upstream.url.port || undefined, path, headers };
     const outgoing = upstream.client.request(
-      { protocol: upstream.url.protocol, hostname: upstream.url.hostname, port: upstream.url.port || undefined, method: req.method, path, headers, agent: upstream.agent },
+      { ...destination, method: req.method, agent: upstream.agent },
       (incoming) => {
         const status = incoming.statusCode ?? 502;
         const back: http.OutgoingHttpHeaders = {};

@@ -154,7 +154,7 @@ export class AgentSupervisor implements vscode.Disposable {
     const checkpointDir = this.options.checkpointStore?.();
     const projectTrusted = this.options.projectTrust ? await this.options.projectTrust.decide(cwd, { ...process.env, ...settings.agentEnv }) : false;
     const permissionMode = this.agent.session?.permissionMode;
-    const gateway = this.options.keys ? await AgentGateway.start(this.options.keys, { ...process.env, ...settings.agentEnv }) : undefined;
+    const gateway = this.options.keys ? await AgentGateway.start(this.options.keys, { ...process.env, ...settings.agentEnv }, settings.editorProxy) : undefined;
     if (gateway?.unroutable.length) this.notices.keysNotGivenOnce(gateway.unroutable);
     const resolved = resolveAgentLaunch(this.options.extensionPath, cwd, { ...(projectTrusted === undefined ? {} : { projectTrusted }), ...(permissionMode ? { permissionMode } : {}), gatewayEnv: gateway?.env ?? {}, ...(sessionFile ? { sessionFile } : {}), ...(checkpointDir ? { checkpointDir } : {}) });
     const lifetime = new Lifetime();

@@ -15,7 +15,7 @@
 import type * as http from "node:http";
 import type { Readable } from "node:stream";
 import { HttpHeaders } from "./headers";
-import { checkedProxy, proxyAuthorization, proxyFor, tunnelAgent } from "./proxy";
+import { checkedProxy, proxyAuthorization, proxyFor, tunnelAgent, withHttpProxy } from "../../../shared/node/http-proxy";
 import { HttpResponse } from "./response";
 
 type FetchInput = Parameters<typeof fetch>[0];
@@ -111,14 +111,15 @@ function bodyStream(res: http.IncomingMessage, source: Readable, signal: AbortSi
 /** pi's default `httpIdleTimeoutMs`: how long a request may wait for its headers or the next body bytes. */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
-/** Where the request goes: straight to the server, or through HTTP(S)_PROXY (./proxy.ts). */
+/** Where the request goes: straight to the server, or through HTTP(S)_PROXY (shared/node/http-proxy.ts). */
 function routed(url: URL, options: http.RequestOptions, httpProxy: string | undefined): [URL | string, http.RequestOptions] {
-  const proxy = proxyFor(url, httpProxy ? { ...process.env, HTTP_PROXY: httpProxy, HTTPS_PROXY: httpProxy } : process.env);
+  const proxy = proxyFor(url, withHttpProxy(process.env, httpProxy));
   if (!proxy) return [url, options];
   checkedProxy(proxy);
   if (url.protocol === "https:") return [url, { ...options, agent: tunnelAgent(proxy) }];
   const headers = { ...(options.headers as Record<string, string>), host: url.host, ...proxyAuthorization(proxy) };
-  return [url.href, { ...options, host: proxy.hostname, port: proxy.port || 80, path: url.href, headers }];
+  // hostname, not host: the URL's own hostname would win over a host option (and reach the target directly).
+  return [url.href, { ...options, hostname: proxy.hostname, port: proxy.port || 80, path: url.href, headers }];
 }
 
 interface SendOptions {

@@ -8,7 +8,6 @@ import type { AddressInfo, Socket } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { fetchFor, httpFetch } from "./fetch";
-import { proxyFor } from "./proxy";
 
 const listen = async (server: http.Server): Promise<string> => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -41,26 +40,12 @@ async function withEnv(vars: Record<string, string>, body: () => Promise<void>):
   }
 }
 
-describe("proxyFor (HTTP(S)_PROXY, NO_PROXY)", () => {
-  const target = (url: string) => new URL(url);
-  it("picks the variable for the scheme, lower case first, and adds http:// to a bare host", () => {
-    assert.equal(proxyFor(target("https://api.x.com/v1"), { HTTPS_PROXY: "http://up:1", https_proxy: "http://low:2" })?.host, "low:2");
-    assert.equal(proxyFor(target("http://api.x.com/v1"), { HTTP_PROXY: "proxy.corp:3128" })?.href, "http://proxy.corp:3128/");
-    assert.equal(proxyFor(target("http://api.x.com/v1"), { HTTPS_PROXY: "http://p:1" }), undefined);
-  });
-
-  it("NO_PROXY: a name with its subdomains, a leading dot or *., a port, or * for all", () => {
-    const env = (noProxy: string) => ({ HTTPS_PROXY: "http://p:1", NO_PROXY: noProxy });
-    assert.equal(proxyFor(target("https://api.x.com"), env("x.com")), undefined);
-    assert.equal(proxyFor(target("https://api.x.com"), env(".x.com")), undefined);
-    assert.equal(proxyFor(target("https://api.x.com"), env("*.x.com")), undefined);
-    assert.ok(proxyFor(target("https://notx.com"), env("x.com")), "a suffix of the name is not a subdomain");
-    assert.equal(proxyFor(target("https://api.x.com"), env("api.x.com:443")), undefined);
-    assert.ok(proxyFor(target("https://api.x.com:8443"), env("api.x.com:443")));
-    assert.equal(proxyFor(target("https://[::1]:9/"), env("::1")), undefined);
-    assert.equal(proxyFor(target("https://anything"), env("a.b, *")), undefined);
-  });
-});
+/** The proxies below reach the targets' names (which do not resolve) on 127.0.0.1: loopback targets themselves are never proxied. */
+const toLoopback = (absolute: string) => {
+  const url = new URL(absolute);
+  return { host: "127.0.0.1", port: url.port, path: `${url.pathname}${url.search}` };
+};
+const named = (host: string) => `target.test:${host.split(":")[1]}`;
 
 describe("httpFetch through a proxy, and its idle timeout", () => {
   it("sends an http request to the proxy with the absolute URL and the proxy's credentials", async () => {
@@ -69,22 +54,24 @@ describe("httpFetch through a proxy, and its idle timeout", () => {
     const seen: { url?: string; auth?: string; host?: string }[] = [];
     const proxy = http.createServer((req, res) => {
       seen.push({ url: req.url, auth: req.headers["proxy-authorization"], host: req.headers.host });
-      const forward = http.request(req.url!, { method: req.method, headers: req.headers }, (up) => up.pipe(res));
+      const forward = http.request({ ...toLoopback(req.url!), method: req.method, headers: req.headers }, (up) => up.pipe(res));
       req.pipe(forward);
     });
     const proxyHost = await listen(proxy);
     try {
       await withEnv({ HTTP_PROXY: `http://user:p%40ss@${proxyHost}` }, async () => {
-        const response = await httpFetch(`http://${targetHost}/v1/models?x=1`, {});
+        const response = await httpFetch(`http://${named(targetHost)}/v1/models?x=1`, {});
         assert.equal(await response.text(), "target saw /v1/models?x=1");
       });
-      assert.equal(seen[0]?.url, `http://${targetHost}/v1/models?x=1`);
-      assert.equal(seen[0]?.host, targetHost);
+      assert.equal(seen[0]?.url, `http://${named(targetHost)}/v1/models?x=1`);
+      assert.equal(seen[0]?.host, named(targetHost));
       assert.equal(seen[0]?.auth, `Basic ${Buffer.from("user:p@ss").toString("base64")}`);
-      await withEnv({ HTTP_PROXY: `http://${proxyHost}`, NO_PROXY: "127.0.0.1" }, async () => {
-        assert.equal(await (await httpFetch(`http://${targetHost}/direct`, {})).text(), "target saw /direct");
+      await withEnv({ HTTP_PROXY: `http://${proxyHost}`, NO_PROXY: "target.test" }, async () => {
+        const direct = await failure(httpFetch(`http://${named(targetHost)}/direct`, {}));
+        assert.match(String(direct.cause?.message), /ENOTFOUND target\.test/, "tried directly");
+        assert.equal(await (await httpFetch(`http://${targetHost}/loopback`, {})).text(), "target saw /loopback");
       });
-      assert.equal(seen.length, 1, "NO_PROXY went straight to the server");
+      assert.equal(seen.length, 1, "NO_PROXY and a loopback target went straight to the server");
     } finally {
       await close(proxy);
       await close(targetServer);
@@ -97,19 +84,20 @@ describe("httpFetch through a proxy, and its idle timeout", () => {
     const seen: string[] = [];
     const proxy = http.createServer((req, res) => {
       seen.push(req.url!);
-      const forward = http.request(req.url!, { method: req.method, headers: req.headers }, (up) => up.pipe(res));
+      const forward = http.request({ ...toLoopback(req.url!), method: req.method, headers: req.headers }, (up) => up.pipe(res));
       req.pipe(forward);
     });
     const proxyHost = await listen(proxy);
     try {
       await withEnv({}, async () => {
         const fetchViaSettings = fetchFor({ httpProxy: `http://${proxyHost}` });
-        assert.equal(await (await fetchViaSettings(`http://${targetHost}/v1/models`, {})).text(), "target saw /v1/models");
+        assert.equal(await (await fetchViaSettings(`http://${named(targetHost)}/v1/models`, {})).text(), "target saw /v1/models");
         assert.equal(process.env.HTTP_PROXY, undefined, "the host's environment is not changed");
       });
-      assert.deepEqual(seen, [`http://${targetHost}/v1/models`]);
-      await withEnv({ NO_PROXY: "127.0.0.1" }, async () => {
-        assert.equal(await (await fetchFor({ httpProxy: `http://${proxyHost}` })(`http://${targetHost}/direct`, {})).text(), "target saw /direct");
+      assert.deepEqual(seen, [`http://${named(targetHost)}/v1/models`]);
+      await withEnv({ NO_PROXY: "target.test" }, async () => {
+        const direct = await failure(fetchFor({ httpProxy: `http://${proxyHost}` })(`http://${named(targetHost)}/direct`, {}));
+        assert.match(String(direct.cause?.message), /ENOTFOUND target\.test/, "tried directly");
       });
       assert.equal(seen.length, 1, "NO_PROXY went straight to the server");
     } finally {
@@ -147,7 +135,7 @@ describe("httpFetch through a proxy, and its idle timeout", () => {
     this.timeout(30_000);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "proxy-tls-"));
     const [key, cert] = [path.join(dir, "key.pem"), path.join(dir, "cert.pem")];
-    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"], { stdio: "ignore" });
+    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=secure.test", "-addext", "subjectAltName=DNS:secure.test"], { stdio: "ignore" });
     const server = https.createServer({ key: fs.readFileSync(key), cert: fs.readFileSync(cert) }, (req, res) => {
       let body = "";
       req.on("data", (d: Buffer) => (body += d.toString()));
@@ -169,7 +157,7 @@ describe("httpFetch through a proxy, and its idle timeout", () => {
     });
     const proxyHost = await listen(proxy);
     const script = path.join(dir, "fetch.ts");
-    const target = `https://localhost:${serverHost.split(":")[1]}/v1/messages`;
+    const target = `https://secure.test:${serverHost.split(":")[1]}/v1/messages`;
     const call = (body: string) => `await httpFetch(${JSON.stringify(target)}, { method: "POST", body: ${JSON.stringify(body)} }).then(async (r) => console.log(r.status, await r.text()));`;
     fs.writeFileSync(script, `import { httpFetch } from ${JSON.stringify(path.join(__dirname, "fetch.ts"))};\nvoid (async () => {\n${call("hello")}\n${call("again")}\n})();\n`);
     try {
@@ -183,7 +171,7 @@ describe("httpFetch through a proxy, and its idle timeout", () => {
         child.on("close", () => (clearTimeout(timer), resolve(out.trim())));
       });
       assert.equal(output, "200 secure POST /v1/messages hello\n200 secure POST /v1/messages again");
-      assert.deepEqual(tunnels, [`localhost:${serverHost.split(":")[1]}`], "one tunnel, kept alive for the second request");
+      assert.deepEqual(tunnels, [`secure.test:${serverHost.split(":")[1]}`], "one tunnel, kept alive for the second request");
     } finally {
       // Tunnels are no longer the servers' connections: close them first, or close() waits on them.
       for (const socket of sockets) socket.destroy();

@@ -1,5 +1,6 @@
 /**
- * HTTP(S)_PROXY and NO_PROXY for the host's model requests, as curl and pi read them: the
+ * HTTP(S)_PROXY and NO_PROXY for model requests (the host's own, and the extension's key gateway
+ * forwarding an agent's), as curl and pi read them: the
  * lower-case variable first; NO_PROXY lists host names (a name matches its subdomains; a leading
  * "." or "*." is allowed), optionally with ":port", or "*" for everything. Only http:// proxies:
  * plain requests go to the proxy with the absolute URL, https ones through a CONNECT tunnel.
@@ -10,12 +11,30 @@ import type { Socket } from "node:net";
 
 export type Env = Record<string, string | undefined>;
 
-/** The proxy a request to `target` goes through, if any. */
+/**
+ * The proxy a request to `target` goes through, if any. A loopback target (127.0.0.0/8, ::1,
+ * localhost) never is, as in Go's net/http: a remote proxy cannot reach this machine's loopback,
+ * and the agent's requests to the editor's key gateway (http://127.0.0.1, its token in clear) must
+ * not go to a proxy that HTTP_PROXY or settings.json's httpProxy names.
+ */
 export function proxyFor(target: URL, env: Env = process.env): URL | undefined {
   const raw = target.protocol === "https:" ? (env.https_proxy ?? env.HTTPS_PROXY) : (env.http_proxy ?? env.HTTP_PROXY);
-  if (!raw?.trim() || bypassed(target, env.no_proxy ?? env.NO_PROXY ?? "")) return undefined;
+  if (!raw?.trim() || isLoopback(target) || bypassed(target, env.no_proxy ?? env.NO_PROXY ?? "")) return undefined;
   const text = raw.trim();
   return new URL(text.includes("://") ? text : `http://${text}`);
+}
+
+/**
+ * `env` with settings.json's `httpProxy` as HTTP_PROXY and HTTPS_PROXY, as pi applies it (a
+ * lower-case variable, read first, still wins; NO_PROXY still applies). A copy: `env` is unchanged.
+ */
+export function withHttpProxy(env: Env, httpProxy: string | undefined): Env {
+  return httpProxy ? { ...env, HTTP_PROXY: httpProxy, HTTPS_PROXY: httpProxy } : env;
+}
+
+function isLoopback(target: URL): boolean {
+  const host = target.hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  return host === "localhost" || host.endsWith(".localhost") || /^127\.\d+\.\d+\.\d+$/.test(host) || host === "::1" || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host);
 }
 
 function defaultPort(url: URL): string {
@@ -80,23 +99,30 @@ function openTunnel(proxy: URL, host: string, port: string, done: (error: Error 
   connect.end();
 }
 
+/**
+ * A new keep-alive agent whose connections are TLS through the proxy's CONNECT tunnels: one
+ * tunnel serves request after request to the same server, as a direct connection would. Its
+ * owner destroys it (the gateway, when it closes).
+ */
+export function createTunnelAgent(proxy: URL): https.Agent {
+  const httpsModule = require("node:https") as typeof https;
+  const agent = new httpsModule.Agent({ keepAlive: true });
+  type Done = (error: Error | null, socket?: Socket) => void;
+  // Node's agents accept a createConnection that answers through its callback.
+  (agent as unknown as { createConnection: (options: { host?: string; port?: number | string }, done: Done) => undefined }).createConnection = (options, done) => {
+    openTunnel(proxy, options.host ?? "localhost", String(options.port ?? 443), done);
+    return undefined;
+  };
+  return agent;
+}
+
 const tunnelAgents = new Map<string, https.Agent>();
 
-/**
- * A keep-alive agent whose connections are TLS through the proxy's CONNECT tunnels: one tunnel
- * serves request after request to the same server, as a direct connection would.
- */
+/** The process's shared tunnel agent for this proxy (the host's model requests), made once. */
 export function tunnelAgent(proxy: URL): https.Agent {
   let agent = tunnelAgents.get(proxy.href);
   if (!agent) {
-    const httpsModule = require("node:https") as typeof https;
-    agent = new httpsModule.Agent({ keepAlive: true });
-    type Done = (error: Error | null, socket?: Socket) => void;
-    // Node's agents accept a createConnection that answers through its callback.
-    (agent as unknown as { createConnection: (options: { host?: string; port?: number | string }, done: Done) => undefined }).createConnection = (options, done) => {
-      openTunnel(proxy, options.host ?? "localhost", String(options.port ?? 443), done);
-      return undefined;
-    };
+    agent = createTunnelAgent(proxy);
     tunnelAgents.set(proxy.href, agent);
   }
   return agent;
