@@ -86,7 +86,7 @@ describe("sandbox: the bubblewrap arguments", () => {
     assert.equal(has(args, "--ro-bind", "/dev/null", "/home/u/.pi/agent/auth.json"), false, "auth.json stays visible");
     assert.ok(has(args, "--ro-bind", "/dev/null", "/home/u/.netrc"), "the other secrets are still hidden");
     const hidden = indexOf(args, "--tmpfs", "/home/u/.config/Code/User/globalStorage");
-    const shown = mounts(args).findLastIndex((m) => m.join("\0") === ["--bind", policy.writableRoots[0], policy.writableRoots[0]].join("\0"));
+    const shown = mounts(args).map((m) => m.join("\0")).lastIndexOf(["--bind", policy.writableRoots[0], policy.writableRoots[0]].join("\0"));
     assert.ok(hidden > 0 && shown > hidden, "the checkpoint store is bound again after its hidden parent");
   });
 
