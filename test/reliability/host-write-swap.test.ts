@@ -9,7 +9,7 @@ import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
 import { lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startMockLlm, type MockLlm } from "../support/mock-llm";
+import { startMockLlm, type MockLlm, type MockToolCall } from "../support/mock-llm";
 import { peerLaunch, type PeerLaunch } from "../support/peers";
 import { gone, RawHost, type Frame } from "./raw-host";
 
@@ -17,7 +17,7 @@ let ids = 0;
 const nextId = () => `w${++ids}`;
 const PAYLOAD = "[core]\n\tfsmonitor = touch /tmp/pwned-by-swap\n";
 
-type ToolCallSpec = { name: string; arguments: Record<string, unknown> };
+type ToolCallSpec = MockToolCall;
 
 /** One prompt whose turn makes these tool calls in sequence; `answer` replies to each select dialog. */
 async function turn(llm: MockLlm, host: RawHost, calls: ToolCallSpec[], answer: (title: string) => Promise<string>): Promise<{ questions: string[]; results: string[] }> {
@@ -104,6 +104,7 @@ describe("agent host: a write judged on one file cannot land on another (symlink
     assert.match(run.questions[1] ?? "", /^Allow write: notes\.txt/, "a harmless question was asked");
     assert.doesNotMatch(gitConfig(), /fsmonitor/, `the approved write of notes.txt landed in .git/config:\n${run.results.join("\n")}`);
     assert.equal(gitConfig(), pristineConfig);
+    assert.match(run.results[1] ?? "", /Refused: notes\.txt now leads to the protected file .*\.git\/config/);
     execFileSync("rm", ["-f", join(launch.cwd, "notes.txt")]);
   });
 
@@ -122,5 +123,16 @@ describe("agent host: a write judged on one file cannot land on another (symlink
     const run = await attack("mv conf conf.old && ln -s .git conf", "conf", { name: "write", arguments: { path: "conf/config", content: PAYLOAD } });
     assert.match(run.questions[1] ?? "", /^Allow write: conf\/config/);
     assert.doesNotMatch(gitConfig(), /fsmonitor/, `the approved write of conf/config landed in .git/config:\n${run.results.join("\n")}`);
+    assert.match(run.results[1] ?? "", /Refused: conf\/config now leads to the protected file/);
+  });
+
+  it("still writes a protected file the user allowed, also through a symlink named in the question", async () => {
+    execFileSync("ln", ["-sfn", ".git/config", join(launch.cwd, "cfg-link")]);
+    writeFileSync(join(launch.cwd, ".git/config"), pristineConfig);
+    const run = await turn(llm, host, [{ name: "write", arguments: { path: "cfg-link", content: `${pristineConfig}# allowed\n` } }, { name: "write", arguments: { path: "package.json", content: "{}\n" } }], async () => "Allow once");
+    assert.equal(run.questions.length, 2);
+    assert.match(run.questions[0], /protected file: cfg-link\nThrough a symlink, this writes .*\.git\/config/);
+    assert.match(gitConfig(), /# allowed\n$/, run.results.join("\n"));
+    assert.equal(readFileSync(join(launch.cwd, "package.json"), "utf8"), "{}\n");
   });
 });
