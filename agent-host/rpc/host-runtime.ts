@@ -14,7 +14,7 @@ import { HostToolBridge } from "./host-tools";
 import { setUpModels } from "./model-setup";
 import type { HostRuntime } from "./runtime";
 import { createSession } from "./session-factory";
-import { clientAsk, createTodoStore, gateToolCalls, pickTools } from "./tool-setup";
+import { clientAsk, createTodoStore, gateToolCalls, pickTools, protectedWrites } from "./tool-setup";
 import { createToolSandbox } from "./sandbox-setup";
 import { runUserBash } from "./user-bash";
 
@@ -39,7 +39,8 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
   // The runtime is made below; the sandbox's and the trust's questions reach its client when asked.
   let runtimeRef: HostRuntime | undefined;
   const sandbox = createToolSandbox(options, cwd, processEnv, () => runtimeRef?.extensionUi);
-  const tools = pickTools(options, settings.defaultTools, cwd, todos, processEnv, sandbox);
+  const writes = protectedWrites(options, () => runtimeRef?.permissionMode ?? options.permissionMode);
+  const tools = pickTools(options, settings.defaultTools, cwd, todos, processEnv, sandbox, writes?.beforeWrite);
   const trust = new FirstReadTrust({ cwd, agentDir }, trustAtStart, clientAsk(() => runtimeRef?.extensionUi, options.confirmTimeoutMs), warn);
   const resources = new LazyContextResources(options, { cwd, agentDir, trust }, tools, warn);
   const session = createSession(options, { cwd, agentDir, env, settings, models, tools, resources, warn });
@@ -59,6 +60,6 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
   };
   runtimeRef = runtime;
   attachExtensions(runtime, options, { cwd, agentDir, projectTrusted, env: processEnv, send, warn, ...(sandbox ? { sandbox } : {}), ...(environment.shutdown ? { shutdown: environment.shutdown } : {}) });
-  gateToolCalls(session.agent, options, { cwd, mode: () => runtime.permissionMode, session: () => session.sessions.generation, ui: () => runtime.extensionUi });
+  gateToolCalls(session.agent, options, { cwd, mode: () => runtime.permissionMode, session: () => session.sessions.generation, ui: () => runtime.extensionUi, ...(writes ? { approvals: writes.approvals } : {}) });
   return runtime;
 }

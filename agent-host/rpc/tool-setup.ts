@@ -6,12 +6,13 @@
 import type { PermissionMode, TodoPhase } from "../../shared/protocol";
 import type { Agent } from "../agent/agent";
 import type { AnyAgentTool } from "../agent/tool";
-import { allToolNames, createTool, createWorkspaceGuard, defaultToolNames, type ToolName } from "../tools";
+import { allToolNames, createTool, createWorkspaceGuard, defaultToolNames, type PathGuard, type ToolName } from "../tools";
 import { createTodoTool, type TodoStore } from "../tools/todo";
 import { chainGates } from "../session/tool-gates/gate-chain";
 import { createWorkspaceGate } from "../session/tool-gates/path-policy";
 import { createModeGate } from "../session/tool-gates/permission-mode";
 import { createPermissionGate } from "../session/tool-gates/permission-policy";
+import { createProtectedWriteCheck, ProtectedWriteApprovals } from "../session/tool-gates/protected-write-check";
 import type { ToolSandbox } from "../tools/tool-sandbox";
 import type { CliOptions } from "./cli-options";
 import type { RpcExtensionUi } from "./extension-ui";
@@ -29,11 +30,21 @@ export function createTodoStore(send: (frame: object) => void) {
 }
 
 /** Pi's built-in tools by name, plus `todo` (seed 001) when asked for with --tools. */
-export function pickTools(options: CliOptions, defaultTools: string[] | undefined, cwd: string, todoStore: TodoStore, env: NodeJS.ProcessEnv, sandbox?: ToolSandbox): AnyAgentTool[] {
+/**
+ * The protected-path approvals shared by the permission gate (which records an Allow once) and the
+ * writing tools (which check again right before writing); none when nothing is asked.
+ */
+export function protectedWrites(options: CliOptions, mode: () => PermissionMode): { approvals: ProtectedWriteApprovals; beforeWrite: PathGuard } | undefined {
+  if (options.confirmTools.length === 0) return undefined;
+  const approvals = new ProtectedWriteApprovals();
+  return { approvals, beforeWrite: createProtectedWriteCheck(approvals, mode) };
+}
+
+export function pickTools(options: CliOptions, defaultTools: string[] | undefined, cwd: string, todoStore: TodoStore, env: NodeJS.ProcessEnv, sandbox?: ToolSandbox, beforeWrite?: PathGuard): AnyAgentTool[] {
   if (options.noTools || options.noBuiltinTools) return [];
   const chosen = options.tools ?? defaultTools ?? [...defaultToolNames];
   const wanted = [...chosen, ...(options.todoTool && !chosen.includes("todo") ? ["todo"] : [])].filter((name) => !options.excludeTools.includes(name));
-  const guard = options.workspaceOnly ? { guard: createWorkspaceGuard(cwd) } : {};
+  const guard = { ...(options.workspaceOnly ? { guard: createWorkspaceGuard(cwd) } : {}), ...(beforeWrite ? { beforeWrite } : {}) };
   return wanted.flatMap((name): AnyAgentTool[] => {
     if (name === "todo") return [createTodoTool(todoStore)];
     return (allToolNames as readonly string[]).includes(name) ? [createTool(name as ToolName, cwd, { ...guard, bash: { env, ...(sandbox ? { sandbox } : {}) } })] : [];
@@ -47,6 +58,8 @@ export interface GateSources {
   session(): number;
   /** Where the permission question is asked (the client's select dialog). */
   ui(): RpcExtensionUi | undefined;
+  /** Where an Allow once of a protected write is recorded (protectedWrites). */
+  approvals?: ProtectedWriteApprovals;
 }
 
 /** A question to the client: its select dialog (the permission gate's), with --confirm-timeout; undefined when nobody answered. */
@@ -65,7 +78,7 @@ export function gateToolCalls(agent: Agent, options: CliOptions, sources: GateSo
     chainGates([
       createModeGate(mode),
       ...(options.workspaceOnly ? [createWorkspaceGate(cwd)] : []),
-      ...(options.confirmTools.length > 0 ? [createPermissionGate(new Set(options.confirmTools), ask, { cwd, mode, session })] : []),
+      ...(options.confirmTools.length > 0 ? [createPermissionGate(new Set(options.confirmTools), ask, { cwd, mode, session, ...(sources.approvals ? { approvals: sources.approvals } : {}) })] : []),
     ]),
   );
 }

@@ -96,6 +96,7 @@ export function createEditTool(cwd: string, options: EditToolOptions = {}): Agen
         const text = raw.slice(bom.length);
         const ending = detectLineEnding(text);
         const { baseContent, newContent } = applyEdits(normalizeToLF(text), edits, path);
+        options.beforeWrite?.(absPath, path);
         await io.writeFile(absPath, bom + restoreLineEndings(newContent, ending));
         throwIfAborted(signal);
         const { diff, firstChangedLine } = generateDiffString(baseContent, newContent);

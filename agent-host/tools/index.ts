@@ -41,19 +41,22 @@ export interface ToolsOptions {
   ls?: LsToolOptions;
   /** Checks every path a file tool opens (each tool's own `guard` wins). */
   guard?: PathGuard;
+  /** Checked by the writing tools right before they write (each tool's own `beforeWrite` wins). */
+  beforeWrite?: PathGuard;
 }
 
 export function createTool(name: ToolName, cwd: string, options: ToolsOptions = {}): AnyAgentTool {
   const guarded = options.guard ? { guard: options.guard } : {};
+  const checked = { ...guarded, ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}) };
   switch (name) {
     case "read":
       return createReadTool(cwd, { ...guarded, ...options.read });
     case "bash":
       return createBashTool(cwd, options.bash);
     case "edit":
-      return createEditTool(cwd, { ...guarded, ...options.edit });
+      return createEditTool(cwd, { ...checked, ...options.edit });
     case "write":
-      return createWriteTool(cwd, { ...guarded, ...options.write });
+      return createWriteTool(cwd, { ...checked, ...options.write });
     case "grep":
       return createGrepTool(cwd, { ...guarded, ...options.grep });
     case "find":

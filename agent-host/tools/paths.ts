@@ -67,4 +67,6 @@ export type PathGuard = (absPath: string, asWritten: string) => void;
 /** Tool options that take a PathGuard. */
 export interface GuardedOptions {
   guard?: PathGuard;
+  /** Writing tools: checked right before the file is written (a symlink may lead elsewhere by then than when the call was judged). */
+  beforeWrite?: PathGuard;
 }

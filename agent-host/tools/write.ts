@@ -30,6 +30,7 @@ export function createWriteTool(cwd: string, options: WriteToolOptions = {}): Ag
         throwIfAborted(signal);
         await io.mkdir(dirname(absPath));
         throwIfAborted(signal);
+        options.beforeWrite?.(absPath, path);
         await io.writeFile(absPath, content);
         throwIfAborted(signal);
         return { content: [{ type: "text", text: `Successfully wrote to ${path}` }], details: undefined };

@@ -7,6 +7,7 @@ import { changePreview } from "./change-preview";
 import { harmlessPrograms } from "./harmless-programs";
 import { runsWithoutAsking } from "./permission-mode";
 import { protectedTarget, type ProtectedTarget } from "./protected-paths";
+import type { ProtectedWriteApprovals } from "./protected-write-check";
 import { literalWords } from "./shell-words";
 
 /** How the policy asks: a select dialog; undefined when it was dismissed or timed out. */
@@ -43,6 +44,8 @@ export interface PermissionGateOptions {
    * allowance never outlives the session it was given in, nor comes back with a resumed one.
    */
   session?: () => number;
+  /** Where an Allow once of a protected write is recorded, for the check at the write itself (protected-write-check.ts). */
+  approvals?: ProtectedWriteApprovals;
 }
 
 /**
@@ -71,7 +74,10 @@ export function createPermissionGate(tools: ReadonlySet<string>, ask: AskChoice,
     else if (!tools.has(call.name) || runsWithoutAsking(mode(), call.name) || (await coveredByAny(current, call, cwd))) return undefined;
     else question = await permissionQuestion(call, cwd);
     const choice = await ask(question.title, question.options, signal);
-    if (choice === ALLOW_ONCE) return undefined;
+    if (choice === ALLOW_ONCE) {
+      if (protectedFile !== undefined) options.approvals?.grant(protectedFile.realPath);
+      return undefined;
+    }
     const allowance = choice === undefined ? undefined : question.allowances.get(choice);
     if (allowance) {
       sessionAllowances().push(allowance);

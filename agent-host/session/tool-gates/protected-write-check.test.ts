@@ -1,0 +1,38 @@
+import { strict as assert } from "node:assert";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { PermissionMode } from "../../../shared/protocol";
+import { createProtectedWriteCheck, ProtectedWriteApprovals } from "./protected-write-check";
+
+describe("protected-write-check: the path a write really opens, checked at the write", () => {
+  let root: string;
+  beforeEach(() => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), "protected-write-")));
+    mkdirSync(join(root, ".git"));
+    writeFileSync(join(root, ".git/config"), "[core]\n");
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  it("refuses a path that now leads to a protected file nobody allowed; lets plain files through", () => {
+    let mode: PermissionMode = "acceptEdits";
+    const check = createProtectedWriteCheck(new ProtectedWriteApprovals(), () => mode);
+    writeFileSync(join(root, "notes.txt"), "");
+    assert.doesNotThrow(() => check(join(root, "notes.txt"), "notes.txt"));
+    symlinkSync(".git/config", join(root, "swapped"));
+    assert.throws(() => check(join(root, "swapped"), "swapped"), /Refused: swapped now leads to the protected file .*\.git\/config/);
+    symlinkSync(".git", join(root, "dir"));
+    assert.throws(() => check(join(root, "dir/hooks/pre-commit"), "dir/hooks/pre-commit"), /protected file/);
+    mode = "auto";
+    assert.doesNotThrow(() => check(join(root, "swapped"), "swapped"), "auto asks nothing, checks nothing");
+  });
+
+  it("an approval is for that real file and one write", () => {
+    const approvals = new ProtectedWriteApprovals();
+    const check = createProtectedWriteCheck(approvals, () => "ask");
+    approvals.grant(join(root, ".git/config"));
+    symlinkSync(".git/config", join(root, "link"));
+    assert.doesNotThrow(() => check(join(root, "link"), "link"));
+    assert.throws(() => check(join(root, ".git/config"), ".git/config"), /Refused/, "used up");
+  });
+});
