@@ -1,11 +1,17 @@
 import type { AgentMessage, AssistantContent, AssistantMessage, AssistantMessageEvent } from "../protocol";
-import { parsePartialJson } from "./partial-json";
+import { PartialJsonParser } from "./partial-json";
 
-/** An assistant message as far as it has streamed; tool-call arguments keep their raw text too. */
+/** A tool call's arguments while they stream: read incrementally, and how many characters came. */
+export interface StreamingArguments {
+  parser: PartialJsonParser;
+  chars: number;
+}
+
+/** An assistant message as far as it has streamed. */
 export interface StreamingAssistant {
   message: AssistantMessage;
-  /** Raw argument text per content index, while a tool call streams. */
-  rawArguments: Map<number, string>;
+  /** Per content index, while a tool call streams. */
+  streamingArguments: Map<number, StreamingArguments>;
   done: boolean;
 }
 
@@ -23,7 +29,7 @@ export class AssistantMessageBuilder {
 
   start(message: AgentMessage): StreamingAssistant | undefined {
     if (message.role !== "assistant") return undefined;
-    this.current = { message: { ...message, content: [...(message.content ?? [])] }, rawArguments: new Map(), done: false };
+    this.current = { message: { ...message, content: [...(message.content ?? [])] }, streamingArguments: new Map(), done: false };
     return this.current;
   }
 
@@ -41,9 +47,9 @@ export class AssistantMessageBuilder {
 
   end(message: AgentMessage): StreamingAssistant | undefined {
     if (message.role !== "assistant") return undefined;
-    const state = this.current ?? { message, rawArguments: new Map(), done: true };
+    const state = this.current ?? { message, streamingArguments: new Map(), done: true };
     state.message = message;
-    state.rawArguments.clear();
+    state.streamingArguments.clear();
     state.done = true;
     this.current = undefined;
     return state;
@@ -85,18 +91,21 @@ function applyDelta(state: StreamingAssistant, event: AssistantMessageEvent): vo
       break;
     case "toolcall_start":
       content[index] = { type: "toolCall", id: event.id ?? "", name: event.toolName ?? "", arguments: {} };
-      state.rawArguments.set(index, "");
+      state.streamingArguments.set(index, { parser: new PartialJsonParser(), chars: 0 });
       break;
     case "toolcall_delta": {
       const b = block(() => ({ type: "toolCall", id: "", name: "", arguments: {} }));
-      const raw = (state.rawArguments.get(index) ?? "") + event.delta;
-      state.rawArguments.set(index, raw);
-      if (b.type === "toolCall") b.arguments = parsePartialJson(raw);
+      let args = state.streamingArguments.get(index);
+      if (!args) state.streamingArguments.set(index, (args = { parser: new PartialJsonParser(), chars: 0 }));
+      // O(delta): the parser reads only the new text (re-parsing all of it per delta was quadratic).
+      args.parser.push(event.delta);
+      args.chars += event.delta.length;
+      if (b.type === "toolCall") b.arguments = args.parser.value();
       break;
     }
     case "toolcall_end":
       content[index] = event.toolCall;
-      state.rawArguments.delete(index);
+      state.streamingArguments.delete(index);
       break;
   }
 }
