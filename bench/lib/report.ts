@@ -97,6 +97,7 @@ export function goals(metrics: Metric[]): string[] {
   const byKey = new Map(metrics.map((m) => [m.key, m]));
   const rows = ["| goal | host@22 | host@22, CPU time | host@20 | host@20, CPU time |", "| --- | --- | --- | --- | --- |"];
   for (const goal of GOALS) {
+    if (!byKey.get(goal.metric)?.samples.size) continue; // a scenario not run this time
     const cells = (["host@22", "host@20"] as SubjectId[]).flatMap((host) => [
       verdict(byKey.get(goal.metric), host, goal),
       goal.cpuMetric ? verdict(byKey.get(goal.cpuMetric), host, goal) : "–",
