@@ -85,6 +85,19 @@ describe("chat: a tool call's card while the model streams it", () => {
     assert.equal(card("a2"), undefined);
   });
 
+  it("looks at a bounded part of hostile arguments: 100,000 keys, a 1 MB key", () => {
+    const { apply, card, cardUpserts, tick } = setup();
+    apply(
+      { type: "message_start", message: assistant([], { stopReason: "pending" }) },
+      { type: "message_update", assistantMessageEvent: { type: "toolcall_start", contentIndex: 0, id: "h1", toolName: "x" } },
+      delta(`{"${"k".repeat(1_000_000)}":"v",` + Array.from({ length: 100_000 }, (_, i) => `"a${i}":${i}`).join(",")),
+    );
+    tick(200);
+    apply(delta(',"z":1'));
+    assert.ok(cardUpserts().every((u) => JSON.stringify(u).length < 2000), "no update carries the key or all the keys");
+    assert.equal(Object.keys(card("h1")!.args as object).length, 31);
+  });
+
   it("keeps a key named __proto__ from reaching the card's prototype", () => {
     const { apply, card } = setup();
     apply(

@@ -77,10 +77,18 @@ export class StreamingToolCards {
   }
 }
 
-/** The arguments a card can show while streaming: short strings, numbers and booleans (O(fields), no long text copied). */
+/** Fields of the arguments looked at for a card (a model can stream an object of 100,000 keys). */
+const maxShownFields = 32;
+const maxKeyChars = 100;
+
+/** The arguments a card can show while streaming: short strings, numbers and booleans of the first fields (bounded work, no long text copied). */
 function shortArguments(args: Record<string, unknown>): Record<string, unknown> {
   const short: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(args)) {
+  let fields = 0;
+  for (const key in args) {
+    if (++fields > maxShownFields) break;
+    const value = args[key];
+    if (key.length > maxKeyChars || !Object.hasOwn(args, key)) continue;
     if ((typeof value === "string" && value.length <= maxShownChars) || typeof value === "number" || typeof value === "boolean") short[key] = value;
   }
   return short;
