@@ -32,9 +32,16 @@ const common = {
  * the host bundles require when first needed, so start-up neither reads nor deserializes them:
  * AJV (a quarter of the host's code) to compile a schema that was not compiled at build time,
  * e.g. an extension tool's; `yaml` for the first skill's or prompt template's frontmatter;
- * `ignore` for the first ignore file in a skill or prompt folder or in a find/grep walk.
+ * `ignore` for the first ignore file in a skill or prompt folder or in a find/grep walk;
+ * `web-tree-sitter` for the first permission question about a bash command (its .wasm and the
+ * bash grammar's are copied to dist/tree-sitter/ by copyTreeSitterWasm).
  */
-const LIBRARIES_APART = { ajv: "node_modules/ajv/dist/ajv.js", yaml: "node_modules/yaml/dist/index.js", ignore: "node_modules/ignore/index.js" };
+const LIBRARIES_APART = {
+  ajv: "node_modules/ajv/dist/ajv.js",
+  yaml: "node_modules/yaml/dist/index.js",
+  ignore: "node_modules/ignore/index.js",
+  "web-tree-sitter": "node_modules/web-tree-sitter/web-tree-sitter.cjs",
+};
 const librariesApart = (fromOutdir) => ({
   name: "libraries-apart",
   setup(build) {
@@ -69,7 +76,8 @@ const programs = [
   // files in the checkpoint store before their write/edit tools run.
   {
     ...common,
-    entryPoints: { "pi-checkpoints": "extension/checkpoints/pi-checkpoints.ts" },
+    // and pi-gateway: it re-points the providers whose keys the editor keeps at its model gateway.
+    entryPoints: { "pi-checkpoints": "extension/checkpoints/pi-checkpoints.ts", "pi-gateway": "extension/gateway/pi-gateway.ts" },
     platform: "node",
     // ESM: Pi's loader (jiti) and Bun take its default export as the extension's factory.
     format: "esm",
@@ -176,8 +184,17 @@ function copyEsbuildWasm() {
   }
 }
 
+/** The bash parser's two .wasm files (agent-host/session/tool-gates/shell-words.ts), beside the host. */
+function copyTreeSitterWasm() {
+  const to = join(dist, "tree-sitter");
+  mkdirSync(to, { recursive: true });
+  copyFileSync(join(root, "node_modules", "web-tree-sitter", "web-tree-sitter.wasm"), join(to, "web-tree-sitter.wasm"));
+  copyFileSync(join(root, "node_modules", "tree-sitter-bash", "tree-sitter-bash.wasm"), join(to, "tree-sitter-bash.wasm"));
+}
+
 mkdirSync(dist, { recursive: true });
 copyEsbuildWasm();
+copyTreeSitterWasm();
 if (watch) {
   const schemaPlugin = { name: "schema", setup: (build) => build.onEnd(() => Promise.all([writeSchema(), writeValidators()]).catch((e) => console.error(e))) };
   const contexts = await Promise.all(
@@ -189,6 +206,6 @@ if (watch) {
   const started = Date.now();
   const [builds, validators] = await Promise.all([Promise.all(programs.map((options) => esbuild.build(options))), writeValidators(), writeSchema()]);
   const metafiles = [...builds, ...validators].map((result) => result.metafile);
-  const packages = writeThirdPartyNotices(metafiles, [join(root, "node_modules", "esbuild-wasm")], join(dist, "THIRD-PARTY-NOTICES.txt"));
+  const packages = writeThirdPartyNotices(metafiles, [join(root, "node_modules", "esbuild-wasm"), join(root, "node_modules", "tree-sitter-bash")], join(dist, "THIRD-PARTY-NOTICES.txt"));
   console.log(`built dist/ (${production ? "production" : "development"}, ${packages} third-party packages) in ${Date.now() - started} ms`);
 }

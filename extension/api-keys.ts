@@ -1,17 +1,8 @@
 import * as vscode from "vscode";
+import { builtInProviders } from "./gateway/gateway-plan";
 
 /** Providers and the environment variable Pi-compatible agents read their API key from. */
-export const apiKeyProviders: readonly { provider: string; label: string; variable: string }[] = [
-  { provider: "anthropic", label: "Anthropic", variable: "ANTHROPIC_API_KEY" },
-  { provider: "openai", label: "OpenAI", variable: "OPENAI_API_KEY" },
-  { provider: "google", label: "Google Gemini", variable: "GEMINI_API_KEY" },
-  { provider: "openrouter", label: "OpenRouter", variable: "OPENROUTER_API_KEY" },
-  { provider: "groq", label: "Groq", variable: "GROQ_API_KEY" },
-  { provider: "xai", label: "xAI", variable: "XAI_API_KEY" },
-  { provider: "mistral", label: "Mistral", variable: "MISTRAL_API_KEY" },
-  { provider: "deepseek", label: "DeepSeek", variable: "DEEPSEEK_API_KEY" },
-  { provider: "cerebras", label: "Cerebras", variable: "CEREBRAS_API_KEY" },
-];
+export const apiKeyProviders: readonly { provider: string; label: string; variable: string }[] = builtInProviders;
 
 /** A valid environment variable name, e.g. MY_PROVIDER_API_KEY. */
 export const isVariableName = (name: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
@@ -20,8 +11,10 @@ const secretKey = (variable: string) => `pi.apiKey.${variable}`;
 const indexKey = "pi.apiKeyVariables";
 
 /**
- * API keys in SecretStorage, by environment variable name. They reach the agent only through its
- * environment; never settings, logs or sessions. The names (not the keys) are kept in globalState.
+ * API keys in SecretStorage, by environment variable name. They never reach the agent: the model
+ * gateway (gateway/) reads a key here when a request needs it and puts it on that request; the
+ * agent gets a token in the variable instead. Never settings, logs, sessions or any process's
+ * environment. The names (not the keys) are kept in globalState.
  */
 export class ApiKeyStore {
   private readonly changeEmitter = new vscode.EventEmitter<string>();
@@ -49,14 +42,9 @@ export class ApiKeyStore {
     this.changeEmitter.fire(variable);
   }
 
-  /** The stored keys as environment variables for the agent process. */
-  async environment(): Promise<Record<string, string>> {
-    const env: Record<string, string> = {};
-    for (const variable of this.variables) {
-      const key = await this.secrets.get(secretKey(variable));
-      if (key) env[variable] = key;
-    }
-    return env;
+  /** The stored key of `variable`, read when a request needs it. */
+  async key(variable: string): Promise<string | undefined> {
+    return this.variables.includes(variable) ? await this.secrets.get(secretKey(variable)) : undefined;
   }
 
   dispose(): void {

@@ -16,6 +16,7 @@ export type TraceLevel = "off" | "messages" | "verbose";
 export type ThinkingSetting = "default" | "off" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max";
 export type QueueModeSetting = "default" | "all" | "one-at-a-time";
 export type InterruptModeSetting = "default" | "immediate" | "wait";
+export type SandboxModeSetting = "read-only" | "workspace-write" | "full-access";
 
 /** Every setting the extension reads, in one place; defaults live in package.json. */
 export const settings = {
@@ -36,6 +37,19 @@ export const settings = {
   },
   get confirmTimeoutSeconds(): number {
     return userValue<number>("permissions.timeoutSeconds", 0);
+  },
+  /** The OS sandbox of what the agent runs (user settings only: a repository cannot widen it). */
+  get sandboxMode(): SandboxModeSetting {
+    const value = userValue<string>("sandbox.mode", "workspace-write");
+    return value === "read-only" || value === "full-access" ? value : "workspace-write";
+  },
+  /** The bundled host's sandboxed commands may reach the network. */
+  get sandboxNetwork(): boolean {
+    return userValue<boolean>("sandbox.network", false);
+  },
+  /** pi/omp run inside the sandbox's filesystem boundary as a whole. */
+  get sandboxOtherAgents(): boolean {
+    return userValue<boolean>("sandbox.otherAgents", true);
   },
   get agentEnv(): Record<string, string> {
     return userValue<Record<string, string>>("agent.env", {});
@@ -89,7 +103,7 @@ export const settings = {
 };
 
 /** Changing these restarts the agent (the current session is reopened). */
-export const restartWhenChanged = ["pi.agent.command", "pi.agent.args", "pi.agent.env", "pi.permissions.confirmTools", "pi.permissions.timeoutSeconds", "pi.permissions.workspaceOnly"] as const;
+export const restartWhenChanged = ["pi.agent.command", "pi.agent.args", "pi.agent.env", "pi.permissions.confirmTools", "pi.permissions.timeoutSeconds", "pi.permissions.workspaceOnly", "pi.sandbox.mode", "pi.sandbox.network", "pi.sandbox.otherAgents"] as const;
 
 /** Changing these is applied to the running agent through set_* commands. */
 export const applyWhenChanged = ["pi.model.provider", "pi.model.id", "pi.model.thinkingLevel", "pi.queue.steeringMode", "pi.queue.followUpMode", "pi.queue.interruptMode"] as const;

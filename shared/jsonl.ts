@@ -3,6 +3,7 @@
  * valid inside JSON strings), one trailing CR is stripped, UTF-8 may be split across chunks.
  * Platform-free: used by the agent host, the extension and tests alike.
  */
+import { parseForeignFrame, type ForeignJson } from "./foreign-json";
 
 export const DEFAULT_MAX_LINE_CHARS = 32 * 1024 * 1024;
 
@@ -74,14 +75,15 @@ export class LineDecoder {
   }
 }
 
-export type ParsedLine = { ok: true; value: unknown } | { ok: false; error: string };
+export type ParsedLine = ForeignJson;
 
+/**
+ * One record from the other side, through the foreign-JSON door's frame path: no `__proto__`,
+ * `constructor` or `prototype` key survives (each dropped is a notice); frames are schema-checked
+ * by their reader next.
+ */
 export function parseJsonLine(line: string): ParsedLine {
-  try {
-    return { ok: true, value: JSON.parse(line) as unknown };
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
+  return parseForeignFrame(line);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { inertMessage } from "./foreign-json";
 import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable, type Message } from "vscode-jsonrpc";
 
 /**
@@ -43,7 +44,11 @@ export class PostMessageReader extends AbstractMessageReader {
 
   listen(callback: DataCallback): Disposable {
     this.subscription?.dispose();
-    const subscription = this.port.listen((data) => {
+    const subscription = this.port.listen((received) => {
+      // The foreign-JSON door: a cloned `__proto__` (or `constructor`, `prototype`) key is dropped.
+      const notices: string[] = [];
+      const data = inertMessage(received, notices);
+      for (const notice of notices) this.fireError(new Error(`${notice}; the rest of the message was kept`));
       if (isJsonRpcFrame(data)) callback(data);
       else this.fireError(new Error(`not a JSON-RPC message: ${describe(data)}`));
     });

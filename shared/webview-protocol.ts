@@ -108,6 +108,11 @@ export const SessionHeader = Type.Object({
   thinkingLevel: Type.Optional(Type.String()),
   /** The agent's permission mode, for agents that have them. */
   permissionMode: Type.Optional(PermissionMode),
+  /**
+   * The OS sandbox of what the agent runs, when the user should see it: full access (no sandbox, by
+   * the user's choice), or commands that are not sandboxed here and why. Absent when sandboxed as usual.
+   */
+  sandbox: Type.Optional(Type.Object({ label: Type.String(), detail: Type.String() })),
   sessionName: Type.Optional(Type.String()),
   /** The session's first user message (one line): what the header shows while it has no name. */
   firstPrompt: Type.Optional(Type.String()),

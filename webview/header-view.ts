@@ -29,14 +29,17 @@ export class HeaderView {
   readonly modeButton: HTMLButtonElement;
   /** The mode the agent last reported. */
   mode: PermissionMode | undefined;
+  /** Said when the agent's commands are not sandboxed (full access, or no sandbox here). */
+  private readonly sandboxBadge: HTMLElement;
 
   constructor(private readonly parts: HeaderParts) {
     // Made once and updated in place, so that focus stays on them across header changes.
     this.modelButton = h("button", { type: "button", id: "model-picker", class: "header-picker", "aria-haspopup": "listbox", "aria-expanded": "false" });
     this.thinkingButton = h("button", { type: "button", id: "thinking-picker", class: "header-picker thinking-level", "aria-haspopup": "listbox", "aria-expanded": "false" });
     this.modeButton = h("button", { type: "button", id: "mode-picker", class: "header-picker permission-mode", "aria-haspopup": "listbox", "aria-expanded": "false", "aria-label": "Permission mode" });
-    this.modelButton.hidden = this.thinkingButton.hidden = this.modeButton.hidden = true;
-    parts.model.replaceChildren(this.modelButton, this.thinkingButton, this.modeButton);
+    this.sandboxBadge = h("span", { id: "sandbox-badge", class: "sandbox-badge", role: "note" });
+    this.modelButton.hidden = this.thinkingButton.hidden = this.modeButton.hidden = this.sandboxBadge.hidden = true;
+    parts.model.replaceChildren(this.modelButton, this.thinkingButton, this.modeButton, this.sandboxBadge);
   }
 
   setStatus(status: AgentStatus, waiting: boolean, detail?: string): void {
@@ -63,6 +66,10 @@ export class HeaderView {
     this.thinkingButton.title = "Thinking level. Choose another…";
     this.thinkingButton.setAttribute("aria-label", `Thinking level: ${header.thinkingLevel ?? ""}. Choose a level`);
     this.thinkingButton.replaceChildren(h("span", {}, header.thinkingLevel ?? ""), icon("chevron-down", "picker-chevron"));
+    this.sandboxBadge.hidden = !header.sandbox;
+    this.sandboxBadge.title = header.sandbox?.detail ?? "";
+    this.sandboxBadge.setAttribute("aria-label", header.sandbox ? `${header.sandbox.label}: ${header.sandbox.detail}` : "");
+    this.sandboxBadge.replaceChildren(...(header.sandbox ? [icon("warning"), h("span", { class: "sandbox-label" }, header.sandbox.label)] : []));
     this.mode = header.permissionMode;
     this.modeButton.hidden = !header.permissionMode;
     if (header.permissionMode) {

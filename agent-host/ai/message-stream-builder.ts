@@ -1,3 +1,4 @@
+import { inertMessage } from "../../shared/foreign-json";
 import { PartialJsonParser, parsePartialJson } from "../../shared/rpc/partial-json";
 import { ArgumentBounds, refuseToolCall } from "./tool-call-limits";
 import { AssistantMessageEventStream } from "./event-stream";
@@ -104,7 +105,8 @@ export class MessageStreamBuilder {
     else if (content.type === "thinking") this.stream.push({ type: "thinking_end", contentIndex: block.index, content: content.thinking, partial: this.message });
     else {
       if (block.kind === "toolCall" && block.raw) content.arguments = parseArguments(block.raw);
-      Object.assign(content, finalToolCall ?? {});
+      // A provider's own decoded arguments (Google's, Bedrock's) are foreign data too.
+      if (finalToolCall) Object.assign(content, inertMessage({ ...finalToolCall }));
       if (block.kind === "toolCall" && block.refused) {
         content.arguments = {};
         refuseToolCall(content, block.refused);
@@ -167,13 +169,9 @@ export class MessageStreamBuilder {
   }
 }
 
+/** The model's text (foreign: a prompt injection can shape it), through the foreign-JSON door. */
 function parseArguments(raw: string): Record<string, unknown> {
-  try {
-    const value = JSON.parse(raw) as unknown;
-    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-  } catch {
-    return parsePartialJson(raw);
-  }
+  return parsePartialJson(raw);
 }
 
 export function errorText(error: unknown): string {

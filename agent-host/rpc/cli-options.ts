@@ -1,3 +1,4 @@
+import { isSandboxMode, type SandboxMode } from "../../shared/node/sandbox/policy";
 import type { PermissionMode } from "../../shared/protocol";
 
 /** Pi's command-line options, as far as an RPC host uses them; the rest are accepted and ignored. */
@@ -42,6 +43,10 @@ export interface CliOptions {
   todoTool: boolean;
   /** Ours: the permission mode at start (ask unless given; an unknown name is ask). */
   permissionMode: PermissionMode;
+  /** Ours: every process a tool starts runs in this OS sandbox (absent: none, as pi). */
+  sandbox?: SandboxMode;
+  /** Ours: the sandbox lets those processes reach the network. */
+  sandboxNetwork: boolean;
   /** Adds seed 000's cumulative `message`/`partial` to message_update, for clients of the older Pi. */
   eventSnapshots: boolean;
   messages: string[];
@@ -83,6 +88,8 @@ const valued: Record<string, Setter> = {
   "--permission-mode": (o, v) => (o.permissionMode = v === "acceptEdits" || v === "plan" || v === "auto" ? v : "ask"),
   "--confirm-timeout": (o, v) => (o.confirmTimeoutMs = Math.max(0, Number(v) * 1000) || 0),
   "--checkpoint-dir": (o, v) => (o.checkpointDir = v),
+  // An unknown mode is refused below, never taken for a weaker one.
+  "--sandbox": (o, v) => (o.sandbox = v as SandboxMode),
 };
 
 const flags: Record<string, (o: CliOptions) => void> = {
@@ -108,6 +115,7 @@ const flags: Record<string, (o: CliOptions) => void> = {
   "--event-snapshots": (o) => (o.eventSnapshots = true),
   "--workspace-only": (o) => (o.workspaceOnly = true),
   "--todo-tool": (o) => (o.todoTool = true),
+  "--sandbox-network": (o) => (o.sandboxNetwork = true),
   // Accepted and ignored: pi's --offline stops its own network activity (model catalog refresh,
   // package updates), which this host never has; --verbose and the rest are for pi's terminal UI.
   "--offline": () => undefined,
@@ -126,7 +134,7 @@ export function parseCli(argv: readonly string[], help: string, version: string)
   const options: CliOptions = {
     mode: "text", appendSystemPrompt: [], continue: false, noSession: false, excludeTools: [], noTools: false,
     noBuiltinTools: false, extensions: [], noExtensions: false, skills: [], noSkills: false, promptTemplates: [],
-    noPromptTemplates: false, noContextFiles: false, eventSnapshots: false, confirmTools: [], confirmTimeoutMs: 0, workspaceOnly: false, todoTool: false, permissionMode: "ask", messages: [],
+    noPromptTemplates: false, noContextFiles: false, eventSnapshots: false, confirmTools: [], confirmTimeoutMs: 0, workspaceOnly: false, todoTool: false, permissionMode: "ask", sandboxNetwork: false, messages: [],
   };
   const warnings: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -151,6 +159,7 @@ export function parseCli(argv: readonly string[], help: string, version: string)
       options.messages.push(arg);
     }
   }
+  if (options.sandbox !== undefined && !isSandboxMode(options.sandbox)) return { kind: "exit", code: 2, text: `Unknown sandbox mode: ${options.sandbox} (read-only, workspace-write or full-access)` };
   if (!["rpc", "text", "json"].includes(options.mode)) return { kind: "exit", code: 2, text: `Unknown mode: ${options.mode}` };
   return { kind: "run", options, warnings };
 }

@@ -5,6 +5,7 @@
  */
 import { createUiContext, loadExtensions } from "../session/extensions";
 import type { CliOptions } from "./cli-options";
+import type { ToolSandbox } from "../tools/tool-sandbox";
 import { RpcExtensionUi } from "./extension-ui";
 import type { HostRuntime } from "./runtime";
 
@@ -15,6 +16,8 @@ export interface ExtensionEnvironment {
   projectTrusted: boolean;
   /** The environment of the processes an extension's exec starts. */
   env: NodeJS.ProcessEnv;
+  /** The OS sandbox exec's processes run in (--sandbox). */
+  sandbox?: ToolSandbox;
   send(frame: object): void;
   warn(message: string): void;
   /** Ends the host (ctx.shutdown()); called once the session has settled. */
@@ -33,6 +36,7 @@ export function attachExtensions(runtime: HostRuntime, options: CliOptions, envi
     mode: "rpc",
     projectTrusted: environment.projectTrusted,
     env: environment.env,
+    ...(environment.sandbox ? { sandbox: environment.sandbox } : {}),
     noExtensions: options.noExtensions,
     explicit: options.extensions,
     models: runtime.models,

@@ -14,7 +14,8 @@ import { HostToolBridge } from "./host-tools";
 import { setUpModels } from "./model-setup";
 import type { HostRuntime } from "./runtime";
 import { createSession } from "./session-factory";
-import { createTodoStore, gateToolCalls, pickTools } from "./tool-setup";
+import { clientAsk, createTodoStore, gateToolCalls, pickTools } from "./tool-setup";
+import { createToolSandbox } from "./sandbox-setup";
 import { runUserBash } from "./user-bash";
 
 export interface RuntimeEnvironment {
@@ -35,12 +36,11 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
   const processEnv = childEnv(env, settings);
   const models = setUpModels(options, settings, { agentDir, env, ...(environment.secretEnv ? { secretEnv: environment.secretEnv } : {}), warn });
   const todos = createTodoStore(send);
-  const tools = pickTools(options, settings.defaultTools, cwd, todos, processEnv);
-  const askTrust = async (title: string, choices: string[]) => {
-    const answer = await runtime.extensionUi?.dialog({ method: "select", title, options: choices });
-    return answer && "value" in answer ? answer.value : undefined;
-  };
-  const trust = new FirstReadTrust({ cwd, agentDir }, trustAtStart, askTrust, warn);
+  // The runtime is made below; the sandbox's and the trust's questions reach its client when asked.
+  let runtimeRef: HostRuntime | undefined;
+  const sandbox = createToolSandbox(options, cwd, processEnv, () => runtimeRef?.extensionUi);
+  const tools = pickTools(options, settings.defaultTools, cwd, todos, processEnv, sandbox);
+  const trust = new FirstReadTrust({ cwd, agentDir }, trustAtStart, clientAsk(() => runtimeRef?.extensionUi, options.confirmTimeoutMs), warn);
   const resources = new LazyContextResources(options, { cwd, agentDir, trust }, tools, warn);
   const session = createSession(options, { cwd, agentDir, env, settings, models, tools, resources, warn });
 
@@ -57,7 +57,8 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
     todos,
     permissionMode: options.permissionMode,
   };
-  attachExtensions(runtime, options, { cwd, agentDir, projectTrusted, env: processEnv, send, warn, ...(environment.shutdown ? { shutdown: environment.shutdown } : {}) });
-  gateToolCalls(session.agent, options, { cwd, mode: () => runtime.permissionMode, ui: () => runtime.extensionUi });
+  runtimeRef = runtime;
+  attachExtensions(runtime, options, { cwd, agentDir, projectTrusted, env: processEnv, send, warn, ...(sandbox ? { sandbox } : {}), ...(environment.shutdown ? { shutdown: environment.shutdown } : {}) });
+  gateToolCalls(session.agent, options, { cwd, mode: () => runtime.permissionMode, session: () => session.sessions.generation, ui: () => runtime.extensionUi });
   return runtime;
 }

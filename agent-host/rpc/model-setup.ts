@@ -8,6 +8,7 @@ import { clampThinkingLevel, isThinkingLevel } from "../ai/thinking";
 import type { Model, ThinkingLevel } from "../ai/types";
 import type { Settings } from "../session/settings";
 import type { CliOptions } from "./cli-options";
+import { gatewayRoutes, type GatewayRoute } from "./secret-env";
 import type { HostRuntime } from "./runtime";
 
 /** Stands in while no model is configured: a prompt then fails with a clear message. */
@@ -36,6 +37,7 @@ export function setUpModels(options: CliOptions, settings: Settings, sources: Mo
   const apiKeys = options.apiKey && options.provider ? { apiKeys: { [options.provider]: options.apiKey } } : {};
   const registry = createModelRegistry({ agentDir, env: secretEnv ? { ...env, ...secretEnv } : env, ...apiKeys });
   registry.errors.forEach((e) => warn(e.message));
+  if (secretEnv) pointAtGateway(registry, gatewayRoutes(secretEnv));
   const { model, thinkingLevel: suffixLevel } = pickModel(registry, options, settings.defaultProvider, settings.defaultModel, warn);
   const requested = options.thinking ?? suffixLevel ?? settings.defaultThinkingLevel;
   const thinkingLevel = clampThinkingLevel(isThinkingLevel(requested) ? requested : "medium", model);
@@ -45,8 +47,28 @@ export function setUpModels(options: CliOptions, settings: Settings, sources: Mo
     find: (provider, id) => registry.find(provider, id),
     scoped: () => (scoped ? scoped.flatMap((p) => tryResolve(registry, p)) : registry.available()),
     hasScope: scoped !== undefined,
+    overrideProvider: (provider, override) => registry.overrideProvider(provider, override),
   };
   return { registry, model, thinkingLevel, models };
+}
+
+/**
+ * Each provider the editor's gateway serves is re-pointed at it (as pi's registerProvider with a
+ * baseUrl does), keeping the path of its own base URL: the key variable holds only the token.
+ */
+function pointAtGateway(registry: ModelRegistry, routes: ReadonlyMap<string, GatewayRoute>): void {
+  for (const [provider, route] of routes) {
+    const model = registry.all().find((m) => m.provider === provider);
+    if (!model) continue;
+    let own: URL;
+    try {
+      own = new URL(model.baseUrl);
+    } catch {
+      continue;
+    }
+    if (own.origin !== route.origin) continue; // not where the editor routes this provider
+    registry.overrideProvider(provider, { baseUrl: `${route.gateway}${own.pathname.replace(/\/+$/, "")}` });
+  }
 }
 
 function tryResolve(registry: ModelRegistry, pattern: string): Model[] {

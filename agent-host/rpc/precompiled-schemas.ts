@@ -1,6 +1,6 @@
 /**
  * The schemas the agent host checks from its first frames on (every inbound command and frame,
- * and models.json) and the built-in tools' arguments, compiled to code at build time with AJV's
+ * models.json and settings.json) and the built-in tools' arguments, compiled to code at build time with AJV's
  * standalone mode (esbuild.mjs writes dist/validators.js and dist/tool-validators.js). The host
  * then answers its first command and runs its first tool call without loading AJV (compiling its
  * meta-schema alone takes ~25 ms).
@@ -9,6 +9,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { commandSchemas } from "../../shared/protocol/commands";
 import { inboundExtraSchemas } from "../../shared/protocol/frames";
 import { modelsJsonSchemas } from "../ai/models/models-json-schema";
+import { settingsSchemas } from "../session/settings-schema";
 import { toolValidatorKey } from "../agent/validate-arguments";
 import { bashSchema } from "../tools/bash";
 import { editSchema } from "../tools/edit";
@@ -22,12 +23,17 @@ import { writeSchema } from "../tools/write";
 export { validatorOptions } from "../../shared/protocol/ajv";
 export { toolValidatorOptions } from "../agent/validate-arguments";
 
-/** Each schema by the key its user looks it up with (shared/protocol/validate.ts, models-json.ts). */
+/**
+ * Each schema by the key its user looks it up with (shared/protocol/validate.ts, models-json.ts,
+ * settings.ts). A new foreign file (mcp.json, issue #33) adds its schema here and reads through
+ * shared/foreign-json's parseForeignFile.
+ */
 export function precompiledSchemas(): Record<string, TSchema> {
   const inbound = { ...commandSchemas, ...inboundExtraSchemas };
   return {
     ...Object.fromEntries(Object.entries(inbound).map(([type, schema]) => [`in:${type}`, schema as TSchema])),
     ...Object.fromEntries(Object.entries(modelsJsonSchemas).map(([key, make]) => [key, make()])),
+    ...Object.fromEntries(Object.entries(settingsSchemas).map(([key, make]) => [key, make()])),
   };
 }
 

@@ -83,6 +83,8 @@ export async function serveRpc(runtime: HostRuntime, connection: RpcConnection):
       connection.send({ type: "response", command: "parse", success: false, error: `Failed to parse command: ${parsed.error}` });
       return;
     }
+    // Keys that could reach a prototype were dropped; the command runs without them.
+    for (const notice of parsed.notices) process.stderr.write(`Command line: ${notice}\n`);
     const checked = checkInbound(parsed.value);
     if (!checked.ok) {
       connection.send({ ...(checked.id ? { id: checked.id } : {}), type: "response", command: checked.type ?? "parse", success: false, error: checked.error });

@@ -1,5 +1,6 @@
 import type { BashResult, PermissionMode, SlashCommand, TodoPhase } from "../../shared/protocol";
 import type { Model, ThinkingLevel } from "../ai/types";
+import type { ProviderOverride } from "../ai/models/registry";
 import type { HostSession } from "../session/host-session/host-session";
 import type { HostToolBridge } from "./host-tools";
 import type { ExtensionHost } from "../session/extensions";
@@ -14,6 +15,8 @@ export interface HostRuntime {
     /** Models that cycle_model goes through (--models / enabledModels), or all available. */
     scoped(): Model[];
     hasScope: boolean;
+    /** Pi's registerProvider for an existing provider (baseUrl / headers / apiKey). */
+    overrideProvider(provider: string, override: ProviderOverride | undefined): boolean;
   };
   thinkingLevels(model: Model): ThinkingLevel[];
   commands(): SlashCommand[];

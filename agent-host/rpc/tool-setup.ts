@@ -1,6 +1,7 @@
 /**
  * The model's tools in a host: pi's built-in tools by name (plus `todo`), and the gates every
- * call passes before it runs (permission mode, workspace confinement, the permission question).
+ * call passes before it runs (permission mode, workspace confinement, the permission question,
+ * protected paths).
  */
 import type { PermissionMode, TodoPhase } from "../../shared/protocol";
 import type { Agent } from "../agent/agent";
@@ -11,6 +12,7 @@ import { chainGates } from "../session/tool-gates/gate-chain";
 import { createWorkspaceGate } from "../session/tool-gates/path-policy";
 import { createModeGate } from "../session/tool-gates/permission-mode";
 import { createPermissionGate } from "../session/tool-gates/permission-policy";
+import type { ToolSandbox } from "../tools/tool-sandbox";
 import type { CliOptions } from "./cli-options";
 import type { RpcExtensionUi } from "./extension-ui";
 
@@ -27,37 +29,43 @@ export function createTodoStore(send: (frame: object) => void) {
 }
 
 /** Pi's built-in tools by name, plus `todo` (seed 001) when asked for with --tools. */
-export function pickTools(options: CliOptions, defaultTools: string[] | undefined, cwd: string, todoStore: TodoStore, env: NodeJS.ProcessEnv): AnyAgentTool[] {
+export function pickTools(options: CliOptions, defaultTools: string[] | undefined, cwd: string, todoStore: TodoStore, env: NodeJS.ProcessEnv, sandbox?: ToolSandbox): AnyAgentTool[] {
   if (options.noTools || options.noBuiltinTools) return [];
   const chosen = options.tools ?? defaultTools ?? [...defaultToolNames];
   const wanted = [...chosen, ...(options.todoTool && !chosen.includes("todo") ? ["todo"] : [])].filter((name) => !options.excludeTools.includes(name));
   const guard = options.workspaceOnly ? { guard: createWorkspaceGuard(cwd) } : {};
   return wanted.flatMap((name): AnyAgentTool[] => {
     if (name === "todo") return [createTodoTool(todoStore)];
-    return (allToolNames as readonly string[]).includes(name) ? [createTool(name as ToolName, cwd, { ...guard, bash: { env } })] : [];
+    return (allToolNames as readonly string[]).includes(name) ? [createTool(name as ToolName, cwd, { ...guard, bash: { env, ...(sandbox ? { sandbox } : {}) } })] : [];
   });
 }
 
 export interface GateSources {
   cwd: string;
   mode(): PermissionMode;
+  /** Which session the host is in (SessionManager.generation): allowances end with it. */
+  session(): number;
   /** Where the permission question is asked (the client's select dialog). */
   ui(): RpcExtensionUi | undefined;
 }
 
-/** The gates, in order: what the mode refuses (plan: all but read-only tools) and refused paths are never asked about. */
-export function gateToolCalls(agent: Agent, options: CliOptions, sources: GateSources): void {
-  const { cwd, mode } = sources;
-  const timeout = options.confirmTimeoutMs;
-  const ask = async (title: string, choices: string[], signal: AbortSignal) => {
-    const answer = await sources.ui()?.dialog({ method: "select", title, options: choices, ...(timeout ? { timeout } : {}) }, signal);
+/** A question to the client: its select dialog (the permission gate's), with --confirm-timeout; undefined when nobody answered. */
+export function clientAsk(ui: () => RpcExtensionUi | undefined, timeout: number) {
+  return async (title: string, choices: string[], signal?: AbortSignal): Promise<string | undefined> => {
+    const answer = await ui()?.dialog({ method: "select", title, options: choices, ...(timeout ? { timeout } : {}) }, signal);
     return answer && "value" in answer ? answer.value : undefined;
   };
+}
+
+/** The gates, in order: what the mode refuses (plan: all but read-only tools) and refused paths are never asked about. */
+export function gateToolCalls(agent: Agent, options: CliOptions, sources: GateSources): void {
+  const { cwd, mode, session } = sources;
+  const ask = clientAsk(sources.ui, options.confirmTimeoutMs);
   agent.gateToolCalls(
     chainGates([
       createModeGate(mode),
       ...(options.workspaceOnly ? [createWorkspaceGate(cwd)] : []),
-      ...(options.confirmTools.length > 0 ? [createPermissionGate(new Set(options.confirmTools), ask, cwd, mode)] : []),
+      ...(options.confirmTools.length > 0 ? [createPermissionGate(new Set(options.confirmTools), ask, { cwd, mode, session })] : []),
     ]),
   );
 }

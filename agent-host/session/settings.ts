@@ -1,9 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { FORBIDDEN_KEYS, isRecord, parseForeignFile, type SchemaValidator } from "../../shared/foreign-json";
+import { createAjv, precompiledValidator, validatorOptions } from "../../shared/protocol/ajv";
+import { SettingsFile } from "./settings-schema";
 import type { ThinkingLevel } from "../ai/types";
 import type { QueueMode } from "../agent/types";
 
-/** The part of pi's settings.json that an RPC host uses (docs/settings.md); other keys are kept but ignored. */
+/** The part of pi's settings.json that an RPC host uses (docs/settings.md; schema in settings-schema.ts). */
 export interface Settings {
   defaultProvider?: string;
   defaultModel?: string;
@@ -32,8 +35,32 @@ export const defaultSettings: Settings = {
 
 export interface LoadedSettings {
   settings: Settings;
-  /** Files that could not be read, with the reason: reported, never fatal. */
+  /** Files that could not be read, and parts of them dropped, with the reason: reported, never fatal. */
   problems: string[];
+}
+
+type Data = Record<string, unknown>;
+
+let validate: SchemaValidator | undefined;
+/** Precompiled in dist/ (so start-up never loads AJV); from source, compiled on first use. */
+function settingsValidator(): SchemaValidator {
+  return (validate ??= precompiledValidator("settings.json") ?? createAjv(validatorOptions).compile(SettingsFile));
+}
+
+/** One settings file through the foreign-JSON door: inert, checked, what does not fit dropped. */
+function readSettingsFile(file: string, problems: string[]): Data {
+  if (!existsSync(file)) return {};
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    problems.push(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+    return {};
+  }
+  const checked = parseForeignFile<Data>(text, settingsValidator());
+  problems.push(...checked.notices.map((notice) => `${file}: ${notice}`));
+  if (!checked.ok) problems.push(`${file}: ${checked.error}`);
+  return checked.ok ? checked.value : {};
 }
 
 /**
@@ -42,31 +69,32 @@ export interface LoadedSettings {
  */
 export function loadSettings(agentDir: string, cwd: string, allowProject: boolean): LoadedSettings {
   const problems: string[] = [];
-  const read = (file: string): Record<string, unknown> => {
-    if (!existsSync(file)) return {};
-    try {
-      const value = JSON.parse(readFileSync(file, "utf8")) as unknown;
-      if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
-      problems.push(`${file}: settings must be a JSON object`);
-    } catch (error) {
-      problems.push(`${file}: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    return {};
-  };
-  const global = read(join(agentDir, "settings.json"));
+  const global = readSettingsFile(join(agentDir, "settings.json"), problems);
+  const projectFile = join(cwd, ".pi", "settings.json");
+  const project = allowProject ? readSettingsFile(projectFile, problems) : {};
   // A project must not send the user's model traffic (and keys) through a proxy of its choosing.
-  const { httpProxy: _ignored, ...project } = allowProject ? read(join(cwd, ".pi", "settings.json")) : {};
-  return { settings: merge(merge(defaultSettings as unknown as Record<string, unknown>, global), project) as unknown as Settings, problems };
+  if (Object.hasOwn(project, "httpProxy")) {
+    delete project.httpProxy;
+    problems.push(`${projectFile}: httpProxy ignored (only the user's settings.json may set it)`);
+  }
+  return { settings: merge(merge(defaultSettings as unknown as Data, global), project) as unknown as Settings, problems };
 }
 
-function merge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(over)) {
-    const current = out[key];
-    out[key] =
-      value && typeof value === "object" && !Array.isArray(value) && current && typeof current === "object" && !Array.isArray(current)
-        ? merge(current as Record<string, unknown>, value as Record<string, unknown>)
-        : value;
+/**
+ * `over` merged onto `base` into a new null-prototype object: own keys only, so no key of either
+ * (not even one that slipped past the door) can set or reach a prototype. It recurses only where
+ * both sides hold an object (as deep as the defaults and the user's file go), never down a value
+ * only one side has: a project's 100,000-deep object is taken as it is.
+ */
+function merge(base: Data, over: Data): Data {
+  const out = Object.create(null) as Data;
+  for (const source of [base, over]) {
+    for (const key of Object.keys(source)) {
+      if (FORBIDDEN_KEYS.has(key)) continue;
+      const value = source[key];
+      const current = Object.hasOwn(out, key) ? out[key] : undefined;
+      out[key] = isRecord(value) && isRecord(current) ? merge(current, value) : value;
+    }
   }
   return out;
 }

@@ -8,6 +8,7 @@ import type { AgentTool, AgentToolResult } from "../agent/tool";
 import { ShellAbortedError, ShellTimeoutError, type ShellIo } from "./io";
 import { OutputCollector, type OutputSnapshot } from "./output";
 import { createLocalShellIo } from "./shell";
+import type { ToolSandbox } from "./tool-sandbox";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, type TruncationResult } from "./truncate";
 
 export const bashSchema = Type.Object({
@@ -34,6 +35,8 @@ export interface BashToolOptions {
   updateIntervalMs?: number;
   /** Where full outputs are saved (default: the OS temp dir). */
   tempDir?: string;
+  /** The OS sandbox the local shell runs in (--sandbox). */
+  sandbox?: ToolSandbox;
 }
 
 const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -62,7 +65,7 @@ function formatOutput(snapshot: OutputSnapshot, lastLineBytes: number, emptyText
 }
 
 export function createBashTool(cwd: string, options: BashToolOptions = {}): AgentTool<typeof bashSchema, BashToolDetails | undefined> {
-  const io = options.io ?? createLocalShellIo(options.shellPath);
+  const io = options.io ?? createLocalShellIo(options.shellPath, options.sandbox);
   const interval = options.updateIntervalMs ?? 100;
   return {
     name: "bash",

@@ -20,13 +20,21 @@ while read -r op p; do
 done
 for q in $g; do kill -s KILL -- "-$q" 2>/dev/null; done`;
 
-const groups = new Set<number>();
+/** Tracked groups, each with what to do once it is gone (a sandbox's clean-up). */
+const groups = new Map<number, (() => void) | undefined>();
 let watchdog: Writable | undefined;
 let started = false;
+let pruneTimer: NodeJS.Timeout | undefined;
 
 function startWatchdog(): void {
   started = true;
-  process.on("exit", () => groups.forEach(killGroup));
+  process.on("exit", () => {
+    for (const [pgid, onGone] of groups) {
+      killGroup(pgid);
+      onGone?.();
+    }
+    groups.clear();
+  });
   if (process.platform === "win32") return;
   try {
     const child = childProcess().spawn("/bin/sh", ["-c", WATCHDOG_SCRIPT], { detached: true, stdio: ["pipe", "ignore", "ignore"] });
@@ -52,20 +60,36 @@ function groupAlive(pgid: number): boolean {
 }
 
 function pruneEmptyGroups(): void {
-  for (const pgid of groups) {
-    if (!groupAlive(pgid) && groups.delete(pgid)) watchdog?.write(`- ${pgid}\n`);
+  for (const [pgid, onGone] of groups) {
+    if (groupAlive(pgid)) continue;
+    groups.delete(pgid);
+    watchdog?.write(`- ${pgid}\n`);
+    onGone?.();
+  }
+  watchLingeringGroups();
+}
+
+/** While a group with a clean-up lingers (background jobs, a sandbox's init), look again now and then. */
+function watchLingeringGroups(): void {
+  const waiting = [...groups.values()].some(Boolean);
+  if (waiting && !pruneTimer) {
+    pruneTimer = setInterval(pruneEmptyGroups, 250);
+    pruneTimer.unref();
+  } else if (!waiting && pruneTimer) {
+    clearInterval(pruneTimer);
+    pruneTimer = undefined;
   }
 }
 
 /**
  * Tracks the group of a detached child (its pid is the pgid). Returns `release`, to call when the
  * child itself has ended: the group is forgotten once nothing is left in it, else kept until the
- * host ends.
+ * host ends. `onGone` runs once the group is gone (or killed as the host ends).
  */
-export function trackProcessGroup(pgid: number): () => void {
+export function trackProcessGroup(pgid: number, onGone?: () => void): () => void {
   if (!started) startWatchdog();
   pruneEmptyGroups();
-  groups.add(pgid);
+  groups.set(pgid, onGone);
   watchdog?.write(`+ ${pgid}\n`);
   // Emptied groups are forgotten whenever a shell starts or ends: the fewer stale ids are kept, the
   // smaller the chance that one is reused by an unrelated group by the time the host ends.

@@ -105,6 +105,7 @@ export class ChatController implements vscode.Disposable {
     );
     supervisor.onAttach((client, lifetime) => {
       this.header.agentRestarted();
+      this.header.change({ sandbox: supervisor.sandboxNote });
       lifetime.add(client.onEvent((event) => {
         if (event.type === "message_start" && event.message.role === "user" && !this.header.firstPrompt) this.noteFirstPrompt(contentText(event.message.content));
         this.events.apply(event);

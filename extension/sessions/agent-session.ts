@@ -79,7 +79,7 @@ export class AgentSession implements vscode.Disposable {
       new AgentSupervisor({
         extensionPath: services.extensionPath,
         log,
-        secretEnv: () => services.apiKeys.environment(),
+        keys: services.apiKeys,
         ...(services.checkpointStore ? { checkpointStore: services.checkpointStore } : {}),
         ...(services.projectTrust ? { projectTrust: services.projectTrust } : {}),
         ...(spec.cwd ? { cwd: spec.cwd } : {}),

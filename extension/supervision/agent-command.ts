@@ -2,6 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { CHECKPOINT_DIR_ENV } from "../../shared/checkpoints/schema";
 import type { PermissionMode } from "../../shared/protocol";
+import { GATEWAY_ENV } from "../gateway/gateway-plan";
 import { settings } from "../settings";
 
 export interface AgentLaunch {
@@ -23,8 +24,11 @@ export interface LaunchOptions {
   projectTrusted?: boolean;
   /** The session's permission mode (bundled host): kept when the agent restarts. */
   permissionMode?: PermissionMode;
-  /** API keys from SecretStorage, as environment variables. */
-  secretEnv: Record<string, string>;
+  /**
+   * The model gateway's part of the environment (gateway/agent-gateway.ts): the per-session token
+   * in each SecretStorage key's variable, and PI_MODEL_GATEWAY. Never a key.
+   */
+  gatewayEnv: Readonly<Record<string, string>>;
   /** A session file to reopen (after a crash or restart). */
   sessionFile?: string;
   /**
@@ -36,13 +40,14 @@ export interface LaunchOptions {
 
 /**
  * What to spawn: the configured Pi-compatible command, or our bundled host run by the editor's
- * own runtime (Electron as Node in desktop VS Code, plain Node on a server). Secrets go only
- * into `env`, which is never logged (see describeLaunch).
+ * own runtime (Electron as Node in desktop VS Code, plain Node on a server). No key from
+ * SecretStorage is in `env` or `args`: the agent reaches its providers through the model gateway
+ * with a token; `env` (which holds the token) is never logged (see describeLaunch).
  */
 export function resolveAgentLaunch(extensionPath: string, cwd: string, options: LaunchOptions): AgentLaunch {
-  // PI_SECRET_ENV names the injected keys: the host keeps them from the processes its tools start.
-  const secretNames = Object.keys(options.secretEnv).join(",");
-  const env: NodeJS.ProcessEnv = { ...process.env, ...settings.agentEnv, ...options.secretEnv, ...(secretNames ? { PI_SECRET_ENV: secretNames } : {}) };
+  // PI_SECRET_ENV names the gateway's variables: the host keeps the token from the processes its tools start.
+  const secretNames = Object.keys(options.gatewayEnv).join(",");
+  const env: NodeJS.ProcessEnv = { ...process.env, ...settings.agentEnv, ...options.gatewayEnv, ...(secretNames ? { PI_SECRET_ENV: secretNames } : {}) };
   const session = options.sessionFile ? ["--session", options.sessionFile] : [];
   const configured = settings.agentCommand;
   const userArgs = settings.agentArgs;
@@ -53,7 +58,10 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
     // Pi refuses to start when an -e file cannot be loaded: only a file that is there.
     const recorder = options.checkpointDir && fs.existsSync(recorderFile) ? ["-e", recorderFile] : [];
     if (options.checkpointDir) env[CHECKPOINT_DIR_ENV] = options.checkpointDir;
-    return { command: configured, args: [...mode, ...userArgs, ...recorder, ...session], env, cwd, label, bundled: false };
+    // The gateway's Pi extension points each gatewayed provider at the gateway (registerProvider).
+    const gatewayFile = path.join(extensionPath, "dist", "pi-gateway.mjs");
+    const gateway = options.gatewayEnv[GATEWAY_ENV] && fs.existsSync(gatewayFile) ? ["-e", gatewayFile] : [];
+    return { command: configured, args: [...mode, ...userArgs, ...recorder, ...gateway, ...session], env, cwd, label, bundled: false };
   }
   const host = path.join(extensionPath, "dist", "agent-host.js");
   if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = "1";
@@ -66,6 +74,8 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
     ...(settings.confirmTimeoutSeconds > 0 ? ["--confirm-timeout", String(settings.confirmTimeoutSeconds)] : []),
     ...(options.checkpointDir ? ["--checkpoint-dir", options.checkpointDir] : []),
     ...(settings.workspaceOnly ? ["--workspace-only"] : []),
+    "--sandbox", settings.sandboxMode, // the OS sandbox of every process its tools start (extension/sandbox/ says what the header shows)
+    ...(settings.sandboxNetwork ? ["--sandbox-network"] : []),
     "--todo-tool", // the agent keeps its plan where the Plan view shows it
     ...(options.permissionMode && options.permissionMode !== "ask" ? ["--permission-mode", options.permissionMode] : []),
   ];

@@ -14,6 +14,8 @@ import { spawnCommand } from "./windows-command";
 import type { ProjectTrust } from "./project-trust";
 import { untrustedMessage, vscodeWorkspaceTrust, type WorkspaceTrust } from "./trust";
 import { AgentNotices, duration } from "../ui/agent-notices";
+import { AgentGateway, type KeySource } from "../gateway/agent-gateway";
+import { sandboxAgentLaunch, type SandboxNote } from "../sandbox/agent-sandbox";
 
 /** Hooks run on each new agent process, before it is used (dialog handlers, event forwarding). */
 export type AgentAttach = (client: RpcClient, lifetime: Lifetime) => void;
@@ -22,8 +24,8 @@ export interface SupervisorOptions {
   extensionPath: string;
   log: vscode.LogOutputChannel;
   trust?: WorkspaceTrust;
-  /** API keys for the agent's environment (SecretStorage). */
-  secretEnv?: () => Promise<Record<string, string>>;
+  /** API keys (SecretStorage): served to the agent through a model gateway of its own, never given. */
+  keys?: KeySource;
   restartPolicy?: RestartPolicyOptions;
   /** Where the agent runs (a git worktree of its own); default the first workspace folder. */
   cwd?: string;
@@ -62,6 +64,8 @@ export class AgentSupervisor implements vscode.Disposable {
   private readonly trust: WorkspaceTrust;
   private readonly tracer: ProtocolTracer;
   private current: Running | undefined;
+  /** What the chat header says about the sandbox of the agent started last (extension/sandbox/). */
+  sandboxNote: SandboxNote | undefined;
   private starting: Promise<RpcClient> | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
   private readonly notices: AgentNotices;
@@ -142,7 +146,6 @@ export class AgentSupervisor implements vscode.Disposable {
       throw new Error(untrustedMessage);
     }
     this.cancelScheduledRestart();
-    const secretEnv = (await this.options.secretEnv?.()) ?? {};
     const recovery = this.agent.takeRecovery();
     const wanted = recovery?.sessionFile ?? this.initialSessionFile;
     this.initialSessionFile = undefined;
@@ -151,10 +154,17 @@ export class AgentSupervisor implements vscode.Disposable {
     const checkpointDir = this.options.checkpointStore?.();
     const projectTrusted = this.options.projectTrust ? await this.options.projectTrust.decide(cwd, { ...process.env, ...settings.agentEnv }) : false;
     const permissionMode = this.agent.session?.permissionMode;
-    const launch = resolveAgentLaunch(this.options.extensionPath, cwd, { ...(projectTrusted === undefined ? {} : { projectTrusted }), ...(permissionMode ? { permissionMode } : {}), secretEnv, ...(sessionFile ? { sessionFile } : {}), ...(checkpointDir ? { checkpointDir } : {}) });
+    const gateway = this.options.keys ? await AgentGateway.start(this.options.keys, { ...process.env, ...settings.agentEnv }) : undefined;
+    if (gateway?.unroutable.length) this.notices.keysNotGivenOnce(gateway.unroutable);
+    const resolved = resolveAgentLaunch(this.options.extensionPath, cwd, { ...(projectTrusted === undefined ? {} : { projectTrusted }), ...(permissionMode ? { permissionMode } : {}), gatewayEnv: gateway?.env ?? {}, ...(sessionFile ? { sessionFile } : {}), ...(checkpointDir ? { checkpointDir } : {}) });
+    const lifetime = new Lifetime();
+    if (gateway) lifetime.add(gateway);
+    const sandboxed = lifetime.add(await sandboxAgentLaunch(resolved, checkpointDir)); // added first: freed after the process
+    const launch = sandboxed.launch;
+    this.sandboxNote = sandboxed.note;
+    if (sandboxed.note) this.log.warn(`${sandboxed.note.label}: ${sandboxed.note.detail}`);
     this.agent.setStatus("starting");
     this.log.info(`Starting ${launch.label}: ${describeLaunch(launch)}${sessionFile ? " (reopening the session)" : ""}`);
-    const lifetime = new Lifetime();
     const spawnable = spawnCommand(launch.command, launch.args, process.platform, { env: launch.env });
     const transport = lifetime.add(
       ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) }),

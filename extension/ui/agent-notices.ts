@@ -34,6 +34,19 @@ export class AgentNotices {
     }
   }
 
+  /**
+   * Keys in SecretStorage that no provider can reach through the model gateway are not given to
+   * the agent (never silently put in its environment): said once per set of names.
+   */
+  keysNotGivenOnce(variables: readonly string[]): void {
+    const key = `keys\n${variables.join(",")}`;
+    if (this.notesShown.has(key)) return;
+    this.notesShown.add(key);
+    const message = `Pi: the stored API key${variables.length > 1 ? "s" : ""} ${variables.join(", ")} ${variables.length > 1 ? "are" : "is"} not given to the agent: no provider it knows reads ${variables.length > 1 ? "them" : "it"} through the key gateway. Add the provider to models.json with a "baseUrl" and "apiKey": "$${variables[0]}", or set the variable in your own environment.`;
+    this.log.warn(message);
+    void vscode.window.showWarningMessage(notificationText(message));
+  }
+
   untrustedOnce(): void {
     if (this.untrustedShown) return;
     this.untrustedShown = true;

@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { describeResources, protectedResources, saveTrust, savedTrust } from "./project-trust";
+import { defaultProjectTrust, describeResources, protectedResources, saveTrust, savedTrust } from "./project-trust";
 
 describe("project trust: what is protected and how it is shown", () => {
   let root: string;
@@ -44,5 +44,24 @@ describe("project trust: what is protected and how it is shown", () => {
     assert.equal(fs.existsSync(path.join(agentDir, "trust.json.lock")), false, "the lock is released");
     fs.writeFileSync(path.join(agentDir, "trust.json"), "[1]");
     assert.throws(() => savedTrust(agentDir, project), /expected an object/);
+  });
+
+  it("trust.json and settings.json through the foreign-JSON door: a __proto__ key decides nothing and breaks nothing", () => {
+    const agentDir = path.join(root, "agent");
+    fs.mkdirSync(path.join(root, "work"));
+    const project = fs.realpathSync(path.join(root, "work"));
+    fs.mkdirSync(agentDir);
+    const trust = (text: string) => fs.writeFileSync(path.join(agentDir, "trust.json"), text);
+    // A key that is no folder, plain or escaped, with a value that is no decision: dropped, the file still holds.
+    trust(`{"__proto__": {"${project}": true}, ${JSON.stringify(project)}: false}`);
+    assert.deepEqual(savedTrust(agentDir, project), { folder: project, trusted: false });
+    trust(`{"\\u005f\\u005fproto__": {"x": 1}, "constructor": {"prototype": 1}}`);
+    assert.equal(savedTrust(agentDir, project), undefined);
+    saveTrust(agentDir, project, true);
+    assert.deepEqual(Object.keys(JSON.parse(fs.readFileSync(path.join(agentDir, "trust.json"), "utf8")) as object), [project], "the dropped keys are not written back");
+    // The user's settings: defaultProjectTrust only as an own key.
+    fs.writeFileSync(path.join(agentDir, "settings.json"), `{"__proto__": {"defaultProjectTrust": "always"}}`);
+    assert.equal(defaultProjectTrust(agentDir), "ask");
+    assert.equal((Object.prototype as Record<string, unknown>)[project], undefined);
   });
 });

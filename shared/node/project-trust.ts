@@ -7,6 +7,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { isRecord, parseForeignJson } from "../foreign-json";
 
 /** The two answers to the trust question, the same wherever it is asked (the editor, the host at first read). */
 export const TRUST_AND_LOAD = "Trust and Load";
@@ -82,11 +83,18 @@ export function trustFile(agentDir: string): string {
   return path.join(agentDir, "trust.json");
 }
 
+/**
+ * trust.json through the foreign-JSON door: null-prototype data, so no key (a folder path) can
+ * reach a prototype; a `__proto__`-like key is never a folder and is dropped. A value that is not
+ * a decision makes the whole file invalid (it throws): trust fails closed.
+ */
 function readStore(file: string): Record<string, boolean | null> {
-  if (!fs.existsSync(file)) return {};
-  const parsed = JSON.parse(fs.readFileSync(file, "utf8").replace(/^\uFEFF/, "")) as unknown;
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error(`Invalid trust store ${file}: expected an object`);
-  const store: Record<string, boolean | null> = {};
+  const store = Object.create(null) as Record<string, boolean | null>;
+  if (!fs.existsSync(file)) return store;
+  const read = parseForeignJson(fs.readFileSync(file, "utf8"));
+  if (!read.ok) throw new Error(`Invalid trust store ${file}: ${read.error}`);
+  const parsed = read.value;
+  if (!isRecord(parsed)) throw new Error(`Invalid trust store ${file}: expected an object`);
   for (const [key, value] of Object.entries(parsed)) {
     if (value !== true && value !== false && value !== null) throw new Error(`Invalid trust store ${file}: ${JSON.stringify(key)} must be true, false or null`);
     store[key] = value;
@@ -119,7 +127,8 @@ export function saveTrust(agentDir: string, folder: string, trusted: boolean): v
 /** `defaultProjectTrust` of the user's settings (never a project's): "ask" unless set. */
 export function defaultProjectTrust(agentDir: string): ProjectTrustDefault {
   try {
-    const value = (JSON.parse(fs.readFileSync(path.join(agentDir, "settings.json"), "utf8")) as { defaultProjectTrust?: unknown }).defaultProjectTrust;
+    const read = parseForeignJson(fs.readFileSync(path.join(agentDir, "settings.json"), "utf8"));
+    const value = read.ok && isRecord(read.value) ? read.value.defaultProjectTrust : undefined;
     return value === "always" || value === "never" ? value : "ask";
   } catch {
     return "ask";

@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import { Emitter } from "vscode-jsonrpc";
 import { JsonlWriter, LineDecoder, parseJsonLine } from "../jsonl";
-import type { FrameTransport, TransportClosed } from "../rpc/transport";
+import type { BadLine, FrameTransport, TransportClosed } from "../rpc/transport";
 
 export interface StreamTransportOptions {
   maxLineChars?: number;
@@ -12,7 +12,7 @@ export interface StreamTransportOptions {
 /** A FrameTransport over a pair of Node streams (a child's stdio, or PassThroughs in tests). */
 export class StreamTransport implements FrameTransport {
   private readonly frameEmitter = new Emitter<unknown>();
-  private readonly badLineEmitter = new Emitter<{ line: string; error: string }>();
+  private readonly badLineEmitter = new Emitter<BadLine>();
   private readonly stderrEmitter = new Emitter<string>();
   private readonly closeEmitter = new Emitter<TransportClosed>();
   readonly onFrame = this.frameEmitter.event;
@@ -50,8 +50,9 @@ export class StreamTransport implements FrameTransport {
   private onLine(line: string): void {
     if (line.trim() === "") return;
     const parsed = parseJsonLine(line);
-    if (parsed.ok) this.frameEmitter.fire(parsed.value);
-    else this.badLineEmitter.fire({ line, error: parsed.error });
+    if (!parsed.ok) return this.badLineEmitter.fire({ line, error: parsed.error });
+    if (parsed.notices.length > 0) this.badLineEmitter.fire({ line, error: parsed.notices.join("; "), kept: true });
+    this.frameEmitter.fire(parsed.value);
   }
 
   /** Called by owners (process exit, stream end) exactly once. */

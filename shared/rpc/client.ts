@@ -92,7 +92,9 @@ export class RpcClient implements Disposable {
     this.onStderr = transport.onStderr;
     this.subscriptions.push(
       transport.onFrame((frame) => this.receive(frame)),
-      transport.onBadLine(({ line, error }) => this.protocolErrorEmitter.fire(`Unreadable line from the agent (${error}): ${line.slice(0, 200)}`)),
+      transport.onBadLine(({ line, error, kept }) =>
+        this.protocolErrorEmitter.fire(`${kept ? "A line from the agent had keys dropped" : "Unreadable line from the agent"} (${error}): ${line.slice(0, 200)}`),
+      ),
       transport.onStderr((text) => this.keepStderr(text)),
       transport.onClose((info) => this.closed(info)),
     );

@@ -44,12 +44,15 @@ describe("partial JSON (tool-call arguments while they stream)", () => {
     });
   }
 
-  it("keeps a key named __proto__ as an own property, never as the object's prototype", () => {
-    const value = streamed('{"__proto__":{"polluted":true},"x":"y', 3);
-    assert.equal(Object.getPrototypeOf(value), Object.prototype);
-    assert.equal((value as { polluted?: unknown }).polluted, undefined);
-    assert.deepEqual(Object.keys(value), ["__proto__", "x"]);
-    assert.deepEqual(Object.getOwnPropertyDescriptor(value, "__proto__")?.value, { polluted: true });
+  it("drops a __proto__, constructor or prototype key with its value (the foreign-JSON door's rule), streamed or whole", () => {
+    const text = '{"__proto__":{"polluted":true},"a":{"constructor":{"prototype":{"x":1}},"b":[{"\\u005f_proto__":2,"c":3}]},"x":"y"}';
+    for (const value of [streamed(text, 1), streamed(text, 7), parsePartialJson(text), parsePartialJson(text.slice(0, -2))]) {
+      assert.deepEqual(JSON.parse(JSON.stringify(value)), { a: { b: [{ c: 3 }] }, x: "y" });
+      assert.equal(({} as Record<string, unknown>).polluted, undefined);
+      for (const key of ["__proto__", "constructor", "prototype"]) {
+        assert.ok(!Object.hasOwn(value, key) && !Object.hasOwn(value.a as object, key), key);
+      }
+    }
   });
 
   it("keeps a raw control character inside a string (as Pi's repair does)", () => {

@@ -1,3 +1,5 @@
+import { FORBIDDEN_KEYS, parseForeignFrame } from "../foreign-json";
+
 /**
  * Tool-call arguments while they stream in: an incremental parser of a JSON object that reads each
  * chunk once (O(chunk), never the text so far) and can show its best-effort value at any moment,
@@ -6,6 +8,8 @@
  * what parses of it, a literal prefix (`t`, `nu`) its literal, open objects and arrays what they
  * hold; a key without its value is left out. Like Pi's repair, raw control characters and unknown
  * escapes inside strings are kept as written. After malformed text the value stops where it broke.
+ * The text is the agent's (foreign, issue #30): a `__proto__`, `constructor` or `prototype` key is
+ * dropped with its value, as the foreign-JSON door drops it, so no key can reach a prototype.
  *
  * `value()` returns the same object each time, updated in place: the last string can grow by
  * appends (V8 keeps those as ropes), so showing a 1 MB argument per delta costs O(delta).
@@ -37,6 +41,8 @@ interface Frame {
   key: string;
   /** The array's index of the element being read. */
   slot: number;
+  /** The current key is a forbidden one: its value is read but placed nowhere. */
+  dropped: boolean;
 }
 
 const QUOTE = 34, BACKSLASH = 92;
@@ -154,6 +160,7 @@ export class PartialJsonParser {
     const frame = this.stack[this.stack.length - 1];
     if (this.stringIsKey && frame) {
       frame.key = text;
+      frame.dropped = FORBIDDEN_KEYS.has(text);
       frame.expect = Expect.Colon;
     } else this.complete(text);
   }
@@ -234,7 +241,7 @@ export class PartialJsonParser {
   private open(container: Container): void {
     if (this.stack.length === 0) this.root = container as Record<string, unknown>;
     else this.complete(container);
-    this.stack.push({ container, expect: Array.isArray(container) ? Expect.ValueOrEnd : Expect.KeyOrEnd, key: "", slot: 0 });
+    this.stack.push({ container, expect: Array.isArray(container) ? Expect.ValueOrEnd : Expect.KeyOrEnd, key: "", slot: 0, dropped: false });
   }
 
   private close(): void {
@@ -252,14 +259,12 @@ export class PartialJsonParser {
   /** Sets the innermost frame's current slot (its key, or its next element). */
   private place(value: unknown): void {
     const frame = this.stack[this.stack.length - 1];
-    if (!frame) return;
+    if (!frame || frame.dropped) return;
     const { container } = frame;
     if (Array.isArray(container)) {
       container.length = frame.slot;
       if (value !== NOTHING) container.push(value);
     } else if (value === NOTHING) delete container[frame.key];
-    // "__proto__" must be an own property, as JSON.parse makes it, never the object's prototype.
-    else if (frame.key === "__proto__") Object.defineProperty(container, frame.key, { value, enumerable: true, writable: true, configurable: true });
     else container[frame.key] = value;
   }
 }
@@ -281,14 +286,11 @@ function partialLiteral(text: string): unknown {
   return NOTHING;
 }
 
-/** One-shot: the best-effort object of a whole (maybe unterminated) text. */
+/** One-shot: the best-effort object of a whole (maybe unterminated) text, through the foreign-JSON door. */
 export function parsePartialJson(text: string): Record<string, unknown> {
   if (!text.trim()) return {};
-  try {
-    return asObject(JSON.parse(text));
-  } catch {
-    return new PartialJsonParser().push(text).value();
-  }
+  const whole = parseForeignFrame(text);
+  return whole.ok ? asObject(whole.value) : new PartialJsonParser().push(text).value();
 }
 
 function asObject(value: unknown): Record<string, unknown> {

@@ -7,12 +7,19 @@ export interface TransportClosed {
   error?: string;
 }
 
+export interface BadLine {
+  line: string;
+  error: string;
+  /** The record was delivered, with the keys the notices in `error` name dropped. */
+  kept?: boolean;
+}
+
 /** A duplex channel of JSON frames to one agent: a child process, streams, or an in-memory pair. */
 export interface FrameTransport extends Disposable {
   /** Each record parsed as JSON (not yet validated). */
   readonly onFrame: Event<unknown>;
-  /** A record that was not JSON, or was too long. */
-  readonly onBadLine: Event<{ line: string; error: string }>;
+  /** A record that was not JSON, or was too long; or one kept with keys dropped (`kept`). */
+  readonly onBadLine: Event<BadLine>;
   readonly onStderr: Event<string>;
   readonly onClose: Event<TransportClosed>;
   send(frame: unknown): Promise<void>;

@@ -4,6 +4,7 @@
  * counted, never thrown; a file of an older version (1, 2) is migrated in memory.
  * Platform-free: the lines come from shared/node/session-file-reader.ts or anywhere else.
  */
+import { isRecord, parseForeignFrame } from "../foreign-json";
 import type { SessionEntry, SessionHeader } from "./schema";
 import { SESSION_VERSION } from "./version";
 
@@ -16,6 +17,8 @@ export interface ParsedSession {
   skippedLines: number;
   /** The file was an older version and its entries were migrated. */
   migrated: boolean;
+  /** Keys dropped because they could reach a prototype (`__proto__`, `constructor`, `prototype`). */
+  droppedKeys: number;
 }
 
 export interface ParseOptions {
@@ -28,14 +31,16 @@ export interface ParseOptions {
 
 type JsonRecord = Record<string, unknown>;
 
-/** One JSON object, or undefined for anything else. */
-function parseRecord(line: string): JsonRecord | undefined {
-  try {
-    const value = JSON.parse(line) as unknown;
-    return value && typeof value === "object" && !Array.isArray(value) ? (value as JsonRecord) : undefined;
-  } catch {
-    return undefined;
-  }
+/**
+ * One JSON object, or undefined for anything else. Through the foreign-JSON door's frame path (a
+ * session file may be another program's, and large: lines that cannot hold a forbidden key are
+ * not walked); a dropped key is counted in `droppedKeys`.
+ */
+function parseRecord(line: string, counts?: { droppedKeys: number }): JsonRecord | undefined {
+  const parsed = parseForeignFrame(line);
+  if (!parsed.ok) return undefined;
+  if (counts) counts.droppedKeys += parsed.notices.length;
+  return isRecord(parsed.value) ? parsed.value : undefined;
 }
 
 /** The header, when `line` is one. */
@@ -49,10 +54,11 @@ export function parseSessionLines(lines: Iterable<string>, options: ParseOptions
   let skippedLines = 0;
   let header: SessionHeader | undefined;
   const records: JsonRecord[] = [];
+  const counts = { droppedKeys: 0 };
   for (const line of lines) {
     if (!line.trim()) continue;
     if (header && wanted && !wanted(line)) continue;
-    const record = parseRecord(line);
+    const record = parseRecord(line, counts);
     if (!record) skippedLines++;
     else if (!header && record.type === "session") header = record as unknown as SessionHeader;
     else records.push(record);
@@ -60,7 +66,7 @@ export function parseSessionLines(lines: Iterable<string>, options: ParseOptions
   const version = header?.version ?? 1;
   const migrated = header !== undefined && version < SESSION_VERSION;
   const entries = migrated ? migrateEntries(records, version) : (records as unknown as SessionEntry[]);
-  return { header: header && { ...header, version: SESSION_VERSION }, entries, skippedLines, migrated };
+  return { header: header && { ...header, version: SESSION_VERSION }, entries, skippedLines, migrated, droppedKeys: counts.droppedKeys };
 }
 
 /** v1: a linear list without ids → a chain; v2 → v3: the `hookMessage` role became `custom`. */

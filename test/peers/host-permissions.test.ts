@@ -57,8 +57,8 @@ describe("host: permission policy for risky tools", function () {
     assert.equal(asked.length, 3);
   });
 
-  it("stops asking for commands starting with the prefix the answer named", async () => {
-    answer = "Allow commands starting with “echo” for this session";
+  it("stops asking for the harmless program the answer named, with any literal arguments", async () => {
+    answer = "Allow `echo` with any arguments for this session";
     llm.enqueue(bash("echo s1"), { text: "ok" }, bash("echo s2"), { text: "ok" });
     await runPrompt(peer, "s1");
     await runPrompt(peer, "s2");

@@ -56,8 +56,13 @@ export const providerEnvVars: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** The key for `provider` from its conventional environment variables, if one is set. */
+/** The table looked up as own keys only: a provider id from models.json may be `toString`. */
+function envVarsOf(provider: string): readonly string[] {
+  return Object.hasOwn(providerEnvVars, provider) ? providerEnvVars[provider] : [];
+}
+
 export function envApiKey(provider: string, env: Env): { key: string; variable: string } | undefined {
-  for (const variable of providerEnvVars[provider] ?? []) {
+  for (const variable of envVarsOf(provider)) {
     const key = env[variable];
     if (key) return { key, variable };
   }
@@ -66,7 +71,7 @@ export function envApiKey(provider: string, env: Env): { key: string; variable: 
 
 /** What to tell a user who has no key for `provider`. */
 export function missingKeyHint(provider: string): string {
-  const vars = providerEnvVars[provider];
+  const vars = envVarsOf(provider);
   const variable = vars?.[vars.length - 1];
   return variable
     ? `set ${variable} or apiKey in models.json`

@@ -1,4 +1,9 @@
-/** JSON as pi reads its config files: comments and trailing commas allowed, errors with line and column. */
+/**
+ * JSON as pi reads its config files: comments and trailing commas allowed, errors with line and
+ * column, and through the foreign-JSON door (null-prototype data, no `__proto__`, `constructor`
+ * or `prototype` key; each one dropped is a notice).
+ */
+import { parseForeignJson } from "../../../shared/foreign-json";
 
 /** Replaces comments and trailing commas with spaces (keeping offsets), leaving strings alone. */
 export function stripJsonExtras(text: string): string {
@@ -45,14 +50,11 @@ function lineAndColumn(text: string, offset: number): string {
 }
 
 /** Parses JSON text as pi reads its config files; a syntax error says where (line and column). */
-export function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; error: string } {
+export function parseJsonText(text: string): { ok: true; value: unknown; notices: readonly string[] } | { ok: false; error: string } {
   const cleaned = stripJsonExtras(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  try {
-    return { ok: true, value: JSON.parse(cleaned) };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const position = /position (\d+)/.exec(message);
-    const where = position ? ` (${lineAndColumn(cleaned, Number(position[1]))})` : "";
-    return { ok: false, error: `invalid JSON${where}: ${message}` };
-  }
+  const parsed = parseForeignJson(cleaned);
+  if (parsed.ok) return parsed;
+  const position = /position (\d+)/.exec(parsed.error);
+  const where = position ? ` (${lineAndColumn(cleaned, Number(position[1]))})` : "";
+  return { ok: false, error: `invalid JSON${where}: ${parsed.error}` };
 }

@@ -104,6 +104,7 @@ export function loadModelsJson(file: string): ModelsJson {
     result.errors.push(new ConfigError(file, undefined, parsed.error));
     return result;
   }
+  result.errors.push(...parsed.notices.map((notice) => new ConfigError(file, undefined, notice)));
   const top = validator(ModelsFile, "models.json");
   if (!top(parsed.value)) {
     const isObject = typeof parsed.value === "object" && parsed.value !== null && !Array.isArray(parsed.value);
@@ -231,9 +232,8 @@ export function applyProviderConfig(provider: string, base: readonly Model[], co
     if (existing >= 0) models[existing] = model;
     else models.push(model);
   });
-  const overrides = config.modelOverrides ?? {};
   return models.map((model) => {
-    const override = overrides[model.id];
+    const override = overrideFor(config, model.id);
     if (!override) return model;
     const patched = applyOverride(model, override);
     if (typeof patched === "string") {
@@ -244,13 +244,19 @@ export function applyProviderConfig(provider: string, base: readonly Model[], co
   });
 }
 
+/** A model's override, looked up as an own key only (a model id may be `constructor` or `toString`). */
+function overrideFor(config: ProviderConfig, modelId: string): ModelOverride | undefined {
+  const overrides = config.modelOverrides;
+  return overrides && Object.hasOwn(overrides, modelId) ? overrides[modelId] : undefined;
+}
+
 /** Header templates configured for a model: provider headers, then the model's, then its override's. */
 export function configuredHeaders(config: ProviderConfig | undefined, modelId: string): Record<string, string> | undefined {
   if (!config) return undefined;
   const headers = {
     ...config.headers,
     ...config.models?.find((m) => m.id === modelId)?.headers,
-    ...config.modelOverrides?.[modelId]?.headers,
+    ...overrideFor(config, modelId)?.headers,
   };
   return Object.keys(headers).length > 0 ? headers : undefined;
 }

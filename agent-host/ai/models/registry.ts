@@ -73,6 +73,20 @@ export interface ModelRegistry {
   requestAuth(model: Model): Promise<RequestAuth>;
   /** Re-reads models.json and auth.json. */
   reload(): void;
+  /**
+   * Pi's `registerProvider(name, { baseUrl, headers, apiKey })` for an existing provider: its
+   * models keep their ids and settings; `baseUrl` replaces every model's, `headers` add to the
+   * configured ones, `apiKey` (pi's value syntax) wins over every source but `--api-key`.
+   * Undefined removes the override. Kept across reload(). False (nothing done) for a provider
+   * that has no models.
+   */
+  overrideProvider(provider: string, override: ProviderOverride | undefined): boolean;
+}
+
+export interface ProviderOverride {
+  baseUrl?: string;
+  headers?: Readonly<Record<string, string>>;
+  apiKey?: string;
 }
 
 export function defaultAgentDir(env: Env = process.env): string {
@@ -112,6 +126,7 @@ function loadAuthJson(file: string, errors: ConfigError[]): Map<string, StoredKe
     errors.push(new ConfigError(file, undefined, parsed.error));
     return keys;
   }
+  errors.push(...parsed.notices.map((notice) => new ConfigError(file, undefined, notice)));
   if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) {
     errors.push(new ConfigError(file, undefined, "must be a JSON object keyed by provider"));
     return keys;
@@ -132,10 +147,14 @@ function loadAuthJson(file: string, errors: ConfigError[]): Map<string, StoredKe
   return keys;
 }
 
+/** Freezes `value` and everything in it; iterative, since models.json data may nest as deep as JSON.parse allows. */
 function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item !== "object" || item === null || Object.isFrozen(item)) continue;
+    Object.freeze(item);
+    for (const child of Object.values(item)) stack.push(child);
   }
   return value;
 }
@@ -146,7 +165,8 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
   const modelsJsonPath = path.join(agentDir, "models.json");
   const authJsonPath = path.join(agentDir, "auth.json");
   const runner = options.commands === false ? undefined : (options.commands ?? shellCommandRunner);
-  const runtimeKeys = options.apiKeys ?? {};
+  // Own keys only: a provider id (from models.json or the wire) may be `__proto__` or `toString`.
+  const runtimeKeys = new Map(Object.entries(options.apiKeys ?? {}));
   const builtins = options.builtins ?? builtinModels;
 
   let errors: ConfigError[] = [];
@@ -154,6 +174,7 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
   let stored = new Map<string, StoredKey>();
   let models: Model[] = [];
   let byProvider = new Map<string, Model[]>();
+  const overrides = new Map<string, ProviderOverride>();
   /** auth.json commands run once per process (pi caches them); models.json ones on each use. */
   const storedCommandCache = new Map<string, Promise<string>>();
 
@@ -173,7 +194,9 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
     byProvider = new Map();
     for (const [provider, base] of grouped) {
       const config = configs.get(provider);
-      const list = config ? applyProviderConfig(provider, base, config, modelsJsonPath, errors).map(deepFreeze) : base;
+      const configuredList = config ? applyProviderConfig(provider, base, config, modelsJsonPath, errors).map(deepFreeze) : base;
+      const baseUrl = overrides.get(provider)?.baseUrl;
+      const list = baseUrl ? configuredList.map((model) => deepFreeze({ ...model, baseUrl })) : configuredList;
       if (list.length > 0) byProvider.set(provider, list);
     }
     models = [...byProvider.values()].flat();
@@ -187,7 +210,9 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
   };
 
   function hasAuth(provider: string): boolean {
-    if (runtimeKeys[provider]) return true;
+    if (runtimeKeys.get(provider)) return true;
+    const overridden = overrides.get(provider)?.apiKey;
+    if (overridden !== undefined && isValueConfigured(overridden, envFor(provider))) return true;
     const entry = stored.get(provider);
     if (entry && isValueConfigured(entry.key, envFor(provider))) return true;
     const configured = configs.get(provider)?.apiKey;
@@ -203,10 +228,12 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
 
   async function apiKeyFor(model: Model): Promise<string | undefined> {
     const provider = model.provider;
-    const runtime = runtimeKeys[provider];
+    const runtime = runtimeKeys.get(provider);
     if (runtime) return runtime;
     const providerEnv = envFor(provider);
     const what = `API key for provider "${provider}"`;
+    const overridden = overrides.get(provider)?.apiKey;
+    if (overridden !== undefined) return resolveConfigValue(overridden, providerEnv, `${what} (registerProvider)`, runner).catch(failed);
     const entry = stored.get(provider);
     if (entry) {
       if (entry.key.startsWith("!")) {
@@ -231,7 +258,8 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
   async function requestAuth(model: Model): Promise<RequestAuth> {
     const apiKey = await apiKeyFor(model);
     const config = configs.get(model.provider);
-    const raw = configuredHeaders(config, model.id);
+    const extra = overrides.get(model.provider)?.headers;
+    const raw = extra ? { ...configuredHeaders(config, model.id), ...extra } : configuredHeaders(config, model.id);
     let headers: Record<string, string> | undefined;
     if (raw) {
       headers = {};
@@ -275,5 +303,12 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
     apiKeyFor,
     requestAuth,
     reload: load,
+    overrideProvider(provider, override) {
+      if (!byProvider.has(provider)) return false;
+      if (override) overrides.set(provider, override);
+      else overrides.delete(provider);
+      load();
+      return true;
+    },
   };
 }

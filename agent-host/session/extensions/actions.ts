@@ -7,12 +7,14 @@
 import { childProcess } from "../../tools/lazy-node";
 import type { CustomMessage, SlashCommand } from "../../../shared/protocol";
 import type { Model, ThinkingLevel } from "../../ai/types";
+import type { ProviderOverride } from "../../ai/models/registry";
 import type { AnyAgentTool } from "../../agent/tool";
 import type { HostSession } from "../host-session/host-session";
 import { appendCustomMessage } from "../host-session/custom-message";
 import type { ExtensionHostOptions } from "./context";
 import type { Content, CustomMessageInput, ExecOptions, ExecResult } from "./types";
 import { trackProcessGroup } from "../../tools/process-groups";
+import { plainLaunch } from "../../tools/tool-sandbox";
 
 export class SessionActions {
   /** The built-in and extension tools, so setActiveTools can bring one back; tools a client sets (host tools) are not among them. */
@@ -25,6 +27,11 @@ export class SessionActions {
 
   private get session(): HostSession {
     return this.options.session;
+  }
+
+  /** registerProvider on an existing provider: false when this host cannot apply it (an unknown provider). */
+  overrideProvider(provider: string, override: ProviderOverride | undefined): boolean {
+    return this.options.models.overrideProvider?.(provider, override) ?? false;
   }
 
   setKnownTools(tools: readonly AnyAgentTool[]): void {
@@ -123,13 +130,18 @@ export class SessionActions {
     this.session.setThinkingLevel(level);
   }
 
-  exec(command: string, args: string[], options: ExecOptions = {}): Promise<ExecResult> {
+  /** In the OS sandbox when there is one (no "run outside" question: the extension reads the failure). */
+  async exec(command: string, args: string[], options: ExecOptions = {}): Promise<ExecResult> {
+    const cwd = options.cwd ?? this.options.cwd;
+    const argv = [command, ...args];
+    const launch = this.options.sandbox ? await this.options.sandbox.launch(argv, cwd, argv.join(" "), options.signal) : plainLaunch(argv);
+    if ("refused" in launch) return { stdout: "", stderr: launch.refused, code: 1, killed: false };
     return new Promise((resolve) => {
       // In a process group of its own, tracked as the shells' are: what it leaves ends with the host.
-      const child = childProcess().spawn(command, args, {
-        cwd: options.cwd ?? this.options.cwd, env: this.options.env ?? process.env, signal: options.signal, stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32",
+      const child = childProcess().spawn(launch.file, launch.args, {
+        cwd, env: this.options.env ?? process.env, signal: options.signal, stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32",
       });
-      const release = child.pid ? trackProcessGroup(child.pid) : undefined;
+      const release = child.pid ? trackProcessGroup(child.pid, launch.release) : (launch.release(), undefined);
       let stdout = "";
       let stderr = "";
       let killed = false;

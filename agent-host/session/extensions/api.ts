@@ -4,6 +4,7 @@
  * terminal (renderers, shortcuts) or its provider runtime are accepted and have no effect here.
  */
 import type { TSchema } from "@sinclair/typebox";
+import type { ProviderOverride } from "../../ai/models/registry";
 import type { SessionActions } from "./actions";
 import type { LoadedExtension } from "./runner";
 import type { AnyHandler, EventBus, ExtensionAPI, ToolDefinition } from "./types";
@@ -78,12 +79,32 @@ export function createExtensionApi(extension: LoadedExtension, actions: SessionA
     setModel: (model) => actions.setModel(model),
     getThinkingLevel: () => actions.getThinkingLevel(),
     setThinkingLevel: (level) => actions.setThinkingLevel(level),
-    registerProvider: (nameOrProvider) => {
+    registerProvider: (nameOrProvider, config) => {
       const name = typeof nameOrProvider === "string" ? nameOrProvider : String((nameOrProvider as { id?: unknown } | null)?.id ?? "?");
-      warn(`Extension ${extension.path}: registerProvider("${name}") is not supported by this agent host; use models.json`);
+      const override = typeof nameOrProvider === "string" ? providerOverride(config) : undefined;
+      if (override && actions.overrideProvider(name, override)) return;
+      warn(`Extension ${extension.path}: registerProvider("${name}") is not supported by this agent host (only "baseUrl", "headers" and "apiKey" of a provider it knows); use models.json`);
     },
-    unregisterProvider: () => undefined,
+    unregisterProvider: (name) => void actions.overrideProvider(name, undefined),
     events,
   };
   return api;
+}
+
+const overridable = new Set(["baseUrl", "headers", "apiKey"]);
+
+/** A legacy ProviderConfig that only re-points an existing provider (pi keeps its models then), else undefined. */
+function providerOverride(config: unknown): ProviderOverride | undefined {
+  if (typeof config !== "object" || config === null || Array.isArray(config)) return undefined;
+  const entries = Object.entries(config as Record<string, unknown>).filter(([, value]) => value !== undefined);
+  if (entries.length === 0 || entries.some(([key]) => !overridable.has(key))) return undefined;
+  const { baseUrl, headers, apiKey } = Object.fromEntries(entries) as Record<string, unknown>;
+  if (baseUrl !== undefined && (typeof baseUrl !== "string" || !/^https?:\/\//.test(baseUrl))) return undefined;
+  if (apiKey !== undefined && typeof apiKey !== "string") return undefined;
+  if (headers !== undefined && (typeof headers !== "object" || headers === null || Object.values(headers).some((v) => typeof v !== "string"))) return undefined;
+  const result: ProviderOverride = Object.create(null) as ProviderOverride;
+  if (typeof baseUrl === "string") result.baseUrl = baseUrl;
+  if (typeof apiKey === "string") result.apiKey = apiKey;
+  if (headers) result.headers = Object.assign(Object.create(null) as Record<string, string>, headers);
+  return result;
 }

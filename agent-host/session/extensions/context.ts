@@ -5,6 +5,8 @@
  */
 import type { SlashCommand } from "../../../shared/protocol";
 import type { Model } from "../../ai/types";
+import type { ProviderOverride } from "../../ai/models/registry";
+import type { ToolSandbox } from "../../tools/tool-sandbox";
 import type { HostSession } from "../host-session/host-session";
 import { estimateContextTokens } from "../compaction";
 import { fork, newSession, switchSession } from "../host-session/navigation";
@@ -22,7 +24,15 @@ export interface ExtensionHostOptions {
   projectTrusted: boolean;
   /** The environment of the processes exec starts (default: the host's). */
   env?: NodeJS.ProcessEnv;
-  models: { available(): Model[]; find(provider: string, modelId: string): Model | undefined; scoped(): Model[] };
+  /** The OS sandbox exec's processes run in (--sandbox); while it cannot run, each exec is asked. */
+  sandbox?: ToolSandbox;
+  models: {
+    available(): Model[];
+    find(provider: string, modelId: string): Model | undefined;
+    scoped(): Model[];
+    /** registerProvider("<existing provider>", { baseUrl, headers, apiKey }). */
+    overrideProvider?(provider: string, override: ProviderOverride | undefined): boolean;
+  };
   /** Prompt-template and skill commands (get_commands lists extension commands before them). */
   resourceCommands: () => SlashCommand[];
   /** ctx.shutdown(): end the host once the current run has settled. */

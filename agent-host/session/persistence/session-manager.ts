@@ -36,6 +36,12 @@ export class SessionManager {
   private unwritten: SessionEntry[] = [];
   /** Lines of a loaded file that could not be read. */
   skippedLines = 0;
+  /**
+   * Counts the sessions this manager has held: each new one, opened file and fork (a new session
+   * too) adds one; moving the leaf within a session does not. What is scoped to one session (the
+   * permission allowances) is dropped when it changes, so reopening a file starts afresh.
+   */
+  generation = 0;
 
   constructor(private readonly options: SessionManagerOptions) {
     this.startNew();
@@ -56,6 +62,7 @@ export class SessionManager {
 
   /** Starts an empty session (a new file once something is worth keeping). */
   startNew(parentSession?: string, id: string = randomUUID()): void {
+    this.generation++;
     const timestamp = new Date().toISOString();
     this.header = { type: "session", version: SESSION_VERSION, id, timestamp, cwd: this.options.cwd, ...(parentSession ? { parentSession } : {}) };
     this.reset([]);
@@ -65,6 +72,7 @@ export class SessionManager {
   /** Opens an existing file; later entries are appended to it. */
   open(file: string): void {
     const loaded = loadSessionFile(resolve(file));
+    this.generation++;
     this.header = loaded.header;
     this.reset(loaded.entries);
     this.skippedLines = loaded.skippedLines;

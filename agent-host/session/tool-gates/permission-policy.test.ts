@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { ALLOW_ONCE, DENY, commandPrefix, coveredByPrefix, createPermissionGate, hasShellControl, permissionQuestion } from "./permission-policy";
+import { ALLOW_ONCE, DENY, allowProgramAnswer, createPermissionGate, harmlessProgramOf, permissionQuestion } from "./permission-policy";
 
 const call = (name: string, args: Record<string, unknown> = { command: "ls" }) => ({ type: "toolCall" as const, id: "c", name, arguments: args });
 const bash = (command: string) => call("bash", { command });
@@ -7,9 +7,10 @@ const signal = new AbortController().signal;
 const cwd = "/work/project";
 
 /** A gate that answers with `pick(options)` and records every question. */
+let session = 0;
 function gateAnswering(tools: string[], pick: (options: string[]) => string | undefined) {
   const asked: { title: string; options: string[] }[] = [];
-  const gate = createPermissionGate(new Set(tools), async (title, options) => (asked.push({ title, options }), pick(options)), cwd);
+  const gate = createPermissionGate(new Set(tools), async (title, options) => (asked.push({ title, options }), pick(options)), { cwd, session: () => session });
   return { gate, asked };
 }
 
@@ -26,19 +27,19 @@ describe("permission gate", () => {
     assert.equal(asked[0].title, "Allow bash: ls");
     const aborted = new AbortController();
     aborted.abort();
-    const verdict = await createPermissionGate(new Set(["bash"]), async () => undefined, cwd)(bash("ls"), aborted.signal);
+    const verdict = await createPermissionGate(new Set(["bash"]), async () => undefined, { cwd })(bash("ls"), aborted.signal);
     assert.ok(verdict?.block && /aborted/.test(verdict.reason), "an aborted run is not called unanswered");
   });
 
-  it("puts the whole command in the question, however long, newlines and all", () => {
+  it("puts the whole command in the question, however long, newlines and all", async () => {
     const hidden = `${"echo harmless ".repeat(15)}; echo X > file`;
-    const question = permissionQuestion(bash(hidden), cwd);
+    const question = await permissionQuestion(bash(hidden), cwd);
     assert.equal(question.title, `Allow bash to run this command?\n${hidden}`);
     assert.ok(question.title.endsWith("; echo X > file"));
     const script = "cat <<EOF > a\nline\nEOF";
-    assert.equal(permissionQuestion(bash(script), cwd).title, `Allow bash to run this command?\n${script}`);
+    assert.equal((await permissionQuestion(bash(script), cwd)).title, `Allow bash to run this command?\n${script}`);
     const long = "x".repeat(5000);
-    assert.ok(permissionQuestion(call("write", { path: long, content: "" }), cwd).title.endsWith(long));
+    assert.ok((await permissionQuestion(call("write", { path: long, content: "" }), cwd)).title.endsWith(long));
   });
 
   it("allows this exact command for the session, and asks again for any other", async () => {
@@ -51,17 +52,35 @@ describe("permission gate", () => {
     assert.equal(asked.length, 3, "a different command is asked about");
   });
 
-  it("allows a prefix the answer names, never a command that chains, redirects or substitutes past it", async () => {
-    const { gate, asked } = gateAnswering(["bash"], (options) => options.find((o) => o.includes("starting with")));
-    assert.equal(await gate(bash("npm test -- --grep a"), signal), undefined);
-    assert.equal(asked[0].options[2], "Allow commands starting with “npm test” for this session");
-    for (const covered of ["npm test", "npm test -- --grep b", "npm test 'quoted arg'"]) {
+  it("allows a harmless program with any literal arguments, never a command that chains, redirects, expands or substitutes", async () => {
+    const { gate, asked } = gateAnswering(["bash"], (options) => options.find((o) => o.includes("with any arguments")));
+    assert.equal(await gate(bash("ls -la src"), signal), undefined);
+    assert.deepEqual(asked[0].options, [ALLOW_ONCE, "Allow this exact command for this session", allowProgramAnswer("ls"), DENY]);
+    for (const covered of ["ls", "ls -1 'a b'", "ls \"quoted arg\"", "l's' -a", "  ls\t-R  "]) {
       assert.equal(await gate(bash(covered), signal), undefined, covered);
     }
     assert.equal(asked.length, 1);
-    const evil = ["npm test; evil", "npm test && evil", "npm test | sh", "npm test > /etc/x", "npm test $(evil)", "npm test `evil`", "npm test\nevil", "npm test & evil", "npm testx", "npm run build", "npm test ${X:=y}"];
+    const evil = ["ls; evil", "ls && evil", "ls | sh", "ls > /etc/x", "ls $(evil)", "ls `evil`", "ls\nevil", "ls & evil", "lsof", "ls ${X:=y}", "ls $HOME", "ls ~", "ls *", "ls {a,b}", "X=1 ls", "ls 2>/dev/null", "ls <(evil)", "ls $'\\x41'", "\\ls", "ls # c", "(ls)", "ls\r"];
     for (const command of evil) await gate(bash(command), signal);
     assert.equal(asked.length, 1 + evil.length, "each of these is asked about");
+  });
+
+  it("drops every allowance when the host goes to another session", async () => {
+    session = 0;
+    const { gate, asked } = gateAnswering(["bash", "write"], (options) => options.find((o) => o.endsWith("for this session") && !o.includes("this file")));
+    await gate(bash("npm test"), signal);
+    await gate(call("write", { path: "a", content: "" }), signal);
+    await gate(bash("npm test"), signal);
+    await gate(call("write", { path: "b", content: "" }), signal);
+    assert.equal(asked.length, 2);
+    session = 1;
+    await gate(bash("npm test"), signal);
+    await gate(call("write", { path: "b", content: "" }), signal);
+    assert.equal(asked.length, 4, "asked again in the next session");
+    session = 0;
+    await gate(bash("echo x"), signal);
+    await gate(bash("npm test"), signal);
+    assert.equal(asked.length, 6, "going back does not bring the first session's allowances back");
   });
 
   it("scopes edit and write allowances to the file, unless the answer says any file", async () => {
@@ -80,13 +99,17 @@ describe("permission gate", () => {
     assert.equal(any.asked.length, 1);
   });
 
-  it("offers a prefix only for plain commands of programs that do not run their arguments", () => {
-    assert.equal(commandPrefix("git status --short"), "git status");
-    assert.equal(commandPrefix("ls -la"), "ls");
-    assert.equal(commandPrefix("npm -v"), undefined, "npm alone would cover every npm command");
-    for (const command of ["bash -c 'x'", "sudo ls", "env X=1 ls", "xargs rm", "X=1 ls", "ls; rm x", "ls $(pwd)"]) assert.equal(commandPrefix(command), undefined, command);
-    assert.equal(commandPrefix(`${"a".repeat(50)} x`), undefined, "too long to read at a glance");
-    assert.ok(hasShellControl("a\tb") && hasShellControl("a\rb") && !hasShellControl("a b 'c' \"d\""));
-    assert.ok(coveredByPrefix("ls", "ls") && coveredByPrefix("ls -la", "ls") && !coveredByPrefix("lsof", "ls"));
+  it("offers 'with any arguments' only for harmless programs in one simple literal command; others get the exact command", async () => {
+    for (const command of ["ls -la", "cat a.txt", "grep -rn TODO src", "wc -l 'a file'", "head -n 5 x"]) assert.ok(await harmlessProgramOf(command), command);
+    const exactOnly = [
+      "git status", "git grep TODO", "git log --oneline", "find . -name '*.md'", "rg TODO", "sed -n 1p x", "awk '{print}' x", "xargs ls", "env ls", "npm test", "npx x", "make",
+      "python3 -c 1", "node -e 1", "tar tf x.tar", "sort -o x y", "uniq a b", "tee x", "file -C", "xxd a b", "tree -o x", "date -s 1", "diff -l a b", "bash -c ls", "sudo ls", "unknown-tool",
+      "/bin/ls", "./ls", "LS", "\uff4cs", "ls\u00a0-la",
+    ];
+    for (const command of exactOnly) {
+      assert.equal(await harmlessProgramOf(command), undefined, command);
+      const question = await permissionQuestion(bash(command), cwd);
+      assert.deepEqual(question.options, [ALLOW_ONCE, "Allow this exact command for this session", DENY], command);
+    }
   });
 });

@@ -3,18 +3,24 @@ import { fitsOneLine } from "../../../shared/visible-text";
 import type { BeforeToolCallResult } from "../../agent/types";
 import type { ToolCall } from "../../ai/types";
 import type { PermissionMode } from "../../../shared/protocol";
+import { changePreview } from "./change-preview";
+import { harmlessPrograms } from "./harmless-programs";
 import { runsWithoutAsking } from "./permission-mode";
+import { protectedTarget, type ProtectedTarget } from "./protected-paths";
+import { literalWords } from "./shell-words";
 
 /** How the policy asks: a select dialog; undefined when it was dismissed or timed out. */
 export type AskChoice = (title: string, options: string[], signal: AbortSignal) => Promise<string | undefined>;
 
 export const ALLOW_ONCE = "Allow once";
 export const DENY = "Deny";
+export const ALLOW_EXACT = "Allow this exact command for this session";
+export const allowProgramAnswer = (program: string): string => `Allow \`${program}\` with any arguments for this session`;
 
 /** What an "… for this session" answer allows from then on: never more than the user saw named. */
 export type Allowance =
   | { kind: "command"; command: string }
-  | { kind: "prefix"; prefix: string }
+  | { kind: "program"; program: string }
   | { kind: "path"; tool: string; path: string }
   | { kind: "tool"; tool: string };
 
@@ -27,26 +33,48 @@ export interface PermissionQuestion {
 
 /** Longest command or path put after "Allow bash: " on one line; longer ones get a line of their own. */
 const oneLineMax = 60;
-/** Longest prefix offered as "commands starting with …" (longer ones read as a whole command). */
-const prefixMax = 40;
+
+export interface PermissionGateOptions {
+  cwd?: string;
+  mode?: () => PermissionMode;
+  /**
+   * Which session the host is in: a number that changes whenever the host goes to another
+   * session (new, switched to, forked, cloned). Allowances are dropped when it changes, so an
+   * allowance never outlives the session it was given in, nor comes back with a resumed one.
+   */
+  session?: () => number;
+}
 
 /**
  * Asks before risky tools run (the editor turns this on; off on the command line, as in Pi):
  * the question holds the whole command or path, never cut. Allow once, an allowance for this
- * session scoped to what the question names (this exact command, commands starting with a
- * prefix shown in the answer, this file, or every call of a tool when the answer says so), or
- * Deny. A dismissed or timed-out question denies.
+ * session scoped to what the question names (this exact command; a harmless program with any
+ * arguments, for one simple command of literal words; this file; every call of a tool when the
+ * answer says so), or Deny. A write or edit of a protected file (protected-paths.ts) is asked in
+ * every mode but auto, with the change shown, whatever was allowed: Allow once or Deny. A
+ * dismissed or timed-out question denies.
  */
-export function createPermissionGate(tools: ReadonlySet<string>, ask: AskChoice, cwd: string = process.cwd(), mode: () => PermissionMode = () => "ask") {
-  const allowed: Allowance[] = [];
+export function createPermissionGate(tools: ReadonlySet<string>, ask: AskChoice, options: PermissionGateOptions = {}) {
+  const { cwd = process.cwd(), mode = () => "ask" as PermissionMode, session = () => 0 } = options;
+  let allowed: Allowance[] = [];
+  let allowedIn = session();
+  const sessionAllowances = (): Allowance[] => {
+    if (session() !== allowedIn) [allowed, allowedIn] = [[], session()];
+    return allowed;
+  };
   return async (call: ToolCall, signal: AbortSignal): Promise<BeforeToolCallResult> => {
-    if (!tools.has(call.name) || runsWithoutAsking(mode(), call.name) || allowed.some((a) => covers(a, call, cwd))) return undefined;
-    const question = permissionQuestion(call, cwd);
+    if (mode() === "auto") return undefined;
+    const protectedFile = protectedTarget(call.name, call.arguments, cwd);
+    const current = sessionAllowances();
+    let question: PermissionQuestion;
+    if (protectedFile !== undefined) question = protectedPathQuestion(call, protectedFile);
+    else if (!tools.has(call.name) || runsWithoutAsking(mode(), call.name) || (await coveredByAny(current, call, cwd))) return undefined;
+    else question = await permissionQuestion(call, cwd);
     const choice = await ask(question.title, question.options, signal);
     if (choice === ALLOW_ONCE) return undefined;
     const allowance = choice === undefined ? undefined : question.allowances.get(choice);
     if (allowance) {
-      allowed.push(allowance);
+      sessionAllowances().push(allowance);
       return undefined;
     }
     if (choice === DENY) return { block: true, reason: `The user denied this ${call.name} call.` };
@@ -55,19 +83,26 @@ export function createPermissionGate(tools: ReadonlySet<string>, ask: AskChoice,
   };
 }
 
+async function coveredByAny(allowances: readonly Allowance[], call: ToolCall, cwd: string): Promise<boolean> {
+  for (const allowance of allowances) if (await covers(allowance, call, cwd)) return true;
+  return false;
+}
+
+const titled = (head: string, shown: string, long: string): string => (fitsOneLine(shown, oneLineMax) ? `${head}: ${shown}` : `${head} ${long}\n${shown}`);
+
 /** The question for a call, with the whole command/path/arguments in its title. */
-export function permissionQuestion(call: ToolCall, cwd: string): PermissionQuestion {
+export async function permissionQuestion(call: ToolCall, cwd: string): Promise<PermissionQuestion> {
   const args = call.arguments;
   const allowances = new Map<string, Allowance>();
   const command = call.name === "bash" && typeof args.command === "string" ? args.command : undefined;
   const path = typeof args.path === "string" ? args.path : undefined;
   const shown = command ?? path ?? JSON.stringify(args);
   const long = command !== undefined ? "to run this command?" : path !== undefined ? "on this file?" : "with these arguments?";
-  const title = fitsOneLine(shown, oneLineMax) ? `Allow ${call.name}: ${shown}` : `Allow ${call.name} ${long}\n${shown}`;
+  const title = titled(`Allow ${call.name}`, shown, long);
   if (command !== undefined) {
-    allowances.set("Allow this exact command for this session", { kind: "command", command });
-    const prefix = commandPrefix(command);
-    if (prefix !== undefined && prefix !== command) allowances.set(`Allow commands starting with “${prefix}” for this session`, { kind: "prefix", prefix });
+    allowances.set(ALLOW_EXACT, { kind: "command", command });
+    const program = await harmlessProgramOf(command);
+    if (program !== undefined) allowances.set(allowProgramAnswer(program), { kind: "program", program });
   } else if (path !== undefined) {
     allowances.set(`Allow ${call.name} of this file for this session`, { kind: "path", tool: call.name, path: resolve(cwd, path) });
     allowances.set(`Allow ${call.name} of any file for this session`, { kind: "tool", tool: call.name });
@@ -77,57 +112,30 @@ export function permissionQuestion(call: ToolCall, cwd: string): PermissionQuest
   return { title, options: [ALLOW_ONCE, ...allowances.keys(), DENY], allowances };
 }
 
-export function covers(allowance: Allowance, call: ToolCall, cwd: string): boolean {
+/** A write or edit of a protected file: the path, why it is asked, the whole change; once or not at all. */
+export function protectedPathQuestion(call: ToolCall, target: ProtectedTarget): PermissionQuestion {
+  const shown = typeof call.arguments.path === "string" ? call.arguments.path : target.absPath;
+  const leadsTo = target.realPath === target.absPath ? "" : `\nThrough a symlink, this writes ${target.realPath}`;
+  const title = `Allow ${call.name} of a protected file: ${shown}${leadsTo}\nTools or the editor may run what this file says (git config and hooks, .vscode tasks, .pi extensions, package scripts, CI). The change:\n${changePreview(call.name, call.arguments, target.absPath, shown)}`;
+  return { title, options: [ALLOW_ONCE, DENY], allowances: new Map() };
+}
+
+/** The program of `command` when it is one simple command of literal words and that program is harmless with any arguments. */
+export async function harmlessProgramOf(command: string): Promise<string | undefined> {
+  const program = (await literalWords(command))?.[0];
+  return program !== undefined && harmlessPrograms.has(program) ? program : undefined;
+}
+
+export async function covers(allowance: Allowance, call: ToolCall, cwd: string): Promise<boolean> {
   const args = call.arguments;
   switch (allowance.kind) {
     case "command":
       return call.name === "bash" && args.command === allowance.command;
-    case "prefix":
-      return call.name === "bash" && typeof args.command === "string" && coveredByPrefix(args.command, allowance.prefix);
+    case "program":
+      return call.name === "bash" && typeof args.command === "string" && (await harmlessProgramOf(args.command)) === allowance.program;
     case "path":
       return call.name === allowance.tool && typeof args.path === "string" && resolve(cwd, args.path) === allowance.path;
     case "tool":
       return call.name === allowance.tool;
   }
-}
-
-/**
- * Shell syntax that runs, chains, redirects or substitutes more than one plain command: `; & | < >`,
- * `$(…)`, backticks, `${…}`, newlines and any other control character. A command with any of it
- * is never covered by a prefix allowance (and gets no prefix offered).
- */
-const shellControl = /[;&|<>`\u0000-\u001f\u007f]|\$[({]/;
-
-export function hasShellControl(command: string): boolean {
-  return shellControl.test(command);
-}
-
-/** Programs whose first argument is a subcommand or script: the prefix offered is "program that", never the program alone. */
-const subcommandPrograms = new Set(["npm", "pnpm", "yarn", "bun", "npx", "git", "cargo", "go", "make", "docker", "kubectl", "pip", "python", "python3", "node", "deno", "dotnet", "mvn", "gradle", "./gradlew"]);
-/** Programs that run whatever their arguments say (shells, wrappers): no prefix is offered for them. */
-const runsItsArguments = new Set(["sh", "bash", "zsh", "dash", "fish", "eval", "exec", "sudo", "su", "doas", "env", "xargs", "nohup", "timeout", "nice", "command", "builtin", "source", ".", "time", "watch", "ssh", "perl", "ruby", "php", "awk", "sed"]);
-
-/**
- * The prefix a "commands starting with …" allowance would name: the program (and its subcommand
- * for tools like npm and git) of a plain command; undefined when the command has shell control
- * syntax or the prefix would be too long to read at a glance.
- */
-export function commandPrefix(command: string): string | undefined {
-  if (hasShellControl(command)) return undefined;
-  const words = command.trim().split(/ +/);
-  const program = words[0];
-  if (!program || /[=\\'"]/.test(program) || runsItsArguments.has(program)) return undefined;
-  let prefix = program;
-  if (subcommandPrograms.has(program)) {
-    const sub = words[1];
-    if (!sub || !/^[\w:./-]+$/.test(sub) || sub.startsWith("-")) return undefined;
-    prefix = `${program} ${sub}`;
-  }
-  return prefix.length <= prefixMax ? prefix : undefined;
-}
-
-/** A command is covered by a prefix when it is the prefix, or the prefix then a space then plain arguments. */
-export function coveredByPrefix(command: string, prefix: string): boolean {
-  if (hasShellControl(command)) return false;
-  return command === prefix || command.startsWith(`${prefix} `);
 }

@@ -4,13 +4,13 @@
 // and an allowance "for this session" covers only what its answer names.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { toolResultMessages } from "../../support/mock-llm";
 import { eventually } from "./agent-fixture";
 import { printFigures } from "./figures";
 import { useBundledHost, type HostFixture } from "./host-fixture";
+import { workspaceRoot } from "./host-tools-support";
 import { requireUi, ui } from "./ui";
 
 /** The question's rows as the quick pick's DOM shows them, joined (rows are cut at a fixed width). */
@@ -55,7 +55,7 @@ describe("permissions: the bundled agent asks before bash", function () {
   it("shows the question as a quick pick and blocks the call on Deny", async () => {
     const before = await promptWithBash("echo secret-plan");
     await question();
-    assert.deepEqual(await ui.quickPickItems(), ["Allow once", "Allow this exact command for this session", "Allow commands starting with “echo” for this session", "Deny"]);
+    assert.deepEqual(await ui.quickPickItems(), ["Allow once", "Allow this exact command for this session", "Allow `echo` with any arguments for this session", "Deny"]);
     assert.equal(await ui.text(".quick-input-title"), "Allow bash: echo secret-plan");
     seen.whole++;
     await ui.screenshot("permission-question");
@@ -66,7 +66,8 @@ describe("permissions: the bundled agent asks before bash", function () {
   });
 
   it("shows a long command whole, its tail included, before it runs", async () => {
-    const tailFile = path.join(os.tmpdir(), `pi-hidden-tail-${process.pid}-${Date.now()}`);
+    // In the workspace: the sandbox (pi.sandbox.mode, workspace-write) gives commands a /tmp of their own.
+    const tailFile = path.join(workspaceRoot(), `pi-hidden-tail-${process.pid}-${Date.now()}`);
     const harmless = `echo ${"all-is-well ".repeat(20)}`.slice(0, 200);
     const command = `${harmless}; echo X > ${tailFile}`;
     const before = await promptWithBash(command);
@@ -121,14 +122,14 @@ describe("permissions: the bundled agent asks before bash", function () {
     seen.allowanceChecks += 2;
   });
 
-  it("allows commands starting with a prefix, never a prefix followed by another command", async () => {
+  it("allows a harmless program with any literal arguments, never one followed by another command", async () => {
     let before = await promptWithBash("ls -d .");
     await question();
-    await ui.pickQuickPickItem("Allow commands starting with “ls” for this session");
+    await ui.pickQuickPickItem("Allow `ls` with any arguments for this session");
     await settled(before);
     before = await promptWithBash("ls -a .");
     await settled(before);
-    assert.match(lastResult(), /package\.json/, "covered by the prefix: ran without a question");
+    assert.match(lastResult(), /package\.json/, "covered by the allowance: ran without a question");
     before = await promptWithBash("ls .; echo evil-ran");
     await question();
     assert.equal(await ui.text(".quick-input-title"), "Allow bash: ls .; echo evil-ran");
@@ -137,6 +138,39 @@ describe("permissions: the bundled agent asks before bash", function () {
     assert.match(lastResult(), /denied this bash call/);
     assert.doesNotMatch(lastResult(), /evil-ran\\n/);
     seen.allowanceChecks += 2;
+  });
+
+  it("offers only the exact command for a program whose options run programs or write files", async () => {
+    const before = await promptWithBash("git log --oneline");
+    await question();
+    assert.deepEqual(await ui.quickPickItems(), ["Allow once", "Allow this exact command for this session", "Deny"]);
+    await ui.pickQuickPickItem("Deny");
+    await settled(before);
+    seen.allowanceChecks++;
+  });
+
+  it("asks with the whole change before a write to a protected file, even after an 'any file' allowance", async () => {
+    let before = host.llm.requests.length;
+    host.llm.enqueue({ toolCalls: [{ name: "write", arguments: { path: "plain-allowed.txt", content: "plain\n" } }] }, { text: "done" });
+    void vscode.commands.executeCommand("pi.sendPrompt", "write a plain file");
+    await question();
+    await ui.pickQuickPickItem("Allow write of any file for this session");
+    await settled(before);
+    before = host.llm.requests.length;
+    host.llm.enqueue({ toolCalls: [{ name: "write", arguments: { path: ".vscode/tasks.json", content: '{"tasks":[{"command":"echo planted"}]}\n' } }] }, { text: "done" });
+    void vscode.commands.executeCommand("pi.sendPrompt", "write the tasks");
+    await question();
+    const items = await ui.quickPickItems();
+    assert.deepEqual(items.slice(-2), ["Allow once", "Deny"], "Allow once or Deny, no allowance for the session");
+    assert.ok(!items.some((item) => item.includes("for this session")));
+    const shown = await questionRows();
+    assert.match(shown, /\.vscode\/tasks\.json/);
+    assert.match(shown, /\+\{"tasks":\[\{"command":"echo planted"\}\]\}/, "the question shows the content the write would put there");
+    await ui.screenshot("permission-protected-path");
+    await ui.pickQuickPickItem("Deny");
+    await settled(before);
+    assert.match(lastResult(), /denied this write call/);
+    seen.allowanceChecks++;
   });
 
   it("asks two parallel calls' questions one after the other, never reporting a dismissal, and runs both", async () => {

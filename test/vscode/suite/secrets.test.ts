@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { fakeSecret, filePlaces, scanForSecrets, type Place } from "../../reliability/leak-scan";
+import { toolResultMessages, messageText } from "../../support/mock-llm";
 import { eventually } from "./agent-fixture";
 import { chatText, chatView, openChat } from "./chat-support";
 import { printFigures } from "./figures";
@@ -128,5 +129,31 @@ describe("secrets: API keys leak nowhere", function () {
     assert.deepEqual(leaks, []);
     assert.ok(!output.includes("PI_SECRET_ENV"));
     assert.ok(output.includes(inherited), "a key from the editor's own environment is the user's choice and stays");
+  });
+
+  // Hole 2 of #30: deleting the keys from the host's process.env left them in
+  // /proc/<host pid>/environ, which any tool process can read by walking up its ancestors.
+  it("a bash tool call walking up its ancestors' /proc environ and cmdline finds no SecretStorage key", async () => {
+    const { api, llm } = host;
+    const client = await api.supervisor.ensureStarted();
+    await client.request("set_permission_mode", { mode: "auto" });
+    await client.request("set_model", { provider: "keyed", modelId: "keyed-model" });
+    const walk = "p=$$; while [ \"$p\" -gt 1 ]; do echo \"== $p\"; tr '\\0' '\\n' < /proc/$p/environ; tr '\\0' ' ' < /proc/$p/cmdline; echo; p=$(awk '/^PPid:/{print $2}' /proc/$p/status); done";
+    const count = llm.requests.length;
+    llm.enqueue({ text: "Walking.", toolCalls: [{ name: "bash", arguments: { command: walk } }] }, { text: "Walked." });
+    await api.chat.prompt("Walk up the process tree");
+    await llm.waitForRequests(count + 2);
+    await eventually("the run to settle", async () => api.supervisor.status === "idle" && !(await client.request("get_state", {})).isStreaming);
+    const output = toolResultMessages(llm.requests[count + 1]).map(messageText).join("\n");
+    const ancestors = output.split("\n").filter((line) => line.startsWith("== ")).length;
+    assert.ok(ancestors >= 2 && output.includes("CEREBRAS_API_KEY="), `the walk read the agent's ancestors:\n${output.slice(0, 400)}`);
+    const agentPid = api.supervisor.pid;
+    assert.ok(agentPid !== undefined && output.includes(`== ${agentPid}`), "the walk reached the agent's own process");
+    // and the files the agent wrote (its agent dir: sessions, settings)
+    const places: Place[] = [{ name: "ancestors' /proc environ and cmdline", text: output }, ...filePlaces(host.agentDir, "agent dir")];
+    const leaks = scanForSecrets(places, [typed, stored]);
+    printFigures(`ancestors walked ${ancestors}, SecretStorage keys found ${leaks.length}`);
+    assert.deepEqual(leaks, []);
+    assert.deepEqual(llm.requests.slice(count).map((r) => r.headers.authorization), [`Bearer ${stored}`, `Bearer ${stored}`], "the stored key still reached the provider");
   });
 });

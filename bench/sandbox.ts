@@ -1,0 +1,87 @@
+/**
+ * `npm run bench:sandbox`: what the sandbox (bubblewrap, --sandbox workspace-write) costs one bash
+ * call and a whole tool turn, beside the same without it. Per call: `bash -c true` spawned and
+ * waited for, plain vs wrapped (the argument building, the stubs, bwrap's namespaces and mounts).
+ * Per turn: our host over RPC, a prompt whose scripted reply calls bash `true` and then answers,
+ * from the prompt sent to agent_end. Medians (min–max) of alternating runs after a warm-up; `dist/`
+ * must be built. Prints only.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { CommandSandbox } from "../shared/node/sandbox";
+import { startMockLlm } from "../test/support/mock-llm";
+import { peerLaunch } from "../test/support/peers";
+import { RawHost } from "../test/reliability/raw-host";
+
+const runs = Number(process.argv[2] ?? 30);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (xs: number[]) => `${median(xs).toFixed(1)} ms (${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)})`;
+
+function timeSpawn(file: string, args: string[], cwd: string): Promise<number> {
+  const start = performance.now();
+  return new Promise((done, fail) => {
+    const child = spawn(file, args, { cwd, stdio: "ignore", detached: true });
+    child.on("error", fail);
+    child.on("exit", () => done(performance.now() - start));
+  });
+}
+
+async function perCall(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), "bench-sandbox-"));
+  const sandbox = new CommandSandbox({ mode: "workspace-write", network: false, workspaceRoot: work, writableRoots: [] });
+  const probe = await sandbox.probe();
+  if (!probe.ok) throw new Error(probe.reason);
+  const plain: number[] = [];
+  const boxed: number[] = [];
+  for (let i = -1; i < runs; i++) {
+    const a = await timeSpawn("/bin/bash", ["-c", "true"], work);
+    const start = performance.now();
+    const wrapped = sandbox.wrap(probe, ["/bin/bash", "-c", "true"], work);
+    await timeSpawn(wrapped.file, wrapped.args, work);
+    wrapped.release();
+    const b = performance.now() - start;
+    if (i >= 0) (plain.push(a), boxed.push(b));
+  }
+  sandbox.dispose();
+  rmSync(work, { recursive: true, force: true });
+  console.log(`one bash call (bash -c true):  plain ${fmt(plain)}  sandboxed ${fmt(boxed)}  (+${(median(boxed) - median(plain)).toFixed(1)} ms)`);
+}
+
+async function perTurn(): Promise<void> {
+  const llm = await startMockLlm();
+  const times: Record<string, number[]> = { plain: [], sandboxed: [] };
+  const hosts: Record<string, { host: RawHost; cleanup(): void }> = {};
+  let id = 0;
+  for (const [name, extra] of [["plain", []], ["sandboxed", ["--sandbox", "workspace-write"]]] as const) {
+    const launch = peerLaunch("host", { mockBaseUrl: llm.baseUrl });
+    const host = new RawHost(launch.command, [...launch.args, ...extra], { env: launch.env, cwd: launch.cwd });
+    await host.request({ id: `b${++id}`, type: "set_auto_retry", enabled: false });
+    hosts[name] = { host, cleanup: launch.cleanup };
+  }
+  for (let i = -1; i < runs; i++) {
+    for (const name of ["plain", "sandboxed"]) {
+      const { host } = hosts[name];
+      llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "true" } }] }, { text: "done" });
+      const from = host.frames.length;
+      const start = performance.now();
+      host.send({ id: `b${++id}`, type: "prompt", message: "go" });
+      await host.waitFor("agent_end", (f) => f.type === "agent_end", from, 30_000);
+      if (i >= 0) times[name].push(performance.now() - start);
+    }
+  }
+  for (const { host, cleanup } of Object.values(hosts)) {
+    host.endInput();
+    await host.exited;
+    cleanup();
+  }
+  await llm.close();
+  console.log(`one tool turn (bash true + reply): plain ${fmt(times.plain)}  sandboxed ${fmt(times.sandboxed)}  (+${(median(times.sandboxed) - median(times.plain)).toFixed(1)} ms)`);
+}
+
+void (async () => {
+  console.log(`sandbox cost, ${runs} runs each, host ${resolve(__dirname, "../dist/agent-host.js")}`);
+  await perCall();
+  await perTurn();
+})();

@@ -1,0 +1,66 @@
+/**
+ * The OS sandbox of what an agent runs (#30), decided at each start from the user's settings.
+ * The bundled host sandboxes every process its tools start itself (`--sandbox`, see
+ * agent-command.ts); pi and omp have no such option, so the whole agent process runs inside the
+ * same filesystem boundary (bubblewrap around it; network open: it must reach its provider,
+ * through the key gateway on loopback or directly). What the chat header says comes from here:
+ * full access, or not sandboxed and why. Absent when sandboxed as usual.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { CommandSandbox, probeSandbox, type SandboxProbe } from "../../shared/node/sandbox";
+import { piAgentDir } from "../../shared/node/project-trust";
+import { settings } from "../settings";
+import type { AgentLaunch } from "../supervision/agent-command";
+
+/** What the chat header shows about the sandbox: only what the user should know (full access, none). */
+export interface SandboxNote {
+  label: string;
+  detail: string;
+}
+
+export interface SandboxedLaunch {
+  launch: AgentLaunch;
+  note?: SandboxNote;
+  /** Once the agent process has ended: the placeholders bwrap made are removed, the session's temp dir too. */
+  dispose(): void;
+}
+
+const fullAccess = (who: string): SandboxNote => ({ label: "Full access", detail: `${who} with all your permissions: no sandbox (pi.sandbox.mode is full-access).` });
+
+/** Where the whole agent may write besides the workspace: its sessions and the checkpoint store. */
+function agentWritableRoots(launch: AgentLaunch, checkpointDir: string | undefined): string[] {
+  const home = os.homedir();
+  const fromEnv = launch.env.PI_CODING_AGENT_DIR;
+  const agentDir = fromEnv ? piAgentDir(launch.env, home) : path.join(home, /\bomp\b/.test(launch.label) ? ".omp" : ".pi", "agent");
+  const sessions = path.join(agentDir, "sessions");
+  fs.mkdirSync(sessions, { recursive: true, mode: 0o700 });
+  return [sessions, ...(checkpointDir ? [checkpointDir] : [])];
+}
+
+export async function sandboxAgentLaunch(launch: AgentLaunch, checkpointDir: string | undefined): Promise<SandboxedLaunch> {
+  const mode = settings.sandboxMode;
+  const unchanged = (note?: SandboxNote): SandboxedLaunch => ({ launch, ...(note ? { note } : {}), dispose: () => undefined });
+  if (launch.bundled) {
+    if (mode === "full-access") return unchanged(fullAccess("The agent's commands run"));
+    const probe = await probeSandbox(launch.env);
+    return unchanged(probe.ok ? undefined : { label: "Not sandboxed", detail: `Commands cannot be sandboxed here: ${probe.reason}. Every command is asked before it runs.` });
+  }
+  if (mode === "full-access") return unchanged(fullAccess(`${launch.label} runs`));
+  if (!settings.sandboxOtherAgents) return unchanged({ label: "Not sandboxed", detail: `${launch.label} runs with all your permissions and its own policy (pi.sandbox.otherAgents is off).` });
+  const probe: SandboxProbe = await probeSandbox(launch.env);
+  if (!probe.ok) return unchanged({ label: "Not sandboxed", detail: `${launch.label} runs with all your permissions: ${probe.reason}.` });
+  const sandbox = new CommandSandbox(
+    { mode, network: true, workspaceRoot: launch.cwd, writableRoots: agentWritableRoots(launch, checkpointDir), visibleSecrets: [".pi/agent/auth.json"] },
+    launch.env,
+  );
+  const wrapped = sandbox.wrap(probe, [launch.command, ...launch.args], launch.cwd);
+  return {
+    launch: { ...launch, command: wrapped.file, args: wrapped.args },
+    dispose: () => {
+      wrapped.release();
+      sandbox.dispose();
+    },
+  };
+}

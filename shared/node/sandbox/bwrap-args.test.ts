@@ -1,0 +1,151 @@
+import { strict as assert } from "node:assert";
+import { buildBwrapArgs, type BwrapInputs, type PathKind } from "./bwrap-args";
+import { sandboxDenial } from "./denials";
+import { buildSeatbeltProfile } from "./seatbelt";
+
+/** A file system of a few paths; everything else is missing. */
+function inputs(paths: Record<string, PathKind>, over: Partial<BwrapInputs> = {}): BwrapInputs {
+  return {
+    policy: { mode: "workspace-write", network: false, workspaceRoot: "/home/u/proj", writableRoots: [] },
+    cwd: "/home/u/proj",
+    home: "/home/u",
+    sessionTemp: "/tmp/pi-sandbox-1",
+    pathKind: (p) => paths[p] ?? "missing",
+    realPath: (p) => p,
+    ...over,
+  };
+}
+
+/** The mounts as [option, ...operands] groups, in order. */
+function mounts(args: string[]): string[][] {
+  const arity: Record<string, number> = { "--ro-bind": 2, "--bind": 2, "--tmpfs": 1, "--remount-ro": 1, "--dev": 1, "--proc": 1, "--setenv": 2, "--chdir": 1, "--cap-drop": 1 };
+  const out: string[][] = [];
+  for (let i = 0; i < args.length && args[i] !== "--"; i++) {
+    const n = arity[args[i]] ?? 0;
+    out.push(args.slice(i, i + 1 + n));
+    i += n;
+  }
+  return out;
+}
+const has = (args: string[], ...group: string[]) => mounts(args).some((m) => m.join("\0") === group.join("\0"));
+const indexOf = (args: string[], ...group: string[]) => mounts(args).findIndex((m) => m.join("\0") === group.join("\0"));
+
+describe("sandbox: the bubblewrap arguments", () => {
+  const fs = { "/home/u": "dir", "/home/u/proj": "dir", "/home/u/proj/.git": "dir", "/home/u/.ssh": "dir", "/home/u/.netrc": "file" } as const;
+
+  it("starts from a read-only root, in new user/PID/IPC/UTS/net namespaces with a fresh /proc and no capabilities", () => {
+    const { args } = buildBwrapArgs(inputs(fs), ["/bin/bash", "-c", "true"]);
+    assert.deepEqual(args.slice(0, 3), ["--ro-bind", "/", "/"]);
+    for (const flag of ["--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net"]) assert.ok(args.includes(flag), flag);
+    assert.ok(has(args, "--cap-drop", "ALL"));
+    assert.ok(has(args, "--proc", "/proc"));
+    assert.deepEqual(args.slice(args.indexOf("--")), ["--", "/bin/bash", "-c", "true"]);
+  });
+
+  it("lets the network in only when the policy allows it", () => {
+    const policy = { mode: "workspace-write" as const, network: true, workspaceRoot: "/home/u/proj", writableRoots: [] };
+    assert.equal(buildBwrapArgs(inputs(fs, { policy }), ["true"]).args.includes("--unshare-net"), false);
+  });
+
+  it("binds the workspace writable, then its .git read-only after it (a later mount wins)", () => {
+    const { args } = buildBwrapArgs(inputs(fs), ["true"]);
+    const rw = indexOf(args, "--bind", "/home/u/proj", "/home/u/proj");
+    const git = indexOf(args, "--ro-bind", "/home/u/proj/.git", "/home/u/proj/.git");
+    assert.ok(rw > 0 && git > rw, `${rw} ${git}`);
+  });
+
+  it("mounts a missing protected dir empty and read-only, and reports it as a stub to clean up", () => {
+    const { args, stubs } = buildBwrapArgs(inputs(fs), ["true"]);
+    assert.ok(has(args, "--tmpfs", "/home/u/proj/.vscode") && has(args, "--remount-ro", "/home/u/proj/.vscode"));
+    assert.ok(has(args, "--ro-bind", "/dev/null", "/home/u/proj/.npmrc"), "a missing protected file: /dev/null, read-only");
+    assert.ok(stubs.includes("/home/u/proj/.vscode") && stubs.includes("/home/u/proj/.npmrc"));
+    assert.equal(stubs.includes("/home/u/proj/.git"), false, "an existing one is no stub");
+  });
+
+  it("makes nothing writable in read-only mode but the session's /tmp", () => {
+    const policy = { mode: "read-only" as const, network: false, workspaceRoot: "/home/u/proj", writableRoots: ["/home/u/other"] };
+    const { args, stubs } = buildBwrapArgs(inputs(fs, { policy }), ["true"]);
+    const writable = mounts(args).filter((m) => m[0] === "--bind");
+    assert.deepEqual(writable, [["--bind", "/tmp/pi-sandbox-1", "/tmp"]]);
+    assert.deepEqual(stubs, []);
+  });
+
+  it("hides the home secrets that exist, after every other mount", () => {
+    const { args } = buildBwrapArgs(inputs(fs), ["true"]);
+    const ssh = indexOf(args, "--tmpfs", "/home/u/.ssh");
+    assert.ok(ssh > 0 && has(args, "--remount-ro", "/home/u/.ssh"));
+    assert.ok(has(args, "--ro-bind", "/dev/null", "/home/u/.netrc"));
+    assert.ok(mounts(args).slice(ssh).every((m) => m[0] !== "--bind"), "no writable mount after the secrets");
+    assert.equal(args.some((a) => a.includes(".aws")), false, "a missing secret needs no mount");
+  });
+
+  it("leaves the secrets a whole agent needs visible, and shows a writable root inside a hidden folder again", () => {
+    const withAuth = { ...fs, "/home/u/.pi/agent/auth.json": "file", "/home/u/.config/Code/User/globalStorage": "dir", "/home/u/.config/Code/User/globalStorage/pi/checkpoints": "dir" } as const;
+    const policy = { mode: "workspace-write" as const, network: true, workspaceRoot: "/home/u/proj", writableRoots: ["/home/u/.config/Code/User/globalStorage/pi/checkpoints"], visibleSecrets: [".pi/agent/auth.json"] };
+    const { args } = buildBwrapArgs(inputs(withAuth, { policy }), ["pi"]);
+    assert.equal(has(args, "--ro-bind", "/dev/null", "/home/u/.pi/agent/auth.json"), false, "auth.json stays visible");
+    assert.ok(has(args, "--ro-bind", "/dev/null", "/home/u/.netrc"), "the other secrets are still hidden");
+    const hidden = indexOf(args, "--tmpfs", "/home/u/.config/Code/User/globalStorage");
+    const binds = mounts(args).map((m, i) => (m.join("\0") === ["--bind", policy.writableRoots[0], policy.writableRoots[0]].join("\0") ? i : -1));
+    const shown = Math.max(...binds);
+    assert.ok(hidden > 0 && shown > hidden, "the checkpoint store is bound again after its hidden parent");
+  });
+
+  it("keeps the home's start-up files read-only when home lies inside a writable root", () => {
+    const policy = { mode: "workspace-write" as const, network: false, workspaceRoot: "/home/u", writableRoots: [] };
+    const { args } = buildBwrapArgs(inputs({ ...fs, "/home/u/.bashrc": "file" }, { policy, cwd: "/home/u" }), ["true"]);
+    assert.ok(has(args, "--ro-bind", "/home/u/.bashrc", "/home/u/.bashrc"));
+    assert.ok(has(args, "--ro-bind", "/dev/null", "/home/u/.profile"), "a missing one cannot be created");
+  });
+
+  it("protects a worktree's git dir (config, hooks) when it lies inside a writable root", () => {
+    const policy = { mode: "workspace-write" as const, network: false, workspaceRoot: "/home/u/proj", writableRoots: ["/home/u/main"] };
+    const files = { ...fs, "/home/u/proj/.git": "file", "/home/u/main": "dir", "/home/u/main/.git": "dir" } as const;
+    const { args } = buildBwrapArgs(inputs(files, { policy, gitDirOf: () => "/home/u/main/.git" }), ["true"]);
+    assert.ok(has(args, "--ro-bind", "/home/u/main/.git", "/home/u/main/.git"));
+    assert.ok(has(args, "--ro-bind", "/home/u/proj/.git", "/home/u/proj/.git"), "the .git file itself too");
+  });
+
+  it("hides the user's runtime dir and the sockets the environment names, and shows home again when /tmp hid it", () => {
+    const files = { ...fs, "/run/user/1000": "dir", "/tmp/agent.sock": "file", "/tmp/h": "dir" } as const;
+    const { args } = buildBwrapArgs(inputs(files, { runtimeDir: "/run/user/1000", hiddenPaths: ["/tmp/agent.sock"], home: "/tmp/h" }), ["true"]);
+    assert.ok(has(args, "--tmpfs", "/run/user/1000"));
+    assert.ok(has(args, "--ro-bind", "/dev/null", "/tmp/agent.sock"));
+    assert.ok(has(args, "--ro-bind", "/tmp/h", "/tmp/h"));
+  });
+
+  it("refuses full-access (it runs without bwrap)", () => {
+    const policy = { mode: "full-access" as const, network: true, workspaceRoot: "/w", writableRoots: [] };
+    assert.throws(() => buildBwrapArgs(inputs(fs, { policy }), ["true"]));
+  });
+});
+
+describe("sandbox: telling a refusal from an ordinary failure", () => {
+  it("recognises writes refused, the missing network, a hidden secret, the private /tmp", () => {
+    assert.ok(sandboxDenial("bash: .git/config: Read-only file system", false));
+    assert.ok(sandboxDenial("curl: (6) Could not resolve host: example.com", false));
+    assert.ok(sandboxDenial("bash: connect: Connection refused", false));
+    assert.ok(sandboxDenial("cat: /home/u/.ssh/id_rsa: No such file or directory", false));
+    assert.ok(sandboxDenial("bash: /tmp/x/out: No such file or directory", false));
+  });
+  it("leaves ordinary failures alone, and network errors when the network is allowed", () => {
+    assert.equal(sandboxDenial("error TS2345: Argument of type 'x'", false), undefined);
+    assert.equal(sandboxDenial("cat: notes.txt: No such file or directory", false), undefined);
+    assert.equal(sandboxDenial("curl: (6) Could not resolve host: example.com", true), undefined);
+  });
+});
+
+describe("sandbox: the macOS profile", () => {
+  it("denies writes but the temp dir and the workspace, the protected names (existing or not), secrets and the network", () => {
+    const profile = buildSeatbeltProfile({ policy: { mode: "workspace-write", network: false, workspaceRoot: "/Users/u/p", writableRoots: [] }, home: "/Users/u", sessionTemp: "/private/tmp/s" });
+    assert.match(profile, /\(deny file-write\*\)/);
+    assert.match(profile, /\(allow file-write\* \(subpath "\/private\/tmp\/s"\) \(subpath "\/Users\/u\/p"\)/);
+    assert.match(profile, /\(subpath "\/Users\/u\/p\/\.git"\)/);
+    assert.match(profile, /\(deny file-read\* file-write\* [^\n]*\(subpath "\/Users\/u\/\.ssh"\)/);
+    assert.match(profile, /\(deny network\*\)/);
+  });
+  it("quotes paths (a quote or backslash in a folder name cannot end the string)", () => {
+    const profile = buildSeatbeltProfile({ policy: { mode: "read-only", network: true, workspaceRoot: '/x/a"b\\c', writableRoots: [] }, sessionTemp: '/t/"q' });
+    assert.ok(profile.includes('(subpath "/t/\\"q")'));
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * The bubblewrap command line for a policy (Linux). Pure: the file system is seen through
+ * `pathKind`, so the unit tests need no bwrap. The view it builds, in mount order (later wins):
+ *
+ *  1. the whole file system read-only; a fresh /dev; new user (all capabilities dropped, no nested
+ *     user namespaces), PID (a fresh /proc: no host process, no /proc/<pid>/environ), IPC, UTS and
+ *     cgroup namespaces; a network namespace of its own (loopback only) unless network is allowed;
+ *  2. /tmp is the session's own temp dir (the host's /tmp holds other programs' sockets: an
+ *     ssh-agent, X11); the user's runtime dir and the container sockets are hidden too;
+ *  3. writable roots bound read-write (workspace-write);
+ *  4. inside each, the protected names read-only; a missing one is mounted read-only empty, so it
+ *     cannot be created either (bwrap makes the mount point, a "stub", on the host: see stubs.ts);
+ *  5. the home secrets hidden (an empty read-only directory, or /dev/null for a file).
+ */
+import { join, relative, sep } from "node:path";
+import type { SandboxPolicy } from "./policy";
+import { homeSecrets, homeStartupFiles, protectedWorkspaceNames } from "./protected-paths";
+
+export type PathKind = "dir" | "file" | "missing";
+
+export interface BwrapInputs {
+  policy: SandboxPolicy;
+  /** The directory the command starts in. */
+  cwd: string;
+  /** The user's home (real path), if any. */
+  home?: string;
+  /** The session's temp dir on the host (0700, made by the caller), seen as /tmp inside. */
+  sessionTemp: string;
+  /** The user's runtime dir (XDG_RUNTIME_DIR, /run/user/<uid>): sockets of the session bus, the editor's IPC. */
+  runtimeDir?: string;
+  /** More paths to hide: the sockets the environment names (SSH_AUTH_SOCK, the session bus, the editor's IPC). */
+  hiddenPaths?: readonly string[];
+  /** What is at a path, symlinks followed. */
+  pathKind(path: string): PathKind;
+  /** The real path of an existing path (bwrap mounts onto real paths, not through symlinks). */
+  realPath(path: string): string;
+  /** For a `.git` file (a worktree, a submodule): the git dir it points to, resolved. */
+  gitDirOf?(dotGitFile: string): string | undefined;
+}
+
+export interface BwrapPlan {
+  args: string[];
+  /** Paths bwrap will create on the host as mount points (missing protected paths). */
+  stubs: string[];
+}
+
+/** Host sockets that lead out of any sandbox (a root daemon, the session bus). */
+const hiddenSockets = ["/run/docker.sock", "/var/run/docker.sock", "/run/podman", "/run/containerd", "/run/dbus", "/var/run/dbus"];
+
+export const isInside = (path: string, root: string): boolean => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
+
+/** The namespaces and the base view, the same for every policy (also what the probe runs). */
+export function bwrapBaseArgs(network: boolean): string[] {
+  return [
+    "--ro-bind", "/", "/",
+    "--dev", "/dev",
+    "--unshare-user", "--disable-userns", "--cap-drop", "ALL",
+    "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+    ...(network ? [] : ["--unshare-net"]),
+    "--proc", "/proc",
+  ];
+}
+
+export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): BwrapPlan {
+  const { policy, pathKind } = input;
+  if (policy.mode === "full-access") throw new Error("full-access runs without bwrap");
+  const args = bwrapBaseArgs(policy.network);
+  const stubs: string[] = [];
+
+  // 2. A private /tmp and no host sockets.
+  args.push("--bind", input.sessionTemp, "/tmp", "--setenv", "TMPDIR", "/tmp");
+  const hidden = [input.runtimeDir, ...hiddenSockets, ...(input.hiddenPaths ?? [])].flatMap((p) => (p && pathKind(p) !== "missing" ? [input.realPath(p)] : []));
+  for (const dir of new Set(hidden)) {
+    const kind = pathKind(dir);
+    if (kind === "dir") args.push("--tmpfs", dir, "--remount-ro", dir);
+    else if (kind === "file") args.push("--ro-bind", "/dev/null", dir);
+  }
+  // What /tmp (or the runtime dir) hid that must stay visible: home, and in read-only mode the workspace.
+  const reshow = [input.home, ...(policy.mode === "read-only" ? [policy.workspaceRoot] : [])];
+  for (const path of reshow) {
+    if (path && isHidden(path, input) && pathKind(path) === "dir") args.push("--ro-bind", path, path);
+  }
+
+  // 3. Writable roots, then 4. what stays read-only inside them.
+  const roots = policy.mode === "workspace-write" ? unique([policy.workspaceRoot, ...policy.writableRoots]).filter((r) => pathKind(r) === "dir") : [];
+  for (const root of roots) args.push("--bind", root, root);
+  const insideRoots = (path: string) => roots.some((root) => isInside(path, root));
+  const keepReadOnly = (path: string, kind: "dir" | "file") => {
+    const found = pathKind(path);
+    if (found !== "missing") {
+      const real = input.realPath(path);
+      args.push("--ro-bind", real, real);
+    }
+    else {
+      // Mounted empty and read-only: `mkdir .git`, `>.vscode/tasks.json` fail as they would on the real thing.
+      args.push(...(kind === "dir" ? ["--tmpfs", path, "--remount-ro", path] : ["--ro-bind", "/dev/null", path]));
+      stubs.push(path);
+    }
+  };
+  for (const root of roots) {
+    for (const entry of protectedWorkspaceNames) {
+      const path = join(root, entry.name);
+      keepReadOnly(path, entry.kind);
+      if (entry.name === ".git" && pathKind(path) === "file") {
+        const gitDir = input.gitDirOf?.(path);
+        if (gitDir && insideRoots(gitDir) && pathKind(gitDir) === "dir") args.push("--ro-bind", gitDir, gitDir);
+      }
+    }
+  }
+  const home = input.home;
+  if (home && insideRoots(home)) {
+    for (const entry of homeStartupFiles) keepReadOnly(join(home, entry.name), entry.kind);
+  }
+
+  // 5. Secrets hidden (after everything else: a later mount would show them again).
+  if (home) {
+    const hiddenDirs: string[] = [];
+    for (const name of homeSecrets) {
+      if (policy.visibleSecrets?.includes(name)) continue;
+      const kind = pathKind(join(home, name));
+      const path = kind === "missing" ? "" : input.realPath(join(home, name));
+      if (kind === "dir") {
+        args.push("--tmpfs", path, "--remount-ro", path);
+        hiddenDirs.push(path);
+      } else if (kind === "file") args.push("--ro-bind", "/dev/null", path);
+    }
+    // A writable root inside a hidden folder (the editor's storage under ~/.config/Code/User/globalStorage) is shown again.
+    for (const root of roots) if (hiddenDirs.some((dir) => isInside(root, dir))) args.push("--bind", root, root);
+  }
+
+  args.push("--chdir", input.cwd, "--", ...command);
+  return { args, stubs };
+}
+
+/** Under /tmp or the runtime dir, which the sandbox replaces. */
+function isHidden(path: string, input: BwrapInputs): boolean {
+  return isInside(path, "/tmp") || (input.runtimeDir !== undefined && isInside(path, input.runtimeDir));
+}
+
+function unique(paths: string[]): string[] {
+  return [...new Set(paths)].filter((p, i, all) => !all.some((other, j) => j !== i && other !== p && isInside(p, other) && relative(other, p) !== ""));
+}

@@ -1,0 +1,128 @@
+/**
+ * The OS boundary of every process the agent's tools start: a policy in, an argv out. Linux:
+ * bubblewrap (bwrap-args.ts); macOS: sandbox-exec (seatbelt.ts); Windows: none (the probe says so).
+ * One CommandSandbox per host: it owns the session's temp dir (private /tmp inside) and removes
+ * it when disposed.
+ */
+import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { buildBwrapArgs, type PathKind } from "./bwrap-args";
+import type { SandboxPolicy } from "./policy";
+import { probeSandbox, type SandboxProbe } from "./probe";
+import { buildSeatbeltProfile, seatbeltCommand } from "./seatbelt";
+import { acquireStubs, isStub, releaseStubs } from "./stubs";
+
+export * from "./policy";
+export { probeSandbox, type SandboxProbe } from "./probe";
+
+export interface WrappedCommand {
+  file: string;
+  args: string[];
+  /** Call once nothing started inside is left (the stubs bwrap made are removed then). */
+  release(): void;
+}
+
+function realOrSame(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** Sockets the environment names: a way out of any sandbox that can reach them (an ssh-agent signs with the user's keys). */
+function socketsNamed(env: NodeJS.ProcessEnv): string[] {
+  const found: string[] = [];
+  for (const name of ["SSH_AUTH_SOCK", "VSCODE_IPC_HOOK_CLI", "VSCODE_IPC_HOOK", "GPG_AGENT_INFO", "DBUS_SESSION_BUS_ADDRESS", "DOCKER_HOST", "WAYLAND_DISPLAY"]) {
+    const value = env[name];
+    if (!value) continue;
+    const path = /(?:unix:(?:\/\/)?|path=)([^,;:]+)/.exec(value)?.[1] ?? value.split(":")[0];
+    if (path.startsWith("/")) found.push(path);
+  }
+  return found;
+}
+
+function pathKind(path: string): PathKind {
+  if (isStub(path)) return "missing";
+  try {
+    return statSync(path).isDirectory() ? "dir" : "file";
+  } catch {
+    return "missing";
+  }
+}
+
+/** `gitdir: <path>` of a worktree's or submodule's `.git` file; its common dir (config, hooks) when it has one. */
+function gitDirOf(dotGitFile: string): string | undefined {
+  try {
+    const match = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGitFile, "utf8"));
+    if (!match) return undefined;
+    const gitDir = resolve(dirname(dotGitFile), match[1].trim());
+    try {
+      return realOrSame(resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim()));
+    } catch {
+      return realOrSame(gitDir);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
+export class CommandSandbox {
+  private temp: string | undefined;
+  private readonly policy: SandboxPolicy;
+
+  constructor(
+    policy: SandboxPolicy,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.policy = { ...policy, workspaceRoot: realOrSame(policy.workspaceRoot), writableRoots: policy.writableRoots.map(realOrSame) };
+  }
+
+  get mode(): SandboxPolicy["mode"] {
+    return this.policy.mode;
+  }
+
+  get network(): boolean {
+    return this.policy.network;
+  }
+
+  /** Whether it can run here (cached per process). */
+  probe(): Promise<SandboxProbe> {
+    return probeSandbox(this.env);
+  }
+
+  /** The session's temp dir (made at first use, 0700). */
+  private sessionTemp(): string {
+    this.temp ??= realOrSame(mkdtempSync(join(tmpdir(), "pi-sandbox-")));
+    return this.temp;
+  }
+
+  /** The argv that runs `command` (an argv) in the sandbox; the probe must have said ok. */
+  wrap(probe: Extract<SandboxProbe, { ok: true }>, command: readonly string[], cwd: string): WrappedCommand {
+    const home = this.env.HOME ? realOrSame(this.env.HOME) : undefined;
+    if (probe.kind === "seatbelt") {
+      const profile = buildSeatbeltProfile({ policy: this.policy, home, sessionTemp: this.sessionTemp() });
+      const [file, ...args] = seatbeltCommand(probe.program, profile, command);
+      return { file, args, release: () => undefined };
+    }
+    const runtimeDir = this.env.XDG_RUNTIME_DIR ? realOrSame(this.env.XDG_RUNTIME_DIR) : undefined;
+    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp: this.sessionTemp(), runtimeDir, hiddenPaths: socketsNamed(this.env), pathKind, realPath: realOrSame, gitDirOf }, command);
+    acquireStubs(plan.stubs);
+    let released = false;
+    return {
+      file: probe.program,
+      args: plan.args,
+      release: () => {
+        if (released) return;
+        released = true;
+        releaseStubs(plan.stubs);
+      },
+    };
+  }
+
+  dispose(): void {
+    if (this.temp) rmSync(this.temp, { recursive: true, force: true });
+    this.temp = undefined;
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * The tables of the sandbox: what stays read-only inside a writable root, and which secrets of
+ * the user's home are hidden. Entries of the first table are single names directly under a root:
+ * a deeper entry (`.github/workflows`) could be escaped by renaming its parent (a mount moves with
+ * its directory), a top-level one cannot (it is a mount point under the root's own mount point).
+ */
+
+/** Things under a writable root that a tool, the editor, git or CI later executes or loads. */
+export const protectedWorkspaceNames: readonly { name: string; kind: "dir" | "file"; why: string }[] = [
+  { name: ".git", kind: "dir", why: "git hooks and config (core.fsmonitor, core.pager, aliases): run by git and by the editor's git" },
+  { name: ".pi", kind: "dir", why: "Pi's project extensions, settings, SYSTEM.md: loaded by the agent" },
+  { name: ".vscode", kind: "dir", why: "tasks.json (runOn folderOpen), launch.json, settings.json: run or read by the editor" },
+  { name: ".github", kind: "dir", why: "workflows: run in CI with the repository's secrets" },
+  { name: ".gitlab-ci.yml", kind: "file", why: "CI pipeline" },
+  { name: ".husky", kind: "dir", why: "git hooks" },
+  { name: ".githooks", kind: "dir", why: "git hooks (core.hooksPath)" },
+  { name: ".pre-commit-config.yaml", kind: "file", why: "run at git commit" },
+  { name: ".gitmodules", kind: "file", why: "submodule URLs and update commands" },
+  { name: ".envrc", kind: "file", why: "direnv: run by the user's shell" },
+  { name: ".npmrc", kind: "file", why: "npm: script-shell, node-options, registry tokens" },
+  { name: ".yarnrc", kind: "file", why: "yarn configuration" },
+  { name: ".yarnrc.yml", kind: "file", why: "yarn berry: yarnPath runs a script" },
+  { name: ".pnpmfile.cjs", kind: "file", why: "pnpm hooks: run at install" },
+  { name: ".devcontainer", kind: "dir", why: "dev container: postCreateCommand" },
+  { name: ".idea", kind: "dir", why: "JetBrains run configurations" },
+  { name: ".mise.toml", kind: "file", why: "mise: tasks and env run on cd" },
+  { name: ".tool-versions", kind: "file", why: "asdf/mise: which binaries run" },
+  { name: ".claude", kind: "dir", why: "another agent's settings and hooks" },
+  { name: ".codex", kind: "dir", why: "another agent's settings" },
+];
+
+/** Secrets in the user's home, hidden from every sandboxed process (relative to $HOME). */
+export const homeSecrets: readonly string[] = [
+  ".ssh",
+  ".aws",
+  ".gnupg",
+  ".config/gcloud",
+  ".azure",
+  ".kube",
+  ".docker/config.json",
+  ".netrc",
+  ".git-credentials",
+  ".config/gh",
+  ".config/hub",
+  ".pi/agent/auth.json",
+  ".codex/auth.json",
+  ".claude/.credentials.json",
+  ".npmrc",
+  ".yarnrc.yml",
+  ".pypirc",
+  ".gem/credentials",
+  ".cargo/credentials",
+  ".cargo/credentials.toml",
+  ".terraform.d/credentials.tfrc.json",
+  ".vault-token",
+  ".password-store",
+  ".local/share/keyrings",
+  ".config/op",
+  ".mozilla",
+  ".config/google-chrome",
+  ".config/chromium",
+  ".config/BraveSoftware",
+  ".config/Code/User/globalStorage",
+  ".vscode-server/data/User/globalStorage",
+];
+
+/** Files in $HOME a login or a new terminal runs: kept read-only when home lies inside a writable root. */
+export const homeStartupFiles: readonly { name: string; kind: "dir" | "file" }[] = [
+  ...[".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile", ".zshenv", ".gitconfig"].map((name) => ({ name, kind: "file" as const })),
+  ...[".ssh", ".config/fish", ".config/autostart", ".config/systemd", ".config/git", ".local/bin", ".pi"].map((name) => ({ name, kind: "dir" as const })),
+];
