@@ -61,17 +61,12 @@ function applyDelta(state: StreamingAssistant, event: AssistantMessageEvent): vo
   // Seed 001's examples omit contentIndex: such a delta belongs to the last block.
   const index = typeof event.contentIndex === "number" ? event.contentIndex : lastIndex(state);
   const content = state.message.content;
-  const block = (make: () => AssistantContent): AssistantContent => {
-    while (content.length <= index) content.push({ type: "text", text: "" });
-    if (!content[index] || isFiller(content[index], make())) content[index] = make();
-    return content[index];
-  };
   switch (event.type) {
     case "text_start":
       content[index] = { type: "text", text: "" };
       break;
     case "text_delta": {
-      const b = block(() => ({ type: "text", text: "" }));
+      const b = blockAt(content, index, "text");
       if (b.type === "text") b.text += event.delta;
       break;
     }
@@ -82,7 +77,7 @@ function applyDelta(state: StreamingAssistant, event: AssistantMessageEvent): vo
       content[index] = { type: "thinking", thinking: "" };
       break;
     case "thinking_delta": {
-      const b = block(() => ({ type: "thinking", thinking: "" }));
+      const b = blockAt(content, index, "thinking");
       if (b.type === "thinking") b.thinking += event.delta;
       break;
     }
@@ -94,7 +89,7 @@ function applyDelta(state: StreamingAssistant, event: AssistantMessageEvent): vo
       state.streamingArguments.set(index, { parser: new PartialJsonParser(), chars: 0 });
       break;
     case "toolcall_delta": {
-      const b = block(() => ({ type: "toolCall", id: "", name: "", arguments: {} }));
+      const b = blockAt(content, index, "toolCall");
       let args = state.streamingArguments.get(index);
       if (!args) state.streamingArguments.set(index, (args = { parser: new PartialJsonParser(), chars: 0 }));
       // O(delta): the parser reads only the new text (re-parsing all of it per delta was quadratic).
@@ -110,9 +105,19 @@ function applyDelta(state: StreamingAssistant, event: AssistantMessageEvent): vo
   }
 }
 
-/** A gap filled with an empty text block before its real start event arrived. */
-function isFiller(existing: AssistantContent, wanted: AssistantContent): boolean {
-  return existing.type === "text" && existing.text === "" && wanted.type !== "text";
+/**
+ * The block at `index` for a delta of `type`, made when missing (gaps filled with empty text
+ * blocks) or when it is such a filler and the delta is not text. Per delta: no allocation when the
+ * block exists.
+ */
+function blockAt(content: AssistantContent[], index: number, type: AssistantContent["type"]): AssistantContent {
+  while (content.length <= index) content.push({ type: "text", text: "" });
+  const existing = content[index];
+  const filler = existing?.type === "text" && existing.text === "" && type !== "text";
+  if (existing && !filler) return existing;
+  const made: AssistantContent = type === "text" ? { type: "text", text: "" } : type === "thinking" ? { type: "thinking", thinking: "" } : { type: "toolCall", id: "", name: "", arguments: {} };
+  content[index] = made;
+  return made;
 }
 
 function lastIndex(state: StreamingAssistant): number {
