@@ -6,6 +6,7 @@
  *   npm run bench -- --runs 3              fewer runs
  *   npm run bench -- --only stream,tools   some scenarios (startup, stream, tools, switch, tree)
  *   npm run bench -- --no-write            print only
+ *   npm run bench -- --only bigcalls --big-sizes 40,400,4000 --big-pi-max-kb 40 --big-cap-s 60 --big-runs 3
  *
  * Nothing here asserts a timing: figures are reported, goals marked met / not met.
  */
@@ -15,6 +16,7 @@ import * as path from "node:path";
 import { assertPeerInstalled, peerDir } from "../test/support/peers";
 import { startBenchLlm } from "./lib/llm";
 import { goals, machine, table, writeReport } from "./lib/report";
+import { bigCallGoals, bigCallScenario, type BigCallOptions } from "./big-calls";
 import { runScenario, startupScenario, streamScenario, switchScenario, toolsScenario, treeScenario, type Scenario } from "./scenarios";
 
 interface Options {
@@ -22,10 +24,11 @@ interface Options {
   only?: string[];
   write: boolean;
   idleMs: number;
+  big: BigCallOptions;
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { runs: 9, write: true, idleMs: 1000 };
+  const options: Options = { runs: 9, write: true, idleMs: 1000, big: { sizes: [40_000, 400_000, 4_000_000], piMaxChars: 40_000, capMs: 60_000, runs: 3 } };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = (): string => {
@@ -37,6 +40,10 @@ function parseArgs(argv: string[]): Options {
     else if (arg === "--only") options.only = value().split(",");
     else if (arg === "--idle-ms") options.idleMs = Number(value());
     else if (arg === "--no-write") options.write = false;
+    else if (arg === "--big-sizes") options.big.sizes = value().split(",").map((k) => Number(k) * 1000);
+    else if (arg === "--big-pi-max-kb") options.big.piMaxChars = Number(value()) * 1000;
+    else if (arg === "--big-cap-s") options.big.capMs = Number(value()) * 1000;
+    else if (arg === "--big-runs") options.big.runs = Math.max(1, Number(value()));
     else throw new Error(`unknown option ${arg} (see bench/run.ts)`);
   }
   return options;
@@ -70,6 +77,7 @@ async function main(): Promise<void> {
     tools: toolsScenario,
     switch: switchScenario,
     tree: treeScenario,
+    bigcalls: () => bigCallScenario(options.big),
   };
   const names = options.only ?? Object.keys(all);
   for (const n of names) if (!all[n]) throw new Error(`unknown scenario ${n}; known: ${Object.keys(all).join(", ")}`);
@@ -92,11 +100,13 @@ async function main(): Promise<void> {
   }
   const seconds = (performance.now() - t0) / 1000;
   const metrics = scenarios.flatMap((s) => s.metrics);
-  console.log(["", ...table(metrics), "", ...goals(metrics), ""].join("\n"));
+  const big = scenarios.find((s): s is ReturnType<typeof bigCallScenario> => "sizeMetrics" in s);
+  const bigGoals = big ? bigCallGoals(big.sizeMetrics) : [];
+  console.log(["", ...table(metrics), "", ...goals(metrics), "", ...bigGoals, ""].join("\n"));
   if (options.write) {
     const file = path.join(ROOT, "bench", "RESULTS.md");
     const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`;
-    writeReport(file, facts, metrics, { runs: options.runs, seconds, command });
+    writeReport(file, facts, metrics, { runs: options.runs, seconds, command, extraGoals: bigGoals });
     console.log(`wrote ${path.relative(process.cwd(), file)} (${seconds.toFixed(0)} s)`);
   }
 }

@@ -21,6 +21,8 @@ export interface Scenario {
   name: string;
   subjects: SubjectId[];
   metrics: Metric[];
+  /** At most this many rounds, whatever `--runs` says (a long scenario). */
+  maxRuns?: number;
   /** Called once before the rounds. */
   setup?(ctx: Context): void;
   /** One measured run of one subject. */
@@ -218,7 +220,8 @@ export function treeScenario(): Scenario {
 export async function runScenario(ctx: Context, scenario: Scenario): Promise<void> {
   scenario.setup?.(ctx);
   const t0 = performance.now();
-  for (let round = -1; round < ctx.runs; round++) {
+  const runs = Math.min(ctx.runs, scenario.maxRuns ?? ctx.runs);
+  for (let round = -1; round < runs; round++) {
     for (const subject of rotate(scenario.subjects, Math.max(round, 0))) {
       try {
         await scenario.run(ctx, subject, round >= 0);

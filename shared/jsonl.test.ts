@@ -168,6 +168,21 @@ describe("JsonlWriter", () => {
     assert.equal(s.written.length, 3);
   });
 
+  it("drains a long queue in linear time (a 4 MB tool call queues ~200,000 deltas behind a slow reader)", () => {
+    const s = slowSink(16 * 1024);
+    const writer = new JsonlWriter(s.sink);
+    writer.post({ first: true, pad: "x".repeat(20_000) });
+    const count = 300_000;
+    for (let i = 0; i < count; i++) writer.post({ i });
+    const t0 = performance.now();
+    while (s.waiting) s.drain();
+    const ms = performance.now() - t0;
+    assert.equal(s.written.length, count + 1);
+    assert.deepEqual(JSON.parse(s.written.at(-1)!), { i: count - 1 });
+    // Taking from the front of the array one by one was quadratic: tens of seconds here.
+    assert.ok(ms < 3000, `took ${ms.toFixed(0)} ms`);
+  });
+
   it("rejects queued writes on close", async () => {
     const s = slowSink(1);
     const writer = new JsonlWriter(s.sink);

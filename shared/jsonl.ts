@@ -172,7 +172,9 @@ export interface LineSink {
  * memory (bounded) and `write` resolves once the record was handed to the sink.
  */
 export class JsonlWriter {
-  private readonly queue: { text: string; done: (error?: Error) => void }[] = [];
+  private queue: { text: string; done: (error?: Error) => void }[] = [];
+  /** The queue's first record still waiting (taking from the front of a long array one by one is quadratic). */
+  private head = 0;
   private queuedChars = 0;
   private waiting = false;
   private closed = false;
@@ -204,7 +206,7 @@ export class JsonlWriter {
 
   /** Hands the text to the sink when nothing waits before it; false when it has to queue. */
   private writeNow(text: string): boolean {
-    if (this.waiting || this.queue.length > 0) return false;
+    if (this.waiting || this.head < this.queue.length) return false;
     if (!this.sink.write(text)) this.waitForDrain();
     return true;
   }
@@ -216,8 +218,11 @@ export class JsonlWriter {
 
   close(reason = "The connection is closed"): void {
     this.closed = true;
-    for (const item of this.queue.splice(0)) item.done(new Error(reason));
+    const waiting = this.queue.slice(this.head);
+    this.queue = [];
+    this.head = 0;
     this.queuedChars = 0;
+    for (const item of waiting) item.done(new Error(reason));
   }
 
   private waitForDrain(): void {
@@ -230,12 +235,20 @@ export class JsonlWriter {
   }
 
   private flush(): void {
-    while (this.queue.length > 0 && !this.waiting) {
-      const item = this.queue.shift()!;
+    while (this.head < this.queue.length && !this.waiting) {
+      const item = this.queue[this.head++]!;
       this.queuedChars -= item.text.length;
       const ok = this.sink.write(item.text);
       item.done();
       if (!ok) this.waitForDrain();
+    }
+    if (this.head === this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      // Drop what was written once it is most of the array: amortized O(1) per record.
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
     }
   }
 }

@@ -55,6 +55,8 @@ export const chatItemSchemas = {
     status: ToolStatus,
     durationMs: Type.Optional(Type.Number()),
     images: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** While the model still streams the call: characters of its arguments so far (`args` then holds only their short values). */
+    argumentChars: Type.Optional(Type.Integer({ minimum: 0 })),
   }),
   bash: item("bash", {
     command: Type.String(),

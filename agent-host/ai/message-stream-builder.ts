@@ -1,17 +1,14 @@
 import { inertMessage } from "../../shared/foreign-json";
-import { parsePartialJson } from "../../shared/rpc/partial-json";
+import { PartialJsonParser, parsePartialJson } from "../../shared/rpc/partial-json";
 import { ArgumentBounds, refuseToolCall } from "./tool-call-limits";
 import { AssistantMessageEventStream } from "./event-stream";
 import { applyCost, emptyUsage } from "./usage";
 import type { AssistantMessage, Model, StopReason, ToolCall, Usage } from "./types";
 
-/** Streamed arguments longer than this are parsed only when complete. */
-const PARTIAL_PARSE_MAX_CHARS = 1024 * 1024;
-
 type OpenBlock =
   | { kind: "text"; index: number }
   | { kind: "thinking"; index: number }
-  | { kind: "toolCall"; index: number; raw: string; bounds: ArgumentBounds; refused?: string };
+  | { kind: "toolCall"; index: number; raw: string; bounds: ArgumentBounds; partial: PartialJsonParser; refused?: string };
 
 /**
  * What every provider uses to build its message and emit events in the one order the agent
@@ -78,7 +75,7 @@ export class MessageStreamBuilder {
     if (this.open.has(key)) return;
     const index = this.message.content.length;
     this.message.content.push({ type: "toolCall", id, name, arguments: {} });
-    this.open.set(key, { kind: "toolCall", index, raw: "", bounds: new ArgumentBounds() });
+    this.open.set(key, { kind: "toolCall", index, raw: "", bounds: new ArgumentBounds(), partial: new PartialJsonParser() });
     this.stream.push({ type: "toolcall_start", contentIndex: index, id, toolName: name, partial: this.message });
   }
 
@@ -93,8 +90,8 @@ export class MessageStreamBuilder {
       return;
     }
     block.raw += delta;
-    // Re-parsing the whole text on every delta is quadratic: past a size the arguments show at the end.
-    if (block.raw.length <= PARTIAL_PARSE_MAX_CHARS) content.arguments = parsePartialJson(block.raw);
+    // Read incrementally (O(delta)): what streamed so far shows in `arguments`, as in Pi.
+    content.arguments = block.partial.push(delta).value();
     this.stream.push({ type: "toolcall_delta", contentIndex: block.index, delta, partial: this.message });
   }
 

@@ -10,16 +10,16 @@ import type { AddressInfo } from "node:net";
 export interface BenchTurn {
   /** Text deltas, streamed in order. */
   text?: string[];
-  /** A single tool call (arguments as an object). */
-  toolCall?: { name: string; arguments: Record<string, unknown> };
+  /** A single tool call (arguments as an object), sent whole or in `argumentDelta`-character pieces of its JSON text. */
+  toolCall?: { name: string; arguments: Record<string, unknown>; argumentDelta?: number };
 }
 
 export interface BenchLlm {
   readonly baseUrl: string;
   /** Replaces the queue of turns (serialized here, not per request); when it runs out every request gets the text "OK.". */
   script(turns: BenchTurn[]): void;
-  /** Chat requests answered and their summed server time since the last reset(). */
-  readonly stats: { requests: number; serverMs: number };
+  /** Chat requests answered, their summed server time, and when each one's last byte was written (performance.now()), since the last reset(). */
+  readonly stats: { requests: number; serverMs: number; finishedAt: number[] };
   reset(): void;
   close(): Promise<void>;
 }
@@ -49,9 +49,10 @@ export function sseWrites(turn: BenchTurn, model = "mock"): string[] {
   for (const t of turn.text ?? []) push(`{"content":${JSON.stringify(t)}}`, null);
   if (turn.toolCall) {
     const callId = `call_b${callCounter}`;
-    const args = JSON.stringify(JSON.stringify(turn.toolCall.arguments));
+    const args = JSON.stringify(turn.toolCall.arguments);
+    const size = turn.toolCall.argumentDelta ?? args.length;
     push(`{"tool_calls":[{"index":0,"id":"${callId}","type":"function","function":{"name":"${turn.toolCall.name}","arguments":""}}]}`, null);
-    push(`{"tool_calls":[{"index":0,"function":{"arguments":${args}}}]}`, null);
+    for (let i = 0; i < args.length; i += size) push(`{"tool_calls":[{"index":0,"function":{"arguments":${JSON.stringify(args.slice(i, i + size))}}}]}`, null);
   }
   push("{}", turn.toolCall ? "tool_calls" : "stop");
   events.push(`data: {"id":"${id}","object":"chat.completion.chunk","created":1,"model":"mock","choices":[],"usage":{"prompt_tokens":100,"completion_tokens":10,"total_tokens":110}}\n\n`);
@@ -63,7 +64,7 @@ export function sseWrites(turn: BenchTurn, model = "mock"): string[] {
 
 export async function startBenchLlm(): Promise<BenchLlm> {
   let queue: string[][] = [];
-  const stats = { requests: 0, serverMs: 0 };
+  const stats = { requests: 0, serverMs: 0, finishedAt: [] as number[] };
   const fallback = sseWrites({ text: ["OK."] });
 
   const server = http.createServer((req, res) => {
@@ -90,8 +91,10 @@ export async function startBenchLlm(): Promise<BenchLlm> {
         setImmediate(next);
       };
       res.on("finish", () => {
+        const now = performance.now();
         stats.requests++;
-        stats.serverMs += performance.now() - t0;
+        stats.serverMs += now - t0;
+        stats.finishedAt.push(now);
       });
       next();
     });
@@ -111,6 +114,7 @@ export async function startBenchLlm(): Promise<BenchLlm> {
     reset() {
       stats.requests = 0;
       stats.serverMs = 0;
+      stats.finishedAt = [];
     },
     close() {
       return new Promise<void>((resolve) => {

@@ -1,6 +1,7 @@
 import type { AgentMessage, AssistantContent, EventOf } from "../../shared/protocol";
 import { AssistantMessageBuilder } from "../../shared/rpc/message-builder";
 import type { AssistantBlock } from "../../shared/webview-protocol";
+import { StreamingToolCards } from "./streaming-tool-cards";
 import type { Transcript } from "./transcript";
 
 /**
@@ -10,11 +11,14 @@ import type { Transcript } from "./transcript";
  */
 export class AssistantStream {
   private current: { key: string; builder: AssistantMessageBuilder } | undefined;
+  private readonly toolCards: StreamingToolCards;
 
   constructor(
     private readonly transcript: Transcript,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.toolCards = new StreamingToolCards(transcript, now);
+  }
 
   start(message: AgentMessage): { key: string; builder: AssistantMessageBuilder } {
     this.finish();
@@ -37,7 +41,10 @@ export class AssistantStream {
       this.transcript.appendBlock(current.key, block, delta.type === "text_delta" ? "text" : "thinking", delta.delta);
       return;
     }
-    if (delta.type === "toolcall_delta" && !snapshot) return;
+    if (!snapshot && (delta.type === "toolcall_start" || delta.type === "toolcall_delta" || delta.type === "toolcall_end")) {
+      this.toolCards.event(delta, state);
+      if (delta.type === "toolcall_delta") return;
+    }
     this.sync(current.key, blocksOf(state.message.content));
   }
 
@@ -46,6 +53,7 @@ export class AssistantStream {
     const current = this.current ?? this.start(message);
     this.current = undefined;
     current.builder.end(message);
+    this.toolCards.messageEnded(message.stopReason === "error" || message.stopReason === "aborted");
     const blocks = blocksOf(message.content ?? []);
     this.sync(current.key, blocks);
     const hasText = blocks.some((b) => b.text.trim() !== "");
@@ -60,6 +68,7 @@ export class AssistantStream {
 
   /** A run ended without message_end (e.g. the agent exited): stop the cursor. */
   finish(): void {
+    this.toolCards.finish();
     if (!this.current) return;
     const { key } = this.current;
     this.current = undefined;

@@ -54,6 +54,29 @@ describe("AssistantMessageBuilder", () => {
     assert.deepEqual(builder.state!.message.content, [{ type: "text", text: "Sure." }]);
   });
 
+  it("shows a streaming write's path as soon as it is read, counts the characters, and costs O(delta) (1 MB in 20-character deltas)", () => {
+    const builder = new AssistantMessageBuilder();
+    builder.start(start);
+    builder.update({ type: "toolcall_start", contentIndex: 0, id: "call_w", toolName: "write" });
+    const text = JSON.stringify({ path: "src/big.ts", content: "const x = 1;\n".repeat(80_000) });
+    const t0 = performance.now();
+    let sawPath = -1;
+    for (let i = 0; i < text.length; i += 20) {
+      const state = builder.update({ type: "toolcall_delta", contentIndex: 0, delta: text.slice(i, i + 20) });
+      const call = state.message.content[0];
+      if (sawPath < 0 && call?.type === "toolCall" && (call.arguments as { path?: string }).path === "src/big.ts") sawPath = i + 20;
+    }
+    const ms = performance.now() - t0;
+    assert.ok(sawPath > 0 && sawPath <= 40, `the path showed after ${sawPath} characters`);
+    assert.equal(builder.state!.streamingArguments.get(0)!.chars, text.length);
+    const call = builder.state!.message.content[0];
+    assert.equal(call?.type === "toolCall" && (call.arguments as { content: string }).content.length, 13 * 80_000);
+    // Re-parsing all the arguments so far on every delta took 4.5 s at 100 KB.
+    assert.ok(ms < 1500, `took ${ms.toFixed(0)} ms`);
+    builder.update({ type: "toolcall_end", contentIndex: 0, toolCall: { type: "toolCall", id: "call_w", name: "write", arguments: { path: "src/big.ts" } } });
+    assert.equal(builder.state!.streamingArguments.size, 0);
+  });
+
   it("appends a delta without contentIndex (seed 001's example) to the last block", () => {
     const b = build([{ type: "text_start", contentIndex: 0 }, { type: "text_delta", delta: "a" } as unknown as AssistantMessageEvent]);
     assert.deepEqual(b.state!.message.content, [{ type: "text", text: "a" }]);

@@ -1,11 +1,17 @@
 import type { AgentMessage, AssistantContent, AssistantMessage, AssistantMessageEvent } from "../protocol";
-import { parsePartialJson } from "./partial-json";
+import { PartialJsonParser } from "./partial-json";
 
-/** An assistant message as far as it has streamed; tool-call arguments keep their raw text too. */
+/** A tool call's arguments while they stream: read incrementally, and how many characters came. */
+export interface StreamingArguments {
+  parser: PartialJsonParser;
+  chars: number;
+}
+
+/** An assistant message as far as it has streamed. */
 export interface StreamingAssistant {
   message: AssistantMessage;
-  /** Raw argument text per content index, while a tool call streams. */
-  rawArguments: Map<number, string>;
+  /** Per content index, while a tool call streams. */
+  streamingArguments: Map<number, StreamingArguments>;
   done: boolean;
 }
 
@@ -23,7 +29,7 @@ export class AssistantMessageBuilder {
 
   start(message: AgentMessage): StreamingAssistant | undefined {
     if (message.role !== "assistant") return undefined;
-    this.current = { message: { ...message, content: [...(message.content ?? [])] }, rawArguments: new Map(), done: false };
+    this.current = { message: { ...message, content: [...(message.content ?? [])] }, streamingArguments: new Map(), done: false };
     return this.current;
   }
 
@@ -41,9 +47,9 @@ export class AssistantMessageBuilder {
 
   end(message: AgentMessage): StreamingAssistant | undefined {
     if (message.role !== "assistant") return undefined;
-    const state = this.current ?? { message, rawArguments: new Map(), done: true };
+    const state = this.current ?? { message, streamingArguments: new Map(), done: true };
     state.message = message;
-    state.rawArguments.clear();
+    state.streamingArguments.clear();
     state.done = true;
     this.current = undefined;
     return state;
@@ -55,17 +61,12 @@ function applyDelta(state: StreamingAssistant, event: AssistantMessageEvent): vo
   // Seed 001's examples omit contentIndex: such a delta belongs to the last block.
   const index = typeof event.contentIndex === "number" ? event.contentIndex : lastIndex(state);
   const content = state.message.content;
-  const block = (make: () => AssistantContent): AssistantContent => {
-    while (content.length <= index) content.push({ type: "text", text: "" });
-    if (!content[index] || isFiller(content[index], make())) content[index] = make();
-    return content[index];
-  };
   switch (event.type) {
     case "text_start":
       content[index] = { type: "text", text: "" };
       break;
     case "text_delta": {
-      const b = block(() => ({ type: "text", text: "" }));
+      const b = blockAt(content, index, "text");
       if (b.type === "text") b.text += event.delta;
       break;
     }
@@ -76,7 +77,7 @@ function applyDelta(state: StreamingAssistant, event: AssistantMessageEvent): vo
       content[index] = { type: "thinking", thinking: "" };
       break;
     case "thinking_delta": {
-      const b = block(() => ({ type: "thinking", thinking: "" }));
+      const b = blockAt(content, index, "thinking");
       if (b.type === "thinking") b.thinking += event.delta;
       break;
     }
@@ -85,25 +86,38 @@ function applyDelta(state: StreamingAssistant, event: AssistantMessageEvent): vo
       break;
     case "toolcall_start":
       content[index] = { type: "toolCall", id: event.id ?? "", name: event.toolName ?? "", arguments: {} };
-      state.rawArguments.set(index, "");
+      state.streamingArguments.set(index, { parser: new PartialJsonParser(), chars: 0 });
       break;
     case "toolcall_delta": {
-      const b = block(() => ({ type: "toolCall", id: "", name: "", arguments: {} }));
-      const raw = (state.rawArguments.get(index) ?? "") + event.delta;
-      state.rawArguments.set(index, raw);
-      if (b.type === "toolCall") b.arguments = parsePartialJson(raw);
+      const b = blockAt(content, index, "toolCall");
+      let args = state.streamingArguments.get(index);
+      if (!args) state.streamingArguments.set(index, (args = { parser: new PartialJsonParser(), chars: 0 }));
+      // O(delta): the parser reads only the new text (re-parsing all of it per delta was quadratic).
+      args.parser.push(event.delta);
+      args.chars += event.delta.length;
+      if (b.type === "toolCall") b.arguments = args.parser.value();
       break;
     }
     case "toolcall_end":
       content[index] = event.toolCall;
-      state.rawArguments.delete(index);
+      state.streamingArguments.delete(index);
       break;
   }
 }
 
-/** A gap filled with an empty text block before its real start event arrived. */
-function isFiller(existing: AssistantContent, wanted: AssistantContent): boolean {
-  return existing.type === "text" && existing.text === "" && wanted.type !== "text";
+/**
+ * The block at `index` for a delta of `type`, made when missing (gaps filled with empty text
+ * blocks) or when it is such a filler and the delta is not text. Per delta: no allocation when the
+ * block exists.
+ */
+function blockAt(content: AssistantContent[], index: number, type: AssistantContent["type"]): AssistantContent {
+  while (content.length <= index) content.push({ type: "text", text: "" });
+  const existing = content[index];
+  const filler = existing?.type === "text" && existing.text === "" && type !== "text";
+  if (existing && !filler) return existing;
+  const made: AssistantContent = type === "text" ? { type: "text", text: "" } : type === "thinking" ? { type: "thinking", thinking: "" } : { type: "toolCall", id: "", name: "", arguments: {} };
+  content[index] = made;
+  return made;
 }
 
 function lastIndex(state: StreamingAssistant): number {

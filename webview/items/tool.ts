@@ -14,6 +14,7 @@ const maxDiffLines = 400;
 export class ToolView implements ItemView {
   element: HTMLElement;
   private outputElement: HTMLElement | undefined;
+  private progressElement: HTMLElement | undefined;
 
   constructor(
     private item: ToolItem,
@@ -23,7 +24,13 @@ export class ToolView implements ItemView {
   }
 
   update(item: ToolItem): void {
+    const before = this.item;
     this.item = item;
+    // While the model streams the call, only its progress changes: no re-render of the card.
+    if (this.progressElement && item.argumentChars !== undefined && before.name === item.name && sameShortArguments(before.args, item.args)) {
+      this.progressElement.textContent = receiving(item.argumentChars);
+      return;
+    }
     this.element = replaceItem(this.element, this.build());
   }
 
@@ -48,11 +55,13 @@ export class ToolView implements ItemView {
         ? h("span", { class: "tool-status", "aria-label": "running" }, icon("loading", "codicon-modifier-spin"))
         : h("span", { class: "tool-status", "aria-label": item.status === "error" ? "failed" : "done" }, icon(item.status === "error" ? "error" : "check"));
     const duration = item.durationMs !== undefined ? h("span", { class: "tool-duration" }, formatDuration(item.durationMs)) : null;
+    this.progressElement = item.argumentChars !== undefined ? h("span", { class: "tool-duration tool-progress" }, receiving(item.argumentChars)) : undefined;
     const summary = [
       icon(toolIcons[item.name] ?? "tools"),
       h("span", { class: "tool-name" }, item.name),
       h("span", { class: "tool-summary" }, toolSummary(item.name, item.args)),
       h("span", { class: "spacer" }),
+      this.progressElement ?? null,
       duration,
       status,
     ].filter((n): n is HTMLElement => n !== null);
@@ -77,8 +86,8 @@ export class ToolView implements ItemView {
       case "edit":
       case "write":
         body.append(this.fileLink());
-        // A failed call changed nothing: no diff, nothing to open.
-        if (item.status !== "error") body.append(this.diff());
+        // A failed call changed nothing: no diff, nothing to open; a streaming call has no content yet.
+        if (item.status !== "error" && item.argumentChars === undefined) body.append(this.diff());
         if (item.status === "done") body.append(this.diffButton());
         break;
       default:
@@ -150,4 +159,17 @@ export class ToolView implements ItemView {
     button.addEventListener("click", () => this.ctx.post({ type: "openDiff", key: this.item.key }));
     return h("div", { class: "tool-actions" }, button);
   }
+}
+
+/** "receiving 12.3 KB": how much of a streaming call's arguments came so far. */
+function receiving(chars: number): string {
+  return `receiving ${chars < 1024 ? `${chars} B` : chars < 1024 * 1024 ? `${(chars / 1024).toFixed(1)} KB` : `${(chars / 1024 / 1024).toFixed(2)} MB`}`;
+}
+
+/** A streaming card's short arguments (a path, a command) are the same: compared field by field, all small. */
+function sameShortArguments(a: unknown, b: unknown): boolean {
+  const x = (a ?? {}) as Record<string, unknown>;
+  const y = (b ?? {}) as Record<string, unknown>;
+  const keys = Object.keys(x);
+  return keys.length === Object.keys(y).length && keys.every((k) => x[k] === y[k]);
 }

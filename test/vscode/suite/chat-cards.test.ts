@@ -1,6 +1,8 @@
 // Tool cards collapsed and expanded all at once (header button and command), and messages
 // copied as markdown to the clipboard.
 import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import { eventually } from "./agent-fixture";
 import { chatText, chatView, settled, typePrompt, useChatSuite } from "./chat-support";
@@ -35,6 +37,24 @@ describe("Pi chat: tool cards and copying", function () {
     await chatText("collapsed by the command", noneOpen);
     await vscode.commands.executeCommand("pi.expandToolCards");
     await chatText("expanded by the command", allOpen);
+  });
+
+  it("shows a streaming write's card at once: its file and the size so far, then the call", async () => {
+    const agent = fixture();
+    const content = "const line = 'streamed into the card';\n".repeat(5000);
+    // ~200 KB of arguments in 40 pieces, 75 ms apart: three seconds of streaming.
+    agent.llm.enqueue({ toolCalls: [{ name: "write", arguments: { path: "streamed-big.txt", content }, argumentChunks: 40 }], delayMs: 75 }, { text: "Written." });
+    await typePrompt("Write the big file");
+    const card = ".item-tool[data-tool='write']";
+    const progress = await chatText("the streaming card's progress", `${card} .tool-progress`, (t) => /^receiving [\d.]+ KB$/.test(t));
+    await chatText("its file while it streams", `${card}:has(.tool-progress) .file-link`, (t) => t.includes("streamed-big.txt"));
+    await chatText("the progress grows", `${card} .tool-progress`, (t) => t !== progress);
+    await chatText("the reply", ".item-assistant:last-child .text", (t) => t === "Written.");
+    await settled(agent);
+    await chatText("the call done, without progress", `${card}[data-status='done']:not(:has(.tool-progress)) .file-link`, (t) => t.includes("streamed-big.txt"));
+    const written = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, "streamed-big.txt");
+    assert.equal(fs.readFileSync(written, "utf8"), content);
+    fs.rmSync(written, { force: true });
   });
 
   it("copies a reply and a user message as markdown", async () => {
