@@ -49,21 +49,33 @@ const objectRefusals = {
  */
 export function checkStep(store: string, realRoot: string, step: RestoreStep): CheckedStep {
   if (step.action === "unavailable") return { refused: step.reason };
-  if (!path.isAbsolute(step.path)) return { refused: "its recorded path is not an absolute path (the store was changed)" };
-  let target: string;
-  try {
-    target = step.action === "write" ? realPathOf(step.path) : path.join(realPathOf(path.dirname(step.path)), path.basename(step.path));
-  } catch (error) {
-    return { refused: error instanceof Error ? error.message : String(error) };
-  }
-  if (!isInside(realRoot, target) || target === realRoot) return { refused: "it is outside the session's workspace folder" };
-  const forbidden = protectedPart(path.relative(realRoot, target));
-  if (forbidden) return { refused: forbidden };
+  const place = placeOf([realRoot], step.path, step.action);
+  if ("refused" in place) return place;
+  const { target } = place;
   if (step.action === "delete") return { action: "delete", target };
   const existing = statOf(target);
   if (existing && !existing.isFile()) return { refused: "it is not a regular file now" };
   const loaded = loadObject(store, step.hash);
   return "content" in loaded ? { action: "write", target, content: loaded.content } : { refused: objectRefusals[loaded.refused] };
+}
+
+/**
+ * Where a recorded path leads, if a rewind or a review's Undo may change it: inside one of
+ * `realRoots` (real paths), under no protected name. `write` follows every link; `delete` only the
+ * parent's (a link itself is removed).
+ */
+export function placeOf(realRoots: readonly string[], recordedPath: string, action: "write" | "delete"): { target: string } | { refused: string } {
+  if (!path.isAbsolute(recordedPath)) return { refused: "its recorded path is not an absolute path (the store was changed)" };
+  let target: string;
+  try {
+    target = action === "write" ? realPathOf(recordedPath) : path.join(realPathOf(path.dirname(recordedPath)), path.basename(recordedPath));
+  } catch (error) {
+    return { refused: error instanceof Error ? error.message : String(error) };
+  }
+  const root = realRoots.find((r) => isInside(r, target) && target !== r);
+  if (root === undefined) return { refused: "it is outside the session's workspace folder" };
+  const forbidden = protectedPart(path.relative(root, target));
+  return forbidden ? { refused: forbidden } : { target };
 }
 
 /** The steps with every refused one turned into a file that cannot be restored, with its reason. */
