@@ -1,20 +1,15 @@
 /**
- * Puts files back as a restore plan says: the recorded content, or no file where there was none.
- * A document VS Code has open with unsaved changes gets the content through an edit and a save,
- * so the editor and the disk agree; other files are written directly.
+ * Puts files back as a restore plan says (restore-files.ts checks and applies each step). A
+ * document VS Code has open with unsaved changes gets the content through an edit and a save, so
+ * the editor and the disk agree; other files are written directly.
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
 import * as vscode from "vscode";
 import type { RestoreStep } from "../../shared/checkpoints/schema";
 import { readObject } from "../../shared/node/checkpoint-store";
+import { restoreFiles, writeToDisk, type RestoreResult } from "./restore-files";
 
-export interface RestoreResult {
-  restored: string[];
-  deleted: string[];
-  /** Paths that could not be restored, with the reason. */
-  failed: { path: string; reason: string }[];
-}
+export type { RestoreResult } from "./restore-files";
 
 function openDocument(absPath: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === absPath);
@@ -27,41 +22,25 @@ async function writeBack(absPath: string, content: Buffer): Promise<void> {
     edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), content.toString("utf8"));
     if ((await vscode.workspace.applyEdit(edit)) && (await document.save())) return;
   }
-  fs.mkdirSync(path.dirname(absPath), { recursive: true });
-  fs.writeFileSync(absPath, content);
+  await writeToDisk(absPath, content);
 }
 
-export async function applyRestore(store: string, steps: readonly RestoreStep[]): Promise<RestoreResult> {
-  const result: RestoreResult = { restored: [], deleted: [], failed: [] };
-  for (const step of steps) {
-    try {
-      if (step.action === "unavailable") {
-        result.failed.push({ path: step.path, reason: step.reason });
-      } else if (step.action === "delete") {
-        fs.rmSync(step.path, { force: true });
-        result.deleted.push(step.path);
-      } else {
-        const content = readObject(store, step.hash);
-        if (!content) result.failed.push({ path: step.path, reason: "its checkpoint was pruned" });
-        else {
-          await writeBack(step.path, content);
-          result.restored.push(step.path);
-        }
-      }
-    } catch (error) {
-      result.failed.push({ path: step.path, reason: error instanceof Error ? error.message : String(error) });
-    }
-  }
-  return result;
+/** Restores the steps inside the session's workspace folder; refused steps are listed in `failed`. */
+export function applyRestore(store: string, workspace: string, steps: readonly RestoreStep[]): Promise<RestoreResult> {
+  return restoreFiles(store, workspace, steps, writeBack);
 }
 
-/** Whether a step would change anything: the file differs from what it would become. */
+/**
+ * Whether a step would change anything: the file differs from what it would become. Steps are
+ * guarded first (restore-guard.ts): a write's path is a regular file inside the workspace, or none.
+ */
 export function changesFile(store: string, step: RestoreStep): boolean {
   if (step.action === "unavailable") return true;
-  const exists = fs.existsSync(step.path);
-  if (step.action === "delete") return exists;
-  if (!exists) return true;
+  const stat = fs.lstatSync(step.path, { throwIfNoEntry: false });
+  if (step.action === "delete") return stat !== undefined;
+  if (!stat) return true;
   const document = openDocument(step.path);
+  if (!document && !fs.statSync(step.path).isFile()) return true;
   const current = document ? Buffer.from(document.getText(), "utf8") : fs.readFileSync(step.path);
   const content = readObject(store, step.hash);
   return !content || !content.equals(current);

@@ -14,6 +14,7 @@ import type { AgentSupervisor } from "../supervision/agent-supervisor";
 import { showRewindDiff } from "./diff-preview";
 import { entryTimes, sessionLineage } from "./lineage";
 import { applyRestore, changesFile, type RestoreResult } from "./restore";
+import { guardSteps, realWorkspace } from "./restore-guard";
 import { withoutContext } from "../chat/context/context-format";
 
 export type RewindMode = "both" | "files" | "conversation";
@@ -67,7 +68,7 @@ export async function rewind(deps: RewindDeps, request: RewindRequest = {}): Pro
     const { messages } = omp ? await client.request("get_branch_messages", {}) : await client.request("get_fork_messages", {});
     if (messages.length === 0) return void vscode.window.showInformationMessage("Pi: there is no user message to rewind to yet.");
     const state = await client.request("get_state", {});
-    const plans = planner(deps.store(), state.sessionId, state.sessionFile, messages);
+    const plans = planner(deps.store(), supervisor.workspaceFolder, state.sessionId, state.sessionFile, messages);
 
     const index = targetIndex(messages, request) ?? (await pickMessage(messages, plans));
     if (index === undefined) return undefined;
@@ -81,7 +82,7 @@ export async function rewind(deps: RewindDeps, request: RewindRequest = {}): Pro
       const diff = await showRewindDiff(`Rewind to “${oneLine(withoutContext(target.text), 40)}” (now ↔ after the rewind)`, steps);
       const confirmed = await confirm(steps, mode).finally(() => diff.dispose());
       if (!confirmed) return undefined;
-      result = await applyRestore(deps.store()!, steps);
+      result = await applyRestore(deps.store()!, supervisor.workspaceFolder, steps);
       deps.log.info(`Rewind: restored ${result.restored.length}, deleted ${result.deleted.length}, failed ${result.failed.length} file(s)`);
       if (result.failed.length > 0) {
         void vscode.window.showWarningMessage(`Pi: ${files(result.failed.length)} could not be restored: ${result.failed.map((f) => `${vscode.workspace.asRelativePath(f.path)} (${f.reason})`).join(", ")}`);
@@ -101,9 +102,10 @@ export async function rewind(deps: RewindDeps, request: RewindRequest = {}): Pro
 /**
  * The restore plan for a rewind to each message (by index), computed on demand: `exact` leaves
  * out files that already are as the rewind would leave them (it reads them; the message pick's
- * counts skip that).
+ * counts skip that). Records are foreign data (agents write the store): every step is guarded
+ * (restore-guard.ts) before a file is looked at, and a refused one is listed with its reason.
  */
-function planner(store: string | undefined, sessionId: string, sessionFile: string | undefined, messages: ForkMessage[]) {
+function planner(store: string | undefined, workspace: string, sessionId: string, sessionFile: string | undefined, messages: ForkMessage[]) {
   if (!store) return (): RestoreStep[] => [];
   const records: CheckpointRecord[] = sessionLineage(sessionFile, sessionId).flatMap((id) => readRecords(store, id));
   const times = entryTimes(sessionFile);
@@ -111,7 +113,7 @@ function planner(store: string | undefined, sessionId: string, sessionFile: stri
     const since = times.get(messages[index].entryId);
     const turns = new Set(messages.slice(index).map((m) => m.entryId));
     const steps = restorePlan(records, { turns, ...(since !== undefined ? { since } : {}) });
-    return exact ? steps.map((step) => trusted(store, step)).filter((step) => changesFile(store, step)) : steps;
+    return exact ? guardSteps(store, realWorkspace(workspace), steps).map((step) => trusted(store, step)).filter((step) => changesFile(store, step)) : steps;
   };
 }
 

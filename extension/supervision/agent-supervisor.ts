@@ -104,6 +104,11 @@ export class AgentSupervisor implements vscode.Disposable {
     return this.current?.client;
   }
 
+  /** The folder the agent runs in (its launch's, else the one the next start uses): a rewind restores files only inside it. */
+  get workspaceFolder(): string {
+    return this.current?.launch.cwd ?? this.options.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
+  }
+
   /** The client of a started, probed agent. */
   get readyClient(): RpcClient | undefined {
     return this.current?.ready ? this.current.client : undefined;

@@ -7,7 +7,7 @@ import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { createAjv } from "../protocol/ajv";
-import { CheckpointRecord, manifestName, OBJECTS_DIR, SESSIONS_DIR } from "../checkpoints/schema";
+import { CheckpointRecord, DEFAULT_MAX_FILE_BYTES, manifestName, OBJECTS_DIR, SESSIONS_DIR } from "../checkpoints/schema";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./private-files";
 
 /** What a file held before a change: its bytes, null when it did not exist, or why it was not kept. */
@@ -53,11 +53,45 @@ export function storeObject(dir: string, content: Buffer): string {
   return hash;
 }
 
+/** An object as read back: the store is written by agents too, so its content is checked against its name. */
+export type LoadedObject = { content: Buffer } | { refused: "missing" | "notAFile" | "tooLarge" | "mismatch" };
+
+const HASH = /^[0-9a-f]{64}$/;
+/** No object is larger than what recorders keep; a bigger one was not written by them. */
+const MAX_OBJECT_BYTES = DEFAULT_MAX_FILE_BYTES;
+
+/**
+ * Reads an object: a regular file (not a link, a FIFO or a device: opened without following a
+ * link, checked before reading) no larger than a recorder keeps, whose sha256 is its name.
+ */
+export function loadObject(dir: string, hash: string): LoadedObject {
+  if (!HASH.test(hash)) return { refused: "missing" };
+  const file = readStoredFile(objectPath(dir, hash), MAX_OBJECT_BYTES);
+  if (!("content" in file)) return file;
+  return createHash("sha256").update(file.content).digest("hex") === hash ? file : { refused: "mismatch" };
+}
+
+/** An object's content, or undefined when it is missing or not what its name says (see loadObject). */
 export function readObject(dir: string, hash: string): Buffer | undefined {
+  const loaded = loadObject(dir, hash);
+  return "content" in loaded ? loaded.content : undefined;
+}
+
+/** A file of the store, read only if it is a regular file of at most maxBytes (never blocks on a FIFO). */
+function readStoredFile(file: string, maxBytes: number): { content: Buffer } | { refused: "missing" | "notAFile" | "tooLarge" } {
+  let fd: number;
   try {
-    return fs.readFileSync(objectPath(dir, hash));
-  } catch {
-    return undefined;
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    return { refused: (error as NodeJS.ErrnoException).code === "ENOENT" ? "missing" : "notAFile" };
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return { refused: "notAFile" };
+    if (stat.size > maxBytes) return { refused: "tooLarge" };
+    return { content: fs.readFileSync(fd) };
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -74,6 +108,8 @@ export function recordCaptured(dir: string, sessionId: string, turn: string, abs
 }
 
 let validate: ((value: unknown) => boolean) | undefined;
+/** A manifest larger than this was not written by a recorder (a record is one short line). */
+const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 
 /** The session's records in recording order; unreadable lines are left out. */
 export function readRecords(dir: string, sessionId: string): CheckpointRecord[] {
@@ -83,7 +119,9 @@ export function readRecords(dir: string, sessionId: string): CheckpointRecord[] 
 export function readManifest(file: string): CheckpointRecord[] {
   let text: string;
   try {
-    text = fs.readFileSync(file, "utf8");
+    const read = readStoredFile(file, MAX_MANIFEST_BYTES);
+    if (!("content" in read)) return [];
+    text = read.content.toString("utf8");
   } catch {
     return [];
   }
