@@ -11,6 +11,7 @@ import { buildBwrapArgs, type PathKind } from "./bwrap-args";
 import type { SandboxPolicy } from "./policy";
 import { probeSandbox, type SandboxProbe } from "./probe";
 import { buildSeatbeltProfile, seatbeltCommand } from "./seatbelt";
+import { unixSocketFilterFile, withSeccomp } from "./seccomp";
 import { acquireStubs, isStub, releaseStubs } from "./stubs";
 
 export * from "./policy";
@@ -110,9 +111,12 @@ export class CommandSandbox {
     const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp: this.sessionTemp(), runtimeDir, hiddenPaths: socketsNamed(this.env), pathKind, realPath: realOrSame, gitDirOf }, command);
     acquireStubs(plan.stubs);
     let released = false;
+    // With the network on, the host's abstract unix sockets are reachable: a seccomp filter refuses AF_UNIX sockets.
+    const filter = this.policy.network ? unixSocketFilterFile() : undefined;
+    const launch = filter ? withSeccomp(probe.program, plan.args, filter) : { file: probe.program, args: plan.args };
     return {
-      file: probe.program,
-      args: plan.args,
+      file: launch.file,
+      args: launch.args,
       release: () => {
         if (released) return;
         released = true;

@@ -10,7 +10,7 @@ import { strict as assert } from "node:assert";
 import { spawn, type ChildProcess } from "node:child_process";
 import { startMockLlm, type MockLlm } from "../support/mock-llm";
 import { peerLaunch, type PeerLaunch } from "../support/peers";
-import { gone, RawHost, type Frame } from "../reliability/raw-host";
+import { gone, RawHost, type Frame } from "./raw-host";
 
 let ids = 0;
 const nextId = () => `a${++ids}`;
