@@ -1,5 +1,7 @@
 import * as vscode from "vscode";
+import { visibleText } from "../shared/visible-text";
 import { builtInProviders } from "./gateway/gateway-plan";
+import { iconsAsText } from "./ui/plain-text";
 
 /** Providers and the environment variable Pi-compatible agents read their API key from. */
 export const apiKeyProviders: readonly { provider: string; label: string; variable: string }[] = builtInProviders;
@@ -47,7 +49,39 @@ export class ApiKeyStore {
     return this.variables.includes(variable) ? await this.secrets.get(secretKey(variable)) : undefined;
   }
 
+  /**
+   * Whether the key in `variable` may be sent to `origin` (an address pi's models.json names, not
+   * the provider's default): approved once by the user, remembered in globalState. The question
+   * names the key and the address whole; Escape sends nothing (asked again at the next start).
+   */
+  allowsOrigin = async (variable: string, origin: string, provider: string): Promise<boolean> => {
+    const approvals = this.state.get<string[]>(originsKey, []);
+    const entry = `${variable} ${origin}`;
+    if (approvals.includes(entry)) return true;
+    const send = "Send it to this address";
+    const picked = await vscode.window.showQuickPick(
+      [
+        { label: send, detail: `pi's models.json names ${plain(origin)} for the provider "${plain(provider)}". The key goes only there; remembered for this address.` },
+        { label: "Don't send", detail: "The agent gets no key for it. A file an agent can write could name any address." },
+      ],
+      { title: `Send your API key ${variable} to ${plain(origin)}?`, ignoreFocusOut: true },
+    );
+    if (picked?.label !== send) return false;
+    await this.state.update(originsKey, [...approvals, entry]);
+    return true;
+  };
+
+  /** Approves an address for a key without asking (the tests' set-up; the answer the question stores). */
+  async approveOrigin(variable: string, origin: string): Promise<void> {
+    const approvals = this.state.get<string[]>(originsKey, []);
+    if (!approvals.includes(`${variable} ${origin}`)) await this.state.update(originsKey, [...approvals, `${variable} ${origin}`]);
+  }
+
   dispose(): void {
     this.changeEmitter.dispose();
   }
 }
+
+const originsKey = "pi.apiKeyOrigins";
+/** A foreign string as a quick-pick label: every character visible, on one line, no icon syntax. */
+const plain = (text: string) => iconsAsText(visibleText(text).replace(/\n/g, ""));

@@ -13,12 +13,15 @@ import { withHttpProxy, type Env } from "../../shared/node/http-proxy";
 import { piAgentDir } from "../../shared/node/project-trust";
 import { gatewayDescriptor, GATEWAY_ENV, planGateway } from "./gateway-plan";
 import { startGatewayServer, type GatewayServer } from "./gateway-server";
+import { approvedProviders, type OriginApproval } from "./key-origins";
 import { parseForeignJson } from "../../shared/foreign-json";
 
-/** Where the keys are read from (the API key store). */
+/** Where the keys are read from (the API key store), and where each may be sent (key-origins.ts). */
 export interface KeySource {
   readonly variables: readonly string[];
   key(variable: string): Promise<string | undefined>;
+  /** Whether `variable`'s key may go to `origin` (other than its provider's default): asked once, remembered. */
+  allowsOrigin: OriginApproval;
 }
 
 export class AgentGateway implements vscode.Disposable {
@@ -38,7 +41,10 @@ export class AgentGateway implements vscode.Disposable {
    */
   static async start(keys: KeySource, agentEnv: Readonly<Record<string, string | undefined>>, editorProxy?: EditorProxy): Promise<AgentGateway> {
     const agentDir = piAgentDir(agentEnv, os.homedir());
-    const plan = planGateway(keys.variables, readModelsJson(agentDir));
+    const planned = planGateway(keys.variables, readModelsJson(agentDir));
+    // A key goes only to its provider's default origin or one the user approved for it.
+    const { approved, refused } = await approvedProviders(planned.providers, keys.allowsOrigin);
+    const plan = { providers: approved, unroutable: [...planned.unroutable, ...new Set(refused.map((p) => p.variable).filter((v) => !approved.some((p) => p.variable === v)))] };
     if (plan.providers.length === 0) return new AgentGateway(undefined, {}, plan.unroutable, []);
     const proxyEnv = gatewayProxyEnv(agentEnv, readHttpProxy(agentDir), editorProxy);
     const server = await startGatewayServer(

@@ -56,7 +56,7 @@ for (const kind of ["pi", "host", "omp"] as const satisfies readonly PeerKind[])
       models.providers.groq = { baseUrl: llm.baseUrl };
       fs.writeFileSync(modelsFile, JSON.stringify(models));
       const stored: Record<string, string> = { MOCK_API_KEY: keyed, GROQ_API_KEY: groq };
-      gateway = await AgentGateway.start({ variables: Object.keys(stored), key: async (v) => stored[v] }, launch.env);
+      gateway = await AgentGateway.start({ variables: Object.keys(stored), key: async (v) => stored[v], allowsOrigin: async () => true }, launch.env);
       assert.deepEqual([...gateway.providers].sort(), ["groq", "keyed"]);
       // What resolveAgentLaunch gives the agent: the gateway's env, its names in PI_SECRET_ENV.
       const env = { ...launch.env, ...gateway.env, PI_SECRET_ENV: Object.keys(gateway.env).join(",") };

@@ -17,7 +17,7 @@ process.stdin.on("data", (chunk: Buffer) => {
   if (newline < 0) return;
   process.stdin.pause();
   const config = JSON.parse(input.slice(0, newline)) as ChildConfig;
-  void AgentGateway.start({ variables: Object.keys(config.keys), key: async (v) => config.keys[v] }, config.agentEnv, config.editorProxy).then(
+  void AgentGateway.start({ variables: Object.keys(config.keys), key: async (v) => config.keys[v], allowsOrigin: async () => true }, config.agentEnv, config.editorProxy).then(
     (gateway) => {
       const descriptor = JSON.parse(gateway.env.PI_MODEL_GATEWAY ?? "{}") as { providers?: Record<string, { gateway: string }> };
       const roots = Object.fromEntries(Object.entries(descriptor.providers ?? {}).map(([name, p]) => [name, p.gateway]));

@@ -166,6 +166,12 @@ describe("Pi commands", function () {
     await ui.inputBoxType("MOCK_API_KEY");
     await ui.waitForSelector(".quick-input-widget input[type='password']", "visible");
     await ui.inputBoxType(key);
+    // models.json sends the keyed provider to the scripted LLM's address, not a provider's default:
+    // the restart asks once whether the key may go there (#30: a file an agent can write names it).
+    const origin = new URL(host.llm.baseUrl).origin;
+    await eventually("the question where the key may go", async () => (await ui.quickPickItems()).includes("Send it to this address") || undefined);
+    assert.equal(await ui.text(".quick-input-title"), `Send your API key MOCK_API_KEY to ${origin}?`);
+    await ui.pickQuickPickItem("Send it to this address");
     await done;
     assert.deepEqual(host.api.apiKeys.variables, ["MOCK_API_KEY"]);
     const restarted = await host.api.supervisor.ensureStarted();

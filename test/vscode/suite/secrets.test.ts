@@ -37,6 +37,8 @@ describe("secrets: API keys leak nowhere", function () {
       },
     }));
     process.env.CEREBRAS_API_KEY = inherited; // the editor's environment, inherited by the agent
+    // models.json sends these keys to the scripted LLM's address: approved as the user would (the question is the commands suite's).
+    for (const variable of ["MOCK_API_KEY", "GROQ_API_KEY"]) await host.api.apiKeys.approveOrigin(variable, new URL(host.llm.baseUrl).origin);
     await host.api.apiKeys.set("MOCK_API_KEY", stored);
   });
   afterEach(async function () {
