@@ -149,12 +149,23 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
     );
   });
 
-  const known = new KnownFiles();
+  // The workspace's listing and its watcher start with the first agent, not at activation: a
+  // window where Pi is never used pays for neither (#31).
+  let known: KnownFiles | undefined;
+  const startWatching = () => {
+    if (known) return;
+    known = new KnownFiles();
+    const watcher = lifetime.add(vscode.workspace.createFileSystemWatcher("**/*"));
+    lifetime.add(watcher.onDidCreate(onFileEvent("create")));
+    lifetime.add(watcher.onDidChange(onFileEvent("change")));
+    lifetime.add(watcher.onDidDelete(onFileEvent("delete")));
+  };
+  options.everyAgent.onAttach(() => startWatching());
   const onFileEvent = (kind: "create" | "change" | "delete") => (uri: vscode.Uri) => {
     const file = uri.fsPath;
-    const existed = known.existed(file);
+    const existed = known?.existed(file);
     const fileNow = kind !== "delete" && isFile(file);
-    known.note(file, fileNow); // folders are not files: deleting one is not a file's deletion
+    known?.note(file, fileNow); // folders are not files: deleting one is not a file's deletion
     if (file.split(path.sep).includes(".git") || isOwnWrite(file)) return;
     if (!inRun()) {
       if (state.has(file)) state.reconcile([file]);
@@ -170,10 +181,6 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
     // Not recorded: a command's change. Created only if there was no file (a "create" event can be an overwrite).
     state.noteChange(file, () => (kind === "create" && existed === false ? null : undefined), readCurrent(file), false);
   };
-  const watcher = lifetime.add(vscode.workspace.createFileSystemWatcher("**/*"));
-  lifetime.add(watcher.onDidCreate(onFileEvent("create")));
-  lifetime.add(watcher.onDidChange(onFileEvent("change")));
-  lifetime.add(watcher.onDidDelete(onFileEvent("delete")));
   lifetime.add(
     vscode.workspace.onDidChangeTextDocument((e) => {
       // Also during a run: only exact reverts and files back as before are taken in.
