@@ -4,6 +4,7 @@
  * Platform-free: used by the agent host, the extension and tests alike.
  */
 import { parseForeignFrame, type ForeignJson } from "./foreign-json";
+import { Fifo } from "./fifo";
 
 export const DEFAULT_MAX_LINE_CHARS = 32 * 1024 * 1024;
 
@@ -172,9 +173,7 @@ export interface LineSink {
  * memory (bounded) and `write` resolves once the record was handed to the sink.
  */
 export class JsonlWriter {
-  private queue: { text: string; done: (error?: Error) => void }[] = [];
-  /** The queue's first record still waiting (taking from the front of a long array one by one is quadratic). */
-  private head = 0;
+  private readonly queue = new Fifo<{ text: string; done: (error?: Error) => void }>();
   private queuedChars = 0;
   private waiting = false;
   private closed = false;
@@ -206,7 +205,7 @@ export class JsonlWriter {
 
   /** Hands the text to the sink when nothing waits before it; false when it has to queue. */
   private writeNow(text: string): boolean {
-    if (this.waiting || this.head < this.queue.length) return false;
+    if (this.waiting || this.queue.size > 0) return false;
     if (!this.sink.write(text)) this.waitForDrain();
     return true;
   }
@@ -218,9 +217,7 @@ export class JsonlWriter {
 
   close(reason = "The connection is closed"): void {
     this.closed = true;
-    const waiting = this.queue.slice(this.head);
-    this.queue = [];
-    this.head = 0;
+    const waiting = this.queue.drain();
     this.queuedChars = 0;
     for (const item of waiting) item.done(new Error(reason));
   }
@@ -235,20 +232,13 @@ export class JsonlWriter {
   }
 
   private flush(): void {
-    while (this.head < this.queue.length && !this.waiting) {
-      const item = this.queue[this.head++]!;
+    while (!this.waiting) {
+      const item = this.queue.shift();
+      if (!item) break;
       this.queuedChars -= item.text.length;
       const ok = this.sink.write(item.text);
       item.done();
       if (!ok) this.waitForDrain();
-    }
-    if (this.head === this.queue.length) {
-      this.queue = [];
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      // Drop what was written once it is most of the array: amortized O(1) per record.
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
     }
   }
 }

@@ -1,3 +1,4 @@
+import { Fifo } from "../../shared/fifo";
 import type { AssistantMessage, AssistantMessageEvent } from "./types";
 
 /**
@@ -6,9 +7,7 @@ import type { AssistantMessage, AssistantMessageEvent } from "./types";
  * stream ends after `done` or `error`.
  */
 export class AssistantMessageEventStream implements AsyncIterable<AssistantMessageEvent> {
-  private queue: AssistantMessageEvent[] = [];
-  /** The queue's first unread event (taking from the front of a long array one by one is quadratic). */
-  private head = 0;
+  private readonly queue = new Fifo<AssistantMessageEvent>();
   private readonly readers: ((result: IteratorResult<AssistantMessageEvent>) => void)[] = [];
   private ended = false;
   private resolveResult!: (message: AssistantMessage) => void;
@@ -33,20 +32,6 @@ export class AssistantMessageEventStream implements AsyncIterable<AssistantMessa
     for (const reader of this.readers.splice(0)) reader({ value: undefined, done: true });
   }
 
-  private take(): AssistantMessageEvent | undefined {
-    if (this.head === this.queue.length) return undefined;
-    const event = this.queue[this.head++];
-    if (this.head === this.queue.length) {
-      this.queue = [];
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      // Drop what was read once it is most of the array: amortized O(1) per event.
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
-    }
-    return event;
-  }
-
   /** The final message: resolves on `done` and on `error` (a stream never rejects). */
   result(): Promise<AssistantMessage> {
     return this.final;
@@ -55,7 +40,7 @@ export class AssistantMessageEventStream implements AsyncIterable<AssistantMessa
   [Symbol.asyncIterator](): AsyncIterator<AssistantMessageEvent> {
     return {
       next: () => {
-        const event = this.take();
+        const event = this.queue.shift();
         if (event) return Promise.resolve({ value: event, done: false });
         if (this.ended) return Promise.resolve({ value: undefined, done: true });
         return new Promise((resolve) => this.readers.push(resolve));
