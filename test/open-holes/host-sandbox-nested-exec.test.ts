@@ -15,22 +15,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockLlm, type MockLlm } from "../support/mock-llm";
 import { peerLaunch, type PeerLaunch } from "../support/peers";
-import { gone, RawHost, type Frame } from "../reliability/raw-host";
+import { RawHost, type Frame } from "../reliability/raw-host";
 
 let ids = 0;
 const nextId = () => `n${++ids}`;
 
 async function bash(llm: MockLlm, host: RawHost, command: string): Promise<string> {
   llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "done" });
-  const from = host.frames.length;
-  host.send({ id: nextId(), type: "prompt", message: "run it" });
-  let seen = from;
-  for (;;) {
-    const frame = await host.waitFor("a dialog or the end of the run", (f) => f.type === "agent_end" || (f.type === "extension_ui_request" && f.method === "select"), seen, 60_000);
-    seen = host.frames.indexOf(frame) + 1;
-    if (frame.type === "agent_end") break;
-    host.send({ type: "extension_ui_response", id: frame.id, value: "Deny" });
-  }
+  const { from } = await host.promptAnswering(nextId(), "run it", () => "Deny");
   const end = host.frames.slice(from).find((f) => f.type === "tool_execution_end") as (Frame & { result: { content: { text?: string }[] } }) | undefined;
   return end?.result.content.map((c) => c.text ?? "").join("") ?? "";
 }
@@ -54,9 +46,7 @@ describe("agent host: nothing the sandboxed bash writes is run later outside the
     await host.request({ id: nextId(), type: "set_auto_retry", enabled: false });
   });
   after(async () => {
-    host.endInput();
-    await Promise.race([host.exited, new Promise((r) => setTimeout(r, 10_000))]);
-    if (!(await gone(host.pid, 2_000))) host.kill("SIGKILL");
+    await host.stop();
     await llm.close();
     launch.cleanup();
     rmSync(outside, { recursive: true, force: true });

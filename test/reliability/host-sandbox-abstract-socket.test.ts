@@ -10,7 +10,7 @@ import { strict as assert } from "node:assert";
 import { spawn, type ChildProcess } from "node:child_process";
 import { startMockLlm, type MockLlm } from "../support/mock-llm";
 import { peerLaunch, type PeerLaunch } from "../support/peers";
-import { gone, RawHost, type Frame } from "./raw-host";
+import { RawHost, type Frame } from "./raw-host";
 
 let ids = 0;
 const nextId = () => `a${++ids}`;
@@ -34,9 +34,7 @@ describe("agent host: a sandboxed bash with the network on cannot reach the host
     await host.request({ id: nextId(), type: "set_auto_retry", enabled: false });
   });
   after(async () => {
-    host.endInput();
-    await Promise.race([host.exited, new Promise((r) => setTimeout(r, 10_000))]);
-    if (!(await gone(host.pid, 2_000))) host.kill("SIGKILL");
+    await host.stop();
     server.kill();
     await llm.close();
     launch.cleanup();

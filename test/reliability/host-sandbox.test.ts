@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockLlm, type MockLlm } from "../support/mock-llm";
 import { peerLaunch, type PeerLaunch } from "../support/peers";
-import { gone, RawHost, type Frame } from "./raw-host";
+import { RawHost, type Frame } from "./raw-host";
 
 let ids = 0;
 const nextId = () => `s${++ids}`;
@@ -31,19 +31,7 @@ interface BashRun {
 /** One bash call by the model; `answer` picks the reply to each select dialog (undefined: cancel). */
 async function bash(llm: MockLlm, host: RawHost, command: string, answer: (title: string) => string | undefined = () => undefined): Promise<BashRun> {
   llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "done" });
-  const from = host.frames.length;
-  host.send({ id: nextId(), type: "prompt", message: "run it" });
-  const questions: string[] = [];
-  let seen = from;
-  for (;;) {
-    const frame = await host.waitFor("a dialog or the end of the run", (f) => f.type === "agent_end" || (f.type === "extension_ui_request" && f.method === "select"), seen, 60_000);
-    seen = host.frames.indexOf(frame) + 1;
-    if (frame.type === "agent_end") break;
-    const title = String(frame.title);
-    questions.push(title);
-    const value = answer(title);
-    host.send(value === undefined ? { type: "extension_ui_response", id: frame.id, cancelled: true } : { type: "extension_ui_response", id: frame.id, value });
-  }
+  const { questions, from } = await host.promptAnswering(nextId(), "run it", answer);
   const end = host.frames.slice(from).find((f) => f.type === "tool_execution_end") as (Frame & { result: { content: { text?: string }[] }; isError: boolean }) | undefined;
   assert.ok(end, "the bash tool ran");
   const notices = host.frames.slice(from).filter((f) => f.type === "extension_ui_request" && f.method === "notify").map((f) => String(f.message));
@@ -87,11 +75,7 @@ describe("agent host: the sandbox of the agent's commands (bubblewrap)", functio
     return { host, launch };
   };
 
-  const stop = async (host: RawHost) => {
-    host.endInput();
-    await Promise.race([host.exited, new Promise((r) => setTimeout(r, 10_000))]);
-    if (!(await gone(host.pid, 2_000))) host.kill("SIGKILL");
-  };
+  const stop = (host: RawHost) => host.stop();
 
   /** Each line is printed only when its attempt got through. */
   const probeScript = (outside: string) => [

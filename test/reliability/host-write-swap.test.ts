@@ -11,7 +11,7 @@ import { lstatSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startMockLlm, type MockLlm, type MockToolCall } from "../support/mock-llm";
 import { peerLaunch, type PeerLaunch } from "../support/peers";
-import { gone, RawHost, type Frame } from "./raw-host";
+import { RawHost, type Frame } from "./raw-host";
 
 let ids = 0;
 const nextId = () => `w${++ids}`;
@@ -22,17 +22,7 @@ type ToolCallSpec = MockToolCall;
 /** One prompt whose turn makes these tool calls in sequence; `answer` replies to each select dialog. */
 async function turn(llm: MockLlm, host: RawHost, calls: ToolCallSpec[], answer: (title: string) => Promise<string>): Promise<{ questions: string[]; results: string[] }> {
   llm.enqueue(...calls.map((call) => ({ toolCalls: [call] })), { text: "done" });
-  const from = host.frames.length;
-  host.send({ id: nextId(), type: "prompt", message: "go" });
-  const questions: string[] = [];
-  let seen = from;
-  for (;;) {
-    const frame = await host.waitFor("a dialog or the end of the run", (f) => f.type === "agent_end" || (f.type === "extension_ui_request" && f.method === "select"), seen, 60_000);
-    seen = host.frames.indexOf(frame) + 1;
-    if (frame.type === "agent_end") break;
-    questions.push(String(frame.title));
-    host.send({ type: "extension_ui_response", id: frame.id, value: await answer(String(frame.title)) });
-  }
+  const { questions, from } = await host.promptAnswering(nextId(), "go", answer);
   const ends = host.frames.slice(from).filter((f) => f.type === "tool_execution_end") as (Frame & { result: { content: { text?: string }[] } })[];
   return { questions, results: ends.map((end) => end.result.content.map((c) => c.text ?? "").join("")) };
 }
@@ -69,9 +59,7 @@ describe("agent host: a write judged on one file cannot land on another (symlink
     pristineConfig = readFileSync(join(launch.cwd, ".git/config"), "utf8");
   });
   after(async () => {
-    host.endInput();
-    await Promise.race([host.exited, new Promise((r) => setTimeout(r, 10_000))]);
-    if (!(await gone(host.pid, 2_000))) host.kill("SIGKILL");
+    await host.stop();
     await llm.close();
     launch.cleanup();
   });

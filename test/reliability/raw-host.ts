@@ -69,6 +69,33 @@ export class RawHost {
     this.send(frame);
     return this.waitFor(`response to ${frame.type}`, (f) => f.type === "response" && f.id === frame.id, from, timeoutMs);
   }
+
+  /**
+   * Sends a prompt and answers each select dialog of its run with `answer` (undefined: cancelled)
+   * until the run ends. Returns the dialogs' titles, whole, and the index of the run's first frame.
+   */
+  async promptAnswering(id: string, message: string, answer: (title: string) => string | undefined | Promise<string | undefined>): Promise<{ questions: string[]; from: number }> {
+    const from = this.frames.length;
+    this.send({ id, type: "prompt", message });
+    const questions: string[] = [];
+    let seen = from;
+    for (;;) {
+      const frame = await this.waitFor("a dialog or the end of the run", (f) => f.type === "agent_end" || (f.type === "extension_ui_request" && f.method === "select"), seen, 60_000);
+      seen = this.frames.indexOf(frame) + 1;
+      if (frame.type === "agent_end") return { questions, from };
+      const title = String(frame.title);
+      questions.push(title);
+      const value = await answer(title);
+      this.send(value === undefined ? { type: "extension_ui_response", id: frame.id, cancelled: true } : { type: "extension_ui_response", id: frame.id, value });
+    }
+  }
+
+  /** Ends the input, waits for the exit (10 s), then kills the host if it is still there. */
+  async stop(): Promise<void> {
+    this.endInput();
+    await Promise.race([this.exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (!(await gone(this.pid, 2_000))) this.kill("SIGKILL");
+  }
 }
 
 export function alive(pid: number): boolean {
