@@ -90,13 +90,15 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
     const store = options.store();
     if (!store) return;
     for (const file of [...unchanged]) takeIn(file);
+    let roots: string[] | undefined; // resolved once, and only when there are new records
     for (const [sessionId, count] of taken) {
       const records = readRecords(store, sessionId);
       taken.set(sessionId, records.length);
       for (const record of records.slice(count)) {
         if (record.time < state.decidedAt(record.path)) continue;
         // The store is writable by agents (pi sandboxed as a whole records there): Undo would write what a record says.
-        const place = placeOf(options.roots().map(realWorkspace), record.path, "write");
+        roots ??= options.roots().map(realWorkspace);
+        const place = placeOf(roots, record.path, "write");
         if ("refused" in place) {
           options.log.warn(`Review: a checkpoint record of ${JSON.stringify(record.path)} is not taken in: ${place.refused}`);
           continue;
