@@ -1,7 +1,6 @@
 import * as vscode from "vscode";
-import { visibleText } from "../shared/visible-text";
 import { builtInProviders } from "./gateway/gateway-plan";
-import { iconsAsText } from "./ui/plain-text";
+import { quickPickText } from "./ui/plain-text";
 
 /** Providers and the environment variable Pi-compatible agents read their API key from. */
 export const apiKeyProviders: readonly { provider: string; label: string; variable: string }[] = builtInProviders;
@@ -61,13 +60,13 @@ export class ApiKeyStore {
     const send = "Send it to this address";
     const picked = await vscode.window.showQuickPick(
       [
-        { label: send, detail: `pi's models.json names ${plain(origin)} for the provider "${plain(provider)}". The key goes only there; remembered for this address.` },
+        { label: send, detail: `pi's models.json names ${quickPickText(origin)} for the provider "${quickPickText(provider)}". The key goes only there; remembered for this address.` },
         { label: "Don't send", detail: "The agent gets no key for it. A file an agent can write could name any address." },
       ],
-      { title: `Send your API key ${variable} to ${plain(origin)}?`, ignoreFocusOut: true },
+      { title: `Send your API key ${variable} to ${quickPickText(origin)}?`, ignoreFocusOut: true },
     );
     if (picked?.label !== send) return false;
-    await this.state.update(originsKey, [...approvals, entry]);
+    await this.approveOrigin(variable, origin);
     return true;
   };
 
@@ -83,5 +82,4 @@ export class ApiKeyStore {
 }
 
 const originsKey = "pi.apiKeyOrigins";
-/** A foreign string as a quick-pick label: every character visible, on one line, no icon syntax. */
-const plain = (text: string) => iconsAsText(visibleText(text).replace(/\n/g, ""));
+

@@ -2,8 +2,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { defaultProjectTrust, describeResources, DONT_LOAD, piAgentDir, protectedResources, savedTrust, saveTrust, TRUST_AND_LOAD } from "../../shared/node/project-trust";
-import { visibleText } from "../../shared/visible-text";
-import { iconsAsText } from "../ui/plain-text";
+import { quickPickText } from "../ui/plain-text";
 
 
 /**
@@ -61,8 +60,6 @@ export class ProjectTrust {
   }
 }
 
-/** A file name as a quick-pick label: every character visible, on one line, no icon syntax of its own. */
-const plain = (text: string) => iconsAsText(visibleText(text).replace(/\n/g, ""));
 
 /**
  * The question as a quick pick (VS Code refuses modal dialogs under test, and a list shows long
@@ -73,16 +70,16 @@ function askInQuickPick(cwd: string, files: string[], store: string): Promise<bo
   type Item = vscode.QuickPickItem & { answer?: boolean; file?: string };
   return new Promise((resolve) => {
     const pick = vscode.window.createQuickPick<Item>();
-    pick.title = `Load this folder's Pi project resources? ${plain(cwd)}`;
+    pick.title = `Load this folder's Pi project resources? ${quickPickText(cwd)}`;
     pick.placeholder = "Project extensions run as code in the agent. Pick a file to read it first.";
     pick.ignoreFocusOut = true;
     pick.matchOnDescription = true;
     // "Don't Load" first: Enter on an unread question loads nothing.
     pick.items = [
       { label: DONT_LOAD, answer: false, detail: "Start the agent without them (saved; the pi command line follows it too)" },
-      { label: TRUST_AND_LOAD, answer: true, detail: `Load them now and from now on (saved in ${plain(store)})` },
+      { label: TRUST_AND_LOAD, answer: true, detail: `Load them now and from now on (saved in ${quickPickText(store)})` },
       { label: "What would load", kind: vscode.QuickPickItemKind.Separator },
-      ...files.map((file): Item => ({ label: plain(file), file })),
+      ...files.map((file): Item => ({ label: quickPickText(file), file })),
     ];
     let answer: boolean | undefined;
     const subscriptions = [

@@ -22,3 +22,8 @@ export function markdownText(text: string): string {
 export function iconsAsText(text: string): string {
   return text.replace(/\$\(/g, "\\$(");
 }
+
+/** For a quick-pick label or title: every character visible, on one line, no icon syntax of its own. */
+export function quickPickText(text: string): string {
+  return iconsAsText(visibleText(text).replace(/\n/g, ""));
+}
