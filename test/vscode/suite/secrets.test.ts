@@ -6,6 +6,7 @@
 // HTML, the chat's DOM or the webview's saved state.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { fakeSecret, filePlaces, scanForSecrets, type Place } from "../../reliability/leak-scan";
@@ -154,19 +155,24 @@ describe("secrets: API keys leak nowhere", function () {
     const client = await api.supervisor.ensureStarted();
     await client.request("set_permission_mode", { mode: "auto" });
     await client.request("set_model", { provider: "keyed", modelId: "keyed-model" });
-    const walk = "p=$$; while [ \"$p\" -gt 1 ]; do echo \"== $p\"; tr '\\0' '\\n' < /proc/$p/environ; tr '\\0' ' ' < /proc/$p/cmdline; echo; p=$(awk '/^PPid:/{print $2}' /proc/$p/status); done";
+    // The walk goes to a file as well as to the model: the tool result keeps only the tail of a
+    // long output (CI's environments are long), and every ancestor must be checked whole.
+    const walkFile = path.join(os.tmpdir(), `pi-secrets-walk-${process.pid}-${Date.now()}.txt`);
+    const walk = `p=$$; while [ "$p" -gt 1 ]; do echo "== $p"; tr '\\0' '\\n' < /proc/$p/environ; tr '\\0' ' ' < /proc/$p/cmdline; echo; p=$(awk '/^PPid:/{print $2}' /proc/$p/status); done > ${walkFile}; tail -c 2000 ${walkFile}`;
     const count = llm.requests.length;
     llm.enqueue({ text: "Walking.", toolCalls: [{ name: "bash", arguments: { command: walk } }] }, { text: "Walked." });
     await api.chat.prompt("Walk up the process tree");
     await llm.waitForRequests(count + 2);
     await eventually("the run to settle", async () => api.supervisor.status === "idle" && !(await client.request("get_state", {})).isStreaming);
-    const output = toolResultMessages(llm.requests[count + 1]).map(messageText).join("\n");
+    const toolResult = toolResultMessages(llm.requests[count + 1]).map(messageText).join("\n");
+    const output = fs.readFileSync(walkFile, "utf8");
+    fs.rmSync(walkFile, { force: true });
     const ancestors = output.split("\n").filter((line) => line.startsWith("== ")).length;
     assert.ok(ancestors >= 2 && output.includes("CEREBRAS_API_KEY="), `the walk read the agent's ancestors:\n${output.slice(0, 400)}`);
     const agentPid = api.supervisor.pid;
     assert.ok(agentPid !== undefined && output.includes(`== ${agentPid}`), "the walk reached the agent's own process");
     // and the files the agent wrote (its agent dir: sessions, settings)
-    const places: Place[] = [{ name: "ancestors' /proc environ and cmdline", text: output }, ...filePlaces(host.agentDir, "agent dir")];
+    const places: Place[] = [{ name: "ancestors' /proc environ and cmdline", text: output }, { name: "the tool result the model saw", text: toolResult }, ...filePlaces(host.agentDir, "agent dir")];
     const leaks = scanForSecrets(places, [typed, stored]);
     printFigures(`ancestors walked ${ancestors}, SecretStorage keys found ${leaks.length}`);
     assert.deepEqual(leaks, []);
