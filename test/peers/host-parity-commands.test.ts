@@ -10,7 +10,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { piCommandTypes } from "../../shared/protocol";
 import type { Frame } from "./peer-client";
-import { dropKeys, onBoth, shape, without, type ParityKind, type ParityPeer } from "./parity-support";
+import { PARITY_REFERENCE, dropKeys, onBoth, shape, without, type ParityKind, type ParityPeer } from "./parity-support";
+import { peerVersion } from "../support/peers";
 
 interface Recorded {
   steps: Map<string, Frame>;
@@ -104,7 +105,7 @@ async function scenario(side: ParityPeer, sessionDir: string): Promise<Recorded>
   return { steps, sessionDir, events: firstRun };
 }
 
-describe("host parity: the 33 commands of pi 0.87.1", function () {
+describe(`host parity: the 33 commands of pi ${peerVersion(PARITY_REFERENCE)}`, function () {
   this.timeout(60_000);
   const dirs: string[] = [];
   let results: Record<ParityKind, Recorded>;

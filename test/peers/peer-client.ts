@@ -19,6 +19,7 @@ export type Frame = Record<string, unknown> & { type?: string; id?: string };
 /** Frame types outside our protocol that each peer is known to write (recorded, not errors). */
 export const EXPECTED_UNKNOWN: Record<PeerKind, readonly string[]> = {
   pi: [],
+  "pi-1.5.2": [],
   "pi-legacy": [],
   host: [],
   omp: ["prompt_result"],

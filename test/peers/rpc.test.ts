@@ -11,6 +11,7 @@ import { assertCleanProtocol, assertStopsCleanly, normalizeContent, runPrompt, s
 
 const expectedCapabilities: Record<PeerKind, AgentCapabilities> = {
   pi: { flavor: "pi", hostTools: false, todos: false, interruptMode: false, permissionModes: false, agentSettled: true, sessionTree: true, forkCommand: "fork" },
+  "pi-1.5.2": { flavor: "pi", hostTools: false, todos: false, interruptMode: false, permissionModes: false, agentSettled: true, sessionTree: true, forkCommand: "fork" },
   "pi-legacy": { flavor: "pi-legacy", hostTools: false, todos: false, interruptMode: false, permissionModes: false, agentSettled: false, sessionTree: false, forkCommand: "fork" },
   omp: { flavor: "omp", hostTools: true, todos: true, interruptMode: true, permissionModes: false, agentSettled: false, sessionTree: false, forkCommand: "branch" },
   host: { flavor: "pi", hostTools: true, todos: true, interruptMode: true, permissionModes: true, agentSettled: true, sessionTree: true, forkCommand: "fork" },
@@ -21,7 +22,7 @@ const ofType = <K extends AgentEvent["type"]>(events: AgentEvent[], type: K): Ev
 
 for (const kind of [...PEER_KINDS, "host"] as const) {
   /** Our host speaks current Pi's dialect. */
-  const piLike = kind === "pi" || kind === "host";
+  const piLike = kind === "pi" || kind === "pi-1.5.2" || kind === "host";
   describe(`RpcClient against ${kind} ${peerVersion(kind)}`, function () {
     let llm: MockLlm;
     let peer: PeerClient;

@@ -9,7 +9,8 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { dropKeys, shape, startParityPeer, textOf, type ParityKind, type ParityOptions, type ParityPeer } from "./parity-support";
+import { PARITY_REFERENCE, dropKeys, shape, startParityPeer, textOf, type ParityKind, type ParityOptions, type ParityPeer } from "./parity-support";
+import { peerVersion } from "../support/peers";
 
 interface View {
   messages: { role: string; content?: unknown }[];
@@ -81,7 +82,7 @@ async function chat(side: ParityPeer): Promise<void> {
   await side.ok("set_session_name", { name: "Interop" });
 }
 
-describe("session files shared by pi 0.87.1 and our host", function () {
+describe(`session files shared by pi ${peerVersion(PARITY_REFERENCE)} and our host`, function () {
   this.timeout(60_000);
   const compactResults: Partial<Record<ParityKind, Record<string, unknown>>> = {};
 

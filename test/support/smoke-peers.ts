@@ -55,7 +55,7 @@ function check(name: string, ok: boolean, detail = ""): void {
   console.log(`  ${ok ? "PASS" : "FAIL"} ${name}${detail ? ": " + detail : ""}`);
 }
 
-const isEnd = (kind: PeerKind) => (f: Frame): boolean => f.type === (kind === "pi" ? "agent_settled" : "agent_end");
+const isEnd = (kind: PeerKind) => (f: Frame): boolean => f.type === (kind === "pi" || kind === "pi-1.5.2" ? "agent_settled" : "agent_end");
 
 async function chat(kind: PeerKind, llm: MockLlm): Promise<void> {
   llm.enqueue({ text: ["Hel", "lo ", "from mock"], usage: { promptTokens: 12, completionTokens: 3 } });
