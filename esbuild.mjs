@@ -102,6 +102,8 @@ const programs = [
   // requests go through node:http and never load undici.
   { ...hostBundle, entryPoints: providerEntries(), outdir: join(dist, "providers"), plugins: [librariesApart("..")], inject: ["agent-host/ai/http/globals.ts"] },
   { ...hostBundle, plugins: [], entryPoints: LIBRARIES_APART, outdir: dist },
+  // The MCP SDK (agent-host/mcp/sdk.ts requires it when the first MCP server connects).
+  { ...hostBundle, entryPoints: { "mcp-sdk": "agent-host/mcp/sdk-entry.ts" }, outdir: dist },
   {
     ...common,
     entryPoints: { webview: "webview/main.ts" },

@@ -166,13 +166,17 @@ export class Agent implements Disposable {
   private run(prompts: AgentMessage[]): Promise<void> {
     const controller = new AbortController();
     this.controller = controller;
+    const agent = this;
     const config: AgentLoopConfig = {
       ...this.options,
       ...this.hooks,
       beforeToolCall: this.beforeToolCall(),
       model: this.model,
       thinkingLevel: this.thinkingLevel,
-      tools: this.tools,
+      // Read at each model call: a tool declared during a run (tool_search) is there from the next call on.
+      get tools() {
+        return agent.tools;
+      },
       systemPrompt: this.systemPrompt,
       interruptMode: this.interruptMode,
       takeSteering: () => this.steering.take(),

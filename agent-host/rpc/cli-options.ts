@@ -21,6 +21,8 @@ export interface CliOptions {
   tools?: string[];
   excludeTools: string[];
   noTools: boolean;
+  /** Pi 1.x: no MCP servers for this run. */
+  noMcp: boolean;
   noBuiltinTools: boolean;
   extensions: string[];
   noExtensions: boolean;
@@ -97,6 +99,7 @@ const flags: Record<string, (o: CliOptions) => void> = {
   "-c": (o) => (o.continue = true),
   "--no-session": (o) => (o.noSession = true),
   "--no-tools": (o) => (o.noTools = true),
+  "--no-mcp": (o) => (o.noMcp = true),
   "-nt": (o) => (o.noTools = true),
   "--no-builtin-tools": (o) => (o.noBuiltinTools = true),
   "-nbt": (o) => (o.noBuiltinTools = true),
@@ -132,7 +135,7 @@ export type ParsedCli = { kind: "run"; options: CliOptions; warnings: string[] }
 
 export function parseCli(argv: readonly string[], help: string, version: string): ParsedCli {
   const options: CliOptions = {
-    mode: "text", appendSystemPrompt: [], continue: false, noSession: false, excludeTools: [], noTools: false,
+    mode: "text", appendSystemPrompt: [], continue: false, noSession: false, excludeTools: [], noTools: false, noMcp: false,
     noBuiltinTools: false, extensions: [], noExtensions: false, skills: [], noSkills: false, promptTemplates: [],
     noPromptTemplates: false, noContextFiles: false, eventSnapshots: false, confirmTools: [], confirmTimeoutMs: 0, workspaceOnly: false, todoTool: false, permissionMode: "ask", sandboxNetwork: false, messages: [],
   };

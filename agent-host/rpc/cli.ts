@@ -31,6 +31,7 @@ Options (as pi's):
   --tools, -t <list>             built-in tools to enable (read,bash,edit,write,grep,find,ls)
   --exclude-tools, -xt <list>    tools to disable
   --no-tools, -nt / --no-builtin-tools, -nbt
+  --no-mcp                       no MCP servers (mcp.json) for this run
   --skill <path> / --no-skills, -ns
   --prompt-template <path> / --no-prompt-templates, -np
   --no-context-files, -nc        do not load AGENTS.md / CLAUDE.md

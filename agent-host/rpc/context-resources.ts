@@ -54,8 +54,26 @@ export class LazyContextResources {
     }));
   }
 
+  /** Sections other parts of the host add (MCP's `mcp_servers`), after the context's own. */
+  extraSections: (() => Record<string, string>) | undefined;
+  private lastExtra: string | undefined;
+
+  /** The context's sections and the extra ones, as the system prompt has them. */
+  allSections(): Record<string, string> {
+    const own = this.systemSections();
+    if (!this.extraSections) return own;
+    const extra = this.extraSections();
+    this.lastExtra = JSON.stringify(extra);
+    return { ...own, ...extra };
+  }
+
+  /** Whether the extra sections differ from those the last prompt was built with. */
+  extraChanged(): boolean {
+    return this.extraSections !== undefined && this.lastExtra !== undefined && JSON.stringify(this.extraSections()) !== this.lastExtra;
+  }
+
   systemPrompt(): string {
-    return renderSystemPrompt(this.systemSections());
+    return renderSystemPrompt(this.allSections());
   }
 
   /** `/skill:x` and `/template args` expanded; other text unchanged. */

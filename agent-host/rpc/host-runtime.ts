@@ -1,7 +1,8 @@
 /**
  * One host, wired from pi's options and the user's setup (~/.pi/agent): configuration and trust
  * (host-config.ts), models (model-setup.ts), tools and their gates (tool-setup.ts), context
- * resources (context-resources.ts), the session (session-factory.ts), extensions (extensions.ts).
+ * resources (context-resources.ts), the session (session-factory.ts), MCP servers (mcp-setup.ts),
+ * extensions (extensions.ts).
  */
 import { availableThinkingLevels } from "../ai/thinking";
 import { exportSessionHtml } from "../session/export/export-html";
@@ -16,6 +17,7 @@ import type { HostRuntime } from "./runtime";
 import { createSession } from "./session-factory";
 import { clientAsk, createTodoStore, gateToolCalls, pickTools, protectedWrites } from "./tool-setup";
 import { createToolSandbox } from "./sandbox-setup";
+import { prepareMcpRun, setUpMcp } from "./mcp-setup";
 import { runUserBash } from "./user-bash";
 
 export interface RuntimeEnvironment {
@@ -50,7 +52,10 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
     models: models.models,
     thinkingLevels: (m) => availableThinkingLevels(m),
     commands: () => resources.commands(),
-    decideProjectTrust: () => resources.decideTrust(),
+    beforePrompt: async () => {
+      await resources.decideTrust();
+      await prepareMcpRun(runtime.mcp, session, resources);
+    },
     runBash: (command, onChunk, signal) => runUserBash(command, cwd, onChunk, signal, processEnv),
     exportHtml: (outputPath) => exportSessionHtml(session.sessions, outputPath),
     hostTools: new HostToolBridge(send),
@@ -59,6 +64,8 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
     permissionMode: options.permissionMode,
   };
   runtimeRef = runtime;
+  const mcp = setUpMcp(options, { agentDir, cwd, projectTrusted, env: processEnv, ...(sandbox ? { sandbox } : {}), session, resources, ui: () => runtime.extensionUi, warn });
+  if (mcp) runtime.mcp = mcp;
   attachExtensions(runtime, options, { cwd, agentDir, projectTrusted, env: processEnv, send, warn, ...(sandbox ? { sandbox } : {}), ...(environment.shutdown ? { shutdown: environment.shutdown } : {}) });
   gateToolCalls(session.agent, options, { cwd, mode: () => runtime.permissionMode, session: () => session.sessions.generation, ui: () => runtime.extensionUi, ...(writes ? { approvals: writes.approvals } : {}) });
   return runtime;

@@ -10,6 +10,7 @@ import { commandSchemas } from "../../shared/protocol/commands";
 import { inboundExtraSchemas } from "../../shared/protocol/frames";
 import { modelsJsonSchemas } from "../ai/models/models-json-schema";
 import { settingsSchemas } from "../session/settings-schema";
+import { mcpJsonSchemas } from "../mcp/config-schema";
 import { toolValidatorKey } from "../agent/validate-arguments";
 import { bashSchema } from "../tools/bash";
 import { editSchema } from "../tools/edit";
@@ -25,7 +26,7 @@ export { toolValidatorOptions } from "../agent/validate-arguments";
 
 /**
  * Each schema by the key its user looks it up with (shared/protocol/validate.ts, models-json.ts,
- * settings.ts). A new foreign file (mcp.json, issue #33) adds its schema here and reads through
+ * settings.ts, mcp/config.ts). A new foreign file adds its schema here and reads through
  * shared/foreign-json's parseForeignFile.
  */
 export function precompiledSchemas(): Record<string, TSchema> {
@@ -34,6 +35,7 @@ export function precompiledSchemas(): Record<string, TSchema> {
     ...Object.fromEntries(Object.entries(inbound).map(([type, schema]) => [`in:${type}`, schema as TSchema])),
     ...Object.fromEntries(Object.entries(modelsJsonSchemas).map(([key, make]) => [key, make()])),
     ...Object.fromEntries(Object.entries(settingsSchemas).map(([key, make]) => [key, make()])),
+    ...Object.fromEntries(Object.entries(mcpJsonSchemas).map(([key, make]) => [key, make()])),
   };
 }
 

@@ -5,6 +5,7 @@ import type { HostSession } from "../session/host-session/host-session";
 import type { HostToolBridge } from "./host-tools";
 import type { ExtensionHost } from "../session/extensions";
 import type { RpcExtensionUi } from "./extension-ui";
+import type { McpManager } from "../mcp/manager";
 
 /** What the command handlers work with; rpc/host-runtime.ts builds it from the CLI options. */
 export interface HostRuntime {
@@ -20,8 +21,13 @@ export interface HostRuntime {
   };
   thinkingLevels(model: Model): ThinkingLevel[];
   commands(): SlashCommand[];
-  /** Asks about project resources that appeared since start-up, before a prompt reads them (first-read-trust.ts). */
-  decideProjectTrust(): Promise<void>;
+  /**
+   * Before a prompt: asks about project resources that appeared since start-up (first-read-trust.ts),
+   * waits (bounded) for MCP servers with direct tools, whose tools must be in the prompt's request.
+   */
+  beforePrompt(): Promise<void>;
+  /** The MCP servers (agent-host/mcp), when any is configured. */
+  mcp?: McpManager;
   runBash(command: string, onChunk: (text: string) => void, signal: AbortSignal): Promise<BashResult>;
   exportHtml(outputPath: string | undefined): string;
   hostTools: HostToolBridge;

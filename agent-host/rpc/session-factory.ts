@@ -58,7 +58,7 @@ export function createSession(options: CliOptions, sources: SessionSources): Hos
   const session: HostSession = new HostSession({
     agent, sessions, settings, hasModel: model !== NO_MODEL, eventSnapshots: options.eventSnapshots,
     expandInput: (text) => sources.resources.expand(text),
-    systemSections: () => sources.resources.systemSections(),
+    systemSections: () => sources.resources.allSections(),
     compactor: async (customInstructions, signal) => {
       const auth = await registry.requestAuth(agent.model);
       const result = await compact(sessions, agent.model, {

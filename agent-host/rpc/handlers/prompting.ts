@@ -12,7 +12,7 @@ function refuseExtensionCommand(runtime: HostRuntime, text: string): void {
 export const promptingHandlers: Pick<Handlers, "prompt" | "steer" | "follow_up" | "abort" | "abort_and_prompt" | "clear_queue" | "set_steering_mode" | "set_follow_up_mode" | "set_interrupt_mode"> = {
   // Pi 1.5 answers these with a disposition; Pi 0.87 clients ignore the data.
   prompt: async (command, { runtime }) => {
-    await runtime.decideProjectTrust();
+    await runtime.beforePrompt();
     // An extension's `/command` runs at once (even while streaming); the response follows its handler.
     const extensions = runtime.extensions;
     if (extensions && (await extensions.runCommand(command.message))) return { disposition: "handled" };
@@ -40,7 +40,7 @@ export const promptingHandlers: Pick<Handlers, "prompt" | "steer" | "follow_up" 
   },
   abort_and_prompt: async (command, { runtime }) => {
     await runtime.session.abort();
-    await runtime.decideProjectTrust();
+    await runtime.beforePrompt();
     runtime.session.prompt(command.message, command.images);
     return undefined;
   },

@@ -1,0 +1,140 @@
+/**
+ * The MCP servers a host connects to, as Pi reads them (docs/mcp.md): the user's
+ * `<agentDir>/mcp.json`, then a trusted project's `.pi/mcp.json` over it. A project entry
+ * replaces the user's entry of the same name, except one without `command`, `url` and `type`:
+ * that one changes only `enabled`, `exposure` and `toolExposure` of the user's server. Every
+ * problem is reported and skips only its own entry.
+ */
+import * as os from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import type { SchemaValidator } from "../../shared/foreign-json";
+import { readForeignFile } from "../../shared/node/foreign-file";
+import { createAjv, precompiledValidator, validatorOptions } from "../../shared/protocol/ajv";
+import { McpJsonFile } from "./config-schema";
+import { normalizeExposure, type Exposure } from "./exposure";
+
+type Entry = {
+  type?: string; command?: string; args?: string[]; env?: Record<string, string>; cwd?: string; url?: string;
+  headers?: Record<string, string>; timeout?: number; enabled?: boolean; exposure?: string; toolExposure?: Record<string, string>; description?: string;
+};
+type McpJson = { mcpServers?: Record<string, Entry> };
+
+export interface McpServerConfig {
+  name: string;
+  /** Which file defines it: "user" or "project" (a project override of a user entry counts as project). */
+  source: "user" | "project";
+  transport: "stdio" | "http";
+  command?: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers: Record<string, string>;
+  /** Per request; progress notifications reset it. */
+  timeoutMs: number;
+  enabled: boolean;
+  exposure: Exposure;
+  toolExposure: Record<string, Exposure>;
+  description?: string;
+}
+
+export interface LoadedMcpConfig {
+  servers: McpServerConfig[];
+  problems: string[];
+}
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+const NAME = /^[A-Za-z0-9_-]+$/;
+
+let validate: SchemaValidator | undefined;
+function mcpValidator(): SchemaValidator {
+  return (validate ??= precompiledValidator("mcp.json") ?? createAjv(validatorOptions).compile(McpJsonFile));
+}
+
+function readMcpFile(file: string, problems: string[]): Record<string, Entry> {
+  return { ...readForeignFile<McpJson>(file, mcpValidator(), problems).mcpServers };
+}
+
+/** `${NAME}` replaced by the environment's value (empty when unset); `!command` values are not run by this host. */
+function expand(value: string, env: NodeJS.ProcessEnv): string {
+  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => env[name] ?? "");
+}
+
+function expandAll(values: Record<string, string> | undefined, env: NodeJS.ProcessEnv, what: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(values ?? {})) {
+    if (value.startsWith("!")) throw new Error(`${what} ${key}: \`!command\` values are not supported by this host; use \${VAR}`);
+    out[key] = expand(value, env);
+  }
+  return out;
+}
+
+const home = (value: string): string => (value === "~" ? os.homedir() : value.startsWith("~/") ? join(os.homedir(), value.slice(2)) : value);
+
+function toServer(name: string, entry: Entry, source: McpServerConfig["source"], where: { cwd: string; env: NodeJS.ProcessEnv }): McpServerConfig {
+  if (!NAME.test(name)) throw new Error("server names may contain only letters, digits, _ and -");
+  const type = entry.type;
+  if (type === "sse") throw new Error("the SSE transport is not supported; use the server's streamable HTTP endpoint (often /mcp)");
+  if (type !== undefined && type !== "stdio" && type !== "http" && type !== "streamable-http") throw new Error(`type must be stdio, http or streamable-http, not ${type}`);
+  const transport = type === "stdio" || (type === undefined && entry.command !== undefined) ? "stdio" : "http";
+  if (transport === "stdio" && !entry.command) throw new Error("a stdio server needs `command`");
+  if (transport === "http" && !entry.url) throw new Error("an HTTP server needs `url`");
+  if (entry.command !== undefined && entry.url !== undefined) throw new Error("give either `command` or `url`, not both");
+  if (transport === "http") {
+    const url = new URL(entry.url!);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`url must be http(s): ${entry.url}`);
+  }
+  const exposure = normalizeExposure(entry.exposure) ?? "codemode";
+  const toolExposure = Object.fromEntries(Object.entries(entry.toolExposure ?? {}).flatMap(([k, v]) => {
+    const e = normalizeExposure(v);
+    return e ? [[k, e]] : [];
+  }));
+  const cwd = entry.cwd === undefined ? undefined : isAbsolute(home(entry.cwd)) ? home(entry.cwd) : resolve(where.cwd, entry.cwd);
+  return {
+    name, source, transport,
+    ...(entry.command !== undefined ? { command: home(entry.command) } : {}),
+    args: (entry.args ?? []).map(home),
+    env: expandAll(entry.env, where.env, "env"),
+    ...(cwd !== undefined ? { cwd } : {}),
+    ...(entry.url !== undefined ? { url: entry.url } : {}),
+    headers: expandAll(entry.headers, where.env, "header"),
+    timeoutMs: entry.timeout !== undefined ? entry.timeout * 1000 : DEFAULT_TIMEOUT_MS,
+    enabled: entry.enabled !== false,
+    exposure, toolExposure,
+    ...(entry.description !== undefined ? { description: entry.description } : {}),
+  };
+}
+
+const isOverride = (entry: Entry): boolean => entry.command === undefined && entry.url === undefined && entry.type === undefined;
+/** Server names that differ only in `-` and `_` are the same server (one namespace). */
+const namespaceKey = (name: string): string => name.replace(/-/g, "_");
+
+export function loadMcpConfig(agentDir: string, cwd: string, projectTrusted: boolean, env: NodeJS.ProcessEnv): LoadedMcpConfig {
+  const problems: string[] = [];
+  const userFile = join(agentDir, "mcp.json");
+  const projectFile = join(cwd, ".pi", "mcp.json");
+  const user = readMcpFile(userFile, problems);
+  const project = projectTrusted ? readMcpFile(projectFile, problems) : {};
+  const merged = new Map<string, { entry: Entry; source: McpServerConfig["source"]; file: string }>();
+  for (const [name, entry] of Object.entries(user)) merged.set(name, { entry, source: "user", file: userFile });
+  for (const [name, entry] of Object.entries(project)) {
+    const base = merged.get(name);
+    if (isOverride(entry) && base) {
+      const { enabled, exposure, toolExposure } = entry;
+      merged.set(name, { entry: { ...base.entry, ...(enabled !== undefined ? { enabled } : {}), ...(exposure !== undefined ? { exposure } : {}), ...(toolExposure !== undefined ? { toolExposure } : {}) }, source: "project", file: projectFile });
+    } else merged.set(name, { entry, source: "project", file: projectFile });
+  }
+  const servers: McpServerConfig[] = [];
+  const namespaces = new Set<string>();
+  for (const [name, { entry, source, file }] of merged) {
+    try {
+      if (namespaces.has(namespaceKey(name))) throw new Error("another server's name differs from it only in - and _");
+      const server = toServer(name, entry, source, { cwd, env });
+      namespaces.add(namespaceKey(name));
+      servers.push(server);
+    } catch (error) {
+      problems.push(`${file}: MCP server ${JSON.stringify(name)} skipped: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { servers, problems };
+}

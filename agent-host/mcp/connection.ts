@@ -1,0 +1,157 @@
+/**
+ * One MCP server: connected in the background with the official SDK (stdio or streamable HTTP),
+ * its tools listed (again when it says they changed), calls made with the server's timeout and
+ * the call's abort signal. A server that fails to start, or dies, is `failed` with the reason
+ * (and the tail of a stdio server's stderr); a call to a dropped server connects it again first.
+ */
+import { basename } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { ToolSandbox } from "../tools/tool-sandbox";
+import type { McpServerConfig } from "./config";
+import { loadMcpSdk, type CallToolResult, type McpTool } from "./sdk";
+
+export type ConnectionState = "disabled" | "connecting" | "connected" | "failed" | "closed";
+
+/** Bytes of a stdio server's stderr kept for the failure report. */
+const STDERR_TAIL = 2000;
+
+export interface ConnectionOptions {
+  /** The environment a stdio server starts with (the host's, secrets taken out), its `env` over it. */
+  env: NodeJS.ProcessEnv;
+  /** Set with --sandbox: a stdio server starts inside it. */
+  sandbox?: ToolSandbox;
+  /** The session's folder: relative `cwd`s resolve against it, and it is the root offered to servers. */
+  cwd: string;
+  /** Called whenever the state or the tool list changes. */
+  changed(connection: McpConnection): void;
+  clientVersion: string;
+}
+
+export class McpConnection {
+  state: ConnectionState;
+  error: string | undefined;
+  instructions: string | undefined;
+  tools: McpTool[] = [];
+  private client: Client | undefined;
+  private stderr = "";
+  private connecting: Promise<void> | undefined;
+  private release: (() => void) | undefined;
+  private disposed = false;
+
+  constructor(
+    readonly config: McpServerConfig,
+    private readonly options: ConnectionOptions,
+  ) {
+    this.state = config.enabled ? "connecting" : "disabled";
+  }
+
+  /** Connects (once at a time); resolves when connected or failed, never rejects. */
+  connect(): Promise<void> {
+    if (!this.config.enabled || this.disposed) return Promise.resolve();
+    return (this.connecting ??= this.open().finally(() => (this.connecting = undefined)));
+  }
+
+  private async open(): Promise<void> {
+    this.set("connecting", undefined);
+    try {
+      const sdk = loadMcpSdk();
+      // Roots: the session's folder, as Pi offers it (servers such as server-everything add tools for clients with roots).
+      const client = new sdk.Client({ name: "pi-vscode-agent-host", version: this.options.clientVersion }, { capabilities: { roots: {} } });
+      client.setRequestHandler(sdk.ListRootsRequestSchema, () => ({ roots: [{ uri: pathToFileURL(this.options.cwd).href, name: basename(this.options.cwd) }] }));
+      const transport = await this.transport();
+      client.onclose = () => {
+        if (this.client !== client) return;
+        this.client = undefined;
+        this.releaseSandbox();
+        if (!this.disposed) this.set("failed", `the server closed the connection${this.stderrTail()}`);
+      };
+      await client.connect(transport, { timeout: this.config.timeoutMs });
+      this.client = client;
+      this.instructions = client.getInstructions()?.trim() || undefined;
+      client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => void this.listTools().catch(() => undefined));
+      await this.listTools();
+      if (this.disposed) return void (await client.close().catch(() => undefined));
+      this.set("connected", undefined);
+    } catch (error) {
+      this.releaseSandbox();
+      const client = this.client;
+      this.client = undefined;
+      await client?.close().catch(() => undefined);
+      this.set("failed", `${error instanceof Error ? error.message : String(error)}${this.stderrTail()}`);
+    }
+  }
+
+  private async transport(): Promise<Transport> {
+    const sdk = loadMcpSdk();
+    const { config } = this;
+    if (config.transport === "http") {
+      return new sdk.StreamableHTTPClientTransport(new URL(config.url!), { requestInit: { headers: config.headers } });
+    }
+    const argv = [config.command!, ...config.args];
+    let file = argv[0]!;
+    let args = argv.slice(1);
+    const cwd = config.cwd ?? this.options.cwd;
+    if (this.options.sandbox) {
+      const launch = await this.options.sandbox.launch(argv, cwd, `MCP server ${config.name}: ${argv.join(" ")}`);
+      if ("refused" in launch) throw new Error(launch.refused);
+      ({ file, args } = launch);
+      this.release = launch.release;
+    }
+    const env = Object.fromEntries(Object.entries({ ...this.options.env, ...config.env }).filter((e): e is [string, string] => e[1] !== undefined));
+    const transport = new sdk.StdioClientTransport({ command: file, args, env, cwd, stderr: "pipe" });
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString("utf8")).slice(-STDERR_TAIL);
+    });
+    return transport;
+  }
+
+  private async listTools(): Promise<void> {
+    const client = this.client;
+    if (!client) return;
+    const tools: McpTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.config.timeoutMs });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    this.tools = tools;
+    if (this.state === "connected") this.options.changed(this);
+  }
+
+  /** Calls a tool by the server's name for it; a dropped server is connected again first. */
+  async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    if (!this.client && this.state !== "disabled") await this.connect();
+    const client = this.client;
+    if (!client) throw new Error(`MCP server ${this.config.name} is not connected: ${this.error ?? this.state}`);
+    const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.config.timeoutMs, resetTimeoutOnProgress: true });
+    return result as CallToolResult;
+  }
+
+  private stderrTail(): string {
+    const tail = this.stderr.trim();
+    return tail ? `\nstderr: ${tail}` : "";
+  }
+
+  private set(state: ConnectionState, error: string | undefined): void {
+    this.state = state;
+    this.error = error;
+    this.options.changed(this);
+  }
+
+  private releaseSandbox(): void {
+    this.release?.();
+    this.release = undefined;
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const client = this.client;
+    this.client = undefined;
+    this.state = "closed";
+    await client?.close().catch(() => undefined);
+    this.releaseSandbox();
+  }
+}

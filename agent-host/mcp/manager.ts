@@ -1,0 +1,129 @@
+/**
+ * The MCP servers of one host: each connects in the background when the host starts; their tools
+ * reach the agent as they arrive (direct ones declared, the rest behind tool_search). A prompt
+ * waits a bounded time only for servers with direct tools, since those must be in its request;
+ * a server that fails is reported once with its reason and leaves the others working.
+ */
+import type { AnyAgentTool } from "../agent/tool";
+import type { ToolSandbox } from "../tools/tool-sandbox";
+import type { McpServerConfig } from "./config";
+import { McpConnection, type ConnectionState } from "./connection";
+import { toolExposure } from "./exposure";
+import { buildEntries, type McpToolEntry } from "./registry";
+import { serversSection } from "./system-section";
+import { createToolSearchTool, TOOL_SEARCH } from "./tool-search";
+
+/** How long a prompt waits for servers with direct tools (Pi: 10 s). */
+export const DIRECT_WAIT_MS = 10_000;
+
+export interface McpManagerOptions {
+  env: NodeJS.ProcessEnv;
+  /** The session's folder. */
+  cwd: string;
+  sandbox?: ToolSandbox;
+  /** --tools/--exclude-tools as far as they concern MCP tools. */
+  selected(name: string): boolean;
+  /** A server failed (once per failure): the client is told. */
+  report(message: string): void;
+  /** The declared MCP tools changed. */
+  toolsChanged(): void;
+  clientVersion: string;
+}
+
+export interface McpServerStatus {
+  name: string;
+  source: McpServerConfig["source"];
+  transport: McpServerConfig["transport"];
+  state: ConnectionState;
+  exposure: McpServerConfig["exposure"];
+  tools: number;
+  error?: string;
+}
+
+export class McpManager {
+  private readonly connections: McpConnection[];
+  private entries: McpToolEntry[] = [];
+  /** Names tool_search loaded: declared from then on. */
+  private readonly loaded = new Set<string>();
+  private readonly searchTool: AnyAgentTool;
+
+  constructor(
+    servers: readonly McpServerConfig[],
+    private readonly options: McpManagerOptions,
+  ) {
+    this.connections = servers.map((config) => new McpConnection(config, { env: options.env, cwd: options.cwd, ...(options.sandbox ? { sandbox: options.sandbox } : {}), clientVersion: options.clientVersion, changed: (c) => this.changed(c) }));
+    this.searchTool = createToolSearchTool({
+      searchable: () => this.entries.filter((e) => (e.exposure === "deferred" || e.exposure === "codemode") && !this.loaded.has(e.name)).map((e) => e.searchable),
+      load: (names) => {
+        names.forEach((n) => this.loaded.add(n));
+        if (names.length > 0) options.toolsChanged();
+      },
+      settled: () => this.settled(),
+    });
+  }
+
+  /** Starts every enabled server; returns at once. */
+  start(): void {
+    for (const connection of this.connections) void connection.connect();
+  }
+
+  private readonly reported = new WeakMap<McpConnection, string>();
+
+  private changed(connection: McpConnection): void {
+    if (connection.state === "failed" && connection.error && this.reported.get(connection) !== connection.error) {
+      this.reported.set(connection, connection.error);
+      this.options.report(`MCP server ${connection.config.name} failed: ${connection.error}`);
+    }
+    this.entries = buildEntries(this.connections, this.options.selected);
+    this.options.toolsChanged();
+  }
+
+  /** Whether a server is configured to have tools behind tool_search (so tool_search is declared from the start). */
+  private hasIndirect(): boolean {
+    return this.connections.some(({ config }) => config.enabled && [config.exposure, ...Object.values(config.toolExposure)].some((e) => e === "deferred" || e === "codemode"));
+  }
+
+  /** The MCP tools declared to the model now, tool_search first when any server needs it. */
+  tools(): AnyAgentTool[] {
+    const declared = this.entries.filter((e) => e.exposure === "direct" || ((e.exposure === "deferred" || e.exposure === "codemode") && this.loaded.has(e.name)));
+    const search = this.hasIndirect() && this.options.selected(TOOL_SEARCH) ? [this.searchTool] : [];
+    return [...search, ...declared.map((e) => e.agentTool)];
+  }
+
+  /** Annotations of an MCP tool by its name, for the permission gates. */
+  annotations(name: string): { readOnly: boolean; destructive: boolean } | undefined {
+    const entry = this.entries.find((e) => e.name === name);
+    return entry ? { readOnly: entry.readOnly, destructive: entry.destructive } : undefined;
+  }
+
+  /** Before a prompt: waits (at most `timeoutMs`) for the servers that have direct tools. */
+  async beforePrompt(timeoutMs = DIRECT_WAIT_MS): Promise<void> {
+    const direct = this.connections.filter((c) => c.state === "connecting" && (c.config.exposure === "direct" || Object.values(c.config.toolExposure).includes("direct")));
+    if (direct.length === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(direct.map((c) => c.connect())), new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+    clearTimeout(timer);
+  }
+
+  /** Resolves once every enabled server has connected or failed. */
+  async settled(): Promise<void> {
+    await Promise.all(this.connections.filter((c) => c.state === "connecting").map((c) => c.connect()));
+  }
+
+  /** The `mcp_servers` section of the system prompt, or undefined when no server has tools behind tool_search. */
+  systemSection(): string | undefined {
+    return serversSection(this.connections.filter((c) => c.config.enabled).map((c) => ({ name: c.config.name, exposures: [c.config.exposure, ...Object.values(c.config.toolExposure)], summary: c.config.description ?? c.instructions })));
+  }
+
+  status(): McpServerStatus[] {
+    return this.connections.map((c) => ({
+      name: c.config.name, source: c.config.source, transport: c.config.transport, state: c.state, exposure: c.config.exposure,
+      tools: c.tools.filter((t) => toolExposure(c.config, t.name) !== "hidden").length,
+      ...(c.error ? { error: c.error } : {}),
+    }));
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all(this.connections.map((c) => c.dispose()));
+  }
+}

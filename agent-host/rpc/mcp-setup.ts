@@ -1,0 +1,71 @@
+/**
+ * MCP servers in a host (agent-host/mcp/): read from mcp.json (the project's only when trusted),
+ * connected in the background, their tools added to the agent's as they arrive, the
+ * `mcp_servers` section added to the system prompt. Nothing at all when no server is configured
+ * or with --no-mcp / --no-tools: the SDK is then never loaded.
+ */
+import type { AnyAgentTool } from "../agent/tool";
+import { loadMcpConfig } from "../mcp/config";
+import { mcpToolSelection } from "../mcp/exposure";
+import { McpManager } from "../mcp/manager";
+import { MCP_SERVERS_SECTION } from "../mcp/system-section";
+import type { HostSession } from "../session/host-session/host-session";
+import type { ToolSandbox } from "../tools/tool-sandbox";
+import type { CliOptions } from "./cli-options";
+import type { LazyContextResources } from "./context-resources";
+import type { RpcExtensionUi } from "./extension-ui";
+
+export interface McpSources {
+  agentDir: string;
+  cwd: string;
+  projectTrusted: boolean;
+  /** The environment of processes the host starts (secrets taken out). */
+  env: NodeJS.ProcessEnv;
+  sandbox?: ToolSandbox;
+  session: HostSession;
+  resources: LazyContextResources;
+  ui(): RpcExtensionUi | undefined;
+  warn(message: string): void;
+}
+
+const VERSION = process.env.PI_VSCODE_VERSION ?? "0.0.0-dev";
+
+export function setUpMcp(options: CliOptions, sources: McpSources): McpManager | undefined {
+  if (options.noMcp || options.noTools) return undefined;
+  const { servers, problems } = loadMcpConfig(sources.agentDir, sources.cwd, sources.projectTrusted, sources.env);
+  const tell = (message: string) => {
+    sources.warn(message);
+    sources.ui()?.notice({ method: "notify", message, notifyType: "warning" });
+  };
+  problems.forEach(tell);
+  if (!servers.some((s) => s.enabled)) return undefined;
+  const agent = sources.session.agent;
+  let ours = new Set<string>();
+  const manager: McpManager = new McpManager(servers, {
+    env: sources.env,
+    cwd: sources.cwd,
+    ...(sources.sandbox ? { sandbox: sources.sandbox } : {}),
+    selected: mcpToolSelection(options.tools, options.excludeTools),
+    report: tell,
+    clientVersion: VERSION,
+    toolsChanged: () => {
+      const mcpTools: AnyAgentTool[] = manager.tools();
+      agent.setTools([...agent.tools.filter((t) => !ours.has(t.name)), ...mcpTools]);
+      ours = new Set(mcpTools.map((t) => t.name));
+    },
+  });
+  sources.resources.extraSections = (): Record<string, string> => {
+    const section = manager.systemSection();
+    return section ? { [MCP_SERVERS_SECTION]: section } : {};
+  };
+  manager.start();
+  process.once("exit", () => void manager.dispose());
+  return manager;
+}
+
+/** Before a prompt: direct servers waited for (bounded), the system prompt brought up to date when the section changed. */
+export async function prepareMcpRun(manager: McpManager | undefined, session: HostSession, resources: LazyContextResources): Promise<void> {
+  if (!manager) return;
+  await manager.beforePrompt();
+  if (resources.extraChanged()) session.agent.systemPrompt = resources.systemPrompt();
+}

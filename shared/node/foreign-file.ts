@@ -1,0 +1,22 @@
+/**
+ * A foreign JSON file of the user's or a project's (settings.json, mcp.json) read through the
+ * foreign-JSON door: inert, checked with its schema, what does not fit dropped. A missing file is
+ * `{}`; an unreadable or broken one is `{}` with the reason in `problems`, never a throw.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { parseForeignFile, type SchemaValidator } from "../foreign-json";
+
+export function readForeignFile<T extends object>(file: string, validate: SchemaValidator, problems: string[]): Partial<T> {
+  if (!existsSync(file)) return {};
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    problems.push(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+    return {};
+  }
+  const checked = parseForeignFile<T>(text, validate);
+  problems.push(...checked.notices.map((notice) => `${file}: ${notice}`));
+  if (!checked.ok) problems.push(`${file}: ${checked.error}`);
+  return checked.ok ? checked.value : {};
+}

