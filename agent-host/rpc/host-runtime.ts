@@ -67,6 +67,6 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
   const mcp = setUpMcp(options, { agentDir, cwd, projectTrusted, env: processEnv, ...(sandbox ? { sandbox } : {}), session, resources, ui: () => runtime.extensionUi, warn });
   if (mcp) runtime.mcp = mcp;
   attachExtensions(runtime, options, { cwd, agentDir, projectTrusted, env: processEnv, send, warn, ...(sandbox ? { sandbox } : {}), ...(environment.shutdown ? { shutdown: environment.shutdown } : {}) });
-  gateToolCalls(session.agent, options, { cwd, mode: () => runtime.permissionMode, session: () => session.sessions.generation, ui: () => runtime.extensionUi, ...(writes ? { approvals: writes.approvals } : {}) });
+  gateToolCalls(session.agent, options, { cwd, mode: () => runtime.permissionMode, session: () => session.sessions.generation, ui: () => runtime.extensionUi, ...(writes ? { approvals: writes.approvals } : {}), ...(mcp ? { toolHints: (tool: string) => mcp.annotations(tool) } : {}) });
   return runtime;
 }

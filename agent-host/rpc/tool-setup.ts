@@ -11,7 +11,7 @@ import { createTodoTool, type TodoStore } from "../tools/todo";
 import { chainGates } from "../session/tool-gates/gate-chain";
 import { createWorkspaceGate } from "../session/tool-gates/path-policy";
 import { createModeGate } from "../session/tool-gates/permission-mode";
-import { createPermissionGate } from "../session/tool-gates/permission-policy";
+import { createPermissionGate, type ToolHints } from "../session/tool-gates/permission-policy";
 import { createProtectedWriteCheck, ProtectedWriteApprovals } from "../session/tool-gates/protected-write-check";
 import type { ToolSandbox } from "../tools/tool-sandbox";
 import type { CliOptions } from "./cli-options";
@@ -60,6 +60,8 @@ export interface GateSources {
   ui(): RpcExtensionUi | undefined;
   /** Where an Allow once of a protected write is recorded (protectedWrites). */
   approvals?: ProtectedWriteApprovals;
+  /** MCP tools' annotations (mcp/manager.ts). */
+  toolHints?: (tool: string) => ToolHints | undefined;
 }
 
 /** A question to the client: its select dialog (the permission gate's), with --confirm-timeout; undefined when nobody answered. */
@@ -76,9 +78,9 @@ export function gateToolCalls(agent: Agent, options: CliOptions, sources: GateSo
   const ask = clientAsk(sources.ui, options.confirmTimeoutMs);
   agent.gateToolCalls(
     chainGates([
-      createModeGate(mode),
+      createModeGate(mode, (tool) => sources.toolHints?.(tool)?.readOnly === true),
       ...(options.workspaceOnly ? [createWorkspaceGate(cwd)] : []),
-      ...(options.confirmTools.length > 0 ? [createPermissionGate(new Set(options.confirmTools), ask, { cwd, mode, session, ...(sources.approvals ? { approvals: sources.approvals } : {}) })] : []),
+      ...(options.confirmTools.length > 0 ? [createPermissionGate(new Set(options.confirmTools), ask, { cwd, mode, session, ...(sources.approvals ? { approvals: sources.approvals } : {}), ...(sources.toolHints ? { toolHints: sources.toolHints } : {}) })] : []),
     ]),
   );
 }

@@ -163,6 +163,15 @@ describe("MCP servers in the agent host (server-everything, stdio and streamable
     assert.ok(!offered.includes("mcp__everything__trigger_long_running_operation"), "the server's hidden exposure holds for the rest");
   });
 
+  it("annotations: in plan mode the server's read-only tool runs, one without the hint is refused", async function () {
+    s = await start("host", { mcpServers: { everything: stdioServer({ exposure: "direct" }) } }, { extraArgs: ["--confirm-tools", "bash,edit,write", "--permission-mode", "plan"] });
+    s.llm.enqueue({ toolCalls: [{ id: "ro", name: "mcp__everything__echo", arguments: { message: "read only" } }, { id: "rw", name: "mcp__everything__toggle_simulated_logging", arguments: {} }] }, { text: "done" });
+    await run(s, "try both");
+    const results = toolResultMessages(s.llm.requests[1]!);
+    assert.match(messageText(results.find((m) => m.tool_call_id === "ro")!), /Echo: read only/);
+    assert.match(messageText(results.find((m) => m.tool_call_id === "rw")!), /Plan mode/);
+  });
+
   it("a project's .pi/mcp.json is read only when the project is trusted", async function () {
     const cwd = mkdtempSync(join(tmpdir(), "mcp-project-"));
     mkdirSync(join(cwd, ".pi"));

@@ -19,10 +19,13 @@ const editTools = new Set(["edit", "write"]);
 export const planRefusal = (tool: string): string =>
   `Plan mode: the user asked for a plan first, so only read-only tools run and this ${tool} call was not run. Investigate, then propose the plan; the user approves it before anything changes.`;
 
-/** Refuses what the mode does not allow (plan: anything not read-only, unknown tools included). */
-export function createModeGate(mode: () => PermissionMode) {
+/**
+ * Refuses what the mode does not allow (plan: anything not read-only, unknown tools included).
+ * `alsoReadOnly`: tools known read-only otherwise (MCP tools whose server says readOnlyHint).
+ */
+export function createModeGate(mode: () => PermissionMode, alsoReadOnly: (tool: string) => boolean = () => false) {
   return async (call: ToolCall): Promise<BeforeToolCallResult> =>
-    mode() === "plan" && !readOnlyTools.has(call.name) ? { block: true, reason: planRefusal(call.name) } : undefined;
+    mode() === "plan" && !readOnlyTools.has(call.name) && !alsoReadOnly(call.name) ? { block: true, reason: planRefusal(call.name) } : undefined;
 }
 
 /** The mode lets this tool run without the permission question. */

@@ -46,6 +46,19 @@ export interface PermissionGateOptions {
   session?: () => number;
   /** Where an Allow once of a protected write is recorded, for the check at the write itself (protected-write-check.ts). */
   approvals?: ProtectedWriteApprovals;
+  /** What an MCP server says of its tool (annotations); undefined for other tools. */
+  toolHints?: (tool: string) => ToolHints | undefined;
+}
+
+/**
+ * An MCP tool's annotations (readOnlyHint, destructiveHint), as its server declares them. A
+ * read-only tool runs without a question, as `read` does; one the server marks destructive is
+ * asked in every mode, auto included, with no "for this session" answer; any other MCP tool is
+ * asked like bash (ask and acceptEdits).
+ */
+export interface ToolHints {
+  readOnly: boolean;
+  destructive: boolean;
 }
 
 /**
@@ -66,13 +79,20 @@ export function createPermissionGate(tools: ReadonlySet<string>, ask: AskChoice,
     return allowed;
   };
   return async (call: ToolCall, signal: AbortSignal): Promise<BeforeToolCallResult> => {
+    const hints = options.toolHints?.(call.name);
+    if (hints?.destructive) return answer(call, destructiveQuestion(call), undefined, signal);
     if (mode() === "auto") return undefined;
     const protectedFile = protectedTarget(call.name, call.arguments, cwd);
     const current = sessionAllowances();
     let question: PermissionQuestion;
     if (protectedFile !== undefined) question = protectedPathQuestion(call, protectedFile);
-    else if (!tools.has(call.name) || runsWithoutAsking(mode(), call.name) || (await coveredByAny(current, call, cwd))) return undefined;
+    else if (hints?.readOnly) return undefined;
+    else if ((!tools.has(call.name) && !hints) || runsWithoutAsking(mode(), call.name) || (await coveredByAny(current, call, cwd))) return undefined;
     else question = await permissionQuestion(call, cwd);
+    return answer(call, question, protectedFile, signal);
+  };
+
+  async function answer(call: ToolCall, question: PermissionQuestion, protectedFile: ProtectedTarget | undefined, signal: AbortSignal): Promise<BeforeToolCallResult> {
     const choice = await ask(question.title, question.options, signal);
     if (choice === ALLOW_ONCE) {
       if (protectedFile !== undefined) options.approvals?.grant(protectedFile.realPath);
@@ -86,7 +106,12 @@ export function createPermissionGate(tools: ReadonlySet<string>, ask: AskChoice,
     if (choice === DENY) return { block: true, reason: `The user denied this ${call.name} call.` };
     if (signal.aborted) return { block: true, reason: `The run was aborted while this ${call.name} call waited for permission.` };
     return { block: true, reason: `No permission for this ${call.name} call (the question was not answered).` };
-  };
+  }
+}
+
+/** An MCP tool its server marks destructive: the whole arguments, once or not at all. */
+function destructiveQuestion(call: ToolCall): PermissionQuestion {
+  return { title: `Allow ${call.name}? Its MCP server marks it destructive. With these arguments:\n${JSON.stringify(call.arguments)}`, options: [ALLOW_ONCE, DENY], allowances: new Map() };
 }
 
 async function coveredByAny(allowances: readonly Allowance[], call: ToolCall, cwd: string): Promise<boolean> {
