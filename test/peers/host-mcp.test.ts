@@ -8,7 +8,7 @@
  */
 import { strict as assert } from "node:assert";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -170,6 +170,27 @@ describe("MCP servers in the agent host (server-everything, stdio and streamable
     const results = toolResultMessages(s.llm.requests[1]!);
     assert.match(messageText(results.find((m) => m.tool_call_id === "ro")!), /Echo: read only/);
     assert.match(messageText(results.find((m) => m.tool_call_id === "rw")!), /Plan mode/);
+  });
+
+  it("--sandbox: a stdio server starts inside the sandbox (a write outside the workspace fails there, works without)", async function () {
+    const outside = mkdtempSync(join(tmpdir(), "mcp-outside-"));
+    const marker = join(outside, "written-by-server");
+    // A shell that first tries to write outside the workspace, then runs the real server.
+    const wrapped = { command: "/bin/sh", args: ["-c", `echo x > '${marker}' 2>/dev/null; exec '${NODE22}' '${EVERYTHING}' stdio`], exposure: "direct" };
+    try {
+      for (const sandboxed of [false, true]) {
+        rmSync(marker, { force: true });
+        s = await start("host", { mcpServers: { boxed: wrapped } }, { extraArgs: sandboxed ? ["--sandbox", "workspace-write"] : [] });
+        s.llm.enqueue({ toolCalls: [{ id: "e", name: "mcp__boxed__echo", arguments: { message: "inside" } }] }, { text: "done" });
+        await run(s, "echo");
+        assert.match(messageText(toolResultMessages(s.llm.requests[1]!)[0]!), /Echo: inside/, `sandboxed=${sandboxed}: the server works`);
+        assert.equal(existsSync(marker), !sandboxed, sandboxed ? "the sandboxed server could not write outside the workspace" : "control: it can without --sandbox");
+        await stop(s);
+        s = undefined;
+      }
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it("a project's .pi/mcp.json is read only when the project is trusted", async function () {
