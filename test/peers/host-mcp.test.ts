@@ -56,7 +56,7 @@ interface Started {
 }
 
 /** Starts an agent whose agent dir holds `mcp` as mcp.json, in `cwd` (default: a fresh folder). */
-async function start(kind: PeerKind, mcp: object | undefined, options: { extraArgs?: string[]; cwd?: string } = {}): Promise<Started> {
+async function start(kind: PeerKind, mcp: object | undefined, options: { extraArgs?: string[]; cwd?: string; env?: Record<string, string> } = {}): Promise<Started> {
   const llm = await startMockLlm();
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "mcp-work-"));
   const peer = startPeerClient(kind, llm, {
@@ -64,6 +64,7 @@ async function start(kind: PeerKind, mcp: object | undefined, options: { extraAr
     extraArgs: options.extraArgs ?? [],
     prepare(launch) {
       if (mcp) writeFileSync(join(launch.agentDir, "mcp.json"), JSON.stringify(mcp));
+      Object.assign(launch.env, options.env ?? {});
     },
   });
   return { peer, llm, cwd };
@@ -191,6 +192,18 @@ describe("MCP servers in the agent host (server-everything, stdio and streamable
     } finally {
       rmSync(outside, { recursive: true, force: true });
     }
+  });
+
+  it("a key the editor keeps out of the host's environment reaches no MCP server, not even through ${VAR} in mcp.json", async function () {
+    const key = "sk-mcp-leak-test-0123456789";
+    s = await start("host", { mcpServers: { everything: stdioServer({ exposure: "direct", env: { LEAK: "${OPENAI_API_KEY}", KEPT: "${MCP_TEST_PLAIN}" } }) } }, {
+      env: { PI_SECRET_ENV: "OPENAI_API_KEY", OPENAI_API_KEY: key, MCP_TEST_PLAIN: "plain-value" },
+    });
+    s.llm.enqueue({ toolCalls: [{ id: "env", name: "mcp__everything__get_env", arguments: {} }] }, { text: "done" });
+    await run(s, "show env");
+    const text = messageText(toolResultMessages(s.llm.requests[1]!)[0]!);
+    assert.match(text, /plain-value/, "the server's environment is in the result");
+    assert.ok(!text.includes(key), "the kept key is not");
   });
 
   it("a project's .pi/mcp.json is read only when the project is trusted", async function () {
