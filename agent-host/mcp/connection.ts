@@ -39,6 +39,10 @@ export class McpConnection {
   private connecting: Promise<void> | undefined;
   private release: (() => void) | undefined;
   private disposed = false;
+  /** The stdio transport, for its process id. */
+  private stdio: { pid: number | null } | undefined;
+  /** The stdio server's process, taken once started (the SDK forgets it when closing begins). */
+  private pid: number | undefined;
 
   constructor(
     readonly config: McpServerConfig,
@@ -55,19 +59,23 @@ export class McpConnection {
 
   private async open(): Promise<void> {
     this.set("connecting", undefined);
+    let client: Client | undefined;
     try {
       const sdk = loadMcpSdk();
       // Roots: the session's folder, as Pi offers it (servers such as server-everything add tools for clients with roots).
-      const client = new sdk.Client({ name: "pi-vscode-agent-host", version: this.options.clientVersion }, { capabilities: { roots: {} } });
+      client = new sdk.Client({ name: "pi-vscode-agent-host", version: this.options.clientVersion }, { capabilities: { roots: {} } });
       client.setRequestHandler(sdk.ListRootsRequestSchema, () => ({ roots: [{ uri: pathToFileURL(this.options.cwd).href, name: basename(this.options.cwd) }] }));
       const transport = await this.transport();
+      const opened = client;
       client.onclose = () => {
-        if (this.client !== client) return;
+        if (this.client !== opened) return;
         this.client = undefined;
         this.releaseSandbox();
         if (!this.disposed) this.set("failed", `the server closed the connection${this.stderrTail()}`);
       };
-      await client.connect(transport, { timeout: this.config.timeoutMs });
+      const started = client.connect(transport, { timeout: this.config.timeoutMs });
+      this.pid = this.stdio?.pid ?? undefined;
+      await started;
       this.client = client;
       this.instructions = client.getInstructions()?.trim() || undefined;
       client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => void this.listTools().catch(() => undefined));
@@ -75,10 +83,10 @@ export class McpConnection {
       if (this.disposed) return void (await client.close().catch(() => undefined));
       this.set("connected", undefined);
     } catch (error) {
-      this.releaseSandbox();
-      const client = this.client;
+      // Closing the client ends its transport: a stdio server that never answered is stopped, not left running.
       this.client = undefined;
       await client?.close().catch(() => undefined);
+      this.releaseSandbox();
       this.set("failed", `${error instanceof Error ? error.message : String(error)}${this.stderrTail()}`);
     }
   }
@@ -101,6 +109,7 @@ export class McpConnection {
     }
     const env = Object.fromEntries(Object.entries({ ...this.options.env, ...config.env }).filter((e): e is [string, string] => e[1] !== undefined));
     const transport = new sdk.StdioClientTransport({ command: file, args, env, cwd, stderr: "pipe" });
+    this.stdio = transport;
     transport.stderr?.on("data", (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString("utf8")).slice(-STDERR_TAIL);
     });
@@ -144,6 +153,17 @@ export class McpConnection {
   private releaseSandbox(): void {
     this.release?.();
     this.release = undefined;
+  }
+
+  /** At the host's exit, when there is no time to close gently: the stdio server's process is killed. */
+  killNow(): void {
+    const pid = this.pid;
+    if (!pid) return;
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
   }
 
   async dispose(): Promise<void> {

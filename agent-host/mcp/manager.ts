@@ -4,10 +4,11 @@
  * waits a bounded time only for servers with direct tools, since those must be in its request;
  * a server that fails is reported once with its reason and leaves the others working.
  */
+import type { McpServerStatus } from "../../shared/protocol/mcp";
 import type { AnyAgentTool } from "../agent/tool";
 import type { ToolSandbox } from "../tools/tool-sandbox";
 import type { McpServerConfig } from "./config";
-import { McpConnection, type ConnectionState } from "./connection";
+import { McpConnection } from "./connection";
 import { toolExposure } from "./exposure";
 import { buildEntries, type McpToolEntry } from "./registry";
 import { serversSection } from "./system-section";
@@ -28,16 +29,6 @@ export interface McpManagerOptions {
   /** The declared MCP tools changed. */
   toolsChanged(): void;
   clientVersion: string;
-}
-
-export interface McpServerStatus {
-  name: string;
-  source: McpServerConfig["source"];
-  transport: McpServerConfig["transport"];
-  state: ConnectionState;
-  exposure: McpServerConfig["exposure"];
-  tools: number;
-  error?: string;
 }
 
 export class McpManager {
@@ -121,6 +112,11 @@ export class McpManager {
       tools: c.tools.filter((t) => toolExposure(c.config, t.name) !== "hidden").length,
       ...(c.error ? { error: c.error } : {}),
     }));
+  }
+
+  /** At the host's exit: every stdio server still running is killed. */
+  killNow(): void {
+    for (const c of this.connections) c.killNow();
   }
 
   async dispose(): Promise<void> {

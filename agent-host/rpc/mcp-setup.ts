@@ -59,7 +59,8 @@ export function setUpMcp(options: CliOptions, sources: McpSources): McpManager |
     return section ? { [MCP_SERVERS_SECTION]: section } : {};
   };
   manager.start();
-  process.once("exit", () => void manager.dispose());
+  // The host's end closes the servers gently (rpc-mode.ts); what is still running when it exits is killed.
+  process.once("exit", () => manager.killNow());
   return manager;
 }
 

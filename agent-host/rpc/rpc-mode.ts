@@ -103,6 +103,8 @@ export async function serveRpc(runtime: HostRuntime, connection: RpcConnection):
   await Promise.race([runtime.session.abort(), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
   // Extensions close their resources (session_shutdown); a handler that hangs does not keep the host.
   await Promise.race([runtime.extensions?.shutdown(), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+  // MCP servers: stdin closed, then signals (the SDK's close); what is left at exit is killed (mcp-setup.ts).
+  await Promise.race([runtime.mcp?.dispose(), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
 }
 
 async function dispatch(command: RpcCommand, context: HandlerContext): Promise<void> {

@@ -78,6 +78,7 @@ export const commandSchemas = {
     { mode: PermissionMode },
     "Ours: ask (the configured questions), acceptEdits (edit/write without asking), plan (read-only tools only), auto (nothing asked).",
   ),
+  get_mcp_servers: command("get_mcp_servers", {}, "Ours: the MCP servers of mcp.json with their state, tool count, exposure and source (none with --no-mcp)."),
 } as const;
 
 export type CommandSchemas = typeof commandSchemas;

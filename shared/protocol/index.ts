@@ -9,3 +9,4 @@ export * from "./extension-ui";
 export * from "./host-tools";
 export * from "./frames";
 export * from "./validate";
+export * from "./mcp";

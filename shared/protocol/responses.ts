@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema, type TNull } from "@sinclair/typebox";
 import type { CommandType } from "./commands";
+import { McpServerStatus } from "./mcp";
 import { AgentMessage } from "./messages";
 import { Model, PermissionMode, ThinkingLevel } from "./model";
 import {
@@ -61,6 +62,7 @@ export const responseDataSchemas = {
   set_host_tools: Type.Object({ toolNames: Type.Array(Type.String()) }),
   set_interrupt_mode: None,
   set_permission_mode: Type.Object({ mode: PermissionMode }),
+  get_mcp_servers: Type.Object({ servers: Type.Array(McpServerStatus) }),
   branch: ForkResult,
   get_branch_messages: ForkMessages,
 } satisfies Record<CommandType, TSchema>;

@@ -8,7 +8,7 @@
  */
 import { strict as assert } from "node:assert";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -82,6 +82,15 @@ async function run(s: Started, message: string): Promise<void> {
   await settled;
 }
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const mcpTools = (request: RecordedRequest): string[] => toolNames(request).filter((n) => n.startsWith("mcp__")).sort();
 const systemText = (request: RecordedRequest): string => request.body.messages.filter((m) => m.role === "system" || m.role === "developer").map(messageText).join("\n");
 const notices = (frames: Frame[]): string[] => frames.filter((f) => f.type === "extension_ui_request" && f.method === "notify").map((f) => String(f.message));
@@ -141,6 +150,7 @@ describe("MCP servers in the agent host (server-everything, stdio and streamable
     assert.deepEqual(mcpTools(first!), []);
     assert.ok(!toolNames(first!).includes("tool_search"));
     assert.doesNotMatch(systemText(first!), /mcp_servers|MCP servers/);
+    assert.deepEqual((await s.peer.client.request("get_mcp_servers", {})).servers, []);
   });
 
   it("--exclude-tools and --tools take mcp__ patterns", async function () {
@@ -206,6 +216,27 @@ describe("MCP servers in the agent host (server-everything, stdio and streamable
     assert.ok(!text.includes(key), "the kept key is not");
   });
 
+  it("a stdio server that ignores the end of its input is stopped when the host ends", async function () {
+    const dir = mkdtempSync(join(tmpdir(), "mcp-stubborn-"));
+    const pidFile = join(dir, "pid");
+    // The shell stays after the server ends on EOF: only a signal stops it.
+    const stubborn = { command: "/bin/sh", args: ["-c", `echo $$ > '${pidFile}'; '${NODE22}' '${EVERYTHING}' stdio; trap '' HUP; sleep 30`], exposure: "direct" };
+    try {
+      s = await start("host", { mcpServers: { stubborn } });
+      await run(s, "hi");
+      assert.ok(mcpTools(s.llm.requests[0]!).includes("mcp__stubborn__echo"));
+      const pid = Number(readFileSync(pidFile, "utf8"));
+      assert.ok(alive(pid));
+      await stop(s);
+      s = undefined;
+      const deadline = Date.now() + 5000;
+      while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(!alive(pid), `the server's process ${pid} outlived the host`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a project's .pi/mcp.json is read only when the project is trusted", async function () {
     const cwd = mkdtempSync(join(tmpdir(), "mcp-project-"));
     mkdirSync(join(cwd, ".pi"));
@@ -240,12 +271,13 @@ describe("MCP servers in the agent host (server-everything, stdio and streamable
 
   it("a server that fails or never answers is reported and does not hold up the prompt or the others", async function () {
     const hang = join(mkdtempSync(join(tmpdir(), "mcp-hang-")), "hang.js");
-    writeFileSync(hang, "setInterval(() => {}, 1000);\n");
+    const pidFile = `${hang}.pid`;
+    writeFileSync(hang, `require("node:fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);\n`);
     s = await start("host", {
       mcpServers: {
         broken: { command: join(tmpdir(), "no-such-mcp-server"), exposure: "direct" },
         crashing: { command: NODE22, args: ["-e", "process.stderr.write('boom: no config'); process.exit(3)"], exposure: "direct" },
-        silent: { command: NODE22, args: [hang], exposure: "deferred", timeout: 300 },
+        silent: { command: NODE22, args: [hang], exposure: "deferred", timeout: 0.5 },
         everything: stdioServer({ exposure: "direct" }),
       },
     });
@@ -257,6 +289,21 @@ describe("MCP servers in the agent host (server-everything, stdio and streamable
     const told = notices(s.peer.received).join("\n");
     assert.match(told, /MCP server broken failed/);
     assert.match(told, /MCP server crashing failed[\s\S]*boom: no config/);
+    // The status the client can ask for (the editor's MCP view).
+    await s.peer.waitForFrame((f) => f.type === "extension_ui_request" && String(f.message).includes("MCP server silent failed"), 0, 10_000);
+    const { servers } = await s.peer.client.request("get_mcp_servers", {});
+    const byName = new Map(servers.map((server) => [server.name, server]));
+    assert.deepEqual([...byName.keys()].sort(), ["broken", "crashing", "everything", "silent"]);
+    assert.equal(byName.get("everything")!.state, "connected");
+    assert.ok(byName.get("everything")!.tools > 5);
+    for (const name of ["broken", "crashing", "silent"]) assert.equal(byName.get(name)!.state, "failed", name);
+    assert.match(byName.get("crashing")!.error!, /boom: no config/);
+    assert.equal(byName.get("everything")!.source, "user");
+    // The server that never answered was stopped, not left running.
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    const deadline = Date.now() + 5000;
+    while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(!alive(pid), `the silent server (pid ${pid}) still runs`);
   });
 });
 

@@ -13,6 +13,7 @@ export const sessionHandlers: Pick<
   Handlers,
   | "new_session" | "switch_session" | "fork" | "clone" | "get_fork_messages" | "branch" | "get_branch_messages"
   | "get_entries" | "get_tree" | "export_html" | "compact" | "bash" | "abort_bash" | "set_host_tools" | "set_todos" | "set_permission_mode"
+  | "get_mcp_servers"
 > = {
   new_session: (command, { runtime }) => newSession(runtime.session, command.parentSession),
   switch_session: (command, { runtime }) => switchSession(runtime.session, command.sessionPath),
@@ -71,6 +72,7 @@ export const sessionHandlers: Pick<
     runtime.hostToolNames = new Set(toolNames);
     return { toolNames };
   },
+  get_mcp_servers: (_c, { runtime }) => ({ servers: runtime.mcp?.status() ?? [] }),
   set_permission_mode: (command, { runtime }) => {
     const note = modeChangeNote(runtime.permissionMode, command.mode);
     runtime.permissionMode = command.mode;
