@@ -102,8 +102,9 @@ const programs = [
   // requests go through node:http and never load undici.
   { ...hostBundle, entryPoints: providerEntries(), outdir: join(dist, "providers"), plugins: [librariesApart("..")], inject: ["agent-host/ai/http/globals.ts"] },
   { ...hostBundle, plugins: [], entryPoints: LIBRARIES_APART, outdir: dist },
-  // The MCP SDK (agent-host/mcp/sdk.ts requires it when the first MCP server connects).
-  { ...hostBundle, entryPoints: { "mcp-sdk": "agent-host/mcp/sdk-entry.ts" }, outdir: dist },
+  // MCP: the host's MCP runtime (agent-host/mcp/load.ts requires it when mcp.json names a server)
+  // and the MCP SDK (agent-host/mcp/sdk.ts requires it when the first server connects).
+  { ...hostBundle, entryPoints: { "mcp-manager": "agent-host/mcp/manager.ts", "mcp-sdk": "agent-host/mcp/sdk-entry.ts" }, outdir: dist },
   {
     ...common,
     entryPoints: { webview: "webview/main.ts" },

@@ -12,6 +12,8 @@ import { McpConnection } from "./connection";
 import { toolExposure } from "./exposure";
 import { buildEntries, type McpToolEntry } from "./registry";
 import { serversSection } from "./system-section";
+
+export { MCP_SERVERS_SECTION } from "./system-section";
 import { createToolSearchTool, TOOL_SEARCH } from "./tool-search";
 
 /** How long a prompt waits for servers with direct tools (Pi: 10 s). */

@@ -7,8 +7,8 @@
 import type { AnyAgentTool } from "../agent/tool";
 import { loadMcpConfig } from "../mcp/config";
 import { mcpToolSelection } from "../mcp/exposure";
-import { McpManager } from "../mcp/manager";
-import { MCP_SERVERS_SECTION } from "../mcp/system-section";
+import { loadMcpManager } from "../mcp/load";
+import type { McpManager } from "../mcp/manager";
 import type { HostSession } from "../session/host-session/host-session";
 import type { ToolSandbox } from "../tools/tool-sandbox";
 import type { CliOptions } from "./cli-options";
@@ -41,6 +41,7 @@ export function setUpMcp(options: CliOptions, sources: McpSources): McpManager |
   if (!servers.some((s) => s.enabled)) return undefined;
   const agent = sources.session.agent;
   let ours = new Set<string>();
+  const { McpManager, MCP_SERVERS_SECTION } = loadMcpManager();
   const manager: McpManager = new McpManager(servers, {
     env: sources.env,
     cwd: sources.cwd,
