@@ -20,11 +20,26 @@ const compiled = new WeakMap<object, ValidateFunction>();
 
 export type ArgumentCheck = { ok: true; args: Record<string, unknown> } | { ok: false; error: string };
 
-/** Validates (and coerces, on a copy) a tool call's arguments against the tool's schema. */
+/** Schemas that could not be compiled, with the reason: their calls fail, the run goes on. */
+const uncompilable = new WeakMap<object, string>();
+
+/**
+ * Validates (and coerces, on a copy) a tool call's arguments against the tool's schema. A schema
+ * that cannot be compiled (an MCP server's or an extension's: a remote `$ref`, an unknown type, a
+ * broken pattern) fails the call with the reason; it is not thrown into the tool runner.
+ */
 export function validateToolArguments(tool: AnyAgentTool, args: unknown): ArgumentCheck {
+  const broken = uncompilable.get(tool.parameters);
+  if (broken !== undefined) return { ok: false, error: broken };
   let validate = compiled.get(tool.parameters);
   if (!validate) {
-    validate = precompiledValidator(toolValidatorKey(tool.parameters)) ?? (ajv ??= createAjv(toolValidatorOptions)).compile(tool.parameters);
+    try {
+      validate = precompiledValidator(toolValidatorKey(tool.parameters)) ?? (ajv ??= createAjv(toolValidatorOptions)).compile(tool.parameters);
+    } catch (error) {
+      const reason = `The parameter schema of ${tool.name} cannot be used, so it cannot be called: ${error instanceof Error ? error.message : String(error)}`;
+      uncompilable.set(tool.parameters, reason);
+      return { ok: false, error: reason };
+    }
     compiled.set(tool.parameters, validate);
   }
   const copy = structuredClone(args ?? {}) as Record<string, unknown>;
