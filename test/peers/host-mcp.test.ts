@@ -237,6 +237,27 @@ describe("MCP servers in the agent host (server-everything, stdio and streamable
     }
   });
 
+  it("a call is cut by the server's timeout, and by an abort, as built-in tools are", async function () {
+    s = await start("host", { mcpServers: { everything: stdioServer({ exposure: "direct", timeout: 1 }) } });
+    s.llm.enqueue({ toolCalls: [{ id: "slow", name: "mcp__everything__trigger_long_running_operation", arguments: { duration: 20, steps: 4 } }] }, { text: "done" });
+    let t0 = performance.now();
+    await run(s, "run it");
+    assert.ok(performance.now() - t0 < 8000, "the timeout ended the call");
+    assert.match(messageText(toolResultMessages(s.llm.requests[1]!)[0]!), /timed out/i);
+    await stop(s);
+    s = await start("host", { mcpServers: { everything: stdioServer({ exposure: "direct" }) } });
+    s.llm.enqueue({ toolCalls: [{ id: "slow2", name: "mcp__everything__trigger_long_running_operation", arguments: { duration: 20, steps: 4 } }] }, { text: "done" });
+    const settled = s.peer.client.waitForSettled(30_000);
+    await s.peer.client.request("prompt", { message: "run it" });
+    await s.peer.waitForFrame((f) => f.type === "tool_execution_start" && f.toolCallId === "slow2", 0, 20_000);
+    t0 = performance.now();
+    await s.peer.client.request("abort", {}, { timeoutMs: 10_000 });
+    await settled;
+    assert.ok(performance.now() - t0 < 5000, `the abort took ${(performance.now() - t0).toFixed(0)} ms`);
+    const end = s.peer.received.find((f) => f.type === "tool_execution_end" && f.toolCallId === "slow2");
+    assert.equal(end?.isError, true);
+  });
+
   it("a project's .pi/mcp.json is read only when the project is trusted", async function () {
     const cwd = mkdtempSync(join(tmpdir(), "mcp-project-"));
     mkdirSync(join(cwd, ".pi"));
