@@ -28,8 +28,8 @@ function agentEnd(client: RpcClient): Promise<void> {
 
 const procText = (pid: number) => ["environ", "cmdline"].map((file) => fs.readFileSync(`/proc/${pid}/${file}`, "latin1").replace(/\0/g, "\n")).join("\n");
 
-for (const kind of ["pi", "host", "omp"] as const satisfies readonly PeerKind[]) {
-  describe(`model gateway with ${{ pi: "pi 0.87.1", host: "the bundled host", omp: "omp 18.2.3" }[kind]} as the agent`, function () {
+for (const kind of ["pi", "pi-1.5.2", "host", "omp"] as const satisfies readonly PeerKind[]) {
+  describe(`model gateway with ${{ pi: "pi 0.87.1", "pi-1.5.2": "pi 1.5.2", host: "the bundled host", omp: "omp 18.2.3" }[kind]} as the agent`, function () {
     this.timeout(90_000);
     let llm: MockLlm;
     let launch: PeerLaunch;

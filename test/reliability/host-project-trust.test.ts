@@ -14,7 +14,8 @@ import { RpcClient } from "../../shared/rpc";
 import { startMockLlm, type MockLlm } from "../support/mock-llm";
 import { assertPeerInstalled, peerDir, peerLaunch, type PeerLaunch } from "../support/peers";
 
-type Agent = "host" | "pi";
+type Agent = "host" | "pi" | "pi-1.5.2";
+const AGENTS = ["host", "pi", "pi-1.5.2"] as const;
 
 describe("project trust: saved decisions shared with pi (trust.json, defaultProjectTrust)", function () {
   this.timeout(120_000);
@@ -28,13 +29,14 @@ describe("project trust: saved decisions shared with pi (trust.json, defaultProj
 
   before(async () => {
     assertPeerInstalled("pi");
+    assertPeerInstalled("pi-1.5.2");
     llm = await startMockLlm();
     root = mkdtempSync(join(tmpdir(), "trust-"));
     cwd = join(root, "projects", "cloned-repo");
     mkdirSync(join(cwd, ".pi", "extensions"), { recursive: true });
     agentDir = join(root, "agent");
     mkdirSync(agentDir);
-    for (const agent of ["host", "pi"] as const) {
+    for (const agent of AGENTS) {
       const launch = peerLaunch(agent, { mockBaseUrl: llm.baseUrl, cwd, env: { PI_CODING_AGENT_DIR: agentDir, HOME: join(root, "home") } });
       launches.set(agent, launch);
     }
@@ -68,7 +70,7 @@ describe("project trust: saved decisions shared with pi (trust.json, defaultProj
   }
 
   async function expectEverywhere(trusted: boolean, what: string): Promise<void> {
-    for (const agent of ["host", "pi"] as const) {
+    for (const agent of AGENTS) {
       const loaded = await loads(agent);
       cases++;
       if (loaded !== trusted) violations++;
@@ -96,18 +98,20 @@ describe("project trust: saved decisions shared with pi (trust.json, defaultProj
     await expectEverywhere(true, "a trusted parent folder");
   });
 
-  it("reads what pi's own trust store saved (pi's /trust), and pi reads ours", async () => {
-    rmSync(join(agentDir, "trust.json"), { force: true });
-    const module = join(peerDir("pi"), "node_modules/@earendil-works/pi-coding-agent/dist/core/trust-manager.js");
-    const { ProjectTrustStore } = (await import(pathToFileURL(module).href)) as { ProjectTrustStore: new (dir: string) => { set(cwd: string, trusted: boolean): void; get(cwd: string): boolean | null } };
-    const piStore = new ProjectTrustStore(agentDir);
-    piStore.set(cwd, true);
-    assert.equal(savedTrust(agentDir, cwd)?.trusted, true);
-    assert.equal(await loads("host"), true);
-    saveTrust(agentDir, cwd, false);
-    assert.equal(piStore.get(cwd), false);
-    cases += 3;
-  });
+  for (const pi of ["pi", "pi-1.5.2"] as const) {
+    it(`reads what ${pi}'s own trust store saved (pi's /trust), and ${pi} reads ours`, async () => {
+      rmSync(join(agentDir, "trust.json"), { force: true });
+      const module = join(peerDir(pi), "node_modules/@earendil-works/pi-coding-agent/dist/core/trust-manager.js");
+      const { ProjectTrustStore } = (await import(pathToFileURL(module).href)) as { ProjectTrustStore: new (dir: string) => { set(cwd: string, trusted: boolean): void; get(cwd: string): boolean | null } };
+      const piStore = new ProjectTrustStore(agentDir);
+      piStore.set(cwd, true);
+      assert.equal(savedTrust(agentDir, cwd)?.trusted, true);
+      assert.equal(await loads("host"), true);
+      saveTrust(agentDir, cwd, false);
+      assert.equal(piStore.get(cwd), false);
+      cases += 3;
+    });
+  }
 
   it("follows the user's defaultProjectTrust when nothing is saved", async () => {
     rmSync(join(agentDir, "trust.json"), { force: true });
