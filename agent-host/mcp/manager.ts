@@ -63,6 +63,8 @@ export class McpManager {
   private readonly reported = new WeakMap<McpConnection, string>();
 
   private changed(connection: McpConnection): void {
+    // Reported once per failure: a server that came back and fails again is reported again.
+    if (connection.state === "connected") this.reported.delete(connection);
     if (connection.state === "failed" && connection.error && this.reported.get(connection) !== connection.error) {
       this.reported.set(connection, connection.error);
       this.options.report(`MCP server ${connection.config.name} failed: ${connection.error}`);

@@ -51,7 +51,8 @@ export function buildEntries(connections: readonly McpConnection[], selected: (n
   const taken = new Set<string>();
   const entries: McpToolEntry[] = [];
   for (const connection of connections) {
-    if (connection.state !== "connected") continue;
+    // A server that dropped keeps its tools: the next call connects it again (its list is empty until it first connected).
+    if (connection.state === "disabled" || connection.state === "closed") continue;
     const { config } = connection;
     for (const tool of connection.tools) {
       const name = mcpToolName(config.name, tool.name, (n) => taken.has(n));

@@ -258,6 +258,28 @@ describe("MCP servers in the agent host (server-everything, stdio and streamable
     assert.equal(end?.isError, true);
   });
 
+  it("a server that dies is reported; the next call starts it again and goes through", async function () {
+    const dir = mkdtempSync(join(tmpdir(), "mcp-dies-"));
+    const pidFile = join(dir, "pid");
+    const server = { command: "/bin/sh", args: ["-c", `echo $$ > '${pidFile}'; exec '${NODE22}' '${EVERYTHING}' stdio`], exposure: "direct" };
+    try {
+      s = await start("host", { mcpServers: { mortal: server } });
+      await run(s, "hi");
+      const first = Number(readFileSync(pidFile, "utf8"));
+      process.kill(first, "SIGKILL");
+      await s.peer.waitForFrame((f) => f.type === "extension_ui_request" && /MCP server mortal failed: the server closed the connection/.test(String(f.message)), 0, 10_000);
+      const { servers } = await s.peer.client.request("get_mcp_servers", {});
+      assert.equal(servers[0]!.state, "failed");
+      s.llm.enqueue({ toolCalls: [{ id: "again", name: "mcp__mortal__echo", arguments: { message: "back" } }] }, { text: "done" });
+      await run(s, "again");
+      assert.match(messageText(toolResultMessages(s.llm.requests.at(-1)!)[0]!), /Echo: back/);
+      assert.notEqual(Number(readFileSync(pidFile, "utf8")), first, "a new server process");
+      assert.equal((await s.peer.client.request("get_mcp_servers", {})).servers[0]!.state, "connected");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a project's .pi/mcp.json is read only when the project is trusted", async function () {
     const cwd = mkdtempSync(join(tmpdir(), "mcp-project-"));
     mkdirSync(join(cwd, ".pi"));
