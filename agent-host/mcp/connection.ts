@@ -39,6 +39,7 @@ export class McpConnection {
   private connecting: Promise<void> | undefined;
   private release: (() => void) | undefined;
   private disposed = false;
+  private resourcesOffered = false;
   /** The stdio transport, for its process id. */
   private stdio: { pid: number | null } | undefined;
   /** The stdio server's process, taken once started (the SDK forgets it when closing begins). */
@@ -78,6 +79,7 @@ export class McpConnection {
       await started;
       this.client = client;
       this.instructions = client.getInstructions()?.trim() || undefined;
+      this.resourcesOffered = client.getServerCapabilities()?.resources !== undefined;
       client.setNotificationHandler(sdk.ToolListChangedNotificationSchema, () => void this.listTools().catch(() => undefined));
       await this.listTools();
       if (this.disposed) return void (await client.close().catch(() => undefined));
@@ -137,6 +139,19 @@ export class McpConnection {
     if (!client) throw new Error(`MCP server ${this.config.name} is not connected: ${this.error ?? this.state}`);
     const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.config.timeoutMs, resetTimeoutOnProgress: true });
     return result as CallToolResult;
+  }
+
+  /** Whether the server offers resources (its capabilities, once connected). */
+  get hasResources(): boolean {
+    return this.resourcesOffered;
+  }
+
+  /** One MCP request on the connected client (a dropped server is connected again first). */
+  async request<T>(send: (client: Client, options: { signal: AbortSignal; timeout: number }) => Promise<T>, signal: AbortSignal): Promise<T> {
+    if (!this.client && this.state !== "disabled") await this.connect();
+    const client = this.client;
+    if (!client) throw new Error(`MCP server ${this.config.name} is not connected: ${this.error ?? this.state}`);
+    return send(client, { signal, timeout: this.config.timeoutMs });
   }
 
   private stderrTail(): string {

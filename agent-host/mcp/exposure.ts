@@ -53,6 +53,15 @@ export const mcpNamespace = (server: string): string => `mcp__${server.replace(/
  */
 export function mcpToolSelection(tools: readonly string[] | undefined, exclude: readonly string[]): (name: string) => boolean {
   const wanted = (tools ?? []).filter((t) => t.startsWith("mcp__")).map(namePattern);
+  const named = new Set(tools ?? []);
   const excluded = exclude.map(namePattern);
-  return (name) => !excluded.some((p) => p.test(name)) && (!name.startsWith("mcp__") || wanted.length === 0 || wanted.some((p) => p.test(name)));
+  const excludesAll = exclude.includes("mcp__*");
+  return (name) => {
+    if (excluded.some((p) => p.test(name))) return false;
+    // The resource tools count as MCP tools: `--exclude-tools 'mcp__*'` removes them, an mcp__ `--tools` list keeps them only when named.
+    if (MCP_RESOURCE_TOOLS.has(name)) return !excludesAll && (wanted.length === 0 || named.has(name));
+    return !name.startsWith("mcp__") || wanted.length === 0 || wanted.some((p) => p.test(name));
+  };
 }
+
+const MCP_RESOURCE_TOOLS: ReadonlySet<string> = new Set(["list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource"]);

@@ -14,6 +14,7 @@ import { buildEntries, type McpToolEntry } from "./registry";
 import { serversSection } from "./system-section";
 
 export { MCP_SERVERS_SECTION } from "./system-section";
+import { createResourceTools, RESOURCE_TOOL_NAMES } from "./resource-tools";
 import { createToolSearchTool, TOOL_SEARCH } from "./tool-search";
 
 /** How long a prompt waits for servers with direct tools (Pi: 10 s). */
@@ -39,6 +40,7 @@ export class McpManager {
   /** Names tool_search loaded: declared from then on. */
   private readonly loaded = new Set<string>();
   private readonly searchTool: AnyAgentTool;
+  private readonly resourceTools: AnyAgentTool[];
 
   constructor(
     servers: readonly McpServerConfig[],
@@ -46,13 +48,17 @@ export class McpManager {
   ) {
     this.connections = servers.map((config) => new McpConnection(config, { env: options.env, cwd: options.cwd, ...(options.sandbox ? { sandbox: options.sandbox } : {}), clientVersion: options.clientVersion, changed: (c) => this.changed(c) }));
     this.searchTool = createToolSearchTool({
-      searchable: () => this.entries.filter((e) => (e.exposure === "deferred" || e.exposure === "codemode") && !this.loaded.has(e.name)).map((e) => e.searchable),
+      searchable: () => [
+        ...this.entries.filter((e) => (e.exposure === "deferred" || e.exposure === "codemode") && !this.loaded.has(e.name)).map((e) => e.searchable),
+        ...(this.resourceExposure() === "deferred" ? this.resourceTools.filter((t) => options.selected(t.name) && !this.loaded.has(t.name)).map((t) => ({ name: t.name, description: t.description, parameterText: "server uri cursor", serverText: "mcp resources" })) : []),
+      ],
       load: (names) => {
         names.forEach((n) => this.loaded.add(n));
         if (names.length > 0) options.toolsChanged();
       },
       settled: () => this.settled(),
     });
+    this.resourceTools = createResourceTools({ servers: () => this.resourceServers(), settled: () => this.settled() });
   }
 
   /** Starts every enabled server; returns at once. */
@@ -78,15 +84,33 @@ export class McpManager {
     return this.connections.some(({ config }) => config.enabled && [config.exposure, ...Object.values(config.toolExposure)].some((e) => e === "deferred" || e === "codemode"));
   }
 
+  /** Servers whose resources the resource tools reach: connected once, enabled, not hidden as a whole. */
+  private resourceServers(): McpConnection[] {
+    return this.connections.filter((c) => c.hasResources && c.config.exposure !== "hidden" && c.state !== "disabled" && c.state !== "closed");
+  }
+
+  /**
+   * The resource tools' exposure: the widest among the servers with resources (direct, else
+   * deferred/codemode), undefined when no server offers resources.
+   */
+  private resourceExposure(): "direct" | "deferred" | undefined {
+    const servers = this.resourceServers();
+    if (servers.length === 0) return undefined;
+    return servers.some((c) => c.config.exposure === "direct") ? "direct" : "deferred";
+  }
+
   /** The MCP tools declared to the model now, tool_search first when any server needs it. */
   tools(): AnyAgentTool[] {
     const declared = this.entries.filter((e) => e.exposure === "direct" || ((e.exposure === "deferred" || e.exposure === "codemode") && this.loaded.has(e.name)));
+    const resources = this.resourceExposure();
+    const resourceTools = this.resourceTools.filter((t) => this.options.selected(t.name) && (resources === "direct" || (resources === "deferred" && this.loaded.has(t.name))));
     const search = this.hasIndirect() && this.options.selected(TOOL_SEARCH) ? [this.searchTool] : [];
-    return [...search, ...declared.map((e) => e.agentTool)];
+    return [...search, ...declared.map((e) => e.agentTool), ...resourceTools];
   }
 
   /** Annotations of an MCP tool by its name, for the permission gates. */
   annotations(name: string): { readOnly: boolean; destructive: boolean } | undefined {
+    if ((RESOURCE_TOOL_NAMES as readonly string[]).includes(name) && this.resourceTools.some((t) => t.name === name)) return { readOnly: true, destructive: false };
     const entry = this.entries.find((e) => e.name === name);
     return entry ? { readOnly: entry.readOnly, destructive: entry.destructive } : undefined;
   }

@@ -143,6 +143,28 @@ describe("MCP servers in the agent host (server-everything, stdio and streamable
     }
   });
 
+  it("resources: list_mcp_resources and read_mcp_resource reach the server's resources (read-only, declared with a direct server)", async function () {
+    s = await start("host", { mcpServers: { everything: stdioServer({ exposure: "direct" }) } }, { extraArgs: ["--confirm-tools", "bash,edit,write", "--permission-mode", "plan"] });
+    s.llm.enqueue(
+      { toolCalls: [{ id: "list", name: "list_mcp_resources", arguments: { server: "everything" } }] },
+      (request) => {
+        const listed = JSON.parse(messageText(toolResultMessages(request)[0]!)) as { resources: { uri: string; mimeType?: string; server: string }[] };
+        const text = listed.resources.find((r) => (r.mimeType ?? "").startsWith("text/")) ?? listed.resources[0]!;
+        return { toolCalls: [{ id: "read", name: "read_mcp_resource", arguments: { server: text.server, uri: text.uri } }] };
+      },
+      { text: "done" },
+    );
+    await run(s, "what resources are there?");
+    const [first, second, third] = s.llm.requests;
+    for (const name of ["list_mcp_resources", "list_mcp_resource_templates", "read_mcp_resource"]) assert.ok(toolNames(first!).includes(name), name);
+    const listed = JSON.parse(messageText(toolResultMessages(second!)[0]!)) as { server: string; resources: { server: string; uri: string }[] };
+    assert.equal(listed.server, "everything");
+    assert.ok(listed.resources.length > 0 && listed.resources.every((r) => r.server === "everything" && !r.uri.startsWith("ui://")));
+    const read = s.peer.received.find((f) => f.type === "tool_execution_end" && f.toolCallId === "read");
+    assert.equal(read?.isError, false, JSON.stringify(read?.result).slice(0, 300));
+    assert.ok(messageText(toolResultMessages(third!).at(-1)!).length > 0);
+  });
+
   it("--no-mcp: no server starts, no MCP tool and no tool_search", async function () {
     s = await start("host", { mcpServers: { everything: stdioServer({ exposure: "direct" }), other: stdioServer({ exposure: "deferred" }) } }, { extraArgs: ["--no-mcp"] });
     await run(s, "hi");
@@ -360,7 +382,7 @@ describe("the same mcp.json in our host and pi 1.5.2", function () {
       const s = await start(kind, config);
       try {
         await run(s, "hi");
-        const tools = (s.llm.requests[0]!.body.tools ?? []).filter((t) => t.function.name.startsWith("mcp__"));
+        const tools = (s.llm.requests[0]!.body.tools ?? []).filter((t) => t.function.name.startsWith("mcp__") || /_mcp_resource/.test(t.function.name));
         offered[kind] = new Map(tools.map((t) => [t.function.name, JSON.stringify(Object.keys((t.function.parameters as { properties?: object }).properties ?? {}).sort())]));
       } finally {
         await stop(s);
