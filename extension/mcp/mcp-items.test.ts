@@ -1,0 +1,21 @@
+import { strict as assert } from "node:assert";
+import type { McpServerStatus } from "../../shared/protocol";
+import { mcpServerItems } from "./mcp-items";
+
+const server = (over: Partial<McpServerStatus>): McpServerStatus => ({ name: "s", source: "user", transport: "stdio", state: "connected", exposure: "direct", tools: 3, ...over });
+
+describe("MCP quick pick items", () => {
+  it("lists failed servers first, with state, tools, exposure, transport and source", () => {
+    const items = mcpServerItems([server({ name: "ok" }), server({ name: "bad", state: "failed", tools: 0, error: "spawn x ENOENT\nstderr: …", source: "project" })]);
+    assert.deepEqual(items.map((i) => i.label), ["bad", "ok"]);
+    assert.equal(items[0]!.description, "failed · 0 tools · direct · stdio · .pi/mcp.json");
+    assert.equal(items[0]!.detail, "spawn x ENOENT");
+    assert.equal(items[1]!.description, "connected · 3 tools · direct · stdio · ~/.pi/agent/mcp.json");
+  });
+
+  it("shows a server's error as plain text: no icon syntax, no hidden characters", () => {
+    const [item] = mcpServerItems([server({ state: "failed", error: "$(check) fine\u202Eevil" })]);
+    assert.ok(!item!.detail!.startsWith("$("), item!.detail);
+    assert.ok(!item!.detail!.includes("\u202E"), item!.detail);
+  });
+});

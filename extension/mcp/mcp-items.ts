@@ -1,0 +1,28 @@
+/**
+ * What the MCP quick pick shows of each server the bundled host reports (`get_mcp_servers`):
+ * those that need attention first, each with its state, tool count, exposure and source, and the
+ * failure's first line. Server names and errors come from files and servers: shown as plain text.
+ */
+import type { McpServerStatus } from "../../shared/protocol";
+import { quickPickText } from "../ui/plain-text";
+
+export interface McpServerItem {
+  label: string;
+  description: string;
+  detail?: string;
+  server: McpServerStatus;
+}
+
+const attention = (s: McpServerStatus): number => (s.state === "failed" ? 0 : s.state === "connecting" ? 1 : s.state === "connected" ? 2 : 3);
+const source = { user: "~/.pi/agent/mcp.json", project: ".pi/mcp.json" } as const;
+
+export function mcpServerItems(servers: readonly McpServerStatus[]): McpServerItem[] {
+  return [...servers]
+    .sort((a, b) => attention(a) - attention(b) || a.name.localeCompare(b.name))
+    .map((server) => ({
+      label: quickPickText(server.name),
+      description: `${server.state} · ${server.tools} tool${server.tools === 1 ? "" : "s"} · ${server.exposure} · ${server.transport} · ${source[server.source]}`,
+      ...(server.error ? { detail: quickPickText(server.error.split("\n", 1)[0] ?? "") } : {}),
+      server,
+    }));
+}
