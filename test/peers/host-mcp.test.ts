@@ -9,6 +9,7 @@
 import { strict as assert } from "node:assert";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer, request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -163,6 +164,35 @@ describe("MCP servers in the agent host (server-everything, stdio and streamable
     const read = s.peer.received.find((f) => f.type === "tool_execution_end" && f.toolCallId === "read");
     assert.equal(read?.isError, false, JSON.stringify(read?.result).slice(0, 300));
     assert.ok(messageText(toolResultMessages(third!).at(-1)!).length > 0);
+  });
+
+  it("streamable HTTP: configured headers (with ${VAR}) reach the server on every request", async function () {
+    const http = await startHttpServer();
+    const seen: string[] = [];
+    // A loopback relay in front of the server that records the header, then forwards the request as it came.
+    const target = new URL(http.url);
+    const relay = createHttpServer((req, res) => {
+      seen.push(String(req.headers["x-team-token"]));
+      const upstream = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+    const port = (relay.address() as { port: number }).port;
+    try {
+      s = await start("host", { mcpServers: { web: { url: `http://127.0.0.1:${port}/mcp`, exposure: "direct", headers: { "X-Team-Token": "team-${MCP_TEST_TEAM}" } } } }, { env: { MCP_TEST_TEAM: "t42" } });
+      s.llm.enqueue({ toolCalls: [{ id: "e", name: "mcp__web__echo", arguments: { message: "with headers" } }] }, { text: "done" });
+      await run(s, "echo");
+      assert.match(messageText(toolResultMessages(s.llm.requests[1]!)[0]!), /Echo: with headers/);
+      assert.ok(seen.length >= 3, `${seen.length} requests`);
+      assert.deepEqual([...new Set(seen)], ["team-t42"]);
+    } finally {
+      relay.closeAllConnections();
+      relay.close();
+      http.child.kill();
+    }
   });
 
   it("--no-mcp: no server starts, no MCP tool and no tool_search", async function () {
