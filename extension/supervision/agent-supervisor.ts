@@ -242,7 +242,7 @@ export class AgentSupervisor implements vscode.Disposable {
       : `${what}.`;
     this.log.error(message);
     this.agent.setRestart({ gaveUp: true });
-    this.notices.gaveUp(message, () => void this.restart().catch(() => undefined));
+    this.notices.gaveUp(message, () => void this.restart().catch((error: unknown) => this.log.error(`Restart after giving up failed: ${errorText(error)}`)));
   }
 
   private cancelScheduledRestart(): void {
