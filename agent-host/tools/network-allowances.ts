@@ -5,7 +5,8 @@
  * Requests to the same host while the question is open share it. No client, no answer: refused
  * (and asked again next time).
  */
-import type { Target } from "../../shared/node/sandbox/net/hosts";
+import { isPublicAddress } from "../../shared/node/sandbox/net/addresses";
+import { isIpLiteral, type Target } from "../../shared/node/sandbox/net/hosts";
 import type { AskClient } from "./tool-sandbox";
 
 export const ALLOW_HOST = "Allow for this session";
@@ -30,7 +31,9 @@ export class NetworkAllowances {
     const key = `${target.host}:${target.port}`;
     let answer = this.answers.get(key);
     if (!answer) {
-      answer = this.ask(`Allow network access to ${key} for this session?\n\nA sandboxed command asked the sandbox's network proxy for ${key}, which is not in pi.sandbox.allowedHosts.`, [ALLOW_HOST, DENY_HOST]).then(
+      const local = isIpLiteral(target.host) && !isPublicAddress(target.host.replace(/^\[|\]$/g, ""));
+      const what = local ? " It is an address on this machine or its private network: allowing it lets the command reach the service listening there." : "";
+      answer = this.ask(`Allow network access to ${key} for this session?\n\nA sandboxed command asked the sandbox's network proxy for ${key}, which is not in pi.sandbox.allowedHosts.${what}`, [ALLOW_HOST, DENY_HOST]).then(
         (choice) => (choice === ALLOW_HOST ? true : choice === DENY_HOST ? false : undefined),
         () => undefined,
       );

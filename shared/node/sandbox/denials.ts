@@ -24,7 +24,7 @@ const secretMention = new RegExp(`(${homeSecrets.map((s) => s.replace(/[.*+?^${}
 /** The reason phrase and body of net/proxy.ts's refusal, when a client printed them. */
 const proxyRefusalNaming = /Forbidden by the Pi sandbox: (\S+?) is (?:not an allowed host|a private address)/;
 /** How clients report a proxy's refusal (curl, Python, Node's tunnels, git, wget, pip). */
-const proxyRefusal = /CONNECT tunnel failed, response 40[35]|Received HTTP code 40[35] from proxy|Tunnel connection failed: 40[35]|statusCode=40[35]|\bproxy\b[^\n]*\b40[35]\b|\b40[35] Forbidden by the Pi sandbox|ERROR 403: Forbidden/i;
+const proxyRefusal = /CONNECT tunnel failed, response 40[35]|Received HTTP code 40[35] from proxy|Tunnel connection failed: 40[35]|statusCode=40[35]|\bproxy\b[^\n]*\b40[35]\b|\b40[35]\b[^\n]*\bproxy\b|\b40[35] Forbidden by the Pi sandbox|ERROR 403: Forbidden/i;
 
 const allowHint = "pi.sandbox.allowedHosts (or --sandbox-allow-host) allows a host";
 
@@ -37,7 +37,8 @@ export function sandboxDenial(output: string, network: boolean | NetworkKind, re
   if (kind === "proxy") {
     const named = proxyRefusalNaming.exec(output)?.[1];
     const hosts = [...new Set([...(named ? [named] : []), ...refusedHosts])];
-    if (hosts.length > 0 && (named || proxyRefusal.test(output) || refusals.some((r) => r.onlyOffline && r.pattern.test(output)))) {
+    // A refusal while the command ran explains a failure that reads like one (any 403, a network error).
+    if (hosts.length > 0 && (named || proxyRefusal.test(output) || /\b403\b|forbidden/i.test(output) || refusals.some((r) => r.onlyOffline && r.pattern.test(output)))) {
       return `the sandbox's network proxy refused ${hosts.join(", ")} (not an allowed host; ${allowHint})`;
     }
     if (proxyRefusal.test(output)) return `the sandbox's network proxy refused a host (${allowHint})`;

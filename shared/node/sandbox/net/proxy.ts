@@ -5,7 +5,8 @@
  * or that `decide` allows (the client's question); the rest get 403 with a reason naming the host.
  * Names are resolved here, never inside; the proxy connects to an address it checked (no second
  * lookup: no DNS rebinding) and checks the address it really reached. A private address (loopback,
- * link-local, private ranges, addresses.ts) is reached only when a pattern names it literally.
+ * link-local, private ranges, addresses.ts) is reached only when a pattern names it literally, or
+ * the user allowed that literal address when asked (the question says what it is).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from "node:http";
@@ -24,6 +25,8 @@ export interface ProxyOptions {
   decide: HostDecision;
   /** Name → addresses (default: the system's resolver, all addresses). */
   resolve?: Resolver;
+  /** Opens a TCP connection to a checked address (default: node:net; tests inject one that lies). */
+  connect?: (address: string, port: number) => Promise<Socket>;
   connectTimeoutMs?: number;
 }
 
@@ -63,11 +66,13 @@ export class NetworkProxy {
   static async start(options: ProxyOptions): Promise<NetworkProxy> {
     const dir = mkdtempSync(join(tmpdir(), "pi-net-"));
     const socketPath = join(dir, "proxy.sock");
-    const server = http().createServer();
+    // Absolute-form requests need no Host header (the proxy sets it from the URI).
+    const server = http().createServer({ requireHostHeader: false });
     const proxy = new NetworkProxy(dir, socketPath, server, options);
     server.on("connection", (socket: Socket) => proxy.track(socket));
-    server.on("request", (req: IncomingMessage, res: ServerResponse) => void proxy.forward(req, res));
-    server.on("connect", (req: IncomingMessage, socket: Socket, head: Buffer) => void proxy.tunnel(req, socket, head));
+    // A failure of the proxy's own closes that connection, never the host.
+    server.on("request", (req: IncomingMessage, res: ServerResponse) => void proxy.forward(req, res).catch(() => res.destroy()));
+    server.on("connect", (req: IncomingMessage, socket: Socket, head: Buffer) => void proxy.tunnel(req, socket, head).catch(() => socket.destroy()));
     // No WebSocket or other upgrade over plain HTTP: closed.
     server.on("upgrade", (_req: IncomingMessage, socket: Socket) => socket.destroy());
     try {
@@ -112,7 +117,8 @@ export class NetworkProxy {
     const { allowed } = this.options;
     const shown = formatTarget(target);
     const listed = allowed.some((pattern) => matches(pattern, target));
-    if (!listed && !(await this.options.decide(target))) {
+    const decided = !listed && (await this.options.decide(target));
+    if (!listed && !decided) {
       return this.refuse(403, shown, refusalPhrase(shown), `${refusalPhrase(shown)}. Blocked by the sandbox's network proxy. To allow it, add "${target.host}" to the setting pi.sandbox.allowedHosts (or start the agent host with --sandbox-allow-host ${target.host}).\n`);
     }
     let addresses: string[];
@@ -121,7 +127,8 @@ export class NetworkProxy {
     } catch (error) {
       return this.refuse(502, shown, "Bad Gateway", `The sandbox's network proxy could not resolve ${target.host}: ${(error as Error).message}\n`);
     }
-    const reachable = (address: string) => isPublicAddress(address) || namesAddressLiterally(allowed, address, target.port);
+    // A literal address the user allowed by its own name is named literally too.
+    const reachable = (address: string) => isPublicAddress(address) || namesAddressLiterally(allowed, address, target.port) || (decided && canonicalAddress(address) === target.host);
     const usable = addresses.filter(reachable);
     if (usable.length === 0) {
       const list = addresses.join(", ") || "nothing";
@@ -130,7 +137,8 @@ export class NetworkProxy {
     let lastError = "no address";
     for (const address of usable) {
       try {
-        const socket = await this.connect(address, target.port);
+        const socket = await (this.options.connect ?? ((a: string, p: number) => this.connect(a, p)))(address, target.port);
+        this.track(socket);
         // The address really reached: the one checked, still allowed.
         const reached = socket.remoteAddress ?? "";
         if (canonicalAddress(reached) !== canonicalAddress(address) || !reachable(reached)) {
@@ -148,7 +156,6 @@ export class NetworkProxy {
   private connect(address: string, port: number): Promise<Socket> {
     return new Promise((resolve, reject) => {
       const socket = net().connect({ host: address, port });
-      this.track(socket);
       const timer = setTimeout(() => socket.destroy(new Error("connection timed out")), this.options.connectTimeoutMs ?? 15_000);
       socket.once("connect", () => {
         clearTimeout(timer);
