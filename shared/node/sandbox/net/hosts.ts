@@ -83,10 +83,4 @@ export function matches(pattern: HostPattern, target: Target): boolean {
   return pattern.wildcard ? target.host.endsWith(`.${pattern.host}`) : target.host === pattern.host;
 }
 
-/** The pattern that names this address itself (an IP literal, exactly): only those may reach a private address. */
-export function namesAddressLiterally(patterns: readonly HostPattern[], address: string, port: number): boolean {
-  const canonical = canonicalAddress(address);
-  return canonical !== undefined && patterns.some((p) => !p.wildcard && p.host === canonical && (p.port === undefined || p.port === port));
-}
-
 export const formatTarget = (target: Target): string => `${target.host}:${target.port}`;

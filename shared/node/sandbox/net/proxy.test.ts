@@ -120,6 +120,13 @@ describe("sandbox network: the filtering proxy", function () {
     assert.deepEqual(connected, ["93.184.216.34"], "the checked public address, never the loopback one");
   });
 
+  it("does not let a name reach a loopback address even where that address is listed literally", async () => {
+    const proxy = await start([`127.0.0.1:${port}`, "loop.test"], { resolve: () => Promise.resolve([{ address: "127.0.0.1" }]) });
+    const reply = await exchange(proxy.socketPath, `GET http://loop.test:${port}/ HTTP/1.1\r\nConnection: close\r\n\r\n`);
+    assert.equal(status(reply), 403, reply);
+    assert.match(reply, /a name never does/);
+  });
+
   it("refuses a connection that reached another address than the one checked", async () => {
     const proxy = await start(["public.test"], {
       resolve: () => Promise.resolve([{ address: "93.184.216.34" }]),

@@ -5,8 +5,8 @@
  * or that `decide` allows (the client's question); the rest get 403 with a reason naming the host.
  * Names are resolved here, never inside; the proxy connects to an address it checked (no second
  * lookup: no DNS rebinding) and checks the address it really reached. A private address (loopback,
- * link-local, private ranges, addresses.ts) is reached only when a pattern names it literally, or
- * the user allowed that literal address when asked (the question says what it is).
+ * link-local, private ranges, addresses.ts) is reached only by a request that names it literally
+ * (`127.0.0.1:8080`, listed or allowed when asked: the question says what it is), never by a name.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from "node:http";
@@ -14,7 +14,7 @@ import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isPublicAddress } from "./addresses";
-import { canonicalAddress, formatTarget, isIpLiteral, matches, namesAddressLiterally, parseAuthority, type HostPattern, type Target } from "./hosts";
+import { canonicalAddress, formatTarget, isIpLiteral, matches, parseAuthority, type HostPattern, type Target } from "./hosts";
 
 export type Resolver = (host: string) => Promise<readonly { address: string }[]>;
 /** For a host not in the list: may it be reached? (The question; false when nobody can answer.) */
@@ -117,8 +117,7 @@ export class NetworkProxy {
     const { allowed } = this.options;
     const shown = formatTarget(target);
     const listed = allowed.some((pattern) => matches(pattern, target));
-    const decided = !listed && (await this.options.decide(target));
-    if (!listed && !decided) {
+    if (!listed && !(await this.options.decide(target))) {
       return this.refuse(403, shown, refusalPhrase(shown), `${refusalPhrase(shown)}. Blocked by the sandbox's network proxy. To allow it, add "${target.host}" to the setting pi.sandbox.allowedHosts (or start the agent host with --sandbox-allow-host ${target.host}).\n`);
     }
     let addresses: string[];
@@ -127,12 +126,12 @@ export class NetworkProxy {
     } catch (error) {
       return this.refuse(502, shown, "Bad Gateway", `The sandbox's network proxy could not resolve ${target.host}: ${(error as Error).message}\n`);
     }
-    // A literal address the user allowed by its own name is named literally too.
-    const reachable = (address: string) => isPublicAddress(address) || namesAddressLiterally(allowed, address, target.port) || (decided && canonicalAddress(address) === target.host);
+    // A name reaches public addresses only; a private one only when the request names it itself, listed or allowed.
+    const reachable = (address: string) => isPublicAddress(address) || (isIpLiteral(target.host) && canonicalAddress(address) === target.host);
     const usable = addresses.filter(reachable);
     if (usable.length === 0) {
       const list = addresses.join(", ") || "nothing";
-      return this.refuse(403, shown, `Forbidden by the Pi sandbox: ${shown} is a private address`, `Forbidden by the Pi sandbox: ${target.host} resolves to ${list}, a loopback, link-local or private address. Only an allowed host that names such an address literally (e.g. 127.0.0.1:8080) may reach it.\n`);
+      return this.refuse(403, shown, `Forbidden by the Pi sandbox: ${shown} is a private address`, `Forbidden by the Pi sandbox: ${target.host} resolves to ${list}, a loopback, link-local or private address. Only a request that names such an address itself (e.g. 127.0.0.1:8080), listed or allowed, reaches it; a name never does.\n`);
     }
     let lastError = "no address";
     for (const address of usable) {
