@@ -4,7 +4,8 @@
  * unix socket (bind-mounted read-only at `bridgeSocket`), and runs the command as its child with
  * HTTP_PROXY, HTTPS_PROXY, ALL_PROXY (and the lower-case forms) pointing at itself and NO_PROXY
  * for loopback (the sandbox's own: its servers), less a loopback address the allowed hosts name
- * literally (that one means the host's, through the proxy). It listens before the command starts and exits with the command, with its code
+ * literally (that one means the host's, through the proxy); NODE_USE_ENV_PROXY=1 so Node's own
+ * fetch (22.21+, 24+) takes the proxy too. It listens before the command starts and exits with the command, with its code
  * (a signal becomes 128 + its number, as the shell reports it). Node, because it is there already
  * (the host runs on it); no package to install.
  */
@@ -31,6 +32,7 @@ server.listen(0, "127.0.0.1", () => {
   const env = { ...process.env };
   for (const n of ["HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"]) env[n] = env[n.toLowerCase()] = url;
   env.NO_PROXY = env.no_proxy = noProxy;
+  env.NODE_USE_ENV_PROXY = "1";
   if (keepElectron !== "1") delete env.ELECTRON_RUN_AS_NODE;
   const child = cp.spawn(file, args, { stdio: "inherit", env });
   for (const s of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(s, () => child.kill(s));
