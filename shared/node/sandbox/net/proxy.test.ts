@@ -155,6 +155,20 @@ describe("sandbox network: the filtering proxy", function () {
     for (const request of bad) assert.equal(status(await exchange(proxy.socketPath, request)), 400, request);
   });
 
+  it("checks each request of a kept-alive connection, and takes no smuggled second one past the check", async () => {
+    const asked: Target[] = [];
+    const proxy = await start([`127.0.0.1:${port}`], { decide: (t) => (asked.push(t), Promise.resolve(false)) });
+    const pipelined = await exchange(proxy.socketPath, `GET http://127.0.0.1:${port}/one HTTP/1.1\r\n\r\nGET http://127.0.0.2:${port}/two HTTP/1.1\r\nConnection: close\r\n\r\n`, () => false);
+    assert.match(pipelined, /hello \/one/);
+    assert.match(pipelined, /403 Forbidden by the Pi sandbox: 127\.0\.0\.2/);
+    assert.deepEqual(asked, [{ host: "127.0.0.2", port }]);
+    // A body that hides a request: Content-Length and chunked together is refused by the parser, not forwarded.
+    seen = [];
+    const smuggled = await exchange(proxy.socketPath, `POST http://127.0.0.1:${port}/a HTTP/1.1\r\nContent-Length: 60\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET http://127.0.0.2:${port}/hidden HTTP/1.1\r\n\r\n`, () => false);
+    assert.equal(status(smuggled), 400, smuggled);
+    assert.equal(seen.length, 0);
+  });
+
   it("closes open tunnels when disposed", async () => {
     const proxy = await start([`127.0.0.1:${port}`]);
     const closed = exchange(proxy.socketPath, `CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\n`, () => false, () => proxy.dispose());
