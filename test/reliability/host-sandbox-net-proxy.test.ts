@@ -119,6 +119,24 @@ describe("agent host: the sandbox's network through the filtering proxy (allowed
     assert.match(again.output, /hello from the other host \/third/);
   });
 
+  it("keeps the proxy's socket out of reach of a command that moves, removes or replaces it, for the next command too", async () => {
+    const p = listed.port;
+    const tamper = await bash(llm, host, [
+      "mv /tmp/.pi-net /tmp/moved 2>/dev/null && echo GOT:moved",
+      "rm -rf /tmp/.pi-net 2>/dev/null; [ -S /tmp/.pi-net/proxy.sock ] && echo socket-still-there",
+      "touch /tmp/.pi-net/x 2>/dev/null && echo GOT:wrote-into",
+      // A background job tries to put a symlink in its place once the command (and its bridge) ended.
+      "(sleep 1; rm -rf /tmp/.pi-net; ln -s /etc /tmp/.pi-net) >/dev/null 2>&1 &",
+      "true",
+    ].join("\n"));
+    assert.doesNotMatch(tamper.output, /GOT:/, tamper.output);
+    assert.match(tamper.output, /socket-still-there/);
+    await new Promise((r) => setTimeout(r, 1_500));
+    const next = await bash(llm, host, `curl -sS --max-time 10 http://127.0.0.1:${p}/next; ls -ld /tmp/.pi-net | cut -c1`);
+    assert.match(next.output, /hello from the listed host \/next/, next.output);
+    assert.match(next.output, /^d$/m, "a real folder again");
+  });
+
   it("refuses a name that resolves to loopback, even when allowed, and other spellings of loopback through the proxy's socket", async () => {
     const p = listed.port;
     const run = await bash(llm, host, [
