@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { ALLOW_HOST, DENY_HOST, NetworkAllowances } from "./network-allowances";
+import { ALLOW_HOST, DENY_HOST, MAX_OPEN, NetworkAllowances } from "./network-allowances";
 
 describe("sandbox network: hosts allowed when asked", () => {
   it("asks once per host and port for the session, remembers allow and deny, and asks again in a new session", async () => {
@@ -45,5 +45,21 @@ describe("sandbox network: hosts allowed when asked", () => {
     assert.match(titles[0], /on this machine or its private network/);
     assert.match(titles[1], /on this machine or its private network/);
     assert.doesNotMatch(titles[2], /this machine/);
+  });
+
+  it("keeps at most a few questions open: a flood of hosts is refused, not asked", async () => {
+    const pending: ((v: string | undefined) => void)[] = [];
+    const allowances = new NetworkAllowances(() => new Promise((resolve) => pending.push(resolve)), () => 1);
+    const flood = Array.from({ length: 50 }, (_, i) => allowances.decide({ host: `h${i}.example`, port: 443 }));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(pending.length, MAX_OPEN);
+    for (const answer of pending) answer(ALLOW_HOST);
+    const results = await Promise.all(flood);
+    assert.equal(results.filter(Boolean).length, MAX_OPEN, "only the questions asked could allow");
+    const after = allowances.decide({ host: "later.example", port: 443 });
+    await new Promise((r) => setImmediate(r));
+    assert.equal(pending.length, MAX_OPEN + 1, "asked again once the questions are answered");
+    pending[MAX_OPEN](DENY_HOST);
+    assert.equal(await after, false);
   });
 });
