@@ -169,6 +169,16 @@ describe("sandbox network: the filtering proxy", function () {
     assert.equal(seen.length, 0);
   });
 
+  it("takes a bounded number of connections at once", async () => {
+    const proxy = await start([`127.0.0.1:${port}`], { maxConnections: 2 });
+    const held = [0, 1].map(() => connect(proxy.socketPath));
+    await Promise.all(held.map((s) => new Promise((r) => s.once("connect", r))));
+    await new Promise((r) => setTimeout(r, 50));
+    const third: string = await exchange(proxy.socketPath, `GET http://127.0.0.1:${port}/third HTTP/1.1\r\n\r\n`).catch((error: Error) => (/EPIPE|ECONNRESET/.test(error.message) ? "" : Promise.reject(error)));
+    assert.equal(third, "", "closed at once");
+    for (const s of held) s.destroy();
+  });
+
   it("closes open tunnels when disposed", async () => {
     const proxy = await start([`127.0.0.1:${port}`]);
     const closed = exchange(proxy.socketPath, `CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\n`, () => false, () => proxy.dispose());

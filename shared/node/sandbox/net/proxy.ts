@@ -28,6 +28,8 @@ export interface ProxyOptions {
   /** Opens a TCP connection to a checked address (default: node:net; tests inject one that lies). */
   connect?: (address: string, port: number) => Promise<Socket>;
   connectTimeoutMs?: number;
+  /** Connections from the sandbox open at once (default 256): a command cannot use up the host's file descriptors. */
+  maxConnections?: number;
 }
 
 /** A request the proxy refused, for the denial text of the command that made it. */
@@ -68,6 +70,7 @@ export class NetworkProxy {
     const socketPath = join(dir, "proxy.sock");
     // Absolute-form requests need no Host header (the proxy sets it from the URI).
     const server = http().createServer({ requireHostHeader: false });
+    server.maxConnections = options.maxConnections ?? 256;
     const proxy = new NetworkProxy(dir, socketPath, server, options);
     server.on("connection", (socket: Socket) => proxy.track(socket));
     // A failure of the proxy's own closes that connection, never the host.
