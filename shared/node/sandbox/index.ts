@@ -120,6 +120,11 @@ export class CommandSandbox {
     else this.proxy = proxy;
   }
 
+  /** The network proxy's socket on the host, once started (allowed hosts only). */
+  get proxySocket(): string | undefined {
+    return this.proxy?.socketPath;
+  }
+
   /** Hosts the proxy refused at or after `since` (ms since the epoch). */
   refusedSince(since: number): Refusal[] {
     return this.proxy?.refusedSince(since) ?? [];
