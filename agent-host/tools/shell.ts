@@ -47,6 +47,7 @@ export function createLocalShellIo(shellPath?: string, sandbox?: ToolSandbox): S
       if ("refused" in launch) throw new Error(launch.refused);
       if (!sandbox || !launch.sandboxed) return runOnce(launch, cwd, options);
       let tail = "";
+      const started = Date.now();
       const exitCode = (
         await runOnce(launch, cwd, {
           ...options,
@@ -56,7 +57,7 @@ export function createLocalShellIo(shellPath?: string, sandbox?: ToolSandbox): S
           },
         })
       ).exitCode;
-      const reason = exitCode === 0 ? undefined : sandbox.denial(tail);
+      const reason = exitCode === 0 ? undefined : sandbox.denial(tail, started);
       if (!reason) return { exitCode };
       if (!(await sandbox.allowOutside(command, reason, options.signal))) {
         if (options.signal.aborted) throw new ShellAbortedError();

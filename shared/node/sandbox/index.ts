@@ -1,14 +1,18 @@
 /**
  * The OS boundary of every process the agent's tools start: a policy in, an argv out. Linux:
  * bubblewrap (bwrap-args.ts); macOS: sandbox-exec (seatbelt.ts); Windows: none (the probe says so).
- * One CommandSandbox per host: it owns the session's temp dir (private /tmp inside) and removes
- * it when disposed.
+ * One CommandSandbox per host: it owns the session's temp dir (private /tmp inside) and, with
+ * allowed hosts, the network proxy (started by `prepare`, before the first command); it removes
+ * and closes them when disposed.
  */
-import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { buildBwrapArgs, type PathKind } from "./bwrap-args";
-import type { SandboxPolicy } from "./policy";
+import { bridgeCommand, bridgeMount } from "./net/bridge";
+import { parseHostPattern, type HostPattern } from "./net/hosts";
+import { NetworkProxy, type HostDecision, type Refusal } from "./net/proxy";
+import { networkKind, type NetworkKind, type SandboxPolicy } from "./policy";
 import { probeSandbox, type SandboxProbe } from "./probe";
 import { buildSeatbeltProfile, seatbeltCommand } from "./seatbelt";
 import { unixSocketFilterFile, withSeccomp } from "./seccomp";
@@ -69,23 +73,61 @@ function gitDirOf(dotGitFile: string): string | undefined {
   }
 }
 
+export interface CommandSandboxOptions {
+  /** With allowed hosts: whether a host not in the list may be reached (the user's question). Absent: refused. */
+  decideHost?: HostDecision;
+}
+
 export class CommandSandbox {
   private temp: string | undefined;
   private readonly policy: SandboxPolicy;
+  private proxy: NetworkProxy | undefined;
+  private starting: Promise<NetworkProxy> | undefined;
+  private disposed = false;
+  /** The allowed-host patterns that parse (the CLI refuses the others). */
+  readonly allowedHosts: readonly HostPattern[];
 
   constructor(
     policy: SandboxPolicy,
     private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly options: CommandSandboxOptions = {},
   ) {
     this.policy = { ...policy, workspaceRoot: realOrSame(policy.workspaceRoot), writableRoots: policy.writableRoots.map(realOrSame) };
+    this.allowedHosts = (policy.allowedHosts ?? []).flatMap((text) => parseHostPattern(text) ?? []);
   }
 
   get mode(): SandboxPolicy["mode"] {
     return this.policy.mode;
   }
 
-  get network(): boolean {
-    return this.policy.network;
+  get network(): NetworkKind {
+    return networkKind(this.policy);
+  }
+
+  /** Starts what must run before a command (the network proxy, with allowed hosts); call before `wrap`. */
+  async prepare(): Promise<void> {
+    if (this.network !== "proxy" || this.proxy) return;
+    // node:http and node:dns are loaded only now (proxy.ts requires them at first use).
+    this.starting ??= NetworkProxy.start({ allowed: this.allowedHosts, decide: this.options.decideHost ?? (() => Promise.resolve(false)) });
+    let proxy: NetworkProxy;
+    try {
+      proxy = await this.starting;
+    } catch (error) {
+      this.starting = undefined;
+      throw error;
+    }
+    if (this.disposed) proxy.dispose();
+    else this.proxy = proxy;
+  }
+
+  /** The network proxy's socket on the host, once started (allowed hosts only). */
+  get proxySocket(): string | undefined {
+    return this.proxy?.socketPath;
+  }
+
+  /** Hosts the proxy refused at or after `since` (ms since the epoch). */
+  refusedSince(since: number): Refusal[] {
+    return this.proxy?.refusedSince(since) ?? [];
   }
 
   /** Whether it can run here (cached per process). */
@@ -108,7 +150,17 @@ export class CommandSandbox {
       return { file, args, release: () => undefined };
     }
     const runtimeDir = this.env.XDG_RUNTIME_DIR ? realOrSame(this.env.XDG_RUNTIME_DIR) : undefined;
-    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp: this.sessionTemp(), runtimeDir, hiddenPaths: socketsNamed(this.env), pathKind, realPath: realOrSame, gitDirOf }, command);
+    const sessionTemp = this.sessionTemp();
+    let net: { proxyDir: string; setenv: Record<string, string> } | undefined;
+    let inner = command;
+    if (this.network === "proxy") {
+      if (!this.proxy) throw new Error("the sandbox's network proxy is not started (prepare() first)");
+      const bridge = bridgeCommand(process.execPath, command, this.env, this.allowedHosts);
+      inner = bridge.argv;
+      net = { proxyDir: this.proxy.dir, setenv: bridge.setenv };
+      mountPointIn(sessionTemp, bridgeMount.slice("/tmp/".length));
+    }
+    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp, runtimeDir, hiddenPaths: socketsNamed(this.env), pathKind, realPath: realOrSame, gitDirOf, ...net }, inner);
     acquireStubs(plan.stubs);
     let released = false;
     // With the network on, the host's abstract unix sockets are reachable: a seccomp filter refuses AF_UNIX sockets.
@@ -126,7 +178,25 @@ export class CommandSandbox {
   }
 
   dispose(): void {
+    this.disposed = true;
+    this.proxy?.dispose();
+    this.proxy = undefined;
     if (this.temp) rmSync(this.temp, { recursive: true, force: true });
     this.temp = undefined;
   }
+}
+
+/**
+ * The bridge's mount point in the session's temp dir (the sandbox's /tmp, which its commands can
+ * write): a real, empty folder, whatever an earlier command left there (a symlink, a file).
+ */
+function mountPointIn(sessionTemp: string, name: string): void {
+  const path = join(sessionTemp, name);
+  try {
+    if (lstatSync(path).isDirectory()) return;
+    rmSync(path, { recursive: true, force: true });
+  } catch {
+    // missing: made below
+  }
+  mkdirSync(path, { mode: 0o700 });
 }
