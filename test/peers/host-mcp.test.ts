@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { messageText, startMockLlm, toolNames, toolResultMessages, type MockLlm, type RecordedRequest } from "../support/mock-llm";
 import { peerDir, type PeerKind } from "../support/peers";
+import { alive, gone } from "../reliability/raw-host";
 import { startPeerClient, type Frame, type PeerClient } from "./peer-client";
 
 const EVERYTHING = join(peerDir("host"), "..", "test", "peers", "mcp-server-everything", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
@@ -81,15 +82,6 @@ async function run(s: Started, message: string): Promise<void> {
   const settled = s.peer.client.waitForSettled(60_000);
   await s.peer.client.request("prompt", { message }, { timeoutMs: 60_000 });
   await settled;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 const mcpTools = (request: RecordedRequest): string[] => toolNames(request).filter((n) => n.startsWith("mcp__")).sort();
@@ -281,9 +273,7 @@ describe("MCP servers in the agent host (server-everything, stdio and streamable
       assert.ok(alive(pid));
       await stop(s);
       s = undefined;
-      const deadline = Date.now() + 5000;
-      while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      assert.ok(!alive(pid), `the server's process ${pid} outlived the host`);
+      assert.ok(await gone(pid), `the server's process ${pid} outlived the host`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -396,9 +386,7 @@ describe("MCP servers in the agent host (server-everything, stdio and streamable
     assert.equal(byName.get("everything")!.source, "user");
     // The server that never answered was stopped, not left running.
     const pid = Number(readFileSync(pidFile, "utf8"));
-    const deadline = Date.now() + 5000;
-    while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    assert.ok(!alive(pid), `the silent server (pid ${pid}) still runs`);
+    assert.ok(await gone(pid), `the silent server (pid ${pid}) still runs`);
   });
 });
 
