@@ -217,7 +217,7 @@ export interface WorkbenchTarget {
 }
 
 /** The workbench URL for a person to open; development paths go in the `payload` as
- * vscode-remote URIs. A built workbench from VS Code 1.139 on ignores the payload's
+ * vscode-remote URIs. A built workbench of VS Code 1.139 (not 1.117) ignores the payload's
  * development paths (they are read only with the smoke-test driver on); the harness passes
  * them as `developmentOptions` instead (see developmentOptions below). */
 export function workbenchUrl(server: Pick<CodeServer, "origin" | "port">, target: WorkbenchTarget): string {
