@@ -224,7 +224,8 @@ export function workbenchUrl(server: Pick<CodeServer, "origin" | "port">, target
   const payload: [string, string][] = [];
   const remote = (p: string) => {
     const uri = remoteUri(server, p);
-    return `${uri.scheme}://${uri.authority}${uri.path}`;
+    // Encoded: the workbench parses it as a URI, where a raw `#`, `?` or `%` in a path would cut it.
+    return `${uri.scheme}://${uri.authority}${uri.path.split("/").map(encodeURIComponent).join("/")}`;
   };
   if (target.extensionDevelopmentPath) payload.push(["extensionDevelopmentPath", remote(target.extensionDevelopmentPath)]);
   if (target.extensionTestsPath) payload.push(["extensionTestsPath", remote(target.extensionTestsPath)]);
