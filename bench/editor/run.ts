@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { openWorkbench, waitForWorkbench, type Workbench } from "../../test/vscode/harness/browser";
-import { ensureCodeServer, startCodeServer, workbenchUrl, type CodeServer } from "../../test/vscode/harness/code-server";
+import { developmentOptions, ensureCodeServer, startCodeServer, workbenchUrl, type CodeServer } from "../../test/vscode/harness/code-server";
 import { defaultVersion, repoRoot, sampleWorkspace } from "../../test/vscode/harness/paths";
 import { webviewFrame } from "../../test/vscode/harness/webviews";
 import { peerLaunch } from "../../test/support/peers";
@@ -101,7 +101,9 @@ async function main(): Promise<void> {
     const write = (subject: Subject, sessions = false) =>
       fs.writeFileSync(control, JSON.stringify({ ...targets[subject], ...(sessions ? { dropArgs: ["--no-session"] } : {}) }));
     write("host");
-    workbench = await openWorkbench(workbenchUrl(server, { folder: workspace, extensionDevelopmentPath: repoRoot }));
+    workbench = await openWorkbench(workbenchUrl(server, { folder: workspace }), {
+      developmentOptions: developmentOptions(server, { extensionDevelopmentPath: repoRoot }),
+    });
     const page = workbench.page;
     await waitForWorkbench(page);
     activation = await activationTime(page, "pi-agent-vscode").catch((error: unknown) => (console.warn(`activation time: ${String(error)}`), undefined));

@@ -1,5 +1,6 @@
 // Headless Debian chromium driven by playwright-core, opened on the workbench.
 import { chromium, type Browser, type Page } from "playwright-core";
+import type { DevelopmentOptions } from "./code-server";
 
 export const chromiumPath = process.env.PI_CHROMIUM ?? "/usr/bin/chromium";
 
@@ -22,7 +23,14 @@ export interface Workbench {
   close(): Promise<void>;
 }
 
-export async function openWorkbench(url: string, headless = true): Promise<Workbench> {
+export interface OpenOptions {
+  /** Merged into the workbench's construction options before the workbench starts. */
+  developmentOptions?: DevelopmentOptions;
+  headless?: boolean;
+}
+
+export async function openWorkbench(url: string, options: OpenOptions = {}): Promise<Workbench> {
+  const headless = options.headless ?? true;
   const browser = await chromium.launch({
     executablePath: chromiumPath,
     headless,
@@ -38,6 +46,7 @@ export async function openWorkbench(url: string, headless = true): Promise<Workb
     // Functions passed to page.evaluate are compiled by tsx, which wraps inner functions in
     // esbuild's `__name(fn, "name")`: give the page a no-op one.
     await context.addInitScript("globalThis.__name = globalThis.__name || ((fn) => fn);");
+    if (options.developmentOptions) await context.addInitScript(withDevelopmentOptions(options.developmentOptions));
     const page = await context.newPage();
     page.on("console", (msg) => consoleLines.push(`${stamp()} [${msg.type()}] ${msg.text()}`));
     page.on("pageerror", (err) => consoleLines.push(`${stamp()} [pageerror] ${err.stack ?? err.message}`));
@@ -48,6 +57,28 @@ export async function openWorkbench(url: string, headless = true): Promise<Workb
     await browser.close().catch(() => undefined);
     throw err;
   }
+}
+
+/**
+ * A page script that adds `developmentOptions` to the workbench configuration code-server
+ * writes into the page (the `data-settings` of `#vscode-workbench-web-configuration`). The
+ * workbench is a module script: it runs after parsing ends, and the document turns
+ * "interactive" before that (HTML's "the end"), so the change is read by the workbench.
+ * A string, not a function: tsx's compiled functions refer to helpers the page lacks.
+ */
+export function withDevelopmentOptions(development: DevelopmentOptions): string {
+  return `(() => {
+  const development = ${JSON.stringify(development)};
+  const patch = () => {
+    const meta = document.getElementById("vscode-workbench-web-configuration");
+    const settings = meta && meta.getAttribute("data-settings");
+    if (!settings || settings.startsWith("{{")) return;
+    const config = JSON.parse(settings);
+    config.developmentOptions = { ...config.developmentOptions, ...development };
+    meta.setAttribute("data-settings", JSON.stringify(config));
+  };
+  document.addEventListener("readystatechange", () => { if (document.readyState === "interactive") patch(); });
+})();`;
 }
 
 /** Waits until the workbench has rendered (activity bar and status bar present). */

@@ -216,13 +216,47 @@ export interface WorkbenchTarget {
   extensionTestsPath?: string;
 }
 
-/** The workbench URL; development paths go in the `payload` as vscode-remote URIs. */
+/** The workbench URL for a person to open; development paths go in the `payload` as
+ * vscode-remote URIs. A built workbench of VS Code 1.139 (not 1.117) ignores the payload's
+ * development paths (they are read only with the smoke-test driver on); the harness passes
+ * them as `developmentOptions` instead (see developmentOptions below). */
 export function workbenchUrl(server: Pick<CodeServer, "origin" | "port">, target: WorkbenchTarget): string {
-  const remote = (p: string) => `vscode-remote://127.0.0.1:${server.port}${p}`;
   const payload: [string, string][] = [];
+  const remote = (p: string) => {
+    const uri = remoteUri(server, p);
+    // Encoded: the workbench parses it as a URI, where a raw `#`, `?` or `%` in a path would cut it.
+    return `${uri.scheme}://${uri.authority}${uri.path.split("/").map(encodeURIComponent).join("/")}`;
+  };
   if (target.extensionDevelopmentPath) payload.push(["extensionDevelopmentPath", remote(target.extensionDevelopmentPath)]);
   if (target.extensionTestsPath) payload.push(["extensionTestsPath", remote(target.extensionTestsPath)]);
   const query = new URLSearchParams({ folder: target.folder });
   if (payload.length > 0) query.set("payload", JSON.stringify(payload));
   return `${server.origin}/?${query.toString()}`;
+}
+
+/** VS Code's UriComponents, as the workbench revives them. */
+export interface UriComponents {
+  scheme: string;
+  authority: string;
+  path: string;
+}
+
+/** The workbench construction options' `developmentOptions` (VS Code's
+ * IDevelopmentOptions: `extensions` under development and `extensionTestsPath`). Every
+ * code-server from 4.100 reads them when the URL's payload names no development path, and
+ * unlike the payload, 1.139's built workbench does not ignore them. */
+export interface DevelopmentOptions {
+  extensions?: UriComponents[];
+  extensionTestsPath?: UriComponents;
+}
+
+export function developmentOptions(server: Pick<CodeServer, "port">, target: Omit<WorkbenchTarget, "folder">): DevelopmentOptions {
+  const options: DevelopmentOptions = {};
+  if (target.extensionDevelopmentPath) options.extensions = [remoteUri(server, target.extensionDevelopmentPath)];
+  if (target.extensionTestsPath) options.extensionTestsPath = remoteUri(server, target.extensionTestsPath);
+  return options;
+}
+
+function remoteUri(server: Pick<CodeServer, "port">, fsPath: string): UriComponents {
+  return { scheme: "vscode-remote", authority: `127.0.0.1:${server.port}`, path: fsPath };
 }

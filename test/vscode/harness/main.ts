@@ -2,13 +2,13 @@
 // requested code-server version (or through @vscode/test-electron with PI_VSCODE_TEST_ELECTRON=1).
 // Then, once per version, the VSIX journey: `npm run package`, the VSIX installed into
 // code-server, test/vscode/vsix/ run on it.
-// Options: --extension <dir>  --versions 4.100.3,4.117.0  --grep <pattern>  --timeout <s>  --keep-state
+// Options: --extension <dir>  --versions 4.100.3,4.139.1 (default: test/vscode/code-server-versions)  --grep <pattern>  --timeout <s>  --keep-state
 //   --vsix (only the VSIX journey)  --no-vsix (without it; the default with --grep)
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { runElectron } from "./electron";
-import { compiledSuite, repoRoot, vscodeTestDir } from "./paths";
+import { compiledSuite, defaultVersions, repoRoot, vscodeTestDir } from "./paths";
 import { runVersion, type VersionOutcome } from "./run-version";
 
 export interface HarnessArgs {
@@ -26,7 +26,7 @@ export function parseArgs(argv: string[]): HarnessArgs {
     const i = argv.indexOf(name);
     return i >= 0 ? argv[i + 1] : undefined;
   };
-  const versions = (value("--versions") ?? process.env.PI_VSCODE_VERSIONS ?? "4.100.3,4.117.0")
+  const versions = (value("--versions") ?? process.env.PI_VSCODE_VERSIONS ?? defaultVersions())
     .split(",")
     .map((v) => v.trim())
     .filter(Boolean);

@@ -1,4 +1,5 @@
 // Locations shared by the harness and scripts/start-code-server.mjs.
+import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 
@@ -16,6 +17,13 @@ export const installScript = path.join(repoRoot, "scripts", "install-code-server
 
 export const cacheRoot = process.env.PI_VSCODE_CACHE ?? path.join(os.homedir(), ".cache", "pi-vscode");
 export const defaultVersion = "4.100.3";
+/** The versions `npm run test:vscode` runs (and scripts/ensure-test-deps.sh installs): the
+ * minimum VS Code the extension supports and the newest code-server, one comma-separated line. */
+export const versionsFile = path.join(vscodeTestDir, "code-server-versions");
+
+export function defaultVersions(): string {
+  return fs.readFileSync(versionsFile, "utf8").trim();
+}
 
 export function codeServerDir(version: string): string {
   return path.join(cacheRoot, `code-server-${version}`);

@@ -7,7 +7,7 @@ import { harnessEnv, type TestResult } from "../bridge-protocol";
 import { FileTail, saveArtifacts } from "./artifacts";
 import { startBridge, type Bridge } from "./bridge-server";
 import { openWorkbench, type Workbench } from "./browser";
-import { ensureCodeServer, installExtension, startCodeServer, workbenchUrl, type CodeServer } from "./code-server";
+import { developmentOptions, ensureCodeServer, installExtension, startCodeServer, workbenchUrl, type CodeServer } from "./code-server";
 import { artifactsRoot, compiledSuite, compiledVsixSuite, sampleWorkspace, vsixDriver } from "./paths";
 
 export interface RunOptions {
@@ -96,13 +96,12 @@ export async function runVersion(options: RunOptions): Promise<VersionOutcome> {
     log(`code-server listening on ${server.origin} after ${timings.codeServerStartMs} ms`);
 
     const t2 = Date.now();
-    const url = workbenchUrl(server, {
-      folder: workspace,
+    const development = developmentOptions(server, {
       // VS Code runs extension tests only beside a development extension: for the VSIX, an empty one.
       extensionDevelopmentPath: options.vsix ? vsixDriver : options.extensionPath,
       extensionTestsPath: options.vsix ? compiledVsixSuite : compiledSuite,
     });
-    workbench = await openWorkbench(url);
+    workbench = await openWorkbench(workbenchUrl(server, { folder: workspace }), { developmentOptions: development });
     const result = await waitForResult(resultFile, server, workbench, options.timeoutMs);
     lap("testsMs", t2);
     outcome.result = result;
