@@ -76,6 +76,7 @@ app.innerHTML = `
       <div id="attachments" class="attachments" role="list" aria-label="Attached context" hidden></div>
       <vscode-textarea id="prompt" rows="3" resize="vertical" placeholder="Ask Pi…" aria-label="Message"></vscode-textarea>
       <div class="composer-bar">
+        <span id="mode-slot" class="mode-slot" hidden></span>
         <footer id="footer" class="chat-footer" aria-label="Session usage" hidden></footer>
         <span class="spacer"></span>
         <vscode-button id="abort" secondary disabled hidden aria-label="Abort the agent">Abort</vscode-button>
@@ -91,11 +92,12 @@ const header = new HeaderView({
   status: byId("status"),
   session: byId("session"),
   model: byId("model"),
+  modeSlot: byId("mode-slot"),
   footer: byId("footer"),
   widgetsAbove: byId("widgets-above"),
   widgetsBelow: byId("widgets-below"),
 });
-new HeaderPickers(app, { model: header.modelButton, thinking: header.thinkingButton, mode: header.modeButton }, channel, () => header.mode);
+const pickers = new HeaderPickers(app, { model: header.modelButton, thinking: header.thinkingButton, mode: header.modeButton }, channel, () => header.mode);
 sessionsMenu(app, byId("sessions-menu"), post);
 const transcript = new TranscriptView(byId("transcript"), post, (scrollTop, atEnd) => save({ scrollTop, atEnd }), byId("jump-latest"));
 const toolCards = toolCardsButton(byId("tool-cards"), (open) => transcript.setToolCardsOpen(open));
@@ -117,6 +119,7 @@ const composer: Composer = new Composer(
   () => post({ type: "queueRestore" }),
   byId("attachments"),
   app,
+  () => pickers.cycleMode(),
 );
 const queue = new QueueView(byId("queue"), post, (text) => composer.setText(text, true));
 const plan = new PlanView(byId("plan"), post);
@@ -165,6 +168,8 @@ function handle(message: ToWebview): void {
       return header.setHeader(message.header);
     case "commands":
       return composer.setCommands(message.commands);
+    case "openPicker":
+      return pickers.open(message.picker);
     case "widgets":
       return header.setWidgets(message.widgets);
     case "focus":
