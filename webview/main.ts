@@ -76,11 +76,12 @@ app.innerHTML = `
       <div id="attachments" class="attachments" role="list" aria-label="Attached context" hidden></div>
       <vscode-textarea id="prompt" rows="3" resize="vertical" placeholder="Ask Pi…" aria-label="Message"></vscode-textarea>
       <div class="composer-bar">
-        <span id="mode-slot" class="mode-slot" hidden></span>
         <footer id="footer" class="chat-footer" aria-label="Session usage" hidden></footer>
         <span class="spacer"></span>
         <vscode-button id="abort" secondary disabled hidden aria-label="Abort the agent">Abort</vscode-button>
         <vscode-button id="send">Send</vscode-button>
+        <!-- After Send for Tab (the message box's next stop stays Send), shown first in the row. -->
+        <span id="mode-slot" class="mode-slot" hidden></span>
       </div>
       <div id="hint" class="hint" aria-live="polite"></div>
     </form>
