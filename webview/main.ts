@@ -15,6 +15,7 @@ import { QueueView } from "./queue-view";
 import { sessionsMenu } from "./sessions-menu";
 import { toolCardsButton } from "./tool-cards-button";
 import { TranscriptView } from "./transcript-view";
+import { welcome } from "./welcome";
 
 interface SavedState {
   draft?: string;
@@ -124,6 +125,7 @@ const composer: Composer = new Composer(
 );
 const queue = new QueueView(byId("queue"), post, (text) => composer.setText(text, true));
 const plan = new PlanView(byId("plan"), post);
+byId("transcript").before(welcome((text) => composer.setText(text, true)));
 const changes = new ChangesBar(byId("changes"), post);
 byId("composer").addEventListener("submit", (event) => event.preventDefault());
 // "Pi: Open Chat" (or Ctrl+Alt+P) focuses the view: typing then goes to the message box.
