@@ -29,9 +29,10 @@ export function withoutOpenLink(tail: string): string {
   const lineStart = tail.lastIndexOf("\n") + 1;
   const line = tail.slice(lineStart);
   if (!line.includes("](")) return tail;
-  if ((line.match(/`/g)?.length ?? 0) % 2 === 1) return tail;
-  if (tail.split("\n").filter((l) => fence.test(l)).length % 2 === 1) return tail;
   // The URL (no space, backtick or ")"), then perhaps the start of a quoted title.
   const open = /!?\[([^\]\n]*)\]\([^)\s`]*(?:\s+"[^"\n]*)?$/.exec(line);
-  return open ? tail.slice(0, lineStart + open.index) + open[1] : tail;
+  if (!open) return tail;
+  if ((line.match(/`/g)?.length ?? 0) % 2 === 1) return tail;
+  if (tail.split("\n").filter((l) => fence.test(l)).length % 2 === 1) return tail;
+  return tail.slice(0, lineStart + open.index) + open[1];
 }
