@@ -15,7 +15,7 @@ const starters = [
  */
 export function welcome(fill: (text: string) => void): HTMLElement {
   const buttons = starters.map((s) => {
-    const button = h("button", { type: "button", class: "starter", title: "Put this into the message box" }, icon(s.icon), h("span", {}, s.text));
+    const button = h("button", { type: "button", class: "starter", title: "Put this into the message box", "aria-label": `Start with: ${s.text}` }, icon(s.icon), h("span", {}, s.text));
     button.addEventListener("click", () => fill(s.text));
     return button;
   });

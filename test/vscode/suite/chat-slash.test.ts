@@ -33,6 +33,12 @@ describe("Pi chat slash commands: the chat's own commands beside the agent's", f
     await chatText("the mode menu", '.picker[data-picker="mode-picker"]', (t) => t.includes("Full auto"));
     await ui.pressKey("Escape");
 
+    // A foreign word in a built-in's answer is shown as text.
+    await typePrompt('/mode <img src=x onerror="document.title=1">');
+    await chatText("the notice", "#transcript", (t) => t.includes('No permission mode is called "<img src=x'));
+    const html = String((await ui.webviewProperties(chatView, "#transcript", ["innerHTML"])).innerHTML);
+    assert.doesNotMatch(html, /<img/i, "no element made from the argument");
+
     // /model alone opens the model picker; /model mock-b switches.
     await typePrompt("/model");
     await chatText("the model picker", '.picker[data-picker="model-picker"]', (t) => t.includes("mock-b"));
