@@ -27,6 +27,29 @@ describe("Pi chat welcome and reading: what an empty chat offers and how a reply
     await eventually("the starter in the box", async () => ((await promptValue()).length > 10 && first.length > 0) || undefined);
   });
 
+  it("reads in a dark, a light and a high-contrast theme: the welcome, its starters and the mode pill drawn in the theme's colours", async () => {
+    const config = vscode.workspace.getConfiguration("workbench");
+    const before = config.get<string>("colorTheme");
+    const transparent = /rgba\(0, 0, 0, 0\)|transparent/;
+    try {
+      for (const [theme, bodyClass] of [["Default Dark Modern", "vscode-dark"], ["Default Light Modern", "vscode-light"], ["Default High Contrast", "vscode-high-contrast"]] as const) {
+        await config.update("colorTheme", theme, vscode.ConfigurationTarget.Global);
+        await chatText(`the ${theme} body class`, `body.${bodyClass} .welcome`, () => true);
+        const starter = await ui.webviewLayout(chatView, ".welcome .starter", ["color", "background-color", "border-top-color"]);
+        const pill = await ui.webviewLayout(chatView, "#mode-picker", ["color", "border-top-color"]);
+        const body = await ui.webviewLayout(chatView, "body", ["background-color"]);
+        await ui.screenshot(`chat-welcome-${bodyClass}`);
+        const said = `${theme}: starter ${JSON.stringify(starter.styles)}, pill ${JSON.stringify(pill.styles)}, body ${JSON.stringify(body.styles)}`;
+        assert.notEqual(starter.styles.color, starter.styles["background-color"], said);
+        assert.notEqual(pill.styles.color, body.styles["background-color"], said);
+        assert.doesNotMatch(pill.styles["border-top-color"], transparent, said);
+        assert.doesNotMatch(starter.styles["border-top-color"], transparent, said);
+      }
+    } finally {
+      await config.update("colorTheme", before, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it("shows the model's name whole at 300 px", async () => {
     const agent = fixture();
     agent.llm.enqueue({ text: "hi" });
