@@ -170,6 +170,7 @@ export const SessionCommand = Type.Union([
   Type.Literal("rewind"),
   Type.Literal("newSessionInTab"),
   Type.Literal("openInTerminal"),
+  Type.Literal("exportHtml"),
 ]);
 export type SessionCommand = Static<typeof SessionCommand>;
 
@@ -196,6 +197,8 @@ export const toWebviewSchemas = {
   queue: Type.Object({ type: Type.Literal("queue"), queue: QueueState, unconfirmed: Type.Optional(Type.Boolean()) }),
   header: Type.Object({ type: Type.Literal("header"), header: SessionHeader }),
   commands: Type.Object({ type: Type.Literal("commands"), commands: Type.Array(SlashCommandInfo) }),
+  /** A built-in slash command (/model, /thinking, /mode) opens one of the chat's own pickers. */
+  openPicker: Type.Object({ type: Type.Literal("openPicker"), picker: Type.Union([Type.Literal("model"), Type.Literal("thinking"), Type.Literal("mode")]) }),
   widgets: Type.Object({ type: Type.Literal("widgets"), widgets: Type.Array(Widget) }),
   /** The session's plan (seed 001's todo phases); empty for agents without one. */
   plan: Type.Object({ type: Type.Literal("plan"), phases: Type.Array(TodoPhase) }),

@@ -21,6 +21,14 @@ describe("chat webview logic", () => {
       assert.equal(composerAction(key("Enter", { shiftKey: true }), running), undefined);
       assert.equal(composerAction(key("Enter", { isComposing: true }), idle), undefined);
     });
+    it("switches the permission mode on Alt+M (µ on a Mac keyboard), leaving Shift+Tab to move the focus", () => {
+      assert.equal(composerAction(key("m", { altKey: true }), idle), "cycleMode");
+      assert.equal(composerAction(key("µ", { altKey: true, code: "KeyM" }), running), "cycleMode");
+      assert.equal(composerAction(key("m", { altKey: true, ctrlKey: true }), idle), undefined);
+      assert.equal(composerAction(key("M", { altKey: true, shiftKey: true }), idle), undefined);
+      assert.equal(composerAction(key("Tab", { shiftKey: true }), idle), undefined);
+      assert.equal(composerAction(key("m"), idle), undefined);
+    });
     it("restores the queue on Escape only when something is queued", () => {
       assert.equal(composerAction(key("Escape"), running), undefined);
       assert.equal(composerAction(key("Escape"), { ...running, queueLength: 2 }), "restoreQueue");

@@ -50,6 +50,8 @@ export class Composer {
     private readonly onRestoreQueue: () => void,
     chips: HTMLElement,
     dropTarget: HTMLElement,
+    /** The mode key: the next permission mode. */
+    private readonly onCycleMode: () => void = () => undefined,
   ) {
     this.attachments = new ComposerAttachments(chips, prompt, dropTarget, {
       text: () => this.prompt.value,
@@ -150,10 +152,16 @@ export class Composer {
       case "completePrevious":
         this.selected = (this.selected + (action === "completeNext" ? 1 : -1) + this.matches.length) % this.matches.length;
         return this.renderCompletions();
-      case "completeAccept":
-        return this.matches[this.selected] ? this.matches[this.selected].accept() : this.closeCompletions();
+      case "completeAccept": {
+        const item = this.matches[this.selected];
+        // "/new" typed whole: Enter runs it (rather than completing it to itself).
+        if (item?.data.command !== undefined && this.prompt.value.trim() === item.label && this.caret() === this.prompt.value.length) return this.submit("send");
+        return item ? item.accept() : this.closeCompletions();
+      }
       case "completeClose":
         return this.closeCompletions();
+      case "cycleMode":
+        return this.onCycleMode();
     }
   }
 

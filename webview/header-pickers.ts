@@ -1,4 +1,4 @@
-import { permissionModeInfo, permissionModes, type PermissionMode } from "../shared/protocol/model";
+import { cycledPermissionModes, permissionModeInfo, permissionModes, type PermissionMode } from "../shared/protocol/model";
 import type { ModelChoices, ThinkingLevelChoices } from "../shared/webview-protocol";
 import type { ExtensionChannel } from "./channel";
 import { formatTokens } from "./format";
@@ -25,6 +25,21 @@ export class HeaderPickers {
     buttons.model.addEventListener("click", () => this.request("model"));
     buttons.thinking.addEventListener("click", () => this.request("thinking"));
     buttons.mode.addEventListener("click", () => this.showModes());
+  }
+
+  /** A built-in slash command asked for one of the pickers (/model, /thinking, /mode). */
+  open(which: "model" | "thinking" | "mode"): void {
+    if (this.picker.isOpen) this.picker.close(false);
+    if (which === "mode") this.showModes();
+    else this.request(which);
+  }
+
+  /** The next mode of the cycle (Ask → Auto-accept edits → Plan → Ask), for the mode key; from Full auto, back to Ask. */
+  cycleMode(): void {
+    const current = this.currentMode();
+    if (!current) return;
+    const next = cycledPermissionModes[(cycledPermissionModes.indexOf(current) + 1) % cycledPermissionModes.length];
+    this.channel.post({ type: "setPermissionMode", mode: next });
   }
 
   /** The modes are known here: the pick goes to the extension, which confirms Full auto first. */

@@ -2,6 +2,7 @@ import { permissionModeInfo, type PermissionMode } from "../shared/protocol/mode
 import type { AgentStatus, SessionHeader, Widget } from "../shared/webview-protocol";
 import { h, icon } from "./dom";
 import { formatCost, formatTokens } from "./format";
+import { cycleModeKey } from "./keys";
 
 const statusText: Record<AgentStatus, string> = {
   stopped: "Agent stopped",
@@ -15,6 +16,8 @@ export interface HeaderParts {
   status: HTMLElement;
   session: HTMLElement;
   model: HTMLElement;
+  /** Under the message box: the permission-mode pill. */
+  modeSlot: HTMLElement;
   footer: HTMLElement;
   widgetsAbove: HTMLElement;
   widgetsBelow: HTMLElement;
@@ -25,7 +28,7 @@ export class HeaderView {
   /** Open the model and thinking-level pickers. */
   readonly modelButton: HTMLButtonElement;
   readonly thinkingButton: HTMLButtonElement;
-  /** The permission mode (agents that have them): opens the mode picker. */
+  /** The permission mode (agents that have them), a labelled pill under the message box: opens the mode menu. */
   readonly modeButton: HTMLButtonElement;
   /** The mode the agent last reported. */
   mode: PermissionMode | undefined;
@@ -36,10 +39,11 @@ export class HeaderView {
     // Made once and updated in place, so that focus stays on them across header changes.
     this.modelButton = h("button", { type: "button", id: "model-picker", class: "header-picker", "aria-haspopup": "listbox", "aria-expanded": "false" });
     this.thinkingButton = h("button", { type: "button", id: "thinking-picker", class: "header-picker thinking-level", "aria-haspopup": "listbox", "aria-expanded": "false" });
-    this.modeButton = h("button", { type: "button", id: "mode-picker", class: "header-picker permission-mode", "aria-haspopup": "listbox", "aria-expanded": "false", "aria-label": "Permission mode" });
+    this.modeButton = h("button", { type: "button", id: "mode-picker", class: "mode-pill permission-mode", "aria-haspopup": "listbox", "aria-expanded": "false", "aria-label": "Permission mode" });
     this.sandboxBadge = h("span", { id: "sandbox-badge", class: "sandbox-badge", role: "note" });
     this.modelButton.hidden = this.thinkingButton.hidden = this.modeButton.hidden = this.sandboxBadge.hidden = true;
-    parts.model.replaceChildren(this.modelButton, this.thinkingButton, this.modeButton, this.sandboxBadge);
+    parts.model.replaceChildren(this.modelButton, this.thinkingButton, this.sandboxBadge);
+    parts.modeSlot.replaceChildren(this.modeButton);
   }
 
   setStatus(status: AgentStatus, waiting: boolean, detail?: string): void {
@@ -71,13 +75,13 @@ export class HeaderView {
     this.sandboxBadge.setAttribute("aria-label", header.sandbox ? `${header.sandbox.label}: ${header.sandbox.detail}` : "");
     this.sandboxBadge.replaceChildren(...(header.sandbox ? [icon("warning"), h("span", { class: "sandbox-label" }, header.sandbox.label)] : []));
     this.mode = header.permissionMode;
-    this.modeButton.hidden = !header.permissionMode;
+    this.modeButton.hidden = this.parts.modeSlot.hidden = !header.permissionMode;
     if (header.permissionMode) {
       const info = permissionModeInfo[header.permissionMode];
       this.modeButton.dataset.mode = header.permissionMode;
-      this.modeButton.title = `Permission mode: ${info.label}. ${info.detail}. Choose another…`;
+      this.modeButton.title = `Permission mode: ${info.label}. ${info.detail}. Click to choose, ${cycleModeKey} in the message box to switch`;
       this.modeButton.setAttribute("aria-label", `Permission mode: ${info.label}. Choose a mode`);
-      this.modeButton.replaceChildren(icon(info.icon), icon("chevron-down", "picker-chevron"));
+      this.modeButton.replaceChildren(icon(info.icon), h("span", { class: "mode-label" }, info.short), icon("chevron-up", "picker-chevron"));
     }
     footer.replaceChildren(...this.usage(header));
     footer.hidden = footer.childElementCount === 0;

@@ -7,7 +7,11 @@ export type ComposerAction =
   | "completeNext"
   | "completePrevious"
   | "completeAccept"
-  | "completeClose";
+  | "completeClose"
+  | "cycleMode";
+
+/** Switches to the next permission mode from the message box. Shift+Tab is not free there: it moves the focus back (keyboard users rely on it). */
+export const cycleModeKey = "Alt+M";
 
 export interface KeyInfo {
   key: string;
@@ -16,6 +20,8 @@ export interface KeyInfo {
   ctrlKey: boolean;
   metaKey: boolean;
   isComposing: boolean;
+  /** The physical key ("KeyM"): Alt+M types "µ" on a Mac keyboard. */
+  code?: string;
 }
 
 export interface ComposerContext {
@@ -42,6 +48,7 @@ export function composerAction(e: KeyInfo, ctx: ComposerContext): ComposerAction
     return ctx.running ? "steer" : "send";
   }
   if (e.key === "Escape" && ctx.queueLength > 0) return "restoreQueue";
+  if (e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey && (e.code === "KeyM" || e.key.toLowerCase() === "m")) return "cycleMode";
   return undefined;
 }
 
@@ -49,8 +56,8 @@ export function composerAction(e: KeyInfo, ctx: ComposerContext): ComposerAction
 export function composerHint(running: boolean, queueLength: number): { text: string; title: string } {
   if (!running) {
     return {
-      text: "Enter to send · Shift+Enter new line · / commands · @ context · !cmd shell",
-      title: "Enter sends · Shift+Enter adds a new line · / completes commands · @ attaches files, folders, lines (@file#L10-20), @selection or @problems; paste or drop images · !cmd runs a shell command (!!cmd keeps it out of the context)",
+      text: `Enter to send · Shift+Enter new line · / commands · @ context · !cmd shell · ${cycleModeKey} mode`,
+      title: `Enter sends · Shift+Enter adds a new line · / completes commands · @ attaches files, folders, lines (@file#L10-20), @selection or @problems; paste or drop images · !cmd runs a shell command (!!cmd keeps it out of the context) · ${cycleModeKey} switches the permission mode (Ask, Auto-accept edits, Plan)`,
     };
   }
   const restore = queueLength > 0 ? " · Esc puts the queue back" : "";

@@ -15,6 +15,7 @@ import { QueueView } from "./queue-view";
 import { sessionsMenu } from "./sessions-menu";
 import { toolCardsButton } from "./tool-cards-button";
 import { TranscriptView } from "./transcript-view";
+import { welcome } from "./welcome";
 
 interface SavedState {
   draft?: string;
@@ -80,6 +81,8 @@ app.innerHTML = `
         <span class="spacer"></span>
         <vscode-button id="abort" secondary disabled hidden aria-label="Abort the agent">Abort</vscode-button>
         <vscode-button id="send">Send</vscode-button>
+        <!-- After Send for Tab (the message box's next stop stays Send), shown first in the row. -->
+        <span id="mode-slot" class="mode-slot" hidden></span>
       </div>
       <div id="hint" class="hint" aria-live="polite"></div>
     </form>
@@ -91,11 +94,12 @@ const header = new HeaderView({
   status: byId("status"),
   session: byId("session"),
   model: byId("model"),
+  modeSlot: byId("mode-slot"),
   footer: byId("footer"),
   widgetsAbove: byId("widgets-above"),
   widgetsBelow: byId("widgets-below"),
 });
-new HeaderPickers(app, { model: header.modelButton, thinking: header.thinkingButton, mode: header.modeButton }, channel, () => header.mode);
+const pickers = new HeaderPickers(app, { model: header.modelButton, thinking: header.thinkingButton, mode: header.modeButton }, channel, () => header.mode);
 sessionsMenu(app, byId("sessions-menu"), post);
 const transcript = new TranscriptView(byId("transcript"), post, (scrollTop, atEnd) => save({ scrollTop, atEnd }), byId("jump-latest"));
 const toolCards = toolCardsButton(byId("tool-cards"), (open) => transcript.setToolCardsOpen(open));
@@ -117,9 +121,11 @@ const composer: Composer = new Composer(
   () => post({ type: "queueRestore" }),
   byId("attachments"),
   app,
+  () => pickers.cycleMode(),
 );
 const queue = new QueueView(byId("queue"), post, (text) => composer.setText(text, true));
 const plan = new PlanView(byId("plan"), post);
+byId("transcript").before(welcome((text) => composer.setText(text, true)));
 const changes = new ChangesBar(byId("changes"), post);
 byId("composer").addEventListener("submit", (event) => event.preventDefault());
 // "Pi: Open Chat" (or Ctrl+') focuses the view: typing then goes to the message box.
@@ -165,6 +171,8 @@ function handle(message: ToWebview): void {
       return header.setHeader(message.header);
     case "commands":
       return composer.setCommands(message.commands);
+    case "openPicker":
+      return pickers.open(message.picker);
     case "widgets":
       return header.setWidgets(message.widgets);
     case "focus":

@@ -1,6 +1,6 @@
 import { h } from "./dom";
 import { renderMarkdown } from "./markdown";
-import { stableMarkdownCut } from "./markdown-cut";
+import { stableMarkdownCut, withoutOpenLink } from "./markdown-cut";
 
 /**
  * Markdown that grows while it streams: the settled part (up to the last stable cut) is rendered
@@ -22,6 +22,6 @@ export class StreamingMarkdown {
       this.settled.append(renderMarkdown(text.slice(this.settledUpTo, cut)));
       this.settledUpTo = cut;
     }
-    this.tail.replaceChildren(renderMarkdown(text.slice(this.settledUpTo)));
+    this.tail.replaceChildren(renderMarkdown(withoutOpenLink(text.slice(this.settledUpTo))));
   }
 }

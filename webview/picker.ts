@@ -53,10 +53,7 @@ export class Picker {
     });
     this.list = list;
     this.host.append(list);
-    const box = anchor.getBoundingClientRect();
-    const hostBox = this.host.getBoundingClientRect();
-    list.style.top = `${box.bottom - hostBox.top + 2}px`;
-    list.style.right = `${Math.max(0, hostBox.right - box.right)}px`;
+    placeBeside(list, anchor, this.host);
     anchor.setAttribute("aria-expanded", "true");
     this.highlight();
     list.focus();
@@ -119,4 +116,18 @@ export class Picker {
       this.list.querySelector(`#picker-option-${this.active}`)?.scrollIntoView({ block: "nearest" });
     }
   }
+}
+
+/**
+ * Under its button, or above it when the view has no room below (the mode pill under the message
+ * box); lined up with the button's right edge in the header, its left edge on the left half.
+ */
+function placeBeside(list: HTMLElement, anchor: HTMLElement, host: HTMLElement): void {
+  const box = anchor.getBoundingClientRect();
+  const hostBox = host.getBoundingClientRect();
+  const below = window.innerHeight - box.bottom;
+  if (list.offsetHeight + 4 > below && box.top > below) list.style.bottom = `${hostBox.bottom - box.top + 2}px`;
+  else list.style.top = `${box.bottom - hostBox.top + 2}px`;
+  if (box.left + box.width / 2 < hostBox.left + hostBox.width / 2) list.style.left = `${Math.max(0, box.left - hostBox.left)}px`;
+  else list.style.right = `${Math.max(0, hostBox.right - box.right)}px`;
 }

@@ -8,10 +8,11 @@ export function slashQuery(text: string, caret: number): string | undefined {
   return word;
 }
 
-/** Commands whose name starts with the query first, then those containing it; at most `limit`. */
+/** The command named exactly first, then those whose name starts with the query, then those containing it; at most `limit`. */
 export function matchCommands(query: string, commands: readonly SlashCommandInfo[], limit = 12): SlashCommandInfo[] {
   const q = query.toLowerCase();
-  const starts = commands.filter((c) => c.name.toLowerCase().startsWith(q));
+  // The command typed whole comes first ("/mode" before "/model"), so that Enter runs it.
+  const starts = commands.filter((c) => c.name.toLowerCase().startsWith(q)).sort((a, b) => Number(b.name.toLowerCase() === q) - Number(a.name.toLowerCase() === q));
   const contains = commands.filter((c) => !c.name.toLowerCase().startsWith(q) && c.name.toLowerCase().includes(q));
   return [...starts, ...contains].slice(0, limit);
 }

@@ -8,6 +8,8 @@ import { ChatDialogs } from "./chat-dialogs";
 import { contentText } from "../../shared/protocol";
 import { ChatEvents } from "./chat-events";
 import { AboveBox } from "./above-box";
+import { parseBuiltin, type BuiltinCall } from "./builtin-commands";
+import { runBuiltin } from "./chat-builtins";
 import { ChatLinks } from "./chat-links";
 import { ChatQueue } from "./chat-queue";
 import { coalesceAppends } from "./coalesce-appends";
@@ -93,7 +95,11 @@ export class ChatController implements vscode.Disposable {
       }),
       // The run status and the queue are the supervisor's (AgentState): the chat only shows them.
       supervisor.onDidChangeStatus(() => this.postStatus()),
+      // So is the permission mode: shown as soon as the agent is probed (a fresh chat can start in
+      // Plan), and whoever changed it (the pill, the status bar, the palette).
+      supervisor.agent.onDidChange(() => this.showPermissionMode()),
     );
+    this.showPermissionMode();
     if (!links) this.subscriptions.push(this.links);
     this.aboveBox = new AboveBox(post, parts.plan, parts.changes);
     this.subscriptions.push(this.aboveBox);
@@ -151,12 +157,15 @@ export class ChatController implements vscode.Disposable {
         void this.supervisor.ensureStarted().catch((error: unknown) => this.showError(error));
         this.context.viewReady();
         return;
-      case "prompt":
+      case "prompt": {
+        const builtin = message.mentions || message.images ? undefined : parseBuiltin(message.text, this.header.agentCommands);
+        if (builtin) return this.runBuiltin(builtin);
         if (!message.mentions && !message.images) return this.queue.prompt(message.text, message.mode);
         return this.context.compose(message.text, message.mentions, message.images).then(
           (composed) => this.queue.prompt(composed.message, message.mode, composed.images),
           (error: unknown) => this.showError(error),
         );
+      }
       case "dropUris":
         return this.context.drop(message.uris);
       case "bash":
@@ -211,6 +220,22 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
+  /** A built-in slash command (/new, /model, /mode plan…): run here for this chat's session, never sent to the model. */
+  private async runBuiltin(call: BuiltinCall): Promise<void> {
+    try {
+      await runBuiltin(call, {
+        supervisor: this.supervisor,
+        actions: this.actions,
+        post: (message) => this.view.post(message),
+        notice: (text) => this.transcript.add({ kind: "notice", text }),
+      });
+      const client = this.supervisor.client;
+      if (client) await this.header.refreshState(client);
+    } catch (error) {
+      this.showError(error);
+    }
+  }
+
   /** Replaces the transcript with the current session's messages. */
   async loadSession(): Promise<void> {
     const client = this.supervisor.client;
@@ -249,6 +274,11 @@ export class ChatController implements vscode.Disposable {
     if (waiting === this.waiting) return;
     this.waiting = waiting;
     this.postStatus();
+  }
+
+  private showPermissionMode(): void {
+    const supervisor = this.supervisor;
+    this.header.setPermissionMode(supervisor.capabilities?.permissionModes ? supervisor.state?.permissionMode : undefined);
   }
 
   private postStatus(): void {

@@ -1,6 +1,7 @@
-import type { AgentMessage, UiNotice } from "../../shared/protocol";
+import type { AgentMessage, PermissionMode, UiNotice } from "../../shared/protocol";
 import type { RpcClient } from "../../shared/rpc";
 import type { SessionHeader, SlashCommandInfo, ToWebview, Widget } from "../../shared/webview-protocol";
+import { withBuiltins } from "./builtin-commands";
 import { withoutContext } from "./context/context-format";
 
 const maxTitleLength = 80;
@@ -12,6 +13,7 @@ const maxTitleLength = 80;
 export class ChatHeaderState {
   private current: SessionHeader = {};
   private readonly widgets = new Map<string, Widget>();
+  /** The agent's own slash commands (get_commands); the chat lists the built-ins with them. */
   private commands: SlashCommandInfo[] = [];
   private contextWindow: number | undefined;
 
@@ -28,7 +30,7 @@ export class ChatHeaderState {
     return [
       { type: "header", header: this.current },
       { type: "widgets", widgets: [...this.widgets.values()] },
-      { type: "commands", commands: this.commands },
+      { type: "commands", commands: withBuiltins(this.commands) },
     ];
   }
 
@@ -64,9 +66,13 @@ export class ChatHeaderState {
       model: state.model ? state.model.name || state.model.id : undefined,
       provider: state.model?.provider,
       thinkingLevel: state.model?.reasoning ? state.thinkingLevel : undefined,
-      permissionMode: client.capabilities.permissionModes ? state.permissionMode : undefined,
       sessionName: state.sessionName,
     });
+  }
+
+  /** The permission mode as the agent's state (AgentState) has it; undefined for agents without modes. */
+  setPermissionMode(mode: PermissionMode | undefined): void {
+    if (mode !== this.current.permissionMode) this.change({ permissionMode: mode });
   }
 
   async refreshStats(client: RpcClient): Promise<void> {
@@ -89,10 +95,14 @@ export class ChatHeaderState {
     this.change({ context: { tokens, window: this.contextWindow, percent: (tokens / this.contextWindow) * 100 } });
   }
 
+  get agentCommands(): readonly SlashCommandInfo[] {
+    return this.commands;
+  }
+
   async refreshCommands(client: RpcClient): Promise<void> {
     const { commands } = await client.request("get_commands", {});
     this.commands = commands.map((c) => ({ name: c.name, description: c.description, source: c.source }));
-    this.post({ type: "commands", commands: this.commands });
+    this.post({ type: "commands", commands: withBuiltins(this.commands) });
   }
 
   /** setWidget and setTitle; false for notices that are not about the header. */

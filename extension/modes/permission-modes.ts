@@ -5,9 +5,8 @@ import type { AgentSession } from "../sessions/agent-session";
 import type { SessionRegistry } from "../sessions/session-registry";
 
 const modes = permissionModeInfo;
-const shortWords: Record<PermissionMode, string> = { ask: "Ask", acceptEdits: "Auto-edits", plan: "Plan", auto: "Full auto" };
 /** Status bar text (codicon + word). */
-const short = (mode: PermissionMode) => `$(${modes[mode].icon}) ${shortWords[mode]}`;
+const short = (mode: PermissionMode) => `$(${modes[mode].icon}) ${modes[mode].short}`;
 
 const order = permissionModes;
 

@@ -22,12 +22,14 @@ export const PermissionMode = Type.Union([Type.Literal("ask"), Type.Literal("acc
 export type PermissionMode = Static<typeof PermissionMode>;
 
 /** How each permission mode is named and explained wherever it is shown (status bar, chat header, pickers). */
-export const permissionModeInfo: Record<PermissionMode, { label: string; icon: string; detail: string }> = {
-  ask: { label: "Ask", icon: "shield", detail: "Ask before the tools in pi.permissions.confirmTools run (bash, edit, write)" },
-  acceptEdits: { label: "Auto-accept edits", icon: "edit", detail: "File edits run without asking and can be reviewed after; bash still asks" },
-  plan: { label: "Plan", icon: "list-tree", detail: "Read-only tools only: the agent investigates and proposes a plan, and changes nothing until you approve it" },
-  auto: { label: "Full auto", icon: "warning", detail: "Every tool runs without asking, bash included" },
+export const permissionModeInfo: Record<PermissionMode, { label: string; short: string; icon: string; detail: string }> = {
+  ask: { label: "Ask", short: "Ask", icon: "shield", detail: "Asks before it runs a command or changes a file" },
+  acceptEdits: { label: "Auto-accept edits", short: "Auto-edits", icon: "edit", detail: "File edits run without asking and can be reviewed after; commands still ask" },
+  plan: { label: "Plan", short: "Plan", icon: "list-tree", detail: "Read-only: the agent investigates and proposes a plan, and changes nothing until you approve it" },
+  auto: { label: "Full auto", short: "Full auto", icon: "warning", detail: "Every tool runs without asking, commands included" },
 };
+/** The modes a key cycles through (Full auto is only ever chosen from a menu, and confirmed). */
+export const cycledPermissionModes: readonly PermissionMode[] = ["ask", "acceptEdits", "plan"];
 export const permissionModes: readonly PermissionMode[] = ["ask", "acceptEdits", "plan", "auto"];
 
 export const ModelCost = Type.Object({

@@ -29,6 +29,8 @@ export interface UiActions {
   webviewText: { params: { webview: WebviewRef; selector: string }; result: string };
   /** DOM properties of the first match (e.g. a textarea's `value`, `scrollTop`), as JSON values. */
   webviewProperties: { params: { webview: WebviewRef; selector: string; names: string[] }; result: Record<string, unknown> };
+  /** Computed style values (`font-family`, `border-top-style`, …) and the bounding box of the first match. */
+  webviewLayout: { params: { webview: WebviewRef; selector: string; styles: string[] }; result: { styles: Record<string, string>; box: { top: number; bottom: number; left: number; right: number; width: number; height: number }; viewport: { width: number; height: number } } };
   /** Turns the mouse wheel over an element of a webview, as a user scrolling it would. */
   wheelInWebview: { params: { webview: WebviewRef; selector: string; deltaY: number }; result: null };
   /** Dispatches a `paste` or `drop` event carrying files (base64) and strings on an element in a webview. */

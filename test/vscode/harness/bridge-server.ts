@@ -129,6 +129,18 @@ function createHandlers(page: Page, screenshotDir: string): Handlers {
         return JSON.parse(JSON.stringify(values)) as Record<string, unknown>;
       }, names, { timeout: actionTimeout });
     },
+    webviewLayout: async ({ webview, selector, styles }) => {
+      const frame = await webviewFrame(page, webview, actionTimeout);
+      return frame.locator(selector).first().evaluate((element, wanted) => {
+        const computed = getComputedStyle(element);
+        const r = element.getBoundingClientRect();
+        return {
+          styles: Object.fromEntries(wanted.map((name) => [name, computed.getPropertyValue(name)])),
+          box: { top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height },
+          viewport: { width: window.innerWidth, height: window.innerHeight },
+        };
+      }, styles, { timeout: actionTimeout });
+    },
     wheelInWebview: async ({ webview, selector, deltaY }) => {
       const frame = await webviewFrame(page, webview, actionTimeout);
       await frame.locator(selector).first().hover({ timeout: actionTimeout });

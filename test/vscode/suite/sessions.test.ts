@@ -108,7 +108,8 @@ describe("parallel sessions", function () {
     await ui.waitForSelector(toast);
     await ui.screenshot("sessions-two-running-one-waiting");
     await vscode.commands.executeCommand("pi.sessions.focus");
-    await ui.waitForSelector('.pane-header[aria-expanded="true"]:has-text("Sessions")');
+    // The list in the Pi Session panel (its header shows only beside the Plan and Changes views).
+    await ui.waitForSelector('.pane:has(.pane-header h3.title:text-is("Sessions")) .monaco-list-row');
     await ui.screenshot("sessions-list-waiting");
     await ui.click(`${toast} .monaco-button:has-text("Allow once")`);
 

@@ -74,6 +74,8 @@ export const ui = {
   webviewText: (webview: WebviewRef, selector: string) => call("webviewText", { webview, selector }),
   /** DOM properties of an element in a webview: `value` of a textarea, `scrollTop`, ... */
   webviewProperties: (webview: WebviewRef, selector: string, names: string[]) => call("webviewProperties", { webview, selector, names }),
+  /** Computed styles, the bounding box of an element of a webview and the webview's viewport (px). */
+  webviewLayout: (webview: WebviewRef, selector: string, styles: string[] = []) => call("webviewLayout", { webview, selector, styles }),
   /** Scrolls with the mouse wheel over an element of a webview (negative deltaY: up). */
   wheelInWebview: (webview: WebviewRef, selector: string, deltaY: number) => call("wheelInWebview", { webview, selector, deltaY }),
   /** Pastes files (e.g. an image) on an element of a webview, as a user's Ctrl+V would. */
