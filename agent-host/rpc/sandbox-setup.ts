@@ -11,10 +11,12 @@ import { clientAsk } from "./tool-setup";
 
 export function createToolSandbox(options: CliOptions, cwd: string, env: NodeJS.ProcessEnv, ui: () => RpcExtensionUi | undefined): ToolSandbox | undefined {
   if (!options.sandbox || options.sandbox === "full-access") return undefined;
+  const warn = (message: string) => ui()?.notice({ method: "notify", message, notifyType: "warning" });
   const sandbox = new ToolSandbox(
-    new CommandSandbox({ mode: options.sandbox, network: options.sandboxNetwork, workspaceRoot: cwd, writableRoots: [] }, env),
+    // What a command made of a protected path (a nested .git) is moved aside and the user told.
+    new CommandSandbox({ mode: options.sandbox, network: options.sandboxNetwork, workspaceRoot: cwd, writableRoots: [] }, env, { onQuarantine: warn }),
     clientAsk(ui, options.confirmTimeoutMs),
-    (message) => ui()?.notice({ method: "notify", message, notifyType: "warning" }),
+    warn,
   );
   process.once("exit", () => sandbox.dispose());
   return sandbox;

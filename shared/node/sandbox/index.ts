@@ -5,13 +5,16 @@
  * it when disposed.
  */
 import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { piAgentDir } from "../project-trust";
 import { buildBwrapArgs, type PathKind } from "./bwrap-args";
 import type { SandboxPolicy } from "./policy";
 import { probeSandbox, type SandboxProbe } from "./probe";
 import { buildSeatbeltProfile, seatbeltCommand } from "./seatbelt";
 import { unixSocketFilterFile, withSeccomp } from "./seccomp";
+import { scanProtected, type ProtectedScan } from "./protected-scan";
+import { describeSweep, sweep } from "./quarantine";
 import { acquireStubs, isStub, releaseStubs } from "./stubs";
 
 export * from "./policy";
@@ -20,8 +23,27 @@ export { probeSandbox, type SandboxProbe } from "./probe";
 export interface WrappedCommand {
   file: string;
   args: string[];
-  /** Call once nothing started inside is left (the stubs bwrap made are removed then). */
+  /**
+   * Moves aside the protected names the command made or replaced so far (quarantine.ts); what to
+   * tell the model, if anything. Call when the command's own process ends (its background jobs may
+   * still run: release sweeps again).
+   */
+  sweep(): string | undefined;
+  /** Call once nothing started inside is left (a last sweep; the stubs bwrap made are removed then). */
   release(): void;
+}
+
+export interface SandboxOptions {
+  /** Where what a command made of a protected name is moved (default: `<pi agent dir>/quarantine`). */
+  quarantineDir?: string;
+  /** Told each time something was moved aside (a notice to the user). */
+  onQuarantine?(message: string): void;
+  /**
+   * Whether to look for what a command made of a protected name when it ends (default true). Off
+   * for a whole agent (pi, omp) sandboxed for its session: it ends hours later, and what the user
+   * made meanwhile would be taken for its work.
+   */
+  sweepAfter?: boolean;
 }
 
 function realOrSame(path: string): string {
@@ -73,11 +95,31 @@ export class CommandSandbox {
   private temp: string | undefined;
   private readonly policy: SandboxPolicy;
 
+  private readonly quarantineDir: string;
+  private toldIncomplete = false;
+
   constructor(
     policy: SandboxPolicy,
     private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly options: SandboxOptions = {},
   ) {
     this.policy = { ...policy, workspaceRoot: realOrSame(policy.workspaceRoot), writableRoots: policy.writableRoots.map(realOrSame) };
+    this.quarantineDir = options.quarantineDir ?? join(piAgentDir(env, env.HOME ?? homedir()), "quarantine");
+  }
+
+  /** The writable roots the protected names are looked for below (none in read-only mode). */
+  private writableRoots(): string[] {
+    if (this.policy.mode !== "workspace-write") return [];
+    return [...new Set([this.policy.workspaceRoot, ...this.policy.writableRoots])].filter((root) => pathKind(root) === "dir");
+  }
+
+  private scan(stubs: readonly string[]): ProtectedScan {
+    const found = scanProtected(this.writableRoots(), (path) => isStub(path) || stubs.includes(path));
+    if (!found.complete && !this.toldIncomplete) {
+      this.toldIncomplete = true;
+      this.options.onQuarantine?.(`The workspace is too big to look through whole for nested protected paths (stopped after ${found.dirs} folders): a nested .git, .vscode, … beyond that is not kept read-only by the sandbox.`);
+    }
+    return found;
   }
 
   get mode(): SandboxPolicy["mode"] {
@@ -105,21 +147,38 @@ export class CommandSandbox {
     if (probe.kind === "seatbelt") {
       const profile = buildSeatbeltProfile({ policy: this.policy, home, sessionTemp: this.sessionTemp() });
       const [file, ...args] = seatbeltCommand(probe.program, profile, command);
-      return { file, args, release: () => undefined };
+      return { file, args, sweep: () => undefined, release: () => undefined };
     }
     const runtimeDir = this.env.XDG_RUNTIME_DIR ? realOrSame(this.env.XDG_RUNTIME_DIR) : undefined;
-    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp: this.sessionTemp(), runtimeDir, hiddenPaths: socketsNamed(this.env), pathKind, realPath: realOrSame, gitDirOf }, command);
+    const before = this.scan([]);
+    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp: this.sessionTemp(), runtimeDir, hiddenPaths: socketsNamed(this.env), pathKind, realPath: realOrSame, gitDirOf, nested: before.entries }, command);
     acquireStubs(plan.stubs);
     let released = false;
+    // What a sweep moved aside and the model has not been told yet (a release may come first).
+    let untold: string[] = [];
+    const sweepNow = (): void => {
+      if (this.options.sweepAfter === false || this.writableRoots().length === 0) return;
+      const message = describeSweep(sweep(before, this.scan(plan.stubs), this.quarantineDir));
+      if (!message) return;
+      untold.push(message);
+      this.options.onQuarantine?.(message);
+    };
     // With the network on, the host's abstract unix sockets are reachable: a seccomp filter refuses AF_UNIX sockets.
     const filter = this.policy.network ? unixSocketFilterFile() : undefined;
     const launch = filter ? withSeccomp(probe.program, plan.args, filter) : { file: probe.program, args: plan.args };
     return {
       file: launch.file,
       args: launch.args,
+      sweep: () => {
+        if (!released) sweepNow();
+        const told = untold.join("\n");
+        untold = [];
+        return told || undefined;
+      },
       release: () => {
         if (released) return;
         released = true;
+        sweepNow();
         releaseStubs(plan.stubs);
       },
     };

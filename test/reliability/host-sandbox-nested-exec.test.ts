@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockLlm, type MockLlm } from "../support/mock-llm";
 import { peerLaunch, type PeerLaunch } from "../support/peers";
-import { RawHost, type Frame } from "../reliability/raw-host";
+import { RawHost, type Frame } from "./raw-host";
 
 let ids = 0;
 const nextId = () => `n${++ids}`;
