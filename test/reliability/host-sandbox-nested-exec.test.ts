@@ -7,10 +7,12 @@
 //  - a protected name that is a symlink (a repository may ship `.vscode -> config/vscode`): the
 //    mount lands on the link's target, the link itself stays in the writable workspace, so the
 //    command replaces it with a real `.vscode/` holding a tasks.json.
-// Both tests fail on the current code (holes described in the report; no fix here).
+// Both failed before the fix (test/open-holes); so did the payloads of the same class below. The fix:
+// protected names at any depth are mounted read-only when a command starts, and what a command made
+// of one (or a symlinked one it replaced) is moved aside into the agent dir's quarantine when it ends.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockLlm, type MockLlm } from "../support/mock-llm";
@@ -42,6 +44,8 @@ describe("agent host: nothing the sandboxed bash writes is run later outside the
     mkdirSync(join(launch.cwd, "config/vscode"), { recursive: true });
     writeFileSync(join(launch.cwd, "config/vscode/settings.json"), "{}\n");
     symlinkSync("config/vscode", join(launch.cwd, ".vscode"));
+    // An existing nested repository (a vendored library).
+    execFileSync("git", ["init", "-q", "vendor/lib"], { cwd: launch.cwd });
     host = new RawHost(launch.command, [...launch.args, "--sandbox", "workspace-write", "--permission-mode", "auto"], { env: launch.env, cwd: launch.cwd });
     await host.request({ id: nextId(), type: "set_auto_retry", enabled: false });
   });
@@ -67,5 +71,75 @@ describe("agent host: nothing the sandboxed bash writes is run later outside the
   it("a protected name that is a symlink cannot be replaced by a real folder", async () => {
     const output = await bash(llm, host, "rm .vscode && mkdir .vscode && echo '{\"version\":\"2.0.0\",\"tasks\":[]}' > .vscode/tasks.json && echo replaced");
     assert.equal(existsSync(join(launch.cwd, ".vscode/tasks.json")), false, `the sandboxed bash replaced the .vscode symlink with a real folder (bash said: ${output.trim()})`);
+    assert.equal(readlinkSync(join(launch.cwd, ".vscode")), "config/vscode", "the symlink is put back");
+  });
+
+  /** git status run as the editor's git would, in `dir`: whether the marker appeared. */
+  function gitStatusRuns(dir: string, marker: string): boolean {
+    try {
+      execFileSync("git", ["status", "--porcelain"], { cwd: join(launch.cwd, dir), stdio: "ignore", env: { ...process.env, HOME: launch.env.HOME } });
+    } catch {
+      // only the marker matters
+    }
+    return existsSync(marker);
+  }
+  const fsmonitor = (marker: string) => `printf '[core]\\n\\tfsmonitor = "touch ${marker}; false"\\n'`;
+
+  it("a nested .git that is a gitfile pointing at a git dir the command wrote is moved aside", async () => {
+    const marker = join(outside, "gitfile-ran");
+    const output = await bash(llm, host, `git init -q --separate-git-dir=gd sub2 && ${fsmonitor(marker)} >> gd/config && echo planted`);
+    assert.match(output, /planted/, "the attack itself ran");
+    assert.equal(gitStatusRuns("sub2", marker), false, `bash said: ${output}`);
+    assert.equal(existsSync(join(launch.cwd, "sub2/.git")), false);
+  });
+
+  it("a .git made by mv of a prepared folder, and a .git symlink, are moved aside", async () => {
+    const marker = join(outside, "mv-ran");
+    const output = await bash(
+      llm,
+      host,
+      `git init -q --bare x/repo && git --git-dir=x/repo config core.bare false && ${fsmonitor(marker)} >> x/repo/config && mkdir sub3 sub4 && mv x/repo sub3/.git && ln -s ../x2 sub4/.git && cp -r sub3/.git x2 && echo planted`,
+    );
+    assert.match(output, /planted/, "the attack itself ran");
+    assert.equal(gitStatusRuns("sub3", marker) || gitStatusRuns("sub4", marker), false, `bash said: ${output}`);
+    assert.match(output, /moved '.*sub3\/\.git' -> /, "the model is told what was moved aside");
+  });
+
+  it("a .vscode two levels down (a folder the editor may open) is moved aside, and the user is told with a way back", async () => {
+    const from = host.frames.length;
+    const output = await bash(llm, host, `mkdir -p apps/web/.vscode && echo '{"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"touch pwned","runOptions":{"runOn":"folderOpen"}}]}' > apps/web/.vscode/tasks.json && echo planted`);
+    assert.match(output, /planted/, "the attack itself ran");
+    assert.equal(existsSync(join(launch.cwd, "apps/web/.vscode")), false, output);
+    const notice = host.frames.slice(from).find((f) => f.type === "extension_ui_request" && f.method === "notify" && String(f.message).includes("apps/web/.vscode"));
+    assert.ok(notice, "the user gets a notice");
+    // The way back the notice gives works.
+    const restore = /mv -T ('[^']+') ('[^']+')/.exec(output);
+    assert.ok(restore, output);
+    execFileSync("/bin/sh", ["-c", `mv -T ${restore[1]} ${restore[2]}`]);
+    assert.ok(existsSync(join(launch.cwd, "apps/web/.vscode/tasks.json")));
+    const record = JSON.parse(readFileSync(join(restore[1].slice(1, -1), "../moved.json"), "utf8")) as { from: string }[];
+    assert.ok(record.some((m) => m.from.endsWith("apps/web/.vscode")));
+  });
+
+  it("an existing nested repository's config and hooks are read-only (core.hooksPath, core.fsmonitor, a hook)", async () => {
+    const config = join(launch.cwd, "vendor/lib/.git/config");
+    const before = readFileSync(config, "utf8");
+    const output = await bash(llm, host, `git -C vendor/lib config core.hooksPath ../../hooks; ${fsmonitor("/tmp/x")} >> vendor/lib/.git/config; echo 'touch pwned' > vendor/lib/.git/hooks/pre-commit; rm -rf vendor/lib/.git; echo tried`);
+    assert.equal(readFileSync(config, "utf8"), before, output);
+    assert.equal(existsSync(join(launch.cwd, "vendor/lib/.git/hooks/pre-commit")), false, output);
+  });
+
+  it("moving an existing nested repository's folder keeps it (same repository), a fresh .git in its place is moved aside", async () => {
+    const marker = join(outside, "swap-ran");
+    const output = await bash(llm, host, `mv vendor/lib vendor/lib-old && git init -q vendor/lib && ${fsmonitor(marker)} >> vendor/lib/.git/config && echo swapped`);
+    assert.match(output, /swapped/, "the attack itself ran");
+    assert.equal(gitStatusRuns("vendor/lib", marker), false, output);
+    assert.ok(lstatSync(join(launch.cwd, "vendor/lib-old/.git")).isDirectory(), "the moved repository is left alone");
+    assert.doesNotMatch(output, /lib-old/);
+  });
+
+  it("a command that makes no protected path is told nothing", async () => {
+    const output = await bash(llm, host, "mkdir -p src/deep && echo hi > src/deep/a.txt && echo ok");
+    assert.doesNotMatch(output, /sandbox:/);
   });
 });
