@@ -98,11 +98,11 @@ describe("agent host: nothing the sandboxed bash writes is run later outside the
     const output = await bash(
       llm,
       host,
-      `git init -q --bare x/repo && git --git-dir=x/repo config core.bare false && ${fsmonitor(marker)} >> x/repo/config && mkdir sub3 sub4 && mv x/repo sub3/.git && ln -s ../x2 sub4/.git && cp -r sub3/.git x2 && echo planted`,
+      `git init -q --bare x/repo && git --git-dir=x/repo config core.bare false && ${fsmonitor(marker)} >> x/repo/config && cp -r x/repo x2 && mkdir sub3 sub4 && mv x/repo sub3/.git && ln -s ../x2 sub4/.git && echo planted`,
     );
     assert.match(output, /planted/, "the attack itself ran");
     assert.equal(gitStatusRuns("sub3", marker) || gitStatusRuns("sub4", marker), false, `bash said: ${output}`);
-    assert.match(output, /moved '.*sub3\/\.git' -> /, "the model is told what was moved aside");
+    assert.match(output, /moved '.*sub3\/\.git' -> /, `the model is told what was moved aside: ${output}`);
   });
 
   it("a .vscode two levels down (a folder the editor may open) is moved aside, and the user is told with a way back", async () => {
@@ -131,11 +131,27 @@ describe("agent host: nothing the sandboxed bash writes is run later outside the
 
   it("moving an existing nested repository's folder keeps it (same repository), a fresh .git in its place is moved aside", async () => {
     const marker = join(outside, "swap-ran");
-    const output = await bash(llm, host, `mv vendor/lib vendor/lib-old && git init -q vendor/lib && ${fsmonitor(marker)} >> vendor/lib/.git/config && echo swapped`);
-    assert.match(output, /swapped/, "the attack itself ran");
+    const output = await bash(llm, host, `mv vendor/lib vendor/lib-old && echo moved; git init -q vendor/lib; ${fsmonitor(marker)} >> vendor/lib/.git/config; echo swapped`);
+    assert.match(output, /moved/, "the attack itself ran");
     assert.equal(gitStatusRuns("vendor/lib", marker), false, output);
     assert.ok(lstatSync(join(launch.cwd, "vendor/lib-old/.git")).isDirectory(), "the moved repository is left alone");
     assert.doesNotMatch(output, /lib-old/);
+  });
+
+  it("while the command still runs: a nested repository is moved aside before the editor's git (500 ms after it appeared) looks at it", async () => {
+    const marker = join(outside, "while-running-ran");
+    llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command: `git init -q sub6 && ${fsmonitor(marker)} >> sub6/.git/config; echo planted; sleep 4` } }] }, { text: "done" });
+    const running = host.promptAnswering(nextId(), "run it", () => "Deny");
+    // As the editor's git does: it sees .git appear, waits 500 ms, runs git status there.
+    const deadline = Date.now() + 10_000;
+    while (!existsSync(join(launch.cwd, "sub6")) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 600));
+    const ran = gitStatusRuns("sub6", marker);
+    const { from } = await running;
+    const end = host.frames.slice(from).find((f) => f.type === "tool_execution_end") as (Frame & { result: { content: { text?: string }[] } }) | undefined;
+    const output = end?.result.content.map((c) => c.text ?? "").join("") ?? "";
+    assert.equal(ran, false, `the nested repository's fsmonitor ran while the command was still running (bash said: ${output})`);
+    assert.match(output, /moved '.*sub6\/\.git'/, JSON.stringify(host.frames.slice(from).filter((f) => f.type === "tool_execution_end")));
   });
 
   it("a command that makes no protected path is told nothing", async () => {

@@ -14,6 +14,7 @@ import { probeSandbox, type SandboxProbe } from "./probe";
 import { buildSeatbeltProfile, seatbeltCommand } from "./seatbelt";
 import { unixSocketFilterFile, withSeccomp } from "./seccomp";
 import { scanProtected, type ProtectedScan } from "./protected-scan";
+import { ProtectedWatch } from "./protected-watch";
 import { describeSweep, sweep } from "./quarantine";
 import { acquireStubs, isStub, releaseStubs } from "./stubs";
 
@@ -97,6 +98,14 @@ export class CommandSandbox {
 
   private readonly quarantineDir: string;
   private toldIncomplete = false;
+  /**
+   * The commands still running (or their background jobs): each one's sweep, run when the watch
+   * sees a protected name appear, and how to tell it what any of them moved aside (which of the
+   * commands running made it cannot be known; each model turn that ran one is told).
+   */
+  private readonly live = new Map<() => string | undefined, (message: string) => void>();
+  private watch: ProtectedWatch | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
 
   constructor(
     policy: SandboxPolicy,
@@ -120,6 +129,28 @@ export class CommandSandbox {
       this.options.onQuarantine?.(`The workspace is too big to look through whole for nested protected paths (stopped after ${found.dirs} folders): a nested .git, .vscode, … beyond that is not kept read-only by the sandbox.`);
     }
     return found;
+  }
+
+  /** A protected name appeared while commands run: sweep soon (one sweep for a burst of events). */
+  private sweepLiveSoon(): void {
+    this.sweepTimer ??= setTimeout(() => {
+      this.sweepTimer = undefined;
+      const messages = [...this.live.keys()].flatMap((sweepNow) => sweepNow() ?? []);
+      for (const tell of this.live.values()) for (const message of messages) tell(message);
+    }, 20);
+  }
+
+  private watchWhile(sweepNow: () => string | undefined, tell: (message: string) => void): () => void {
+    if (this.options.sweepAfter === false) return () => undefined;
+    this.live.set(sweepNow, tell);
+    // The stubs bwrap makes at the top are the sandbox's own, not the command's.
+    this.watch ??= new ProtectedWatch(this.writableRoots(), (path) => isStub(path) || this.sweepLiveSoon());
+    return () => {
+      this.live.delete(sweepNow);
+      if (this.live.size > 0) return;
+      this.watch?.dispose();
+      this.watch = undefined;
+    };
   }
 
   get mode(): SandboxPolicy["mode"] {
@@ -156,13 +187,13 @@ export class CommandSandbox {
     let released = false;
     // What a sweep moved aside and the model has not been told yet (a release may come first).
     let untold: string[] = [];
-    const sweepNow = (): void => {
-      if (this.options.sweepAfter === false || this.writableRoots().length === 0) return;
+    const sweepNow = (): string | undefined => {
+      if (this.options.sweepAfter === false || this.writableRoots().length === 0) return undefined;
       const message = describeSweep(sweep(before, this.scan(plan.stubs), this.quarantineDir));
-      if (!message) return;
-      untold.push(message);
-      this.options.onQuarantine?.(message);
+      if (message) this.options.onQuarantine?.(message);
+      return message;
     };
+    const unwatch = this.watchWhile(sweepNow, (message) => untold.push(message));
     // With the network on, the host's abstract unix sockets are reachable: a seccomp filter refuses AF_UNIX sockets.
     const filter = this.policy.network ? unixSocketFilterFile() : undefined;
     const launch = filter ? withSeccomp(probe.program, plan.args, filter) : { file: probe.program, args: plan.args };
@@ -170,7 +201,8 @@ export class CommandSandbox {
       file: launch.file,
       args: launch.args,
       sweep: () => {
-        if (!released) sweepNow();
+        const message = released ? undefined : sweepNow();
+        if (message) untold.push(message);
         const told = untold.join("\n");
         untold = [];
         return told || undefined;
@@ -178,6 +210,7 @@ export class CommandSandbox {
       release: () => {
         if (released) return;
         released = true;
+        unwatch();
         sweepNow();
         releaseStubs(plan.stubs);
       },
@@ -185,6 +218,9 @@ export class CommandSandbox {
   }
 
   dispose(): void {
+    this.watch?.dispose();
+    this.watch = undefined;
+    if (this.sweepTimer) clearTimeout(this.sweepTimer);
     if (this.temp) rmSync(this.temp, { recursive: true, force: true });
     this.temp = undefined;
   }

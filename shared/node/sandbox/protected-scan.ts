@@ -91,7 +91,12 @@ export function scanProtected(roots: readonly string[], skip: (path: string) => 
   return { entries, complete, dirs };
 }
 
-/** Same thing at the same place: a folder or file moved with its parent keeps its identity, a symlink does not (its target is relative to where it is). */
+/**
+ * The same thing: a folder or file is its inode (moved with its parent, it is still the one that
+ * was there); a symlink is its text at its place (its target is relative to where it is, and one
+ * put back after a command replaced it is a new inode saying the same).
+ */
 export function sameEntry(a: ProtectedEntry, b: ProtectedEntry): boolean {
-  return a.dev === b.dev && a.ino === b.ino && a.kind === b.kind && (a.kind !== "symlink" || (a.path === b.path && a.target === b.target));
+  if (a.kind === "symlink" || b.kind === "symlink") return a.kind === b.kind && a.path === b.path && a.target === b.target;
+  return a.dev === b.dev && a.ino === b.ino && a.kind === b.kind;
 }
