@@ -13,7 +13,7 @@ import type { SandboxPolicy } from "./policy";
 import { probeSandbox, type SandboxProbe } from "./probe";
 import { buildSeatbeltProfile, seatbeltCommand } from "./seatbelt";
 import { unixSocketFilterFile, withSeccomp } from "./seccomp";
-import { scanProtected, type ProtectedScan } from "./protected-scan";
+import { ScanCache, scanProtected, type ProtectedScan, type ScannedFolder } from "./protected-scan";
 import { ProtectedWatch } from "./protected-watch";
 import { describeSweep, sweep } from "./quarantine";
 import { acquireStubs, isStub, releaseStubs } from "./stubs";
@@ -98,6 +98,7 @@ export class CommandSandbox {
 
   private readonly quarantineDir: string;
   private toldIncomplete = false;
+  private readonly scanCache = new ScanCache();
   /**
    * The commands still running (or their background jobs): each one's sweep, run when the watch
    * sees a protected name appear, and how to tell it what any of them moved aside (which of the
@@ -123,7 +124,7 @@ export class CommandSandbox {
   }
 
   private scan(stubs: readonly string[]): ProtectedScan {
-    const found = scanProtected(this.writableRoots(), (path) => isStub(path) || stubs.includes(path));
+    const found = scanProtected(this.writableRoots(), (path) => isStub(path) || stubs.includes(path), undefined, this.scanCache);
     if (!found.complete && !this.toldIncomplete) {
       this.toldIncomplete = true;
       this.options.onQuarantine?.(`The workspace is too big to look through whole for nested protected paths (stopped after ${found.dirs} folders): a nested .git, .vscode, … beyond that is not kept read-only by the sandbox.`);
@@ -140,11 +141,11 @@ export class CommandSandbox {
     }, 20);
   }
 
-  private watchWhile(sweepNow: () => string | undefined, tell: (message: string) => void): () => void {
+  private watchWhile(folders: readonly ScannedFolder[], sweepNow: () => string | undefined, tell: (message: string) => void): () => void {
     if (this.options.sweepAfter === false) return () => undefined;
     this.live.set(sweepNow, tell);
     // The stubs bwrap makes at the top are the sandbox's own, not the command's.
-    this.watch ??= new ProtectedWatch(this.writableRoots(), (path) => isStub(path) || this.sweepLiveSoon());
+    this.watch ??= new ProtectedWatch(folders, (path) => isStub(path) || this.sweepLiveSoon());
     return () => {
       this.live.delete(sweepNow);
       if (this.live.size > 0) return;
@@ -193,7 +194,7 @@ export class CommandSandbox {
       if (message) this.options.onQuarantine?.(message);
       return message;
     };
-    const unwatch = this.watchWhile(sweepNow, (message) => untold.push(message));
+    const unwatch = this.watchWhile(before.folders, sweepNow, (message) => untold.push(message));
     // With the network on, the host's abstract unix sockets are reachable: a seccomp filter refuses AF_UNIX sockets.
     const filter = this.policy.network ? unixSocketFilterFile() : undefined;
     const launch = filter ? withSeccomp(probe.program, plan.args, filter) : { file: probe.program, args: plan.args };

@@ -2,6 +2,7 @@ import { strict as assert } from "node:assert";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { scanProtected } from "./protected-scan";
 import { ProtectedWatch } from "./protected-watch";
 
 describe("sandbox: the watch that notices a protected name appearing while commands run", () => {
@@ -15,7 +16,7 @@ describe("sandbox: the watch that notices a protected name appearing while comma
 
   /** Resolves with the first protected path reported. */
   function next(): Promise<string> {
-    return new Promise((resolve) => (watch = new ProtectedWatch([root], resolve)));
+    return new Promise((resolve) => (watch = new ProtectedWatch(scanProtected([root]).folders, resolve)));
   }
 
   it("sees a .git made at once several new folders down (mkdir -p), and a .vscode in an existing folder", async () => {
@@ -32,7 +33,7 @@ describe("sandbox: the watch that notices a protected name appearing while comma
   it("sees one in a folder removed and made again at the same path (a new folder, watched anew)", async () => {
     mkdirSync(join(root, "sub"));
     const reported: string[] = [];
-    watch = new ProtectedWatch([root], (path) => reported.push(path));
+    watch = new ProtectedWatch(scanProtected([root]).folders, (path) => reported.push(path));
     rmSync(join(root, "sub"), { recursive: true });
     await new Promise((r) => setTimeout(r, 50));
     mkdirSync(join(root, "sub"));
@@ -44,7 +45,7 @@ describe("sandbox: the watch that notices a protected name appearing while comma
 
   it("watches no more folders than its cap, and says so", () => {
     for (let i = 0; i < 10; i++) mkdirSync(join(root, `d${i}`));
-    watch = new ProtectedWatch([root], () => undefined, 4);
+    watch = new ProtectedWatch(scanProtected([root]).folders, () => undefined, 4);
     assert.equal(watch.size, 4);
     assert.equal(watch.partial, true);
   });

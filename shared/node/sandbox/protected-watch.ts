@@ -5,13 +5,14 @@
  * after it appeared. It is only a trigger: the caller then compares the whole tree with what was
  * there when each command started (quarantine.ts), so a folder renamed under a watch (its path
  * here goes stale) costs nothing but a missed trigger, which the sweep at the end still catches.
- * A new folder is watched first, then listed, so nothing made in it in between is missed. The
- * same walk rules as protected-scan.ts; at most `maxWatches` folders (inotify watches are the
+ * The folders the scan at the start just read are watched without being read again (one made
+ * between the scan and the watch is left to the sweep at the end); a new folder is watched first,
+ * then listed, so nothing made in it in between is missed. The same walk rules as protected-scan.ts; at most `maxWatches` folders (inotify watches are the
  * user's, shared with the editor's own watcher), beyond that only the sweep at the end.
  */
 import { lstatSync, readdirSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
-import { isProtectedName } from "./protected-scan";
+import { isProtectedName, type ScannedFolder } from "./protected-scan";
 
 export class ProtectedWatch {
   /** Each watched folder with its inode: a folder removed and made again at the same path is a new one to watch. */
@@ -19,11 +20,11 @@ export class ProtectedWatch {
   private full = false;
 
   constructor(
-    roots: readonly string[],
+    folders: readonly ScannedFolder[],
     private readonly onProtected: (path: string) => void,
     private readonly maxWatches = 20_000,
   ) {
-    for (const root of roots) this.add(root, false);
+    for (const { path, shallow } of folders) this.watchOne(path, shallow);
   }
 
   /** Whether some folders were left unwatched (the cap, or the system's inotify limit). */
@@ -35,26 +36,29 @@ export class ProtectedWatch {
     return this.watchers.size;
   }
 
-  /** Watches `dir`, then reports the protected names in it and walks its folders (not node_modules' own: only its entries are looked at). */
-  private add(dir: string, report: boolean, shallow = false): void {
-    if (this.watching(dir)) return;
+  /** Whether `dir` is watched now (a folder, under the cap and the system's limit). */
+  private watchOne(dir: string, shallow: boolean): boolean {
+    if (this.watching(dir)) return false;
     if (this.watchers.size >= this.maxWatches) {
       this.full = true;
-      return;
+      return false;
     }
-    let watcher: FSWatcher;
-    let ino: number;
     try {
       const info = lstatSync(dir);
-      if (!info.isDirectory()) return;
-      ino = info.ino;
-      watcher = watch(dir, { persistent: false }, (_event, name) => this.changed(dir, name, shallow));
+      if (!info.isDirectory()) return false;
+      const watcher = watch(dir, { persistent: false }, (_event, name) => this.changed(dir, name, shallow));
+      watcher.on("error", () => this.drop(dir));
+      this.watchers.set(dir, { watcher, ino: info.ino });
+      return true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOSPC") this.full = true;
-      return;
+      return false;
     }
-    watcher.on("error", () => this.drop(dir));
-    this.watchers.set(dir, { watcher, ino });
+  }
+
+  /** A new folder: watched, then the protected names in it reported and its folders walked (not node_modules' own: only its entries are looked at). */
+  private add(dir: string, shallow: boolean): void {
+    if (!this.watchOne(dir, shallow)) return;
     let entries;
     try {
       entries = readdirSync(dir, { withFileTypes: true });
@@ -63,9 +67,8 @@ export class ProtectedWatch {
     }
     for (const entry of entries) {
       const path = join(dir, entry.name);
-      if (isProtectedName(entry.name)) {
-        if (report) this.onProtected(path);
-      } else if (entry.isDirectory() && !shallow) this.add(path, report, entry.name === "node_modules");
+      if (isProtectedName(entry.name)) this.onProtected(path);
+      else if (entry.isDirectory() && !shallow) this.add(path, entry.name === "node_modules");
     }
   }
 
@@ -77,7 +80,7 @@ export class ProtectedWatch {
       this.onProtected(path);
       return;
     }
-    if (!shallow) this.add(path, true, entry === "node_modules");
+    if (!shallow) this.add(path, entry === "node_modules");
   }
 
   /** Watched already, and still the same folder (not one removed and made again). */

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, renameS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildBwrapArgs } from "./bwrap-args";
-import { scanProtected } from "./protected-scan";
+import { ScanCache, scanProtected } from "./protected-scan";
 import { describeSweep, shellQuote, sweep } from "./quarantine";
 
 describe("sandbox: protected names at any depth, and what a command made of them", () => {
@@ -34,6 +34,19 @@ describe("sandbox: protected names at any depth, and what a command made of them
     mkdirSync(at("elsewhere/deep/.git"), { recursive: true });
     symlinkSync("elsewhere", at("link-to-dir"));
     assert.deepEqual(found(), ["a/.vscode", "a/b/.pi", "a/b/c/.git", "node_modules/.git", "elsewhere/deep/.git", "w/.git"].sort());
+  });
+
+  it("with a cache, reads only folders that changed, and sees a change whose folder's time was set back (utimes cannot set the change time)", async function () {
+    this.timeout(10_000);
+    mkdirSync(at("a/b/c"), { recursive: true });
+    mkdirSync(at("a/x/.git"), { recursive: true });
+    await new Promise((r) => setTimeout(r, 2_100)); // a list is taken again only 2 s after its folder's last change
+    const cache = new ScanCache();
+    assert.deepEqual(scanProtected([root], undefined, undefined, cache).entries.map((e) => e.path), [at("a/x/.git")]);
+    assert.equal(scanProtected([root], undefined, undefined, cache).entries.length, 1, "the same from the cache");
+    mkdirSync(at("a/b/c/.git"));
+    execFileSync("touch", ["-d", "2000-01-01", at("a/b/c")]);
+    assert.deepEqual(scanProtected([root], undefined, undefined, cache).entries.map((e) => e.path).sort(), [at("a/b/c/.git"), at("a/x/.git")]);
   });
 
   it("says when it stopped at its caps", () => {
