@@ -134,7 +134,7 @@ async function deepScan(): Promise<void> {
     }
     sandbox.dispose();
     rmSync(root, { recursive: true, force: true });
-    console.log(`  ${files.toLocaleString("en")} files: one scan ${fmt(scan)}  (with the cache, nothing changed: ${fmt(cached)})  watch set up and closed ${fmt(watch)}  whole sandboxed bash -c true (scan, watch, bwrap, sweep) ${fmt(call)}`);
+    console.log(`  ${files.toLocaleString("en")} files: one scan ${fmt(scan)}  (with the cache, nothing changed: ${fmt(cached)})  watch set up and closed ${fmt(watch)}  whole sandboxed bash -c true (cached scans, the watch kept from the call before, bwrap, sweep) ${fmt(call)}`);
   }
 }
 

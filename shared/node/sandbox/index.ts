@@ -92,6 +92,8 @@ function gitDirOf(dotGitFile: string): string | undefined {
   }
 }
 
+const WATCH_LINGER_MS = 30_000;
+
 export class CommandSandbox {
   private temp: string | undefined;
   private readonly policy: SandboxPolicy;
@@ -107,6 +109,7 @@ export class CommandSandbox {
   private readonly live = new Map<() => string | undefined, (message: string) => void>();
   private watch: ProtectedWatch | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
+  private unwatchTimer: NodeJS.Timeout | undefined;
 
   constructor(
     policy: SandboxPolicy,
@@ -144,13 +147,21 @@ export class CommandSandbox {
   private watchWhile(folders: readonly ScannedFolder[], sweepNow: () => string | undefined, tell: (message: string) => void): () => void {
     if (this.options.sweepAfter === false) return () => undefined;
     this.live.set(sweepNow, tell);
-    // The stubs bwrap makes at the top are the sandbox's own, not the command's.
-    this.watch ??= new ProtectedWatch(folders, (path) => isStub(path) || this.sweepLiveSoon());
+    if (this.unwatchTimer) clearTimeout(this.unwatchTimer);
+    this.unwatchTimer = undefined;
+    // The stubs bwrap makes at the top are the sandbox's own, not the command's; events while no command runs are the user's.
+    if (this.watch) this.watch.addScanned(folders);
+    else this.watch = new ProtectedWatch(folders, (path) => isStub(path) || this.live.size === 0 || this.sweepLiveSoon());
     return () => {
       this.live.delete(sweepNow);
       if (this.live.size > 0) return;
-      this.watch?.dispose();
-      this.watch = undefined;
+      // Kept a while for the next command of the turn (setting up a watch per folder costs about one scan).
+      this.unwatchTimer = setTimeout(() => {
+        this.unwatchTimer = undefined;
+        this.watch?.dispose();
+        this.watch = undefined;
+      }, WATCH_LINGER_MS);
+      this.unwatchTimer.unref();
     };
   }
 
@@ -222,6 +233,7 @@ export class CommandSandbox {
     this.watch?.dispose();
     this.watch = undefined;
     if (this.sweepTimer) clearTimeout(this.sweepTimer);
+    if (this.unwatchTimer) clearTimeout(this.unwatchTimer);
     if (this.temp) rmSync(this.temp, { recursive: true, force: true });
     this.temp = undefined;
   }

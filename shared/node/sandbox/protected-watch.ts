@@ -24,7 +24,12 @@ export class ProtectedWatch {
     private readonly onProtected: (path: string) => void,
     private readonly maxWatches = 20_000,
   ) {
-    for (const { path, shallow } of folders) this.watchOne(path, shallow);
+    this.addScanned(folders);
+  }
+
+  /** The folders a scan just read that are not watched yet (a watch kept from an earlier command). */
+  addScanned(folders: readonly ScannedFolder[]): void {
+    for (const { path, shallow } of folders) if (!this.watchers.has(path)) this.watchOne(path, shallow);
   }
 
   /** Whether some folders were left unwatched (the cap, or the system's inotify limit). */
