@@ -13,7 +13,7 @@ import type { SandboxPolicy } from "./policy";
 import { probeSandbox, type SandboxProbe } from "./probe";
 import { buildSeatbeltProfile, seatbeltCommand } from "./seatbelt";
 import { unixSocketFilterFile, withSeccomp } from "./seccomp";
-import { ScanCache, scanProtected, type ProtectedScan, type ScannedFolder } from "./protected-scan";
+import { ScanCache, scanProtected, type ProtectedScan, type ScanLimits, type ScannedFolder } from "./protected-scan";
 import { ProtectedWatch } from "./protected-watch";
 import { describeSweep, sweep } from "./quarantine";
 import { acquireStubs, isStub, releaseStubs } from "./stubs";
@@ -45,6 +45,8 @@ export interface SandboxOptions {
    * made meanwhile would be taken for its work.
    */
   sweepAfter?: boolean;
+  /** The deep scan's caps (tests). */
+  scanLimits?: ScanLimits;
 }
 
 function realOrSame(path: string): string {
@@ -127,7 +129,7 @@ export class CommandSandbox {
   }
 
   private scan(stubs: readonly string[]): ProtectedScan {
-    const found = scanProtected(this.writableRoots(), (path) => isStub(path) || stubs.includes(path), undefined, this.scanCache);
+    const found = scanProtected(this.writableRoots(), (path) => isStub(path) || stubs.includes(path), this.options.scanLimits, this.scanCache);
     if (!found.complete && !this.toldIncomplete) {
       this.toldIncomplete = true;
       this.options.onQuarantine?.(`The workspace is too big to look through whole for nested protected paths (stopped after ${found.dirs} folders): a nested .git, .vscode, … beyond that is not kept read-only by the sandbox.`);
@@ -199,9 +201,17 @@ export class CommandSandbox {
     let released = false;
     // What a sweep moved aside and the model has not been told yet (a release may come first).
     let untold: string[] = [];
+    let toldCut = false;
     const sweepNow = (): string | undefined => {
       if (this.options.sweepAfter === false || this.writableRoots().length === 0) return undefined;
-      const message = describeSweep(sweep(before, this.scan(plan.stubs), this.quarantineDir));
+      const after = this.scan(plan.stubs);
+      let message = describeSweep(sweep(before, after, this.quarantineDir));
+      // A tree the command grew past the caps hides what lies beyond: the model and the user are told, every time.
+      if (!after.complete && before.complete && !toldCut) {
+        toldCut = true;
+        const cut = `[sandbox: this command grew the workspace past ${after.dirs} folders; protected paths (a nested .git, .vscode, …) it made beyond those were not looked for. Check before git or the editor looks there.]`;
+        message = message ? `${message}\n${cut}` : cut;
+      }
       if (message) this.options.onQuarantine?.(message);
       return message;
     };

@@ -41,8 +41,12 @@ export interface ScanLimits {
   maxDepth: number;
 }
 
-/** About a 1,000,000-file tree; a workspace beyond that is told it was not scanned whole. */
-export const defaultScanLimits: ScanLimits = { maxDirs: 200_000, maxDepth: 64 };
+/**
+ * About a 1,000,000-file tree; a workspace beyond that is told it was not scanned whole. No real
+ * depth cap: a command can nest folders as deep as it likes (the folder count bounds the cost; a
+ * path past PATH_MAX cannot be read here, nor reached by the editor's git).
+ */
+export const defaultScanLimits: ScanLimits = { maxDirs: 200_000, maxDepth: 4_096 };
 
 const protectedNames = new Set(protectedWorkspaceNames.map((entry) => entry.name));
 
