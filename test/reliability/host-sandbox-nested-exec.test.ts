@@ -154,6 +154,14 @@ describe("agent host: nothing the sandboxed bash writes is run later outside the
     assert.match(output, /moved '.*sub6\/\.git'/, JSON.stringify(host.frames.slice(from).filter((f) => f.type === "tool_execution_end")));
   });
 
+  it("a nested repository in a folder the command then made read-only (chmod 555) is moved aside all the same", async () => {
+    const marker = join(outside, "chmod-ran");
+    const output = await bash(llm, host, `git init -q --bare prep && git --git-dir=prep config core.bare false && ${fsmonitor(marker)} >> prep/config && mkdir locked && mv prep locked/.git && chmod 555 locked && echo planted`);
+    assert.match(output, /planted/, "the attack itself ran");
+    assert.equal(gitStatusRuns("locked", marker), false, output);
+    assert.doesNotMatch(output, /NOT moved aside/);
+  });
+
   it("a command that makes no protected path is told nothing", async () => {
     const output = await bash(llm, host, "mkdir -p src/deep && echo hi > src/deep/a.txt && echo ok");
     assert.doesNotMatch(output, /sandbox:/);

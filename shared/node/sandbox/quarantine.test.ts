@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildBwrapArgs } from "./bwrap-args";
@@ -89,6 +89,32 @@ describe("sandbox: protected names at any depth, and what a command made of them
     const report = sweep(before, scanProtected([root]), quarantine);
     assert.deepEqual(report.moved.map((m) => m.from), [at("sub/.vscode")]);
     assert.equal(readlinkSync(at("sub/.vscode")), "../cfg");
+  });
+
+  it("moves aside a name whose folder the command made read-only (chmod 555 sub), as a user without root's override", function () {
+    this.timeout(30_000);
+    // As root permissions do not apply: the sweep runs as nobody there, over a tree that is nobody's.
+    const asUser = process.getuid?.() === 0 ? ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups"] : [];
+    if (asUser.length > 0) for (const dir of [root, quarantine]) chownSync(dir, 65534, 65534);
+    const script = join(root, "..", `${root.split("/").pop()}-sweep.ts`);
+    writeFileSync(script, [
+      `import { chmodSync, mkdirSync } from "node:fs";`,
+      `import { scanProtected } from ${JSON.stringify(join(__dirname, "protected-scan"))};`,
+      `import { sweep } from ${JSON.stringify(join(__dirname, "quarantine"))};`,
+      `const before = scanProtected([${JSON.stringify(root)}]);`,
+      `mkdirSync(${JSON.stringify(at("locked/.git"))}, { recursive: true });`,
+      `chmodSync(${JSON.stringify(at("locked"))}, 0o555);`,
+      `console.log(JSON.stringify(sweep(before, scanProtected([${JSON.stringify(root)}]), ${JSON.stringify(quarantine)})));`,
+    ].join("\n"));
+    chmodSync(script, 0o644);
+    const tsx = join(__dirname, "../../../node_modules/tsx/dist/cli.mjs");
+    const [file, ...args] = [...asUser, process.execPath, tsx, script];
+    const out = execFileSync(file, args, { encoding: "utf8", env: { ...process.env, HOME: tmpdir() } });
+    rmSync(script);
+    const report = JSON.parse(out.trim().split("\n").pop() ?? "{}") as { moved: unknown[]; failed: unknown[] };
+    assert.deepEqual(report.failed, []);
+    assert.equal(report.moved.length, 1);
+    assert.equal(existsSync(at("locked/.git")), false);
   });
 
   it("nothing made, nothing said", () => {

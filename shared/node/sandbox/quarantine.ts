@@ -7,7 +7,7 @@
  * folder — is renamed out of the workspace into a quarantine folder of the user's, with a
  * `moved.json` saying where each came from (the user's way back: the tool result and the notice give the `mv` for each); a symlink that was replaced is put back.
  */
-import { cpSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, lstatSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { dirname, join } from "node:path";
 import { identify, sameEntry, type ProtectedEntry, type ProtectedScan } from "./protected-scan";
@@ -79,16 +79,32 @@ export function sweep(before: ProtectedScan, after: ProtectedScan, quarantineRoo
 function moveInto(to: string, path: string): string {
   mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
   try {
-    renameSync(path, to);
+    renameWritable(path, to);
     return to;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
   }
   const inert = `${path}.pi-quarantine-${randomBytes(4).toString("hex")}`;
-  renameSync(path, inert);
+  renameWritable(path, inert);
   cpSync(inert, to, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false });
   rmSync(inert, { recursive: true, force: true });
   return to;
+}
+
+/**
+ * A rename; when the command made the folder holding it read-only (`chmod 555 sub` after making
+ * `sub/.git`), its owner — the user, as the command ran as the user — gives it write access back.
+ */
+function renameWritable(from: string, to: string): void {
+  try {
+    renameSync(from, to);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EACCES" && code !== "EPERM") throw error;
+    const parent = dirname(from);
+    chmodSync(parent, lstatSync(parent).mode | 0o700);
+    renameSync(from, to);
+  }
 }
 
 /** A path for a shell command line, readable whatever it holds (a newline in a name cannot fake a line of the message). */
@@ -106,7 +122,9 @@ export function shellQuote(path: string): string {
 export function describeSweep(report: SweepReport): string | undefined {
   if (report.moved.length === 0 && report.relinked.length === 0 && report.failed.length === 0) return undefined;
   const lines = ["[sandbox: this command created or replaced protected paths that the editor, git or other tools would run outside the sandbox; they were moved aside, nothing ran them."];
-  for (const { from, to } of report.moved) lines.push(`  moved ${shellQuote(from)} -> ${shellQuote(to)}  (to restore after checking it: mv -T ${shellQuote(to)} ${shellQuote(from)})`);
+  const shown = 20;
+  for (const { from, to } of report.moved.slice(0, shown)) lines.push(`  moved ${shellQuote(from)} -> ${shellQuote(to)}  (to restore after checking it: mv -T ${shellQuote(to)} ${shellQuote(from)})`);
+  if (report.moved.length > shown) lines.push(`  … and ${report.moved.length - shown} more, each listed with where it came from in ${shellQuote(join(dirname(report.moved[0].to), "moved.json"))}`);
   for (const path of report.relinked) lines.push(`  symlink put back: ${shellQuote(path)}`);
   for (const { path, error } of report.failed) lines.push(`  NOT moved aside (check it before git or the editor runs it): ${shellQuote(path)}: ${error.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?")}`);
   lines.push("]");
