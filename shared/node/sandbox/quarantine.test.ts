@@ -117,6 +117,15 @@ describe("sandbox: protected names at any depth, and what a command made of them
     assert.equal(existsSync(at("locked/.git")), false);
   });
 
+  it("a symlinked name whose folder was removed whole is not put back, and nothing is said to have failed", () => {
+    mkdirSync(at("sub"));
+    symlinkSync("../cfg", at("sub/.vscode"));
+    const before = scanProtected([root]);
+    rmSync(at("sub"), { recursive: true });
+    const report = sweep(before, scanProtected([root]), quarantine);
+    assert.deepEqual(report, { moved: [], relinked: [], failed: [] });
+  });
+
   it("nothing made, nothing said", () => {
     mkdirSync(at("lib/.git"), { recursive: true });
     const before = scanProtected([root]);

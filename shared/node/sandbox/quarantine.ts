@@ -7,7 +7,7 @@
  * folder — is renamed out of the workspace into a quarantine folder of the user's, with a
  * `moved.json` saying where each came from (the user's way back: the tool result and the notice give the `mv` for each); a symlink that was replaced is put back.
  */
-import { chmodSync, cpSync, lstatSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { dirname, join } from "node:path";
 import { identify, sameEntry, type ProtectedEntry, type ProtectedScan } from "./protected-scan";
@@ -58,8 +58,9 @@ export function sweep(before: ProtectedScan, after: ProtectedScan, quarantineRoo
   };
   for (const entry of fresh) moveAside(entry.path);
   for (const link of replacedLinks) {
-    // Whatever stands there now (a folder the scan did not reach, a file) goes too, then the link comes back.
+    // Whatever stands there now (a folder the scan did not reach, a file) goes too, then the link comes back (unless its folder went too).
     if (identify(link.path) && !report.moved.some((m) => m.from === link.path)) moveAside(link.path);
+    if (!existsSync(dirname(link.path))) continue;
     try {
       symlinkSync(link.target ?? "", link.path);
       report.relinked.push(link.path);
