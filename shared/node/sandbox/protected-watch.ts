@@ -51,7 +51,8 @@ export class ProtectedWatch {
     try {
       const info = lstatSync(dir);
       if (!info.isDirectory()) return false;
-      const watcher = watch(dir, { persistent: false }, (_event, name) => this.changed(dir, name, shallow));
+      // Only "rename" (an entry made, removed or renamed) can bring a name or a folder; "change" (written) cannot.
+      const watcher = watch(dir, { persistent: false }, (event, name) => event === "rename" && this.changed(dir, name, shallow));
       watcher.on("error", () => this.drop(dir));
       this.watchers.set(dir, { watcher, ino: info.ino });
       return true;
