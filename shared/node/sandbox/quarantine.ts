@@ -122,7 +122,9 @@ export function shellQuote(path: string): string {
 /** The tool result's and the notice's words. */
 export function describeSweep(report: SweepReport): string | undefined {
   if (report.moved.length === 0 && report.relinked.length === 0 && report.failed.length === 0) return undefined;
-  const lines = ["[sandbox: this command created or replaced protected paths that the editor, git or other tools would run outside the sandbox; they were moved aside, nothing ran them."];
+  const lines = [
+    "[sandbox: this command created or replaced protected paths (a nested .git, .vscode, …) that the editor, git or other tools would run outside the sandbox; they were moved aside so that nothing outside runs them. If that was the intent (a git clone, a git init), the user can restore them:",
+  ];
   const shown = 20;
   for (const { from, to } of report.moved.slice(0, shown)) lines.push(`  moved ${shellQuote(from)} -> ${shellQuote(to)}  (to restore after checking it: mv -T ${shellQuote(to)} ${shellQuote(from)})`);
   if (report.moved.length > shown) lines.push(`  … and ${report.moved.length - shown} more, each listed with where it came from in ${shellQuote(join(dirname(report.moved[0].to), "moved.json"))}`);
