@@ -2,7 +2,7 @@
  * The OS boundary of every process the agent's tools start: a policy in, an argv out. Linux:
  * bubblewrap (bwrap-args.ts); macOS: sandbox-exec (seatbelt.ts); Windows: none (the probe says so).
  * One CommandSandbox per host: it owns the session's temp dir (private /tmp inside) and removes
- * it when disposed.
+ * it when disposed, and the guard of protected names at any depth (nested-guard.ts).
  */
 import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
@@ -13,9 +13,8 @@ import type { SandboxPolicy } from "./policy";
 import { probeSandbox, type SandboxProbe } from "./probe";
 import { buildSeatbeltProfile, seatbeltCommand } from "./seatbelt";
 import { unixSocketFilterFile, withSeccomp } from "./seccomp";
-import { ScanCache, scanProtected, type ProtectedScan, type ScanLimits, type ScannedFolder } from "./protected-scan";
-import { ProtectedWatch } from "./protected-watch";
-import { describeSweep, sweep } from "./quarantine";
+import { NestedGuard } from "./nested-guard";
+import type { ScanLimits } from "./protected-scan";
 import { acquireStubs, isStub, releaseStubs } from "./stubs";
 
 export * from "./policy";
@@ -94,77 +93,29 @@ function gitDirOf(dotGitFile: string): string | undefined {
   }
 }
 
-const WATCH_LINGER_MS = 30_000;
-
 export class CommandSandbox {
   private temp: string | undefined;
   private readonly policy: SandboxPolicy;
-
-  private readonly quarantineDir: string;
-  private toldIncomplete = false;
-  private readonly scanCache = new ScanCache();
-  /**
-   * The commands still running (or their background jobs): each one's sweep, run when the watch
-   * sees a protected name appear, and how to tell it what any of them moved aside (which of the
-   * commands running made it cannot be known; each model turn that ran one is told).
-   */
-  private readonly live = new Map<() => string | undefined, (message: string) => void>();
-  private watch: ProtectedWatch | undefined;
-  private sweepTimer: NodeJS.Timeout | undefined;
-  private unwatchTimer: NodeJS.Timeout | undefined;
+  private readonly nested: NestedGuard;
 
   constructor(
     policy: SandboxPolicy,
     private readonly env: NodeJS.ProcessEnv = process.env,
-    private readonly options: SandboxOptions = {},
+    options: SandboxOptions = {},
   ) {
     this.policy = { ...policy, workspaceRoot: realOrSame(policy.workspaceRoot), writableRoots: policy.writableRoots.map(realOrSame) };
-    this.quarantineDir = options.quarantineDir ?? join(piAgentDir(env, env.HOME ?? homedir()), "quarantine");
+    this.nested = new NestedGuard(() => this.writableRoots(), {
+      quarantineDir: options.quarantineDir ?? join(piAgentDir(env, env.HOME ?? homedir()), "quarantine"),
+      sweepAfter: options.sweepAfter !== false,
+      ...(options.onQuarantine ? { onQuarantine: options.onQuarantine } : {}),
+      ...(options.scanLimits ? { scanLimits: options.scanLimits } : {}),
+    });
   }
 
   /** The writable roots the protected names are looked for below (none in read-only mode). */
   private writableRoots(): string[] {
     if (this.policy.mode !== "workspace-write") return [];
     return [...new Set([this.policy.workspaceRoot, ...this.policy.writableRoots])].filter((root) => pathKind(root) === "dir");
-  }
-
-  private scan(stubs: readonly string[]): ProtectedScan {
-    const found = scanProtected(this.writableRoots(), (path) => isStub(path) || stubs.includes(path), this.options.scanLimits, this.scanCache);
-    if (!found.complete && !this.toldIncomplete) {
-      this.toldIncomplete = true;
-      this.options.onQuarantine?.(`The workspace is too big to look through whole for nested protected paths (stopped after ${found.dirs} folders): a nested .git, .vscode, … beyond that is not kept read-only by the sandbox.`);
-    }
-    return found;
-  }
-
-  /** A protected name appeared while commands run: sweep soon (one sweep for a burst of events). */
-  private sweepLiveSoon(): void {
-    this.sweepTimer ??= setTimeout(() => {
-      this.sweepTimer = undefined;
-      const messages = [...this.live.keys()].flatMap((sweepNow) => sweepNow() ?? []);
-      for (const tell of this.live.values()) for (const message of messages) tell(message);
-    }, 20);
-  }
-
-  private watchWhile(folders: readonly ScannedFolder[], sweepNow: () => string | undefined, tell: (message: string) => void): () => void {
-    if (this.options.sweepAfter === false) return () => undefined;
-    this.live.set(sweepNow, tell);
-    if (this.unwatchTimer) clearTimeout(this.unwatchTimer);
-    this.unwatchTimer = undefined;
-    // The stubs bwrap makes at the top are the sandbox's own, not the command's; events while no command runs are the user's.
-    if (this.watch) this.watch.addScanned(folders);
-    else this.watch = new ProtectedWatch(folders, (path) => isStub(path) || this.live.size === 0 || this.sweepLiveSoon());
-    return () => {
-      this.live.delete(sweepNow);
-      if (this.live.size > 0) return;
-      // Kept a while for the next command of the turn (setting up a watch per folder costs about one scan).
-      this.unwatchTimer = setTimeout(() => {
-        this.unwatchTimer = undefined;
-        this.watch?.dispose();
-        this.watch = undefined;
-      }, WATCH_LINGER_MS);
-      this.unwatchTimer.unref();
-    };
   }
 
   get mode(): SandboxPolicy["mode"] {
@@ -195,55 +146,29 @@ export class CommandSandbox {
       return { file, args, sweep: () => undefined, release: () => undefined };
     }
     const runtimeDir = this.env.XDG_RUNTIME_DIR ? realOrSame(this.env.XDG_RUNTIME_DIR) : undefined;
-    const before = this.scan([]);
-    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp: this.sessionTemp(), runtimeDir, hiddenPaths: socketsNamed(this.env), pathKind, realPath: realOrSame, gitDirOf, nested: before.entries }, command);
+    const guard = this.nested.begin();
+    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp: this.sessionTemp(), runtimeDir, hiddenPaths: socketsNamed(this.env), pathKind, realPath: realOrSame, gitDirOf, nested: guard.found.entries }, command);
     acquireStubs(plan.stubs);
+    guard.track(plan.stubs);
     let released = false;
-    // What a sweep moved aside and the model has not been told yet (a release may come first).
-    let untold: string[] = [];
-    let toldCut = false;
-    const sweepNow = (): string | undefined => {
-      if (this.options.sweepAfter === false || this.writableRoots().length === 0) return undefined;
-      const after = this.scan(plan.stubs);
-      let message = describeSweep(sweep(before, after, this.quarantineDir));
-      // A tree the command grew past the caps hides what lies beyond: the model and the user are told, every time.
-      if (!after.complete && before.complete && !toldCut) {
-        toldCut = true;
-        const cut = `[sandbox: this command grew the workspace past ${after.dirs} folders; protected paths (a nested .git, .vscode, …) it made beyond those were not looked for. Check before git or the editor looks there.]`;
-        message = message ? `${message}\n${cut}` : cut;
-      }
-      if (message) this.options.onQuarantine?.(message);
-      return message;
-    };
-    const unwatch = this.watchWhile(before.folders, sweepNow, (message) => untold.push(message));
     // With the network on, the host's abstract unix sockets are reachable: a seccomp filter refuses AF_UNIX sockets.
     const filter = this.policy.network ? unixSocketFilterFile() : undefined;
     const launch = filter ? withSeccomp(probe.program, plan.args, filter) : { file: probe.program, args: plan.args };
     return {
       file: launch.file,
       args: launch.args,
-      sweep: () => {
-        const message = released ? undefined : sweepNow();
-        if (message) untold.push(message);
-        const told = untold.join("\n");
-        untold = [];
-        return told || undefined;
-      },
+      sweep: guard.sweep,
       release: () => {
         if (released) return;
         released = true;
-        unwatch();
-        sweepNow();
+        guard.release();
         releaseStubs(plan.stubs);
       },
     };
   }
 
   dispose(): void {
-    this.watch?.dispose();
-    this.watch = undefined;
-    if (this.sweepTimer) clearTimeout(this.sweepTimer);
-    if (this.unwatchTimer) clearTimeout(this.unwatchTimer);
+    this.nested.dispose();
     if (this.temp) rmSync(this.temp, { recursive: true, force: true });
     this.temp = undefined;
   }
