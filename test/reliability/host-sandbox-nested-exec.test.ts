@@ -112,16 +112,16 @@ describe("agent host: nothing the sandboxed bash writes is run later outside the
 
   it("a .vscode two levels down (a folder the editor may open) is moved aside, and the user is told with a way back", async () => {
     const from = host.frames.length;
-    const output = await bash(llm, host, `mkdir -p apps/web/.vscode && echo '{"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"touch pwned","runOptions":{"runOn":"folderOpen"}}]}' > apps/web/.vscode/tasks.json && echo planted`);
+    const output = await bash(llm, host, `mkdir -p apps/web/prep && echo '{"version":"2.0.0","tasks":[{"label":"x","type":"shell","command":"touch pwned","runOptions":{"runOn":"folderOpen"}}]}' > apps/web/prep/tasks.json && mv apps/web/prep apps/web/.vscode && echo planted`);
     assert.match(output, /planted/, "the attack itself ran");
     assert.equal(existsSync(join(launch.cwd, "apps/web/.vscode")), false, output);
     const notice = host.frames.slice(from).find((f) => f.type === "extension_ui_request" && f.method === "notify" && String(f.message).includes("apps/web/.vscode"));
-    assert.ok(notice, "the user gets a notice");
+    assert.ok(notice, `the user gets a notice (bash said: ${output})`);
     // The way back the notice gives works.
     const restore = /mv -T ('[^']+') ('[^']+')/.exec(output);
-    assert.ok(restore, output);
+    assert.ok(restore, `the model is told the way back: ${output}`);
     execFileSync("/bin/sh", ["-c", `mv -T ${restore[1]} ${restore[2]}`]);
-    assert.ok(existsSync(join(launch.cwd, "apps/web/.vscode/tasks.json")));
+    assert.ok(existsSync(join(launch.cwd, "apps/web/.vscode/tasks.json")), `restored: ${output}`);
     const record = JSON.parse(readFileSync(join(restore[1].slice(1, -1), "../moved.json"), "utf8")) as { from: string }[];
     assert.ok(record.some((m) => m.from.endsWith("apps/web/.vscode")));
   });

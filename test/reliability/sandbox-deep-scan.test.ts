@@ -38,7 +38,8 @@ describe("sandbox: a protected name hidden from the deep scan", function () {
 
   it("a .git 100 folders deep is moved aside (no depth cap to hide behind)", async () => {
     const deep = Array.from({ length: 100 }, () => "d").join("/");
-    const { said } = await run(`mkdir -p ${deep}/.git && echo '[core] fsmonitor = x' > ${deep}/.git/config`);
+    // Made elsewhere and renamed into place at once (the watch could move a .git made in steps before its config is written).
+    const { said } = await run(`mkdir -p ${deep} prep && echo '[core] fsmonitor = x' > prep/config && mv prep ${deep}/.git`);
     assert.equal(existsSync(join(work, deep, ".git")), false, said);
     assert.match(said ?? "", /moved /);
   });

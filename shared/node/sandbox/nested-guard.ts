@@ -33,6 +33,8 @@ const WATCH_LINGER_MS = 30_000;
 
 export class NestedGuard {
   private readonly cache = new ScanCache();
+  /** What sweeps moved aside (quarantine.ts): found again, the user put it back. */
+  private readonly movedAway = new Set<string>();
   private toldIncomplete = false;
   /**
    * The commands still running (or their background jobs): each one's sweep, run when the watch
@@ -70,7 +72,7 @@ export class NestedGuard {
     const sweepNow = (): string | undefined => {
       if (!this.options.sweepAfter || this.roots().length === 0) return undefined;
       const after = this.scan(stubs);
-      let message = describeSweep(sweep(before, after, this.options.quarantineDir));
+      let message = describeSweep(sweep(before, after, this.options.quarantineDir, this.movedAway));
       // A tree the command grew past the caps hides what lies beyond: the model and the user are told.
       if (!after.complete && before.complete && !toldCut) {
         toldCut = true;
@@ -97,7 +99,10 @@ export class NestedGuard {
         if (released) return;
         released = true;
         unwatch();
-        sweepNow();
+        // Kept for its own result (the shell's exit may be seen after its group is gone), and told to the
+        // commands still running (what it finds may be theirs: that cannot be told apart).
+        const message = sweepNow();
+        if (message) (untold.push(message), this.tellLive([message]));
       },
     };
   }
@@ -106,9 +111,12 @@ export class NestedGuard {
   private sweepLiveSoon(): void {
     this.sweepTimer ??= setTimeout(() => {
       this.sweepTimer = undefined;
-      const messages = [...this.live.keys()].flatMap((sweepNow) => sweepNow() ?? []);
-      for (const tell of this.live.values()) for (const message of messages) tell(message);
+      this.tellLive([...this.live.keys()].flatMap((sweepNow) => sweepNow() ?? []));
     }, 20);
+  }
+
+  private tellLive(messages: readonly string[]): void {
+    for (const tell of this.live.values()) for (const message of messages) tell(message);
   }
 
   private watchWhile(before: ProtectedScan, sweepNow: () => string | undefined, tell: (message: string) => void): () => void {

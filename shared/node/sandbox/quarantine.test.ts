@@ -126,6 +126,16 @@ describe("sandbox: protected names at any depth, and what a command made of them
     assert.deepEqual(report, { moved: [], relinked: [], failed: [] });
   });
 
+  it("what the user put back from the quarantine is left alone by a later sweep (a command still running)", () => {
+    const before = scanProtected([root]);
+    mkdirSync(at("sub/.git"), { recursive: true });
+    const movedAway = new Set<string>();
+    const [moved] = sweep(before, scanProtected([root]), quarantine, movedAway).moved;
+    renameSync(moved.to, moved.from);
+    assert.deepEqual(sweep(before, scanProtected([root]), quarantine, movedAway).moved, []);
+    assert.ok(existsSync(at("sub/.git")));
+  });
+
   it("nothing made, nothing said", () => {
     mkdirSync(at("lib/.git"), { recursive: true });
     const before = scanProtected([root]);

@@ -44,14 +44,24 @@ export function madeByCommand(before: ProtectedScan, after: ProtectedScan): { fr
   return { fresh, replacedLinks };
 }
 
-export function sweep(before: ProtectedScan, after: ProtectedScan, quarantineRoot: string): SweepReport {
-  const { fresh, replacedLinks } = madeByCommand(before, after);
+/**
+ * `movedAway`: the identities of what sweeps moved aside (kept by the caller across commands): one
+ * found in the workspace again was put back by the user (a rename keeps the inode, and the
+ * quarantine is out of the sandbox's reach), so it is left alone even while a command still runs.
+ */
+export function sweep(before: ProtectedScan, after: ProtectedScan, quarantineRoot: string, movedAway: Set<string> = new Set()): SweepReport {
+  const made = madeByCommand(before, after);
+  const fresh = made.fresh.filter((e) => !movedAway.has(identity(e)));
+  const replacedLinks = made.replacedLinks;
   const report: SweepReport = { moved: [], relinked: [], failed: [] };
   if (fresh.length === 0 && replacedLinks.length === 0) return report;
   const batch = join(quarantineRoot, `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}`);
   const moveAside = (path: string) => {
     try {
-      report.moved.push({ from: path, to: moveInto(join(batch, String(report.moved.length + 1)), path) });
+      const to = moveInto(join(batch, String(report.moved.length + 1)), path);
+      report.moved.push({ from: path, to });
+      const moved = identify(to);
+      if (moved) movedAway.add(identity(moved));
     } catch (error) {
       report.failed.push({ path, error: error instanceof Error ? error.message : String(error) });
     }
