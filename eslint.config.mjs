@@ -20,11 +20,16 @@ export default tseslint.config(
   { ignores: ["dist/**", "dist-test/**", "dist-vsix/**", "node_modules/**", "test/peers/*/node_modules/**", ".test-artifacts/**", "bench/**", "scripts/**", "test/vscode/workspace/**"] },
   {
     files: ["**/*.ts"],
-    languageOptions: { parser: tseslint.parser },
+    // Type information (each file's tsconfig, found by the project service) for the promise rules.
+    languageOptions: { parser: tseslint.parser, parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     plugins: { "@typescript-eslint": tseslint.plugin },
     rules: {
       "@typescript-eslint/no-explicit-any": "error",
-      "@typescript-eslint/no-floating-promises": "off",
+      // A promise nobody awaits or catches drops its error: `void` says the drop is meant.
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      // An empty block (an empty catch included) needs a comment that says why nothing is done.
+      "no-empty": ["error", { allowEmptyCatch: false }],
       "no-debugger": "error",
       eqeqeq: ["error", "smart"],
     },

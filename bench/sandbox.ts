@@ -3,13 +3,18 @@
  * call and a whole tool turn, beside the same without it. Per call: `bash -c true` spawned and
  * waited for, plain vs wrapped (the argument building, the stubs, bwrap's namespaces and mounts).
  * Per turn: our host over RPC, a prompt whose scripted reply calls bash `true` and then answers,
- * from the prompt sent to agent_end. Medians (min–max) of alternating runs after a warm-up; `dist/`
- * must be built. Deep scan: what looking for protected names at any depth (protected-scan.ts: at the
- * start of each command, and the sweep at its end) and the inotify watch while it runs
+ * from the prompt sent to agent_end. Per request (allowed hosts, #30): curl to a loopback HTTP
+ * server from a sandbox with the network on (direct) and from one whose network is the filtering
+ * proxy: one command with one request (the bridge's start included), then the cost of each further
+ * request inside one command (20 in a row), and a 10 MB body (the tunnel's and the bridge's
+ * copying). Deep scan (`--scan`): what looking for protected names at any depth (protected-scan.ts:
+ * at the start of each command, and the sweep at its end) and the inotify watch while it runs
  * (protected-watch.ts) cost on a usual 10,000-file workspace and on one ten times that, and a whole
- * sandboxed `bash -c true` there (scan, watch, bwrap, sweep). Prints only.
+ * sandboxed `bash -c true` there. Medians (min–max) of alternating runs after a warm-up; `dist/`
+ * must be built. Prints only.
  */
 import { spawn } from "node:child_process";
+import { createServer } from "node:http";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -138,11 +143,52 @@ async function deepScan(): Promise<void> {
   }
 }
 
+async function perRequest(): Promise<void> {
+  const big = Buffer.alloc(10 * 1024 * 1024, 120);
+  const server = createServer((req, res) => res.end(req.url === "/big" ? big : "ok"));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const work = mkdtempSync(join(tmpdir(), "bench-proxy-"));
+  const sandboxes = {
+    direct: new CommandSandbox({ mode: "workspace-write", network: true, workspaceRoot: work, writableRoots: [] }),
+    proxied: new CommandSandbox({ mode: "workspace-write", network: false, allowedHosts: [new URL(url).host], workspaceRoot: work, writableRoots: [] }),
+  };
+  const probe = await sandboxes.direct.probe();
+  if (!probe.ok) throw new Error(probe.reason);
+  const commands = {
+    "one request": `curl -sf ${url}/ >/dev/null`,
+    "20 requests": `for i in $(seq 20); do curl -sf ${url}/ >/dev/null; done`,
+    "10 MB body": `curl -sf ${url}/big >/dev/null`,
+  };
+  const times: Record<string, Record<string, number[]>> = {};
+  for (const [what, command] of Object.entries(commands)) {
+    times[what] = { direct: [], proxied: [] };
+    for (let i = -1; i < runs; i++) {
+      for (const [name, sandbox] of Object.entries(sandboxes)) {
+        await sandbox.prepare();
+        const start = performance.now();
+        const wrapped = sandbox.wrap(probe, ["/bin/bash", "-c", command], work);
+        await timeSpawn(wrapped.file, wrapped.args, work);
+        wrapped.release();
+        if (i >= 0) times[what][name].push(performance.now() - start);
+      }
+    }
+  }
+  for (const sandbox of Object.values(sandboxes)) sandbox.dispose();
+  server.close();
+  rmSync(work, { recursive: true, force: true });
+  for (const [what, t] of Object.entries(times)) console.log(`${what} (curl, loopback server): sandbox with the network on ${fmt(t.direct)}  through the proxy ${fmt(t.proxied)}  (+${(median(t.proxied) - median(t.direct)).toFixed(1)} ms)`);
+  const each = (name: "direct" | "proxied") => (median(times["20 requests"][name]) - median(times["one request"][name])) / 19;
+  console.log(`each further request in one command: direct ${each("direct").toFixed(1)} ms, through the proxy ${each("proxied").toFixed(1)} ms (+${(each("proxied") - each("direct")).toFixed(1)} ms)`);
+}
+
 void (async () => {
   console.log(`sandbox cost, ${runs} runs each, host ${resolve(__dirname, "../dist/agent-host.js")}`);
   if (process.argv.includes("--scan")) return deepScan();
+  if (process.argv[3] === "proxy") return perRequest();
   await perCall();
   console.log("deep scan (protected names at any depth):");
   await deepScan();
   await perTurn();
+  await perRequest();
 })();

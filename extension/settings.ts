@@ -47,6 +47,11 @@ export const settings = {
   get sandboxNetwork(): boolean {
     return userValue<boolean>("sandbox.network", false);
   },
+  /** Without the network on: the hosts the bundled host's sandboxed commands reach through its filtering proxy. */
+  get sandboxAllowedHosts(): unknown[] {
+    const value = userValue<unknown>("sandbox.allowedHosts", []);
+    return Array.isArray(value) ? value : [];
+  },
   /** pi/omp run inside the sandbox's filesystem boundary as a whole. */
   get sandboxOtherAgents(): boolean {
     return userValue<boolean>("sandbox.otherAgents", true);
@@ -116,7 +121,7 @@ export const settings = {
 };
 
 /** Changing these restarts the agent (the current session is reopened). */
-export const restartWhenChanged = ["http.proxy", "http.noProxy", "pi.agent.command", "pi.agent.args", "pi.agent.env", "pi.permissions.confirmTools", "pi.permissions.timeoutSeconds", "pi.permissions.workspaceOnly", "pi.sandbox.mode", "pi.sandbox.network", "pi.sandbox.otherAgents"] as const;
+export const restartWhenChanged = ["http.proxy", "http.noProxy", "pi.agent.command", "pi.agent.args", "pi.agent.env", "pi.permissions.confirmTools", "pi.permissions.timeoutSeconds", "pi.permissions.workspaceOnly", "pi.sandbox.mode", "pi.sandbox.network", "pi.sandbox.allowedHosts", "pi.sandbox.otherAgents"] as const;
 
 /** Changing these is applied to the running agent through set_* commands. */
 export const applyWhenChanged = ["pi.model.provider", "pi.model.id", "pi.model.thinkingLevel", "pi.queue.steeringMode", "pi.queue.followUpMode", "pi.queue.interruptMode"] as const;

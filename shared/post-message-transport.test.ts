@@ -155,9 +155,9 @@ describe("webview channel", () => {
     sendMessage(webview, fromWebview, { type: "ready" }, webviewLog);
     sendMessage(extension, toWebview, { type: "append", key: "a1", block: 0, blockType: "text", text: "hi" }, extensionLog);
     // A webview that posts something else: not JSON-RPC, bad params, an unknown method.
-    b.post({ type: "prompt", text: "x" });
-    b.post({ jsonrpc: "2.0", method: "prompt", params: { type: "prompt", text: "" } });
-    b.post({ jsonrpc: "2.0", method: "deleteEverything", params: {} });
+    void b.post({ type: "prompt", text: "x" });
+    void b.post({ jsonrpc: "2.0", method: "prompt", params: { type: "prompt", text: "" } });
+    void b.post({ jsonrpc: "2.0", method: "deleteEverything", params: {} });
     sendMessage(webview, fromWebview, { type: "abort" }, webviewLog);
     await settle();
     assert.deepEqual(atExtension, [{ type: "ready" }, { type: "abort" }]);

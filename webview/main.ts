@@ -122,7 +122,7 @@ const queue = new QueueView(byId("queue"), post, (text) => composer.setText(text
 const plan = new PlanView(byId("plan"), post);
 const changes = new ChangesBar(byId("changes"), post);
 byId("composer").addEventListener("submit", (event) => event.preventDefault());
-// "Pi: Open Chat" (or Ctrl+Alt+P) focuses the view: typing then goes to the message box.
+// "Pi: Open Chat" (or Ctrl+') focuses the view: typing then goes to the message box.
 window.addEventListener("focus", () => {
   if (document.activeElement === document.body || document.activeElement === null) composer.focus();
 });

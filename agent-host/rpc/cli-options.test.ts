@@ -20,4 +20,18 @@ describe("agent host command line", () => {
     assert.doesNotMatch(listed, /--offline|--verbose/);
     assert.match(run.stdout, /Accepted and ignored: --offline \(this host makes no network requests but the model's\), --verbose/);
   });
+
+  it("takes --sandbox-allow-host, repeated or comma-separated, and refuses one that is no host pattern", () => {
+    const parsed = parseCli(["--sandbox", "workspace-write", "--sandbox-allow-host", "registry.npmjs.org", "--sandbox-allow-host=*.github.com,pypi.org:443"], "", "");
+    assert.equal(parsed.kind, "run");
+    if (parsed.kind === "run") {
+      assert.deepEqual(parsed.options.sandboxAllowHosts, ["registry.npmjs.org", "*.github.com", "pypi.org:443"]);
+      assert.equal(parsed.options.sandboxNetwork, false);
+    }
+    for (const bad of ["*", "evil.com/x", "user@evil.com", "a.com:99999"]) {
+      const refused = parseCli(["--sandbox-allow-host", bad], "", "");
+      assert.equal(refused.kind, "exit", bad);
+      if (refused.kind === "exit") assert.equal(refused.code, 2);
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { parseHostPattern } from "../../shared/node/sandbox/net/hosts";
 import { isSandboxMode, type SandboxMode } from "../../shared/node/sandbox/policy";
 import type { PermissionMode } from "../../shared/protocol";
 
@@ -47,6 +48,8 @@ export interface CliOptions {
   sandbox?: SandboxMode;
   /** Ours: the sandbox lets those processes reach the network. */
   sandboxNetwork: boolean;
+  /** Ours: without --sandbox-network, those processes reach these hosts through a filtering proxy (net/hosts.ts patterns). */
+  sandboxAllowHosts: string[];
   /** Adds seed 000's cumulative `message`/`partial` to message_update, for clients of the older Pi. */
   eventSnapshots: boolean;
   messages: string[];
@@ -90,6 +93,7 @@ const valued: Record<string, Setter> = {
   "--checkpoint-dir": (o, v) => (o.checkpointDir = v),
   // An unknown mode is refused below, never taken for a weaker one.
   "--sandbox": (o, v) => (o.sandbox = v as SandboxMode),
+  "--sandbox-allow-host": (o, v) => o.sandboxAllowHosts.push(...list(v)),
 };
 
 const flags: Record<string, (o: CliOptions) => void> = {
@@ -134,7 +138,7 @@ export function parseCli(argv: readonly string[], help: string, version: string)
   const options: CliOptions = {
     mode: "text", appendSystemPrompt: [], continue: false, noSession: false, excludeTools: [], noTools: false,
     noBuiltinTools: false, extensions: [], noExtensions: false, skills: [], noSkills: false, promptTemplates: [],
-    noPromptTemplates: false, noContextFiles: false, eventSnapshots: false, confirmTools: [], confirmTimeoutMs: 0, workspaceOnly: false, todoTool: false, permissionMode: "ask", sandboxNetwork: false, messages: [],
+    noPromptTemplates: false, noContextFiles: false, eventSnapshots: false, confirmTools: [], confirmTimeoutMs: 0, workspaceOnly: false, todoTool: false, permissionMode: "ask", sandboxNetwork: false, sandboxAllowHosts: [], messages: [],
   };
   const warnings: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -160,6 +164,9 @@ export function parseCli(argv: readonly string[], help: string, version: string)
     }
   }
   if (options.sandbox !== undefined && !isSandboxMode(options.sandbox)) return { kind: "exit", code: 2, text: `Unknown sandbox mode: ${options.sandbox} (read-only, workspace-write or full-access)` };
+  // A pattern that does not parse would match nothing: refused, so a typo is seen rather than silently closing a host.
+  const badHost = options.sandboxAllowHosts.find((p) => !parseHostPattern(p));
+  if (badHost !== undefined) return { kind: "exit", code: 2, text: `Not a host pattern for --sandbox-allow-host: ${JSON.stringify(badHost)} (host, *.domain, either with :port; IPv6 as [addr])` };
   if (!["rpc", "text", "json"].includes(options.mode)) return { kind: "exit", code: 2, text: `Unknown mode: ${options.mode}` };
   return { kind: "run", options, warnings };
 }

@@ -42,6 +42,8 @@ Options (as pi's):
   --workspace-only               read/write/edit/ls/find/grep refuse paths outside the working directory (bash is not confined)
   --sandbox <mode>               read-only | workspace-write | full-access: every process a tool starts runs in an OS sandbox (bubblewrap; macOS sandbox-exec)
   --sandbox-network              the sandbox lets those processes reach the network
+  --sandbox-allow-host <pattern> (repeatable) without --sandbox-network: those processes reach this host through a
+                                 filtering proxy (example.com, *.example.com, either with :port; others are asked)
   --todo-tool                    add the todo tool (the plan, seed 001) to the chosen tools
   --permission-mode <mode>       ask (default), acceptEdits, plan (read-only tools only) or auto (nothing asked)
   --event-snapshots              add the cumulative message to message_update (older Pi clients)

@@ -38,7 +38,7 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
   const todos = createTodoStore(send);
   // The runtime is made below; the sandbox's and the trust's questions reach its client when asked.
   let runtimeRef: HostRuntime | undefined;
-  const sandbox = createToolSandbox(options, cwd, processEnv, () => runtimeRef?.extensionUi);
+  const sandbox = createToolSandbox(options, cwd, processEnv, () => runtimeRef?.extensionUi, () => runtimeRef?.session.sessions.generation);
   const writes = protectedWrites(options, () => runtimeRef?.permissionMode ?? options.permissionMode);
   const tools = pickTools(options, settings.defaultTools, cwd, todos, processEnv, sandbox, writes?.beforeWrite);
   const trust = new FirstReadTrust({ cwd, agentDir }, trustAtStart, clientAsk(() => runtimeRef?.extensionUi, options.confirmTimeoutMs), warn);

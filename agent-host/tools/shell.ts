@@ -47,6 +47,7 @@ export function createLocalShellIo(shellPath?: string, sandbox?: ToolSandbox): S
       if ("refused" in launch) throw new Error(launch.refused);
       if (!sandbox || !launch.sandboxed) return runOnce(launch, cwd, options);
       let tail = "";
+      const started = Date.now();
       const exitCode = (
         await runOnce(launch, cwd, {
           ...options,
@@ -59,7 +60,7 @@ export function createLocalShellIo(shellPath?: string, sandbox?: ToolSandbox): S
       // Before anything else reads the workspace (the model, then the editor's git): what it made of a protected path is moved aside.
       const swept = launch.sweep();
       if (swept) options.onData(Buffer.from(`\n${swept}\n`));
-      const reason = exitCode === 0 ? undefined : sandbox.denial(tail);
+      const reason = exitCode === 0 ? undefined : sandbox.denial(tail, started);
       if (!reason) return { exitCode };
       if (!(await sandbox.allowOutside(command, reason, options.signal))) {
         if (options.signal.aborted) throw new ShellAbortedError();

@@ -7,7 +7,7 @@
  * command while the sandbox cannot run here (never a silent fallback; the client is also told
  * once, with a notice). No client to ask: no.
  */
-import { CommandSandbox, type SandboxProbe } from "../../shared/node/sandbox";
+import { CommandSandbox, type NetworkKind, type SandboxProbe } from "../../shared/node/sandbox";
 import { sandboxDenial } from "../../shared/node/sandbox/denials";
 
 export type AskClient = (title: string, choices: string[], signal?: AbortSignal) => Promise<string | undefined>;
@@ -37,14 +37,21 @@ export class ToolSandbox {
     private readonly notify: (message: string) => void,
   ) {}
 
-  get network(): boolean {
+  get network(): NetworkKind {
     return this.sandbox.network;
   }
 
   /** `display` is what the user is shown: the whole command. */
   async launch(argv: readonly string[], cwd: string, display: string, signal?: AbortSignal): Promise<Launch> {
     const probe: SandboxProbe = await this.sandbox.probe();
-    if (probe.ok) return { ...this.sandbox.wrap(probe, argv, cwd), sandboxed: true };
+    if (probe.ok) {
+      try {
+        await this.sandbox.prepare();
+      } catch (error) {
+        return { refused: `Not run: the sandbox's network proxy could not start (${(error as Error).message}).` };
+      }
+      return { ...this.sandbox.wrap(probe, argv, cwd), sandboxed: true };
+    }
     if (!this.told) {
       this.told = true;
       this.notify(`The sandbox for the agent's commands cannot run: ${probe.reason}. Every command will be asked before it runs.`);
@@ -54,9 +61,9 @@ export class ToolSandbox {
     return plainLaunch(argv);
   }
 
-  /** After a sandboxed run failed: why the sandbox probably caused it, or undefined. */
-  denial(outputTail: string): string | undefined {
-    return sandboxDenial(outputTail, this.network);
+  /** After a sandboxed run (started at `since`, ms since the epoch) failed: why the sandbox probably caused it, or undefined. */
+  denial(outputTail: string, since = 0): string | undefined {
+    return sandboxDenial(outputTail, this.network, [...new Set(this.sandbox.refusedSince(since).map((r) => r.target))]);
   }
 
   /** True only on an explicit yes. */

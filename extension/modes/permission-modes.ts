@@ -13,7 +13,7 @@ const order = permissionModes;
 
 /**
  * Permission modes per session (ours; the bundled host enforces them, `set_permission_mode`): a
- * status bar item shows the active session's mode, **Pi: Set Permission Mode** (ctrl+alt+m)
+ * status bar item shows the active session's mode, **Pi: Set Permission Mode** (ctrl+k ,)
  * switches it, **Pi: Approve Plan** leaves plan mode and tells the agent to go ahead. The agent
  * keeps its mode across restarts (the supervisor passes it back).
  */

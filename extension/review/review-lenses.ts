@@ -49,11 +49,11 @@ export function registerReviewLenses(state: ReviewState): vscode.Disposable {
         return placedHunks(state, path, document.getText()).flatMap(({ hunk, line, conflict }) => {
           const at = new vscode.Range(Math.min(line, document.lineCount - 1), 0, Math.min(line, document.lineCount - 1), 0);
           const target: HunkTarget = { path, hunk };
-          const keep = new vscode.CodeLens(at, { title: "$(check) Keep", tooltip: "Keep this change of the agent (ctrl+alt+y)", command: "pi.review.keepHunk", arguments: [target] });
+          const keep = new vscode.CodeLens(at, { title: "$(check) Keep", tooltip: "Keep this change of the agent (ctrl+k ctrl+y)", command: "pi.review.keepHunk", arguments: [target] });
           if (conflict) {
             return [keep, new vscode.CodeLens(at, { title: "$(warning) Edited since the agent's change: cannot be undone alone", command: "" })];
           }
-          const undo = new vscode.CodeLens(at, { title: "$(discard) Undo", tooltip: "Undo this change of the agent (ctrl+alt+z)", command: "pi.review.undoHunk", arguments: [target] });
+          const undo = new vscode.CodeLens(at, { title: "$(discard) Undo", tooltip: "Undo this change of the agent (ctrl+k ctrl+z)", command: "pi.review.undoHunk", arguments: [target] });
           return [keep, undo, new vscode.CodeLens(at, { title: `Pi: ${counts(hunk)}`, command: "" })];
         });
       },

@@ -3,6 +3,7 @@ import * as path from "node:path";
 import { CHECKPOINT_DIR_ENV } from "../../shared/checkpoints/schema";
 import type { PermissionMode } from "../../shared/protocol";
 import { GATEWAY_ENV } from "../gateway/gateway-plan";
+import { hostSandboxArgs } from "../sandbox/host-sandbox-args";
 import { settings } from "../settings";
 
 export interface AgentLaunch {
@@ -13,6 +14,8 @@ export interface AgentLaunch {
   /** For messages: "bundled agent host" or the configured command. */
   label: string;
   bundled: boolean;
+  /** What the settings asked that the launch could not take (for the log). */
+  warnings?: string[];
 }
 
 export interface LaunchOptions {
@@ -64,6 +67,7 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
     return { command: configured, args: [...mode, ...userArgs, ...recorder, ...gateway, ...session], env, cwd, label, bundled: false };
   }
   const host = path.join(extensionPath, "dist", "agent-host.js");
+  const sandbox = hostSandboxArgs({ mode: settings.sandboxMode, network: settings.sandboxNetwork, allowedHosts: settings.sandboxAllowedHosts });
   if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = "1";
   const defaults = [
     ...(settings.defaultProvider ? ["--provider", settings.defaultProvider] : []),
@@ -74,13 +78,13 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
     ...(settings.confirmTimeoutSeconds > 0 ? ["--confirm-timeout", String(settings.confirmTimeoutSeconds)] : []),
     ...(options.checkpointDir ? ["--checkpoint-dir", options.checkpointDir] : []),
     ...(settings.workspaceOnly ? ["--workspace-only"] : []),
-    "--sandbox", settings.sandboxMode, // the OS sandbox of every process its tools start (extension/sandbox/ says what the header shows)
-    ...(settings.sandboxNetwork ? ["--sandbox-network"] : []),
+    ...sandbox.args, // the OS sandbox of every process its tools start, and its network (extension/sandbox/ says what the header shows)
     "--todo-tool", // the agent keeps its plan where the Plan view shows it
     ...(options.permissionMode && options.permissionMode !== "ask" ? ["--permission-mode", options.permissionMode] : []),
   ];
   const args = [host, "--mode", "rpc", ...defaults, ...userArgs, ...session];
-  return { command: process.execPath, args, env, cwd, label: "bundled agent host", bundled: true };
+  const warnings = sandbox.ignored.map((entry) => `pi.sandbox.allowedHosts: ${JSON.stringify(entry)} is not a host pattern (host, *.domain, either with :port); left out`);
+  return { command: process.execPath, args, env, cwd, label: "bundled agent host", bundled: true, ...(warnings.length ? { warnings } : {}) };
 }
 
 const secretOptions = new Set(["--api-key"]);

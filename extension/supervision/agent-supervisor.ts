@@ -162,6 +162,7 @@ export class AgentSupervisor implements vscode.Disposable {
     const gateway = this.options.keys ? await AgentGateway.start(this.options.keys, { ...process.env, ...settings.agentEnv }, settings.editorProxy) : undefined;
     if (gateway?.unroutable.length) this.notices.keysNotGivenOnce(gateway.unroutable);
     const resolved = resolveAgentLaunch(this.options.extensionPath, cwd, { ...(projectTrusted === undefined ? {} : { projectTrusted }), ...(permissionMode ? { permissionMode } : {}), gatewayEnv: gateway?.env ?? {}, ...(sessionFile ? { sessionFile } : {}), ...(checkpointDir ? { checkpointDir } : {}) });
+    for (const warning of resolved.warnings ?? []) this.log.warn(warning);
     const lifetime = new Lifetime();
     if (gateway) lifetime.add(gateway);
     const sandboxed = lifetime.add(await sandboxAgentLaunch(resolved, checkpointDir)); // added first: freed after the process
@@ -242,7 +243,7 @@ export class AgentSupervisor implements vscode.Disposable {
       : `${what}.`;
     this.log.error(message);
     this.agent.setRestart({ gaveUp: true });
-    this.notices.gaveUp(message, () => void this.restart().catch(() => undefined));
+    this.notices.gaveUp(message, () => void this.restart().catch((error: unknown) => this.log.error(`Restart after giving up failed: ${errorText(error)}`)));
   }
 
   private cancelScheduledRestart(): void {

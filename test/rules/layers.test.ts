@@ -8,7 +8,14 @@ const root = path.resolve(__dirname, "..", "..");
 
 describe("layer rules (eslint.config.mjs)", function () {
   this.timeout(60_000);
-  const eslint = new ESLint({ cwd: root });
+  // The files linted here do not exist: without type information (the promise rules need it).
+  const eslint = new ESLint({
+    cwd: root,
+    overrideConfig: {
+      languageOptions: { parserOptions: { projectService: false } },
+      rules: { "@typescript-eslint/no-floating-promises": "off", "@typescript-eslint/no-misused-promises": "off" },
+    },
+  });
 
   async function refused(file: string, code: string): Promise<boolean> {
     const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });

@@ -114,6 +114,16 @@ describe("sandbox: the bubblewrap arguments", () => {
     assert.ok(has(args, "--ro-bind", "/tmp/h", "/tmp/h"));
   });
 
+  it("with allowed hosts: its own network namespace, the proxy's folder read-only over the private /tmp", () => {
+    const policy = { mode: "workspace-write" as const, network: false, allowedHosts: ["example.com"], workspaceRoot: "/home/u/proj", writableRoots: [] };
+    const { args } = buildBwrapArgs(inputs(fs, { policy, proxyDir: "/tmp/pi-net-1", setenv: { ELECTRON_RUN_AS_NODE: "1" } }), ["true"]);
+    assert.ok(args.includes("--unshare-net"), "nothing direct reaches out");
+    assert.ok(has(args, "--ro-bind", "/tmp/pi-net-1", "/tmp/.pi-net"));
+    assert.ok(indexOf(args, "--bind", "/tmp/pi-sandbox-1", "/tmp") < indexOf(args, "--ro-bind", "/tmp/pi-net-1", "/tmp/.pi-net"), "mounted after /tmp, which would hide it");
+    assert.ok(has(args, "--setenv", "ELECTRON_RUN_AS_NODE", "1"));
+    assert.throws(() => buildBwrapArgs(inputs(fs, { policy: { ...policy, network: true }, proxyDir: "/tmp/pi-net-1" }), ["true"]), "a proxy never goes with the host's network");
+  });
+
   it("refuses full-access (it runs without bwrap)", () => {
     const policy = { mode: "full-access" as const, network: true, workspaceRoot: "/w", writableRoots: [] };
     assert.throws(() => buildBwrapArgs(inputs(fs, { policy }), ["true"]));
@@ -132,6 +142,23 @@ describe("sandbox: telling a refusal from an ordinary failure", () => {
     assert.equal(sandboxDenial("error TS2345: Argument of type 'x'", false), undefined);
     assert.equal(sandboxDenial("cat: notes.txt: No such file or directory", false), undefined);
     assert.equal(sandboxDenial("curl: (6) Could not resolve host: example.com", true), undefined);
+  });
+});
+
+describe("sandbox: telling a refusal of the network proxy, naming the host", () => {
+  it("names the host from the proxy's reason phrase or from what the proxy refused while the command ran", () => {
+    const phrase = sandboxDenial("curl: (22) The requested URL returned error: 403 Forbidden by the Pi sandbox: evil.com:443 is not an allowed host", "proxy");
+    assert.match(phrase ?? "", /proxy refused evil\.com:443 .*pi\.sandbox\.allowedHosts/);
+    for (const output of ["curl: (56) CONNECT tunnel failed, response 403", "curl: (56) Received HTTP code 403 from proxy after CONNECT", "pip: ProxyError('Cannot connect to proxy.', OSError('Tunnel connection failed: 403 Forbidden'))", "npm error code E403\nnpm error 403 403 Forbidden - GET https://evil.com/x (proxy)", "fatal: unable to access 'https://evil.com/r.git/': CONNECT tunnel failed, response 403"]) {
+      assert.match(sandboxDenial(output, "proxy", ["evil.com:443"]) ?? "", /proxy refused evil\.com:443/, output);
+      assert.match(sandboxDenial(output, "proxy") ?? "", /proxy refused a host/, output);
+    }
+  });
+  it("with the proxy, a direct attempt is the missing network of its own; ordinary failures stay alone", () => {
+    assert.match(sandboxDenial("curl: (6) Could not resolve host: example.com", "proxy") ?? "", /no network of its own: only allowed hosts/);
+    assert.match(sandboxDenial("curl: (7) Failed to connect to 127.0.0.1 port 9", "proxy", ["vm:9"]) ?? "", /proxy refused vm:9/);
+    assert.equal(sandboxDenial("error TS2345: Argument of type 'x'", "proxy", ["evil.com:443"]), undefined, "a refusal during the command explains only a network failure");
+    assert.equal(sandboxDenial("curl: (22) The requested URL returned error: 404", "proxy"), undefined);
   });
 });
 

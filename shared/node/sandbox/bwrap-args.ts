@@ -6,7 +6,8 @@
  *     user namespaces), PID (a fresh /proc: no host process, no /proc/<pid>/environ), IPC, UTS and
  *     cgroup namespaces; a network namespace of its own (loopback only) unless network is allowed;
  *  2. /tmp is the session's own temp dir (the host's /tmp holds other programs' sockets: an
- *     ssh-agent, X11); the user's runtime dir and the container sockets are hidden too;
+ *     ssh-agent, X11); the user's runtime dir and the container sockets are hidden too; with
+ *     allowed hosts, the network proxy's folder read-only at /tmp/.pi-net (net/bridge.ts);
  *  3. writable roots bound read-write (workspace-write);
  *  4. inside each, the protected names read-only; a missing one is mounted read-only empty, so it
  *     cannot be created either (bwrap makes the mount point, a "stub", on the host: see stubs.ts);
@@ -15,6 +16,7 @@
  *  5. the home secrets hidden (an empty read-only directory, or /dev/null for a file).
  */
 import { dirname, join, relative, sep } from "node:path";
+import { bridgeMount } from "./net/bridge";
 import type { SandboxPolicy } from "./policy";
 import { homeSecrets, homeStartupFiles, protectedWorkspaceNames } from "./protected-paths";
 import type { ProtectedEntry } from "./protected-scan";
@@ -33,6 +35,10 @@ export interface BwrapInputs {
   runtimeDir?: string;
   /** More paths to hide: the sockets the environment names (SSH_AUTH_SOCK, the session bus, the editor's IPC). */
   hiddenPaths?: readonly string[];
+  /** The network proxy's private folder (policy with allowed hosts), mounted read-only at net/bridge.ts `bridgeMount`. */
+  proxyDir?: string;
+  /** Variables set inside (after the environment the sandbox was started with). */
+  setenv?: Readonly<Record<string, string>>;
   /** What is at a path, symlinks followed. */
   pathKind(path: string): PathKind;
   /** The real path of an existing path (bwrap mounts onto real paths, not through symlinks). */
@@ -74,6 +80,12 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
 
   // 2. A private /tmp and no host sockets.
   args.push("--bind", input.sessionTemp, "/tmp", "--setenv", "TMPDIR", "/tmp");
+  // The proxy's socket, the only way out of a sandbox whose network namespace is its own (read-only: it cannot be replaced).
+  if (input.proxyDir) {
+    if (policy.network) throw new Error("a proxy is for a sandbox without a network of its own");
+    args.push("--ro-bind", input.proxyDir, bridgeMount);
+  }
+  for (const [name, value] of Object.entries(input.setenv ?? {})) args.push("--setenv", name, value);
   const hidden = [input.runtimeDir, ...hiddenSockets, ...(input.hiddenPaths ?? [])].flatMap((p) => (p && pathKind(p) !== "missing" ? [input.realPath(p)] : []));
   for (const dir of new Set(hidden)) {
     const kind = pathKind(dir);

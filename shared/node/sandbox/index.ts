@@ -1,15 +1,19 @@
 /**
  * The OS boundary of every process the agent's tools start: a policy in, an argv out. Linux:
  * bubblewrap (bwrap-args.ts); macOS: sandbox-exec (seatbelt.ts); Windows: none (the probe says so).
- * One CommandSandbox per host: it owns the session's temp dir (private /tmp inside) and removes
- * it when disposed, and the guard of protected names at any depth (nested-guard.ts).
+ * One CommandSandbox per host: it owns the session's temp dir (private /tmp inside), the guard of
+ * protected names at any depth (nested-guard.ts) and, with allowed hosts, the network proxy
+ * (started by `prepare`, before the first command); it removes and closes them when disposed.
  */
-import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { piAgentDir } from "../project-trust";
 import { buildBwrapArgs, type PathKind } from "./bwrap-args";
-import type { SandboxPolicy } from "./policy";
+import { bridgeCommand, bridgeMount } from "./net/bridge";
+import { parseHostPattern, type HostPattern } from "./net/hosts";
+import { NetworkProxy, type HostDecision, type Refusal } from "./net/proxy";
+import { networkKind, type NetworkKind, type SandboxPolicy } from "./policy";
 import { probeSandbox, type SandboxProbe } from "./probe";
 import { buildSeatbeltProfile, seatbeltCommand } from "./seatbelt";
 import { unixSocketFilterFile, withSeccomp } from "./seccomp";
@@ -93,17 +97,28 @@ function gitDirOf(dotGitFile: string): string | undefined {
   }
 }
 
+export interface CommandSandboxOptions extends SandboxOptions {
+  /** With allowed hosts: whether a host not in the list may be reached (the user's question). Absent: refused. */
+  decideHost?: HostDecision;
+}
+
 export class CommandSandbox {
   private temp: string | undefined;
   private readonly policy: SandboxPolicy;
   private readonly nested: NestedGuard;
+  private proxy: NetworkProxy | undefined;
+  private starting: Promise<NetworkProxy> | undefined;
+  private disposed = false;
+  /** The allowed-host patterns that parse (the CLI refuses the others). */
+  readonly allowedHosts: readonly HostPattern[];
 
   constructor(
     policy: SandboxPolicy,
     private readonly env: NodeJS.ProcessEnv = process.env,
-    options: SandboxOptions = {},
+    private readonly options: CommandSandboxOptions = {},
   ) {
     this.policy = { ...policy, workspaceRoot: realOrSame(policy.workspaceRoot), writableRoots: policy.writableRoots.map(realOrSame) };
+    this.allowedHosts = (policy.allowedHosts ?? []).flatMap((text) => parseHostPattern(text) ?? []);
     this.nested = new NestedGuard(() => this.writableRoots(), {
       quarantineDir: options.quarantineDir ?? join(piAgentDir(env, env.HOME ?? homedir()), "quarantine"),
       sweepAfter: options.sweepAfter !== false,
@@ -122,8 +137,34 @@ export class CommandSandbox {
     return this.policy.mode;
   }
 
-  get network(): boolean {
-    return this.policy.network;
+  get network(): NetworkKind {
+    return networkKind(this.policy);
+  }
+
+  /** Starts what must run before a command (the network proxy, with allowed hosts); call before `wrap`. */
+  async prepare(): Promise<void> {
+    if (this.network !== "proxy" || this.proxy) return;
+    // node:http and node:dns are loaded only now (proxy.ts requires them at first use).
+    this.starting ??= NetworkProxy.start({ allowed: this.allowedHosts, decide: this.options.decideHost ?? (() => Promise.resolve(false)) });
+    let proxy: NetworkProxy;
+    try {
+      proxy = await this.starting;
+    } catch (error) {
+      this.starting = undefined;
+      throw error;
+    }
+    if (this.disposed) proxy.dispose();
+    else this.proxy = proxy;
+  }
+
+  /** The network proxy's socket on the host, once started (allowed hosts only). */
+  get proxySocket(): string | undefined {
+    return this.proxy?.socketPath;
+  }
+
+  /** Hosts the proxy refused at or after `since` (ms since the epoch). */
+  refusedSince(since: number): Refusal[] {
+    return this.proxy?.refusedSince(since) ?? [];
   }
 
   /** Whether it can run here (cached per process). */
@@ -146,8 +187,18 @@ export class CommandSandbox {
       return { file, args, sweep: () => undefined, release: () => undefined };
     }
     const runtimeDir = this.env.XDG_RUNTIME_DIR ? realOrSame(this.env.XDG_RUNTIME_DIR) : undefined;
+    const sessionTemp = this.sessionTemp();
+    let net: { proxyDir: string; setenv: Record<string, string> } | undefined;
+    let inner = command;
+    if (this.network === "proxy") {
+      if (!this.proxy) throw new Error("the sandbox's network proxy is not started (prepare() first)");
+      const bridge = bridgeCommand(process.execPath, command, this.env, this.allowedHosts);
+      inner = bridge.argv;
+      net = { proxyDir: this.proxy.dir, setenv: bridge.setenv };
+      mountPointIn(sessionTemp, bridgeMount.slice("/tmp/".length));
+    }
     const guard = this.nested.begin();
-    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp: this.sessionTemp(), runtimeDir, hiddenPaths: socketsNamed(this.env), pathKind, realPath: realOrSame, gitDirOf, nested: guard.found.entries }, command);
+    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp, runtimeDir, hiddenPaths: socketsNamed(this.env), pathKind, realPath: realOrSame, gitDirOf, nested: guard.found.entries, ...net }, inner);
     acquireStubs(plan.stubs);
     guard.track(plan.stubs);
     let released = false;
@@ -169,7 +220,25 @@ export class CommandSandbox {
 
   dispose(): void {
     this.nested.dispose();
+    this.disposed = true;
+    this.proxy?.dispose();
+    this.proxy = undefined;
     if (this.temp) rmSync(this.temp, { recursive: true, force: true });
     this.temp = undefined;
   }
+}
+
+/**
+ * The bridge's mount point in the session's temp dir (the sandbox's /tmp, which its commands can
+ * write): a real, empty folder, whatever an earlier command left there (a symlink, a file).
+ */
+function mountPointIn(sessionTemp: string, name: string): void {
+  const path = join(sessionTemp, name);
+  try {
+    if (lstatSync(path).isDirectory()) return;
+    rmSync(path, { recursive: true, force: true });
+  } catch {
+    // missing: made below
+  }
+  mkdirSync(path, { mode: 0o700 });
 }

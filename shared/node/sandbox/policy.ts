@@ -1,7 +1,8 @@
 /**
  * What a sandboxed process may do, named as Codex names its modes: `read-only` (nothing writable
  * but the session's temp dir), `workspace-write` (the workspace and extra roots too, less the
- * protected paths of protected-paths.ts), `full-access` (no sandbox at all). Network is on or off.
+ * protected paths of protected-paths.ts), `full-access` (no sandbox at all). Network: off (a
+ * network namespace of its own), on (the host's), or through a filtering proxy to allowed hosts.
  */
 export const sandboxModes = ["read-only", "workspace-write", "full-access"] as const;
 export type SandboxMode = (typeof sandboxModes)[number];
@@ -10,6 +11,11 @@ export interface SandboxPolicy {
   mode: SandboxMode;
   /** Whether the process may reach the network (else a network namespace of its own: loopback only). */
   network: boolean;
+  /**
+   * With `network` false: the network through the proxy (net/proxy.ts), to hosts matching these
+   * patterns (net/hosts.ts) and those the user allows when asked. Undefined: no network at all.
+   */
+  allowedHosts?: readonly string[];
   /** The workspace (the host's cwd): writable in workspace-write. Absolute. */
   workspaceRoot: string;
   /** More writable directories (workspace-write only). Absolute. */
@@ -30,4 +36,10 @@ export interface SandboxPolicy {
 
 export function isSandboxMode(value: string): value is SandboxMode {
   return (sandboxModes as readonly string[]).includes(value);
+}
+
+export type NetworkKind = "off" | "on" | "proxy";
+
+export function networkKind(policy: Pick<SandboxPolicy, "network" | "allowedHosts">): NetworkKind {
+  return policy.network ? "on" : policy.allowedHosts ? "proxy" : "off";
 }

@@ -1,6 +1,6 @@
 // The chat without a mouse: Tab and Enter reach the send and abort buttons, the queue's controls
 // and the header's pickers; the transcript is one Tab stop walked with the arrows; every control
-// has an accessible name; focus rings and a high-contrast theme are looked at in the screenshots.
+// has an accessible name; our high-contrast styles are measured (and focus rings looked at in the screenshots).
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { eventually } from "./agent-fixture";
@@ -152,10 +152,21 @@ describe("Pi chat: keyboard and screen readers", function () {
     const agent = fixture();
     const config = vscode.workspace.getConfiguration("workbench");
     const before = config.get<string>("colorTheme");
+    // Our own high-contrast rules (style.css), not only VS Code's body class: a user message has a
+    // left accent only in other themes, and a full contrast border here (its top and bottom add 2 px).
+    const userBorders = async () => {
+      const box = await ui.webviewProperties(chatView, ".item-user .text", ["offsetHeight", "clientHeight"]);
+      return Number(box.offsetHeight) - Number(box.clientHeight);
+    };
     try {
+      agent.llm.enqueue({ text: "Plain." });
+      await typePrompt("Before the theme changes");
+      await settled(agent);
+      assert.equal(await userBorders(), 0, "no top or bottom border outside high contrast");
       await config.update("colorTheme", "Default High Contrast", vscode.ConfigurationTarget.Global);
       agent.llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "echo contrast" } }] }, { text: "A **reply** with `code`." });
       await chatText("the high-contrast body class", "body.vscode-high-contrast #status", () => true);
+      await eventually("our high-contrast border on the user's message", async () => ((await userBorders()) === 2) || undefined);
       await typePrompt("Show the contrast");
       await chatText("the reply", ".item-assistant:last-child .text", (t) => t.includes("reply"));
       await settled(agent);

@@ -15,6 +15,7 @@ import type { MockToolCall } from "../../support/mock-llm";
 import { eventually } from "./agent-fixture";
 import { openChat } from "./chat-support";
 import { useBundledHost, type HostFixture } from "./host-fixture";
+import { pressChord } from "./keys";
 import { requireUi, ui } from "./ui";
 
 // The view's own pane (its title is exactly "Changes").
@@ -166,16 +167,16 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     await eventually("c.txt to review", () => host.api.review.files().some((f) => f.path === file("d.txt")) || undefined, 20_000);
     await ui.waitForSelector(row("d.txt"));
 
-    // From the view, Ctrl+Alt+] opens the first file's diff at its first hunk.
+    // From the view, Ctrl+K ] opens the first file's diff at its first hunk.
     await vscode.commands.executeCommand("pi.changes.focus");
-    await ui.pressKey("Control+Alt+]");
+    await pressChord("Control+k", "]");
     await ui.waitForSelector(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`);
     await eventually("the cursor on the first hunk", () => vscode.window.activeTextEditor?.selection.active.line === 1 || undefined);
-    await ui.pressKey("Control+Alt+z");
+    await pressChord("Control+k", "Control+z");
     await eventually("the first hunk undone", () => read("d.txt") === text("delta 1", "delta 2", "delta 3", "delta 4", "DELTA FIVE", "delta 6") || undefined);
-    await ui.pressKey("Control+Alt+]");
+    await pressChord("Control+k", "]");
     await eventually("the cursor on the other hunk", () => vscode.window.activeTextEditor?.selection.active.line === 4 || undefined);
-    await ui.pressKey("Control+Alt+y");
+    await pressChord("Control+k", "Control+y");
     await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
     assert.equal(read("d.txt"), text("delta 1", "delta 2", "delta 3", "delta 4", "DELTA FIVE", "delta 6"));
   });

@@ -7,13 +7,13 @@
 import { strict as assert } from "node:assert";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { messageText, startMockLlm, type MockLlm, type RecordedRequest } from "../../../test/support/mock-llm";
-import { startPeer, type Frame } from "../../../test/support/peer-process";
-import { assertPeerInstalled } from "../../../test/support/peers";
-import { buildResourceCommands, expandSlashCommand } from "./commands";
-import { loadContextResources, type ContextResourceOptions } from "./index";
-import { availableSkillsXml, buildSystemPromptSections } from "./system-prompt";
-import { LAYOUT, tempTree, writeProject, writeUserSetup, type TempTree } from "../../../test/fixtures/host/context-tree";
+import { messageText, startMockLlm, type MockLlm, type RecordedRequest } from "../support/mock-llm";
+import { startPeer, type Frame } from "../support/peer-process";
+import { assertPeerInstalled } from "../support/peers";
+import { buildResourceCommands, expandSlashCommand } from "../../agent-host/session/context/commands";
+import { loadContextResources, type ContextResourceOptions } from "../../agent-host/session/context/index";
+import { availableSkillsXml, buildSystemPromptSections } from "../../agent-host/session/context/system-prompt";
+import { LAYOUT, tempTree, writeProject, writeUserSetup, type TempTree } from "../fixtures/host/context-tree";
 
 interface PiRun {
   commands: { name: string; source: string }[];
