@@ -7,14 +7,20 @@
  * server from a sandbox with the network on (direct) and from one whose network is the filtering
  * proxy: one command with one request (the bridge's start included), then the cost of each further
  * request inside one command (20 in a row), and a 10 MB body (the tunnel's and the bridge's
- * copying). Medians (min–max) of alternating runs after a warm-up; `dist/` must be built. Prints only.
+ * copying). Deep scan (`--scan`): what looking for protected names at any depth (protected-scan.ts:
+ * at the start of each command, and the sweep at its end) and the inotify watch while it runs
+ * (protected-watch.ts) cost on a usual 10,000-file workspace and on one ten times that, and a whole
+ * sandboxed `bash -c true` there. Medians (min–max) of alternating runs after a warm-up; `dist/`
+ * must be built. Prints only.
  */
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { CommandSandbox } from "../shared/node/sandbox";
+import { ScanCache, scanProtected } from "../shared/node/sandbox/protected-scan";
+import { ProtectedWatch } from "../shared/node/sandbox/protected-watch";
 import { startMockLlm } from "../test/support/mock-llm";
 import { peerLaunch } from "../test/support/peers";
 import { RawHost } from "../test/reliability/raw-host";
@@ -84,6 +90,59 @@ async function perTurn(): Promise<void> {
   console.log(`one tool turn (bash true + reply): plain ${fmt(times.plain)}  sandboxed ${fmt(times.sandboxed)}  (+${(median(times.sandboxed) - median(times.plain)).toFixed(1)} ms)`);
 }
 
+/** `files` files, ten a folder, four levels of folders; a nested repository every 1,000 folders. */
+function makeTree(files: number): string {
+  const root = mkdtempSync(join(tmpdir(), "bench-scan-"));
+  for (let dir = 0; dir < files / 10; dir++) {
+    const path = join(root, `a${dir % 10}`, `b${Math.floor(dir / 10) % 10}`, `c${Math.floor(dir / 100) % 10}`, `d${Math.floor(dir / 1000)}`);
+    mkdirSync(path, { recursive: true });
+    for (let f = 0; f < 10; f++) writeFileSync(join(path, `f${f}.ts`), "");
+    if (dir % 1000 === 0) mkdirSync(join(path, ".git"));
+  }
+  return root;
+}
+
+async function deepScan(): Promise<void> {
+  const scanRuns = Math.max(5, Math.floor(runs / 3));
+  for (const files of [10_000, 100_000]) {
+    const root = makeTree(files);
+    const scan: number[] = [];
+    const cached: number[] = [];
+    const watch: number[] = [];
+    const cache = new ScanCache();
+    for (let i = -1; i < scanRuns; i++) {
+      let start = performance.now();
+      const found = scanProtected([root]);
+      const a = performance.now() - start;
+      start = performance.now();
+      scanProtected([root], undefined, undefined, cache);
+      const c = performance.now() - start;
+      start = performance.now();
+      new ProtectedWatch(found.folders, () => undefined).dispose();
+      const b = performance.now() - start;
+      if (i >= 0) (scan.push(a), cached.push(c), watch.push(b));
+      if (i === 0) console.log(`  ${files.toLocaleString("en")} files: ${found.dirs} folders, ${found.entries.length} nested .git`);
+      // The cache takes a folder's list again only 2 s after its last change (a fresh tree): age it once.
+      if (i === -1) await new Promise((r) => setTimeout(r, 2_100));
+    }
+    const sandbox = new CommandSandbox({ mode: "workspace-write", network: false, workspaceRoot: root, writableRoots: [] }, process.env, { quarantineDir: join(root, "..", "q") });
+    const probe = await sandbox.probe();
+    if (!probe.ok) throw new Error(probe.reason);
+    const call: number[] = [];
+    for (let i = -1; i < scanRuns; i++) {
+      const start = performance.now();
+      const wrapped = sandbox.wrap(probe, ["/bin/bash", "-c", "true"], root);
+      await timeSpawn(wrapped.file, wrapped.args, root);
+      wrapped.sweep();
+      wrapped.release();
+      if (i >= 0) call.push(performance.now() - start);
+    }
+    sandbox.dispose();
+    rmSync(root, { recursive: true, force: true });
+    console.log(`  ${files.toLocaleString("en")} files: one scan ${fmt(scan)}  (with the cache, nothing changed: ${fmt(cached)})  watch set up and closed ${fmt(watch)}  whole sandboxed bash -c true (cached scans, the watch kept from the call before, bwrap, sweep) ${fmt(call)}`);
+  }
+}
+
 async function perRequest(): Promise<void> {
   const big = Buffer.alloc(10 * 1024 * 1024, 120);
   const server = createServer((req, res) => res.end(req.url === "/big" ? big : "ok"));
@@ -125,8 +184,11 @@ async function perRequest(): Promise<void> {
 
 void (async () => {
   console.log(`sandbox cost, ${runs} runs each, host ${resolve(__dirname, "../dist/agent-host.js")}`);
+  if (process.argv.includes("--scan")) return deepScan();
   if (process.argv[3] === "proxy") return perRequest();
   await perCall();
+  console.log("deep scan (protected names at any depth):");
+  await deepScan();
   await perTurn();
   await perRequest();
 })();

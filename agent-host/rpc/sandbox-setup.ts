@@ -14,12 +14,14 @@ import { clientAsk } from "./tool-setup";
 export function createToolSandbox(options: CliOptions, cwd: string, env: NodeJS.ProcessEnv, ui: () => RpcExtensionUi | undefined, session: () => number | undefined = () => undefined): ToolSandbox | undefined {
   if (!options.sandbox || options.sandbox === "full-access") return undefined;
   const ask = clientAsk(ui, options.confirmTimeoutMs);
+  const warn = (message: string) => ui()?.notice({ method: "notify", message, notifyType: "warning" });
   // --sandbox-network wins over allowed hosts (everything is allowed then).
   const allowedHosts = !options.sandboxNetwork && options.sandboxAllowHosts.length > 0 ? { allowedHosts: options.sandboxAllowHosts } : {};
   const sandbox = new ToolSandbox(
-    new CommandSandbox({ mode: options.sandbox, network: options.sandboxNetwork, ...allowedHosts, workspaceRoot: cwd, writableRoots: [] }, env, { decideHost: new NetworkAllowances(ask, session).decide }),
+    // What a command made of a protected path (a nested .git) is moved aside and the user told.
+    new CommandSandbox({ mode: options.sandbox, network: options.sandboxNetwork, ...allowedHosts, workspaceRoot: cwd, writableRoots: [] }, env, { decideHost: new NetworkAllowances(ask, session).decide, onQuarantine: warn }),
     ask,
-    (message) => ui()?.notice({ method: "notify", message, notifyType: "warning" }),
+    warn,
   );
   process.once("exit", () => sandbox.dispose());
   return sandbox;

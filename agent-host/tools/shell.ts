@@ -57,6 +57,9 @@ export function createLocalShellIo(shellPath?: string, sandbox?: ToolSandbox): S
           },
         })
       ).exitCode;
+      // Before anything else reads the workspace (the model, then the editor's git): what it made of a protected path is moved aside.
+      const swept = launch.sweep();
+      if (swept) options.onData(Buffer.from(`\n${swept}\n`));
       const reason = exitCode === 0 ? undefined : sandbox.denial(tail, started);
       if (!reason) return { exitCode };
       if (!(await sandbox.allowOutside(command, reason, options.signal))) {

@@ -21,6 +21,8 @@ export interface Start {
   file: string;
   args: string[];
   sandboxed: boolean;
+  /** When its own process ended: moves aside the protected paths it made; what to tell the model. */
+  sweep(): string | undefined;
   /** Once nothing it started is left. */
   release(): void;
 }
@@ -76,5 +78,5 @@ export class ToolSandbox {
 }
 
 export function plainLaunch(argv: readonly string[]): Start {
-  return { file: argv[0], args: argv.slice(1), sandboxed: false, release: () => undefined };
+  return { file: argv[0], args: argv.slice(1), sandboxed: false, sweep: () => undefined, release: () => undefined };
 }

@@ -74,6 +74,7 @@ export async function sandboxAgentLaunch(launch: AgentLaunch, checkpointDir: str
       visibleSecrets: [".pi/agent/auth.json"], readableRoots: [agentDir, home], readOnlyPaths: agentDirReadOnly.map((name) => path.join(agentDir, name)),
     },
     launch.env,
+    { sweepAfter: false },
   );
   const wrapped = sandbox.wrap(probe, [launch.command, ...launch.args], launch.cwd);
   return {

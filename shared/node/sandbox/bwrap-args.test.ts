@@ -168,11 +168,24 @@ describe("sandbox: the macOS profile", () => {
     assert.match(profile, /\(deny file-write\*\)/);
     assert.match(profile, /\(allow file-write\* \(subpath "\/private\/tmp\/s"\) \(subpath "\/Users\/u\/p"\)/);
     assert.match(profile, /\(subpath "\/Users\/u\/p\/\.git"\)/);
+    // At any depth, existing or not (Seatbelt matches by regex; bubblewrap cannot).
+    const nested = /\(regex #"(\^\/Users\/u\/p\/[^"]*)"\)/.exec(profile);
+    assert.ok(nested, profile);
+    const rule = new RegExp(nested[1]);
+    for (const path of ["/Users/u/p/sub/.git", "/Users/u/p/a/b/.git/config", "/Users/u/p/apps/web/.vscode/tasks.json", "/Users/u/p/x/.npmrc"]) assert.ok(rule.test(path), path);
+    for (const path of ["/Users/u/p/sub/.gitignore", "/Users/u/p/src/a.ts", "/Users/u/px/.git", "/Users/u/p/a.git"]) assert.ok(!rule.test(path), path);
+    const packages = /\(allow file-write\* \(regex #"([^"]*node_modules[^"]*)"\)\)/.exec(profile);
+    assert.ok(packages && profile.indexOf(packages[0]) > profile.indexOf(nested[0]), "inside a package of node_modules: allowed again, after the rule");
+    assert.ok(new RegExp(packages[1]).test("/Users/u/p/node_modules/pkg/.github/x.yml"));
+    assert.ok(!new RegExp(packages[1]).test("/Users/u/p/node_modules/.git/config"), "node_modules' own entries stay covered");
+    assert.ok(profile.lastIndexOf('(subpath "/Users/u/p/.git")') > profile.indexOf(packages[0]), "the top-level names come last (a later rule wins)");
     assert.match(profile, /\(deny file-read\* file-write\* [^\n]*\(subpath "\/Users\/u\/\.ssh"\)/);
     assert.match(profile, /\(deny network\*\)/);
   });
   it("quotes paths (a quote or backslash in a folder name cannot end the string)", () => {
     const profile = buildSeatbeltProfile({ policy: { mode: "read-only", network: true, workspaceRoot: '/x/a"b\\c', writableRoots: [] }, sessionTemp: '/t/"q' });
     assert.ok(profile.includes('(subpath "/t/\\"q")'));
+    const profileRw = buildSeatbeltProfile({ policy: { mode: "workspace-write", network: true, workspaceRoot: '/x/a"b.c', writableRoots: [] }, sessionTemp: "/t" });
+    assert.ok(profileRw.includes('(regex #"^/x/a.b\\.c/(.+/)?('), profileRw);
   });
 });

@@ -11,12 +11,15 @@
  *  3. writable roots bound read-write (workspace-write);
  *  4. inside each, the protected names read-only; a missing one is mounted read-only empty, so it
  *     cannot be created either (bwrap makes the mount point, a "stub", on the host: see stubs.ts);
+ *     the ones found deeper (protected-scan.ts: a nested repository's `.git`) read-only too (one
+ *     made deeper cannot be kept from appearing: quarantine.ts moves it aside afterwards);
  *  5. the home secrets hidden (an empty read-only directory, or /dev/null for a file).
  */
-import { join, relative, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { bridgeMount } from "./net/bridge";
 import type { SandboxPolicy } from "./policy";
 import { homeSecrets, homeStartupFiles, protectedWorkspaceNames } from "./protected-paths";
+import type { ProtectedEntry } from "./protected-scan";
 
 export type PathKind = "dir" | "file" | "missing";
 
@@ -42,6 +45,8 @@ export interface BwrapInputs {
   realPath(path: string): string;
   /** For a `.git` file (a worktree, a submodule): the git dir it points to, resolved. */
   gitDirOf?(dotGitFile: string): string | undefined;
+  /** The protected names found below the roots (protected-scan.ts); those directly under a root are handled as above. */
+  nested?: readonly ProtectedEntry[];
 }
 
 export interface BwrapPlan {
@@ -109,15 +114,24 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
       stubs.push(path);
     }
   };
+  const gitDirReadOnly = (dotGit: string) => {
+    if (!dotGit.endsWith(`${sep}.git`) || pathKind(dotGit) !== "file") return;
+    const gitDir = input.gitDirOf?.(dotGit);
+    if (gitDir && insideRoots(gitDir) && pathKind(gitDir) === "dir") args.push("--ro-bind", gitDir, gitDir);
+  };
   for (const root of roots) {
     for (const entry of protectedWorkspaceNames) {
       const path = join(root, entry.name);
       keepReadOnly(path, entry.kind);
-      if (entry.name === ".git" && pathKind(path) === "file") {
-        const gitDir = input.gitDirOf?.(path);
-        if (gitDir && insideRoots(gitDir) && pathKind(gitDir) === "dir") args.push("--ro-bind", gitDir, gitDir);
-      }
+      gitDirReadOnly(path);
     }
+  }
+  // Deeper: what exists (a symlink's target, when it lies in a root; the link itself is checked after the command).
+  for (const entry of input.nested ?? []) {
+    if (roots.includes(dirname(entry.path)) || pathKind(entry.path) === "missing") continue;
+    const real = input.realPath(entry.path);
+    if (entry.kind !== "symlink" || insideRoots(real)) args.push("--ro-bind", real, real);
+    gitDirReadOnly(entry.path);
   }
   for (const path of policy.readOnlyPaths ?? []) {
     if (insideRoots(path) && pathKind(path) !== "missing") args.push("--ro-bind", input.realPath(path), input.realPath(path));

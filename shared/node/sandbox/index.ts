@@ -1,13 +1,14 @@
 /**
  * The OS boundary of every process the agent's tools start: a policy in, an argv out. Linux:
  * bubblewrap (bwrap-args.ts); macOS: sandbox-exec (seatbelt.ts); Windows: none (the probe says so).
- * One CommandSandbox per host: it owns the session's temp dir (private /tmp inside) and, with
- * allowed hosts, the network proxy (started by `prepare`, before the first command); it removes
- * and closes them when disposed.
+ * One CommandSandbox per host: it owns the session's temp dir (private /tmp inside), the guard of
+ * protected names at any depth (nested-guard.ts) and, with allowed hosts, the network proxy
+ * (started by `prepare`, before the first command); it removes and closes them when disposed.
  */
 import { lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { piAgentDir } from "../project-trust";
 import { buildBwrapArgs, type PathKind } from "./bwrap-args";
 import { bridgeCommand, bridgeMount } from "./net/bridge";
 import { parseHostPattern, type HostPattern } from "./net/hosts";
@@ -16,6 +17,8 @@ import { networkKind, type NetworkKind, type SandboxPolicy } from "./policy";
 import { probeSandbox, type SandboxProbe } from "./probe";
 import { buildSeatbeltProfile, seatbeltCommand } from "./seatbelt";
 import { unixSocketFilterFile, withSeccomp } from "./seccomp";
+import { NestedGuard } from "./nested-guard";
+import type { ScanLimits } from "./protected-scan";
 import { acquireStubs, isStub, releaseStubs } from "./stubs";
 
 export * from "./policy";
@@ -24,8 +27,29 @@ export { probeSandbox, type SandboxProbe } from "./probe";
 export interface WrappedCommand {
   file: string;
   args: string[];
-  /** Call once nothing started inside is left (the stubs bwrap made are removed then). */
+  /**
+   * Moves aside the protected names the command made or replaced so far (quarantine.ts); what to
+   * tell the model, if anything. Call when the command's own process ends (its background jobs may
+   * still run: release sweeps again).
+   */
+  sweep(): string | undefined;
+  /** Call once nothing started inside is left (a last sweep; the stubs bwrap made are removed then). */
   release(): void;
+}
+
+export interface SandboxOptions {
+  /** Where what a command made of a protected name is moved (default: `<pi agent dir>/quarantine`). */
+  quarantineDir?: string;
+  /** Told each time something was moved aside (a notice to the user). */
+  onQuarantine?(message: string): void;
+  /**
+   * Whether to look for what a command made of a protected name when it ends (default true). Off
+   * for a whole agent (pi, omp) sandboxed for its session: it ends hours later, and what the user
+   * made meanwhile would be taken for its work.
+   */
+  sweepAfter?: boolean;
+  /** The deep scan's caps (tests). */
+  scanLimits?: ScanLimits;
 }
 
 function realOrSame(path: string): string {
@@ -73,7 +97,7 @@ function gitDirOf(dotGitFile: string): string | undefined {
   }
 }
 
-export interface CommandSandboxOptions {
+export interface CommandSandboxOptions extends SandboxOptions {
   /** With allowed hosts: whether a host not in the list may be reached (the user's question). Absent: refused. */
   decideHost?: HostDecision;
 }
@@ -81,6 +105,7 @@ export interface CommandSandboxOptions {
 export class CommandSandbox {
   private temp: string | undefined;
   private readonly policy: SandboxPolicy;
+  private readonly nested: NestedGuard;
   private proxy: NetworkProxy | undefined;
   private starting: Promise<NetworkProxy> | undefined;
   private disposed = false;
@@ -94,6 +119,18 @@ export class CommandSandbox {
   ) {
     this.policy = { ...policy, workspaceRoot: realOrSame(policy.workspaceRoot), writableRoots: policy.writableRoots.map(realOrSame) };
     this.allowedHosts = (policy.allowedHosts ?? []).flatMap((text) => parseHostPattern(text) ?? []);
+    this.nested = new NestedGuard(() => this.writableRoots(), {
+      quarantineDir: options.quarantineDir ?? join(piAgentDir(env, env.HOME ?? homedir()), "quarantine"),
+      sweepAfter: options.sweepAfter !== false,
+      ...(options.onQuarantine ? { onQuarantine: options.onQuarantine } : {}),
+      ...(options.scanLimits ? { scanLimits: options.scanLimits } : {}),
+    });
+  }
+
+  /** The writable roots the protected names are looked for below (none in read-only mode). */
+  private writableRoots(): string[] {
+    if (this.policy.mode !== "workspace-write") return [];
+    return [...new Set([this.policy.workspaceRoot, ...this.policy.writableRoots])].filter((root) => pathKind(root) === "dir");
   }
 
   get mode(): SandboxPolicy["mode"] {
@@ -147,7 +184,7 @@ export class CommandSandbox {
     if (probe.kind === "seatbelt") {
       const profile = buildSeatbeltProfile({ policy: this.policy, home, sessionTemp: this.sessionTemp() });
       const [file, ...args] = seatbeltCommand(probe.program, profile, command);
-      return { file, args, release: () => undefined };
+      return { file, args, sweep: () => undefined, release: () => undefined };
     }
     const runtimeDir = this.env.XDG_RUNTIME_DIR ? realOrSame(this.env.XDG_RUNTIME_DIR) : undefined;
     const sessionTemp = this.sessionTemp();
@@ -160,8 +197,10 @@ export class CommandSandbox {
       net = { proxyDir: this.proxy.dir, setenv: bridge.setenv };
       mountPointIn(sessionTemp, bridgeMount.slice("/tmp/".length));
     }
-    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp, runtimeDir, hiddenPaths: socketsNamed(this.env), pathKind, realPath: realOrSame, gitDirOf, ...net }, inner);
+    const guard = this.nested.begin();
+    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp, runtimeDir, hiddenPaths: socketsNamed(this.env), pathKind, realPath: realOrSame, gitDirOf, nested: guard.found.entries, ...net }, inner);
     acquireStubs(plan.stubs);
+    guard.track(plan.stubs);
     let released = false;
     // With the network on, the host's abstract unix sockets are reachable: a seccomp filter refuses AF_UNIX sockets.
     const filter = this.policy.network ? unixSocketFilterFile() : undefined;
@@ -169,15 +208,18 @@ export class CommandSandbox {
     return {
       file: launch.file,
       args: launch.args,
+      sweep: guard.sweep,
       release: () => {
         if (released) return;
         released = true;
+        guard.release();
         releaseStubs(plan.stubs);
       },
     };
   }
 
   dispose(): void {
+    this.nested.dispose();
     this.disposed = true;
     this.proxy?.dispose();
     this.proxy = undefined;

@@ -2,7 +2,8 @@
  * The macOS profile (sandbox-exec, "Seatbelt"): the same policy as bwrap-args.ts, written as
  * rules. Written and documented, not tested here (no macOS in CI). Seatbelt matches paths, so a
  * protected path that does not exist yet needs no stub: `(subpath ".../.git")` refuses creating
- * it too. Later rules win over earlier ones. Not covered on macOS: a PID namespace (other
+ * it too; and it matches by regex, so unlike bubblewrap it can refuse a protected name at any
+ * depth (`sub/.git`) before it exists. Later rules win over earlier ones. Not covered on macOS: a PID namespace (other
  * processes are hidden by `process-info` rules, not by a new /proc, which macOS has not).
  */
 import { join } from "node:path";
@@ -11,6 +12,16 @@ import { homeSecrets, homeStartupFiles, protectedWorkspaceNames } from "./protec
 
 /** An SBPL string literal. */
 const quote = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+
+/**
+ * An SBPL raw regex literal matching `path` itself: regex specials escaped; a quote or a control
+ * character, which cannot stand in `#"…"`, becomes `.` (any character: the rule covers a little
+ * more, never less).
+ */
+const regexPath = (path: string) => path.replace(/[.[\]()*+?{}|^$\\]/g, "\\$&").replace(/["\u0000-\u001f]/g, ".");
+
+/** Protected names below `root` at any depth (the top ones have their own rules). */
+const nestedNames = (root: string) => `(regex #"^${regexPath(root)}/(.+/)?(${protectedWorkspaceNames.map((e) => regexPath(e.name)).join("|")})(/|$)")`;
 
 export interface SeatbeltInputs {
   policy: SandboxPolicy;
@@ -29,6 +40,8 @@ export function buildSeatbeltProfile({ policy, home, sessionTemp }: SeatbeltInpu
     "(deny file-write*)",
     `(allow file-write* (subpath ${quote(sessionTemp)}) ${roots.map((r) => `(subpath ${quote(r)})`).join(" ")} (literal "/dev/null") (literal "/dev/zero") (regex #"^/dev/tty") (regex #"^/dev/fd/"))`,
     // Protected names stay read-only, existing or not.
+    // At any depth too, but inside a package of node_modules (npm packages ship .github by the thousand; Linux does not look there either).
+    ...roots.flatMap((root) => [`(deny file-write* ${nestedNames(root)})`, `(allow file-write* (regex #"^${regexPath(root)}/(.+/)?node_modules/[^/.][^/]*/"))`]),
     ...roots.map((root) => `(deny file-write* ${protectedWorkspaceNames.map((e) => `(${e.kind === "dir" ? "subpath" : "literal"} ${quote(join(root, e.name))})`).join(" ")})`),
     ...(home ? [`(deny file-write* ${homeStartupFiles.map((e) => `(${e.kind === "dir" ? "subpath" : "literal"} ${quote(join(home, e.name))})`).join(" ")})`] : []),
     // Secrets: not even readable.
