@@ -34,13 +34,16 @@ const common = {
  * e.g. an extension tool's; `yaml` for the first skill's or prompt template's frontmatter;
  * `ignore` for the first ignore file in a skill or prompt folder or in a find/grep walk;
  * `web-tree-sitter` for the first permission question about a bash command (its .wasm and the
- * bash grammar's are copied to dist/tree-sitter/ by copyTreeSitterWasm).
+ * bash grammar's are copied to dist/tree-sitter/ by copyTreeSitterWasm); `proper-lockfile` for the
+ * first project-trust decision saved (pi's trust.json lock). The extension bundles it inline,
+ * required lazily too (esbuild runs a CommonJS module's body on its first require).
  */
 const LIBRARIES_APART = {
   ajv: "node_modules/ajv/dist/ajv.js",
   yaml: "node_modules/yaml/dist/index.js",
   ignore: "node_modules/ignore/index.js",
   "web-tree-sitter": "node_modules/web-tree-sitter/web-tree-sitter.cjs",
+  "proper-lockfile": "node_modules/proper-lockfile/index.js",
 };
 const librariesApart = (fromOutdir) => ({
   name: "libraries-apart",
