@@ -1,3 +1,4 @@
+import { moduleLoadedAt } from "./load-clock";
 import * as vscode from "vscode";
 import type { AgentSupervisor, AgentAttach } from "./supervision/agent-supervisor";
 import { ApiKeyStore } from "./api-keys";
@@ -5,6 +6,7 @@ import type { ChatController } from "./chat/chat-controller";
 import { registerChatCommands } from "./chat/chat-commands";
 import type { ChatChanges, ChatSessionActions } from "./chat/session-actions";
 import { ChatLinks } from "./chat/chat-links";
+import { WorkspaceFiles } from "./chat/context/workspace-files";
 import { CHAT_PANEL_TYPE } from "./chat/chat-panel";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./chat/chat-view";
 import { registerCommands, type CommandContext } from "./commands";
@@ -47,6 +49,10 @@ export interface PiExtensionApi {
   checkpointStore(): string | undefined;
   /** Where the "Pi Agent" log file is written. */
   readonly logFolder: vscode.Uri;
+  /** The window's workspace file list (`@` completion), shared by every session's chat. */
+  readonly workspaceFiles: WorkspaceFiles;
+  /** Milliseconds from the extension's module starting to load to the end of `activate` (`performance.now()`). */
+  readonly activationMs: number;
 }
 
 /** The folders agents work in: the workspace's folders and the session worktrees under the extension's storage. */
@@ -64,6 +70,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   const apiKeys = lifetime.add(new ApiKeyStore(context.secrets, context.globalState));
   const editorDialogs = lifetime.add(new EditorDialogs());
   const links = lifetime.add(new ChatLinks(log));
+  const files = lifetime.add(new WorkspaceFiles());
   // Hooks run on every agent process of every session.
   const attach: AgentAttach[] = [];
   const everyAgent = { onAttach: (hook: AgentAttach) => void attach.push(hook) };
@@ -107,7 +114,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
       setActive: (target) => sessions.setActive(target),
       setPermissionMode: (target, mode): Promise<unknown> => permissionModes.choose(mode, target),
     });
-  const sessions: SessionRegistry = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust: new ProjectTrust(log), chatActions, changes }, view, context.extensionUri));
+  const sessions: SessionRegistry = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, files, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust: new ProjectTrust(log), chatActions, changes }, view, context.extensionUri));
   activeSessions = sessions;
   const primary = sessions.primary;
   const status = lifetime.add(new AgentStatusItem(primary.supervisor.agent));
@@ -155,6 +162,8 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
     review,
     checkpointStore: () => checkpoints.activeStore(),
     logFolder: context.logUri,
+    workspaceFiles: files,
+    activationMs: performance.now() - moduleLoadedAt,
   };
 }
 
