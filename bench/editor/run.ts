@@ -25,6 +25,7 @@ import { installProbe, lastShown, streamFigures, takeProbe, type StreamFigures }
 import { activationTime, runCommand } from "./commands";
 import { writeEditorReport } from "./report";
 import { openSession } from "./session-open";
+import { ensurePrerequisites } from "./prerequisites";
 
 const DELTAS = 4000;
 const TEXT = ".item-assistant .text";
@@ -52,7 +53,7 @@ async function main(): Promise<void> {
   const only = option(argv, "--only");
   const sizes = (option(argv, "--entries") ?? "1000,5000").split(",").map(Number);
   const version = option(argv, "--version") ?? defaultVersion;
-  if (!fs.existsSync(path.join(repoRoot, "dist", "extension.js"))) throw new Error("dist/ is missing: run `npm run build` first");
+  ensurePrerequisites();
   const installed = ensureCodeServer(version);
   const llm = await startBenchLlm();
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "pi-bench-editor-"));
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
   fs.cpSync(sampleWorkspace, workspace, { recursive: true });
   const control = path.join(stateDir, "agent.json");
   const stampsFile = path.join(stateDir, "stamps.jsonl");
+  const errorsFile = path.join(stateDir, "agent-errors.log");
   fs.writeFileSync(stampsFile, "");
   // Our host as the extension runs it (the editor's Node, dist/agent-host.js), and pi on its Node 22.
   const launches = { host: peerLaunch("host", { mockBaseUrl: llm.baseUrl, cwd: workspace }), pi: peerLaunch("pi", { mockBaseUrl: llm.baseUrl, cwd: workspace }) };
@@ -95,7 +97,7 @@ async function main(): Promise<void> {
       settings: {
         "pi.agent.command": path.join(__dirname, "stamp-agent.mjs"),
         "pi.agent.args": ["--provider", "mock", "--model", "mock", "--no-session", "--offline"],
-        "pi.agent.env": { BENCH_EDITOR_CONTROL: control, BENCH_EDITOR_STAMPS: stampsFile },
+        "pi.agent.env": { BENCH_EDITOR_CONTROL: control, BENCH_EDITOR_STAMPS: stampsFile, BENCH_EDITOR_ERRORS: errorsFile },
       },
     });
     const write = (subject: Subject, sessions = false) =>
@@ -161,6 +163,7 @@ async function main(): Promise<void> {
     const shot = path.join(os.tmpdir(), "pi-bench-editor-failure.png");
     await workbench?.page.screenshot({ path: shot }).catch(() => undefined);
     console.error(`screenshot: ${shot}; code-server log: ${server?.logFile ?? "-"}\n${workbench?.consoleLines.slice(-15).join("\n") ?? ""}`);
+    if (fs.existsSync(errorsFile)) console.error(fs.readFileSync(errorsFile, "utf8"));
     throw error;
   } finally {
     await workbench?.close();
