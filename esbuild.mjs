@@ -140,8 +140,9 @@ async function writeSchema() {
 }
 
 /**
- * dist/validators.js (inbound frames, models.json: needed at start-up) and dist/tool-validators.js
- * (built-in tools' arguments: needed at the first tool call) as AJV standalone code
+ * dist/validators.js (inbound frames, models.json: needed at start-up), dist/tool-validators.js
+ * (built-in tools' arguments: needed at the first tool call) and dist/client-validators.js (the
+ * extension's checks of agents' frames: needed at the first frame) as AJV standalone code
  * (agent-host/rpc/precompiled-schemas.ts), so that the host never loads or runs AJV for them.
  */
 async function writeValidators() {
@@ -149,12 +150,14 @@ async function writeValidators() {
   await esbuild.build({ entryPoints: ["agent-host/rpc/precompiled-schemas.ts"], bundle: true, platform: "node", format: "cjs", outfile: schemasOut, logLevel: "warning" });
   const require = createRequire(import.meta.url);
   delete require.cache[schemasOut];
-  const { precompiledSchemas, precompiledToolSchemas, validatorOptions, toolValidatorOptions } = require(schemasOut);
+  const { precompiledSchemas, precompiledToolSchemas, precompiledClientSchemas, validatorOptions, toolValidatorOptions } = require(schemasOut);
   const Ajv = require("ajv").default;
   const standaloneCode = require("ajv/dist/standalone").default;
   const sets = [
     { options: validatorOptions, schemas: precompiledSchemas(), out: "validators.js" },
     { options: toolValidatorOptions, schemas: precompiledToolSchemas(), out: "tool-validators.js" },
+    // The extension's, for what agents write: loaded with the first frame (extension/precompiled-validators.ts).
+    { options: validatorOptions, schemas: precompiledClientSchemas(), out: "client-validators.js" },
   ];
   return Promise.all(
     sets.map(async ({ options, schemas, out }) => {

@@ -7,6 +7,7 @@ import { registerChatCommands } from "./chat/chat-commands";
 import type { ChatChanges, ChatSessionActions } from "./chat/session-actions";
 import { ChatLinks } from "./chat/chat-links";
 import { WorkspaceFiles } from "./chat/context/workspace-files";
+import { deferClientValidators } from "./precompiled-validators";
 import { CHAT_PANEL_TYPE } from "./chat/chat-panel";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./chat/chat-view";
 import { registerCommands, type CommandContext } from "./commands";
@@ -64,6 +65,7 @@ let extensionLifetime: Lifetime | undefined;
 let activeSessions: SessionRegistry | undefined;
 
 export function activate(context: vscode.ExtensionContext): PiExtensionApi {
+  deferClientValidators();
   const lifetime = new Lifetime();
   extensionLifetime = lifetime;
   const log = lifetime.add(vscode.window.createOutputChannel("Pi Agent", { log: true }));
