@@ -41,9 +41,9 @@ describe("extension: agents' frames checked by build-time validators", () => {
         if (!key || !schemas[key]) continue;
         if (!runtime.has(key)) runtime.set(key, ajv.compile(schemas[key]));
         for (const value of variants(frame)) {
-          const a = precompiled[key]!;
-          const b = runtime.get(key)!;
-          const ok = a(value);
+          const a: ValidateFunction = precompiled[key]!;
+          const b: ValidateFunction = runtime.get(key)!;
+          const ok: boolean = a(value);
           assert.equal(ok, b(value), `${file} ${key}: ${JSON.stringify(value).slice(0, 200)}`);
           assert.deepEqual(a.errors ?? null, b.errors ?? null);
           compared++;
