@@ -151,6 +151,8 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
     }),
   );
   context.subscriptions.push(lifetime);
+  const activationMs = performance.now() - moduleLoadedAt;
+  log.info(`Activated in ${activationMs.toFixed(1)} ms`);
   return {
     supervisor: primary.supervisor,
     chat: primary.chat,
@@ -165,7 +167,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
     checkpointStore: () => checkpoints.activeStore(),
     logFolder: context.logUri,
     workspaceFiles: files,
-    activationMs: performance.now() - moduleLoadedAt,
+    activationMs,
   };
 }
 
