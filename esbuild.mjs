@@ -35,7 +35,9 @@ const common = {
  * `ignore` for the first ignore file in a skill or prompt folder or in a find/grep walk;
  * `web-tree-sitter` for the first permission question about a bash command (its .wasm and the
  * bash grammar's are copied to dist/tree-sitter/ by copyTreeSitterWasm); `diff` for the first
- * edit's diff or protected-path question.
+ * edit's diff or protected-path question; `proper-lockfile` for the first project-trust decision
+ * saved (pi's trust.json lock). The extension bundles it inline, required lazily too (esbuild runs
+ * a CommonJS module's body on its first require).
  */
 const LIBRARIES_APART = {
   ajv: "node_modules/ajv/dist/ajv.js",
@@ -43,6 +45,7 @@ const LIBRARIES_APART = {
   ignore: "node_modules/ignore/index.js",
   "web-tree-sitter": "node_modules/web-tree-sitter/web-tree-sitter.cjs",
   diff: "node_modules/diff/libcjs/index.js",
+  "proper-lockfile": "node_modules/proper-lockfile/index.js",
 };
 const librariesApart = (fromOutdir) => ({
   name: "libraries-apart",
@@ -142,8 +145,9 @@ async function writeSchema() {
 }
 
 /**
- * dist/validators.js (inbound frames, models.json: needed at start-up) and dist/tool-validators.js
- * (built-in tools' arguments: needed at the first tool call) as AJV standalone code
+ * dist/validators.js (inbound frames, models.json: needed at start-up), dist/tool-validators.js
+ * (built-in tools' arguments: needed at the first tool call) and dist/client-validators.js (the
+ * extension's checks of agents' frames: needed at the first frame) as AJV standalone code
  * (agent-host/rpc/precompiled-schemas.ts), so that the host never loads or runs AJV for them.
  */
 async function writeValidators() {
@@ -151,12 +155,14 @@ async function writeValidators() {
   await esbuild.build({ entryPoints: ["agent-host/rpc/precompiled-schemas.ts"], bundle: true, platform: "node", format: "cjs", outfile: schemasOut, logLevel: "warning" });
   const require = createRequire(import.meta.url);
   delete require.cache[schemasOut];
-  const { precompiledSchemas, precompiledToolSchemas, validatorOptions, toolValidatorOptions } = require(schemasOut);
+  const { precompiledSchemas, precompiledToolSchemas, precompiledClientSchemas, validatorOptions, toolValidatorOptions } = require(schemasOut);
   const Ajv = require("ajv").default;
   const standaloneCode = require("ajv/dist/standalone").default;
   const sets = [
     { options: validatorOptions, schemas: precompiledSchemas(), out: "validators.js" },
     { options: toolValidatorOptions, schemas: precompiledToolSchemas(), out: "tool-validators.js" },
+    // The extension's, for what agents write: loaded with the first frame (extension/precompiled-validators.ts).
+    { options: validatorOptions, schemas: precompiledClientSchemas(), out: "client-validators.js" },
   ];
   return Promise.all(
     sets.map(async ({ options, schemas, out }) => {

@@ -1,3 +1,4 @@
+import { moduleLoadedAt } from "./load-clock";
 import * as vscode from "vscode";
 import type { AgentSupervisor, AgentAttach } from "./supervision/agent-supervisor";
 import { ApiKeyStore } from "./api-keys";
@@ -5,6 +6,8 @@ import type { ChatController } from "./chat/chat-controller";
 import { registerChatCommands } from "./chat/chat-commands";
 import type { ChatChanges, ChatSessionActions } from "./chat/session-actions";
 import { ChatLinks } from "./chat/chat-links";
+import { WorkspaceFiles } from "./chat/context/workspace-files";
+import { deferClientValidators } from "./precompiled-validators";
 import { CHAT_PANEL_TYPE } from "./chat/chat-panel";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./chat/chat-view";
 import { registerCommands, type CommandContext } from "./commands";
@@ -48,6 +51,10 @@ export interface PiExtensionApi {
   checkpointStore(): string | undefined;
   /** Where the "Pi Agent" log file is written. */
   readonly logFolder: vscode.Uri;
+  /** The window's workspace file list (`@` completion), shared by every session's chat. */
+  readonly workspaceFiles: WorkspaceFiles;
+  /** Milliseconds from the extension's module starting to load to the end of `activate` (`performance.now()`). */
+  readonly activationMs: number;
 }
 
 /** The folders agents work in: the workspace's folders and the session worktrees under the extension's storage. */
@@ -59,12 +66,14 @@ let extensionLifetime: Lifetime | undefined;
 let activeSessions: SessionRegistry | undefined;
 
 export function activate(context: vscode.ExtensionContext): PiExtensionApi {
+  deferClientValidators();
   const lifetime = new Lifetime();
   extensionLifetime = lifetime;
   const log = lifetime.add(vscode.window.createOutputChannel("Pi Agent", { log: true }));
   const apiKeys = lifetime.add(new ApiKeyStore(context.secrets, context.globalState));
   const editorDialogs = lifetime.add(new EditorDialogs());
   const links = lifetime.add(new ChatLinks(log));
+  const files = lifetime.add(new WorkspaceFiles());
   // Hooks run on every agent process of every session.
   const attach: AgentAttach[] = [];
   const everyAgent = { onAttach: (hook: AgentAttach) => void attach.push(hook) };
@@ -108,7 +117,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
       setActive: (target) => sessions.setActive(target),
       setPermissionMode: (target, mode): Promise<unknown> => permissionModes.choose(mode, target),
     });
-  const sessions: SessionRegistry = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust: new ProjectTrust(log), chatActions, changes }, view, context.extensionUri));
+  const sessions: SessionRegistry = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, files, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust: new ProjectTrust(log), chatActions, changes }, view, context.extensionUri));
   activeSessions = sessions;
   const primary = sessions.primary;
   const status = lifetime.add(new AgentStatusItem(primary.supervisor.agent));
@@ -144,6 +153,8 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
     }),
   );
   context.subscriptions.push(lifetime);
+  const activationMs = performance.now() - moduleLoadedAt;
+  log.info(`Activated in ${activationMs.toFixed(1)} ms`);
   return {
     supervisor: primary.supervisor,
     chat: primary.chat,
@@ -157,6 +168,8 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
     review,
     checkpointStore: () => checkpoints.activeStore(),
     logFolder: context.logUri,
+    workspaceFiles: files,
+    activationMs,
   };
 }
 

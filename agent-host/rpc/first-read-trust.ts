@@ -51,7 +51,7 @@ export class FirstReadTrust {
     if (answer === undefined) return void (this.decided = false); // dismissed: nothing loads in this run, nothing saved
     this.decided = answer === TRUST_AND_LOAD;
     try {
-      saveTrust(agentDir, cwd, this.decided);
+      await saveTrust(agentDir, cwd, this.decided);
     } catch (error) {
       this.warn(`Saving the project trust decision failed: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -22,6 +22,8 @@ import { todoSchema } from "../tools/todo";
 import { writeSchema } from "../tools/write";
 
 export { validatorOptions } from "../../shared/protocol/ajv";
+/** The extension's checks of what an agent writes (dist/client-validators.js). */
+export { outboundSchemas as precompiledClientSchemas } from "../../shared/protocol/validate";
 export { toolValidatorOptions } from "../agent/validate-arguments";
 
 /**

@@ -9,6 +9,7 @@
  *   npm run bench:editor -- --runs 5
  *   npm run bench:editor -- --only open --entries 1000,5000   only the session opens, at these sizes (default 1000,5000)
  *   npm run bench:editor -- --only stream                     only the stream (prints its figures, no report)
+ *   npm run bench:editor -- --only bigcall                    only the 1 MB write (our host; prints its figures, no report)
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -25,6 +26,8 @@ import { installProbe, lastShown, streamFigures, takeProbe, type StreamFigures }
 import { activationTime, runCommand } from "./commands";
 import { writeEditorReport } from "./report";
 import { openSession } from "./session-open";
+import { ensurePrerequisites } from "./prerequisites";
+import { bigCall, extensionHostPid } from "./big-call";
 
 const DELTAS = 4000;
 const TEXT = ".item-assistant .text";
@@ -46,13 +49,23 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   }
 }
 
+/** The extension's own figure (its log's "Activated in N ms": from its bundle's first module to the end of activate). */
+function activationFromLog(dir: string): number | undefined {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || !entry.name.endsWith("Pi Agent.log")) continue;
+    const match = /Activated in ([\d.]+) ms/.exec(fs.readFileSync(path.join(entry.parentPath, entry.name), "utf8"));
+    if (match) return Number(match[1]);
+  }
+  return undefined;
+}
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const runs = Number(option(argv, "--runs") ?? 5);
   const only = option(argv, "--only");
   const sizes = (option(argv, "--entries") ?? "1000,5000").split(",").map(Number);
   const version = option(argv, "--version") ?? defaultVersion;
-  if (!fs.existsSync(path.join(repoRoot, "dist", "extension.js"))) throw new Error("dist/ is missing: run `npm run build` first");
+  ensurePrerequisites();
   const installed = ensureCodeServer(version);
   const llm = await startBenchLlm();
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "pi-bench-editor-"));
@@ -60,6 +73,7 @@ async function main(): Promise<void> {
   fs.cpSync(sampleWorkspace, workspace, { recursive: true });
   const control = path.join(stateDir, "agent.json");
   const stampsFile = path.join(stateDir, "stamps.jsonl");
+  const errorsFile = path.join(stateDir, "agent-errors.log");
   fs.writeFileSync(stampsFile, "");
   // Our host as the extension runs it (the editor's Node, dist/agent-host.js), and pi on its Node 22.
   const launches = { host: peerLaunch("host", { mockBaseUrl: llm.baseUrl, cwd: workspace }), pi: peerLaunch("pi", { mockBaseUrl: llm.baseUrl, cwd: workspace }) };
@@ -75,6 +89,8 @@ async function main(): Promise<void> {
     longestFrame: new Metric("longestFrame", "longest frame in the webview during the stream", "ms"),
     streamMs: new Metric("streamMs", "first delta leaves → last delta shown", "ms"),
   };
+  const bigCpu = new Metric("bigCallCpu", "1 MB write, 20-character deltas: extension host CPU per 100 KB (prompt → card done)", "ms");
+  const bigDone = new Metric("bigCallDone", "  the model's last byte → the card done", "ms");
   const sessionOpen = new Metric("sessionOpen", "Resume Session: Enter on a 1,000-message session → its last message painted", "ms");
   const openMetrics = new Map<number, { total: Metric; render: Metric }>();
   for (const n of sizes) {
@@ -87,6 +103,7 @@ async function main(): Promise<void> {
   let server: CodeServer | undefined;
   let workbench: Workbench | undefined;
   let activation: number | undefined;
+  let ownActivation: number | undefined;
   try {
     server = await startCodeServer({
       installed,
@@ -95,7 +112,13 @@ async function main(): Promise<void> {
       settings: {
         "pi.agent.command": path.join(__dirname, "stamp-agent.mjs"),
         "pi.agent.args": ["--provider", "mock", "--model", "mock", "--no-session", "--offline"],
-        "pi.agent.env": { BENCH_EDITOR_CONTROL: control, BENCH_EDITOR_STAMPS: stampsFile },
+        // The 1 MB write runs without a permission question.
+        "pi.permissions.confirmTools": [],
+        // stamp-agent.mjs is an "other agent" (pi.agent.command): wrapped whole in the sandbox it would
+        // see a private /tmp without its control file, nor reach the scripted server (no network) —
+        // on a fresh checkout the bench failed with "The agent exited (code 1)".
+        "pi.sandbox.otherAgents": false,
+        "pi.agent.env": { BENCH_EDITOR_CONTROL: control, BENCH_EDITOR_STAMPS: stampsFile, BENCH_EDITOR_ERRORS: errorsFile },
       },
     });
     const write = (subject: Subject, sessions = false) =>
@@ -106,7 +129,6 @@ async function main(): Promise<void> {
     });
     const page = workbench.page;
     await waitForWorkbench(page);
-    activation = await activationTime(page, "pi-agent-vscode").catch((error: unknown) => (console.warn(`activation time: ${String(error)}`), undefined));
     await page.click('.activitybar [aria-label^="Pi"]');
     const chat = await webviewFrame(page, CHAT, 60_000);
     const body = chat.locator("body");
@@ -119,7 +141,11 @@ async function main(): Promise<void> {
     const stampLines = () => fs.readFileSync(stampsFile, "utf8").split("\n").filter(Boolean);
     // The chat takes the focus when it first loads, which would close a palette opened meanwhile.
     await ready();
-    for (let round = only === "open" ? runs : -1; round < runs; round++) {
+    // The extension activates when the Pi view opens (nothing before): its activation time now.
+    activation = await activationTime(page, "pi-agent-vscode").catch((error: unknown) => (console.warn(`activation time: ${String(error)}`), undefined));
+    ownActivation = activationFromLog(server.userDataDir);
+    console.log(`activation: ${activation ?? "?"} ms (Running Extensions), ${ownActivation ?? "?"} ms (the extension's own)`);
+    for (let round = only === "open" || only === "bigcall" ? runs : -1; round < runs; round++) {
       for (const subject of rotate<Subject>(["host", "pi"], Math.max(round, 0))) {
         write(subject);
         await command("Pi: Restart Agent");
@@ -143,8 +169,24 @@ async function main(): Promise<void> {
         await ready();
       }
     }
+    // The 1 MB write, with our host only: pi's cost is quadratic (400 KB took 262 s in issue 31).
+    if (!only || only === "bigcall") {
+      write("host");
+      await command("Pi: Restart Agent");
+      await ready();
+      const extensionHost = extensionHostPid(server.process.pid!);
+      if (extensionHost === undefined) throw new Error("the extension host process was not found under code-server");
+      for (let round = -1; round < Math.min(runs, 3); round++) {
+        const figures = await bigCall({ chat, llm, extensionHost, workspace, prompt, until });
+        await ready();
+        console.log(`${round < 0 ? "warm-up " : ""}host: 1 MB write: ${figures.cpuPer100KB.toFixed(1)} ms CPU per 100 KB, last byte → card done ${figures.lastByteToDoneMs.toFixed(0)} ms`);
+        if (round < 0) continue;
+        bigCpu.add("host", figures.cpuPer100KB);
+        bigDone.add("host", figures.lastByteToDoneMs);
+      }
+    }
     // Opening a 1,000-message session: agents that keep sessions, Resume Session, a fresh file per run.
-    for (let round = only === "stream" ? runs : -1; round < runs; round++) {
+    for (let round = only === "stream" || only === "bigcall" ? runs : -1; round < runs; round++) {
       for (const subject of rotate<Subject>(["host", "pi"], Math.max(round, 0))) {
         write(subject, true);
         await command("Pi: Restart Agent");
@@ -163,6 +205,7 @@ async function main(): Promise<void> {
     const shot = path.join(os.tmpdir(), "pi-bench-editor-failure.png");
     await workbench?.page.screenshot({ path: shot }).catch(() => undefined);
     console.error(`screenshot: ${shot}; code-server log: ${server?.logFile ?? "-"}\n${workbench?.consoleLines.slice(-15).join("\n") ?? ""}`);
+    if (fs.existsSync(errorsFile)) console.error(fs.readFileSync(errorsFile, "utf8"));
     throw error;
   } finally {
     await workbench?.close();
@@ -176,7 +219,8 @@ async function main(): Promise<void> {
   // A partial run (--only open) prints its figures but leaves the full report alone.
   if (only === "open") for (const m of opened) console.log(`${m.label}: host ${m.cell("host")}, pi ${m.cell("pi")}`);
   else if (only === "stream") for (const m of Object.values(metrics)) console.log(`${m.label}: host ${m.cell("host")}, pi ${m.cell("pi")}`);
-  else writeEditorReport(path.join(repoRoot, "bench", "RESULTS-editor.md"), { version, runs, activation, metrics: [...Object.values(metrics), ...opened] });
+  else if (only === "bigcall") for (const m of [bigCpu, bigDone]) console.log(`${m.label}: host ${m.cell("host")}`);
+  else writeEditorReport(path.join(repoRoot, "bench", "RESULTS-editor.md"), { version, runs, activation, ownActivation, metrics: [...Object.values(metrics), bigCpu, bigDone, ...opened] });
 }
 
 main().catch((error: unknown) => {

@@ -11,6 +11,14 @@ const target = JSON.parse(readFileSync(process.env.BENCH_EDITOR_CONTROL ?? "", "
 const env = { ...process.env, ...target.env };
 const ours = process.argv.slice(2).filter((arg) => !(target.dropArgs ?? []).includes(arg));
 const child = spawn(target.command, [...target.args, ...ours], { env, stdio: ["pipe", "pipe", "inherit"] });
+// An agent that cannot start is named where the bench's terminal shows it ($BENCH_EDITOR_ERRORS),
+// not only in the extension's log ("The agent exited (code 1)").
+child.on("error", (error) => {
+  const line = `stamp-agent: cannot start ${target.command}: ${error.message}\n`;
+  process.stderr.write(line);
+  if (process.env.BENCH_EDITOR_ERRORS) appendFileSync(process.env.BENCH_EDITOR_ERRORS, line);
+  process.exit(1);
+});
 process.stdin.pipe(child.stdin);
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 process.on("SIGTERM", () => child.kill("SIGTERM"));

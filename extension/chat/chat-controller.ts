@@ -15,6 +15,7 @@ import { ChatQueue } from "./chat-queue";
 import { coalesceAppends } from "./coalesce-appends";
 import { HeaderPickers } from "./header-pickers";
 import { ChatContext } from "./context/chat-context";
+import type { WorkspaceFiles } from "./context/workspace-files";
 import type { ChatSurface } from "./chat-surface";
 import { raceDialogs } from "./dialog-race";
 import type { ChatChanges, ChatPlan, ChatSessionActions } from "./session-actions";
@@ -26,6 +27,8 @@ export interface ChatParts {
   log?: vscode.LogOutputChannel;
   /** Shared by every session's chat (it registers a document scheme); owned here when absent. */
   links?: ChatLinks;
+  /** The window's workspace file list (`@` completion, folder mentions), shared by every chat; owned here when absent. */
+  files?: WorkspaceFiles;
   /** The header's menu, rewind and mode, for this chat's session. */
   actions?: ChatSessionActions;
   /** The session's plan, shown above the message box. */
@@ -84,7 +87,7 @@ export class ChatController implements vscode.Disposable {
     this.pickers = new HeaderPickers(supervisor, this.header, parts.actions, (error) => this.showError(error));
     this.subscriptions.push(this.queue);
     this.links = links ?? new ChatLinks(log);
-    this.context = new ChatContext(post, log);
+    this.context = new ChatContext(post, log, parts.files);
     this.subscriptions.push(this.context);
     this.subscriptions.push(
       view.onMessage((message) => void this.handle(message)),

@@ -55,6 +55,42 @@ describe("review: hunks of an agent's change", () => {
   });
 });
 
+/** `before` with each hunk's old lines replaced by its new lines: must give the agent's text back. */
+function applyHunks(before: string, hunks: ReturnType<typeof hunksOf>): string {
+  const lines = splitLines(before);
+  for (const h of [...hunks].reverse()) lines.splice(h.oldStart, h.oldLines.length, ...h.newLines);
+  return lines.join("");
+}
+
+describe("review: hunks of a big file, on the extension host (issue 31)", () => {
+  const line = (i: number) => `const value${i % 7} = "quoted \\ path\tand tab", café = \`\${s}\`; // ünïcödé\n`;
+  const big = Array.from({ length: 15_000 }, (_, i) => line(i)).join(""); // ~1 MB
+
+  for (const [what, before, agent] of [
+    ["a new 1 MB file", "", big],
+    ["a 1 MB file deleted", big, ""],
+    ["a 1 MB file with every line rewritten", big, big.replace(/value/g, "renamed")],
+    ["a 1 MB file with lines changed at the start, the middle and the end", big, `// head\n${big.slice(0, 500_000)}X\n${big.slice(500_000)}// tail\n`],
+    ["a 1 MB file appended to", big, `${big}${big.slice(0, 200_000)}`],
+  ] as const) {
+    it(`${what}: hunks that rebuild the agent's text, in well under a second`, () => {
+      const started = performance.now();
+      const hunks = hunksOf(before, agent);
+      const ms = performance.now() - started;
+      assert.equal(applyHunks(before, hunks), agent);
+      assert.ok(ms < 1000, `${ms.toFixed(0)} ms`);
+    });
+  }
+
+  it("small changes keep their own hunks (the bound is not reached)", () => {
+    const before = text(...Array.from({ length: 200 }, (_, i) => `line ${i}`));
+    const agent = before.replace("line 10\n", "LINE 10\n").replace("line 150\n", "");
+    const hunks = hunksOf(before, agent);
+    assert.deepEqual(hunks.map((h) => [h.oldStart, h.oldLines.length, h.newLines.length]), [[10, 1, 1], [150, 1, 0]]);
+    assert.equal(applyHunks(before, hunks), agent);
+  });
+});
+
 describe("review: a file's Keep and Undo", () => {
   const change = (before: string | null | undefined, agent: string | null): FileChange => ({
     path: "/w/f.txt",

@@ -4,6 +4,7 @@ import { AgentSupervisor, type AgentAttach } from "../supervision/agent-supervis
 import type { ApiKeyStore } from "../api-keys";
 import { ChatController } from "../chat/chat-controller";
 import type { ChatLinks } from "../chat/chat-links";
+import type { WorkspaceFiles } from "../chat/context/workspace-files";
 import type { ChatChanges, ChatSessionActions } from "../chat/session-actions";
 import type { ChatSurface } from "../chat/chat-surface";
 import type { ChatAccess } from "../commands";
@@ -24,6 +25,8 @@ export interface SessionServices {
   apiKeys: ApiKeyStore;
   editorDialogs: EditorDialogs;
   links: ChatLinks;
+  /** The window's workspace file list for `@` completion: one watcher for every session, started by the first `@`. */
+  files?: WorkspaceFiles;
   /** Run on each agent process of every session (editor host tools, checkpoints). */
   attach: AgentAttach[];
   /** The checkpoint store the bundled host records in (undefined while checkpoints are off). */
@@ -88,7 +91,7 @@ export class AgentSession implements vscode.Disposable {
     );
     const surface = spec.surface;
     this.plan = this.lifetime.add(new PlanState(this.supervisor));
-    this.chat = this.lifetime.add(new ChatController(this.supervisor, surface, { log, links: services.links, actions: services.chatActions?.(this), plan: this.plan, changes: services.changes }));
+    this.chat = this.lifetime.add(new ChatController(this.supervisor, surface, { log, links: services.links, ...(services.files ? { files: services.files } : {}), actions: services.chatActions?.(this), plan: this.plan, changes: services.changes }));
     this.notices = this.lifetime.add(new NoticePresenter((notice) => log.info(`UI request ${notice.method} is not shown: ${JSON.stringify(notice)}`)));
     this.pending = this.lifetime.add(new PendingDialogs((id, answer) => this.chat.dialogs.answer(id, answer)));
     this.chatAccess = {

@@ -51,7 +51,7 @@ export class ProjectTrust {
       return false;
     }
     try {
-      saveTrust(agentDir, cwd, choice);
+      await saveTrust(agentDir, cwd, choice);
     } catch (error) {
       this.log.warn(`Saving the project trust decision failed: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -32,13 +32,13 @@ describe("project trust: what is protected and how it is shown", () => {
     assert.equal(shown[20], "... and 7 more in .pi/extensions");
   });
 
-  it("saves decisions sorted under canonical paths; the nearest folder decides", () => {
+  it("saves decisions sorted under canonical paths; the nearest folder decides", async () => {
     const agentDir = path.join(root, "agent");
     const project = path.join(root, "work", "repo");
     fs.mkdirSync(project, { recursive: true });
-    saveTrust(agentDir, path.join(root, "work"), true);
+    await saveTrust(agentDir, path.join(root, "work"), true);
     assert.deepEqual(savedTrust(agentDir, project), { folder: fs.realpathSync(path.join(root, "work")), trusted: true });
-    saveTrust(agentDir, project, false);
+    await saveTrust(agentDir, project, false);
     assert.equal(savedTrust(agentDir, project)?.trusted, false);
     assert.equal(fs.statSync(path.join(agentDir, "trust.json")).mode & 0o777, 0o600);
     assert.equal(fs.existsSync(path.join(agentDir, "trust.json.lock")), false, "the lock is released");
@@ -46,7 +46,7 @@ describe("project trust: what is protected and how it is shown", () => {
     assert.throws(() => savedTrust(agentDir, project), /expected an object/);
   });
 
-  it("trust.json and settings.json through the foreign-JSON door: a __proto__ key decides nothing and breaks nothing", () => {
+  it("trust.json and settings.json through the foreign-JSON door: a __proto__ key decides nothing and breaks nothing", async () => {
     const agentDir = path.join(root, "agent");
     fs.mkdirSync(path.join(root, "work"));
     const project = fs.realpathSync(path.join(root, "work"));
@@ -57,7 +57,7 @@ describe("project trust: what is protected and how it is shown", () => {
     assert.deepEqual(savedTrust(agentDir, project), { folder: project, trusted: false });
     trust(`{"\\u005f\\u005fproto__": {"x": 1}, "constructor": {"prototype": 1}}`);
     assert.equal(savedTrust(agentDir, project), undefined);
-    saveTrust(agentDir, project, true);
+    await saveTrust(agentDir, project, true);
     assert.deepEqual(Object.keys(JSON.parse(fs.readFileSync(path.join(agentDir, "trust.json"), "utf8")) as object), [project], "the dropped keys are not written back");
     // The user's settings: defaultProjectTrust only as an own key.
     fs.writeFileSync(path.join(agentDir, "settings.json"), `{"__proto__": {"defaultProjectTrust": "always"}}`);

@@ -89,9 +89,13 @@ export function trustFile(agentDir: string): string {
  * a decision makes the whole file invalid (it throws): trust fails closed.
  */
 function readStore(file: string): Record<string, boolean | null> {
+  return parseStore(file, fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined);
+}
+
+function parseStore(file: string, text: string | undefined): Record<string, boolean | null> {
   const store = Object.create(null) as Record<string, boolean | null>;
-  if (!fs.existsSync(file)) return store;
-  const read = parseForeignJson(fs.readFileSync(file, "utf8"));
+  if (text === undefined) return store;
+  const read = parseForeignJson(text);
   if (!read.ok) throw new Error(`Invalid trust store ${file}: ${read.error}`);
   const parsed = read.value;
   if (!isRecord(parsed)) throw new Error(`Invalid trust store ${file}: expected an object`);
@@ -100,6 +104,15 @@ function readStore(file: string): Record<string, boolean | null> {
     store[key] = value;
   }
   return store;
+}
+
+async function readIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await fs.promises.readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
 }
 
 /** The decision saved for `cwd` or its nearest parent; undefined when none (a broken file throws). */
@@ -112,15 +125,21 @@ export function savedTrust(agentDir: string, cwd: string): SavedTrust | undefine
   }
 }
 
-/** Saves a decision for `folder` under pi's lock (`trust.json.lock`, a directory, as proper-lockfile makes it). */
-export function saveTrust(agentDir: string, folder: string, trusted: boolean): void {
+/**
+ * Saves a decision for `folder` under pi's lock: `trust.json.lock`, a directory made by
+ * proper-lockfile with pi's options, so the editor, our host and the pi CLI saving at once each
+ * keep their decision. Waiting for the lock never blocks the thread (the extension host is shared
+ * with every other extension).
+ */
+export async function saveTrust(agentDir: string, folder: string, trusted: boolean): Promise<void> {
   const file = trustFile(agentDir);
-  fs.mkdirSync(agentDir, { recursive: true, mode: 0o700 });
-  withLock(`${file}.lock`, () => {
-    const store = readStore(file);
-    store[canonical(folder)] = trusted;
-    const sorted = Object.fromEntries(Object.keys(store).sort().map((key) => [key, store[key]]));
-    fs.writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`, { mode: 0o600 });
+  await fs.promises.mkdir(agentDir, { recursive: true, mode: 0o700 });
+  const key = canonical(folder);
+  await withTrustLock(agentDir, file, async () => {
+    const store = parseStore(file, await readIfExists(file));
+    store[key] = trusted;
+    const sorted = Object.fromEntries(Object.keys(store).sort().map((name) => [name, store[name]]));
+    await fs.promises.writeFile(file, `${JSON.stringify(sorted, null, 2)}\n`, { mode: 0o600 });
   });
 }
 
@@ -148,24 +167,25 @@ export function resolveProjectTrust(override: boolean | undefined, cwd: string, 
   return defaultProjectTrust(agentDir) === "always";
 }
 
-const STALE_LOCK_MS = 10_000;
+/** proper-lockfile, loaded with the first decision saved (it is not needed to start). */
+const loadLockfile = (): typeof import("proper-lockfile") => require("proper-lockfile") as typeof import("proper-lockfile");
 
-function withLock(lock: string, work: () => void): void {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      fs.mkdirSync(lock);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > STALE_LOCK_MS) fs.rmSync(lock, { recursive: true, force: true });
-      else if (attempt >= 50) throw new Error(`The trust store is locked (${lock})`);
-      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
-    }
+/**
+ * Runs `work` holding pi's trust lock (pi 0.87.1 `trust-manager.js`: `lockfilePath` `trust.json.lock`,
+ * proper-lockfile's 10 s staleness, its mtime kept fresh while held). Pi tries 10 times 20 ms
+ * apart; we wait a little longer (up to ~2 s) since we wait without blocking.
+ */
+async function withTrustLock(agentDir: string, file: string, work: () => Promise<void>): Promise<void> {
+  let release: () => Promise<void>;
+  try {
+    release = await loadLockfile().lock(agentDir, { realpath: false, lockfilePath: `${file}.lock`, retries: { retries: 40, minTimeout: 20, maxTimeout: 60, factor: 1.2 } });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOCKED") throw new Error(`The trust store is locked (${file}.lock)`);
+    throw error;
   }
   try {
-    work();
+    await work();
   } finally {
-    fs.rmSync(lock, { recursive: true, force: true });
+    await release();
   }
 }

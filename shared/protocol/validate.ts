@@ -75,6 +75,23 @@ export function checkInbound(value: unknown): Checked<AgentInboundFrame> {
   return { ok: false, error: `Unknown command: ${h.type}`, id: h.id, type: h.type };
 }
 
+/**
+ * Every schema checkOutbound looks up, by its key. The build compiles them to code
+ * (dist/client-validators.js, esbuild.mjs) for the extension, which would otherwise compile each
+ * on the first frame of its type, on the extension host: 40-140 ms tasks at a stream's start and
+ * at a tool call's end (profiled in the real editor, issue 31).
+ */
+export function outboundSchemas(): Record<string, TSchema> {
+  const lenientEach = (prefix: string, table: Record<string, TSchema>) => Object.fromEntries(Object.entries(table).map(([name, schema]) => [`${prefix}${name}`, lenient(schema)]));
+  return {
+    "out:error": ErrorResponse,
+    ...Object.fromEntries(Object.keys(commandSchemas).map((command) => [`out:response:${command}`, lenient(successResponseSchema(command as keyof typeof commandSchemas))])),
+    ...lenientEach("out:ui:", uiRequestSchemas),
+    ...lenientEach("out:", eventSchemas),
+    ...lenientEach("out:", outboundExtraSchemas),
+  };
+}
+
 /** Tolerant check of what an agent writes: unknown frame types are reported, not fatal. */
 export function checkOutbound(value: unknown): Checked<AgentOutboundFrame> | { ok: "unknown"; frame: { type: string } } {
   const h = head(value);

@@ -82,19 +82,19 @@ describe("project trust: saved decisions shared with pi (trust.json, defaultProj
     rmSync(join(agentDir, "trust.json"), { force: true });
     await expectEverywhere(false, "no decision: nothing loads");
     assert.equal(await loads("host", ["--approve"]), true);
-    saveTrust(agentDir, cwd, true);
+    await saveTrust(agentDir, cwd, true);
     assert.equal(await loads("host", ["--no-approve"]), false);
     cases += 2;
   });
 
   it("follows a decision the editor saved, for the folder or a parent, in our host and in pi", async () => {
     rmSync(join(agentDir, "trust.json"), { force: true });
-    saveTrust(agentDir, cwd, true);
+    await saveTrust(agentDir, cwd, true);
     await expectEverywhere(true, "saved trusted");
-    saveTrust(agentDir, cwd, false);
+    await saveTrust(agentDir, cwd, false);
     await expectEverywhere(false, "saved not trusted");
     rmSync(join(agentDir, "trust.json"), { force: true });
-    saveTrust(agentDir, join(root, "projects"), true);
+    await saveTrust(agentDir, join(root, "projects"), true);
     await expectEverywhere(true, "a trusted parent folder");
   });
 
@@ -107,7 +107,7 @@ describe("project trust: saved decisions shared with pi (trust.json, defaultProj
       piStore.set(cwd, true);
       assert.equal(savedTrust(agentDir, cwd)?.trusted, true);
       assert.equal(await loads("host"), true);
-      saveTrust(agentDir, cwd, false);
+      await saveTrust(agentDir, cwd, false);
       assert.equal(piStore.get(cwd), false);
       cases += 3;
     });

@@ -41,6 +41,8 @@ export interface MockReplyTurn {
   usage?: MockUsage;
   /** Delay before each chunk (ms). */
   delayMs?: number;
+  /** With `delayMs`: the delay comes before every this many chunks instead (default 1), so a long stream of small deltas is sent in short bursts. */
+  chunksPerDelay?: number;
   /** Default "tool_calls" when there are tool calls, else "stop". */
   finishReason?: string;
   /** Stream the chunks, then keep the response open until the client goes away. */
@@ -286,8 +288,9 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
     const send = (payload: JsonObject): void => {
       res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, ...payload })}\n\n`);
     };
-    for (const delta of deltas) {
-      if (turn.delayMs) await sleep(turn.delayMs);
+    const burst = Math.max(1, turn.chunksPerDelay ?? 1);
+    for (const [i, delta] of deltas.entries()) {
+      if (turn.delayMs && i % burst === 0) await sleep(turn.delayMs);
       if (isClosed()) return;
       send({ choices: [{ index: 0, delta, finish_reason: null }] });
     }

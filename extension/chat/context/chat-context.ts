@@ -16,14 +16,20 @@ export interface ChatAttachments {
  * box ("Add to Pi Chat", dropped files), and the message the model gets when it is sent.
  */
 export class ChatContext implements vscode.Disposable {
-  readonly files = new WorkspaceFiles();
+  readonly files: WorkspaceFiles;
+  /** Whether `files` is this chat's own (no shared one was given), to dispose with it. */
+  private readonly ownFiles: boolean;
   private ready = false;
   private readonly pending: ChatAttachments[] = [];
 
   constructor(
     private readonly post: (message: ToWebview) => void,
     private readonly log: vscode.LogOutputChannel,
-  ) {}
+    files?: WorkspaceFiles,
+  ) {
+    this.ownFiles = !files;
+    this.files = files ?? new WorkspaceFiles();
+  }
 
   /** The view (re)loaded: attachments offered before it could take them go now. */
   viewReady(): void {
@@ -89,6 +95,6 @@ export class ChatContext implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.files.dispose();
+    if (this.ownFiles) this.files.dispose();
   }
 }

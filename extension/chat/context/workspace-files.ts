@@ -8,12 +8,22 @@ const maxFiles = 20_000;
 /**
  * The workspace's files for `@` completion and `@folder/` listings: listed once with
  * `findFiles` (minus `files.exclude` and `search.exclude`), again after files come or go.
+ * One for the window, shared by every session's chat; nothing (no listing, no watcher) until a
+ * chat first asks for the files, as the `@` picker and a folder mention do.
  */
 export class WorkspaceFiles implements vscode.Disposable {
   private listing: Promise<string[]> | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
+  private watching = false;
 
-  constructor() {
+  /** Whether the file watcher runs (it starts with the first listing). */
+  get isWatching(): boolean {
+    return this.watching;
+  }
+
+  private watch(): void {
+    if (this.watching) return;
+    this.watching = true;
     const watcher = vscode.workspace.createFileSystemWatcher("**/*", false, true, false);
     const forget = () => (this.listing = undefined);
     this.subscriptions.push(
@@ -29,6 +39,7 @@ export class WorkspaceFiles implements vscode.Disposable {
 
   /** Workspace-relative paths ("/"-separated; prefixed by the folder's name in a multi-root workspace). */
   files(): Promise<string[]> {
+    this.watch();
     this.listing ??= Promise.resolve(vscode.workspace.findFiles("**/*", excludeGlob(), maxFiles)).then(
       (uris) => uris.map((uri) => this.relative(uri)),
       () => [],
@@ -67,6 +78,8 @@ export class WorkspaceFiles implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.watching = false;
+    this.listing = undefined;
     for (const sub of this.subscriptions.splice(0)) sub.dispose();
   }
 }

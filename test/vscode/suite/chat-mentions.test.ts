@@ -4,10 +4,12 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { performance } from "node:perf_hooks";
 import * as vscode from "vscode";
 import type { MockLlm } from "../../support/mock-llm";
 import { eventually } from "./agent-fixture";
-import { chatText, chatView, lastRequest, openChat, promptBox, settled, useChatSuite } from "./chat-support";
+import { chatText, chatView, clearPrompt, lastRequest, openChat, promptBox, settled, useChatSuite } from "./chat-support";
+import { printFigures } from "./figures";
 import { ui } from "./ui";
 
 const dotPng = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
@@ -35,6 +37,40 @@ async function send(agent: ReturnType<ReturnType<typeof useChatSuite>>, reply = 
   return lastUserMessage(agent.llm);
 }
 
+/**
+ * What whole-workspace watchers (glob "**" + "/*") cost the extension host when files come and go: `count` watchers (one per
+ * session before issue 31, with 8 sessions open: 8; now 0 until the first @, then 1), 400 files
+ * created then deleted, the extension host's CPU until every watcher saw every event.
+ */
+async function watcherCost(root: vscode.Uri): Promise<string> {
+  const dir = path.join(root.fsPath, "watcher-cost");
+  const rows: string[] = [];
+  for (const count of [0, 1, 8]) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir);
+    const created: number[] = Array.from({ length: count }, () => 0);
+    const deleted: number[] = Array.from({ length: count }, () => 0);
+    const inDir = (uri: vscode.Uri) => uri.fsPath.startsWith(dir + path.sep);
+    const watchers = created.map((_, i) => {
+      const w = vscode.workspace.createFileSystemWatcher("**\u002F*", false, true, false);
+      return [w, w.onDidCreate((uri) => void (inDir(uri) && created[i]!++)), w.onDidDelete((uri) => void (inDir(uri) && deleted[i]!++))];
+    }).flat();
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the watchers set up
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    for (let i = 0; i < 400; i++) fs.writeFileSync(path.join(dir, `f${i}.txt`), "x");
+    if (count > 0) await eventually("every watcher to see the 400 files created", () => created.every((n) => n >= 400) || undefined, 30_000);
+    for (let i = 0; i < 400; i++) fs.rmSync(path.join(dir, `f${i}.txt`));
+    if (count > 0) await eventually("every watcher to see them deleted", () => deleted.every((n) => n >= 400) || undefined, 30_000);
+    else await new Promise((resolve) => setTimeout(resolve, 1000));
+    const used = process.cpuUsage(cpu);
+    rows.push(`${count} watcher(s) ${((used.user + used.system) / 1000).toFixed(0)} ms CPU (${(performance.now() - started).toFixed(0)} ms wall)`);
+    for (const d of watchers) d.dispose();
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+  return `extension host per 400 files created + deleted: ${rows.join(", ")}`;
+}
+
 describe("Chat context: @ mentions and attachments", function () {
   this.timeout(120_000);
   const agent = useChatSuite();
@@ -60,6 +96,26 @@ describe("Chat context: @ mentions and attachments", function () {
   });
   after(async () => {
     await vscode.workspace.fs.delete(sample).then(undefined, () => undefined);
+  });
+
+  it("lists and watches the workspace once for every chat, and only from the first @", async () => {
+    const { api } = agent();
+    const files = api.workspaceFiles;
+    files.dispose(); // as in a window where no one typed @ yet (an earlier test may have)
+    const tab = api.sessions.openInTab();
+    try {
+      for (const session of api.sessions.all) assert.equal(session.chat.context.files, files, `${session.label} uses the window's file list`);
+      await eventually("the tab's chat to start", () => tab.supervisor.status === "idle" || undefined, 30_000);
+      assert.equal(files.isWatching, false, "no watcher while no one asked for files");
+    } finally {
+      await api.sessions.close(tab);
+    }
+    await openChat();
+    await ui.typeInWebview(chatView, promptBox, "@mentions-sam");
+    await chatText("the file in the @ completion", '.completion[data-mention="src/mentions-sample.txt"]');
+    assert.equal(files.isWatching, true, "the first @ starts the one watcher");
+    await clearPrompt();
+    printFigures(`workspace watchers: ${await watcherCost(root)}`);
   });
 
   it("sends exactly the picked lines of a file's unsaved contents (@ completion, then #L2-3)", async () => {

@@ -37,7 +37,7 @@ describe("trust: untrusted workspaces and paths outside the workspace", function
     outside = path.join(path.dirname(workspaceRoot()), "outside-secret.txt");
     fs.writeFileSync(outside, "outside secret\n");
     // The suite's other agents start without a question: this folder's project code is declined.
-    saveTrust(host.agentDir, workspaceRoot(), false);
+    await saveTrust(host.agentDir, workspaceRoot(), false);
   });
   after(async () => {
     fs.rmSync(path.join(workspaceRoot(), ".pi"), { recursive: true, force: true });
@@ -110,7 +110,7 @@ describe("trust: untrusted workspaces and paths outside the workspace", function
       assert.equal(saved[fs.realpathSync(workspaceRoot())], false, "the answer is saved where pi saves it");
 
       // A decision saved for the pi CLI (pi's /trust writes the same file) holds in the editor: no question.
-      saveTrust(host.agentDir, workspaceRoot(), true);
+      await saveTrust(host.agentDir, workspaceRoot(), true);
       await supervisor.restart();
       const trustedPid = await eventually("the agent to restart", () => supervisor.status === "idle" && supervisor.pid);
       assert.ok(commandLine(trustedPid).includes("--approve"), "a trusted project's agent gets --approve");
@@ -118,7 +118,7 @@ describe("trust: untrusted workspaces and paths outside the workspace", function
     } finally {
       await dispose();
       grant.dispose();
-      saveTrust(host.agentDir, workspaceRoot(), false);
+      await saveTrust(host.agentDir, workspaceRoot(), false);
     }
   });
 
