@@ -1,7 +1,7 @@
 /**
  * Line diffs for the whole product, on the `diff` library (jsdiff, as pi uses): the edit tool's
- * details and the protected-path question in the host, the inline diff of tool cards in the chat.
- * (The review's hunks call the library directly.) A line keeps its ending, so a missing final
+ * details and the protected-path question in the host, the inline diff of tool cards in the chat,
+ * the review's hunks. A line keeps its ending, so a missing final
  * newline is a change, as in diff(1).
  */
 import { diffArrays, structuredPatch } from "diff";
@@ -15,19 +15,22 @@ export interface LineRun {
 
 /**
  * How many differences the diff looks for before it shows the middle as removed-then-added: its
- * cost grows with the lines times the differences, so the bound shrinks as the texts grow
- * (2,000 up to 10,000 lines; 200 at 100,000), keeping a diff of any size within ~0.1 s.
+ * cost grows with the lines times the differences (jsdiff's Myers is O((N+M)·D)), so the bound is
+ * a budget of work divided by the lines, between 64 and 2,000 differences. The default budget keeps
+ * any diff within ~0.1 s (2,000 differences up to 10,000 lines; 200 at 100,000); the review, on
+ * the shared extension host, passes a tenth of it.
  */
-const editBound = (lines: number): number => Math.max(100, Math.min(2000, Math.floor(20_000_000 / Math.max(1, lines))));
+export const DEFAULT_DIFF_WORK = 20_000_000;
+const editBound = (lines: number, work: number): number => Math.max(64, Math.min(2000, Math.floor(work / Math.max(1, lines))));
 
 const lineCount = (text: string): number => text.split("\n").length;
 const splitLines = (text: string): string[] => text.match(/[^\n]*\n|[^\n]+/g) ?? [];
 
 /** The changes from `a` to `b` as runs of lines; within a change, removals come before additions. */
-export const lineRuns = (a: string, b: string): LineRun[] => runsOfLines(splitLines(a), splitLines(b));
+export const lineRuns = (a: string, b: string, work = DEFAULT_DIFF_WORK): LineRun[] => runsOfLines(splitLines(a), splitLines(b), work);
 
 /** The same on texts already split into lines (with or without their endings: compared as given). */
-export function runsOfLines(oldLines: readonly string[], newLines: readonly string[]): LineRun[] {
+export function runsOfLines(oldLines: readonly string[], newLines: readonly string[], work = DEFAULT_DIFF_WORK): LineRun[] {
   // The common first and last lines are found in one pass; the library diffs only the middle.
   let prefix = 0;
   while (prefix < oldLines.length && prefix < newLines.length && oldLines[prefix] === newLines[prefix]) prefix++;
@@ -43,7 +46,7 @@ export function runsOfLines(oldLines: readonly string[], newLines: readonly stri
     else runs.push({ kind, lines });
   };
   push("equal", oldLines.slice(0, prefix));
-  const changes = midA.length && midB.length ? diffArrays(midA, midB, { maxEditLength: editBound(midA.length + midB.length) }) : undefined;
+  const changes = midA.length && midB.length ? diffArrays(midA, midB, { maxEditLength: editBound(midA.length + midB.length, work) }) : undefined;
   if (!changes) {
     push("remove", midA);
     push("add", midB);
@@ -72,7 +75,7 @@ export function runsOfLines(oldLines: readonly string[], newLines: readonly stri
 
 /** A unified patch (`--- path`, `+++ path`, `@@ -a,b +c,d @@` hunks) with `contextLines` of context. */
 export function unifiedPatch(path: string, oldText: string, newText: string, contextLines = 4): string {
-  const { hunks } = structuredPatch(path, path, oldText, newText, undefined, undefined, { context: contextLines, maxEditLength: editBound(lineCount(oldText) + lineCount(newText)) }) ?? { hunks: undefined };
+  const { hunks } = structuredPatch(path, path, oldText, newText, undefined, undefined, { context: contextLines, maxEditLength: editBound(lineCount(oldText) + lineCount(newText), DEFAULT_DIFF_WORK) }) ?? { hunks: undefined };
   const out = [`--- ${path}`, `+++ ${path}`];
   if (!hunks) return `${out.join("\n")}\n${wholeHunk(oldText, newText)}`;
   // diff(1) numbers an empty side by the line before it: `-0,0`.

@@ -8,7 +8,7 @@
  * since), so that a hunk is undone in place when the user edited elsewhere, and refused when the
  * user edited its lines.
  */
-import { diffLines } from "diff";
+import { runsOfLines } from "../../shared/line-diff";
 
 /** One changed region: `oldLines` at `oldStart` in before became `newLines` at `newStart` in agent (0-based lines). */
 export interface Hunk {
@@ -25,50 +25,35 @@ export function splitLines(text: string): string[] {
 }
 
 /**
- * Bound on the line diff's work, as (lines on both sides) x (edit length): jsdiff's Myers diff
- * costs O((N+M)·D), so a 1 MB file rewritten line by line (15,000 lines each side, every line
- * changed) took 88 s of the extension host. Past the bound the middle is one replaced region.
+ * The review's budget of diff work (see shared/line-diff.ts): a tenth of the default, since it runs
+ * on the extension host at each file event; a 1 MB file rewritten line by line took 88 s there
+ * unbounded. Past it the changed middle is one replaced region.
  */
 const DIFF_WORK = 2_000_000;
 
 /** The changed regions from `oldText` to `newText`, without context lines, in order. */
 export function hunksOf(oldText: string, newText: string): Hunk[] {
   if (oldText === newText) return [];
-  const oldAll = splitLines(oldText);
-  const newAll = splitLines(newText);
-  // The lines both share at the start and at the end are no change: only the middle is diffed
-  // (all of a new file, or an append, without the diff at all).
-  let head = 0;
-  while (head < oldAll.length && head < newAll.length && oldAll[head] === newAll[head]) head++;
-  let tail = 0;
-  while (tail < oldAll.length - head && tail < newAll.length - head && oldAll[oldAll.length - 1 - tail] === newAll[newAll.length - 1 - tail]) tail++;
-  const oldMiddle = oldAll.slice(head, oldAll.length - tail);
-  const newMiddle = newAll.slice(head, newAll.length - tail);
-  const whole = (): Hunk[] => [{ oldStart: head, oldLines: oldMiddle, newStart: head, newLines: newMiddle }];
-  if (oldMiddle.length === 0 || newMiddle.length === 0) return whole();
-  const maxEditLength = Math.max(64, Math.floor(DIFF_WORK / (oldMiddle.length + newMiddle.length)));
-  const changes = diffLines(oldMiddle.join(""), newMiddle.join(""), { maxEditLength });
-  if (!changes) return whole();
   const hunks: Hunk[] = [];
-  let oldLine = head;
-  let newLine = head;
+  let oldLine = 0;
+  let newLine = 0;
   let open: { oldStart: number; oldLines: string[]; newStart: number; newLines: string[] } | undefined;
-  for (const change of changes) {
-    const lines = splitLines(change.value);
-    if (!change.added && !change.removed) {
+  for (const run of runsOfLines(splitLines(oldText), splitLines(newText), DIFF_WORK)) {
+    const count = run.lines.length;
+    if (run.kind === "equal") {
       if (open) hunks.push(open);
       open = undefined;
-      oldLine += lines.length;
-      newLine += lines.length;
+      oldLine += count;
+      newLine += count;
       continue;
     }
     open ??= { oldStart: oldLine, oldLines: [], newStart: newLine, newLines: [] };
-    if (change.removed) {
-      open.oldLines.push(...lines);
-      oldLine += lines.length;
+    if (run.kind === "remove") {
+      open.oldLines.push(...run.lines);
+      oldLine += count;
     } else {
-      open.newLines.push(...lines);
-      newLine += lines.length;
+      open.newLines.push(...run.lines);
+      newLine += count;
     }
   }
   if (open) hunks.push(open);
