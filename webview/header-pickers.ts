@@ -36,11 +36,19 @@ export class HeaderPickers {
 
   /** The next mode of the cycle (Ask → Auto-accept edits → Plan → Ask), for the mode key; from Full auto, back to Ask. */
   cycleMode(): void {
-    const current = this.currentMode();
+    // Pressed again before the agent's new mode came back: step on from the mode just asked for,
+    // not from the one still shown (two quick presses went Ask → Auto-edits twice).
+    const shown = this.currentMode();
+    const pending = this.cycled && this.cycled.mode !== shown && performance.now() - this.cycled.at < 2000 ? this.cycled.mode : undefined;
+    const current = pending ?? shown;
     if (!current) return;
     const next = cycledPermissionModes[(cycledPermissionModes.indexOf(current) + 1) % cycledPermissionModes.length];
+    this.cycled = { mode: next, at: performance.now() };
     this.channel.post({ type: "setPermissionMode", mode: next });
   }
+
+  /** The mode the key last asked for, and when. */
+  private cycled: { mode: PermissionMode; at: number } | undefined;
 
   /** The modes are known here: the pick goes to the extension, which confirms Full auto first. */
   private showModes(): void {
