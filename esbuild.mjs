@@ -35,7 +35,7 @@ const common = {
  * `ignore` for the first ignore file in a skill or prompt folder or in a find/grep walk;
  * `web-tree-sitter` for the first permission question about a bash command (its .wasm and the
  * bash grammar's are copied to dist/tree-sitter/ by copyTreeSitterWasm); `diff` for the first
- * edit's diff or protected-path question; `proper-lockfile` for the first project-trust decision
+ * edit's diff or protected-path question; `minimatch` for find's or grep's first glob without fd/rg; `proper-lockfile` for the first project-trust decision
  * saved (pi's trust.json lock). The extension bundles it inline, required lazily too (esbuild runs
  * a CommonJS module's body on its first require).
  */
@@ -45,6 +45,7 @@ const LIBRARIES_APART = {
   ignore: "node_modules/ignore/index.js",
   "web-tree-sitter": "node_modules/web-tree-sitter/web-tree-sitter.cjs",
   diff: "node_modules/diff/libcjs/index.js",
+  minimatch: "node_modules/minimatch/dist/commonjs/index.js",
   "proper-lockfile": "node_modules/proper-lockfile/index.js",
 };
 const librariesApart = (fromOutdir) => ({

@@ -7,7 +7,7 @@
 import path from "node:path";
 import { Type } from "@sinclair/typebox";
 import type { AgentTool } from "../agent/tool";
-import { globSource } from "./glob";
+import { globRegExp } from "./glob";
 import { abortable, abortError, localWalkIo, type WalkIo } from "./io";
 import { resolveToCwd, toPosix, type GuardedOptions } from "./paths";
 import { findExecutable } from "./process";
@@ -71,11 +71,11 @@ export function createFindTool(cwd: string, options: FindToolOptions = {}): Agen
 /** fd's reading of the pattern: the name, or with a `/` the full path (as if it began with a globstar). */
 function matcher(pattern: string): (absPath: string) => boolean {
   if (!pattern.includes("/")) {
-    const name = new RegExp(`^${globSource(pattern)}$`);
+    const name = globRegExp(pattern);
     return (absPath) => name.test(path.basename(absPath));
   }
   const full = pattern.startsWith("/") || pattern.startsWith("**/") || pattern === "**" ? pattern : `**/${pattern}`;
-  const regex = new RegExp(`^${globSource(full)}$`);
+  const regex = globRegExp(full);
   return (absPath) => regex.test(toPosix(absPath));
 }
 

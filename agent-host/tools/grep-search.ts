@@ -5,7 +5,7 @@
  * formats it.
  */
 import { abortError, type WalkIo } from "./io";
-import { escapeRegex, pathGlob } from "./glob";
+import { pathGlob } from "./glob";
 import { toPosixRelative } from "./paths";
 import { walk } from "./walk";
 import { childProcess, readline } from "./lazy-node";
@@ -91,6 +91,8 @@ export function searchWithRipgrep(rgPath: string, q: GrepQuery): Promise<GrepHit
     });
   });
 }
+
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 
 /** The pattern as a JavaScript RegExp (a leading `(?i)`, common in ripgrep patterns, becomes the flag). */
 export function compilePattern(pattern: string, ignoreCase?: boolean, literal?: boolean): RegExp {

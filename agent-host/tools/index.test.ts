@@ -49,12 +49,12 @@ describe("tools/index", () => {
     assert.match(tools.ls.description, /500 entries or 50KB/);
   });
 
-  it("keeps the layer rule: tools import only agent/, ai/, shared/, node: and TypeBox", () => {
+  it("keeps the layer rule: tools import only agent/, ai/, shared/, node:, TypeBox and minimatch", () => {
     const dir = __dirname;
     for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))) {
       const source = readFileSync(join(dir, file), "utf-8");
       for (const [, spec] of source.matchAll(/^import[^"']*["']([^"']+)["']/gm)) {
-        const ok = spec.startsWith("node:") || spec === "@sinclair/typebox" || /^\.\/[\w-]+$/.test(spec) || /^\.\.\/(agent|ai)\//.test(spec) || spec.startsWith("../../shared/");
+        const ok = spec.startsWith("node:") || spec === "@sinclair/typebox" || spec === "minimatch" || /^\.\/[\w-]+$/.test(spec) || /^\.\.\/(agent|ai)\//.test(spec) || spec.startsWith("../../shared/");
         assert.ok(ok, `${file} imports ${spec}`);
       }
     }
