@@ -154,7 +154,7 @@ export async function startGatewayServer(routes: readonly GatewayRoute[], option
     const queryCarries = search.getAll("key").some(carriesToken); // Google's ?key=
     if (carriers.length === 0 && !queryCarries) return refuse(res, 401, "missing or wrong gateway token");
     if (upstream.proxyProblem) return refuse(res, 502, `upstream: ${upstream.proxyProblem}`);
-    const key = await upstream.route.key().catch(() => undefined);
+    const key = await upstream.route.key().catch(() => undefined); // SecretStorage failing: refused below as no key
     if (!key) return refuse(res, 502, `no key stored for ${upstream.route.name}`);
     for (const name of carriers) headers[name] = (headers[name] as string).slice(0, -token.length) + key;
     // The token is base64url: it stands in the query exactly as it was issued.

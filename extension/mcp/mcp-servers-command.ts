@@ -10,9 +10,9 @@ import { mcpServerItems } from "./mcp-items";
 export function registerMcpServersCommand(sessions: SessionRegistry): vscode.Disposable {
   return vscode.commands.registerCommand("pi.mcpServers", async () => {
     const supervisor = sessions.active.supervisor;
-    const client = await supervisor.ensureStarted().catch(() => undefined);
+    const client = await supervisor.ensureStarted().catch(() => undefined); // a failed start reports itself
     if (!client) return;
-    const answer = await client.request("get_mcp_servers", {}).catch(() => undefined);
+    const answer = await client.request("get_mcp_servers", {}).catch(() => undefined); // an agent without the command: said below
     if (!answer) {
       void vscode.window.showInformationMessage("Pi: this agent does not report its MCP servers here (the bundled agent host does; pi shows them with /mcp).");
       return;

@@ -56,7 +56,7 @@ export function rememberPermissionModes(sessions: SessionRegistry, memento: vsco
         )
         .finally(() => {
           restoring.delete(file);
-          void agent.refresh(client).catch(() => undefined);
+          void agent.refresh(client).catch(() => undefined); // the agent exiting: refreshed at its next start
         });
     }));
   };

@@ -60,7 +60,7 @@ export class PermissionModes implements vscode.Disposable {
   /** Switches a session's mode (default: the active one's), asking which when none is given. */
   async choose(given?: PermissionMode, session: AgentSession = this.session): Promise<void> {
     const supervisor = session.supervisor;
-    const client = await supervisor.ensureStarted().catch(() => undefined);
+    const client = await supervisor.ensureStarted().catch(() => undefined); // a failed start reports itself
     if (!client || supervisor.capabilities?.permissionModes !== true) {
       void vscode.window.showInformationMessage("Pi: this agent has no permission modes (the bundled agent host has them).");
       return;

@@ -114,6 +114,7 @@ export class AgentState implements vscode.Disposable {
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
     this.refreshTimer = setTimeout(() => {
       this.refreshTimer = undefined;
+      // A refresh that fails (the agent exiting) is left: the next event or start refreshes again.
       if (this.client) void this.refresh(this.client).catch(() => undefined);
     }, 50);
   }

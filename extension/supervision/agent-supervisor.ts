@@ -267,7 +267,7 @@ export class AgentSupervisor implements vscode.Disposable {
   async restart(): Promise<RpcClient> {
     this.policy.reset();
     const recovery: Recovery | undefined = this.current?.ready ? this.agent.recoveryPoint() : this.agent.takeRecovery();
-    await this.starting?.catch(() => undefined);
+    await this.starting?.catch(() => undefined); // a failed start has reported itself; this only waits it out
     await this.stop();
     if (recovery) this.agent.keepRecovery(recovery);
     return this.ensureStarted();

@@ -72,6 +72,7 @@ export class DialogDispatcher implements Disposable {
       return;
     }
     this.onOutcome(request, answer);
+    // The agent that asked is gone: the answer has no one to reach (its exit is reported elsewhere).
     await this.send({ type: "extension_ui_response", id: request.id, ...answer } as ExtensionUiResponse).catch(() => undefined);
   }
 

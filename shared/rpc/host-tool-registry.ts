@@ -55,6 +55,7 @@ export class HostToolRegistry implements Disposable {
         token: source.token,
         toolCallId: frame.toolCallId,
         update: (partial) => {
+          // A partial result the agent can no longer take (it exited) is dropped: the final result reports.
           if (!source.token.isCancellationRequested) void this.send({ type: "host_tool_update", id: frame.id, partialResult: partial }).catch(() => undefined);
         },
       });
@@ -76,7 +77,7 @@ export class HostToolRegistry implements Disposable {
     const { isError, ...result } = outcome;
     const frame: HostToolResult = { type: "host_tool_result", id, result };
     if (isError) frame.isError = true;
-    return this.send(frame).catch(() => undefined);
+    return this.send(frame).catch(() => undefined); // the agent is gone: no one is left to tell
   }
 
   dispose(): void {

@@ -31,7 +31,7 @@ const queues = new Map<string, Promise<unknown>>();
 function withFileMutationQueue<T>(path: string, work: () => Promise<T>): Promise<T> {
   const previous = queues.get(path) ?? Promise.resolve();
   const next = previous.then(work, work);
-  const settled = next.catch(() => undefined);
+  const settled = next.catch(() => undefined); // the caller gets `next` and its error; the queue only waits
   queues.set(path, settled);
   void settled.then(() => queues.get(path) === settled && queues.delete(path));
   return next;

@@ -31,7 +31,7 @@ function bashParser(): Promise<TreeSitterParser> {
     const bash = await Language.load(readFileSync(wasmFile("tree-sitter-bash.wasm")));
     return new Parser().setLanguage(bash);
   })();
-  parser.catch(() => (parser = undefined));
+  parser.catch(() => (parser = undefined)); // the awaiting question gets the error; the next one loads again
   return parser;
 }
 
