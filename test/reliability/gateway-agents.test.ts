@@ -15,7 +15,9 @@ import { fakeSecret, filePlaces, scanForSecrets, type Place } from "./leak-scan"
 
 const dist = path.resolve(__dirname, "../../dist");
 const model = { id: "keyed-model", name: "Keyed", reasoning: false, input: ["text"], contextWindow: 128000, maxTokens: 4096, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 } };
-const walk = "p=$$; while [ \"$p\" -gt 1 ]; do echo \"== $p\"; tr '\\0' '\\n' < /proc/$p/environ; tr '\\0' ' ' < /proc/$p/cmdline; echo; p=$(awk '/^PPid:/{print $2}' /proc/$p/status); done";
+// The walk goes to a file in the working folder (scanned whole below) as well as to the model: a
+// tool result keeps only the tail of a long output, and CI's environments are long.
+const walk = "p=$$; while [ \"$p\" -gt 1 ]; do echo \"== $p\"; tr '\\0' '\\n' < /proc/$p/environ; tr '\\0' ' ' < /proc/$p/cmdline; echo; p=$(awk '/^PPid:/{print $2}' /proc/$p/status); done > walk.txt; tail -c 2000 walk.txt";
 
 function agentEnd(client: RpcClient): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -86,11 +88,12 @@ for (const kind of ["pi", "pi-1.5.2", "host", "omp"] as const satisfies readonly
         assert.match(JSON.stringify(messages), /Groq answer\./, stderr);
 
         assert.deepEqual(llm.requests.map((r) => r.headers.authorization), [`Bearer ${keyed}`, `Bearer ${keyed}`, `Bearer ${groq}`], "the real keys reached the provider");
-        const walked = toolResultMessages(llm.requests[1]).map(messageText).join("\n");
+        const walked = fs.readFileSync(path.join(launch.cwd, "walk.txt"), "utf8");
         assert.ok(walked.includes(`== ${transport.pid}`), `the tool's bash walked up to the agent:\n${walked.slice(0, 300)}`);
         const places: Place[] = [
           { name: `/proc/${transport.pid} environ and cmdline`, text: procText(transport.pid!) },
           { name: "a tool's walk up its ancestors", text: walked },
+          { name: "the tool result the model saw", text: toolResultMessages(llm.requests[1]).map(messageText).join("\n") },
           { name: "stderr", text: stderr },
           ...filePlaces(launch.agentDir, "agent dir"),
           ...filePlaces(launch.cwd, "working folder"),

@@ -3,7 +3,7 @@
 // appear in its stdout, its stderr, the session files, the agent dir or the exported HTML, after a
 // session with a prompt, a tool call, a reply and a failing request whose error echoes the key.
 import { strict as assert } from "node:assert";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { ProcessTransport } from "../../shared/node/process-transport";
@@ -109,7 +109,9 @@ describe("agent host: API keys from the environment leak nowhere", function () {
     const before = llm.requests.length;
     try {
       await client.request("set_auto_retry", { enabled: false });
-      llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "printenv; (sleep 0.1; printenv) & wait" } }] }, { text: "done" });
+      // Each printenv also goes to a file, read whole below: a tool result keeps only the tail of a
+      // long output, and CI's environments are long.
+      llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "printenv | tee env-tool.txt; (sleep 0.1; printenv > env-background.txt) & wait" } }] }, { text: "done" });
       let settled = client.waitForSettled();
       await client.request("prompt", { message: "show the environment" });
       await settled;
@@ -118,18 +120,24 @@ describe("agent host: API keys from the environment leak nowhere", function () {
       settled = client.waitForSettled();
       await client.request("prompt", { message: "and with groq?" });
       await settled;
-      userBash = await client.request("bash", { command: "printenv" });
+      userBash = await client.request("bash", { command: "printenv | tee env-user.txt" });
     } finally {
       await transport.stop();
       client.dispose();
     }
     const authorizations = llm.requests.slice(before).map((r) => r.headers.authorization);
     assert.deepEqual(authorizations, [`Bearer ${injectedRef}`, `Bearer ${injectedRef}`, `Bearer ${injected}`], "the injected keys still authenticate");
+    const whole = (file: string) => readFileSync(join(launch.cwd, file), "utf8");
     const places: Place[] = [
-      { name: "bash tool output (printenv, and a background subshell)", text: toolOutputs.join("\n") },
-      { name: "user bash output (printenv)", text: userBash.output },
+      { name: "bash tool (printenv)", text: whole("env-tool.txt") },
+      { name: "bash tool's background subshell (printenv)", text: whole("env-background.txt") },
+      { name: "user bash (printenv)", text: whole("env-user.txt") },
     ];
-    const leaks = scanForSecrets(places, [injected, injectedRef]);
+    const results: Place[] = [
+      { name: "bash tool results", text: toolOutputs.join("\n") },
+      { name: "user bash output", text: userBash.output },
+    ];
+    const leaks = scanForSecrets([...places, ...results], [injected, injectedRef]);
     const markerSeen = places.filter((p) => p.text.includes("PI_SECRET_ENV")).length;
     const ownKeySeen = places.filter((p) => p.text.includes(ownShellKey)).length;
     console.log(`      figures: injected keys 2, requests authorised ${authorizations.length}, tool processes scanned ${places.length}, leaks ${leaks.length + markerSeen}, own shell key still seen ${ownKeySeen}/${places.length}`);

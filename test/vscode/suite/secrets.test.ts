@@ -125,7 +125,11 @@ describe("secrets: API keys leak nowhere", function () {
   it("keeps the SecretStorage keys from the agent's shell commands, the editor's own environment key stays", async () => {
     const client = await host.api.supervisor.ensureStarted();
     // What `!printenv` in the chat runs: a shell the agent starts.
-    const { output } = await client.request("bash", { command: "printenv" });
+    // Read whole from a file too: a long environment (CI's) is cut to its tail in the result.
+    const file = path.join(os.tmpdir(), `pi-secrets-printenv-${process.pid}-${Date.now()}.txt`);
+    const result = await client.request("bash", { command: `printenv | tee ${file}` });
+    const output = `${fs.readFileSync(file, "utf8")}\n${result.output}`;
+    fs.rmSync(file, { force: true });
     assert.match(output, /CEREBRAS_API_KEY=/, "the shell ran and shows the editor's own environment");
     const leaks = scanForSecrets([{ name: "printenv in the agent's shell", text: output }], [typed, stored]);
     printFigures(`SecretStorage keys 2, seen by the agent's shell ${leaks.length} (PI_SECRET_ENV ${output.includes("PI_SECRET_ENV") ? 1 : 0}), editor env key seen ${output.includes(inherited) ? 1 : 0}`);
