@@ -26,6 +26,17 @@ const modified = ".monaco-diff-editor .editor.modified";
 
 const text = (...lines: string[]) => lines.map((l) => `${l}\n`).join("");
 
+/** Opens a file's review diff from its row, as a user does. A click on a row the tree is just
+ * redrawing only selects it (VS Code's tree): Enter then opens it. */
+async function openRowDiff(name: string): Promise<void> {
+  await ui.click(row(name));
+  const diffOpen = () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === `${name} (Pi: before ↔ now)` || undefined;
+  await eventually(`${name}'s diff`, diffOpen, 5_000).catch(async () => {
+    await ui.pressKey("Enter");
+    return eventually(`${name}'s diff`, diffOpen);
+  });
+}
+
 describe("review: Keep and Undo the changes of a run, per hunk, per file and for all", function () {
   this.timeout(150_000);
   let host: HostFixture;
@@ -116,13 +127,7 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     assert.match(await ui.text(row("new.txt")), /\+1 −0/);
 
     // A click on a.txt opens its diff: before ↔ now, with Keep / Undo above each hunk.
-    await ui.click(row("a.txt"));
-    const diffOpen = () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === "a.txt (Pi: before ↔ now)" || undefined;
-    // A click on a row the tree is just redrawing only selects it (VS Code's tree): Enter then opens it, as for a user.
-    await eventually("a.txt's diff", diffOpen, 5_000).catch(async () => {
-      await ui.pressKey("Enter");
-      return eventually("a.txt's diff", diffOpen);
-    });
+    await openRowDiff("a.txt");
     await ui.waitForSelector(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`);
     await ui.screenshot("review-changes");
 
@@ -136,9 +141,18 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     await eventually("the user's line on disk", () => read("a.txt").startsWith("user note\n") || undefined);
 
     // Undo of the second hunk (its lens, moved down a line by the user's) changes only that hunk.
-    await ui.click(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`);
+    // The lenses are drawn anew after the save; a click on a lens being replaced is lost, so click
+    // again while the file is unchanged (once undone, there is no second Undo lens to hit).
+    const beforeHunkUndo = read("a.txt");
     const afterHunkUndo = text("user note", "alpha 1", "ALPHA TWO", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "alpha 7", "alpha 8");
-    await eventually("the hunk undone on disk", () => read("a.txt") === afterHunkUndo || undefined);
+    await eventually("the hunk undone on disk", async () => {
+      const now = read("a.txt");
+      if (now === afterHunkUndo) return true;
+      if (now !== beforeHunkUndo) throw new Error(`a.txt became ${JSON.stringify(now)}`);
+      await ui.click(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      return read("a.txt") === afterHunkUndo || undefined;
+    });
     await eventually("a.txt to count one hunk", async () => /\+1 −1/.test(await ui.text(row("a.txt"))) || undefined);
 
     // Undo of a whole file from its row.
@@ -189,9 +203,14 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     await eventually("e.txt to review", () => host.api.review.files().some((f) => f.path === file("e.txt")) || undefined, 20_000);
     await ui.waitForSelector(row("e.txt"));
     assert.match(await ui.text(row("e.txt")), /not recorded/);
-    await ui.hover(row("e.txt"));
-    await ui.waitForSelector(`${row("e.txt")} .action-label[aria-label^="Keep Changes in File"]`);
-    assert.equal(await ui.html(`${row("e.txt")} .actions`).then((html) => html.includes("Undo Changes in File")), false, "no Undo without a before");
+    // The row's actions show on hover only, and the tree may draw the row anew (losing the hover)
+    // while the review settles: hover again until they show.
+    const actions = await eventually("e.txt's actions on hover", async () => {
+      await ui.hover(row("e.txt")).catch(() => undefined);
+      const shown = await ui.waitForSelector(`${row("e.txt")} .action-label[aria-label^="Keep Changes in File"]`, "visible", 2_000).then(() => true, () => false);
+      return shown ? await ui.html(`${row("e.txt")} .actions`) : undefined;
+    }, 30_000);
+    assert.equal(actions.includes("Undo Changes in File"), false, "no Undo without a before");
     // Hover and click again if the row was drawn anew in between (its actions show on hover only).
     await eventually("e.txt kept from its row", async () => {
       if (host.api.review.summary().files === 0) return true;
@@ -276,16 +295,23 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     await vscode.commands.executeCommand("pi.sendPrompt", "review suite: revert arrow");
     await host.llm.waitForRequests(count + 2);
     await eventually("e.txt to review", () => host.api.review.files().some((f) => f.path === file("e.txt") && f.before !== undefined) || undefined, 20_000);
-    await ui.click(row("e.txt"));
-    await eventually("e.txt's diff", () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === "e.txt (Pi: before ↔ now)" || undefined);
+    await openRowDiff("e.txt");
     await ui.waitForSelector(`${modified} .codelens-decoration a:has-text("Undo")`);
-    await ui.hover(`${modified} .view-lines`);
-    await ui.click(".monaco-diff-editor .codicon-arrow-right");
-    await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
+    // The arrow shows while the pointer is over the changed line; a click while the diff is drawn
+    // anew is lost, so hover and click again while the buffer still holds the agent's line.
+    const document = () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === file("e.txt"));
+    await eventually("e.txt reverted in its buffer", async () => {
+      if (document()?.getText() === beforeRun) return true;
+      await ui.hover(`${modified} .view-line:has-text("EPSILON TWO")`).catch(() => undefined);
+      await ui.click(".monaco-diff-editor .codicon-arrow-right").catch(() => undefined);
+      return document()?.getText() === beforeRun || undefined;
+    });
+    await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined, 5_000).catch((error: unknown) => {
+      throw new Error(`${String(error)}; review: ${JSON.stringify(host.api.review.files().map((f) => ({ path: f.path, before: String(f.before), agent: String(f.agent) })))}; buffer ${JSON.stringify(document()?.getText())}`);
+    });
     // VS Code reverted the buffer (unsaved): it holds the file as it was before the run.
-    const document = vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === file("e.txt"));
-    assert.equal(document?.getText(), beforeRun);
-    await document?.save();
+    assert.equal(document()?.getText(), beforeRun);
+    await document()?.save();
     assert.equal(read("e.txt"), beforeRun);
   });
 });
