@@ -96,13 +96,14 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
   /**
    * Follows what the user did to files under review: one back as it was before leaves the review
    * (a rewind, or undone by hand), a hunk put back exactly (the diff's revert arrow) is undone.
+   * `seen`: the file's content as the caller just saw it (one path), else each is read.
    */
-  reconcile(paths: Iterable<string> = [...this.changes.keys()]): void {
+  reconcile(paths: Iterable<string> = [...this.changes.keys()], seen?: Content): void {
     let changed = false;
     for (const path of paths) {
       const change = this.changes.get(path);
       if (!change) continue;
-      const current = readCurrent(path);
+      const current = seen ?? readCurrent(path);
       const agent = revertedByUser(change, current);
       if (agent !== undefined) change.agent = agent;
       if (!stillChanged(change, current)) this.changes.delete(path);

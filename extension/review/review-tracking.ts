@@ -185,8 +185,10 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
   };
   lifetime.add(
     vscode.workspace.onDidChangeTextDocument((e) => {
-      // Also during a run: only exact reverts and files back as before are taken in.
-      if (e.document.uri.scheme === "file" && e.contentChanges.length > 0 && state.has(e.document.uri.fsPath)) state.reconcile([e.document.uri.fsPath]);
+      // Also during a run: only exact reverts and files back as before are taken in. The buffer
+      // that just changed is what the user sees, even before VS Code marks it dirty (that comes as
+      // an event of its own, without content changes): reading the disk then missed a revert.
+      if (e.document.uri.scheme === "file" && state.has(e.document.uri.fsPath)) state.reconcile([e.document.uri.fsPath], Buffer.from(e.document.getText(), "utf8"));
     }),
   );
   // Marked before the save writes too: the file's event can come before onDidSave, and it is the user's.
