@@ -11,7 +11,8 @@ import type { ProtectedWriteApprovals } from "./protected-write-check";
 import { literalWords } from "./shell-words";
 
 /** How the policy asks: a select dialog; undefined when it was dismissed or timed out. */
-export type AskChoice = (title: string, options: string[], signal: AbortSignal) => Promise<string | undefined>;
+/** `call` is the tool call the question is about (an ACP client shows the question on that call). */
+export type AskChoice = (title: string, options: string[], signal: AbortSignal, call?: ToolCall) => Promise<string | undefined>;
 
 export const ALLOW_ONCE = "Allow once";
 export const DENY = "Deny";
@@ -93,7 +94,7 @@ export function createPermissionGate(tools: ReadonlySet<string>, ask: AskChoice,
   };
 
   async function answer(call: ToolCall, question: PermissionQuestion, protectedFile: ProtectedTarget | undefined, signal: AbortSignal): Promise<BeforeToolCallResult> {
-    const choice = await ask(question.title, question.options, signal);
+    const choice = await ask(question.title, question.options, signal, call);
     if (choice === ALLOW_ONCE) {
       if (protectedFile !== undefined) options.approvals?.grant(protectedFile.realPath);
       return undefined;

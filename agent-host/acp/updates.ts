@@ -1,0 +1,113 @@
+/**
+ * What the host would write in --mode rpc (agent events, todo_update), as ACP session/update
+ * notifications, in order: text and thinking deltas as message and thought chunks (one per delta:
+ * a client renders as they come), tool executions as tool_call / tool_call_update (kind, title,
+ * locations, the whole input, diffs for write and edit, the output text), the todo list as a plan.
+ * A write's diff needs the file as it was: that read is awaited in the queue, so nothing overtakes it.
+ */
+import type { PlanEntry, SessionUpdate } from "./sdk";
+import type { TodoPhase } from "../../shared/protocol";
+import { resultContent, toolDiffs, toolKind, toolLocations, toolTitle } from "./tool-calls";
+import { isAbsolute, resolve } from "node:path";
+
+type Frame = { type?: unknown; [key: string]: unknown };
+type Args = Record<string, unknown>;
+
+export interface UpdateSink {
+  notify(update: SessionUpdate): Promise<void>;
+  /** The file's text before a write (null: it does not exist). */
+  readBefore(absPath: string): Promise<string | null>;
+  cwd: string;
+  report(error: unknown): void;
+}
+
+export class UpdateStream {
+  private chain: Promise<void> = Promise.resolve();
+  private lastWrite: Promise<void> = Promise.resolve();
+  private readonly before = new Map<string, Promise<string | null>>();
+
+  constructor(private readonly sink: UpdateSink) {}
+
+  /** A frame --mode rpc would write: translated when ACP has a notification for it. */
+  frame(frame: Frame): void {
+    switch (frame.type) {
+      case "message_update": {
+        const event = frame.assistantMessageEvent as { type?: string; delta?: unknown } | undefined;
+        if (typeof event?.delta !== "string") return;
+        if (event.type === "text_delta") this.send([{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.delta } }]);
+        else if (event.type === "thinking_delta") this.send([{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.delta } }]);
+        return;
+      }
+      case "tool_execution_start":
+        return this.toolStart(String(frame.toolCallId), String(frame.toolName), (frame.args ?? {}) as Args);
+      case "tool_execution_update":
+        return this.send([{ sessionUpdate: "tool_call_update", toolCallId: String(frame.toolCallId), status: "in_progress", content: resultContent(frame.partialResult) }]);
+      case "tool_execution_end":
+        return this.toolEnd(String(frame.toolCallId), String(frame.toolName), (frame.args ?? {}) as Args, frame.result, frame.isError === true);
+      case "todo_update":
+        return this.send([planUpdate(frame.phases as TodoPhase[])]);
+    }
+  }
+
+  /** Updates in order after everything queued before them. */
+  send(updates: SessionUpdate[] | (() => Promise<SessionUpdate[]>)): void {
+    this.chain = this.chain
+      .then(() => (typeof updates === "function" ? updates() : updates))
+      .then((list) => {
+        for (const update of list) this.lastWrite = this.sink.notify(update).catch((error: unknown) => this.sink.report(error));
+      })
+      .catch((error: unknown) => this.sink.report(error));
+  }
+
+  /** Resolves once every update queued so far is written. */
+  async flushed(): Promise<void> {
+    await this.chain;
+    await this.lastWrite;
+  }
+
+  private toolStart(id: string, name: string, args: Args): void {
+    const path = typeof args.path === "string" ? args.path : undefined;
+    if (name === "write" && path !== undefined) this.before.set(id, this.sink.readBefore(isAbsolute(path) ? path : resolve(this.sink.cwd, path)));
+    const before = this.before.get(id);
+    this.send(async () => [
+      {
+        sessionUpdate: "tool_call",
+        toolCallId: id,
+        title: toolTitle(name, args),
+        kind: toolKind(name),
+        status: "pending",
+        rawInput: args,
+        locations: toolLocations(name, args, this.sink.cwd),
+        content: toolDiffs(name, args, this.sink.cwd, before ? await before : undefined),
+        _meta: { pi: { toolName: name } },
+      },
+    ]);
+  }
+
+  private toolEnd(id: string, name: string, args: Args, result: unknown, isError: boolean): void {
+    const before = this.before.get(id);
+    this.before.delete(id);
+    this.send(async () => [
+      {
+        sessionUpdate: "tool_call_update",
+        toolCallId: id,
+        status: isError ? "failed" : "completed",
+        content: [...(isError ? [] : toolDiffs(name, args, this.sink.cwd, before ? await before : undefined)), ...resultContent(result)],
+        rawOutput: result as Record<string, unknown>,
+      },
+    ]);
+  }
+}
+
+/** Our phases' tasks as ACP plan entries; a task given up is completed, with our status in `_meta`. */
+export function planUpdate(phases: readonly TodoPhase[]): SessionUpdate {
+  const entries: PlanEntry[] = phases.flatMap((phase) =>
+    phase.tasks.map((task) => ({
+      content: task.content,
+      priority: "medium" as const,
+      status: task.status === "abandoned" ? ("completed" as const) : task.status,
+      _meta: { pi: { phase: phase.name, status: task.status } },
+    })),
+  );
+  return { sessionUpdate: "plan", entries };
+}
