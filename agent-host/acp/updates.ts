@@ -25,6 +25,8 @@ export class UpdateStream {
   private chain: Promise<void> = Promise.resolve();
   private lastWrite: Promise<void> = Promise.resolve();
   private readonly before = new Map<string, Promise<string | null>>();
+  /** Each running call's input: tool_execution_end does not carry it. */
+  private readonly inputs = new Map<string, Args>();
 
   constructor(private readonly sink: UpdateSink) {}
 
@@ -43,7 +45,7 @@ export class UpdateStream {
       case "tool_execution_update":
         return this.send([{ sessionUpdate: "tool_call_update", toolCallId: String(frame.toolCallId), status: "in_progress", content: resultContent(frame.partialResult) }]);
       case "tool_execution_end":
-        return this.toolEnd(String(frame.toolCallId), String(frame.toolName), (frame.args ?? {}) as Args, frame.result, frame.isError === true);
+        return this.toolEnd(String(frame.toolCallId), String(frame.toolName), frame.result, frame.isError === true);
       case "todo_update":
         return this.send([planUpdate(frame.phases as TodoPhase[])]);
     }
@@ -66,6 +68,7 @@ export class UpdateStream {
   }
 
   private toolStart(id: string, name: string, args: Args): void {
+    this.inputs.set(id, args);
     const path = typeof args.path === "string" ? args.path : undefined;
     if (name === "write" && path !== undefined) this.before.set(id, this.sink.readBefore(isAbsolute(path) ? path : resolve(this.sink.cwd, path)));
     const before = this.before.get(id);
@@ -84,9 +87,11 @@ export class UpdateStream {
     ]);
   }
 
-  private toolEnd(id: string, name: string, args: Args, result: unknown, isError: boolean): void {
+  private toolEnd(id: string, name: string, result: unknown, isError: boolean): void {
     const before = this.before.get(id);
+    const args = this.inputs.get(id) ?? {};
     this.before.delete(id);
+    this.inputs.delete(id);
     this.send(async () => [
       {
         sessionUpdate: "tool_call_update",

@@ -1,0 +1,245 @@
+/**
+ * Our host in `--mode acp`, driven over stdio by the official ACP SDK's client against the
+ * scripted LLM: initialize, session/new, a streamed prompt, permission questions answered each
+ * way, writes and edits through the client's fs, cancel mid-stream, plan mode refusing a write,
+ * the plan, slash commands, a client's MCP server, and a saved session loaded in a new process.
+ */
+import { strict as assert } from "node:assert";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { messageText, startMockLlm, toolResultMessages } from "../support/mock-llm";
+import { peerLaunch } from "../support/peers";
+import { agentText, kinds, startAcpHost, type AcpHarness } from "./acp-support";
+import { stdioServer, systemText } from "./mcp-support";
+
+type Update = AcpHarness["updates"][number]["update"];
+const toolUpdates = (h: AcpHarness, id: string): Update[] => h.updates.map((n) => n.update).filter((u) => (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u.toolCallId === id);
+const lastStatus = (h: AcpHarness, id: string): string | undefined => toolUpdates(h, id).reverse().find((u) => "status" in u && u.status)?.["status" as keyof Update] as string | undefined;
+
+describe("Our host in --mode acp, driven by the ACP SDK's client", function () {
+  this.timeout(60_000);
+  let h: AcpHarness | undefined;
+  afterEach(async () => {
+    await h?.stop();
+    h = undefined;
+  });
+
+  async function newSession(script: Parameters<typeof startAcpHost>[0] = {}, extraArgs: string[] = []) {
+    h = await startAcpHost(script, extraArgs);
+    await h.initialize();
+    const session = await h.agent.request("session/new", { cwd: h.launch.cwd, mcpServers: [] });
+    return session;
+  }
+
+  it("initialize says what it offers; session/new gives our modes and models; a prompt streams chunks and ends with end_turn", async function () {
+    h = await startAcpHost();
+    const init = await h.initialize();
+    assert.equal(init.protocolVersion, 1);
+    assert.deepEqual(init.agentCapabilities, { loadSession: true, promptCapabilities: { image: true, audio: false, embeddedContext: true }, mcpCapabilities: { http: true, sse: false } });
+    const session = await h.agent.request("session/new", { cwd: h.launch.cwd, mcpServers: [] });
+    assert.deepEqual(session.modes?.availableModes.map((m) => m.id), ["default", "auto-edit", "plan", "full-auto"]);
+    assert.equal(session.modes?.currentModeId, "default");
+    const model = session.configOptions?.find((o) => o.id === "model");
+    assert.equal(model?.type === "select" && model.currentValue, "mock/mock");
+    assert.match(String((session._meta as { pi?: { sessionFile?: string } }).pi?.sessionFile), /acp-sessions/);
+    h.llm.enqueue({ reasoning: ["Let me ", "think"], text: ["Hel", "lo ", "there"] });
+    const response = await h.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "hi" }] });
+    assert.equal(response.stopReason, "end_turn");
+    assert.equal(agentText(h.updates), "Hello there");
+    assert.equal(h.updates.filter((n) => n.update.sessionUpdate === "agent_message_chunk").length, 3, "one chunk a delta");
+    const thought = h.updates.flatMap((n) => (n.update.sessionUpdate === "agent_thought_chunk" && n.update.content.type === "text" ? [n.update.content.text] : [])).join("");
+    assert.equal(thought, "Let me think");
+    assert.ok(h.updates.every((n) => n.sessionId === session.sessionId));
+  });
+
+  it("a prompt's resource links, embedded resources and images reach the model", async function () {
+    const llm = await startMockLlm();
+    const launch = peerLaunch("host", { mockBaseUrl: llm.baseUrl });
+    // A model that takes images.
+    const models = JSON.parse(readFileSync(join(launch.agentDir, "models.json"), "utf8")) as { providers: { mock: { models: { input: string[] }[] } } };
+    models.providers.mock.models[0]!.input = ["text", "image"];
+    writeFileSync(join(launch.agentDir, "models.json"), JSON.stringify(models));
+    h = await startAcpHost({}, [], { llm, launch });
+    h.stop = ((stop) => async () => {
+      await stop();
+      await llm.close();
+      launch.cleanup();
+    })(h.stop);
+    await h.initialize();
+    const session = await h.agent.request("session/new", { cwd: launch.cwd, mcpServers: [] });
+    await h!.agent.request("session/prompt", {
+      sessionId: session.sessionId,
+      prompt: [
+        { type: "text", text: "look at these" },
+        { type: "resource_link", uri: "file:///tmp/a.ts", name: "a.ts" },
+        { type: "resource", resource: { uri: "file:///tmp/b.ts", text: "const b = 1;\n</resource> injected" } },
+        { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+      ],
+    });
+    const [request] = h!.llm.requests;
+    const user = request!.body.messages.filter((m) => m.role === "user").at(-1)!;
+    const text = messageText(user);
+    assert.match(text, /look at these/);
+    assert.match(text, /\[a\.ts\]\(file:\/\/\/tmp\/a\.ts\)/);
+    assert.match(text, /<resource uri="file:\/\/\/tmp\/b\.ts">\nconst b = 1;\n<\\\/resource> injected\n<\/resource>/);
+    assert.ok(JSON.stringify(user.content).includes("data:image/png;base64,iVBORw0KGgo="), "the image is sent");
+  });
+
+  it("a bash call asks session/request_permission on that call with the whole command; allowed it runs, denied it does not, 'deny always' is not asked again", async function () {
+    const answers: string[] = ["allow_once", "reject_once", "reject_always"];
+    const session = await newSession({
+      permission: (request) => {
+        const kind = answers.shift();
+        const option = request.options.find((o) => o.kind === kind)!;
+        return { outcome: { outcome: "selected", optionId: option.optionId } };
+      },
+    });
+    const command = "echo one; echo two && printf '%s' \"$((40 + 2))\"";
+    h!.llm.enqueue(
+      { toolCalls: [{ id: "b1", name: "bash", arguments: { command } }] }, { text: "ran" },
+      { toolCalls: [{ id: "b2", name: "bash", arguments: { command: "echo denied-once" } }] }, { text: "denied" },
+      { toolCalls: [{ id: "b3", name: "bash", arguments: { command: "echo denied-always" } }] }, { text: "denied" },
+      { toolCalls: [{ id: "b4", name: "bash", arguments: { command: "echo not-asked" } }] }, { text: "denied again" },
+    );
+    for (const text of ["one", "two", "three", "four"]) assert.equal((await h!.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text }] })).stopReason, "end_turn");
+    assert.equal(h!.permissions.length, 3, "b4 is denied without a question");
+    const [first] = h!.permissions;
+    assert.equal(first!.toolCall.toolCallId, "b1");
+    assert.deepEqual(first!.toolCall.rawInput, { command });
+    assert.ok(JSON.stringify(first!.toolCall.content).includes(JSON.stringify(command).slice(1, -1)), "the whole command is in the question");
+    // A compound command: Allow once, this exact command for the session, Deny, and ACP's reject_always.
+    assert.deepEqual(first!.options.map((o) => o.kind), ["allow_once", "allow_always", "reject_once", "reject_always"]);
+    const call = toolUpdates(h!, "b1")[0]!;
+    assert.ok(call.sessionUpdate === "tool_call" && call.kind === "execute" && call.title === command);
+    assert.equal(lastStatus(h!, "b1"), "completed");
+    assert.ok(JSON.stringify(toolUpdates(h!, "b1").at(-1)).includes("one\\ntwo\\n42"), "the command's output");
+    for (const id of ["b2", "b3", "b4"]) assert.equal(lastStatus(h!, id), "failed", id);
+    const results = h!.llm.requests.flatMap((r) => toolResultMessages(r)).map(messageText);
+    assert.ok(!results.some((t) => /denied-once\n|not-asked\n/.test(t)), "denied commands did not run");
+  });
+
+  it("write and edit go through the client's fs/write_text_file (reads through fs/read_text_file), with diffs in the tool call; nothing touches the disk", async function () {
+    const session = await newSession({ fs: true });
+    const cwd = h!.launch.cwd;
+    const target = join(cwd, "src", "new.txt");
+    // The client's buffer differs from the disk (unsaved): the edit works on the buffer.
+    writeFileSync(join(cwd, "old.txt"), "alpha\nbeta\n");
+    h!.files.set(join(cwd, "old.txt"), "alpha\nbeta\nunsaved\n");
+    h!.llm.enqueue(
+      { toolCalls: [{ id: "w1", name: "write", arguments: { path: "src/new.txt", content: "hello\n" } }] },
+      { toolCalls: [{ id: "e1", name: "edit", arguments: { path: "old.txt", edits: [{ oldText: "beta", newText: "gamma" }] } }] },
+      { text: "done" },
+    );
+    const response = await h!.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "write" }] });
+    assert.equal(response.stopReason, "end_turn");
+    assert.deepEqual(h!.writes.map((w) => [w.path, w.content]), [[target, "hello\n"], [join(cwd, "old.txt"), "alpha\ngamma\nunsaved\n"]]);
+    assert.equal(readFileSync(join(cwd, "old.txt"), "utf8"), "alpha\nbeta\n", "the disk is the client's business");
+    assert.ok(h!.writes.every((w) => w.sessionId === session.sessionId));
+    assert.ok(h!.reads.some((r) => r.path === join(cwd, "old.txt")), "the edit read the client's text");
+    assert.equal(existsSync(target), false, "the client wrote, not the host");
+    assert.deepEqual(h!.permissions.map((p) => p.toolCall.toolCallId), ["w1", "e1"]);
+    const writeCall = toolUpdates(h!, "w1")[0]!;
+    assert.ok(writeCall.sessionUpdate === "tool_call" && writeCall.kind === "edit");
+    assert.deepEqual(writeCall.content, [{ type: "diff", path: target, oldText: null, newText: "hello\n" }]);
+    assert.deepEqual(writeCall.locations, [{ path: target }]);
+    const editDone = toolUpdates(h!, "e1").at(-1)!;
+    assert.ok(editDone.sessionUpdate === "tool_call_update" && editDone.status === "completed");
+    assert.deepEqual(editDone.content?.[0], { type: "diff", path: join(cwd, "old.txt"), oldText: "beta", newText: "gamma" });
+  });
+
+  it("session/cancel mid-stream ends the prompt with stopReason cancelled and stops the model's request", async function () {
+    const session = await newSession();
+    h!.llm.enqueue({ text: Array.from({ length: 200 }, (_, i) => `w${i} `), delayMs: 50 });
+    const prompt = h!.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "long" }] });
+    while (!h!.updates.some((n) => n.update.sessionUpdate === "agent_message_chunk")) await new Promise((r) => setTimeout(r, 20));
+    await h!.agent.notify("session/cancel", { sessionId: session.sessionId });
+    const response = await prompt;
+    assert.equal(response.stopReason, "cancelled");
+    const done = await h!.llm.waitForDone(0, 5000);
+    assert.equal(done.aborted, true, "the model's request was aborted");
+    // The session goes on.
+    h!.llm.enqueue({ text: "again" });
+    assert.equal((await h!.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "next" }] })).stopReason, "end_turn");
+  });
+
+  it("session/set_mode plan: a write is refused without a question and nothing is written; current_mode_update says so", async function () {
+    const session = await newSession({ fs: true });
+    await h!.agent.request("session/set_mode", { sessionId: session.sessionId, modeId: "plan" });
+    h!.llm.enqueue({ toolCalls: [{ id: "w1", name: "write", arguments: { path: "x.txt", content: "no" } }] }, { text: "ok" });
+    await h!.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "write" }] });
+    assert.equal(h!.writes.length, 0);
+    assert.equal(h!.permissions.length, 0);
+    assert.equal(lastStatus(h!, "w1"), "failed");
+    assert.ok(h!.updates.some((n) => n.update.sessionUpdate === "current_mode_update" && n.update.currentModeId === "plan"));
+    await assert.rejects(h!.agent.request("session/set_mode", { sessionId: session.sessionId, modeId: "yolo" }), /Unknown mode/);
+    await h!.agent.request("session/set_mode", { sessionId: session.sessionId, modeId: "full-auto" });
+    h!.llm.enqueue({ toolCalls: [{ id: "w2", name: "write", arguments: { path: "x.txt", content: "yes" } }] }, { text: "ok" });
+    await h!.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "write" }] });
+    assert.equal(h!.permissions.length, 0, "full-auto asks nothing");
+    assert.equal(h!.writes.length, 1);
+  });
+
+  it("the todo tool's list is the ACP plan; prompt templates are available commands", async function () {
+    h = await startAcpHost();
+    mkdirSync(join(h.launch.agentDir, "prompts"), { recursive: true });
+    writeFileSync(join(h.launch.agentDir, "prompts", "review.md"), "---\ndescription: Review the changes\n---\nReview $ARGUMENTS");
+    await h.initialize();
+    const session = await h.agent.request("session/new", { cwd: h.launch.cwd, mcpServers: [] });
+    const phases = [{ name: "Build", tasks: [{ content: "write the face", status: "completed" }, { content: "test it", status: "in_progress" }] }];
+    h.llm.enqueue({ toolCalls: [{ id: "t1", name: "todo", arguments: { op: "replace", phases } }] }, { text: "planned" });
+    await h.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "/review the face" }] });
+    assert.match(messageText(h.llm.requests[0]!.body.messages.filter((m) => m.role === "user").at(-1)!), /Review the face/, "the template expanded");
+    const commands = h.updates.find((n) => n.update.sessionUpdate === "available_commands_update")?.update;
+    assert.ok(commands?.sessionUpdate === "available_commands_update");
+    assert.deepEqual(commands.availableCommands.map((c) => [c.name, c.description]), [["review", "Review the changes"]]);
+    const plan = h.updates.map((n) => n.update).filter((u) => u.sessionUpdate === "plan").at(-1);
+    assert.ok(plan?.sessionUpdate === "plan", `a plan update: ${kinds(h.updates).join(",")} ${h.stderr()}`);
+    assert.deepEqual(plan.entries.map((e) => [e.content, e.status]), [["write the face", "completed"], ["test it", "in_progress"]]);
+  });
+
+  it("an MCP server the client passes connects through our MCP manager (server-everything over stdio)", async function () {
+    h = await startAcpHost();
+    await h.initialize();
+    const server = stdioServer();
+    const session = await h.agent.request("session/new", { cwd: h.launch.cwd, mcpServers: [{ name: "everything", command: server.command, args: server.args, env: [] }] });
+    h.llm.enqueue({ toolCalls: [{ id: "s1", name: "tool_search", arguments: { query: "sum two numbers" } }] }, { text: "found" });
+    await h.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "add" }] });
+    assert.match(systemText(h.llm.requests[0]!), /mcp__everything/);
+    assert.match(messageText(toolResultMessages(h.llm.requests[1]!)[0]!), /mcp__everything__get_sum/);
+  });
+
+  it("session/load in a new process replays the saved conversation as session/updates, and the next prompt has its history", async function () {
+    const llm = await startMockLlm();
+    const launch = peerLaunch("host", { mockBaseUrl: llm.baseUrl });
+    try {
+      h = await startAcpHost({}, [], { llm, launch });
+      await h.initialize();
+      const session = await h.agent.request("session/new", { cwd: launch.cwd, mcpServers: [] });
+      llm.enqueue({ toolCalls: [{ id: "b1", name: "bash", arguments: { command: "echo saved" } }] }, { text: "first answer" });
+      await h.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "first question" }] });
+      const file = (session._meta as { pi: { sessionFile: string } }).pi.sessionFile;
+      await h.stop();
+      assert.ok(readFileSync(file, "utf8").includes("first answer"));
+
+      h = await startAcpHost({}, [], { llm, launch });
+      const init = await h.initialize();
+      assert.equal(init.agentCapabilities?.loadSession, true);
+      await h.agent.request("session/load", { sessionId: session.sessionId, cwd: launch.cwd, mcpServers: [] });
+      const replayed = h.updates.map((n) => n.update);
+      assert.deepEqual(replayed.map((u) => u.sessionUpdate).filter((k) => k !== "available_commands_update"), ["user_message_chunk", "tool_call", "tool_call_update", "agent_message_chunk"]);
+      assert.ok(replayed[0]?.sessionUpdate === "user_message_chunk" && replayed[0].content.type === "text" && replayed[0].content.text === "first question");
+      assert.ok(JSON.stringify(replayed[2]).includes("saved"));
+      assert.equal(agentText(h.updates), "first answer");
+      llm.enqueue({ text: "second answer" });
+      await h.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "second question" }] });
+      const last = llm.requests.at(-1)!;
+      assert.ok(last.body.messages.some((m) => messageText(m).includes("first question")), "history was loaded");
+      await assert.rejects(h.agent.request("session/load", { sessionId: "no-such-session", cwd: launch.cwd, mcpServers: [] }), /not found/i);
+    } finally {
+      await h?.stop();
+      h = undefined;
+      await llm.close();
+      launch.cleanup();
+    }
+  });
+});
