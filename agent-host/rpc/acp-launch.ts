@@ -4,11 +4,15 @@
  * extensions. Differences, for an editor that asks: the permission question is on for bash, edit
  * and write unless --confirm-tools says which, and the todo tool (the plan) is on.
  */
+import { existsSync } from "node:fs";
 import { loadAcpMode } from "../acp/load";
 import type { AcpRuntime, RuntimeRequest } from "../acp/host";
 import type { CliOptions } from "./cli-options";
 import { createHostRuntime } from "./host-runtime";
 import { takeSecretEnv } from "./secret-env";
+
+/** A session id as the host makes them (a UUID) or --session-id takes them: no path separators, no dots. */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
 export async function runAcpMode(options: CliOptions, version: string, warn: (message: string) => void): Promise<number> {
   // As in --mode rpc: nothing the host spawns inherits the editor's keys.
@@ -17,11 +21,20 @@ export async function runAcpMode(options: CliOptions, version: string, warn: (me
   const createRuntime = async (request: RuntimeRequest): Promise<AcpRuntime> => {
     // Each session opens its own file: a new one, or the one session/load names. --session/--continue/--fork apply to neither.
     const { session: _s, continue: _c, fork: _f, sessionId: _i, ...rest } = base;
-    const sessionOptions: CliOptions = { ...rest, continue: false, ...(request.sessionRef ? { session: request.sessionRef } : {}) };
+    // session/load names a session by its exact id in this cwd's session folder (--session-id's lookup), never by a path or a part of an id.
+    const ref = request.sessionRef;
+    if (ref !== undefined && !SESSION_ID.test(ref)) throw new Error(`Session not found: ${ref}`);
+    const sessionOptions: CliOptions = { ...rest, continue: false, ...(ref !== undefined ? { sessionId: ref } : {}) };
     const runtime = createHostRuntime(sessionOptions, {
       cwd: request.cwd, env: process.env, secretEnv, send: request.send, warn,
       toolIo: request.toolIo, askPermission: request.askPermission, clientMcpServers: request.mcpServers,
     });
+    const file = runtime.session.sessions.sessionFile;
+    if (ref !== undefined && !(file && existsSync(file))) {
+      // --session-id would have started a new session of that id: for a load it is not found.
+      await Promise.all([runtime.mcp?.dispose(), runtime.ready?.then(() => runtime.extensions?.shutdown(), () => undefined)]);
+      throw new Error(`Session not found: ${ref}`);
+    }
     await runtime.ready;
     return runtime;
   };

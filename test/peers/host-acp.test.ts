@@ -242,4 +242,24 @@ describe("Our host in --mode acp, driven by the ACP SDK's client", function () {
       launch.cleanup();
     }
   });
+
+  it("session/load takes a session id, never a path or a part of an id: other files are not opened", async function () {
+    h = await startAcpHost();
+    await h.initialize();
+    const session = await h.agent.request("session/new", { cwd: h.launch.cwd, mcpServers: [] });
+    h.llm.enqueue({ text: "saved" });
+    await h.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "q" }] });
+    const file = (session._meta as { pi: { sessionFile: string } }).pi.sessionFile;
+    // Another process's view: a second host on the same session folder.
+    const other = await startAcpHost({}, [], { llm: h.llm, launch: h.launch });
+    try {
+      await other.initialize();
+      for (const ref of [file, session.sessionId.slice(0, 8), "../" + session.sessionId, "/etc/passwd"]) {
+        await assert.rejects(other.agent.request("session/load", { sessionId: ref, cwd: h.launch.cwd, mcpServers: [] }), /not found/i, ref);
+      }
+      assert.equal(other.updates.length, 0, "nothing was replayed");
+    } finally {
+      await other.stop();
+    }
+  });
 });
