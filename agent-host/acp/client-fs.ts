@@ -8,7 +8,7 @@
 import { constants } from "node:fs";
 import { access, mkdir, readFile } from "node:fs/promises";
 import type { AgentContext, FileSystemCapabilities } from "./sdk";
-import { pathExists, type EditIo, type ReadIo, type WriteIo } from "../tools";
+import { pathExists, type EditIo, type ReadIo, type WriteIo } from "../tools/io";
 
 const BINARY = /\.(png|jpe?g|gif|webp|bmp|ico|pdf)$/i;
 

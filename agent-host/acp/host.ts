@@ -6,11 +6,11 @@
 import type { Readable, Writable } from "node:stream";
 import type { PermissionMode, SlashCommand, TodoPhase } from "../../shared/protocol";
 import type { Model } from "../ai/types";
-import type { McpServerConfig } from "../mcp/config";
+import type { ClientMcpEntry } from "./mcp-servers";
 import type { HostSession } from "../session/host-session/host-session";
 import type { ExtensionHost } from "../session/extensions";
 import type { AskChoice } from "../session/tool-gates/permission-policy";
-import type { EditIo, ReadIo, WriteIo } from "../tools";
+import type { EditIo, ReadIo, WriteIo } from "../tools/io";
 
 /** One session's host, as rpc/host-runtime.ts makes it. */
 export interface AcpRuntime {
@@ -30,7 +30,8 @@ export interface RuntimeRequest {
   cwd: string;
   /** A saved session to open (its id or path), for session/load; a new session otherwise. */
   sessionRef?: string;
-  mcpServers: McpServerConfig[];
+  /** The client's MCP servers, as it gave them (checked and connected by the runtime's maker). */
+  mcpServers: ClientMcpEntry[];
   /** The frames --mode rpc would write (events, todo_update, extension_ui_request): the face translates them. */
   send(frame: object): void;
   toolIo: { read?: ReadIo; write?: WriteIo; edit?: EditIo };
@@ -41,8 +42,6 @@ export interface AcpHost {
   input: Readable;
   output: Writable;
   version: string;
-  /** The host's environment less its secrets: what client MCP servers' values are checked against. */
-  env: NodeJS.ProcessEnv;
   createRuntime(request: RuntimeRequest): Promise<AcpRuntime>;
   warn(message: string): void;
 }

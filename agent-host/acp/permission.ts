@@ -7,7 +7,8 @@
  */
 import type { AgentContext, PermissionOption, PermissionOptionKind } from "./sdk";
 import type { ToolCall } from "../ai/types";
-import { ALLOW_ONCE, DENY, type AskChoice } from "../session/tool-gates/permission-policy";
+import { ALLOW_ONCE, DENY } from "../session/tool-gates/permission-answers";
+import type { AskChoice } from "../session/tool-gates/permission-policy";
 import { toolKind, toolTitle } from "./tool-calls";
 
 const REJECT_ALWAYS = "reject-always";

@@ -5,15 +5,16 @@
  * the client's fs serves the file tools and its session/request_permission the permission
  * questions, when it offers them. What goes where: docs/acp.md.
  */
-import { Readable, Writable } from "node:stream";
+import { Readable } from "node:stream";
 import { acp, type AgentConnection, type ClientCapabilities, type InitializeResponse, type McpServer } from "./sdk";
 import { AcpSession, beforeReader } from "./acp-session";
 import { clientToolIo } from "./client-fs";
 import { answerDialog } from "./dialogs";
 import type { AcpHost, AcpRuntime } from "./host";
-import { clientMcpServers } from "./mcp-servers";
+import { clientMcpEntries } from "./mcp-servers";
 import { permissionModeOf } from "./modes";
 import { acpAskPermission } from "./permission";
+import { batchedWritable } from "./stdout-stream";
 
 type Frame = { type?: unknown; [key: string]: unknown };
 
@@ -49,7 +50,7 @@ export async function serveAcp(host: AcpHost): Promise<void> {
     const runtime: AcpRuntime = await host.createRuntime({
       cwd,
       ...(sessionRef ? { sessionRef } : {}),
-      mcpServers: clientMcpServers(mcpServers, cwd, host.env, host.warn),
+      mcpServers: clientMcpEntries(mcpServers, host.warn),
       send: (frame) => route(frame as Frame),
       toolIo: clientToolIo(client, () => sessionId, capabilities.fs),
       askPermission: acpAskPermission(client, () => sessionId),
@@ -108,7 +109,7 @@ export async function serveAcp(host: AcpHost): Promise<void> {
     })
     .onRequest("session/set_config_option", ({ params }) => ({ configOptions: find(params.sessionId).setConfigOption(params.configId, params.value) }));
 
-  connection = app.connect(acp.ndJsonStream(Writable.toWeb(host.output) as WritableStream<Uint8Array>, Readable.toWeb(host.input) as ReadableStream<Uint8Array>));
+  connection = app.connect(acp.ndJsonStream(batchedWritable(host.output), Readable.toWeb(host.input) as ReadableStream<Uint8Array>));
   await connection.closed;
   // Nobody reads the output any more: runs are aborted, extensions hear session_shutdown, MCP servers close (each bounded).
   const bounded = (work: Promise<unknown> | undefined) => Promise.race([work, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);

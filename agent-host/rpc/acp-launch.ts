@@ -9,6 +9,8 @@ import { loadAcpMode } from "../acp/load";
 import type { AcpRuntime, RuntimeRequest } from "../acp/host";
 import type { CliOptions } from "./cli-options";
 import { createHostRuntime } from "./host-runtime";
+import { clientMcpServer, type McpServerConfig } from "../mcp/config";
+import type { ClientMcpEntry } from "../acp/mcp-servers";
 import { takeSecretEnv } from "./secret-env";
 
 /** A session id as the host makes them (a UUID) or --session-id takes them: no path separators, no dots. */
@@ -27,7 +29,7 @@ export async function runAcpMode(options: CliOptions, version: string, warn: (me
     const sessionOptions: CliOptions = { ...rest, continue: false, ...(ref !== undefined ? { sessionId: ref } : {}) };
     const runtime = createHostRuntime(sessionOptions, {
       cwd: request.cwd, env: process.env, secretEnv, send: request.send, warn,
-      toolIo: request.toolIo, askPermission: request.askPermission, clientMcpServers: request.mcpServers,
+      toolIo: request.toolIo, askPermission: request.askPermission, clientMcpServers: checkedServers(request.mcpServers, request.cwd, warn),
     });
     const file = runtime.session.sessions.sessionFile;
     if (ref !== undefined && !(file && existsSync(file))) {
@@ -38,6 +40,18 @@ export async function runAcpMode(options: CliOptions, version: string, warn: (me
     await runtime.ready;
     return runtime;
   };
-  await loadAcpMode().serveAcp({ input: process.stdin, output: process.stdout, version, env: process.env, createRuntime, warn });
+  await loadAcpMode().serveAcp({ input: process.stdin, output: process.stdout, version, createRuntime, warn });
   return 0;
+}
+
+/** The client's MCP servers, checked as mcp.json's entries are; one that does not pass is skipped with a warning. */
+function checkedServers(entries: readonly ClientMcpEntry[], cwd: string, warn: (message: string) => void): McpServerConfig[] {
+  return entries.flatMap(({ name, ...entry }) => {
+    try {
+      return [clientMcpServer(name, entry, cwd, process.env)];
+    } catch (error) {
+      warn(`ACP client's MCP server ${JSON.stringify(name)} skipped: ${error instanceof Error ? error.message : String(error)}`);
+      return [];
+    }
+  });
 }

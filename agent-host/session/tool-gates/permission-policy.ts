@@ -14,8 +14,9 @@ import { literalWords } from "./shell-words";
 /** `call` is the tool call the question is about (an ACP client shows the question on that call). */
 export type AskChoice = (title: string, options: string[], signal: AbortSignal, call?: ToolCall) => Promise<string | undefined>;
 
-export const ALLOW_ONCE = "Allow once";
-export const DENY = "Deny";
+import { ALLOW_ONCE, DENY } from "./permission-answers";
+
+export { ALLOW_ONCE, DENY };
 export const ALLOW_EXACT = "Allow this exact command for this session";
 export const allowProgramAnswer = (program: string): string => `Allow \`${program}\` with any arguments for this session`;
 
