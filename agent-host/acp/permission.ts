@@ -33,6 +33,7 @@ export function acpAskPermission(client: () => AgentContext, sessionId: () => st
     const tool = call?.name ?? "tool";
     if (deniedTools.has(tool) && answers.includes(DENY)) return DENY;
     const args = (call?.arguments ?? {}) as Record<string, unknown>;
+    // A cancelled run stops waiting at once: a client that never answers the cancelled question cannot hold the prompt.
     const response = await client().request(
       "session/request_permission",
       {
@@ -47,8 +48,8 @@ export function acpAskPermission(client: () => AgentContext, sessionId: () => st
         },
         options: permissionOptions(answers, tool),
       },
-      { cancellationSignal: signal },
-    );
+      { cancellationSignal: signal, stopWaitingOnCancel: true },
+    ).catch(() => ({ outcome: { outcome: "cancelled" as const } })); // a question that failed (no such method, a closed client) denies
     if (response.outcome.outcome !== "selected") return undefined;
     const chosen = response.outcome.optionId;
     if (chosen === REJECT_ALWAYS) {

@@ -262,4 +262,36 @@ describe("Our host in --mode acp, driven by the ACP SDK's client", function () {
       await other.stop();
     }
   });
+
+  it("session/cancel while a permission question is open: the question is cancelled, the command does not run, the prompt answers cancelled", async function () {
+    let asked!: () => void;
+    const open = new Promise<void>((resolve) => (asked = resolve));
+    const session = await newSession({
+      // The client never answers: only the cancel ends the question.
+      permission: () => {
+        asked();
+        return new Promise(() => undefined);
+      },
+    });
+    h!.llm.enqueue({ toolCalls: [{ id: "b1", name: "bash", arguments: { command: "touch ran.txt" } }] }, { text: "after" });
+    const prompt = h!.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "run" }] });
+    await open;
+    await h!.agent.notify("session/cancel", { sessionId: session.sessionId });
+    assert.equal((await prompt).stopReason, "cancelled");
+    assert.equal(existsSync(join(h!.launch.cwd, "ran.txt")), false);
+    assert.equal(h!.llm.requests.length, 1, "no further model request");
+  });
+
+  it("a failed model request is a JSON-RPC error carrying the provider's message; a second prompt during a run is refused", async function () {
+    const session = await newSession(undefined, []);
+    await h!.agent.request("session/set_config_option", { sessionId: session.sessionId, configId: "model", value: "mock/mock" });
+    h!.llm.enqueue({ kind: "error", status: 400, message: "bad request from the mock" });
+    await assert.rejects(h!.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "x" }] }), /bad request from the mock/);
+    h!.llm.enqueue({ text: ["slow ", "reply"], delayMs: 300 });
+    const first = h!.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "one" }] });
+    await h!.llm.waitForRequests(2);
+    await assert.rejects(h!.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "two" }] }), /already running/);
+    assert.equal((await first).stopReason, "end_turn");
+    await assert.rejects(h!.agent.request("session/set_config_option", { sessionId: session.sessionId, configId: "model", value: "nope/none" }), /Unknown model/);
+  });
 });
