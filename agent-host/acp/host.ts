@@ -10,7 +10,7 @@ import type { ClientMcpEntry } from "./mcp-servers";
 import type { HostSession } from "../session/host-session/host-session";
 import type { ExtensionHost } from "../session/extensions";
 import type { AskChoice } from "../session/tool-gates/permission-policy";
-import type { EditIo, ReadIo, WriteIo } from "../tools/io";
+import type { EditIo, ReadIo, ShellIo, WriteIo } from "../tools/io";
 
 /** One session's host, as rpc/host-runtime.ts makes it. */
 export interface AcpRuntime {
@@ -34,7 +34,8 @@ export interface RuntimeRequest {
   mcpServers: ClientMcpEntry[];
   /** The frames --mode rpc would write (events, todo_update, extension_ui_request): the face translates them. */
   send(frame: object): void;
-  toolIo: { read?: ReadIo; write?: WriteIo; edit?: EditIo };
+  /** `shell` is used only without --sandbox. */
+  toolIo: { read?: ReadIo; write?: WriteIo; edit?: EditIo; shell?: ShellIo };
   askPermission: AskChoice;
 }
 

@@ -9,6 +9,7 @@ import { Readable } from "node:stream";
 import { acp, type AgentConnection, type ClientCapabilities, type InitializeResponse, type McpServer } from "./sdk";
 import { AcpSession, beforeReader } from "./acp-session";
 import { clientToolIo } from "./client-fs";
+import { clientShellIo } from "./client-terminal";
 import { answerDialog } from "./dialogs";
 import type { AcpHost, AcpRuntime } from "./host";
 import { clientMcpEntries } from "./mcp-servers";
@@ -52,7 +53,10 @@ export async function serveAcp(host: AcpHost): Promise<void> {
       ...(sessionRef ? { sessionRef } : {}),
       mcpServers: clientMcpEntries(mcpServers, host.warn),
       send: (frame) => route(frame as Frame),
-      toolIo: clientToolIo(client, () => sessionId, capabilities.fs),
+      toolIo: {
+        ...clientToolIo(client, () => sessionId, capabilities.fs),
+        ...(capabilities.terminal ? { shell: clientShellIo(client, () => sessionId, (command, terminalId) => session?.updates.terminal(command, terminalId)) } : {}),
+      },
       askPermission: acpAskPermission(client, () => sessionId),
     });
     sessionId = runtime.session.sessions.sessionId;

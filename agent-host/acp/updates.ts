@@ -27,6 +27,8 @@ export class UpdateStream {
   private readonly before = new Map<string, Promise<string | null>>();
   /** Each running call's input: tool_execution_end does not carry it. */
   private readonly inputs = new Map<string, Args>();
+  /** bash calls running in a client terminal: its id, shown instead of our copy of the output. */
+  private readonly terminals = new Map<string, string>();
 
   constructor(private readonly sink: UpdateSink) {}
 
@@ -42,13 +44,25 @@ export class UpdateStream {
       }
       case "tool_execution_start":
         return this.toolStart(String(frame.toolCallId), String(frame.toolName), (frame.args ?? {}) as Args);
-      case "tool_execution_update":
-        return this.send([{ sessionUpdate: "tool_call_update", toolCallId: String(frame.toolCallId), status: "in_progress", content: resultContent(frame.partialResult) }]);
+      case "tool_execution_update": {
+        const id = String(frame.toolCallId);
+        const terminalId = this.terminals.get(id);
+        // A client terminal shows the output itself.
+        return this.send([{ sessionUpdate: "tool_call_update", toolCallId: id, status: "in_progress", content: terminalId ? [{ type: "terminal", terminalId }] : resultContent(frame.partialResult) }]);
+      }
       case "tool_execution_end":
         return this.toolEnd(String(frame.toolCallId), String(frame.toolName), frame.result, frame.isError === true);
       case "todo_update":
         return this.send([planUpdate(frame.phases as TodoPhase[])]);
     }
+  }
+
+  /** A command started in the client's terminal: the running bash call of that command shows it. */
+  terminal(command: string, terminalId: string): void {
+    const id = [...this.inputs].find(([callId, args]) => !this.terminals.has(callId) && typeof args.command === "string" && command.endsWith(args.command))?.[0];
+    if (id === undefined) return;
+    this.terminals.set(id, terminalId);
+    this.send([{ sessionUpdate: "tool_call_update", toolCallId: id, status: "in_progress", content: [{ type: "terminal", terminalId }] }]);
   }
 
   /** Updates in order after everything queued before them. */
@@ -90,14 +104,20 @@ export class UpdateStream {
   private toolEnd(id: string, name: string, result: unknown, isError: boolean): void {
     const before = this.before.get(id);
     const args = this.inputs.get(id) ?? {};
+    const terminalId = this.terminals.get(id);
     this.before.delete(id);
     this.inputs.delete(id);
+    this.terminals.delete(id);
     this.send(async () => [
       {
         sessionUpdate: "tool_call_update",
         toolCallId: id,
         status: isError ? "failed" : "completed",
-        content: [...(isError ? [] : toolDiffs(name, args, this.sink.cwd, before ? await before : undefined)), ...resultContent(result)],
+        content: [
+          ...(terminalId ? [{ type: "terminal" as const, terminalId }] : []),
+          ...(isError ? [] : toolDiffs(name, args, this.sink.cwd, before ? await before : undefined)),
+          ...resultContent(result),
+        ],
         rawOutput: result as Record<string, unknown>,
       },
     ]);

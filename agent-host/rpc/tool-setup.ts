@@ -6,7 +6,7 @@
 import type { PermissionMode, TodoPhase } from "../../shared/protocol";
 import type { Agent } from "../agent/agent";
 import type { AnyAgentTool } from "../agent/tool";
-import { allToolNames, createTool, createWorkspaceGuard, defaultToolNames, type EditIo, type PathGuard, type ReadIo, type ToolName, type WriteIo } from "../tools";
+import { allToolNames, createTool, createWorkspaceGuard, defaultToolNames, type EditIo, type PathGuard, type ReadIo, type ShellIo, type ToolName, type WriteIo } from "../tools";
 import { createTodoTool, type TodoStore } from "../tools/todo";
 import { chainGates } from "../session/tool-gates/gate-chain";
 import { createWorkspaceGate } from "../session/tool-gates/path-policy";
@@ -40,11 +40,13 @@ export function protectedWrites(options: CliOptions, mode: () => PermissionMode)
   return { approvals, beforeWrite: createProtectedWriteCheck(approvals, mode) };
 }
 
-/** File I/O of the read, write and edit tools served by someone else (an ACP client's fs/*); the local file system otherwise. */
+/** File I/O of the read, write and edit tools, and bash's shell, served by someone else (an ACP client's fs/* and terminal/*); local otherwise. */
 export interface ToolIo {
   read?: ReadIo;
   write?: WriteIo;
   edit?: EditIo;
+  /** Not used under --sandbox: commands stay in our OS sandbox. */
+  shell?: ShellIo;
 }
 
 export function pickTools(options: CliOptions, defaultTools: string[] | undefined, cwd: string, todoStore: TodoStore, env: NodeJS.ProcessEnv, sandbox?: ToolSandbox, beforeWrite?: PathGuard, io: ToolIo = {}): AnyAgentTool[] {
@@ -55,7 +57,8 @@ export function pickTools(options: CliOptions, defaultTools: string[] | undefine
   return wanted.flatMap((name): AnyAgentTool[] => {
     if (name === "todo") return [createTodoTool(todoStore)];
     const served = { ...(io.read ? { read: { io: io.read } } : {}), ...(io.write ? { write: { io: io.write } } : {}), ...(io.edit ? { edit: { io: io.edit } } : {}) };
-    return (allToolNames as readonly string[]).includes(name) ? [createTool(name as ToolName, cwd, { ...guard, ...served, bash: { env, ...(sandbox ? { sandbox } : {}) } })] : [];
+    const shell = sandbox ? { sandbox } : io.shell ? { io: io.shell } : {};
+    return (allToolNames as readonly string[]).includes(name) ? [createTool(name as ToolName, cwd, { ...guard, ...served, bash: { env, ...shell } })] : [];
   });
 }
 

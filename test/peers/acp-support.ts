@@ -18,6 +18,16 @@ export interface ClientScript {
   permission?(request: Acp.RequestPermissionRequest): Acp.RequestPermissionResponse | Promise<Acp.RequestPermissionResponse>;
   /** Offer fs/* (default false): requests are served from a Map, `writes` records them. */
   fs?: boolean;
+  /** Offer terminal/* (default false): each terminal a real child process here, `terminals` records them. */
+  terminal?: boolean;
+}
+
+export interface TestTerminal {
+  request: Acp.CreateTerminalRequest;
+  output: string;
+  exit?: { exitCode: number | null; signal: string | null };
+  killed: boolean;
+  released: boolean;
 }
 
 export interface AcpHarness {
@@ -31,6 +41,7 @@ export interface AcpHarness {
   files: Map<string, string>;
   writes: Acp.WriteTextFileRequest[];
   reads: Acp.ReadTextFileRequest[];
+  terminals: Map<string, TestTerminal>;
   stderr: () => string;
   sessionDir: string;
   initialize(): Promise<Acp.InitializeResponse>;
@@ -52,6 +63,15 @@ export async function startAcpHost(script: ClientScript = {}, extraArgs: string[
   const files = new Map<string, string>();
   const writes: Acp.WriteTextFileRequest[] = [];
   const reads: Acp.ReadTextFileRequest[] = [];
+  const terminals = new Map<string, TestTerminal>();
+  const killers = new Map<string, () => void>();
+  const exited = new Map<string, Promise<void>>();
+  const terminal = (id: string): TestTerminal => {
+    const t = terminals.get(id);
+    if (!t) throw acp.RequestError.resourceNotFound(id);
+    return t;
+  };
+  const exitStatus = (t: TestTerminal) => (t.exit ? { exitCode: t.exit.exitCode, signal: t.exit.signal } : null);
   const app = acp
     .client({ name: "acp-test-client" })
     .onNotification("session/update", ({ params }) => void updates.push(params))
@@ -71,15 +91,48 @@ export async function startAcpHost(script: ClientScript = {}, extraArgs: string[
       writes.push(params);
       files.set(params.path, params.content);
       return {};
+    })
+    .onRequest("terminal/create", ({ params }) => {
+      const id = `term-${terminals.size + 1}`;
+      const t: TestTerminal = { request: params, output: "", killed: false, released: false };
+      terminals.set(id, t);
+      const proc = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? undefined, stdio: ["ignore", "pipe", "pipe"] });
+      proc.stdout.on("data", (c: Buffer) => (t.output += c.toString()));
+      proc.stderr.on("data", (c: Buffer) => (t.output += c.toString()));
+      exited.set(id, new Promise((resolve) => proc.once("close", (code, signal) => {
+        t.exit = { exitCode: code, signal };
+        resolve();
+      })));
+      killers.set(id, () => proc.kill("SIGKILL"));
+      return { terminalId: id };
+    })
+    .onRequest("terminal/output", ({ params }) => {
+      const t = terminal(params.terminalId);
+      return { output: t.output, truncated: false, exitStatus: exitStatus(t) };
+    })
+    .onRequest("terminal/wait_for_exit", async ({ params }) => {
+      await exited.get(params.terminalId);
+      const t = terminal(params.terminalId);
+      return { exitCode: t.exit?.exitCode ?? null, signal: t.exit?.signal ?? null };
+    })
+    .onRequest("terminal/kill", ({ params }) => {
+      terminal(params.terminalId).killed = true;
+      killers.get(params.terminalId)?.();
+      return {};
+    })
+    .onRequest("terminal/release", ({ params }) => {
+      terminal(params.terminalId).released = true;
+      killers.get(params.terminalId)?.();
+      return {};
     });
   const connection = app.connect(acp.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>));
   return {
-    llm, child, launch, agent: connection.agent, connection, updates, permissions, files, writes, reads, sessionDir,
+    llm, child, launch, agent: connection.agent, connection, updates, permissions, files, writes, reads, terminals, sessionDir,
     stderr: () => err,
     initialize: () =>
       connection.agent.request("initialize", {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: script.fs === true, writeTextFile: script.fs === true }, terminal: false },
+        clientCapabilities: { fs: { readTextFile: script.fs === true, writeTextFile: script.fs === true }, terminal: script.terminal === true },
         clientInfo: { name: "acp-test-client", version: "1" },
       }),
     async stop() {

@@ -1,7 +1,7 @@
 /**
  * Our host in `--mode acp` driven by an ACP client nobody here wrote: acpx 0.19.1, a headless ACP
  * CLI from npm (test/peers/acpx-0.19.1, with its own Node 22), in its one-shot `exec` mode,
- * against the scripted LLM. acpx offers fs and terminal and answers permission questions by its
+ * against the scripted LLM. acpx offers fs and terminals (both used) and answers permission questions by its
  * own policy flags; `--format json` prints every JSON-RPC frame both ways, which the test reads.
  */
 import { strict as assert } from "node:assert";
@@ -50,7 +50,7 @@ describe("Our host in --mode acp, driven by acpx (an ACP client from npm)", func
     launch.cleanup();
   });
 
-  it("a streamed answer, a write through acpx's fs/write_text_file after its permission question, a bash command run by us; stopReason end_turn", async function () {
+  it("a streamed answer, a write through acpx's fs/write_text_file after its permission question, a bash command in its terminal; stopReason end_turn", async function () {
     llm.enqueue(
       { text: ["Writing ", "now"], toolCalls: [{ id: "w1", name: "write", arguments: { path: "hello.txt", content: "from the host\n" } }] },
       { toolCalls: [{ id: "b1", name: "bash", arguments: { command: "cat hello.txt; echo ran-by-host" } }] },
@@ -68,7 +68,11 @@ describe("Our host in --mode acp, driven by acpx (an ACP client from npm)", func
     assert.equal(write?.params?.path, join(launch.cwd, "hello.txt"));
     assert.equal(readFileSync(join(launch.cwd, "hello.txt"), "utf8"), "from the host\n", "acpx wrote the file");
     assert.match(messageText(toolResultMessages(llm.requests[2]!).at(-1)!), /from the host\nran-by-host/);
-    assert.ok(!frames.some((f) => f.method?.startsWith("terminal/")), "bash runs in the host (terminal delegation is not done)");
+    // acpx offers terminals: bash ran in acpx's terminal, and the tool call shows it.
+    const created = frames.find((f) => f.method === "terminal/create");
+    assert.deepEqual([created?.params?.command, created?.params?.args], ["bash", ["-c", "cat hello.txt; echo ran-by-host"]]);
+    assert.ok(frames.some((f) => f.method === "terminal/release"));
+    assert.ok(updates(frames).some((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "b1" && JSON.stringify(u.content).includes('"terminal"')));
     const diff = updates(frames).find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "w1");
     assert.deepEqual(diff?.content, [{ type: "diff", path: join(launch.cwd, "hello.txt"), oldText: null, newText: "from the host\n" }]);
     const end = frames.find((f) => f.result && f.result.stopReason);

@@ -294,4 +294,34 @@ describe("Our host in --mode acp, driven by the ACP SDK's client", function () {
     assert.equal((await first).stopReason, "end_turn");
     await assert.rejects(h!.agent.request("session/set_config_option", { sessionId: session.sessionId, configId: "model", value: "nope/none" }), /Unknown model/);
   });
+
+  it("bash runs in the client's terminal when it offers one: the tool call shows the terminal, the model reads its output; cancel kills it", async function () {
+    const session = await newSession({ terminal: true });
+    h!.llm.enqueue({ toolCalls: [{ id: "b1", name: "bash", arguments: { command: "echo in-terminal; pwd" } }] }, { text: "ok" });
+    await h!.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "run" }] });
+    const [created] = [...h!.terminals.values()];
+    assert.deepEqual([created!.request.command, created!.request.args, created!.request.cwd], ["bash", ["-c", "echo in-terminal; pwd"], h!.launch.cwd]);
+    assert.equal(created!.released, true, "released after the command");
+    assert.equal(messageText(toolResultMessages(h!.llm.requests[1]!)[0]!).trim(), `in-terminal\n${h!.launch.cwd}`);
+    const done = toolUpdates(h!, "b1").at(-1)!;
+    assert.ok(done.sessionUpdate === "tool_call_update" && done.status === "completed");
+    assert.deepEqual(done.content?.[0], { type: "terminal", terminalId: "term-1" });
+
+    h!.llm.enqueue({ toolCalls: [{ id: "b2", name: "bash", arguments: { command: "echo started; sleep 30" } }] }, { text: "never" });
+    const prompt = h!.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "long" }] });
+    while (!(h!.terminals.get("term-2")?.output ?? "").includes("started")) await new Promise((r) => setTimeout(r, 50));
+    await h!.agent.notify("session/cancel", { sessionId: session.sessionId });
+    assert.equal((await prompt).stopReason, "cancelled");
+    const second = h!.terminals.get("term-2")!;
+    assert.ok(second.killed || second.released, "the command was killed");
+    assert.ok(second.exit, "and it ended");
+  });
+
+  it("under --sandbox, bash stays in our sandbox even when the client offers a terminal", async function () {
+    const session = await newSession({ terminal: true }, ["--sandbox", "workspace-write"]);
+    h!.llm.enqueue({ toolCalls: [{ id: "b1", name: "bash", arguments: { command: "echo sandboxed" } }] }, { text: "ok" });
+    await h!.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "run" }] });
+    assert.equal(h!.terminals.size, 0, "no client terminal");
+    assert.match(messageText(toolResultMessages(h!.llm.requests[1]!)[0]!), /sandboxed/);
+  });
 });
