@@ -5,6 +5,8 @@
  * the client's fs serves the file tools and its session/request_permission the permission
  * questions, when it offers them. What goes where: docs/acp.md.
  */
+import { statSync } from "node:fs";
+import { isAbsolute } from "node:path";
 import { Readable } from "node:stream";
 import { acp, type AgentConnection, type ClientCapabilities, type InitializeResponse, type McpServer } from "./sdk";
 import { AcpSession, beforeReader } from "./acp-session";
@@ -36,6 +38,7 @@ export async function serveAcp(host: AcpHost): Promise<void> {
 
   /** A session's runtime; its frames wait until the ACP session exists (the id is the runtime's). */
   async function open(cwd: string, mcpServers: readonly McpServer[], sessionRef?: string): Promise<AcpSession> {
+    checkCwd(cwd);
     let session: AcpSession | undefined;
     let sessionId = "";
     const early: Frame[] = [];
@@ -77,6 +80,7 @@ export async function serveAcp(host: AcpHost): Promise<void> {
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: false },
+          sessionCapabilities: { close: {} },
         },
         agentInfo: { name: "pi-agent-host", title: "Pi Agent (VS Code agent host)", version: host.version },
         authMethods: [],
@@ -111,18 +115,37 @@ export async function serveAcp(host: AcpHost): Promise<void> {
       find(params.sessionId).setMode(mode);
       return {};
     })
-    .onRequest("session/set_config_option", ({ params }) => ({ configOptions: find(params.sessionId).setConfigOption(params.configId, params.value) }));
+    .onRequest("session/set_config_option", ({ params }) => ({ configOptions: find(params.sessionId).setConfigOption(params.configId, params.value) }))
+    .onRequest("session/close", async ({ params }) => {
+      const session = find(params.sessionId);
+      sessions.delete(params.sessionId);
+      await closeRuntime(session.runtime);
+      return {};
+    });
 
   connection = app.connect(acp.ndJsonStream(batchedWritable(host.output), Readable.toWeb(host.input) as ReadableStream<Uint8Array>));
   await connection.closed;
-  // Nobody reads the output any more: runs are aborted, extensions hear session_shutdown, MCP servers close (each bounded).
+  // Nobody reads the output any more: every session closes.
+  await Promise.all([...sessions.values()].map(({ runtime }) => closeRuntime(runtime)));
+}
+
+/** A session's end: its run aborted, extensions hear session_shutdown, MCP servers close (each bounded). */
+async function closeRuntime(runtime: AcpRuntime): Promise<void> {
   const bounded = (work: Promise<unknown> | undefined) => Promise.race([work, new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
-  await Promise.all(
-    [...sessions.values()].map(async ({ runtime }) => {
-      runtime.extensionUi?.cancelAll();
-      await bounded(runtime.session.abort());
-      await bounded(runtime.extensions?.shutdown());
-      await bounded(runtime.mcp?.dispose());
-    }),
-  );
+  runtime.extensionUi?.cancelAll();
+  await bounded(runtime.session.abort());
+  await bounded(runtime.extensions?.shutdown());
+  await bounded(runtime.mcp?.dispose());
+  runtime.session.dispose();
+}
+
+/** ACP's cwd: an absolute path to an existing folder (the session's files, tools and trust hang on it). */
+function checkCwd(cwd: string): void {
+  let folder = false;
+  try {
+    folder = isAbsolute(cwd) && !cwd.includes("\0") && statSync(cwd).isDirectory();
+  } catch {
+    folder = false;
+  }
+  if (!folder) throw acp.RequestError.invalidParams({ cwd }, "cwd must be the absolute path of an existing folder");
 }

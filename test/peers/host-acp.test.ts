@@ -35,7 +35,7 @@ describe("Our host in --mode acp, driven by the ACP SDK's client", function () {
     h = await startAcpHost();
     const init = await h.initialize();
     assert.equal(init.protocolVersion, 1);
-    assert.deepEqual(init.agentCapabilities, { loadSession: true, promptCapabilities: { image: true, audio: false, embeddedContext: true }, mcpCapabilities: { http: true, sse: false } });
+    assert.deepEqual(init.agentCapabilities, { loadSession: true, promptCapabilities: { image: true, audio: false, embeddedContext: true }, mcpCapabilities: { http: true, sse: false }, sessionCapabilities: { close: {} } });
     const session = await h.agent.request("session/new", { cwd: h.launch.cwd, mcpServers: [] });
     assert.deepEqual(session.modes?.availableModes.map((m) => m.id), ["default", "auto-edit", "plan", "full-auto"]);
     assert.equal(session.modes?.currentModeId, "default");
@@ -323,5 +323,36 @@ describe("Our host in --mode acp, driven by the ACP SDK's client", function () {
     await h!.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "run" }] });
     assert.equal(h!.terminals.size, 0, "no client terminal");
     assert.match(messageText(toolResultMessages(h!.llm.requests[1]!)[0]!), /sandboxed/);
+  });
+
+  it("session/new refuses a cwd that is not an absolute path to a folder", async function () {
+    h = await startAcpHost();
+    await h.initialize();
+    const file = join(h.launch.cwd, "a-file");
+    writeFileSync(file, "x");
+    for (const cwd of ["relative/dir", "", join(h.launch.cwd, "missing"), file, `${h.launch.cwd}\u0000x`]) {
+      await assert.rejects(h.agent.request("session/new", { cwd, mcpServers: [] }), /cwd|Invalid/i, JSON.stringify(cwd));
+    }
+    assert.ok((await h.agent.request("session/new", { cwd: h.launch.cwd, mcpServers: [] })).sessionId);
+  });
+
+  it("two sessions in one connection keep their updates apart; session/close ends one and its id is gone", async function () {
+    h = await startAcpHost();
+    const init = await h.initialize();
+    assert.deepEqual(init.agentCapabilities?.sessionCapabilities, { close: {} });
+    const a = await h.agent.request("session/new", { cwd: h.launch.cwd, mcpServers: [] });
+    const b = await h.agent.request("session/new", { cwd: h.launch.cwd, mcpServers: [] });
+    assert.notEqual(a.sessionId, b.sessionId);
+    h.llm.enqueue((r) => ({ text: ["from ", messageText(r.body.messages.at(-1)!)], delayMs: 20 }), (r) => ({ text: ["from ", messageText(r.body.messages.at(-1)!)], delayMs: 20 }));
+    await Promise.all([
+      h.agent.request("session/prompt", { sessionId: a.sessionId, prompt: [{ type: "text", text: "A" }] }),
+      h.agent.request("session/prompt", { sessionId: b.sessionId, prompt: [{ type: "text", text: "B" }] }),
+    ]);
+    assert.equal(agentText(h.updates.filter((n) => n.sessionId === a.sessionId)), "from A");
+    assert.equal(agentText(h.updates.filter((n) => n.sessionId === b.sessionId)), "from B");
+    await h.agent.request("session/close", { sessionId: a.sessionId });
+    await assert.rejects(h.agent.request("session/prompt", { sessionId: a.sessionId, prompt: [{ type: "text", text: "again" }] }), /not found/i);
+    h.llm.enqueue({ text: "still here" });
+    assert.equal((await h.agent.request("session/prompt", { sessionId: b.sessionId, prompt: [{ type: "text", text: "B2" }] })).stopReason, "end_turn");
   });
 });
