@@ -21,7 +21,8 @@ import { batchedWritable } from "./stdout-stream";
 
 type Frame = { type?: unknown; [key: string]: unknown };
 
-export async function serveAcp(host: AcpHost): Promise<void> {
+/** Resolves with the exit code: 0 when the client ended the input, 1 when the connection failed (the reason on stderr). */
+export async function serveAcp(host: AcpHost): Promise<number> {
   const sessions = new Map<string, AcpSession>();
   let capabilities: ClientCapabilities = {};
   let connection: AgentConnection | undefined;
@@ -125,8 +126,13 @@ export async function serveAcp(host: AcpHost): Promise<void> {
 
   connection = app.connect(acp.ndJsonStream(batchedWritable(host.output), Readable.toWeb(host.input) as ReadableStream<Uint8Array>));
   await connection.closed;
+  // The SDK closes with its own generic error at the end of input; anything else (a line over its 32 MB limit, a broken pipe) is said.
+  const reason: unknown = connection.signal.reason;
+  const failed = reason instanceof Error && reason.message !== "ACP connection closed";
+  if (failed) host.warn(`ACP connection closed: ${reason.message}`);
   // Nobody reads the output any more: every session closes.
   await Promise.all([...sessions.values()].map(({ runtime }) => closeRuntime(runtime)));
+  return failed ? 1 : 0;
 }
 
 /** A session's end: its run aborted, extensions hear session_shutdown, MCP servers close (each bounded). */

@@ -40,8 +40,7 @@ export async function runAcpMode(options: CliOptions, version: string, warn: (me
     await runtime.ready;
     return runtime;
   };
-  await loadAcpMode().serveAcp({ input: process.stdin, output: process.stdout, version, createRuntime, warn });
-  return 0;
+  return loadAcpMode().serveAcp({ input: process.stdin, output: process.stdout, version, createRuntime, warn });
 }
 
 /** The client's MCP servers, checked as mcp.json's entries are; one that does not pass is skipped with a warning. */
