@@ -1,11 +1,11 @@
 /**
  * `--mode acp` beside `--mode rpc` (issue 36): start-up (spawn → first answer: rpc `get_state`, acp
  * `initialize`; and acp's `session/new`), and one streamed reply of 40 KB and 400 KB in 20-character
- * deltas (2,000 and 20,000 session/update notifications), timed from the prompt to its answer
+ * deltas (2,000 and 20,000 deltas; ACP gathers the deltas of one event-loop turn into one chunk), timed from the prompt to its answer
  * (acp: the session/prompt response; rpc: agent_end), with the host's CPU time. Raw JSONL clients,
  * so that only the host's work is in the figures. Median (min–max) of `--runs` rounds, alternating.
  *
- *   npm run build && npx tsx bench/acp.ts [--runs 5]
+ *   npm run build && npx tsx bench/acp.ts [--runs 5] [--sizes 40,400,4000]
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
@@ -17,6 +17,8 @@ import { summarize } from "./lib/stats";
 
 const HOST = process.env.BENCH_HOST_JS ?? path.join(__dirname, "..", "dist", "agent-host.js");
 const runs = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 5;
+/** Reply sizes in KB (`--sizes 40,400,4000`). */
+const sizes = (process.argv.includes("--sizes") ? process.argv[process.argv.indexOf("--sizes") + 1]! : "40,400").split(",").map((kb) => Number(kb) * 1000);
 
 type Frame = Record<string, unknown> & { id?: unknown; method?: string; type?: string; result?: Record<string, unknown> };
 
@@ -24,6 +26,7 @@ class Host {
   private buffer = "";
   private waiters: { test: (f: Frame) => boolean; resolve: (f: Frame) => void }[] = [];
   chunks = 0;
+  chars = 0;
   constructor(readonly child: ChildProcess) {
     child.stdout!.on("data", (data: Buffer) => {
       this.buffer += data.toString();
@@ -34,6 +37,8 @@ class Host {
         if (!line.trim()) continue;
         const frame = JSON.parse(line) as Frame;
         if (frame.method === "session/update" || frame.type === "message_update") this.chunks++;
+        const update = (frame.params as { update?: { sessionUpdate?: string; content?: { text?: string } } } | undefined)?.update;
+        if (update?.sessionUpdate === "agent_message_chunk") this.chars += update.content?.text?.length ?? 0;
         for (const w of [...this.waiters]) if (w.test(frame)) {
           this.waiters.splice(this.waiters.indexOf(w), 1);
           w.resolve(frame);
@@ -98,16 +103,17 @@ async function streamRpc(llm: BenchLlm, chars: number): Promise<{ ms: number; cp
   return result;
 }
 
-async function streamAcp(llm: BenchLlm, chars: number): Promise<{ ms: number; cpuMs: number; chunks: number }> {
+async function streamAcp(llm: BenchLlm, chars: number): Promise<{ ms: number; cpuMs: number; chunks: number; chars: number }> {
   const { host, sessionId } = await startAcp(llm);
   llm.script([{ text: deltas(chars) }]);
   host.chunks = 0;
+  host.chars = 0;
   const cpu0 = cpuMsOf(host.child.pid!);
   const t0 = performance.now();
   host.send({ jsonrpc: "2.0", id: 3, method: "session/prompt", params: { sessionId, prompt: [{ type: "text", text: "go" }] } });
   const answer = await host.wait((f) => f.id === 3);
   if (answer.result?.stopReason !== "end_turn") throw new Error(`prompt: ${JSON.stringify(answer)}`);
-  const result = { ms: performance.now() - t0, cpuMs: cpuMsOf(host.child.pid!) - cpu0, chunks: host.chunks };
+  const result = { ms: performance.now() - t0, cpuMs: cpuMsOf(host.child.pid!) - cpu0, chunks: host.chunks, chars: host.chars };
   await host.stop();
   return result;
 }
@@ -130,7 +136,7 @@ async function main(): Promise<void> {
     add("start-up rpc: spawn → get_state answered (ms)", rpc.ms);
     add("start-up acp: spawn → initialize answered (ms)", acp.ms);
     add("start-up acp: spawn → session/new answered (ms)", acp.newMs);
-    for (const chars of [40_000, 400_000]) {
+    for (const chars of sizes) {
       const kb = `${chars / 1000} KB`;
       const r = await streamRpc(llm, chars);
       add(`stream ${kb}, rpc: prompt → agent_end (ms)`, r.ms);
@@ -138,7 +144,8 @@ async function main(): Promise<void> {
       const a = await streamAcp(llm, chars);
       add(`stream ${kb}, acp: prompt → stopReason (ms)`, a.ms);
       add(`stream ${kb}, acp: host CPU (ms)`, a.cpuMs);
-      if (a.chunks < chars / 20) throw new Error(`only ${a.chunks} updates for ${chars / 20} deltas`);
+      if (a.chars !== chars) throw new Error(`${a.chars} characters arrived of ${chars}`);
+      add(`stream ${kb}, acp: session/update notifications`, a.chunks);
     }
   }
   await llm.close();

@@ -1,7 +1,7 @@
 /**
  * What the host would write in --mode rpc (agent events, todo_update), as ACP session/update
- * notifications, in order: text and thinking deltas as message and thought chunks (one per delta:
- * a client renders as they come), tool executions as tool_call / tool_call_update (kind, title,
+ * notifications, in order: text and thinking deltas as message and thought chunks (the deltas of
+ * one turn of the event loop in one chunk), tool executions as tool_call / tool_call_update (kind, title,
  * locations, the whole input, diffs for write and edit, the output text), the todo list as a plan.
  * A write's diff needs the file as it was: that read is awaited in the queue, so nothing overtakes it.
  */
@@ -25,6 +25,7 @@ export class UpdateStream {
   private chain: Promise<void> = Promise.resolve();
   private lastWrite: Promise<void> = Promise.resolve();
   private readonly before = new Map<string, Promise<string | null>>();
+  private pendingText: { kind: "agent_message_chunk" | "agent_thought_chunk"; text: string } | undefined;
   /** Each running call's input: tool_execution_end does not carry it. */
   private readonly inputs = new Map<string, Args>();
   /** bash calls running in a client terminal: its id, shown instead of our copy of the output. */
@@ -38,8 +39,8 @@ export class UpdateStream {
       case "message_update": {
         const event = frame.assistantMessageEvent as { type?: string; delta?: unknown } | undefined;
         if (typeof event?.delta !== "string") return;
-        if (event.type === "text_delta") this.send([{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.delta } }]);
-        else if (event.type === "thinking_delta") this.send([{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.delta } }]);
+        if (event.type === "text_delta") this.chunk("agent_message_chunk", event.delta);
+        else if (event.type === "thinking_delta") this.chunk("agent_thought_chunk", event.delta);
         return;
       }
       case "tool_execution_start":
@@ -65,8 +66,33 @@ export class UpdateStream {
     this.send([{ sessionUpdate: "tool_call_update", toolCallId: id, status: "in_progress", content: [{ type: "terminal", terminalId }] }]);
   }
 
-  /** Updates in order after everything queued before them. */
+  /**
+   * Deltas that arrive in the same turn of the event loop (one read of the model's stream holds
+   * many) leave as one chunk: a notification costs the same for 20 characters as for 2,000.
+   */
+  private chunk(kind: "agent_message_chunk" | "agent_thought_chunk", text: string): void {
+    if (this.pendingText && this.pendingText.kind !== kind) this.flushText();
+    if (!this.pendingText) {
+      this.pendingText = { kind, text: "" };
+      setImmediate(() => this.flushText());
+    }
+    this.pendingText.text += text;
+  }
+
+  private flushText(): void {
+    const pending = this.pendingText;
+    if (!pending) return;
+    this.pendingText = undefined;
+    this.enqueue([{ sessionUpdate: pending.kind, content: { type: "text", text: pending.text } }]);
+  }
+
+  /** Updates in order after everything queued before them (text chunks still gathering first). */
   send(updates: SessionUpdate[] | (() => Promise<SessionUpdate[]>)): void {
+    this.flushText();
+    this.enqueue(updates);
+  }
+
+  private enqueue(updates: SessionUpdate[] | (() => Promise<SessionUpdate[]>)): void {
     this.chain = this.chain
       .then(() => (typeof updates === "function" ? updates() : updates))
       .then((list) => {
@@ -77,6 +103,7 @@ export class UpdateStream {
 
   /** Resolves once every update queued so far is written. */
   async flushed(): Promise<void> {
+    this.flushText();
     await this.chain;
     await this.lastWrite;
   }

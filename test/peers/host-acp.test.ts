@@ -42,11 +42,11 @@ describe("Our host in --mode acp, driven by the ACP SDK's client", function () {
     const model = session.configOptions?.find((o) => o.id === "model");
     assert.equal(model?.type === "select" && model.currentValue, "mock/mock");
     assert.match(String((session._meta as { pi?: { sessionFile?: string } }).pi?.sessionFile), /acp-sessions/);
-    h.llm.enqueue({ reasoning: ["Let me ", "think"], text: ["Hel", "lo ", "there"] });
+    h.llm.enqueue({ reasoning: ["Let me ", "think"], text: ["Hel", "lo ", "there"], delayMs: 30 });
     const response = await h.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "hi" }] });
     assert.equal(response.stopReason, "end_turn");
     assert.equal(agentText(h.updates), "Hello there");
-    assert.equal(h.updates.filter((n) => n.update.sessionUpdate === "agent_message_chunk").length, 3, "one chunk a delta");
+    assert.equal(h.updates.filter((n) => n.update.sessionUpdate === "agent_message_chunk").length, 3, "deltas 30 ms apart stream as they come");
     const thought = h.updates.flatMap((n) => (n.update.sessionUpdate === "agent_thought_chunk" && n.update.content.type === "text" ? [n.update.content.text] : [])).join("");
     assert.equal(thought, "Let me think");
     assert.ok(h.updates.every((n) => n.sessionId === session.sessionId));
