@@ -4,16 +4,14 @@
  * modes and models. A prompt answers with its stop reason once every update of its run is written.
  */
 import { readFile } from "node:fs/promises";
-import { acp, type AgentContext, type PromptResponse, type SessionConfigOption, type SessionUpdate, type StopReason } from "./sdk";
+import { acp, type AgentContext, type ContentBlock, type PromptResponse, type SessionConfigOption, type StopReason } from "./sdk";
 import type { PermissionMode } from "../../shared/protocol";
-import { availableThinkingLevels, clampThinkingLevel } from "../ai/thinking";
+import { availableThinkingLevels } from "../ai/thinking";
 import type { ThinkingLevel } from "../ai/types";
-import { deliverCustomMessage } from "../session/host-session/custom-message";
-import { modeChangeNote } from "../session/tool-gates/permission-mode";
+import { notePermissionModeChange, useModel } from "../session/host-session/session-choices";
 import type { AcpRuntime } from "./host";
 import { modeId, modeState } from "./modes";
 import { hostPrompt } from "./prompt-content";
-import type { ContentBlock } from "./sdk";
 import { replayUpdates } from "./replay";
 import { UpdateStream } from "./updates";
 
@@ -78,9 +76,8 @@ export class AcpSession {
 
   setMode(mode: PermissionMode): void {
     const { runtime } = this;
-    const note = modeChangeNote(runtime.permissionMode, mode);
+    notePermissionModeChange(runtime.session, runtime.permissionMode, mode);
     runtime.permissionMode = mode;
-    if (note) deliverCustomMessage(runtime.session as Parameters<typeof deliverCustomMessage>[0], { role: "custom", customType: "permission_mode", content: note, display: true, timestamp: Date.now() });
     this.updates.send([{ sessionUpdate: "current_mode_update", currentModeId: modeId(mode) }]);
   }
 
@@ -110,10 +107,7 @@ export class AcpSession {
       const slash = value.indexOf("/");
       const model = slash > 0 ? this.runtime.models.find(value.slice(0, slash), value.slice(slash + 1)) : undefined;
       if (!model) throw acp.RequestError.invalidParams(undefined, `Unknown model: ${value}`);
-      session.agent.model = model;
-      session.hasModel = true;
-      session.sessions.append({ type: "model_change", provider: model.provider, modelId: model.id });
-      session.setThinkingLevel(clampThinkingLevel(session.agent.thinkingLevel, model));
+      useModel(session, model);
     } else if (id === "thinking" && typeof value === "string" && availableThinkingLevels(session.agent.model).includes(value as ThinkingLevel)) {
       session.setThinkingLevel(value as ThinkingLevel);
     } else {
@@ -145,5 +139,3 @@ export function beforeReader(client: () => AgentContext, sessionId: () => string
     }
   };
 }
-
-export type { SessionUpdate };
