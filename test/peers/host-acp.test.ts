@@ -355,4 +355,21 @@ describe("Our host in --mode acp, driven by the ACP SDK's client", function () {
     h.llm.enqueue({ text: "still here" });
     assert.equal((await h.agent.request("session/prompt", { sessionId: b.sessionId, prompt: [{ type: "text", text: "B2" }] })).stopReason, "end_turn");
   });
+
+  it("a Pi extension's select and confirm are asked with session/request_permission, its input and editor answered cancelled; its commands are available", async function () {
+    const session = await newSession(
+      { permission: (request) => ({ outcome: { outcome: "selected", optionId: request.options.find((o) => o.name === "green" || o.name === "Yes")!.optionId } }) },
+      ["-e", join(__dirname, "..", "fixtures", "extensions", "ui-dialogs.ts")],
+    );
+    const response = await h!.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "/ui-demo" }] });
+    assert.equal(response.stopReason, "end_turn");
+    assert.deepEqual(h!.permissions.map((p) => p.options.map((o) => o.name)), [["red", "green", "blue"], ["Yes", "No"]]);
+    assert.ok(h!.permissions.every((p) => p.toolCall.toolCallId.startsWith("pi-question-")));
+    assert.ok(JSON.stringify(h!.permissions[1]!.toolCall.content).includes("Really proceed?"));
+    await new Promise((r) => setTimeout(r, 100));
+    assert.match(h!.stderr(), /color="green" proceed=true name=undefined text=undefined/);
+    assert.equal(h!.llm.requests.length, 0, "the command ran in the host, no model call");
+    const commands = h!.updates.find((n) => n.update.sessionUpdate === "available_commands_update")?.update;
+    assert.ok(commands?.sessionUpdate === "available_commands_update" && commands.availableCommands.some((c) => c.name === "ui-demo" && (c._meta as { pi: { source: string } }).pi.source === "extension"));
+  });
 });
