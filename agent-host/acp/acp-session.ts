@@ -19,6 +19,8 @@ export class AcpSession {
   readonly updates: UpdateStream;
   runtime!: AcpRuntime;
   private cancelled = false;
+  /** Aborted by session/cancel: ends the wait before a run (MCP servers connecting) too. */
+  private cancelling = new AbortController();
 
   constructor(
     readonly sessionId: string,
@@ -54,7 +56,10 @@ export class AcpSession {
     const { runtime } = this;
     if (runtime.session.isStreaming) throw acp.RequestError.invalidRequest(undefined, "A prompt is already running in this session");
     this.cancelled = false;
-    await runtime.beforePrompt();
+    this.cancelling = new AbortController();
+    const signal = this.cancelling.signal;
+    await Promise.race([runtime.beforePrompt(), new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }))]);
+    if (this.cancelled) return this.finish("cancelled");
     const { text, images } = hostPrompt(blocks);
     // An extension's /command runs here, as in --mode rpc.
     if (runtime.extensions && (await runtime.extensions.runCommand(text))) return this.finish("end_turn");
@@ -71,6 +76,7 @@ export class AcpSession {
 
   async cancel(): Promise<void> {
     this.cancelled = true;
+    this.cancelling.abort();
     await this.runtime.session.abort();
   }
 

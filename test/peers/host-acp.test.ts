@@ -372,4 +372,18 @@ describe("Our host in --mode acp, driven by the ACP SDK's client", function () {
     const commands = h!.updates.find((n) => n.update.sessionUpdate === "available_commands_update")?.update;
     assert.ok(commands?.sessionUpdate === "available_commands_update" && commands.availableCommands.some((c) => c.name === "ui-demo" && (c._meta as { pi: { source: string } }).pi.source === "extension"));
   });
+
+  it("session/cancel while the prompt waits for an MCP server to connect: no run starts, the prompt answers cancelled", async function () {
+    h = await startAcpHost();
+    // A direct server that never answers: the prompt waits for it (bounded) before the run.
+    writeFileSync(join(h.launch.agentDir, "mcp.json"), JSON.stringify({ mcpServers: { slow: { command: "sleep", args: ["30"], exposure: "direct" } } }));
+    await h.initialize();
+    const session = await h.agent.request("session/new", { cwd: h.launch.cwd, mcpServers: [] });
+    const prompt = h.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "hi" }] });
+    await new Promise((r) => setTimeout(r, 300));
+    await h.agent.notify("session/cancel", { sessionId: session.sessionId });
+    assert.equal((await prompt).stopReason, "cancelled");
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(h.llm.requests.length, 0, "no model request after the cancel");
+  });
 });
