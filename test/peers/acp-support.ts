@@ -147,6 +147,12 @@ export async function startAcpHost(script: ClientScript = {}, extraArgs: string[
   };
 }
 
+/** initialize, then session/new in the launch's folder. */
+export async function openSession(h: AcpHarness): Promise<Acp.NewSessionResponse> {
+  await h.initialize();
+  return h.agent.request("session/new", { cwd: h.launch.cwd, mcpServers: [] });
+}
+
 /** The text of the agent_message_chunk updates, in order. */
 export const agentText = (updates: readonly Acp.SessionNotification[]): string =>
   updates.flatMap((n) => (n.update.sessionUpdate === "agent_message_chunk" && n.update.content.type === "text" ? [n.update.content.text] : [])).join("");

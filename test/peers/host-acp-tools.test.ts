@@ -9,7 +9,7 @@ import { strict as assert } from "node:assert";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { messageText, toolResultMessages } from "../support/mock-llm";
-import { kinds, startAcpHost, type AcpHarness } from "./acp-support";
+import { kinds, openSession, startAcpHost, type AcpHarness, type ClientScript } from "./acp-support";
 import { stdioServer, systemText } from "./mcp-support";
 
 type Update = AcpHarness["updates"][number]["update"];
@@ -24,11 +24,9 @@ describe("Our host in --mode acp: tools, permissions, the client's fs and termin
     h = undefined;
   });
 
-  async function newSession(script: Parameters<typeof startAcpHost>[0] = {}, extraArgs: string[] = []) {
+  async function newSession(script: ClientScript = {}, extraArgs: string[] = []) {
     h = await startAcpHost(script, extraArgs);
-    await h.initialize();
-    const session = await h.agent.request("session/new", { cwd: h.launch.cwd, mcpServers: [] });
-    return session;
+    return openSession(h);
   }
 
   it("a bash call asks session/request_permission on that call with the whole command; allowed it runs, denied it does not, 'deny always' is not asked again", async function () {

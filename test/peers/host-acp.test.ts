@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { messageText, startMockLlm } from "../support/mock-llm";
 import { peerLaunch } from "../support/peers";
-import { agentText, startAcpHost, type AcpHarness } from "./acp-support";
+import { agentText, openSession, startAcpHost, type AcpHarness, type ClientScript } from "./acp-support";
 
 
 describe("Our host in --mode acp, driven by the ACP SDK's client", function () {
@@ -21,11 +21,9 @@ describe("Our host in --mode acp, driven by the ACP SDK's client", function () {
     h = undefined;
   });
 
-  async function newSession(script: Parameters<typeof startAcpHost>[0] = {}, extraArgs: string[] = []) {
+  async function newSession(script: ClientScript = {}, extraArgs: string[] = []) {
     h = await startAcpHost(script, extraArgs);
-    await h.initialize();
-    const session = await h.agent.request("session/new", { cwd: h.launch.cwd, mcpServers: [] });
-    return session;
+    return openSession(h);
   }
 
   it("initialize says what it offers; session/new gives our modes and models; a prompt streams chunks and ends with end_turn", async function () {
