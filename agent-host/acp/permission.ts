@@ -13,10 +13,11 @@ import { toolKind, toolTitle } from "./tool-calls";
 
 const REJECT_ALWAYS = "reject-always";
 
+/** Deny refuses; an answer that lasts ("… for this session") is allow_always; any other lets this one call run. */
 function optionKind(answer: string): PermissionOptionKind {
-  if (answer === ALLOW_ONCE) return "allow_once";
   if (answer === DENY) return "reject_once";
-  return answer.startsWith("Allow") ? "allow_always" : "reject_once";
+  if (answer !== ALLOW_ONCE && answer.endsWith("for this session")) return "allow_always";
+  return "allow_once";
 }
 
 export function permissionOptions(answers: readonly string[], tool: string): PermissionOption[] {
