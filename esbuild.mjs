@@ -111,6 +111,8 @@ const programs = [
   // MCP: the host's MCP runtime (agent-host/mcp/load.ts requires it when mcp.json names a server)
   // and the MCP SDK (agent-host/mcp/sdk.ts requires it when the first server connects).
   { ...hostBundle, entryPoints: { "mcp-manager": "agent-host/mcp/manager.ts", "mcp-sdk": "agent-host/mcp/sdk-entry.ts" }, outdir: dist },
+  // ACP: `--mode acp` (agent-host/acp/load.ts requires it then), the ACP face with the ACP SDK; --mode rpc never reads it.
+  { ...hostBundle, entryPoints: { "acp-mode": "agent-host/acp/serve.ts" }, outdir: dist },
   {
     ...common,
     entryPoints: { webview: "webview/main.ts" },

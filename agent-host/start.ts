@@ -15,7 +15,7 @@ import * as vm from "node:vm";
 
 const main = path.join(__dirname, "agent-host-main.js");
 /** Files apart that the main bundle requires when first needed (esbuild.mjs): cached the same way. */
-const FILES_APART = new Set(["./ajv.js", "./yaml.js", "./ignore.js"]);
+const FILES_APART = new Set(["./ajv.js", "./yaml.js", "./ignore.js", "./acp-mode.js"]);
 const enableCompileCache = (nodeModule as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
 const cacheDir = process.env.NODE_DISABLE_COMPILE_CACHE ? undefined : privateCacheDir();
 
@@ -97,9 +97,11 @@ function runWithCodeCache(file: string, dir: string): unknown {
   const apart = new Map<string, unknown>();
   // The files apart go through this cache too (bench:ab skills on Node 20: ~10 ms less CPU at the first skill read).
   const requireHere = Object.assign((id: string): unknown => {
-    if (!FILES_APART.has(id)) return nodeRequire(id);
-    if (!apart.has(id)) apart.set(id, runWithCodeCache(path.join(path.dirname(file), id), dir));
-    return apart.get(id);
+    // Loaders that compute an absolute path beside the bundle (acp/load.ts) name the same files.
+    const apartId = path.isAbsolute(id) && path.dirname(id) === path.dirname(file) ? `./${path.basename(id)}` : id;
+    if (!FILES_APART.has(apartId)) return nodeRequire(id);
+    if (!apart.has(apartId)) apart.set(apartId, runWithCodeCache(path.join(path.dirname(file), apartId), dir));
+    return apart.get(apartId);
   }, nodeRequire);
   run.call(exports, exports, requireHere, module, file, path.dirname(file));
   return module.exports;

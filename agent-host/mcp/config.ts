@@ -21,8 +21,8 @@ type McpJson = { mcpServers?: Record<string, Entry> };
 
 export interface McpServerConfig {
   name: string;
-  /** Which file defines it: "user" or "project" (a project override of a user entry counts as project). */
-  source: "user" | "project";
+  /** Which file defines it: "user" or "project" (a project override of a user entry counts as project); "client": an ACP client passed it. */
+  source: "user" | "project" | "client";
   transport: "stdio" | "http";
   command?: string;
   args: string[];
@@ -137,4 +137,11 @@ export function loadMcpConfig(agentDir: string, cwd: string, projectTrusted: boo
     }
   }
   return { servers, problems };
+}
+
+/** A server an ACP client passed in session/new: the same checks and defaults as an mcp.json entry of that shape. */
+export function clientMcpServer(name: string, entry: { command?: string; args?: string[]; env?: Record<string, string>; url?: string; headers?: Record<string, string> }, cwd: string, env: NodeJS.ProcessEnv): McpServerConfig {
+  // A client's values are literal: no ${VAR} expansion of its env or headers (mcp.json's is the user's own file).
+  const server = toServer(name, { ...entry, env: {}, headers: {} }, "client", { cwd, env });
+  return { ...server, env: { ...entry.env }, headers: { ...entry.headers } };
 }

@@ -135,8 +135,9 @@ export class McpManager {
   }
 
   status(): McpServerStatus[] {
+    // An ACP client's servers exist only in --mode acp, which has no get_mcp_servers: the RPC's sources stay user/project.
     return this.connections.map((c) => ({
-      name: c.config.name, source: c.config.source, transport: c.config.transport, state: c.state, exposure: c.config.exposure,
+      name: c.config.name, source: c.config.source === "client" ? "user" : c.config.source, transport: c.config.transport, state: c.state, exposure: c.config.exposure,
       tools: c.tools.filter((t) => toolExposure(c.config, t.name) !== "hidden").length,
       ...(c.error ? { error: c.error } : {}),
     }));

@@ -4,7 +4,7 @@ import type { PermissionMode } from "../../shared/protocol";
 
 /** Pi's command-line options, as far as an RPC host uses them; the rest are accepted and ignored. */
 export interface CliOptions {
-  mode: "rpc" | "text" | "json";
+  mode: "rpc" | "acp" | "text" | "json";
   provider?: string;
   model?: string;
   models?: string[];
@@ -170,6 +170,6 @@ export function parseCli(argv: readonly string[], help: string, version: string)
   // A pattern that does not parse would match nothing: refused, so a typo is seen rather than silently closing a host.
   const badHost = options.sandboxAllowHosts.find((p) => !parseHostPattern(p));
   if (badHost !== undefined) return { kind: "exit", code: 2, text: `Not a host pattern for --sandbox-allow-host: ${JSON.stringify(badHost)} (host, *.domain, either with :port; IPv6 as [addr])` };
-  if (!["rpc", "text", "json"].includes(options.mode)) return { kind: "exit", code: 2, text: `Unknown mode: ${options.mode}` };
+  if (!["rpc", "acp", "text", "json"].includes(options.mode)) return { kind: "exit", code: 2, text: `Unknown mode: ${options.mode}` };
   return { kind: "run", options, warnings };
 }

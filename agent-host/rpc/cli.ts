@@ -4,16 +4,18 @@ import { openConnection, serveRpc } from "./rpc-mode";
 import { loadPrecompiledValidators } from "./precompiled";
 import { hostToolCallsFirst } from "./host-tool-order";
 import { takeSecretEnv } from "./secret-env";
+import { runAcpMode } from "./acp-launch";
 
 const VERSION = process.env.PI_VSCODE_VERSION ?? "0.0.0-dev";
 
-const HELP = `Usage: agent-host --mode rpc [options]
+const HELP = `Usage: agent-host --mode rpc|acp [options]
 
 The Pi Agent for VS Code agent host: a drop-in for \`pi --mode rpc\`, speaking Pi's JSONL RPC
 protocol on stdin/stdout. It reads a Pi user's setup (\$PI_CODING_AGENT_DIR, default ~/.pi/agent).
 
 Options (as pi's):
-  --mode rpc                     run as an RPC server (the only mode)
+  --mode rpc                     run as an RPC server (Pi's JSONL RPC)
+  --mode acp                     run as an Agent Client Protocol agent on stdio (docs/acp.md)
   --provider <name>              provider name
   --model <pattern>              model id, provider/id, optional :<thinking>
   --models <patterns>            models cycle_model goes through
@@ -61,8 +63,9 @@ export async function runCli(argv: readonly string[]): Promise<number | undefine
   const warn = (message: string) => process.stderr.write(`${message}\n`);
   parsed.warnings.forEach(warn);
   loadPrecompiledValidators();
+  if (parsed.options.mode === "acp") return runAcpMode(parsed.options, VERSION, warn);
   if (parsed.options.mode !== "rpc") {
-    warn("Only --mode rpc is supported by this host. See --help.");
+    warn("Only --mode rpc and --mode acp are supported by this host. See --help.");
     return 2;
   }
   // Read stdin from the start: commands that arrive while the runtime loads wait in order.

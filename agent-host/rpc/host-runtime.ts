@@ -15,7 +15,9 @@ import { HostToolBridge } from "./host-tools";
 import { setUpModels } from "./model-setup";
 import type { HostRuntime } from "./runtime";
 import { createSession } from "./session-factory";
-import { clientAsk, createTodoStore, gateToolCalls, pickTools, protectedWrites } from "./tool-setup";
+import { clientAsk, createTodoStore, gateToolCalls, pickTools, protectedWrites, type ToolIo } from "./tool-setup";
+import type { AskChoice } from "../session/tool-gates/permission-policy";
+import type { McpServerConfig } from "../mcp/config";
 import { createToolSandbox } from "./sandbox-setup";
 import { prepareMcpRun, setUpMcp } from "./mcp-setup";
 import { runUserBash } from "./user-bash";
@@ -30,6 +32,12 @@ export interface RuntimeEnvironment {
   warn(message: string): void;
   /** Ends the host (an extension's ctx.shutdown()). */
   shutdown?(): void;
+  /** The read/write/edit tools' file I/O, when a client serves it (ACP's fs/*). */
+  toolIo?: ToolIo;
+  /** The permission question asked another way than the select dialog (ACP's session/request_permission). */
+  askPermission?: AskChoice;
+  /** MCP servers the client passed (ACP's mcpServers), connected beside mcp.json's. */
+  clientMcpServers?: McpServerConfig[];
 }
 
 export function createHostRuntime(options: CliOptions, environment: RuntimeEnvironment): HostRuntime {
@@ -42,7 +50,7 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
   let runtimeRef: HostRuntime | undefined;
   const sandbox = createToolSandbox(options, cwd, processEnv, () => runtimeRef?.extensionUi, () => runtimeRef?.session.sessions.generation);
   const writes = protectedWrites(options, () => runtimeRef?.permissionMode ?? options.permissionMode);
-  const tools = pickTools(options, settings.defaultTools, cwd, todos, processEnv, sandbox, writes?.beforeWrite);
+  const tools = pickTools(options, settings.defaultTools, cwd, todos, processEnv, sandbox, writes?.beforeWrite, environment.toolIo);
   const trust = new FirstReadTrust({ cwd, agentDir }, trustAtStart, clientAsk(() => runtimeRef?.extensionUi, options.confirmTimeoutMs), warn);
   const resources = new LazyContextResources(options, { cwd, agentDir, trust }, tools, warn);
   const session = createSession(options, { cwd, agentDir, env, settings, models, tools, resources, warn });
@@ -64,9 +72,9 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
     permissionMode: options.permissionMode,
   };
   runtimeRef = runtime;
-  const mcp = setUpMcp(options, { agentDir, cwd, projectTrusted, env: processEnv, ...(sandbox ? { sandbox } : {}), session, resources, ui: () => runtime.extensionUi, warn });
+  const mcp = setUpMcp(options, { agentDir, cwd, projectTrusted, env: processEnv, clientServers: environment.clientMcpServers ?? [], ...(sandbox ? { sandbox } : {}), session, resources, ui: () => runtime.extensionUi, warn });
   if (mcp) runtime.mcp = mcp;
   attachExtensions(runtime, options, { cwd, agentDir, projectTrusted, env: processEnv, send, warn, ...(sandbox ? { sandbox } : {}), ...(environment.shutdown ? { shutdown: environment.shutdown } : {}) });
-  gateToolCalls(session.agent, options, { cwd, mode: () => runtime.permissionMode, session: () => session.sessions.generation, ui: () => runtime.extensionUi, ...(writes ? { approvals: writes.approvals } : {}), ...(mcp ? { toolHints: (tool: string) => mcp.annotations(tool) } : {}) });
+  gateToolCalls(session.agent, options, { cwd, mode: () => runtime.permissionMode, session: () => session.sessions.generation, ui: () => runtime.extensionUi, ...(writes ? { approvals: writes.approvals } : {}), ...(mcp ? { toolHints: (tool: string) => mcp.annotations(tool) } : {}), ...(environment.askPermission ? { askPermission: environment.askPermission } : {}) });
   return runtime;
 }

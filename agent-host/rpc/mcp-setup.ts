@@ -5,7 +5,7 @@
  * or with --no-mcp / --no-tools: the SDK is then never loaded.
  */
 import type { AnyAgentTool } from "../agent/tool";
-import { loadMcpConfig } from "../mcp/config";
+import { loadMcpConfig, type McpServerConfig } from "../mcp/config";
 import { mcpToolSelection } from "../mcp/exposure";
 import { loadMcpManager } from "../mcp/load";
 import type { McpManager } from "../mcp/manager";
@@ -22,6 +22,8 @@ export interface McpSources {
   /** The environment of processes the host starts (secrets taken out). */
   env: NodeJS.ProcessEnv;
   sandbox?: ToolSandbox;
+  /** Servers the client passed (ACP's session/new mcpServers). */
+  clientServers: McpServerConfig[];
   session: HostSession;
   resources: LazyContextResources;
   ui(): RpcExtensionUi | undefined;
@@ -32,7 +34,11 @@ const VERSION = process.env.PI_VSCODE_VERSION ?? "0.0.0-dev";
 
 export function setUpMcp(options: CliOptions, sources: McpSources): McpManager | undefined {
   if (options.noMcp || options.noTools) return undefined;
-  const { servers, problems } = loadMcpConfig(sources.agentDir, sources.cwd, sources.projectTrusted, sources.env);
+  const loaded = loadMcpConfig(sources.agentDir, sources.cwd, sources.projectTrusted, sources.env);
+  const problems = loaded.problems;
+  // A client's server of the same name as a configured one replaces it for this session.
+  const clientNames = new Set(sources.clientServers.map((s) => s.name.replace(/-/g, "_")));
+  const servers = [...loaded.servers.filter((s) => !clientNames.has(s.name.replace(/-/g, "_"))), ...sources.clientServers];
   const tell = (message: string) => {
     sources.warn(message);
     sources.ui()?.notice({ method: "notify", message, notifyType: "warning" });

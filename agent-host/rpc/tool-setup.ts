@@ -6,12 +6,12 @@
 import type { PermissionMode, TodoPhase } from "../../shared/protocol";
 import type { Agent } from "../agent/agent";
 import type { AnyAgentTool } from "../agent/tool";
-import { allToolNames, createTool, createWorkspaceGuard, defaultToolNames, type PathGuard, type ToolName } from "../tools";
+import { allToolNames, createTool, createWorkspaceGuard, defaultToolNames, type EditIo, type PathGuard, type ReadIo, type ShellIo, type ToolName, type WriteIo } from "../tools";
 import { createTodoTool, type TodoStore } from "../tools/todo";
 import { chainGates } from "../session/tool-gates/gate-chain";
 import { createWorkspaceGate } from "../session/tool-gates/path-policy";
 import { createModeGate } from "../session/tool-gates/permission-mode";
-import { createPermissionGate, type ToolHints } from "../session/tool-gates/permission-policy";
+import { createPermissionGate, type AskChoice, type ToolHints } from "../session/tool-gates/permission-policy";
 import { createProtectedWriteCheck, ProtectedWriteApprovals } from "../session/tool-gates/protected-write-check";
 import type { ToolSandbox } from "../tools/tool-sandbox";
 import type { CliOptions } from "./cli-options";
@@ -40,14 +40,25 @@ export function protectedWrites(options: CliOptions, mode: () => PermissionMode)
   return { approvals, beforeWrite: createProtectedWriteCheck(approvals, mode) };
 }
 
-export function pickTools(options: CliOptions, defaultTools: string[] | undefined, cwd: string, todoStore: TodoStore, env: NodeJS.ProcessEnv, sandbox?: ToolSandbox, beforeWrite?: PathGuard): AnyAgentTool[] {
+/** File I/O of the read, write and edit tools, and bash's shell, served by someone else (an ACP client's fs/* and terminal/*); local otherwise. */
+export interface ToolIo {
+  read?: ReadIo;
+  write?: WriteIo;
+  edit?: EditIo;
+  /** Not used under --sandbox: commands stay in our OS sandbox. */
+  shell?: ShellIo;
+}
+
+export function pickTools(options: CliOptions, defaultTools: string[] | undefined, cwd: string, todoStore: TodoStore, env: NodeJS.ProcessEnv, sandbox?: ToolSandbox, beforeWrite?: PathGuard, io: ToolIo = {}): AnyAgentTool[] {
   if (options.noTools || options.noBuiltinTools) return [];
   const chosen = options.tools ?? defaultTools ?? [...defaultToolNames];
   const wanted = [...chosen, ...(options.todoTool && !chosen.includes("todo") ? ["todo"] : [])].filter((name) => !options.excludeTools.includes(name));
   const guard = { ...(options.workspaceOnly ? { guard: createWorkspaceGuard(cwd) } : {}), ...(beforeWrite ? { beforeWrite } : {}) };
   return wanted.flatMap((name): AnyAgentTool[] => {
     if (name === "todo") return [createTodoTool(todoStore)];
-    return (allToolNames as readonly string[]).includes(name) ? [createTool(name as ToolName, cwd, { ...guard, bash: { env, ...(sandbox ? { sandbox } : {}) } })] : [];
+    const served = { ...(io.read ? { read: { io: io.read } } : {}), ...(io.write ? { write: { io: io.write } } : {}), ...(io.edit ? { edit: { io: io.edit } } : {}) };
+    const shell = sandbox ? { sandbox } : io.shell ? { io: io.shell } : {};
+    return (allToolNames as readonly string[]).includes(name) ? [createTool(name as ToolName, cwd, { ...guard, ...served, bash: { env, ...shell } })] : [];
   });
 }
 
@@ -62,6 +73,8 @@ export interface GateSources {
   approvals?: ProtectedWriteApprovals;
   /** MCP tools' annotations (mcp/manager.ts). */
   toolHints?: (tool: string) => ToolHints | undefined;
+  /** Asks the permission question another way than the client's select dialog (ACP's session/request_permission, which names the call). */
+  askPermission?: AskChoice;
 }
 
 /** A question to the client: its select dialog (the permission gate's), with --confirm-timeout; undefined when nobody answered. */
@@ -75,7 +88,7 @@ export function clientAsk(ui: () => RpcExtensionUi | undefined, timeout: number)
 /** The gates, in order: what the mode refuses (plan: all but read-only tools) and refused paths are never asked about. */
 export function gateToolCalls(agent: Agent, options: CliOptions, sources: GateSources): void {
   const { cwd, mode, session } = sources;
-  const ask = clientAsk(sources.ui, options.confirmTimeoutMs);
+  const ask = sources.askPermission ?? clientAsk(sources.ui, options.confirmTimeoutMs);
   agent.gateToolCalls(
     chainGates([
       createModeGate(mode, (tool) => sources.toolHints?.(tool)?.readOnly === true),

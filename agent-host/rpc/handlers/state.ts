@@ -2,18 +2,13 @@ import type { Model as WireModel } from "../../../shared/protocol";
 import { clampThinkingLevel } from "../../ai/thinking";
 import type { Model } from "../../ai/types";
 import { contextTokens, sessionStats } from "../../session/persistence/session-stats";
+import { useModel as useSessionModel } from "../../session/host-session/session-choices";
 import type { HostRuntime } from "../runtime";
 import type { Handlers } from "./types";
 
 const wire = (model: Model): WireModel => model as WireModel;
 
-function useModel(runtime: HostRuntime, model: Model): void {
-  const session = runtime.session;
-  session.agent.model = model;
-  session.hasModel = true;
-  session.sessions.append({ type: "model_change", provider: model.provider, modelId: model.id });
-  session.setThinkingLevel(clampThinkingLevel(session.agent.thinkingLevel, model));
-}
+const useModel = (runtime: HostRuntime, model: Model): void => useSessionModel(runtime.session, model);
 
 /** State, models, thinking levels, statistics and the session name. */
 export const stateHandlers: Pick<

@@ -11,10 +11,12 @@ import type { ProtectedWriteApprovals } from "./protected-write-check";
 import { literalWords } from "./shell-words";
 
 /** How the policy asks: a select dialog; undefined when it was dismissed or timed out. */
-export type AskChoice = (title: string, options: string[], signal: AbortSignal) => Promise<string | undefined>;
+/** `call` is the tool call the question is about (an ACP client shows the question on that call). */
+export type AskChoice = (title: string, options: string[], signal: AbortSignal, call?: ToolCall) => Promise<string | undefined>;
 
-export const ALLOW_ONCE = "Allow once";
-export const DENY = "Deny";
+import { ALLOW_ONCE, DENY } from "./permission-answers";
+
+export { ALLOW_ONCE, DENY };
 export const ALLOW_EXACT = "Allow this exact command for this session";
 export const allowProgramAnswer = (program: string): string => `Allow \`${program}\` with any arguments for this session`;
 
@@ -93,7 +95,7 @@ export function createPermissionGate(tools: ReadonlySet<string>, ask: AskChoice,
   };
 
   async function answer(call: ToolCall, question: PermissionQuestion, protectedFile: ProtectedTarget | undefined, signal: AbortSignal): Promise<BeforeToolCallResult> {
-    const choice = await ask(question.title, question.options, signal);
+    const choice = await ask(question.title, question.options, signal, call);
     if (choice === ALLOW_ONCE) {
       if (protectedFile !== undefined) options.approvals?.grant(protectedFile.realPath);
       return undefined;
