@@ -317,6 +317,7 @@ export class AcpBridge {
 
   private askPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
     if (this.cancelled) return Promise.resolve({ outcome: { outcome: "cancelled" } });
+    this.events.noteToolCall(request.toolCall);
     const question = permissionQuestion(this.name, request);
     const id = `acp-permission-${++this.dialogCounter}`;
     return new Promise((resolve) => {

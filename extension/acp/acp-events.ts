@@ -109,6 +109,15 @@ export class AcpEventTranslator {
     }
   }
 
+  /**
+   * What a permission question says about its tool call: some agents (gemini-cli) ask before
+   * they report the call, with its title, diff and locations only in the question.
+   */
+  noteToolCall(call: acp.ToolCallUpdate): void {
+    if (this.tools.has(call.toolCallId)) this.toolUpdate({ ...call, status: undefined, sessionUpdate: "tool_call_update" });
+    else this.toolCall({ ...call, title: call.title ?? "tool", status: "pending", sessionUpdate: "tool_call" } as acp.ToolCall);
+  }
+
   /** Shows output written by a terminal the agent embedded in a tool call (ours run it). */
   terminalOutput(terminalId: string, text: string): void {
     for (const [toolCallId, tool] of this.tools) {
@@ -190,7 +199,7 @@ export class AcpEventTranslator {
     if (update.title) tool.title = update.title;
     if (update.kind) tool.kind = update.kind;
     if (update.content) tool.content = update.content;
-    if (update.content || update.rawInput) tool = Object.assign(tool, { args: { ...tool.args, ...piToolOf({ ...tool, rawInput: update.rawInput ?? tool.args, content: tool.content, locations: update.locations ?? null }).args } });
+    if (update.content || update.rawInput || update.title) tool.args = { ...tool.args, ...piToolOf({ ...tool, rawInput: update.rawInput ?? tool.args, content: tool.content, locations: update.locations ?? null }).args };
     if (update.content) this.emit({ type: "tool_execution_update", toolCallId: update.toolCallId, toolName: tool.toolName, args: tool.args, partialResult: this.resultOf(tool) });
     this.afterStatus(update.toolCallId, tool, update.status ?? undefined);
   }

@@ -61,7 +61,7 @@ export function acpAgentLaunch(kind: AcpAgentKind, modelBaseUrl: string): AcpAge
     telemetry: { enabled: false },
     privacy: { usageStatisticsEnabled: false },
     general: { disableAutoUpdate: true, disableUpdateNag: true },
-    security: { auth: { selectedType: "gemini-api-key" } },
+    security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } },
   }));
   Object.assign(env, { GEMINI_API_KEY: "mock-key", GOOGLE_GEMINI_BASE_URL: modelBaseUrl, GEMINI_CLI_NO_RELAUNCH: "true" });
   return { kind, command: process.execPath, args: [acpAgentFiles.gemini, "--acp"], env, home, cleanup };
