@@ -139,7 +139,14 @@ export class AcpBridge {
       .onRequest("session/request_permission", ({ params, signal }) => this.askPermission(params, signal))
       .onRequest("fs/read_text_file", async ({ params }) => ({ content: sliceLines(await this.options.files.readTextFile(params.path), params.line, params.limit) }))
       .onRequest("fs/write_text_file", async ({ params }) => {
-        await this.options.files.writeTextFile(params.path, params.content);
+        const end = this.events.announceWrite(params.path, params.content);
+        try {
+          await this.options.files.writeTextFile(params.path, params.content);
+          end();
+        } catch (error) {
+          end(errorText(error));
+          throw error;
+        }
         return {};
       })
       .onRequest("terminal/create", ({ params }) => this.terminals.create(params))

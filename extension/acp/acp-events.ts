@@ -63,6 +63,8 @@ interface OpenTool {
   kind: string | undefined;
   content: acp.ToolCallContent[];
   startedAt: number;
+  /** The file its tool_execution_start named, as an edit or a write. */
+  startPath: string | undefined;
   /** Terminal output shown in the card (served by our terminals, see acp-terminals.ts). */
   terminalText: string;
 }
@@ -71,6 +73,7 @@ interface OpenTool {
 export class AcpEventTranslator {
   private blocks: Block[] = [];
   private messageOpen = false;
+  private writes = 0;
   private readonly tools = new Map<string, OpenTool>();
   /** Messages of this run, for agent_end and get_messages. */
   readonly messages: AgentMessage[] = [];
@@ -116,6 +119,27 @@ export class AcpEventTranslator {
   noteToolCall(call: acp.ToolCallUpdate): void {
     if (this.tools.has(call.toolCallId)) this.toolUpdate({ ...call, status: undefined, sessionUpdate: "tool_call_update" });
     else this.toolCall({ ...call, title: call.title ?? "tool", status: "pending", sessionUpdate: "tool_call" } as acp.ToolCall);
+  }
+
+  /**
+   * A write the agent asks of the client (fs/write_text_file). When no open tool call of its names
+   * the file, a `write` card of our own is shown around it: the checkpoint recorder and the review
+   * see every write served, whatever the agent reported. Returns the card's end.
+   */
+  announceWrite(absPath: string, content: string): (error?: string) => void {
+    // Only a card whose start named the file counts: the recorder reads tool_execution_start alone.
+    const named = [...this.tools.values()].some((t) => t.startPath === absPath);
+    if (named) return () => undefined;
+    this.closeMessage("toolUse");
+    const toolCallId = `acp-write-${++this.writes}`;
+    const args = { title: `Write ${absPath}`, path: absPath, content };
+    const startedAt = Date.now();
+    this.emit({ type: "tool_execution_start", toolCallId, toolName: "write", args });
+    return (error) => {
+      const result = { content: [{ type: "text" as const, text: error ?? `Wrote ${absPath}` }] };
+      this.emit({ type: "tool_execution_end", toolCallId, toolName: "write", result, isError: error !== undefined, durationMs: Date.now() - startedAt });
+      this.messages.push({ role: "toolResult", toolCallId, toolName: "write", content: result.content, isError: error !== undefined, timestamp: Date.now() });
+    };
   }
 
   /** Shows output written by a terminal the agent embedded in a tool call (ours run it). */
@@ -183,7 +207,8 @@ export class AcpEventTranslator {
     const existing = this.tools.get(update.toolCallId);
     if (existing) return this.toolUpdate({ ...update, sessionUpdate: "tool_call_update" });
     const { toolName, args } = piToolOf(update);
-    const tool: OpenTool = { toolName, args, title: update.title, kind: update.kind ?? undefined, content: update.content ?? [], startedAt: Date.now(), terminalText: "" };
+    const startPath = (toolName === "edit" || toolName === "write") && typeof args.path === "string" ? args.path : undefined;
+    const tool: OpenTool = { toolName, args, title: update.title, kind: update.kind ?? undefined, content: update.content ?? [], startedAt: Date.now(), terminalText: "", startPath };
     this.tools.set(update.toolCallId, tool);
     this.emit({ type: "tool_execution_start", toolCallId: update.toolCallId, toolName, args });
     this.afterStatus(update.toolCallId, tool, update.status ?? undefined);

@@ -1,6 +1,8 @@
 import * as fs from "node:fs";
 import * as vscode from "vscode";
 import { ProcessTransport } from "../../shared/node/process-transport";
+import { AcpTransport } from "../acp/acp-transport";
+import { AcpEditorServices } from "../acp/editor-services";
 import { RpcClient, type AgentCapabilities } from "../../shared/rpc";
 import type { AgentStatus } from "../../shared/webview-protocol";
 import { describeLaunch, resolveAgentLaunch, type AgentLaunch } from "./agent-command";
@@ -37,9 +39,12 @@ export interface SupervisorOptions {
   projectTrust?: ProjectTrust;
 }
 
+/** The agent's process behind the frames: Pi RPC on its stdio, or ACP translated (extension/acp/). */
+type AgentTransport = ProcessTransport | AcpTransport;
+
 interface Running {
   client: RpcClient;
-  transport: ProcessTransport;
+  transport: AgentTransport;
   lifetime: Lifetime;
   launch: AgentLaunch;
   stopping: boolean;
@@ -172,8 +177,10 @@ export class AgentSupervisor implements vscode.Disposable {
     this.agent.setStatus("starting");
     this.log.info(`Starting ${launch.label}: ${describeLaunch(launch)}${sessionFile ? " (reopening the session)" : ""}`);
     const spawnable = spawnCommand(launch.command, launch.args, process.platform, { env: launch.env });
-    const transport = lifetime.add(
-      ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) }),
+    const transport: AgentTransport = lifetime.add(
+      launch.protocol === "acp"
+        ? await this.spawnAcp(launch, spawnable)
+        : ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) }),
     );
     const client = lifetime.add(new RpcClient(transport, { trace: this.tracer.hook }));
     const entry: Running = { client, transport, lifetime, launch, stopping: false, ready: false };
@@ -210,6 +217,17 @@ export class AgentSupervisor implements vscode.Disposable {
     this.readyEmitter.fire(client);
     if (recovery?.queue.length) this.agent.reportUndelivered(recovery.queue);
     return client;
+  }
+
+  /** An ACP agent: the SDK is loaded now (not before), files and terminals are the editor's. */
+  private async spawnAcp(launch: AgentLaunch, spawnable: { command: string; args: string[] }): Promise<AcpTransport> {
+    const editor = new AcpEditorServices(launch.label.replace(/^ACP: /, ""));
+    const transport = await AcpTransport.spawn(
+      { command: spawnable.command, args: spawnable.args, cwd: launch.cwd, env: launch.env },
+      { agentName: launch.label.replace(/^ACP: /, ""), files: editor, terminalView: editor, terminalEnv: launch.env, log: (message) => this.log.warn(message) },
+    );
+    transport.onClose(() => editor.dispose());
+    return transport;
   }
 
   private exited(entry: Running, code: number | null, how: string | null): void {

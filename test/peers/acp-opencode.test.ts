@@ -38,15 +38,19 @@ describe("ACP client with the real opencode (offline)", function () {
   let client: RpcClient;
   let events: AgentEvent[];
   let writes: { path: string; content: string }[];
+  let cardsBeforeWrite: boolean[];
 
   beforeEach(async () => {
     llm = await startMockLlm();
     cwd = fs.mkdtempSync(path.join(os.tmpdir(), "acp-opencode-cwd-"));
     launch = acpAgentLaunch("opencode", llm.baseUrl);
     writes = [];
+    cardsBeforeWrite = [];
     const files: AcpFileServices = {
       readTextFile: async (file) => fs.readFileSync(file, "utf8"),
       writeTextFile: async (file, content) => {
+        // What the checkpoint recorder and the review need: a card naming the file before the write.
+        cardsBeforeWrite.push(events.some((e) => e.type === "tool_execution_start" && (e.toolName === "write" || e.toolName === "edit") && (e.args as { path?: string }).path === file));
         writes.push({ path: file, content });
         fs.writeFileSync(file, content);
       },
@@ -120,6 +124,7 @@ describe("ACP client with the real opencode (offline)", function () {
     assert.match(question.title, /notes\.txt/);
     assert.deepEqual(writes, [{ path: target, content: "line one\nline two\n" }], "the agent wrote through fs/write_text_file");
     assert.equal(fs.readFileSync(target, "utf8"), "line one\nline two\n");
+    assert.deepEqual(cardsBeforeWrite, [true], "a write card named the file before the write");
     const start = events.find((e) => e.type === "tool_execution_start");
     assert.ok(start && start.type === "tool_execution_start", "a tool card started");
     const end = events.find((e) => e.type === "tool_execution_end" && e.toolCallId === start.toolCallId);

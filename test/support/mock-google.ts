@@ -54,7 +54,10 @@ export function lastUserText(request: GoogleRequest): string {
 /** Function responses since the latest user text (the results of this turn's tool calls). */
 export function functionResponses(request: GoogleRequest): GooglePart["functionResponse"][] {
   const contents = request.body.contents ?? [];
-  const lastUser = contents.findLastIndex((c) => c.role === "user" && (c.parts ?? []).some((p) => typeof p.text === "string" && !p.functionResponse));
+  let lastUser = -1;
+  contents.forEach((c, i) => {
+    if (c.role === "user" && (c.parts ?? []).some((p) => typeof p.text === "string" && !p.functionResponse)) lastUser = i;
+  });
   return contents.slice(lastUser + 1).flatMap((c) => (c.parts ?? []).flatMap((p) => (p.functionResponse ? [p.functionResponse] : [])));
 }
 
