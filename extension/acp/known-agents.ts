@@ -69,7 +69,7 @@ export const knownAcpAgents: readonly KnownAcpAgent[] = [
 
 /** The known agent a configured command is, if any. */
 export function knownAgentOf(command: string, args: readonly string[]): KnownAcpAgent | undefined {
-  const name = (file: string) => path.basename(file).replace(/\.(cmd|exe|js|mjs)$/i, "");
+  const name = (file: string) => path.win32.basename(file).replace(/\.(cmd|exe|js|mjs)$/i, "");
   const base = name(command);
   // `node …/gemini.js --acp`: the script is the agent.
   if ((base === "node" || base === "bun") && args[0]) return knownAcpAgents.find((agent) => agent.matches(name(args[0]!), args.slice(1)));
