@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { PEERS_ROOT } from "./peers";
 
 export type AcpAgentKind = "opencode" | "gemini";
 
@@ -19,7 +20,8 @@ export interface AcpAgentLaunch {
   cleanup(): void;
 }
 
-const ACP_PEERS = path.resolve(__dirname, "..", "peers", "acp-agents", "node_modules");
+/** Found as peers.ts finds the others (this file is also bundled into dist-test/). */
+const ACP_PEERS = path.join(PEERS_ROOT, "acp-agents", "node_modules");
 
 export const acpAgentFiles: Record<AcpAgentKind, string> = {
   opencode: path.join(ACP_PEERS, "opencode-linux-x64", "bin", "opencode"),
