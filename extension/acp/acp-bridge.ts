@@ -28,6 +28,8 @@ export interface AcpBridgeOptions {
   files: AcpFileServices;
   /** The agent's terminals are shown in the editor too (pseudo-terminals); absent: only in the card. */
   terminalView?: { created(terminalId: string, command: string): void; output(terminalId: string, text: string): void; exited(terminalId: string, exitCode: number | null): void };
+  /** The agent's modes changed (session/new, current_mode_update, set_mode). */
+  onModes?: (modes: acp.SessionModeState | undefined) => void;
   /** Environment of the commands the agent runs through terminal/create. */
   terminalEnv?: NodeJS.ProcessEnv;
   log?: (message: string) => void;
@@ -132,7 +134,7 @@ export class AcpBridge {
       .client()
       .onNotification("session/update", ({ params }) => {
         if (params.sessionId !== this.sessionId) return;
-        if (params.update.sessionUpdate === "current_mode_update" && this.modes) this.modes = { ...this.modes, currentModeId: params.update.currentModeId };
+        if (params.update.sessionUpdate === "current_mode_update" && this.modes) this.changeModes({ ...this.modes, currentModeId: params.update.currentModeId });
         if (params.update.sessionUpdate === "available_commands_update") this.commands = params.update.availableCommands.map((c) => ({ name: c.name, description: c.description }));
         this.events.handle(params.update);
       })
@@ -171,10 +173,23 @@ export class AcpBridge {
   private async newSession(connection: acp.ClientConnection): Promise<void> {
     const session = await connection.agent.request("session/new", { cwd: this.options.cwd, mcpServers: [] });
     this.sessionId = session.sessionId;
-    this.modes = session.modes ?? undefined;
+    this.changeModes(session.modes ?? undefined);
     this.transcript.length = 0;
     this.userTurns = 0;
     this.events = this.newTranslator();
+  }
+
+  /** session/set_mode: one of the agent's own modes (our mode picker lists them). */
+  async setMode(modeId: string): Promise<void> {
+    await this.ready;
+    if (!this.modes?.availableModes.some((m) => m.id === modeId)) throw new Error(`${this.name} has no mode ${modeId}`);
+    await this.connection!.agent.request("session/set_mode", { sessionId: this.sessionId!, modeId });
+    this.changeModes({ ...this.modes, currentModeId: modeId });
+  }
+
+  private changeModes(modes: acp.SessionModeState | undefined): void {
+    this.modes = modes;
+    this.options.onModes?.(modes);
   }
 
   private async command(frame: Frame): Promise<void> {

@@ -19,6 +19,13 @@ import { AgentNotices, duration } from "../ui/agent-notices";
 import { AgentGateway, type KeySource } from "../gateway/agent-gateway";
 import { sandboxAgentLaunch, type SandboxNote } from "../sandbox/agent-sandbox";
 
+/** An ACP agent's own modes, as our mode picker shows them. */
+export interface AgentModes {
+  current: string;
+  available: { id: string; name: string; description?: string }[];
+  set(id: string): Promise<void>;
+}
+
 /** Hooks run on each new agent process, before it is used (dialog handlers, event forwarding). */
 export type AgentAttach = (client: RpcClient, lifetime: Lifetime) => void;
 
@@ -61,6 +68,9 @@ export class AgentSupervisor implements vscode.Disposable {
   readonly policy: RestartPolicy;
   private readonly statusEmitter = new vscode.EventEmitter<AgentStatus>();
   readonly onDidChangeStatus = this.statusEmitter.event;
+  private readonly agentModesEmitter = new vscode.EventEmitter<void>();
+  /** An ACP agent's own modes changed (see agentModes). */
+  readonly onDidChangeAgentModes = this.agentModesEmitter.event;
   private readonly readyEmitter = new vscode.EventEmitter<RpcClient>();
   /** The agent answered get_state, was probed and set up: commands may use it. */
   readonly onReady = this.readyEmitter.event;
@@ -121,6 +131,14 @@ export class AgentSupervisor implements vscode.Disposable {
 
   get pid(): number | undefined {
     return this.current?.transport.pid;
+  }
+
+  /** The running ACP agent's own modes (its mode picker), or undefined for Pi agents and ACP agents without modes. */
+  get agentModes(): AgentModes | undefined {
+    const transport = this.current?.transport;
+    if (!(transport instanceof AcpTransport) || !transport.bridge.modes) return undefined;
+    const { bridge } = transport;
+    return { current: bridge.modes!.currentModeId, available: bridge.modes!.availableModes.map((m) => ({ id: m.id, name: m.name, description: m.description ?? undefined })), set: (id) => bridge.setMode(id) };
   }
 
   get capabilities(): AgentCapabilities | undefined {
@@ -224,7 +242,7 @@ export class AgentSupervisor implements vscode.Disposable {
     const editor = new AcpEditorServices(launch.label.replace(/^ACP: /, ""));
     const transport = await AcpTransport.spawn(
       { command: spawnable.command, args: spawnable.args, cwd: launch.cwd, env: launch.env },
-      { agentName: launch.label.replace(/^ACP: /, ""), files: editor, terminalView: editor, terminalEnv: launch.env, log: (message) => this.log.warn(message) },
+      { agentName: launch.label.replace(/^ACP: /, ""), files: editor, terminalView: editor, terminalEnv: launch.env, log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() },
     );
     transport.onClose(() => editor.dispose());
     return transport;
@@ -317,6 +335,7 @@ export class AgentSupervisor implements vscode.Disposable {
     this.lifetime.dispose();
     this.statusEmitter.dispose();
     this.readyEmitter.dispose();
+    this.agentModesEmitter.dispose();
   }
 }
 

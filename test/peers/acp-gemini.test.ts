@@ -104,6 +104,26 @@ describe("ACP client with the real gemini-cli (offline)", function () {
     assert.ok(end && end.type === "tool_execution_end" && !end.isError, JSON.stringify(end));
   });
 
+  it("gemini's own modes: listed as it names them; set_mode to Auto Edit and the write is not asked about", async () => {
+    const modes = transport.bridge.modes;
+    assert.deepEqual(modes?.availableModes.map((m) => m.name), ["Default", "Auto Edit", "YOLO", "Plan"]);
+    assert.equal(modes?.currentModeId, "default");
+    await transport.bridge.setMode("autoEdit");
+    assert.equal(transport.bridge.modes?.currentModeId, "autoEdit");
+    await assert.rejects(transport.bridge.setMode("root"), /has no mode root/);
+    const target = path.join(cwd, "b.txt");
+    decide = (request) => {
+      if (functionResponses(request).length > 0) return { text: ["Done."] };
+      return { functionCalls: [{ name: "write_file", args: { file_path: target, content: "auto\n" } }] };
+    };
+    const asked: DialogRequest[] = [];
+    client.setDialogHandler(async (request) => (asked.push(request), { cancelled: true }));
+    await client.request("prompt", { message: "write b.txt" });
+    await client.waitForSettled(60_000);
+    assert.deepEqual(asked, [], "no question in Auto Edit");
+    assert.deepEqual(writes, [{ path: target, content: "auto\n" }]);
+  });
+
   it("Abort while gemini waits for the model: session/cancel ends the run as aborted", async () => {
     decide = () => ({ hang: true });
     await client.request("prompt", { message: "think hard" });

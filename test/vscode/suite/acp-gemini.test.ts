@@ -3,7 +3,7 @@
 // `node …/gemini.js --acp`). A streamed answer in the chat; a write that gemini asks about, answered
 // in the native quick pick with gemini's own options; the write served by the editor, listed in the
 // Changes view with a before (the checkpoint), and one of its two hunks undone from its lens;
-// Abort while gemini waits for the model.
+// gemini's own modes in our mode picker; Abort while gemini waits for the model.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -104,6 +104,18 @@ describe("ACP: gemini-cli driven from the chat", function () {
     await ui.click(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`);
     const oneUndone = text("alpha 1", "ALPHA TWO", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "alpha 7", "alpha 8");
     await eventually("the second hunk undone on disk", () => fs.readFileSync(file, "utf8") === oneUndone || undefined);
+  });
+
+  it("the mode picker lists gemini's own modes and sets one (session/set_mode)", async () => {
+    assert.equal(api.supervisor.agentModes?.current, "default");
+    const picking = vscode.commands.executeCommand("pi.setPermissionMode");
+    await ui.waitForSelector('.quick-input-widget .quick-input-title:has-text("Mode")', "visible");
+    assert.deepEqual(await ui.quickPickItems(), ["Default", "Auto Edit", "YOLO", "Plan"]);
+    await ui.pickQuickPickItem("Auto Edit");
+    await picking;
+    await eventually("gemini in Auto Edit", () => api.supervisor.agentModes?.current === "autoEdit" || undefined);
+    await ui.waitForSelector('.statusbar-item:has-text("Auto Edit")', "visible");
+    await api.supervisor.agentModes!.set("default");
   });
 
   it("Abort while gemini waits for the model ends the run", async () => {
