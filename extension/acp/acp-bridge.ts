@@ -8,9 +8,10 @@
  * so (the chat shows it).
  */
 import type * as acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
-import type { AgentEvent, AgentMessage, CommandType, SessionState } from "../../shared/protocol";
+import type { AgentEvent, AgentMessage, CommandType } from "../../shared/protocol";
+import { answerQuery } from "./acp-queries";
 import { AcpEventTranslator } from "./acp-events";
-import { permissionQuestion } from "./acp-permission";
+import { PermissionDialogs } from "./acp-dialogs";
 import { AcpTerminals } from "./acp-terminals";
 import type { AcpSdk } from "./sdk";
 
@@ -36,22 +37,7 @@ export interface AcpBridgeOptions {
 }
 
 type Frame = Record<string, unknown> & { type: string; id?: string };
-
-/** What no ACP agent can do: the chat's commands for them are refused with this. */
-const noEquivalent: Partial<Record<CommandType, string>> = {
-  fork: "ACP has no session tree: forking is not available with this agent.",
-  branch: "ACP has no session tree: forking is not available with this agent.",
-  clone: "ACP has no session tree: cloning is not available with this agent.",
-  switch_session: "Reopening a Pi session file is not available with an ACP agent.",
-  compact: "ACP has no compaction command: the agent compacts on its own, if it does.",
-  bash: "Running a command as the user goes through the agent's own tools with an ACP agent.",
-  set_model: "This ACP agent chooses its model itself.",
-  cycle_model: "This ACP agent chooses its model itself.",
-  export_html: "Export is not available for ACP sessions.",
-  set_host_tools: "ACP agents take no host tools: the editor serves their files and terminals instead.",
-  set_permission_mode: "This ACP agent has its own modes (see its mode picker).",
-  set_todos: "The plan of an ACP agent is its own.",
-};
+type QueuedPrompt = { text: string; images: { data: string; mimeType: string }[] | undefined };
 
 const stopReasons: Record<string, "stop" | "length" | "aborted" | "error"> = {
   end_turn: "stop", max_tokens: "length", max_turn_requests: "length", refusal: "error", cancelled: "aborted",
@@ -64,11 +50,10 @@ export class AcpBridge {
   private run: Promise<void> | undefined;
   private events: AcpEventTranslator;
   private readonly transcript: AgentMessage[] = [];
-  private readonly dialogs = new Map<string, (answer: Frame) => void>();
+  private readonly dialogs: PermissionDialogs;
   private readonly terminals: AcpTerminals;
-  private dialogCounter = 0;
-  private userTurns = 0;
   private commands: { name: string; description?: string }[] = [];
+  private queue: { steering: QueuedPrompt[]; followUp: QueuedPrompt[] } = { steering: [], followUp: [] };
   private cancelled = false;
   agentInfo: acp.Implementation | undefined;
   agentCapabilities: acp.AgentCapabilities | undefined;
@@ -80,6 +65,7 @@ export class AcpBridge {
     private readonly options: AcpBridgeOptions,
   ) {
     this.events = this.newTranslator();
+    this.dialogs = new PermissionDialogs(toClient);
     this.terminals = new AcpTerminals(options.cwd, {
       created: (id, command) => options.terminalView?.created(id, command),
       output: (id, text) => {
@@ -102,9 +88,7 @@ export class AcpBridge {
   /** A Pi frame from the RpcClient: a command, or a dialog's answer. */
   receive(frame: Frame): void {
     if (frame.type === "extension_ui_response") {
-      const answer = this.dialogs.get(String(frame.id));
-      this.dialogs.delete(String(frame.id));
-      answer?.(frame);
+      this.dialogs.answer(String(frame.id), frame);
       return;
     }
     void this.command(frame);
@@ -115,8 +99,7 @@ export class AcpBridge {
   }
 
   dispose(): void {
-    for (const answer of this.dialogs.values()) answer({ type: "extension_ui_response", cancelled: true });
-    this.dialogs.clear();
+    this.dialogs.cancelAll();
     this.terminals.dispose();
     this.connection?.close();
   }
@@ -175,7 +158,6 @@ export class AcpBridge {
     this.sessionId = session.sessionId;
     this.changeModes(session.modes ?? undefined);
     this.transcript.length = 0;
-    this.userTurns = 0;
     this.events = this.newTranslator();
   }
 
@@ -204,92 +186,50 @@ export class AcpBridge {
   }
 
   private async answer(type: CommandType, frame: Frame): Promise<unknown> {
-    const refused = noEquivalent[type];
-    if (refused) throw new Error(refused);
     switch (type) {
-      case "get_state":
-        return this.state();
       case "prompt":
       case "follow_up":
-      case "steer":
-        return this.prompt(String(frame.message ?? ""), frame.images as { data: string; mimeType: string }[] | undefined);
+      case "steer": {
+        const images = frame.images as { data: string; mimeType: string }[] | undefined;
+        if (!this.run) return this.prompt(String(frame.message ?? ""), images);
+        // ACP takes no message mid-turn: steering and follow-ups wait for the turn's end, in our queue.
+        const steer = type === "steer" || (type === "prompt" && frame.streamingBehavior !== "followUp");
+        (steer ? this.queue.steering : this.queue.followUp).push({ text: String(frame.message ?? ""), images });
+        this.queueChanged();
+        return { disposition: "queued" };
+      }
       case "abort":
         await this.abort();
         return undefined;
       case "abort_and_prompt":
         await this.abort();
-        await this.prompt(String(frame.message ?? ""), frame.images as { data: string; mimeType: string }[] | undefined);
+        this.prompt(String(frame.message ?? ""), frame.images as { data: string; mimeType: string }[] | undefined);
         return undefined;
       case "new_session":
         await this.abort();
         await this.newSession(this.connection!);
         return { cancelled: false };
-      case "get_messages":
-        return { messages: this.transcript };
-      case "get_fork_messages":
-      case "get_branch_messages":
-        // One entry per user prompt: the checkpoint recorder files a turn's records under it.
-        return { messages: this.transcript.flatMap((m, i) => (m.role === "user" ? [{ entryId: `acp-${this.sessionId}-${i}`, text: typeof m.content === "string" ? m.content : "" }] : [])) };
-      case "get_commands":
-        return { commands: this.commands.map((c) => ({ name: c.name, description: c.description, source: "extension" })) };
-      case "get_available_models":
-        return { models: [] };
-      case "get_available_thinking_levels":
-        return { levels: ["off"] };
-      case "get_tree":
-      case "get_entries":
-        return type === "get_tree" ? { tree: [], leafId: null } : { entries: [], leafId: null };
-      case "clear_queue":
-        return { steering: [], followUp: [] };
-      case "get_last_assistant_text": {
-        const last = [...this.transcript].reverse().find((m) => m.role === "assistant");
-        return { text: last && last.role === "assistant" ? last.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("") : null };
+      case "clear_queue": {
+        const cleared = { steering: this.queue.steering.map((m) => m.text), followUp: this.queue.followUp.map((m) => m.text) };
+        this.queue = { steering: [], followUp: [] };
+        this.queueChanged();
+        return cleared;
       }
-      case "get_session_stats":
-        return { sessionId: this.sessionId ?? "", userMessages: this.userTurns, assistantMessages: this.transcript.filter((m) => m.role === "assistant").length, toolCalls: 0, toolResults: 0, totalMessages: this.transcript.length, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 }, cost: 0 };
-      case "get_mcp_servers":
-        return { servers: [] };
-      case "set_session_name":
-      case "set_thinking_level":
-      case "set_steering_mode":
-      case "set_follow_up_mode":
-      case "set_auto_compaction":
-      case "set_auto_retry":
-      case "abort_retry":
-      case "abort_bash":
-      case "set_interrupt_mode":
-        return undefined; // nothing to set on an ACP agent: accepted and ignored
-      case "cycle_thinking_level":
-        return null;
       default:
-        throw new Error(`${type} has no ACP equivalent`);
+        return answerQuery(type, { sessionId: this.sessionId ?? "", name: this.name, streaming: this.run !== undefined, transcript: this.transcript, commands: this.commands });
     }
   }
 
-  private state(): SessionState {
-    return {
-      model: null,
-      thinkingLevel: "off",
-      isStreaming: this.run !== undefined,
-      isCompacting: false,
-      steeringMode: "all",
-      followUpMode: "all",
-      sessionId: this.sessionId ?? "",
-      sessionName: this.name,
-      autoCompactionEnabled: false,
-      messageCount: this.transcript.length,
-      pendingMessageCount: 0,
-    };
+  /** Starts a turn; the response comes at once (as Pi's does), the run's events follow. */
+  private queueChanged(): void {
+    this.emit({ type: "queue_update", steering: this.queue.steering.map((m) => m.text), followUp: this.queue.followUp.map((m) => m.text) });
   }
 
-  /** Starts a turn; the response comes at once (as Pi's does), the run's events follow. */
   private prompt(message: string, images: { data: string; mimeType: string }[] | undefined): { disposition: "started" } {
-    if (this.run) throw new Error(`${this.name} is still answering: ACP agents take one prompt at a time (Abort first).`);
     const connection = this.connection!;
     const sessionId = this.sessionId!;
     const user: AgentMessage = { role: "user", content: message, timestamp: Date.now() };
     this.transcript.push(user);
-    this.userTurns++;
     this.cancelled = false;
     this.events = this.newTranslator();
     this.emit({ type: "agent_start" });
@@ -319,6 +259,13 @@ export class AcpBridge {
     this.transcript.push(...events.messages);
     this.run = undefined;
     this.emit({ type: "agent_end", messages: events.messages });
+    // The next queued message, as Pi does after a turn; an abort or an error keeps the queue (the chat restores it).
+    const next = stopReason === "stop" || stopReason === "length" ? (this.queue.steering.shift() ?? this.queue.followUp.shift()) : undefined;
+    if (next) {
+      this.queueChanged();
+      this.prompt(next.text, next.images);
+      return;
+    }
     this.emit({ type: "agent_settled", ...(stopReason === "aborted" ? { aborted: true } : {}) });
   }
 
@@ -327,11 +274,7 @@ export class AcpBridge {
     const run = this.run;
     if (!run) return;
     this.cancelled = true;
-    for (const [id, answer] of [...this.dialogs]) {
-      this.dialogs.delete(id);
-      answer({ type: "extension_ui_response", id, cancelled: true });
-      this.toClient({ type: "extension_ui_request", id: `${id}-cancel`, method: "cancel", targetId: id });
-    }
+    this.dialogs.cancelAll();
     this.terminals.killAll();
     await this.connection!.agent.notify("session/cancel", { sessionId: this.sessionId! });
     await run;
@@ -340,24 +283,9 @@ export class AcpBridge {
   private askPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
     if (this.cancelled) return Promise.resolve({ outcome: { outcome: "cancelled" } });
     this.events.noteToolCall(request.toolCall);
-    const question = permissionQuestion(this.name, request);
-    const id = `acp-permission-${++this.dialogCounter}`;
-    return new Promise((resolve) => {
-      const done = (answer: Frame) => {
-        signal.removeEventListener("abort", onAbort);
-        const optionId = typeof answer.value === "string" ? question.optionOf(answer.value) : undefined;
-        resolve(optionId ? { outcome: { outcome: "selected", optionId } } : { outcome: { outcome: "cancelled" } });
-      };
-      const onAbort = () => {
-        if (!this.dialogs.delete(id)) return;
-        this.toClient({ type: "extension_ui_request", id: `${id}-cancel`, method: "cancel", targetId: id });
-        resolve({ outcome: { outcome: "cancelled" } });
-      };
-      signal.addEventListener("abort", onAbort);
-      this.dialogs.set(id, done);
-      this.toClient({ type: "extension_ui_request", id, method: "select", title: question.title, options: question.labels });
-    });
+    return this.dialogs.ask(this.name, request, signal);
   }
+
 }
 
 /** `line` (1-based) and `limit` of fs/read_text_file. */

@@ -1,7 +1,7 @@
 /**
  * The ACP agents we know by name: how each starts, how to install it, and how a configured
  * command is recognised as one of them (`pi.agent.protocol` "auto"). Plain data: the picker
- * (extension/acp/agent-picker.ts) and the launch (supervision/agent-command.ts) read it.
+^ * (extension/acp/agent-picker.ts) and the launch (supervision/agent-command.ts) read it.
  */
 import * as path from "node:path";
 

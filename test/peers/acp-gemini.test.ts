@@ -124,6 +124,32 @@ describe("ACP client with the real gemini-cli (offline)", function () {
     assert.deepEqual(writes, [{ path: target, content: "auto\n" }]);
   });
 
+  it("our queue: a message sent while gemini answers waits for the turn's end, then runs; the run settles once", async () => {
+    decide = (request) => (lastUserText(request).includes("first") ? { text: ["one"], delayMs: 1500 } : { text: ["two"] });
+    const queues: string[][] = [];
+    client.on("queue_update", (e) => queues.push([...e.steering, ...e.followUp]));
+    let settledCount = 0;
+    client.onSettled(() => settledCount++);
+    await client.request("prompt", { message: "first" });
+    assert.deepEqual(await client.request("prompt", { message: "second", streamingBehavior: "followUp" }), { disposition: "queued" });
+    await client.waitForSettled(60_000);
+    assert.deepEqual(queues, [["second"], []]);
+    const { messages } = await client.request("get_messages", {});
+    assert.deepEqual(messages.map((m) => (m.role === "user" ? `user:${m.content as string}` : m.role)), ["user:first", "assistant", "user:second", "assistant"]);
+    assert.equal(settledCount, 1);
+  });
+
+  it("clear_queue gives the queued messages back (the chat puts them in the box before Abort)", async () => {
+    decide = () => ({ hang: true });
+    await client.request("prompt", { message: "busy" });
+    await client.request("steer", { message: "s1" });
+    await client.request("follow_up", { message: "f1" });
+    assert.deepEqual(await client.request("clear_queue", {}), { steering: ["s1"], followUp: ["f1"] });
+    const settled = client.waitFor("agent_settled", () => true, 30_000);
+    await client.request("abort", {});
+    assert.equal((await settled).aborted, true);
+  });
+
   it("Abort while gemini waits for the model: session/cancel ends the run as aborted", async () => {
     decide = () => ({ hang: true });
     await client.request("prompt", { message: "think hard" });

@@ -37,6 +37,8 @@ export interface GoogleTurn {
   functionCalls?: { name: string; args: Record<string, unknown> }[];
   /** Send the headers, then nothing until the client goes away. */
   hang?: boolean;
+  /** Wait this long before the first part. */
+  delayMs?: number;
 }
 
 export interface MockGoogle {
@@ -113,7 +115,9 @@ export async function startMockGoogle(decide: (request: GoogleRequest) => Google
       return;
     }
     const partsOut: GooglePart[] = [...(turn.text ?? []).map((text) => ({ text })), ...(turn.functionCalls ?? []).map((functionCall) => ({ functionCall }))];
-    reply(request, res, partsOut.length ? partsOut : [{ text: "OK." }]);
+    const send = () => reply(request, res, partsOut.length ? partsOut : [{ text: "OK." }]);
+    if (turn.delayMs) setTimeout(() => !res.destroyed && send(), turn.delayMs);
+    else send();
   }
 
   function reply(request: GoogleRequest, res: http.ServerResponse, partsOut: GooglePart[]): void {
