@@ -10,6 +10,8 @@
 import type * as acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
 import type { AgentEvent, AgentMessage, CommandType } from "../../shared/protocol";
 import { answerQuery } from "./acp-queries";
+import * as path from "node:path";
+import { resolveWorkspacePath } from "../host-tools/workspace-paths";
 import { AcpEventTranslator } from "./acp-events";
 import { PermissionDialogs } from "./acp-dialogs";
 import { AcpTerminals } from "./acp-terminals";
@@ -31,6 +33,11 @@ export interface AcpBridgeOptions {
   terminalView?: { created(terminalId: string, command: string): void; output(terminalId: string, text: string): void; exited(terminalId: string, exitCode: number | null): void };
   /** The agent's modes changed (session/new, current_mode_update, set_mode). */
   onModes?: (modes: acp.SessionModeState | undefined) => void;
+  /**
+   * Offer terminal/* (default true). Off when the agent runs sandboxed: our terminals run in the
+   * editor's environment, outside its sandbox, so the agent runs its commands itself, inside.
+   */
+  terminals?: boolean;
   /** Environment of the commands the agent runs through terminal/create. */
   terminalEnv?: NodeJS.ProcessEnv;
   log?: (message: string) => void;
@@ -122,11 +129,12 @@ export class AcpBridge {
         this.events.handle(params.update);
       })
       .onRequest("session/request_permission", ({ params, signal }) => this.askPermission(params, signal))
-      .onRequest("fs/read_text_file", async ({ params }) => ({ content: sliceLines(await this.options.files.readTextFile(params.path), params.line, params.limit) }))
+      .onRequest("fs/read_text_file", async ({ params }) => ({ content: sliceLines(await this.options.files.readTextFile(this.confined(params.path)), params.line, params.limit) }))
       .onRequest("fs/write_text_file", async ({ params }) => {
-        const end = this.events.announceWrite(params.path, params.content);
+        const target = this.confined(params.path);
+        const end = this.events.announceWrite(target, params.content);
         try {
-          await this.options.files.writeTextFile(params.path, params.content);
+          await this.options.files.writeTextFile(target, params.content);
           end();
         } catch (error) {
           end(errorText(error));
@@ -134,7 +142,10 @@ export class AcpBridge {
         }
         return {};
       })
-      .onRequest("terminal/create", ({ params }) => this.terminals.create(params))
+      .onRequest("terminal/create", ({ params }) => {
+        if (this.options.terminals === false) throw new Error("This client offers no terminals to a sandboxed agent: run the command with your own tools.");
+        return this.terminals.create(params);
+      })
       .onRequest("terminal/output", ({ params }) => this.terminals.output(params.terminalId))
       .onRequest("terminal/wait_for_exit", ({ params }) => this.terminals.waitForExit(params.terminalId))
       .onRequest("terminal/kill", ({ params }) => (this.terminals.kill(params.terminalId), {}))
@@ -145,12 +156,25 @@ export class AcpBridge {
     const init = await connection.agent.request("initialize", {
       protocolVersion: this.sdk.PROTOCOL_VERSION,
       // Honest: we serve fs reads and writes (through the editor) and terminals; no auth UI yet.
-      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: this.options.terminals !== false },
       clientInfo: { name: "pi-vscode", title: "Pi Agent for VS Code", version: "1" },
     });
     this.agentInfo = init.agentInfo ?? undefined;
     this.agentCapabilities = init.agentCapabilities;
     await this.newSession(connection);
+  }
+
+  /**
+   * The file an fs/* request names, if it lies in the agent's folder (symlinks resolved): the agent
+   * may be sandboxed, and the client must not read or write for it where it could not.
+   */
+  private confined(file: string): string {
+    if (!path.isAbsolute(file)) throw new Error(`The path "${file}" is not absolute, as ACP paths are: refused like a path outside the workspace.`);
+    try {
+      return resolveWorkspacePath(file, [this.options.cwd]).absPath;
+    } catch {
+      throw new Error(`The path "${file}" is outside the workspace (${this.options.cwd}): the editor reads and writes for ${this.name} only there.`);
+    }
   }
 
   private async newSession(connection: acp.ClientConnection): Promise<void> {

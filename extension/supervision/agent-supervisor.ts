@@ -197,7 +197,7 @@ export class AgentSupervisor implements vscode.Disposable {
     const spawnable = spawnCommand(launch.command, launch.args, process.platform, { env: launch.env });
     const transport: AgentTransport = lifetime.add(
       launch.protocol === "acp"
-        ? await this.spawnAcp(launch, spawnable)
+        ? await this.spawnAcp(launch, spawnable, sandboxed.launch !== resolved)
         : ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) }),
     );
     const client = lifetime.add(new RpcClient(transport, { trace: this.tracer.hook }));
@@ -238,11 +238,11 @@ export class AgentSupervisor implements vscode.Disposable {
   }
 
   /** An ACP agent: the SDK is loaded now (not before), files and terminals are the editor's. */
-  private async spawnAcp(launch: AgentLaunch, spawnable: { command: string; args: string[] }): Promise<AcpTransport> {
+  private async spawnAcp(launch: AgentLaunch, spawnable: { command: string; args: string[] }, sandboxed: boolean): Promise<AcpTransport> {
     const editor = new AcpEditorServices(launch.label.replace(/^ACP: /, ""));
     const transport = await AcpTransport.spawn(
       { command: spawnable.command, args: spawnable.args, cwd: launch.cwd, env: launch.env },
-      { agentName: launch.label.replace(/^ACP: /, ""), files: editor, terminalView: editor, terminalEnv: launch.env, log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() },
+      { agentName: launch.label.replace(/^ACP: /, ""), files: editor, terminalView: editor, terminals: !sandboxed, terminalEnv: launch.env, log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() },
     );
     transport.onClose(() => editor.dispose());
     return transport;

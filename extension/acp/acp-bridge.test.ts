@@ -1,0 +1,103 @@
+/**
+ * The bridge against an ACP agent of our own making (the SDK's agent app, in process, over NDJSON
+ * byte streams): what a hostile or confused agent may ask of the client.
+ */
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type * as Acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
+import { AcpBridge, type AcpBridgeOptions } from "./acp-bridge";
+
+type AgentScript = (client: Acp.AgentContext, sessionId: string) => Promise<void>;
+
+async function connect(script: AgentScript, options: Partial<AcpBridgeOptions> & { cwd: string }) {
+  const acp = (await import("@agentclientprotocol/sdk")) as typeof Acp;
+  const toAgent = new TransformStream<Uint8Array, Uint8Array>();
+  const toClient = new TransformStream<Uint8Array, Uint8Array>();
+  let declared: Acp.ClientCapabilities | undefined;
+  acp.agent()
+    .onRequest("initialize", ({ params }) => ((declared = params.clientCapabilities), { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: {} }))
+    .onRequest("session/new", () => ({ sessionId: "s1" }))
+    .onRequest("session/prompt", async (ctx) => (await script(ctx.client, ctx.params.sessionId), { stopReason: "end_turn" as const }))
+    .connect(acp.ndJsonStream(toClient.writable, toAgent.readable));
+  const frames: Record<string, unknown>[] = [];
+  const writes: string[] = [];
+  const bridge = new AcpBridge(acp, (f) => frames.push(f as Record<string, unknown>), {
+    agentName: "test agent",
+    files: { readTextFile: async (p) => fs.readFileSync(p, "utf8"), writeTextFile: async (p, c) => (writes.push(p), fs.writeFileSync(p, c)) },
+    ...options,
+  });
+  await bridge.connect(acp.ndJsonStream(toAgent.writable, toClient.readable));
+  const run = async () => {
+    bridge.receive({ type: "prompt", id: "p", message: "go" });
+    for (let i = 0; i < 200 && !frames.some((f) => f.type === "agent_settled"); i++) await new Promise((r) => setTimeout(r, 10));
+  };
+  return { bridge, frames, writes, run, declared: () => declared };
+}
+
+describe("ACP bridge: what an agent may ask of the client", function () {
+  this.timeout(20_000);
+  let root: string;
+  let workspace: string;
+  beforeEach(() => {
+    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "acp-bridge-")));
+    workspace = path.join(root, "workspace");
+    fs.mkdirSync(workspace);
+    fs.writeFileSync(path.join(root, "secret.txt"), "SECRET");
+  });
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it("fs/* outside the workspace is refused: absolute paths, ../ and a symlink leading out", async () => {
+    fs.symlinkSync(root, path.join(workspace, "link"));
+    const outcomes: string[] = [];
+    const attempt = async (what: string, call: () => Promise<unknown>) => {
+      try {
+        const result = await call();
+        outcomes.push(`${what}: allowed ${JSON.stringify(result)}`);
+      } catch (error) {
+        outcomes.push(`${what}: refused`);
+        assert.match(JSON.stringify(error), /outside the workspace/);
+      }
+    };
+    const { run, writes } = await connect(async (client, sessionId) => {
+      await attempt("read abs", () => client.request("fs/read_text_file", { sessionId, path: path.join(root, "secret.txt") }));
+      await attempt("read dotdot", () => client.request("fs/read_text_file", { sessionId, path: path.join(workspace, "..", "secret.txt") }));
+      await attempt("read link", () => client.request("fs/read_text_file", { sessionId, path: path.join(workspace, "link", "secret.txt") }));
+      await attempt("write abs", () => client.request("fs/write_text_file", { sessionId, path: path.join(root, "evil.txt"), content: "x" }));
+      await attempt("write link", () => client.request("fs/write_text_file", { sessionId, path: path.join(workspace, "link", "evil2.txt"), content: "x" }));
+      await attempt("write relative", () => client.request("fs/write_text_file", { sessionId, path: "relative.txt", content: "x" }));
+      await attempt("write inside", () => client.request("fs/write_text_file", { sessionId, path: path.join(workspace, "ok.txt"), content: "fine" }));
+    }, { cwd: workspace });
+    await run();
+    assert.deepEqual(outcomes, ["read abs: refused", "read dotdot: refused", "read link: refused", "write abs: refused", "write link: refused", "write relative: refused", "write inside: allowed {}"]);
+    assert.deepEqual(writes, [path.join(workspace, "ok.txt")]);
+    assert.equal(fs.existsSync(path.join(root, "evil.txt")), false);
+    assert.equal(fs.existsSync(path.join(root, "evil2.txt")), false);
+  });
+
+  it("updates of another session are not shown", async () => {
+    const { run, frames } = await connect(async (client) => {
+      await client.notify("session/update", { sessionId: "other", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "injected" } } });
+      await client.notify("session/update", { sessionId: "s1", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "mine" } } });
+    }, { cwd: workspace });
+    await run();
+    const text = JSON.stringify(frames.filter((f) => f.type === "message_update"));
+    assert.match(text, /mine/);
+    assert.doesNotMatch(text, /injected/);
+  });
+
+  it("terminals are offered only when the agent is not sandboxed: ours would run outside its sandbox", async () => {
+    const open = await connect(async () => undefined, { cwd: workspace });
+    assert.equal(open.declared()?.terminal, true);
+    open.bridge.dispose();
+    let ran = false;
+    const sandboxed = await connect(async (client, sessionId) => {
+      await client.request("terminal/create", { sessionId, command: "touch", args: [path.join(root, "escaped")] }).then(() => (ran = true), () => undefined);
+    }, { cwd: workspace, terminals: false });
+    assert.equal(sandboxed.declared()?.terminal, false);
+    await sandboxed.run();
+    assert.equal(ran, false);
+    assert.equal(fs.existsSync(path.join(root, "escaped")), false);
+  });
+});
