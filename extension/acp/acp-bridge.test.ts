@@ -76,6 +76,29 @@ describe("ACP bridge: what an agent may ask of the client", function () {
     assert.equal(fs.existsSync(path.join(root, "evil2.txt")), false);
   });
 
+  it("a sandboxed agent cannot write through the editor what its sandbox keeps read-only (.git, .vscode, … at any depth)", async () => {
+    const tried: string[] = [];
+    const script = (files: string[]): AgentScript => async (client, sessionId) => {
+      for (const file of files) {
+        await client.request("fs/write_text_file", { sessionId, path: path.join(workspace, file), content: "x" }).then(() => tried.push(`${file}: written`), (error: unknown) => {
+          assert.match(JSON.stringify(error), /protected/);
+          tried.push(`${file}: refused`);
+        });
+      }
+    };
+    const files = [".git/hooks/pre-commit", ".vscode/tasks.json", "packages/app/.github/workflows/ci.yml", "sub/.npmrc", "src/ok.ts"];
+    for (const dir of ["src", ".git/hooks", ".vscode", "packages/app/.github/workflows", "sub"]) fs.mkdirSync(path.join(workspace, dir), { recursive: true });
+    const sandboxed = await connect(script(files), { cwd: workspace, sandboxed: true });
+    await sandboxed.run();
+    assert.deepEqual(tried, [".git/hooks/pre-commit: refused", ".vscode/tasks.json: refused", "packages/app/.github/workflows/ci.yml: refused", "sub/.npmrc: refused", "src/ok.ts: written"]);
+    sandboxed.bridge.dispose();
+    tried.length = 0;
+    // Not sandboxed, the agent could write them itself: served (after its own question).
+    const open = await connect(script([".vscode/tasks.json"]), { cwd: workspace });
+    await open.run();
+    assert.deepEqual(tried, [".vscode/tasks.json: written"]);
+  });
+
   it("updates of another session are not shown", async () => {
     const { run, frames } = await connect(async (client) => {
       await client.notify("session/update", { sessionId: "other", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "injected" } } });
@@ -94,7 +117,7 @@ describe("ACP bridge: what an agent may ask of the client", function () {
     let ran = false;
     const sandboxed = await connect(async (client, sessionId) => {
       await client.request("terminal/create", { sessionId, command: "touch", args: [path.join(root, "escaped")] }).then(() => (ran = true), () => undefined);
-    }, { cwd: workspace, terminals: false });
+    }, { cwd: workspace, sandboxed: true });
     assert.equal(sandboxed.declared()?.terminal, false);
     await sandboxed.run();
     assert.equal(ran, false);

@@ -8,21 +8,14 @@
  * so (the chat shows it).
  */
 import type * as acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
+export type { AcpFileServices } from "./acp-files";
 import type { AgentEvent, AgentMessage, CommandType } from "../../shared/protocol";
 import { answerQuery } from "./acp-queries";
-import * as path from "node:path";
-import { resolveWorkspacePath } from "../host-tools/workspace-paths";
 import { AcpEventTranslator } from "./acp-events";
+import { FileRequests, type AcpFileServices } from "./acp-files";
 import { PermissionDialogs } from "./acp-dialogs";
 import { AcpTerminals } from "./acp-terminals";
 import type { AcpSdk } from "./sdk";
-
-/** The editor's side of fs/*: the buffer as the user sees it, and a write that is reviewed and recorded. */
-export interface AcpFileServices {
-  readTextFile(absPath: string): Promise<string>;
-  /** Writes (through the editor: a checkpoint first, the review after). */
-  writeTextFile(absPath: string, content: string): Promise<void>;
-}
 
 export interface AcpBridgeOptions {
   cwd: string;
@@ -34,10 +27,12 @@ export interface AcpBridgeOptions {
   /** The agent's modes changed (session/new, current_mode_update, set_mode). */
   onModes?: (modes: acp.SessionModeState | undefined) => void;
   /**
-   * Offer terminal/* (default true). Off when the agent runs sandboxed: our terminals run in the
-   * editor's environment, outside its sandbox, so the agent runs its commands itself, inside.
+   * The agent runs in the OS sandbox (pi.sandbox.otherAgents): the editor must not do for it what
+   * the sandbox forbids. No terminal/* (ours run in the editor's environment, outside: the agent
+   * runs its commands itself, inside), and no write under a name the sandbox keeps read-only
+   * (.git, .vscode, … at any depth).
    */
-  terminals?: boolean;
+  sandboxed?: boolean;
   /** Environment of the commands the agent runs through terminal/create. */
   terminalEnv?: NodeJS.ProcessEnv;
   log?: (message: string) => void;
@@ -58,6 +53,7 @@ export class AcpBridge {
   private events: AcpEventTranslator;
   private readonly transcript: AgentMessage[] = [];
   private readonly dialogs: PermissionDialogs;
+  private readonly files: FileRequests;
   private readonly terminals: AcpTerminals;
   private commands: { name: string; description?: string }[] = [];
   private queue: { steering: QueuedPrompt[]; followUp: QueuedPrompt[] } = { steering: [], followUp: [] };
@@ -73,6 +69,7 @@ export class AcpBridge {
   ) {
     this.events = this.newTranslator();
     this.dialogs = new PermissionDialogs(toClient);
+    this.files = new FileRequests(options, () => this.name);
     this.terminals = new AcpTerminals(options.cwd, {
       created: (id, command) => options.terminalView?.created(id, command),
       output: (id, text) => {
@@ -129,21 +126,10 @@ export class AcpBridge {
         this.events.handle(params.update);
       })
       .onRequest("session/request_permission", ({ params, signal }) => this.askPermission(params, signal))
-      .onRequest("fs/read_text_file", async ({ params }) => ({ content: sliceLines(await this.options.files.readTextFile(this.confined(params.path)), params.line, params.limit) }))
-      .onRequest("fs/write_text_file", async ({ params }) => {
-        const target = this.confined(params.path);
-        const end = this.events.announceWrite(target, params.content);
-        try {
-          await this.options.files.writeTextFile(target, params.content);
-          end();
-        } catch (error) {
-          end(errorText(error));
-          throw error;
-        }
-        return {};
-      })
+      .onRequest("fs/read_text_file", ({ params }) => this.files.read(params))
+      .onRequest("fs/write_text_file", ({ params }) => this.files.write(params, (file, content) => this.events.announceWrite(file, content)))
       .onRequest("terminal/create", ({ params }) => {
-        if (this.options.terminals === false) throw new Error("This client offers no terminals to a sandboxed agent: run the command with your own tools.");
+        if (this.options.sandboxed) throw new Error("This client offers no terminals to a sandboxed agent: run the command with your own tools.");
         return this.terminals.create(params);
       })
       .onRequest("terminal/output", ({ params }) => this.terminals.output(params.terminalId))
@@ -156,25 +142,12 @@ export class AcpBridge {
     const init = await connection.agent.request("initialize", {
       protocolVersion: this.sdk.PROTOCOL_VERSION,
       // Honest: we serve fs reads and writes (through the editor) and terminals; no auth UI yet.
-      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: this.options.terminals !== false },
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: !this.options.sandboxed },
       clientInfo: { name: "pi-vscode", title: "Pi Agent for VS Code", version: "1" },
     });
     this.agentInfo = init.agentInfo ?? undefined;
     this.agentCapabilities = init.agentCapabilities;
     await this.newSession(connection);
-  }
-
-  /**
-   * The file an fs/* request names, if it lies in the agent's folder (symlinks resolved): the agent
-   * may be sandboxed, and the client must not read or write for it where it could not.
-   */
-  private confined(file: string): string {
-    if (!path.isAbsolute(file)) throw new Error(`The path "${file}" is not absolute, as ACP paths are: refused like a path outside the workspace.`);
-    try {
-      return resolveWorkspacePath(file, [this.options.cwd]).absPath;
-    } catch {
-      throw new Error(`The path "${file}" is outside the workspace (${this.options.cwd}): the editor reads and writes for ${this.name} only there.`);
-    }
   }
 
   private async newSession(connection: acp.ClientConnection): Promise<void> {
@@ -310,14 +283,6 @@ export class AcpBridge {
     return this.dialogs.ask(this.name, request, signal);
   }
 
-}
-
-/** `line` (1-based) and `limit` of fs/read_text_file. */
-export function sliceLines(text: string, line: number | null | undefined, limit: number | null | undefined): string {
-  if (!line && !limit) return text;
-  const lines = text.split("\n");
-  const start = Math.max(0, (line ?? 1) - 1);
-  return lines.slice(start, limit ? start + limit : undefined).join("\n");
 }
 
 function errorText(error: unknown): string {

@@ -242,7 +242,7 @@ export class AgentSupervisor implements vscode.Disposable {
     const editor = new AcpEditorServices(launch.label.replace(/^ACP: /, ""));
     const transport = await AcpTransport.spawn(
       { command: spawnable.command, args: spawnable.args, cwd: launch.cwd, env: launch.env },
-      { agentName: launch.label.replace(/^ACP: /, ""), files: editor, terminalView: editor, terminals: !sandboxed, terminalEnv: launch.env, log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() },
+      { agentName: launch.label.replace(/^ACP: /, ""), files: editor, terminalView: editor, sandboxed, terminalEnv: launch.env, log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() },
     );
     transport.onClose(() => editor.dispose());
     return transport;
