@@ -89,6 +89,11 @@ export class AcpBridge {
     return this.ready;
   }
 
+  /** Resolves when the ACP connection has closed (the agent's output ended, or dispose). */
+  get closed(): Promise<void> {
+    return this.connection?.closed ?? Promise.resolve();
+  }
+
   /** A Pi frame from the RpcClient: a command, or a dialog's answer. */
   receive(frame: Frame): void {
     if (frame.type === "extension_ui_response") {
@@ -178,6 +183,8 @@ export class AcpBridge {
       const data = await this.answer(type, frame);
       this.toClient({ type: "response", command: type, success: true, ...(frame.id ? { id: frame.id } : {}), ...(data === undefined ? {} : { data }) });
     } catch (error) {
+      // The agent is gone: the transport reports its exit (code, stderr) to every request waiting.
+      if (this.connection?.signal.aborted) return;
       this.toClient({ type: "response", command: type, success: false, ...(frame.id ? { id: frame.id } : {}), error: errorText(error) });
     }
   }

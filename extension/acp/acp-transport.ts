@@ -43,6 +43,10 @@ export class AcpTransport implements FrameTransport {
     this.bridge = new AcpBridge(sdk, (frame) => this.deliver(frame), options);
     const stream = sdk.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
     void this.bridge.connect(stream).catch(() => undefined); // the first command's response carries the failure
+    // An agent whose ACP connection ended is of no use: it is stopped, so that its exit is reported.
+    void this.bridge.closed.then(() => {
+      if (!this.exited && !this.closed) setTimeout(() => this.exited || this.child.kill("SIGTERM"), 1000).unref();
+    });
   }
 
   /** Starts the agent and opens its ACP session (commands sent meanwhile wait for it). */
