@@ -9,17 +9,17 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { AcpTransport } from "../../extension/acp/acp-transport";
+import type { AcpTransport } from "../../extension/acp/acp-transport";
 import type { AcpFileServices } from "../../extension/acp/acp-bridge";
-import { RpcClient } from "../../shared/rpc";
+import type { RpcClient } from "../../shared/rpc";
 import type { AgentEvent, DialogRequest } from "../../shared/protocol";
-import { acpAgentLaunch, type AcpAgentLaunch } from "../support/acp-agents";
+import { startAcpPeer, type AcpPeer } from "../support/acp-agents";
 import { functionResponses, lastUserText, startMockGoogle, type GoogleTurn, type GoogleRequest, type MockGoogle } from "../support/mock-google";
 
 describe("ACP client with the real gemini-cli (offline)", function () {
   this.timeout(120_000);
   let google: MockGoogle;
-  let launch: AcpAgentLaunch;
+  let peer: AcpPeer;
   let cwd: string;
   let transport: AcpTransport;
   let client: RpcClient;
@@ -34,7 +34,6 @@ describe("ACP client with the real gemini-cli (offline)", function () {
     decide = () => ({ text: ["OK"] });
     google = await startMockGoogle((request) => decide(request));
     cwd = fs.mkdtempSync(path.join(os.tmpdir(), "acp-gemini-cwd-"));
-    launch = acpAgentLaunch("gemini", google.baseUrl);
     reads = [];
     writes = [];
     buffers = new Map();
@@ -48,19 +47,13 @@ describe("ACP client with the real gemini-cli (offline)", function () {
         fs.writeFileSync(file, content);
       },
     };
-    transport = await AcpTransport.spawn({ command: launch.command, args: launch.args, cwd, env: launch.env }, { agentName: "gemini", files });
-    client = new RpcClient(transport);
-    events = [];
-    client.onEvent((event) => events.push(event));
-    await client.request("get_state", {}, { timeoutMs: 60_000 });
+    peer = await startAcpPeer("gemini", google.baseUrl, cwd, files);
+    ({ transport, client, events } = peer);
   });
 
   afterEach(async () => {
-    await transport.stop(1000);
-    client.dispose();
-    transport.dispose();
+    await peer.stop();
     await google.close();
-    launch.cleanup();
     fs.rmSync(cwd, { recursive: true, force: true });
   });
 

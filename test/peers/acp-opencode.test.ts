@@ -8,11 +8,10 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { AcpTransport } from "../../extension/acp/acp-transport";
 import type { AcpFileServices } from "../../extension/acp/acp-bridge";
-import { RpcClient } from "../../shared/rpc";
+import type { RpcClient } from "../../shared/rpc";
 import type { AgentEvent, DialogRequest } from "../../shared/protocol";
-import { acpAgentLaunch, type AcpAgentLaunch } from "../support/acp-agents";
+import { startAcpPeer, type AcpPeer } from "../support/acp-agents";
 import { messageText, startMockLlm, toolResultMessages, type MockLlm, type MockTurn, type RecordedRequest } from "../support/mock-llm";
 
 /** Answers by what a request is (opencode's title requests, the turn's tool results), never by order. */
@@ -32,9 +31,8 @@ function lastUserText(request: RecordedRequest): string {
 describe("ACP client with the real opencode (offline)", function () {
   this.timeout(120_000);
   let llm: MockLlm;
-  let launch: AcpAgentLaunch;
+  let peer: AcpPeer;
   let cwd: string;
-  let transport: AcpTransport;
   let client: RpcClient;
   let events: AgentEvent[];
   let writes: { path: string; content: string }[];
@@ -43,7 +41,6 @@ describe("ACP client with the real opencode (offline)", function () {
   beforeEach(async () => {
     llm = await startMockLlm();
     cwd = fs.mkdtempSync(path.join(os.tmpdir(), "acp-opencode-cwd-"));
-    launch = acpAgentLaunch("opencode", llm.baseUrl);
     writes = [];
     cardsBeforeWrite = [];
     const files: AcpFileServices = {
@@ -55,19 +52,13 @@ describe("ACP client with the real opencode (offline)", function () {
         fs.writeFileSync(file, content);
       },
     };
-    transport = await AcpTransport.spawn({ command: launch.command, args: launch.args, cwd, env: launch.env }, { agentName: "opencode", files });
-    client = new RpcClient(transport);
-    events = [];
-    client.onEvent((event) => events.push(event));
-    await client.request("get_state", {}, { timeoutMs: 60_000 });
+    peer = await startAcpPeer("opencode", llm.baseUrl, cwd, files);
+    ({ client, events } = peer);
   });
 
   afterEach(async () => {
-    await transport.stop(1000);
-    client.dispose();
-    transport.dispose();
+    await peer.stop();
     await llm.close();
-    launch.cleanup();
     fs.rmSync(cwd, { recursive: true, force: true });
   });
 

@@ -7,6 +7,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { PEERS_ROOT } from "./peers";
+import { AcpTransport } from "../../extension/acp/acp-transport";
+import type { AcpFileServices } from "../../extension/acp/acp-files";
+import { RpcClient } from "../../shared/rpc";
+import type { AgentEvent } from "../../shared/protocol";
 
 export type AcpAgentKind = "opencode" | "gemini";
 
@@ -67,4 +71,35 @@ export function acpAgentLaunch(kind: AcpAgentKind, modelBaseUrl: string): AcpAge
   }));
   Object.assign(env, { GEMINI_API_KEY: "mock-key", GOOGLE_GEMINI_BASE_URL: modelBaseUrl, GEMINI_CLI_NO_RELAUNCH: "true" });
   return { kind, command: process.execPath, args: [acpAgentFiles.gemini, "--acp"], env, home, cleanup };
+}
+
+export interface AcpPeer {
+  transport: AcpTransport;
+  /** The chat's client, on the ACP transport as the supervisor wires it. */
+  client: RpcClient;
+  /** Every event the client saw. */
+  events: AgentEvent[];
+  /** Stops the agent and removes its HOME. */
+  stop(): Promise<void>;
+}
+
+/** Starts a real ACP agent in `cwd` on a scripted model server, with `files` as the editor's, ready (its session open). */
+export async function startAcpPeer(kind: AcpAgentKind, modelBaseUrl: string, cwd: string, files: AcpFileServices): Promise<AcpPeer> {
+  const launch = acpAgentLaunch(kind, modelBaseUrl);
+  const transport = await AcpTransport.spawn({ command: launch.command, args: launch.args, cwd, env: launch.env }, { agentName: kind, files });
+  const client = new RpcClient(transport);
+  const events: AgentEvent[] = [];
+  client.onEvent((event) => events.push(event));
+  await client.request("get_state", {}, { timeoutMs: 60_000 });
+  return {
+    transport,
+    client,
+    events,
+    async stop() {
+      await transport.stop(1000);
+      client.dispose();
+      transport.dispose();
+      launch.cleanup();
+    },
+  };
 }
