@@ -99,6 +99,41 @@ describe("ACP bridge: what an agent may ask of the client", function () {
     assert.deepEqual(tried, [".vscode/tasks.json: written"]);
   });
 
+  it("terminal/*: the command's output shows in the card that embeds the terminal, and in the editor's terminal view", async () => {
+    const shown: string[] = [];
+    let exit: unknown;
+    const { run, frames } = await connect(async (client, sessionId) => {
+      const { terminalId } = await client.request("terminal/create", { sessionId, command: "printf", args: ["built %s\\n", "ok"] });
+      await client.notify("session/update", { sessionId, update: { sessionUpdate: "tool_call", toolCallId: "t1", title: "make", kind: "execute", status: "in_progress", content: [{ type: "terminal", terminalId }] } });
+      exit = await client.request("terminal/wait_for_exit", { sessionId, terminalId });
+      const { output } = await client.request("terminal/output", { sessionId, terminalId });
+      await client.notify("session/update", { sessionId, update: { sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed" } });
+      await client.request("terminal/release", { sessionId, terminalId });
+      shown.push(`agent read: ${output}`);
+    }, { cwd: workspace, terminalView: { created: (id, command) => shown.push(`created ${id}: ${command}`), output: (id, text) => shown.push(`view ${id}: ${text}`), exited: (id, code) => shown.push(`exit ${id}: ${code}`) } });
+    await run();
+    assert.deepEqual(exit, { exitCode: 0, signal: null });
+    assert.deepEqual(shown, ["created term-1: printf built %s\\n ok", "view term-1: built ok\n", "exit term-1: 0", "agent read: built ok\n"]);
+    const end = frames.find((f) => f.type === "tool_execution_end") as { result: { content: { text: string }[] } } | undefined;
+    assert.ok(end?.result.content.some((c) => c.text === "built ok\n"), `the card shows the output: ${JSON.stringify(end)}`);
+  });
+
+  it("Abort kills the commands the agent runs through our terminals", async () => {
+    let killedBy: unknown;
+    const { bridge, frames } = await connect(async (client, sessionId) => {
+      const { terminalId } = await client.request("terminal/create", { sessionId, command: "sleep 30" });
+      killedBy = await client.request("terminal/wait_for_exit", { sessionId, terminalId });
+    }, { cwd: workspace });
+    bridge.receive({ type: "prompt", id: "p", message: "go" });
+    await new Promise((r) => setTimeout(r, 300));
+    const started = Date.now();
+    bridge.receive({ type: "abort", id: "a" });
+    for (let i = 0; i < 300 && !frames.some((f) => f.type === "agent_settled"); i++) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(Date.now() - started < 3000, "the run ended at once");
+    assert.deepEqual(killedBy, { exitCode: null, signal: "SIGKILL" });
+    assert.ok(frames.some((f) => f.type === "agent_settled" && f.aborted === true));
+  });
+
   it("updates of another session are not shown", async () => {
     const { run, frames } = await connect(async (client) => {
       await client.notify("session/update", { sessionId: "other", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "injected" } } });
