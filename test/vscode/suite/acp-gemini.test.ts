@@ -11,8 +11,9 @@ import * as vscode from "vscode";
 import type { PiExtensionApi } from "../../../extension/main";
 import { acpAgentLaunch, type AcpAgentLaunch } from "../../support/acp-agents";
 import { functionResponses, lastUserText, startMockGoogle, type GoogleRequest, type GoogleTurn, type MockGoogle } from "../../support/mock-google";
-import { activateExtension, eventually } from "./agent-fixture";
-import { chatText, chatView, openChat, settled } from "./chat-support";
+import { eventually } from "./agent-fixture";
+import { startAcpAgent, stopAcpAgent } from "./acp-support";
+import { chatText, chatView, settled } from "./chat-support";
 import { requireUi, ui } from "./ui";
 
 const modified = ".monaco-diff-editor .editor.modified";
@@ -26,30 +27,15 @@ describe("ACP: gemini-cli driven from the chat", function () {
   let launch: AcpAgentLaunch;
   let decide: (request: GoogleRequest) => GoogleTurn = () => ({ text: ["OK"] });
   let dir: string;
-  const config = () => vscode.workspace.getConfiguration("pi");
-  const keys = ["agent.command", "agent.args", "agent.env", "agent.protocol", "sandbox.otherAgents"];
 
   before(async function () {
     requireUi(this);
-    api = await activateExtension();
     google = await startMockGoogle((request) => decide(request));
     launch = acpAgentLaunch("gemini", google.baseUrl);
     dir = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, "acp-test");
-    fs.rmSync(dir, { recursive: true, force: true });
-    fs.mkdirSync(dir);
-    // Written before any run: a file event within a run (or just after one) is taken as the agent's.
-    fs.writeFileSync(path.join(dir, "a.txt"), original);
-    await api.supervisor.stop();
-    // gemini keeps its state in ~/.gemini: the sandbox's writable roots are covered by the unit
-    // tests; here the agent runs unwrapped, as on a machine without bubblewrap.
-    await config().update("sandbox.otherAgents", false, vscode.ConfigurationTarget.Global);
-    await config().update("agent.command", process.execPath, vscode.ConfigurationTarget.Global);
-    await config().update("agent.args", launch.args, vscode.ConfigurationTarget.Global);
     const { HOME, GEMINI_API_KEY, GOOGLE_GEMINI_BASE_URL, GEMINI_CLI_NO_RELAUNCH } = launch.env;
-    await config().update("agent.env", { HOME, GEMINI_API_KEY, GOOGLE_GEMINI_BASE_URL, GEMINI_CLI_NO_RELAUNCH }, vscode.ConfigurationTarget.Global);
-    await api.supervisor.ensureStarted();
-    await openChat();
-    await vscode.commands.executeCommand("pi.review.keepAll");
+    // `node …/gemini.js --acp`: pi.agent.protocol stays auto, which knows it.
+    api = await startAcpAgent({ command: process.execPath, args: launch.args, env: { HOME, GEMINI_API_KEY, GOOGLE_GEMINI_BASE_URL, GEMINI_CLI_NO_RELAUNCH } }, dir, () => fs.writeFileSync(path.join(dir, "a.txt"), original));
   });
 
   afterEach(async function () {
@@ -57,15 +43,9 @@ describe("ACP: gemini-cli driven from the chat", function () {
   });
 
   after(async () => {
-    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
-    await api?.supervisor.stop();
-    for (const key of keys) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+    await stopAcpAgent(api, dir);
     await google?.close();
     launch?.cleanup();
-    if (dir) fs.rmSync(dir, { recursive: true, force: true });
-    // Past the review's grace after a run (2 s), so that the removal is not left for the next suites to review.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
-    await vscode.commands.executeCommand("pi.review.keepAll");
   });
 
   it("says which agent and protocol the session runs, and streams gemini's answer into the chat", async () => {
@@ -129,6 +109,6 @@ describe("ACP: gemini-cli driven from the chat", function () {
     assert.equal(api.supervisor.status, "running");
     await vscode.commands.executeCommand("pi.abort");
     await eventually("the run to end", () => api.supervisor.status === "idle" || undefined, 30_000);
-    assert.ok(google.requests.filter((r) => r.method === "streamGenerateContent").at(-1)?.aborted, "the model request was dropped");
+    await eventually("the model request dropped", () => google.requests.filter((r) => r.method === "streamGenerateContent").at(-1)?.aborted || undefined, 10_000);
   });
 });
