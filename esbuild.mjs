@@ -71,10 +71,21 @@ const programs = [
   {
     ...common,
     entryPoints: { extension: "extension/main.ts" },
+    define: { ...common.define, __PI_BUNDLED__: "true" },
     platform: "node",
     format: "cjs",
     target: "node20",
     external: ["vscode"],
+    outdir: dist,
+    mainFields: ["module", "main"],
+  },
+  // The ACP SDK, apart from extension.js: extension/acp/sdk.ts requires it when the first ACP agent starts.
+  {
+    ...common,
+    entryPoints: { "acp-sdk": "node_modules/@agentclientprotocol/sdk/dist/v1/stable/acp.js" },
+    platform: "node",
+    format: "cjs",
+    target: "node20",
     outdir: dist,
     mainFields: ["module", "main"],
   },

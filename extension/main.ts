@@ -28,6 +28,7 @@ import { ProjectTrust } from "./supervision/project-trust";
 import { PlanView } from "./plan/plan-view";
 import { rememberPermissionModes } from "./modes/mode-memory";
 import { registerMcpServersCommand } from "./mcp/mcp-servers-command";
+import { registerAgentPicker } from "./acp/agent-picker";
 import { PermissionModes } from "./modes/permission-modes";
 import { EditorDialogs } from "./ui/editor-dialog";
 import type { NoticePresenter } from "./ui/notices";
@@ -133,6 +134,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   const permissionModes: PermissionModes = lifetime.add(new PermissionModes(sessions));
   lifetime.add(rememberPermissionModes(sessions, context.workspaceState, log));
   lifetime.add(registerMcpServersCommand(sessions));
+  lifetime.add(registerAgentPicker());
   const tree = lifetime.add(new SessionsTreeProvider(sessions));
   lifetime.add(vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: tree }));
   // A chat tab left over from before a reload has no agent: close it (its session can be resumed).

@@ -24,6 +24,11 @@ export const settings = {
   get agentCommand(): string {
     return userValue<string>("agent.command", "").trim();
   },
+  /** How to talk to `agentCommand`: Pi's JSONL RPC, ACP, or "auto" (ACP for the known ACP agents, extension/acp/known-agents.ts). */
+  get agentProtocol(): "auto" | "pi-rpc" | "acp" {
+    const value = userValue<string>("agent.protocol", "auto");
+    return value === "pi-rpc" || value === "acp" ? value : "auto";
+  },
   get agentArgs(): string[] {
     return userValue<string[]>("agent.args", []);
   },
@@ -121,7 +126,7 @@ export const settings = {
 };
 
 /** Changing these restarts the agent (the current session is reopened). */
-export const restartWhenChanged = ["http.proxy", "http.noProxy", "pi.agent.command", "pi.agent.args", "pi.agent.env", "pi.permissions.confirmTools", "pi.permissions.timeoutSeconds", "pi.permissions.workspaceOnly", "pi.sandbox.mode", "pi.sandbox.network", "pi.sandbox.allowedHosts", "pi.sandbox.otherAgents"] as const;
+export const restartWhenChanged = ["http.proxy", "http.noProxy", "pi.agent.command", "pi.agent.protocol", "pi.agent.args", "pi.agent.env", "pi.permissions.confirmTools", "pi.permissions.timeoutSeconds", "pi.permissions.workspaceOnly", "pi.sandbox.mode", "pi.sandbox.network", "pi.sandbox.allowedHosts", "pi.sandbox.otherAgents"] as const;
 
 /** Changing these is applied to the running agent through set_* commands. */
 export const applyWhenChanged = ["pi.model.provider", "pi.model.id", "pi.model.thinkingLevel", "pi.queue.steeringMode", "pi.queue.followUpMode", "pi.queue.interruptMode"] as const;

@@ -4,7 +4,7 @@
 # itself, through the same install-code-server.sh.)
 #   - Debian packages (scripts/install-apt.sh): installed as root or with password-less sudo,
 #     otherwise one line says which `apt-get install` to run
-#   - the real peers pi 0.87.1, pi 1.5.2, pi 0.73.1, oh-my-pi 18.2.3, the reference MCP server (server-everything) and the ACP client acpx (test/peers/install.sh)
+#   - the real peers pi 0.87.1, pi 1.5.2, pi 0.73.1, oh-my-pi 18.2.3, the reference MCP server (server-everything), the real ACP agents gemini-cli and opencode, and the ACP client acpx (test/peers/install.sh)
 #   - code-server ${PI_VSCODE_VERSIONS:-the versions in test/vscode/code-server-versions: the
 #     minimum, 4.100.3, and the newest, 4.139.1} (scripts/install-code-server.sh; a new version
 #     takes about a minute)

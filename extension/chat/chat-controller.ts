@@ -119,6 +119,8 @@ export class ChatController implements vscode.Disposable {
         if (event.type === "message_start" && event.message.role === "user" && !this.header.firstPrompt) this.noteFirstPrompt(contentText(event.message.content));
         this.events.apply(event);
         if (event.type === "message_end") this.header.noteMessage(event.message);
+        // The agent's commands changed (ACP agents and omp announce them): the slash menu asks again.
+        if (event.type === "available_commands_update") this.quietly(this.header.refreshCommands(client));
       }));
       lifetime.add(client.onSettled(() => {
         this.queue.settled();

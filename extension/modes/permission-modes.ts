@@ -3,6 +3,7 @@ import { permissionModeInfo, permissionModes, type PermissionMode } from "../../
 import { Lifetime } from "../lifetime";
 import type { AgentSession } from "../sessions/agent-session";
 import type { SessionRegistry } from "../sessions/session-registry";
+import type { AgentModes } from "../supervision/agent-supervisor";
 
 const modes = permissionModeInfo;
 /** Status bar text (codicon + word). */
@@ -44,12 +45,15 @@ export class PermissionModes implements vscode.Disposable {
     this.watched.dispose();
     this.watched = new Lifetime();
     this.watched.add(this.session.supervisor.agent.onDidChange(() => this.render()));
+    this.watched.add(this.session.supervisor.onDidChangeAgentModes(() => this.render()));
     this.render();
   }
 
   private render(): void {
     const mode = this.mode;
     void vscode.commands.executeCommand("setContext", "pi.planMode", mode === "plan");
+    const agentModes = this.session.supervisor.agentModes;
+    if (agentModes) return this.renderAgentModes(agentModes);
     if (!mode || this.session.supervisor.capabilities?.permissionModes !== true) return this.item.hide();
     this.item.text = short(mode);
     this.item.tooltip = `Pi permission mode: ${modes[mode].label}. ${modes[mode].detail}. Click to change.`;
@@ -57,10 +61,35 @@ export class PermissionModes implements vscode.Disposable {
     this.item.show();
   }
 
+  /** An ACP agent's own modes: its current one, named as it names it. */
+  private renderAgentModes(agentModes: AgentModes): void {
+    const current = agentModes.available.find((m) => m.id === agentModes.current);
+    this.item.text = `$(symbol-enum) ${current?.name ?? agentModes.current}`;
+    this.item.tooltip = `${this.session.supervisor.agent.label ?? "The agent"}'s mode: ${current?.name ?? agentModes.current}${current?.description ? ` (${current.description})` : ""}. Its own modes (ACP); click to change.`;
+    this.item.backgroundColor = undefined;
+    this.item.show();
+  }
+
+  /** The picker of an ACP agent's own modes (session/set_mode). */
+  private async chooseAgentMode(agentModes: AgentModes, given: string | undefined): Promise<void> {
+    let id = given && agentModes.available.some((m) => m.id === given) ? given : undefined;
+    if (!id) {
+      const picked = await vscode.window.showQuickPick(
+        agentModes.available.map((m) => ({ label: m.name, description: m.id === agentModes.current ? "(current)" : "", detail: m.description, id: m.id })),
+        { title: `${this.session.supervisor.agent.label ?? "Agent"}: Mode`, placeHolder: "The agent's own modes" },
+      );
+      id = picked?.id;
+    }
+    if (!id) return;
+    await agentModes.set(id).catch((error: unknown) => void vscode.window.showErrorMessage(`Pi: the mode did not change: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
   /** Switches a session's mode (default: the active one's), asking which when none is given. */
   async choose(given?: PermissionMode, session: AgentSession = this.session): Promise<void> {
     const supervisor = session.supervisor;
     const client = await supervisor.ensureStarted().catch(() => undefined); // a failed start reports itself
+    const agentModes = supervisor.agentModes;
+    if (client && agentModes) return this.chooseAgentMode(agentModes, given);
     if (!client || supervisor.capabilities?.permissionModes !== true) {
       void vscode.window.showInformationMessage("Pi: this agent has no permission modes (the bundled agent host has them).");
       return;

@@ -12,6 +12,7 @@ import * as path from "node:path";
 import { CommandSandbox, probeSandbox, type SandboxProbe } from "../../shared/node/sandbox";
 import { piAgentDir } from "../../shared/node/project-trust";
 import { settings } from "../settings";
+import { knownAgentOf } from "../acp/known-agents";
 import type { AgentLaunch } from "../supervision/agent-command";
 
 /** What the chat header shows about the sandbox: only what the user should know (full access, none). */
@@ -47,7 +48,10 @@ const agentDirReadOnly = ["models.json", "models.yml", "settings.json", "trust.j
  * state folder (~/.omp: it writes there at start), and the checkpoint store.
  */
 function agentWritableRoots(launch: AgentLaunch, agentDir: string, checkpointDir: string | undefined): string[] {
-  const state = isOmp(launch) ? [path.join(launch.env.HOME || os.homedir(), ".omp")] : [];
+  const home = launch.env.HOME || os.homedir();
+  // An ACP agent writes its own state (sessions, logins, caches) in its own folders (known-agents.ts).
+  const acpState = launch.protocol === "acp" ? (knownAgentOf(launch.command, launch.args)?.stateDirs ?? []).map((dir) => path.join(home, dir)) : [];
+  const state = isOmp(launch) ? [path.join(home, ".omp")] : acpState;
   for (const dir of [path.join(agentDir, "sessions"), ...state]) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   return [agentDir, ...state, ...(checkpointDir ? [checkpointDir] : [])];
 }
@@ -63,6 +67,7 @@ export async function sandboxAgentLaunch(launch: AgentLaunch, checkpointDir: str
     return unchanged(probe.ok ? undefined : { label: "Not sandboxed", detail: `Commands cannot be sandboxed here: ${probe.reason}. Every command is asked before it runs.` });
   }
   if (mode === "full-access") return unchanged(fullAccess(`${launch.label} runs`));
+  if (launch.protocol === "acp" && !knownAgentOf(launch.command, launch.args)) return unchanged({ label: "Not sandboxed", detail: `${launch.label} runs with all your permissions and its own policy: an ACP agent whose state folders we do not know.` });
   if (!settings.sandboxOtherAgents) return unchanged({ label: "Not sandboxed", detail: `${launch.label} runs with all your permissions and its own policy (pi.sandbox.otherAgents is off).` });
   const probe: SandboxProbe = await probeSandbox(launch.env);
   if (!probe.ok) return unchanged({ label: "Not sandboxed", detail: `${launch.label} runs with all your permissions: ${probe.reason}.` });

@@ -5,6 +5,7 @@ import type { PermissionMode } from "../../shared/protocol";
 import { GATEWAY_ENV } from "../gateway/gateway-plan";
 import { hostSandboxArgs } from "../sandbox/host-sandbox-args";
 import { settings } from "../settings";
+import { knownAgentOf, protocolOf, type AgentProtocol } from "../acp/known-agents";
 
 export interface AgentLaunch {
   command: string;
@@ -16,6 +17,8 @@ export interface AgentLaunch {
   bundled: boolean;
   /** What the settings asked that the launch could not take (for the log). */
   warnings?: string[];
+  /** The wire: Pi's JSONL RPC (default) or ACP (extension/acp/, the chat is the same). */
+  protocol?: AgentProtocol;
 }
 
 export interface LaunchOptions {
@@ -54,6 +57,14 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
   const session = options.sessionFile ? ["--session", options.sessionFile] : [];
   const configured = settings.agentCommand;
   const userArgs = settings.agentArgs;
+  if (configured && protocolOf(settings.agentProtocol, configured, userArgs) === "acp") {
+    // An ACP agent: its own arguments only (no --mode, no Pi extensions), and none of the
+    // gateway's variables: they would shadow the agent's own key variables with a token it cannot use.
+    const known = knownAgentOf(configured, userArgs);
+    const acpEnv: NodeJS.ProcessEnv = { ...process.env, ...settings.agentEnv };
+    const label = `ACP: ${known?.label ?? (path.isAbsolute(configured) ? path.basename(configured) : configured)}`;
+    return { command: configured, args: [...userArgs], env: acpEnv, cwd, label, bundled: false, protocol: "acp" };
+  }
   if (configured) {
     const mode = userArgs.includes("--mode") ? [] : ["--mode", "rpc"];
     const label = path.isAbsolute(configured) ? path.basename(configured) : configured;

@@ -1,6 +1,8 @@
 import * as fs from "node:fs";
 import * as vscode from "vscode";
 import { ProcessTransport } from "../../shared/node/process-transport";
+import { AcpTransport } from "../acp/acp-transport";
+import { AcpEditorServices } from "../acp/editor-services";
 import { RpcClient, type AgentCapabilities } from "../../shared/rpc";
 import type { AgentStatus } from "../../shared/webview-protocol";
 import { describeLaunch, resolveAgentLaunch, type AgentLaunch } from "./agent-command";
@@ -16,6 +18,13 @@ import { untrustedMessage, vscodeWorkspaceTrust, type WorkspaceTrust } from "./t
 import { AgentNotices, duration } from "../ui/agent-notices";
 import { AgentGateway, type KeySource } from "../gateway/agent-gateway";
 import { sandboxAgentLaunch, type SandboxNote } from "../sandbox/agent-sandbox";
+
+/** An ACP agent's own modes, as our mode picker shows them. */
+export interface AgentModes {
+  current: string;
+  available: { id: string; name: string; description?: string }[];
+  set(id: string): Promise<void>;
+}
 
 /** Hooks run on each new agent process, before it is used (dialog handlers, event forwarding). */
 export type AgentAttach = (client: RpcClient, lifetime: Lifetime) => void;
@@ -37,9 +46,12 @@ export interface SupervisorOptions {
   projectTrust?: ProjectTrust;
 }
 
+/** The agent's process behind the frames: Pi RPC on its stdio, or ACP translated (extension/acp/). */
+type AgentTransport = ProcessTransport | AcpTransport;
+
 interface Running {
   client: RpcClient;
-  transport: ProcessTransport;
+  transport: AgentTransport;
   lifetime: Lifetime;
   launch: AgentLaunch;
   stopping: boolean;
@@ -56,6 +68,9 @@ export class AgentSupervisor implements vscode.Disposable {
   readonly policy: RestartPolicy;
   private readonly statusEmitter = new vscode.EventEmitter<AgentStatus>();
   readonly onDidChangeStatus = this.statusEmitter.event;
+  private readonly agentModesEmitter = new vscode.EventEmitter<void>();
+  /** An ACP agent's own modes changed (see agentModes). */
+  readonly onDidChangeAgentModes = this.agentModesEmitter.event;
   private readonly readyEmitter = new vscode.EventEmitter<RpcClient>();
   /** The agent answered get_state, was probed and set up: commands may use it. */
   readonly onReady = this.readyEmitter.event;
@@ -118,6 +133,14 @@ export class AgentSupervisor implements vscode.Disposable {
     return this.current?.transport.pid;
   }
 
+  /** The running ACP agent's own modes (its mode picker), or undefined for Pi agents and ACP agents without modes. */
+  get agentModes(): AgentModes | undefined {
+    const transport = this.current?.transport;
+    if (!(transport instanceof AcpTransport) || !transport.bridge.modes) return undefined;
+    const { bridge } = transport;
+    return { current: bridge.modes!.currentModeId, available: bridge.modes!.availableModes.map((m) => ({ id: m.id, name: m.name, description: m.description ?? undefined })), set: (id) => bridge.setMode(id) };
+  }
+
   get capabilities(): AgentCapabilities | undefined {
     return this.agent.capabilities;
   }
@@ -172,8 +195,10 @@ export class AgentSupervisor implements vscode.Disposable {
     this.agent.setStatus("starting");
     this.log.info(`Starting ${launch.label}: ${describeLaunch(launch)}${sessionFile ? " (reopening the session)" : ""}`);
     const spawnable = spawnCommand(launch.command, launch.args, process.platform, { env: launch.env });
-    const transport = lifetime.add(
-      ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) }),
+    const transport: AgentTransport = lifetime.add(
+      launch.protocol === "acp"
+        ? await this.spawnAcp(launch, spawnable, sandboxed.launch !== resolved)
+        : ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) }),
     );
     const client = lifetime.add(new RpcClient(transport, { trace: this.tracer.hook }));
     const entry: Running = { client, transport, lifetime, launch, stopping: false, ready: false };
@@ -210,6 +235,17 @@ export class AgentSupervisor implements vscode.Disposable {
     this.readyEmitter.fire(client);
     if (recovery?.queue.length) this.agent.reportUndelivered(recovery.queue);
     return client;
+  }
+
+  /** An ACP agent: the SDK is loaded now (not before), files and terminals are the editor's. */
+  private async spawnAcp(launch: AgentLaunch, spawnable: { command: string; args: string[] }, sandboxed: boolean): Promise<AcpTransport> {
+    const editor = new AcpEditorServices(launch.label.replace(/^ACP: /, ""));
+    const transport = await AcpTransport.spawn(
+      { command: spawnable.command, args: spawnable.args, cwd: launch.cwd, env: launch.env },
+      { agentName: launch.label.replace(/^ACP: /, ""), files: editor, terminalView: editor, sandboxed, terminalEnv: launch.env, log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() },
+    );
+    transport.onClose(() => editor.dispose());
+    return transport;
   }
 
   private exited(entry: Running, code: number | null, how: string | null): void {
@@ -299,6 +335,7 @@ export class AgentSupervisor implements vscode.Disposable {
     this.lifetime.dispose();
     this.statusEmitter.dispose();
     this.readyEmitter.dispose();
+    this.agentModesEmitter.dispose();
   }
 }
 

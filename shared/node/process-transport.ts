@@ -38,15 +38,8 @@ export class ProcessTransport extends StreamTransport {
   }
 
   /** Close stdin and wait; kill if the agent has not exited after the grace period. */
-  async stop(graceMs = 3000): Promise<void> {
-    if (this.exited) return;
-    const exited = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
-    this.endInput();
-    const timer = setTimeout(() => this.child.kill("SIGTERM"), graceMs);
-    const hardTimer = setTimeout(() => this.child.kill("SIGKILL"), graceMs * 2);
-    await exited;
-    clearTimeout(timer);
-    clearTimeout(hardTimer);
+  stop(graceMs = 3000): Promise<void> {
+    return stopChild(this.child, graceMs, () => this.endInput());
   }
 
   kill(signal: NodeJS.Signals = "SIGKILL"): void {
@@ -57,4 +50,16 @@ export class ProcessTransport extends StreamTransport {
     if (!this.exited) this.child.kill("SIGTERM");
     super.dispose();
   }
+}
+
+/** Ends the child's input and waits for it to exit; SIGTERM after `graceMs`, SIGKILL after twice that. */
+export async function stopChild(child: ChildProcess, graceMs: number, endInput: () => void): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  endInput();
+  const timer = setTimeout(() => child.kill("SIGTERM"), graceMs);
+  const hardTimer = setTimeout(() => child.kill("SIGKILL"), graceMs * 2);
+  await exited;
+  clearTimeout(timer);
+  clearTimeout(hardTimer);
 }

