@@ -7,9 +7,9 @@
  *
  * The handoff file (address, token, tool definitions) is read and deleted here, while pi loads
  * its extensions, before any tool can run: a process pi's bash starts later finds neither the file
- * nor the token in its environment (docs/trust-model.md). When the editor says the agent took its
- * tools through set_host_tools (mode "protocol"), this extension's copies are deactivated before
- * the first run, so the model sees each tool once.
+ * nor the token in its environment (docs/trust-model.md). The tools are registered before the
+ * first run, and only when the editor says the agent did not take them through set_host_tools
+ * (mode "bridge"), so that the model sees each tool once.
  */
 import * as fs from "node:fs";
 import * as http from "node:http";
@@ -28,8 +28,6 @@ interface PiToolDefinition {
 interface PiExtensionApi {
   registerTool(tool: PiToolDefinition): void;
   on(event: "before_agent_start", handler: () => Promise<undefined>): void;
-  getActiveTools(): string[];
-  setActiveTools(names: string[]): void;
 }
 
 const say = (text: string): void => void process.stderr.write(`pi-editor-bridge: ${text}\n`);
@@ -128,7 +126,28 @@ async function callEditor(handoff: BridgeHandoff, name: string, toolCallId: stri
 export default async function piEditorBridge(pi: PiExtensionApi): Promise<void> {
   const handoff = takeHandoff();
   if (!handoff) return;
-  const names = new Set(handoff.tools.map((tool) => tool.name));
+  // The editor shows in the chat that its tools come through this bridge.
+  const hello = await exchange(handoff, "POST", "/hello", {}, AbortSignal.timeout(5000)).catch((error: unknown) => say(`the editor does not answer: ${errorText(error)}`));
+  if (hello && hello.status !== 200) say(`the editor refused the bridge (status ${hello.status})`);
+  if (hello) await firstJson(hello).catch(() => undefined); // read to the end: the connection is released
+  // The tools are registered before the first run, once the editor knows whether the agent took
+  // them through set_host_tools: registered at load, they would collide with those (omp refuses
+  // set_host_tools then) and the model would be offered each twice.
+  let decided = false;
+  pi.on("before_agent_start", async () => {
+    if (decided) return undefined;
+    try {
+      const answer = await firstJson(await exchange(handoff, "GET", "/mode", undefined, AbortSignal.timeout(30_000)));
+      decided = true;
+      if (answer && typeof answer === "object" && (answer as { mode?: unknown }).mode === "bridge") registerTools(pi, handoff);
+    } catch (error) {
+      say(`could not ask the editor how it serves its tools (asked again at the next run): ${errorText(error)}`);
+    }
+    return undefined;
+  });
+}
+
+function registerTools(pi: PiExtensionApi, handoff: BridgeHandoff): void {
   for (const tool of handoff.tools) {
     pi.registerTool({
       name: tool.name,
@@ -138,21 +157,4 @@ export default async function piEditorBridge(pi: PiExtensionApi): Promise<void> 
       execute: (toolCallId, params, signal, onUpdate) => callEditor(handoff, tool.name, toolCallId, params, signal, onUpdate),
     });
   }
-  // The editor shows in the chat that its tools come through this bridge.
-  const hello = await exchange(handoff, "POST", "/hello", {}, AbortSignal.timeout(5000)).catch((error: unknown) => say(`the editor does not answer: ${errorText(error)}`));
-  if (hello && hello.status !== 200) say(`the editor refused the bridge (status ${hello.status})`);
-  if (hello) await firstJson(hello).catch(() => undefined); // read to the end: the connection is released
-  let decided = false;
-  pi.on("before_agent_start", async () => {
-    if (decided) return undefined;
-    try {
-      const mode = await firstJson(await exchange(handoff, "GET", "/mode", undefined, AbortSignal.timeout(30_000)));
-      decided = true;
-      // The agent has the host-tool protocol: the editor serves its tools that way; these step aside.
-      if (mode && typeof mode === "object" && (mode as { mode?: unknown }).mode === "protocol") pi.setActiveTools(pi.getActiveTools().filter((name) => !names.has(name)));
-    } catch (error) {
-      say(`could not ask the editor how it serves its tools: ${errorText(error)}`);
-    }
-    return undefined;
-  });
 }

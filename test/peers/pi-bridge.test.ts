@@ -1,6 +1,6 @@
 // The editor bridge (#35) with real pi 0.87.1 and 1.5.2: the editor's tools, declared once, reach
 // an agent without set_host_tools through dist/pi-editor-bridge.mjs, and their answers reach the
-// model; when the agent has the host-tool protocol the bridge's copies step aside.
+// model; when the agent has the host-tool protocol the bridge registers none (omp: pi-bridge-omp).
 import { strict as assert } from "node:assert";
 import type { AgentEvent } from "../../shared/protocol";
 import { messageText, toolNames, toolResultMessages } from "../support/mock-llm";
@@ -79,7 +79,7 @@ for (const kind of ["pi", "pi-1.5.2"] as const) {
     before(async () => (pi = await startBridgedPi(kind, "protocol")));
     after(() => pi?.stop());
 
-    it("the bridge's tools step aside before the first run, so that set_host_tools alone offers them", async () => {
+    it("the bridge registers no tool, so that set_host_tools alone would offer them", async () => {
       pi.llm.enqueue({ text: "hi" });
       await prompt(pi, "Which tools?");
       const offered = toolNames(pi.llm.requests.at(-1)!);
