@@ -13,6 +13,7 @@
  */
 import * as fs from "node:fs";
 import * as http from "node:http";
+import { StringDecoder } from "node:string_decoder";
 import { parseForeignJson } from "../../shared/foreign-json";
 import type { ToolResult } from "../../shared/protocol";
 import { checkHandoff, checkLine, EDITOR_BRIDGE_ENV, MAX_LINE_BYTES, type BridgeHandoff } from "./bridge-protocol";
@@ -77,18 +78,27 @@ function exchange(handoff: BridgeHandoff, method: string, route: string, body: u
   });
 }
 
+/** Lines of a byte stream: characters split across chunks decoded whole; only each new chunk is searched for newlines. */
 async function* linesOf(stream: AsyncIterable<Buffer>): AsyncIterable<string> {
-  let pending = "";
+  const decoder = new StringDecoder("utf8");
+  let parts: string[] = [];
+  let length = 0;
   for await (const chunk of stream) {
-    pending += chunk.toString("utf8");
+    let text = decoder.write(chunk);
     let newline: number;
-    while ((newline = pending.indexOf("\n")) >= 0) {
-      yield pending.slice(0, newline);
-      pending = pending.slice(newline + 1);
+    while ((newline = text.indexOf("\n")) >= 0) {
+      parts.push(text.slice(0, newline));
+      yield parts.join("");
+      parts = [];
+      length = 0;
+      text = text.slice(newline + 1);
     }
-    if (pending.length > MAX_LINE_BYTES) throw new Error("the editor's answer is too large");
+    parts.push(text);
+    length += text.length;
+    if (length > MAX_LINE_BYTES) throw new Error("the editor's answer is too large");
   }
-  if (pending.trim()) yield pending;
+  const rest = parts.join("") + decoder.end();
+  if (rest.trim()) yield rest;
 }
 
 async function firstJson(answer: Exchange): Promise<unknown> {

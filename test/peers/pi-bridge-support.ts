@@ -50,6 +50,9 @@ export function standInTools(seen: ToolCallSeen[]): HostTool[] {
     }),
     tool("editor_hang", "Runs until cancelled (stand-in).", params({}), (_args, context) =>
       new Promise((resolve) => context.token.onCancellationRequested(() => resolve({ content: [{ type: "text", text: "cancelled" }], isError: true })))),
+    tool("editor_big", "Answers `size` characters of text, of `char` if given (stand-in).", params({ size: { type: "integer" }, char: { type: "string" } }, ["size"]), async (args) => ({
+      content: [{ type: "text", text: typeof args.char === "string" ? args.char.repeat(Number(args.size)) : "0123456789abcdef".repeat(Math.ceil(Number(args.size) / 16)).slice(0, Number(args.size)) }],
+    })),
     tool("editor_crafted", "Answers a crafted result (stand-in).", params({}), async () => ({
       content: [
         { type: "text", text: "plain answer" },

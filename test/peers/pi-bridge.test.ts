@@ -6,7 +6,7 @@ import type { AgentEvent } from "../../shared/protocol";
 import { messageText, toolNames, toolResultMessages } from "../support/mock-llm";
 import { prompt, startBridgedPi, UNSAVED, type BridgedPi } from "./pi-bridge-support";
 
-const names = ["editor_read", "editor_fail", "editor_stream", "editor_hang", "editor_crafted"];
+const names = ["editor_read", "editor_fail", "editor_stream", "editor_hang", "editor_big", "editor_crafted"];
 
 for (const kind of ["pi", "pi-1.5.2"] as const) {
   describe(`editor bridge with ${kind === "pi" ? "pi 0.87.1" : "pi 1.5.2"}`, function () {
@@ -54,6 +54,45 @@ for (const kind of ["pi", "pi-1.5.2"] as const) {
       const updates = events.slice(from).filter((e) => e.type === "tool_execution_update" && e.toolCallId === "call_stream").map((e) => JSON.stringify((e as { partialResult: unknown }).partialResult));
       assert.ok(updates.some((u) => u.includes("halfway")) && updates.some((u) => u.includes("almost")), updates.join("\n"));
       assert.match(JSON.stringify(ends.find((e) => e.toolCallId === "call_stream")!.result), /streamed/);
+    });
+
+    it("a long answer of multi-byte characters arrives whole (characters split across chunks)", async () => {
+      // Several lengths and widths, so that chunk boundaries fall inside characters whatever the chunk sizes.
+      for (const [char, size] of [["€", 40_000], ["€", 40_001], ["é", 50_001], ["😀", 30_001], ["😀", 30_002]] as const) {
+        const from = pi.llm.requests.length;
+        pi.llm.enqueue({ toolCalls: [{ name: "editor_big", arguments: { size, char } }] }, { text: "ok" });
+        await prompt(pi, "wide characters");
+        const text = messageText(toolResultMessages(pi.llm.requests[from + 1]!).at(-1)!);
+        assert.ok(text === char.repeat(size), `${char} × ${size}: ${text.length} UTF-16 units, ${(text.match(/\uFFFD/g) ?? []).length} replacement characters`);
+      }
+    });
+
+    it("figures: calls on the channel, small and ten times editor_read's 50 KB window, and a 100 KB result through pi", async () => {
+      const call = async (name: string, args: object) => {
+        const answer = await fetch(`${pi.handoff.url}/tools/${name}`, { method: "POST", headers: { authorization: `Bearer ${pi.handoff.token}` }, body: JSON.stringify({ toolCallId: "f", arguments: args }) });
+        return answer.text();
+      };
+      const median = async (count: number, name: string, args: object) => {
+        const times: number[] = [];
+        for (let i = 0; i < count; i++) {
+          const started = performance.now();
+          await call(name, args);
+          times.push(performance.now() - started);
+        }
+        return times.sort((a, b) => a - b)[Math.floor(count / 2)]!;
+      };
+      await median(20, "editor_read", { path: "a" }); // warm
+      const small = await median(200, "editor_read", { path: "a" });
+      const big = await median(20, "editor_big", { size: 500_000 });
+      // Through pi (the scripted model's context is 128k tokens: 500 KB would be compacted away).
+      const size = 100_000;
+      const from = pi.llm.requests.length;
+      pi.llm.enqueue({ toolCalls: [{ name: "editor_big", arguments: { size } }] }, { text: "ok" });
+      const started = performance.now();
+      await prompt(pi, "big");
+      const run = performance.now() - started;
+      assert.equal(messageText(toolResultMessages(pi.llm.requests[from + 1]!).at(-1)!).length, size, "the whole text reached the model");
+      console.log(`      figures: ${kind}: on the channel (no pi) median ${small.toFixed(2)} ms a call (200), ${big.toFixed(1)} ms for 500 KB (20); a prompt whose editor tool answers 100 KB ${run.toFixed(0)} ms in all`);
     });
 
     it("abort cancels the editor's tool: its token is cancelled and nothing keeps running", async () => {
