@@ -29,13 +29,24 @@ interface PiToolDefinition {
 interface PiExtensionApi {
   registerTool(tool: PiToolDefinition): void;
   on(event: "before_agent_start", handler: () => Promise<undefined>): void;
+  on(event: "session_start", handler: () => undefined): void;
 }
 
 const say = (text: string): void => void process.stderr.write(`pi-editor-bridge: ${text}\n`);
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+/**
+ * Where the handoff is kept once read: pi builds a new extension runtime (and runs this factory
+ * again) when it replaces the session (new_session, fork), and the file is gone by then. Per
+ * process, as the token itself is.
+ */
+const kept = Symbol.for("pi-vscode.editor-bridge.handoff");
+type Keeper = { [kept]?: BridgeHandoff };
+
 /** The handoff, read once and deleted (whatever it held); undefined when there is none or it is unusable. */
 function takeHandoff(): BridgeHandoff | undefined {
+  const keeper = globalThis as Keeper;
+  if (keeper[kept]) return keeper[kept];
   const file = process.env[EDITOR_BRIDGE_ENV];
   if (!file) return undefined;
   delete process.env[EDITOR_BRIDGE_ENV]; // nothing for the processes pi starts to follow
@@ -54,6 +65,7 @@ function takeHandoff(): BridgeHandoff | undefined {
     say(`the handoff is not usable (${handoff}); no editor tools`);
     return undefined;
   }
+  keeper[kept] = handoff;
   return handoff;
 }
 
@@ -144,6 +156,11 @@ export default async function piEditorBridge(pi: PiExtensionApi): Promise<void> 
   // them through set_host_tools: registered at load, they would collide with those (omp refuses
   // set_host_tools then) and the model would be offered each twice.
   let decided = false;
+  // A replaced session (new_session, fork, switch) may start without the tools registered before: again at its first run.
+  pi.on("session_start", () => {
+    decided = false;
+    return undefined;
+  });
   pi.on("before_agent_start", async () => {
     if (decided) return undefined;
     try {

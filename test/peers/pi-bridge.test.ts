@@ -95,6 +95,20 @@ for (const kind of ["pi", "pi-1.5.2"] as const) {
       console.log(`      figures: ${kind}: on the channel (no pi) median ${small.toFixed(2)} ms a call (200), ${big.toFixed(1)} ms for 500 KB (20); a prompt whose editor tool answers 100 KB ${run.toFixed(0)} ms in all`);
     });
 
+    for (const command of ["new_session", "fork"] as const) {
+      it(`after ${command} the editor tools still answer (the extension runtime may be rebuilt)`, async () => {
+        if (command === "fork") {
+          const entries = (await pi.peer.client.request("get_fork_messages", {})) as { messages: { entryId: string }[] };
+          await pi.peer.client.request("fork", { entryId: entries.messages.at(-1)!.entryId });
+        } else await pi.peer.client.request("new_session", {});
+        const before = pi.llm.requests.length;
+        pi.llm.enqueue({ toolCalls: [{ id: `call_after_${command}`, name: "editor_read", arguments: { path: "src/greet.ts" } }] }, { text: "read it" });
+        await prompt(pi, `Read again after ${command}`);
+        assert.ok(toolNames(pi.llm.requests[before]!).includes("editor_read"), `offered after ${command}: ${toolNames(pi.llm.requests[before]!).join(", ")}; stderr ${pi.stderr().slice(-400)}`);
+        assert.ok(messageText(toolResultMessages(pi.llm.requests[before + 1]!).at(-1)!).endsWith(UNSAVED));
+      });
+    }
+
     it("abort cancels the editor's tool: its token is cancelled and nothing keeps running", async () => {
       pi.llm.enqueue({ toolCalls: [{ id: "call_hang", name: "editor_hang", arguments: {} }] }, { text: "after" });
       const settled = pi.peer.client.waitForSettled();
