@@ -8,9 +8,10 @@ import * as vscode from "vscode";
 import { toolNames } from "../../support/mock-llm";
 import { eventually } from "./agent-fixture";
 import { openChat } from "./chat-support";
-import { callTool, revert, useHostAgent, workspaceRoot, type HostAgent } from "./host-tools-support";
+import { callTool, json, revert, reviewTabs, useHostAgent, waitForReview, workspaceRoot, type HostAgent } from "./host-tools-support";
 import { requireUi, ui } from "./ui";
 
+const acceptButton = `.editor-actions .action-label[aria-label^="Accept Pi's Edit"]`;
 const editorTools = ["editor_read", "editor_edit", "editor_diagnostics", "editor_active", "editor_open_editors", "editor_symbols", "editor_definition", "editor_references", "editor_hover"];
 
 for (const kind of ["pi", "pi-1.5.2"] as const) {
@@ -76,6 +77,44 @@ for (const kind of ["pi", "pi-1.5.2"] as const) {
       } finally {
         await revert(document);
       }
+    });
+
+    it("editor_edit opens its review, streams its progress, and applies to the buffer once accepted", async function () {
+      requireUi(this);
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, "src", "greet.ts"));
+      const disk = fs.readFileSync(document.uri.fsPath, "utf8");
+      try {
+        const run = await callTool(agent, "editor_edit", { path: "src/greet.ts", edits: [{ oldText: "Hello, ${name}!", newText: "Welcome, ${name}!" }], expectedVersion: document.version }, async () => {
+          await waitForReview();
+          await ui.waitForSelector(acceptButton);
+          await ui.click(acceptButton);
+        });
+        assert.equal(json<{ status: string }>(run).status, "accepted", run.text);
+        assert.match(document.getText(), /Welcome, \$\{name\}!/);
+        assert.equal(fs.readFileSync(document.uri.fsPath, "utf8"), disk, "the disk is unchanged");
+        assert.ok(run.updates.some((text) => /Waiting for the user to review/.test(text)), `progress came through the bridge: ${run.updates.join(" | ")}`);
+        await eventually("the review to close", () => reviewTabs().length === 0);
+      } finally {
+        if (document.isDirty) await revert(document);
+      }
+    });
+
+    it("Abort while the review is open cancels the edit through the bridge and closes the review", async function () {
+      requireUi(this);
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, "src", "greet.ts"));
+      const before = document.getText();
+      const run = await callTool(agent, "editor_edit", { path: "src/greet.ts", edits: [{ oldText: "Hello, ${name}!", newText: "Aborted, ${name}!" }] }, async () => {
+        await waitForReview();
+        await agent.client.request("abort", {});
+      });
+      assert.equal(run.isError, true, run.reported);
+      await eventually("the review to close", () => reviewTabs().length === 0);
+      assert.equal(document.getText(), before, "the buffer is unchanged");
+      // The scripted "done" the aborted run never asked for answers the next prompt.
+      const settled = agent.client.waitForSettled();
+      await agent.client.request("prompt", { message: "after the abort" });
+      await settled;
+      assert.equal(agent.llm.pending, 0);
     });
 
     it("a rewind after pi's own write restores the file", async function () {
