@@ -36,7 +36,7 @@ describe("editor bridge loaded into omp 18.2.3 (host-tool protocol)", function (
       await llm.waitForRequests(2, 30_000);
       const offered = toolNames(llm.requests[0]!).filter((name) => name.startsWith("editor_"));
       assert.deepEqual(offered, [...new Set(offered)], "each editor tool once");
-      assert.equal(offered.length, 6);
+      assert.equal(offered.length, 7);
       assert.equal(toolResultMessages(llm.requests[1]!).map(messageText).join(""), "via host_tool_call");
       assert.deepEqual([throughProtocol.length, throughBridge.length], [1, 0]);
     } finally {

@@ -53,6 +53,7 @@ export function standInTools(seen: ToolCallSeen[]): HostTool[] {
     tool("editor_big", "Answers `size` characters of text, of `char` if given (stand-in).", params({ size: { type: "integer" }, char: { type: "string" } }, ["size"]), async (args) => ({
       content: [{ type: "text", text: typeof args.char === "string" ? args.char.repeat(Number(args.size)) : "0123456789abcdef".repeat(Math.ceil(Number(args.size) / 16)).slice(0, Number(args.size)) }],
     })),
+    tool("editor_echo", "Answers `text` as it is, like a file's content (stand-in).", params({ text: { type: "string" } }, ["text"]), async (args) => ({ content: [{ type: "text", text: String(args.text) }] })),
     tool("editor_crafted", "Answers a crafted result (stand-in).", params({}), async () => ({
       content: [
         { type: "text", text: "plain answer" },

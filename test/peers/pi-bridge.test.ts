@@ -6,7 +6,7 @@ import type { AgentEvent } from "../../shared/protocol";
 import { messageText, toolNames, toolResultMessages } from "../support/mock-llm";
 import { prompt, startBridgedPi, UNSAVED, type BridgedPi } from "./pi-bridge-support";
 
-const names = ["editor_read", "editor_fail", "editor_stream", "editor_hang", "editor_big", "editor_crafted"];
+const names = ["editor_read", "editor_fail", "editor_stream", "editor_hang", "editor_big", "editor_echo", "editor_crafted"];
 
 for (const kind of ["pi", "pi-1.5.2"] as const) {
   describe(`editor bridge with ${kind === "pi" ? "pi 0.87.1" : "pi 1.5.2"}`, function () {
