@@ -7,7 +7,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { toolNames } from "../../support/mock-llm";
 import { eventually } from "./agent-fixture";
-import { openChat } from "./chat-support";
+import { chatText, chatView, openChat } from "./chat-support";
 import { callTool, json, revert, reviewTabs, useHostAgent, waitForReview, workspaceRoot, type HostAgent } from "./host-tools-support";
 import { requireUi, ui } from "./ui";
 
@@ -56,6 +56,15 @@ for (const kind of ["pi", "pi-1.5.2"] as const) {
       const edit = request.body.tools!.find((tool) => tool.function.name === "editor_edit")!;
       assert.match(edit.function.description ?? "", /expectedVersion/);
       assert.deepEqual((edit.function.parameters as { required: string[] }).required, ["path", "edits"]);
+    });
+
+    it("the chat header says the editor tools come through the bridge", async function () {
+      requireUi(this);
+      await openChat();
+      const badge = await chatText("the editor tools badge", "#editor-tools-badge", (text) => text.includes("Editor tools: bridge"));
+      assert.match(badge, /Editor tools: bridge/);
+      const { title } = await ui.webviewProperties(chatView, "#editor-tools-badge", ["title"]);
+      assert.match(String(title), /no host-tool protocol/);
     });
 
     it("editor_read answers the unsaved buffer, not the disk", async () => {
