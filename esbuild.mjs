@@ -93,8 +93,9 @@ const programs = [
   // files in the checkpoint store before their write/edit tools run.
   {
     ...common,
-    // and pi-gateway: it re-points the providers whose keys the editor keeps at its model gateway.
-    entryPoints: { "pi-checkpoints": "extension/checkpoints/pi-checkpoints.ts", "pi-gateway": "extension/gateway/pi-gateway.ts" },
+    // and pi-gateway: it re-points the providers whose keys the editor keeps at its model gateway;
+    // and pi-editor-bridge: the editor's host tools for agents without set_host_tools (#35).
+    entryPoints: { "pi-checkpoints": "extension/checkpoints/pi-checkpoints.ts", "pi-gateway": "extension/gateway/pi-gateway.ts", "pi-editor-bridge": "extension/editor-bridge/pi-editor-bridge.ts" },
     platform: "node",
     // ESM: Pi's loader (jiti) and Bun take its default export as the extension's factory.
     format: "esm",

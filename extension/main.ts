@@ -12,6 +12,7 @@ import { CHAT_PANEL_TYPE } from "./chat/chat-panel";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./chat/chat-view";
 import { registerCommands, type CommandContext } from "./commands";
 import { installEditorHostTools } from "./host-tools";
+import type { HostTool } from "../shared/rpc/host-tool-registry";
 import { installCheckpoints, type Checkpoints } from "./checkpoints";
 import { installReview, type ChangesReview } from "./review";
 import { Lifetime } from "./lifetime";
@@ -78,7 +79,9 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   // Hooks run on every agent process of every session.
   const attach: AgentAttach[] = [];
   const everyAgent = { onAttach: (hook: AgentAttach) => void attach.push(hook) };
-  lifetime.add(installEditorHostTools(everyAgent));
+  // The editor tools, also for agents without set_host_tools: through the editor bridge (#35).
+  const editorTools: HostTool[] = [];
+  lifetime.add(installEditorHostTools({ ...everyAgent, offerThroughBridge: (tools) => void editorTools.push(...tools) }));
   const checkpoints: Checkpoints = lifetime.add(installCheckpoints({ everyAgent, sessions: () => sessions, storageDir: context.globalStorageUri.fsPath, log }));
   const { review } = lifetime.add(installReview({ everyAgent, store: () => checkpoints.activeStore(), roots: () => agentRoots(context), log }));
   // The chat's changes line: the review's count, and its buttons run the review's own commands.
@@ -118,7 +121,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
       setActive: (target) => sessions.setActive(target),
       setPermissionMode: (target, mode): Promise<unknown> => permissionModes.choose(mode, target),
     });
-  const sessions: SessionRegistry = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, files, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust: new ProjectTrust(log), chatActions, changes }, view, context.extensionUri));
+  const sessions: SessionRegistry = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, files, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust: new ProjectTrust(log), chatActions, changes, editorTools: () => editorTools }, view, context.extensionUri));
   activeSessions = sessions;
   const primary = sessions.primary;
   const status = lifetime.add(new AgentStatusItem(primary.supervisor.agent));

@@ -113,6 +113,8 @@ export const SessionHeader = Type.Object({
    * the user's choice), or commands that are not sandboxed here and why. Absent when sandboxed as usual.
    */
   sandbox: Type.Optional(Type.Object({ label: Type.String(), detail: Type.String() })),
+  /** How the editor's tools reach the agent, when not through its host-tool protocol: the editor bridge (pi), or not at all. */
+  editorTools: Type.Optional(Type.Object({ label: Type.String(), detail: Type.String() })),
   sessionName: Type.Optional(Type.String()),
   /** The session's first user message (one line): what the header shows while it has no name. */
   firstPrompt: Type.Optional(Type.String()),

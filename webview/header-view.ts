@@ -34,6 +34,8 @@ export class HeaderView {
   mode: PermissionMode | undefined;
   /** Said when the agent's commands are not sandboxed (full access, or no sandbox here). */
   private readonly sandboxBadge: HTMLElement;
+  /** How the editor's tools reach the agent when not through its host-tool protocol (the editor bridge for pi). */
+  private readonly editorToolsBadge: HTMLElement;
 
   constructor(private readonly parts: HeaderParts) {
     // Made once and updated in place, so that focus stays on them across header changes.
@@ -41,8 +43,9 @@ export class HeaderView {
     this.thinkingButton = h("button", { type: "button", id: "thinking-picker", class: "header-picker thinking-level", "aria-haspopup": "listbox", "aria-expanded": "false" });
     this.modeButton = h("button", { type: "button", id: "mode-picker", class: "mode-pill permission-mode", "aria-haspopup": "listbox", "aria-expanded": "false", "aria-label": "Permission mode" });
     this.sandboxBadge = h("span", { id: "sandbox-badge", class: "sandbox-badge", role: "note" });
-    this.modelButton.hidden = this.thinkingButton.hidden = this.modeButton.hidden = this.sandboxBadge.hidden = true;
-    parts.model.replaceChildren(this.modelButton, this.thinkingButton, this.sandboxBadge);
+    this.editorToolsBadge = h("span", { id: "editor-tools-badge", class: "info-badge", role: "note" });
+    this.modelButton.hidden = this.thinkingButton.hidden = this.modeButton.hidden = this.sandboxBadge.hidden = this.editorToolsBadge.hidden = true;
+    parts.model.replaceChildren(this.modelButton, this.thinkingButton, this.sandboxBadge, this.editorToolsBadge);
     parts.modeSlot.replaceChildren(this.modeButton);
   }
 
@@ -74,6 +77,10 @@ export class HeaderView {
     this.sandboxBadge.title = header.sandbox?.detail ?? "";
     this.sandboxBadge.setAttribute("aria-label", header.sandbox ? `${header.sandbox.label}: ${header.sandbox.detail}` : "");
     this.sandboxBadge.replaceChildren(...(header.sandbox ? [icon("warning"), h("span", { class: "sandbox-label" }, header.sandbox.label)] : []));
+    this.editorToolsBadge.hidden = !header.editorTools;
+    this.editorToolsBadge.title = header.editorTools?.detail ?? "";
+    this.editorToolsBadge.setAttribute("aria-label", header.editorTools ? `${header.editorTools.label}: ${header.editorTools.detail}` : "");
+    this.editorToolsBadge.replaceChildren(...(header.editorTools ? [icon("plug"), h("span", {}, header.editorTools.label)] : []));
     this.mode = header.permissionMode;
     this.modeButton.hidden = this.parts.modeSlot.hidden = !header.permissionMode;
     if (header.permissionMode) {

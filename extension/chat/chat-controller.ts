@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { editorToolsBadge } from "../supervision/capability-notes";
 import type { ImageContent, UiNotice } from "../../shared/protocol";
 import type { DialogHandler } from "../../shared/rpc";
 import type { FromWebview, ToWebview } from "../../shared/webview-protocol";
@@ -112,6 +113,8 @@ export class ChatController implements vscode.Disposable {
         if (previous || this.transcript.length === 0) void this.loadSession();
       }),
     );
+    // How the editor tools reach this agent (the editor bridge for pi), once it was probed.
+    this.subscriptions.push(supervisor.onReady(() => this.header.change({ editorTools: editorToolsBadge(supervisor.agent.editorToolsVia) })));
     supervisor.onAttach((client, lifetime) => {
       this.header.agentRestarted();
       this.header.change({ sandbox: supervisor.sandboxNote });

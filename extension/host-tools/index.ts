@@ -14,6 +14,7 @@ import { createDefinitionTool, createHoverTool, createReferencesTool } from "./n
 import { createReadTool } from "./read";
 import { createSymbolsTool } from "./symbols";
 import type { EditorTool } from "./tool";
+import type { HostTool } from "../../shared/rpc/host-tool-registry";
 
 /** Every editor tool, in the order the model sees them. */
 export function createEditorTools(reviewer: EditReviewer, reviewEdits: () => boolean = () => settings.reviewEdits): EditorTool[] {
@@ -34,13 +35,15 @@ export function createEditorTools(reviewer: EditReviewer, reviewEdits: () => boo
  * Serves the editor tools to every agent the supervisor starts: registers them on its client
  * for the agent process's lifetime. The supervisor's probe() then sends them (set_host_tools)
  * and records in `client.capabilities.hostTools` whether the agent took them; agents without
- * host tools (older pi) simply go without. Returns the extension-lifetime resources (the diff
+ * the host-tool protocol get them through the editor bridge (editor-bridge/). Returns the extension-lifetime resources (the diff
  * review's document provider and commands).
  */
-export function installEditorHostTools(supervisor: { onAttach(hook: AgentAttach): void }): vscode.Disposable {
+export function installEditorHostTools(supervisor: { onAttach(hook: AgentAttach): void; offerThroughBridge?(tools: readonly HostTool[]): void }): vscode.Disposable {
   const lifetime = new Lifetime();
   const reviewer = lifetime.add(new EditReviewer());
   const tools = createEditorTools(reviewer);
+  // The same tools, the same definitions, for agents that get them through the editor bridge (#35).
+  supervisor.offerThroughBridge?.(tools);
   supervisor.onAttach((client, agentLifetime) => {
     for (const tool of tools) agentLifetime.add(client.registerHostTool(tool.definition, tool.execute));
   });

@@ -47,18 +47,19 @@ const agentDirReadOnly = ["models.json", "models.yml", "settings.json", "trust.j
  * Where the whole agent may write besides the workspace: its own directory (less the above), omp's
  * state folder (~/.omp: it writes there at start), and the checkpoint store.
  */
-function agentWritableRoots(launch: AgentLaunch, agentDir: string, checkpointDir: string | undefined): string[] {
+function agentWritableRoots(launch: AgentLaunch, agentDir: string, checkpointDir: string | undefined, more: readonly string[]): string[] {
   const home = launch.env.HOME || os.homedir();
   // An ACP agent writes its own state (sessions, logins, caches) in its own folders (known-agents.ts).
   const acpState = launch.protocol === "acp" ? (knownAgentOf(launch.command, launch.args)?.stateDirs ?? []).map((dir) => path.join(home, dir)) : [];
   const state = isOmp(launch) ? [path.join(home, ".omp")] : acpState;
   for (const dir of [path.join(agentDir, "sessions"), ...state]) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return [agentDir, ...state, ...(checkpointDir ? [checkpointDir] : [])];
+  return [agentDir, ...state, ...(checkpointDir ? [checkpointDir] : []), ...more];
 }
 
 const isOmp = (launch: AgentLaunch): boolean => /\bomp\b/.test(launch.label) || launch.args.some((arg) => arg.includes("oh-my-pi"));
 
-export async function sandboxAgentLaunch(launch: AgentLaunch, checkpointDir: string | undefined): Promise<SandboxedLaunch> {
+/** `moreWritable`: folders the agent must write in besides those (the editor bridge's handoff folder, where it deletes the file). */
+export async function sandboxAgentLaunch(launch: AgentLaunch, checkpointDir: string | undefined, moreWritable: readonly string[] = []): Promise<SandboxedLaunch> {
   const mode = settings.sandboxMode;
   const unchanged = (note?: SandboxNote): SandboxedLaunch => ({ launch, ...(note ? { note } : {}), dispose: () => undefined });
   if (launch.bundled) {
@@ -75,7 +76,7 @@ export async function sandboxAgentLaunch(launch: AgentLaunch, checkpointDir: str
   const home = launch.env.HOME || os.homedir();
   const sandbox = new CommandSandbox(
     {
-      mode, network: true, workspaceRoot: launch.cwd, writableRoots: agentWritableRoots(launch, agentDir, checkpointDir),
+      mode, network: true, workspaceRoot: launch.cwd, writableRoots: agentWritableRoots(launch, agentDir, checkpointDir, moreWritable),
       visibleSecrets: [".pi/agent/auth.json"], readableRoots: [agentDir, home], readOnlyPaths: agentDirReadOnly.map((name) => path.join(agentDir, name)),
     },
     launch.env,

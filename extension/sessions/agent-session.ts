@@ -1,3 +1,4 @@
+import type { HostTool } from "../../shared/rpc/host-tool-registry";
 import * as vscode from "vscode";
 import { terminalOnlyNotice } from "../../shared/protocol";
 import { AgentSupervisor, type AgentAttach } from "../supervision/agent-supervisor";
@@ -33,6 +34,8 @@ export interface SessionServices {
   checkpointStore?: () => string | undefined;
   /** The one project-trust decider of the window. */
   projectTrust?: ProjectTrust;
+  /** The editor's host tools, for agents that get them through the editor bridge (#35). */
+  editorTools?: () => readonly HostTool[];
   /** The agents' changes waiting for review, for the chat's changes line. */
   changes?: ChatChanges;
   /** What a session's chat asks of its own session (the header's menu, rewind). */
@@ -85,6 +88,7 @@ export class AgentSession implements vscode.Disposable {
         keys: services.apiKeys,
         ...(services.checkpointStore ? { checkpointStore: services.checkpointStore } : {}),
         ...(services.projectTrust ? { projectTrust: services.projectTrust } : {}),
+        ...(services.editorTools ? { editorTools: services.editorTools } : {}),
         ...(spec.cwd ? { cwd: spec.cwd } : {}),
         ...(spec.sessionFile ? { sessionFile: spec.sessionFile } : {}),
       }),

@@ -42,6 +42,11 @@ export interface LaunchOptions {
    * other agents load the Pi extension dist/pi-checkpoints.mjs (`-e`), which does the same.
    */
   checkpointDir?: string;
+  /**
+   * The editor bridge's part of the environment (editor-bridge/agent-bridge.ts): the path of the
+   * handoff file that dist/pi-editor-bridge.mjs (`-e`) reads and deletes at load. Never the token.
+   */
+  bridgeEnv?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -75,7 +80,11 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
     // The gateway's Pi extension points each gatewayed provider at the gateway (registerProvider).
     const gatewayFile = path.join(extensionPath, "dist", "pi-gateway.mjs");
     const gateway = options.gatewayEnv[GATEWAY_ENV] && fs.existsSync(gatewayFile) ? ["-e", gatewayFile] : [];
-    return { command: configured, args: [...mode, ...userArgs, ...recorder, ...gateway, ...session], env, cwd, label, bundled: false };
+    // The editor bridge: the editor's host tools for an agent without set_host_tools (#35).
+    const bridgeFile = path.join(extensionPath, "dist", "pi-editor-bridge.mjs");
+    const bridge = options.bridgeEnv && fs.existsSync(bridgeFile) ? ["-e", bridgeFile] : [];
+    if (bridge.length) Object.assign(env, options.bridgeEnv);
+    return { command: configured, args: [...mode, ...userArgs, ...recorder, ...gateway, ...bridge, ...session], env, cwd, label, bundled: false };
   }
   const host = path.join(extensionPath, "dist", "agent-host.js");
   const sandbox = hostSandboxArgs({ mode: settings.sandboxMode, network: settings.sandboxNetwork, allowedHosts: settings.sandboxAllowedHosts });

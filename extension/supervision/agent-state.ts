@@ -3,7 +3,7 @@ import type { ResponseData, ThinkingLevel } from "../../shared/protocol";
 import type { AgentCapabilities, RpcClient } from "../../shared/rpc";
 import type { AgentStatus } from "../../shared/webview-protocol";
 import { AgentQueue } from "./agent-queue";
-import { capabilityNotes } from "./capability-notes";
+import { capabilityNotes, type EditorToolsVia } from "./capability-notes";
 
 export type SessionState = ResponseData<"get_state">;
 export interface ModelRef {
@@ -39,6 +39,8 @@ export class AgentState implements vscode.Disposable {
   session: SessionState | undefined;
   capabilities: AgentCapabilities | undefined;
   notes: string[] = [];
+  /** How the editor's tools reach the agent: set_host_tools, the editor bridge (a Pi extension), or not at all. */
+  editorToolsVia: EditorToolsVia | undefined;
   label: string | undefined;
   /** Steering and follow-up messages the agent holds. */
   readonly queue = new AgentQueue();
@@ -80,10 +82,11 @@ export class AgentState implements vscode.Disposable {
     this.changeEmitter.fire();
   }
 
-  setCapabilities(caps: AgentCapabilities, label: string, wantsInterruptMode: boolean): void {
+  setCapabilities(caps: AgentCapabilities, label: string, wantsInterruptMode: boolean, editorToolsVia?: EditorToolsVia): void {
     this.capabilities = caps;
     this.label = label;
-    this.notes = capabilityNotes(caps, wantsInterruptMode);
+    this.editorToolsVia = editorToolsVia;
+    this.notes = capabilityNotes(caps, wantsInterruptMode, editorToolsVia);
     this.changeEmitter.fire();
   }
 

@@ -18,6 +18,8 @@ import { untrustedMessage, vscodeWorkspaceTrust, type WorkspaceTrust } from "./t
 import { AgentNotices, duration } from "../ui/agent-notices";
 import { AgentGateway, type KeySource } from "../gateway/agent-gateway";
 import { sandboxAgentLaunch, type SandboxNote } from "../sandbox/agent-sandbox";
+import { AgentBridge } from "../editor-bridge/agent-bridge";
+import type { HostTool } from "../../shared/rpc/host-tool-registry";
 
 /** An ACP agent's own modes, as our mode picker shows them. */
 export interface AgentModes {
@@ -44,6 +46,11 @@ export interface SupervisorOptions {
   checkpointStore?: () => string | undefined;
   /** Decides whether the folder's project code may load (asks the user once); none: it never loads. */
   projectTrust?: ProjectTrust;
+  /**
+   * The editor's host tools, for a configured agent through the editor bridge (#35): it loads
+   * dist/pi-editor-bridge.mjs, used when the probe finds no set_host_tools.
+   */
+  editorTools?: () => readonly HostTool[];
 }
 
 /** The agent's process behind the frames: Pi RPC on its stdio, or ACP translated (extension/acp/). */
@@ -184,11 +191,14 @@ export class AgentSupervisor implements vscode.Disposable {
     const permissionMode = this.agent.session?.permissionMode;
     const gateway = this.options.keys ? await AgentGateway.start(this.options.keys, { ...process.env, ...settings.agentEnv }, settings.editorProxy) : undefined;
     if (gateway?.unroutable.length) this.notices.keysNotGivenOnce(gateway.unroutable);
-    const resolved = resolveAgentLaunch(this.options.extensionPath, cwd, { ...(projectTrusted === undefined ? {} : { projectTrusted }), ...(permissionMode ? { permissionMode } : {}), gatewayEnv: gateway?.env ?? {}, ...(sessionFile ? { sessionFile } : {}), ...(checkpointDir ? { checkpointDir } : {}) });
+    const editorTools = this.options.editorTools;
+    const bridge = settings.agentCommand && editorTools && editorTools().length > 0 ? await AgentBridge.start(editorTools) : undefined;
+    const resolved = resolveAgentLaunch(this.options.extensionPath, cwd, { ...(projectTrusted === undefined ? {} : { projectTrusted }), ...(permissionMode ? { permissionMode } : {}), gatewayEnv: gateway?.env ?? {}, ...(sessionFile ? { sessionFile } : {}), ...(checkpointDir ? { checkpointDir } : {}), ...(bridge ? { bridgeEnv: bridge.env } : {}) });
     for (const warning of resolved.warnings ?? []) this.log.warn(warning);
     const lifetime = new Lifetime();
     if (gateway) lifetime.add(gateway);
-    const sandboxed = lifetime.add(await sandboxAgentLaunch(resolved, checkpointDir)); // added first: freed after the process
+    if (bridge) lifetime.add(bridge);
+    const sandboxed = lifetime.add(await sandboxAgentLaunch(resolved, checkpointDir, bridge ? [bridge.folder] : [])); // added first: freed after the process
     const launch = sandboxed.launch;
     this.sandboxNote = sandboxed.note;
     if (sandboxed.note) this.log.warn(`${sandboxed.note.label}: ${sandboxed.note.detail}`);
@@ -210,10 +220,13 @@ export class AgentSupervisor implements vscode.Disposable {
     for (const hook of this.attachHooks) hook(client, lifetime);
     try {
       await client.request("get_state", {}, { timeoutMs: 30_000 });
+      bridge?.agentStarted();
       const caps = await client.probe().catch((error: unknown) => {
         this.log.warn(`Probing the agent's capabilities failed: ${errorText(error)}`);
         return client.capabilities;
       });
+      // The host-tool protocol where the agent has it; else the bridge, when it loaded.
+      bridge?.setMode(caps.hostTools ? "protocol" : "bridge");
       this.log.info(`Agent ready (pid ${transport.pid}), capabilities: ${JSON.stringify(caps)}`);
       await applyStartSettings(client, caps, !launch.bundled, this.log);
       if (recovery) await restoreRecovered(client, recovery, this.log);
@@ -229,7 +242,9 @@ export class AgentSupervisor implements vscode.Disposable {
       throw new Error(`The agent did not start (${launch.label}): ${message}`);
     }
     entry.ready = true;
-    this.agent.setCapabilities(client.capabilities, launch.label, settings.interruptMode !== "default");
+    const editorToolsVia = client.capabilities.hostTools ? "protocol" : bridge?.bridgeLoaded ? "bridge" : undefined;
+    if (editorToolsVia) this.log.info(`Editor tools: ${editorToolsVia === "bridge" ? "through the editor bridge (a Pi extension)" : "through set_host_tools"}`);
+    this.agent.setCapabilities(client.capabilities, launch.label, settings.interruptMode !== "default", editorToolsVia);
     this.notices.notesOnce(launch.label, this.agent.notes);
     this.agent.setStatus("idle");
     this.readyEmitter.fire(client);

@@ -1,9 +1,20 @@
 import type { AgentCapabilities } from "../../shared/rpc";
 
+/** How the editor's tools reach the agent: its host-tool protocol, or the editor bridge (a Pi extension loaded with -e). */
+export type EditorToolsVia = "protocol" | "bridge";
+
+/** What the chat header says about the editor tools: nothing when they come through the host-tool protocol. */
+export function editorToolsBadge(editorToolsVia: EditorToolsVia | undefined): { label: string; detail: string } | undefined {
+  if (editorToolsVia === "bridge") return { label: "Editor tools: bridge", detail: "This agent has no host-tool protocol: the editor's tools (editor_read, editor_edit, diagnostics, symbols…) reach it through the editor bridge, a Pi extension loaded with -e." };
+  if (editorToolsVia === undefined) return { label: "No editor tools", detail: "This agent took neither the host-tool protocol nor the editor bridge: the editor's tools are off." };
+  return undefined;
+}
+
 /** What a less capable agent means for the user: each missing capability as one sentence. */
-export function capabilityNotes(caps: AgentCapabilities, wantsInterruptMode: boolean): string[] {
+export function capabilityNotes(caps: AgentCapabilities, wantsInterruptMode: boolean, editorToolsVia?: EditorToolsVia): string[] {
   const notes: string[] = [];
-  if (!caps.hostTools) notes.push("This agent has no host tools: editor tools are off.");
+  if (editorToolsVia === "bridge") notes.push("This agent has no host-tool protocol: the editor tools reach it through the editor bridge (a Pi extension).");
+  else if (!caps.hostTools) notes.push("This agent has no host tools: editor tools are off.");
   if (!caps.sessionTree) notes.push("This agent cannot list thinking levels or the session tree: Set Thinking Level offers every level.");
   if (!caps.interruptMode && wantsInterruptMode) notes.push("This agent has no interrupt mode: the setting pi.queue.interruptMode is ignored.");
   return notes;

@@ -19,8 +19,11 @@ export interface HostAgent {
   dispose(): Promise<void>;
 }
 
-/** Configures an agent that takes host tools (default: our bundled host) with a mock provider (user settings) and starts it. */
-export async function useHostAgent(kind: "host" | "omp" = "host"): Promise<HostAgent> {
+/**
+ * Configures an agent with a mock provider (user settings) and starts it: one that takes host tools
+ * (default: our bundled host; omp), or pi, which gets the editor tools through the editor bridge.
+ */
+export async function useHostAgent(kind: "host" | "omp" | "pi" | "pi-1.5.2" = "host"): Promise<HostAgent> {
   assertPeerInstalled(kind);
   const api = await activateExtension();
   const llm = await startMockLlm();
@@ -29,7 +32,7 @@ export async function useHostAgent(kind: "host" | "omp" = "host"): Promise<HostA
   await api.supervisor.stop();
   await config.update("agent.command", launch.command, vscode.ConfigurationTarget.Global);
   await config.update("agent.args", launch.args, vscode.ConfigurationTarget.Global);
-  const env = Object.fromEntries(["HOME", "PI_CODING_AGENT_DIR", "PATH", "PI_NO_TITLE"].flatMap((key) => (launch.env[key] === undefined ? [] : [[key, launch.env[key]]])));
+  const env = Object.fromEntries(["HOME", "PI_CODING_AGENT_DIR", "PATH", "PI_NO_TITLE", "PI_OFFLINE"].flatMap((key) => (launch.env[key] === undefined ? [] : [[key, launch.env[key]]])));
   await config.update("agent.env", env, vscode.ConfigurationTarget.Global);
   const client = await api.supervisor.ensureStarted();
   await client.request("set_auto_retry", { enabled: false });
