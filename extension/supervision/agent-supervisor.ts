@@ -2,6 +2,7 @@ import * as fs from "node:fs";
 import * as vscode from "vscode";
 import { ProcessTransport } from "../../shared/node/process-transport";
 import { AcpTransport } from "../acp/acp-transport";
+import { protocolOf } from "../acp/known-agents";
 import { AcpEditorServices } from "../acp/editor-services";
 import { RpcClient, type AgentCapabilities } from "../../shared/rpc";
 import type { AgentStatus } from "../../shared/webview-protocol";
@@ -192,7 +193,10 @@ export class AgentSupervisor implements vscode.Disposable {
     const gateway = this.options.keys ? await AgentGateway.start(this.options.keys, { ...process.env, ...settings.agentEnv }, settings.editorProxy) : undefined;
     if (gateway?.unroutable.length) this.notices.keysNotGivenOnce(gateway.unroutable);
     const editorTools = this.options.editorTools;
-    const bridge = settings.agentCommand && editorTools && editorTools().length > 0 ? await AgentBridge.start(editorTools) : undefined;
+    // Not for an ACP agent: it reaches the editor through ACP's own fs/terminal requests, and an
+    // unused handoff file would only hand it a token.
+    const piAgent = settings.agentCommand !== "" && protocolOf(settings.agentProtocol, settings.agentCommand, settings.agentArgs) !== "acp";
+    const bridge = piAgent && editorTools && editorTools().length > 0 ? await AgentBridge.start(editorTools) : undefined;
     const resolved = resolveAgentLaunch(this.options.extensionPath, cwd, { ...(projectTrusted === undefined ? {} : { projectTrusted }), ...(permissionMode ? { permissionMode } : {}), gatewayEnv: gateway?.env ?? {}, ...(sessionFile ? { sessionFile } : {}), ...(checkpointDir ? { checkpointDir } : {}), ...(bridge ? { bridgeEnv: bridge.env } : {}) });
     for (const warning of resolved.warnings ?? []) this.log.warn(warning);
     const lifetime = new Lifetime();
