@@ -12,6 +12,7 @@ import { CHAT_PANEL_TYPE } from "./chat/chat-panel";
 import { CHAT_VIEW_ID, ChatViewProvider } from "./chat/chat-view";
 import { registerCommands, type CommandContext } from "./commands";
 import { installEditorHostTools } from "./host-tools";
+import { chooseVscodeTools, installVscodeTools } from "./vscode-tools";
 import { installCheckpoints, type Checkpoints } from "./checkpoints";
 import { installReview, type ChangesReview } from "./review";
 import { Lifetime } from "./lifetime";
@@ -78,6 +79,8 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   const attach: AgentAttach[] = [];
   const everyAgent = { onAttach: (hook: AgentAttach) => void attach.push(hook) };
   lifetime.add(installEditorHostTools(everyAgent));
+  installVscodeTools(everyAgent);
+  lifetime.add(vscode.commands.registerCommand("pi.chooseVscodeTools", chooseVscodeTools));
   const checkpoints: Checkpoints = lifetime.add(installCheckpoints({ everyAgent, sessions: () => sessions, storageDir: context.globalStorageUri.fsPath, log }));
   const { review } = lifetime.add(installReview({ everyAgent, store: () => checkpoints.activeStore(), roots: () => agentRoots(context), log }));
   // The chat's changes line: the review's count, and its buttons run the review's own commands.

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { vscodeLmProviders } from "../vscode-lm";
 import { terminalOnlyNotice } from "../../shared/protocol";
 import { AgentSupervisor, type AgentAttach } from "../supervision/agent-supervisor";
 import type { ApiKeyStore } from "../api-keys";
@@ -83,6 +84,7 @@ export class AgentSession implements vscode.Disposable {
         extensionPath: services.extensionPath,
         log,
         keys: services.apiKeys,
+        localProviders: () => vscodeLmProviders(log),
         ...(services.checkpointStore ? { checkpointStore: services.checkpointStore } : {}),
         ...(services.projectTrust ? { projectTrust: services.projectTrust } : {}),
         ...(spec.cwd ? { cwd: spec.cwd } : {}),

@@ -14,7 +14,7 @@ import { spawnCommand } from "./windows-command";
 import type { ProjectTrust } from "./project-trust";
 import { untrustedMessage, vscodeWorkspaceTrust, type WorkspaceTrust } from "./trust";
 import { AgentNotices, duration } from "../ui/agent-notices";
-import { AgentGateway, type KeySource } from "../gateway/agent-gateway";
+import { AgentGateway, type KeySource, type LocalProvider } from "../gateway/agent-gateway";
 import { sandboxAgentLaunch, type SandboxNote } from "../sandbox/agent-sandbox";
 
 /** Hooks run on each new agent process, before it is used (dialog handlers, event forwarding). */
@@ -35,6 +35,8 @@ export interface SupervisorOptions {
   checkpointStore?: () => string | undefined;
   /** Decides whether the folder's project code may load (asks the user once); none: it never loads. */
   projectTrust?: ProjectTrust;
+  /** Providers the gateway serves itself (VS Code's models), read at each start. */
+  localProviders?: () => Promise<LocalProvider[]>;
 }
 
 interface Running {
@@ -159,7 +161,8 @@ export class AgentSupervisor implements vscode.Disposable {
     const checkpointDir = this.options.checkpointStore?.();
     const projectTrusted = this.options.projectTrust ? await this.options.projectTrust.decide(cwd, { ...process.env, ...settings.agentEnv }) : false;
     const permissionMode = this.agent.session?.permissionMode;
-    const gateway = this.options.keys ? await AgentGateway.start(this.options.keys, { ...process.env, ...settings.agentEnv }, settings.editorProxy) : undefined;
+    const local = (await this.options.localProviders?.()) ?? [];
+    const gateway = this.options.keys ? await AgentGateway.start(this.options.keys, { ...process.env, ...settings.agentEnv }, settings.editorProxy, local) : undefined;
     if (gateway?.unroutable.length) this.notices.keysNotGivenOnce(gateway.unroutable);
     const resolved = resolveAgentLaunch(this.options.extensionPath, cwd, { ...(projectTrusted === undefined ? {} : { projectTrusted }), ...(permissionMode ? { permissionMode } : {}), gatewayEnv: gateway?.env ?? {}, ...(sessionFile ? { sessionFile } : {}), ...(checkpointDir ? { checkpointDir } : {}) });
     for (const warning of resolved.warnings ?? []) this.log.warn(warning);

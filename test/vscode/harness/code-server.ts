@@ -213,6 +213,8 @@ function tail(file: string, lines = 30): string {
 export interface WorkbenchTarget {
   folder: string;
   extensionDevelopmentPath?: string;
+  /** Test extensions loaded beside it (developmentOptions only: the payload takes one path). */
+  fixtureExtensions?: readonly string[];
   extensionTestsPath?: string;
 }
 
@@ -252,7 +254,7 @@ export interface DevelopmentOptions {
 
 export function developmentOptions(server: Pick<CodeServer, "port">, target: Omit<WorkbenchTarget, "folder">): DevelopmentOptions {
   const options: DevelopmentOptions = {};
-  if (target.extensionDevelopmentPath) options.extensions = [remoteUri(server, target.extensionDevelopmentPath)];
+  if (target.extensionDevelopmentPath) options.extensions = [target.extensionDevelopmentPath, ...(target.fixtureExtensions ?? [])].map((p) => remoteUri(server, p));
   if (target.extensionTestsPath) options.extensionTestsPath = remoteUri(server, target.extensionTestsPath);
   return options;
 }
