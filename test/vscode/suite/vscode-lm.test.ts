@@ -8,7 +8,7 @@ import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import type { PiExtensionApi } from "../../../extension/main";
 import { messageText, toolNames, toolResultMessages } from "../../support/mock-llm";
-import { eventually } from "./agent-fixture";
+import { eventually, usePiAgent } from "./agent-fixture";
 import { useBundledHost, type HostFixture } from "./host-fixture";
 import { requireUi, ui } from "./ui";
 
@@ -160,5 +160,27 @@ describe("vscode-lm: VS Code's models and tools for every agent", function () {
     const result = requests[1]!.messages.flatMap((m) => m.parts).filter((p) => p.type === "tool_result").at(-1);
     assert.match(result?.text ?? "", /quince means forty-two/);
     assert.equal((await lastAssistant(client)).text, "The tool said: quince means forty-two");
+  });
+
+  it("serves the test model to pi 0.87.1 too, through dist/pi-gateway.mjs", async function () {
+    if (!hasProviderApi) this.skip(); // VS Code < 1.104: no test model can be registered (checked in the first test)
+    await host.dispose(); // the bundled host's settings off; pi instead
+    const pi = await usePiAgent();
+    try {
+      const piClient = await pi.api.supervisor.ensureStarted();
+      await piClient.request("set_model", { provider: "vscode-lm", modelId: "pi-test-model" });
+      const before = fixture.requests.length;
+      const consent = allowModelAccess();
+      try {
+        await prompt(piClient, "Say hello");
+      } finally {
+        consent.stop();
+      }
+      assert.equal(fixture.requests.length, before + 1, "pi's request reached the test model");
+      assert.equal((await lastAssistant(piClient)).text, "Hello from the test model.");
+    } finally {
+      await pi.dispose();
+      host = await useBundledHost(); // for after()
+    }
   });
 });
