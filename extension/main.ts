@@ -82,7 +82,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   const attach: AgentAttach[] = [];
   const everyAgent = { onAttach: (hook: AgentAttach) => void attach.push(hook) };
   lifetime.add(installEditorHostTools(everyAgent));
-  installVscodeTools(everyAgent);
+  installVscodeTools(everyAgent, log);
   lifetime.add(vscode.commands.registerCommand("pi.chooseVscodeTools", chooseVscodeTools));
   const checkpoints: Checkpoints = lifetime.add(installCheckpoints({ everyAgent, sessions: () => sessions, storageDir: context.globalStorageUri.fsPath, log }));
   const { review } = lifetime.add(installReview({ everyAgent, store: () => checkpoints.activeStore(), roots: () => agentRoots(context), log }));

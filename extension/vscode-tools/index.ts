@@ -9,7 +9,7 @@ import * as vscode from "vscode";
 import type { AgentAttach } from "../supervision/agent-supervisor";
 import { settings } from "../settings";
 import { errorResult, type EditorTool } from "../host-tools/tool";
-import { modelToolName, toolOutcome } from "./tool-result";
+import { offeredTools, toolOutcome } from "./tool-result";
 
 interface ToolsRuntime {
   lm?: { tools?: readonly vscode.LanguageModelToolInformation[]; invokeTool?: typeof vscode.lm.invokeTool };
@@ -20,17 +20,19 @@ export function hasLanguageModelTools(): boolean {
   return Array.isArray(runtime.lm?.tools) && typeof runtime.lm?.invokeTool === "function";
 }
 
-/** One host tool per chosen VS Code tool that is registered now. */
-export function chosenVscodeTools(chosen: readonly string[] = settings.vscodeTools): EditorTool[] {
+/** One host tool per chosen VS Code tool that is registered now; `refused` says why one is left out. */
+export function chosenVscodeTools(chosen: readonly string[] = settings.vscodeTools, refused: (name: string, reason: string) => void = () => undefined): EditorTool[] {
   if (!hasLanguageModelTools() || chosen.length === 0) return [];
-  const wanted = new Set(chosen);
-  return runtime.lm!.tools!.filter((tool) => wanted.has(tool.name)).map(hostToolFor);
+  const registered = new Map(runtime.lm!.tools!.map((tool) => [tool.name, tool]));
+  const names = offeredTools(chosen.filter((name) => registered.has(name)));
+  for (const r of names.refused) refused(r.name, r.reason);
+  return names.offered.map((o) => hostToolFor(registered.get(o.name)!, o.modelName));
 }
 
-function hostToolFor(tool: vscode.LanguageModelToolInformation): EditorTool {
+function hostToolFor(tool: vscode.LanguageModelToolInformation, modelName: string): EditorTool {
   const parameters = (tool.inputSchema as Record<string, unknown> | undefined) ?? { type: "object", properties: {} };
   return {
-    definition: { name: modelToolName(tool.name), label: tool.name, description: tool.description || `VS Code tool ${tool.name}`, parameters },
+    definition: { name: modelName, label: tool.name, description: tool.description || `VS Code tool ${tool.name}`, parameters },
     async execute(args, context) {
       const source = new vscode.CancellationTokenSource();
       const sub = context.token.onCancellationRequested(() => source.cancel());
@@ -51,9 +53,10 @@ function hostToolFor(tool: vscode.LanguageModelToolInformation): EditorTool {
 }
 
 /** Offers the chosen tools to every agent the supervisor starts (read at each start). */
-export function installVscodeTools(supervisor: { onAttach(hook: AgentAttach): void }): void {
+export function installVscodeTools(supervisor: { onAttach(hook: AgentAttach): void }, log: vscode.LogOutputChannel): void {
   supervisor.onAttach((client, agentLifetime) => {
-    for (const tool of chosenVscodeTools()) agentLifetime.add(client.registerHostTool(tool.definition, tool.execute));
+    const tools = chosenVscodeTools(settings.vscodeTools, (name, reason) => log.warn(`VS Code tool ${name} is not offered to the agent: ${reason}`));
+    for (const tool of tools) agentLifetime.add(client.registerHostTool(tool.definition, tool.execute));
   });
 }
 

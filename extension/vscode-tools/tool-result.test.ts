@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { modelToolName, toolOutcome } from "./tool-result";
+import { modelToolName, offeredTools, toolOutcome } from "./tool-result";
 
 describe("vscode-tools: a VS Code tool's result and name for the agent", () => {
   it("keeps text, prompt-tsx values as JSON, images as images and other data as text", () => {
@@ -19,5 +19,11 @@ describe("vscode-tools: a VS Code tool's result and name for the agent", () => {
     assert.equal(modelToolName("vscode.search files"), "vscode_search_files");
     assert.equal(modelToolName("x".repeat(80)).length, 64);
     assert.equal(modelToolName(""), "tool");
+  });
+
+  it("never lets a chosen tool stand in for Pi's own or the editor's tools, nor two take one name", () => {
+    const { offered, refused } = offeredTools(["read", "editor_edit", "editor.edit", "mcp_fs_read", "mcp.fs.read", "bash"]);
+    assert.deepEqual(offered, [{ name: "mcp_fs_read", modelName: "mcp_fs_read" }]);
+    assert.deepEqual(refused.map((r) => r.name), ["read", "editor_edit", "editor.edit", "mcp.fs.read", "bash"]);
   });
 });

@@ -23,3 +23,22 @@ export function toolOutcome(parts: readonly unknown[]): HostToolOutcome {
 export function modelToolName(name: string): string {
   return name.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64) || "tool";
 }
+
+/** Names a VS Code tool may not take: Pi's own tools and the editor's (a chosen tool must not stand in for them). */
+const reserved = new Set(["read", "bash", "edit", "write", "grep", "find", "ls", "todo", "tool_search"]);
+
+/**
+ * Which of the chosen tools (by VS Code name) are offered, under which model name: one whose model
+ * name is reserved (`editor_*` too) or already taken by an earlier one is left out, with the reason.
+ */
+export function offeredTools(names: readonly string[]): { offered: { name: string; modelName: string }[]; refused: { name: string; reason: string }[] } {
+  const offered: { name: string; modelName: string }[] = [];
+  const refused: { name: string; reason: string }[] = [];
+  for (const name of names) {
+    const modelName = modelToolName(name);
+    if (reserved.has(modelName) || modelName.startsWith("editor_")) refused.push({ name, reason: `"${modelName}" is one of Pi's own tools` });
+    else if (offered.some((o) => o.modelName === modelName)) refused.push({ name, reason: `"${modelName}" is taken by another chosen tool` });
+    else offered.push({ name, modelName });
+  }
+  return { offered, refused };
+}
