@@ -119,6 +119,11 @@ export async function startCodeServer(options: StartOptions): Promise<CodeServer
     path.join(userDataDir, "User", "settings.json"),
     JSON.stringify({ ...quietSettings, ...options.settings }, null, 2),
   );
+  // Machine-scoped settings (most of pi.*) are read from the remote's Machine settings in code-server's
+  // window. The test extension's chat model (lm-fixture/) stays out of the suites' model lists:
+  // the vscode-lm suite turns VS Code's models on for itself.
+  fs.mkdirSync(path.join(userDataDir, "Machine"), { recursive: true });
+  fs.writeFileSync(path.join(userDataDir, "Machine", "settings.json"), JSON.stringify({ "pi.vscodeModels.enabled": false }, null, 2));
   const port = options.port ?? (await freePort());
   const configFile = path.join(stateDir, "config.yaml");
   fs.writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);

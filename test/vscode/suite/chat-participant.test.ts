@@ -18,6 +18,8 @@ describe("chat-participant: @pi in VS Code's Chat view", function () {
   const host = useHostSuite();
   after(async () => {
     await vscode.commands.executeCommand("workbench.action.closeAuxiliaryBar");
+    // Open in Pi revealed Pi's chat in the side bar: leave the layout as the suites after expect it.
+    await vscode.commands.executeCommand("workbench.action.closeSidebar");
     if (hasAiSwitch()) await vscode.workspace.getConfiguration("chat").update("disableAIFeatures", undefined, vscode.ConfigurationTarget.Global);
   });
 
@@ -27,6 +29,9 @@ describe("chat-participant: @pi in VS Code's Chat view", function () {
     if (!hasAiSwitch()) this.skip();
     assert.equal(typeof vscode.chat.createChatParticipant, "function", `VS Code ${vscode.version} has chat participants`);
     if (hasAiSwitch()) await vscode.workspace.getConfiguration("chat").update("disableAIFeatures", false, vscode.ConfigurationTarget.Global);
+    // VS Code's chat sends a request (to any participant) only with a language model available
+    // ("Language model unavailable" otherwise): the test extension's, resolved here.
+    await eventually("VS Code to list the test model", async () => (await vscode.lm.selectChatModels({ vendor: "pi-test" })).length > 0);
     // The answer after the tool comes slowly: the tool's progress line is on screen meanwhile.
     host().llm.enqueue({ text: "Reading it.", toolCalls: [{ name: "read", arguments: { path: "src/greet.ts" } }] }, { text: ["greet.ts says ", "**hello**."], delayMs: 2500 });
     const count = host().llm.requests.length;
@@ -36,7 +41,8 @@ describe("chat-participant: @pi in VS Code's Chat view", function () {
     await eventually("the tool's progress line in VS Code's chat", async () => {
       seen = await ui.text(chatSession).catch(() => "");
       return seen.includes("read: src/greet.ts");
-    }).catch((error: unknown) => {
+    }).catch(async (error: unknown) => {
+      await ui.screenshot("chat-participant-no-tool-line");
       throw new Error(`${String(error)}; the chat showed: ${seen}`);
     });
     await ui.screenshot("chat-participant-tool");

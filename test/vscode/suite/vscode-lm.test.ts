@@ -70,6 +70,8 @@ describe("vscode-lm: VS Code's models and tools for every agent", function () {
     requireUi(this);
     fixture = await fixtureExports();
     assert.equal(fixture.providerRegistered, hasProviderApi);
+    // The harness keeps VS Code's models off for the other suites; the default (on) for this one.
+    await vscode.workspace.getConfiguration("pi").update("vscodeModels.enabled", true, vscode.ConfigurationTarget.Global);
     host = await useBundledHost();
     // The test model is listed once VS Code resolved the provider: the agent restarts to read it.
     if (hasProviderApi) await eventually("VS Code to list the test model", async () => (await vscode.lm.selectChatModels({ vendor: "pi-test" })).length > 0);
@@ -79,6 +81,7 @@ describe("vscode-lm: VS Code's models and tools for every agent", function () {
   });
   after(async () => {
     await vscode.workspace.getConfiguration("pi").update("vscodeTools", undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration("pi").update("vscodeModels.enabled", false, vscode.ConfigurationTarget.Global);
     await host?.dispose();
   });
 
