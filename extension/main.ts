@@ -13,6 +13,8 @@ import { CHAT_VIEW_ID, ChatViewProvider } from "./chat/chat-view";
 import { registerCommands, type CommandContext } from "./commands";
 import { installEditorHostTools } from "./host-tools";
 import type { HostTool } from "../shared/rpc/host-tool-registry";
+import { chooseVscodeTools, installVscodeTools } from "./vscode-tools";
+import { piChatHandler, registerPiParticipant } from "./chat-participant";
 import { installCheckpoints, type Checkpoints } from "./checkpoints";
 import { installReview, type ChangesReview } from "./review";
 import { Lifetime } from "./lifetime";
@@ -57,6 +59,8 @@ export interface PiExtensionApi {
   readonly workspaceFiles: WorkspaceFiles;
   /** Milliseconds from the extension's module starting to load to the end of `activate` (`performance.now()`). */
   readonly activationMs: number;
+  /** `@pi`'s handler in VS Code's Chat view (also where this VS Code shows no Chat view: tests call it). */
+  readonly chatParticipantHandler: vscode.ChatRequestHandler;
 }
 
 /** The folders agents work in: the workspace's folders and the session worktrees under the extension's storage. */
@@ -82,6 +86,8 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   // The editor tools, also for agents without set_host_tools: through the editor bridge (#35).
   const editorTools: HostTool[] = [];
   lifetime.add(installEditorHostTools({ ...everyAgent, offerThroughBridge: (tools) => void editorTools.push(...tools) }));
+  installVscodeTools(everyAgent, log);
+  lifetime.add(vscode.commands.registerCommand("pi.chooseVscodeTools", chooseVscodeTools));
   const checkpoints: Checkpoints = lifetime.add(installCheckpoints({ everyAgent, sessions: () => sessions, storageDir: context.globalStorageUri.fsPath, log }));
   const { review } = lifetime.add(installReview({ everyAgent, store: () => checkpoints.activeStore(), roots: () => agentRoots(context), log }));
   // The chat's changes line: the review's count, and its buttons run the review's own commands.
@@ -123,6 +129,8 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
     });
   const sessions: SessionRegistry = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, files, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust: new ProjectTrust(log), chatActions, changes, editorTools: () => editorTools }, view, context.extensionUri));
   activeSessions = sessions;
+  const participantTarget = () => sessions.active;
+  lifetime.add(registerPiParticipant(participantTarget, context.extensionUri));
   const primary = sessions.primary;
   const status = lifetime.add(new AgentStatusItem(primary.supervisor.agent));
   const sessionsStatus = lifetime.add(new SessionsStatusItem(sessions));
@@ -175,6 +183,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
     logFolder: context.logUri,
     workspaceFiles: files,
     activationMs,
+    chatParticipantHandler: piChatHandler(participantTarget),
   };
 }
 

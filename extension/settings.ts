@@ -108,6 +108,14 @@ export const settings = {
   get reviewEdits(): boolean {
     return userValue<boolean>("hostTools.reviewEdits", true);
   },
+  /** VS Code's language models (Copilot's, other extensions') offered to the agent as the vscode-lm provider. */
+  get vscodeModels(): boolean {
+    return userValue<boolean>("vscodeModels.enabled", true);
+  },
+  /** Tools other extensions register in VS Code (vscode.lm.tools) offered to the agent: by name, none by default. */
+  get vscodeTools(): string[] {
+    return userValue<string[]>("vscodeTools", []);
+  },
   /** Where extension dialogs appear: native UI, a card in the chat, or both (first answer wins). */
   get dialogSurface(): "native" | "inline" | "both" {
     return section().get<"native" | "inline" | "both">("dialogs.surface", "both");
@@ -126,7 +134,7 @@ export const settings = {
 };
 
 /** Changing these restarts the agent (the current session is reopened). */
-export const restartWhenChanged = ["http.proxy", "http.noProxy", "pi.agent.command", "pi.agent.protocol", "pi.agent.args", "pi.agent.env", "pi.permissions.confirmTools", "pi.permissions.timeoutSeconds", "pi.permissions.workspaceOnly", "pi.sandbox.mode", "pi.sandbox.network", "pi.sandbox.allowedHosts", "pi.sandbox.otherAgents"] as const;
+export const restartWhenChanged = ["http.proxy", "http.noProxy", "pi.agent.command", "pi.agent.protocol", "pi.agent.args", "pi.agent.env", "pi.permissions.confirmTools", "pi.permissions.timeoutSeconds", "pi.permissions.workspaceOnly", "pi.sandbox.mode", "pi.sandbox.network", "pi.sandbox.allowedHosts", "pi.sandbox.otherAgents", "pi.vscodeModels.enabled", "pi.vscodeTools"] as const;
 
 /** Changing these is applied to the running agent through set_* commands. */
 export const applyWhenChanged = ["pi.model.provider", "pi.model.id", "pi.model.thinkingLevel", "pi.queue.steeringMode", "pi.queue.followUpMode", "pi.queue.interruptMode"] as const;

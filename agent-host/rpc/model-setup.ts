@@ -8,7 +8,8 @@ import { clampThinkingLevel, isThinkingLevel } from "../ai/thinking";
 import type { Model, ThinkingLevel } from "../ai/types";
 import type { Settings } from "../session/settings";
 import type { CliOptions } from "./cli-options";
-import { gatewayRoutes, type GatewayRoute } from "./secret-env";
+import { checkProviders } from "../ai/models/models-json";
+import { gatewayProviders, gatewayRoutes, MODEL_GATEWAY_ENV, type GatewayRoute } from "./secret-env";
 import type { HostRuntime } from "./runtime";
 
 /** Stands in while no model is configured: a prompt then fails with a clear message. */
@@ -35,7 +36,11 @@ export interface ModelSources {
 export function setUpModels(options: CliOptions, settings: Settings, sources: ModelSources): ModelSetup {
   const { agentDir, env, secretEnv, warn } = sources;
   const apiKeys = options.apiKey && options.provider ? { apiKeys: { [options.provider]: options.apiKey } } : {};
-  const registry = createModelRegistry({ agentDir, env: secretEnv ? { ...env, ...secretEnv } : env, ...apiKeys });
+  // The providers the editor's gateway serves itself (VS Code's models), beside models.json's.
+  const served = secretEnv ? checkProviders(MODEL_GATEWAY_ENV, gatewayProviders(secretEnv)) : undefined;
+  served?.errors.forEach((e) => warn(e.message));
+  const extraProviders = served?.providers.size ? { extraProviders: served.providers } : {};
+  const registry = createModelRegistry({ agentDir, env: secretEnv ? { ...env, ...secretEnv } : env, ...apiKeys, ...extraProviders });
   registry.errors.forEach((e) => warn(e.message));
   if (secretEnv) pointAtGateway(registry, gatewayRoutes(secretEnv));
   const { model, thinkingLevel: suffixLevel } = pickModel(registry, options, settings.defaultProvider, settings.defaultModel, warn);

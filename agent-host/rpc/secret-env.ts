@@ -54,6 +54,30 @@ export function gatewayRoutes(secrets: Readonly<Record<string, string>>): Map<st
   return routes;
 }
 
+/**
+ * The providers the gateway serves itself (VS Code's models), as models.json provider entries,
+ * from the (already taken) secrets: only those whose baseUrl is on the loopback gateway. Checked
+ * against models.json's schema by the caller.
+ */
+export function gatewayProviders(secrets: Readonly<Record<string, string>>): Record<string, unknown> {
+  const text = secrets[MODEL_GATEWAY_ENV];
+  if (!text) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return {};
+  }
+  const custom = typeof parsed === "object" && parsed !== null ? (parsed as { custom?: unknown }).custom : undefined;
+  if (typeof custom !== "object" || custom === null || Array.isArray(custom)) return {};
+  const out: Record<string, unknown> = {};
+  for (const [name, entry] of Object.entries(custom)) {
+    const baseUrl = typeof entry === "object" && entry !== null ? (entry as { baseUrl?: unknown }).baseUrl : undefined;
+    if (typeof baseUrl === "string" && isLoopbackHttp(baseUrl)) Object.defineProperty(out, name, { value: entry, enumerable: true });
+  }
+  return out;
+}
+
 function isLoopbackHttp(url: string): boolean {
   try {
     const parsed = new URL(url);

@@ -12,7 +12,7 @@ import type * as vscode from "vscode";
 import { withHttpProxy, type Env } from "../../shared/node/http-proxy";
 import { piAgentDir } from "../../shared/node/project-trust";
 import { gatewayDescriptor, GATEWAY_ENV, planGateway } from "./gateway-plan";
-import { startGatewayServer, type GatewayServer } from "./gateway-server";
+import { startGatewayServer, type GatewayServer, type LocalHandler } from "./gateway-server";
 import { approvedProviders, type OriginApproval } from "./key-origins";
 import { parseForeignJson } from "../../shared/foreign-json";
 
@@ -22,6 +22,18 @@ export interface KeySource {
   key(variable: string): Promise<string | undefined>;
   /** Whether `variable`'s key may go to `origin` (other than its provider's default): asked once, remembered. */
   allowsOrigin: OriginApproval;
+}
+
+/** A provider the gateway answers itself (VS Code's models), with the models.json entry agents register for it. */
+export interface LocalProvider {
+  name: string;
+  /** The variable the agent reads the gateway's token from (the entry's apiKey is `$variable`). */
+  variable: string;
+  /** Appended to `<gateway>/<name>` for the entry's baseUrl. */
+  basePath: string;
+  handler: LocalHandler;
+  /** pi's models.json provider entry without baseUrl and apiKey (the gateway adds them). */
+  config: Record<string, unknown>;
 }
 
 export class AgentGateway implements vscode.Disposable {
@@ -39,22 +51,26 @@ export class AgentGateway implements vscode.Disposable {
    * `agentEnv`: the environment the agent starts with (for PI_CODING_AGENT_DIR, and its proxy
    * variables); `editorProxy`: VS Code's http.proxy / http.noProxy (user settings).
    */
-  static async start(keys: KeySource, agentEnv: Readonly<Record<string, string | undefined>>, editorProxy?: EditorProxy): Promise<AgentGateway> {
+  static async start(keys: KeySource, agentEnv: Readonly<Record<string, string | undefined>>, editorProxy?: EditorProxy, local: readonly LocalProvider[] = []): Promise<AgentGateway> {
     const agentDir = piAgentDir(agentEnv, os.homedir());
     const planned = planGateway(keys.variables, readModelsJson(agentDir));
     // A key goes only to its provider's default origin or one the user approved for it.
     const { approved, refused } = await approvedProviders(planned.providers, keys.allowsOrigin);
     const plan = { providers: approved, unroutable: [...planned.unroutable, ...new Set(refused.map((p) => p.variable).filter((v) => !approved.some((p) => p.variable === v)))] };
-    if (plan.providers.length === 0) return new AgentGateway(undefined, {}, plan.unroutable, []);
+    // A name the keys already route (a models.json provider called "vscode-lm") keeps its route.
+    const served = local.filter((l) => !plan.providers.some((p) => p.name === l.name));
+    if (plan.providers.length === 0 && served.length === 0) return new AgentGateway(undefined, {}, plan.unroutable, []);
     const proxyEnv = gatewayProxyEnv(agentEnv, readHttpProxy(agentDir), editorProxy);
     const server = await startGatewayServer(
       plan.providers.map((p) => ({ name: p.name, upstream: p.baseUrl, key: () => keys.key(p.variable), keyHeaders: p.keyHeaders })),
-      { proxyEnv },
+      { proxyEnv, local: new Map(served.map((l) => [l.name, l.handler])) },
     );
     const env: Record<string, string> = {};
     for (const provider of plan.providers) env[provider.variable] = server.token;
-    env[GATEWAY_ENV] = JSON.stringify(gatewayDescriptor(server.url, plan.providers));
-    return new AgentGateway(server, env, plan.unroutable, plan.providers.map((p) => p.name));
+    for (const provider of served) env[provider.variable] = server.token;
+    const custom = Object.fromEntries(served.map((l) => [l.name, { ...l.config, baseUrl: `${server.url}/${l.name}${l.basePath}`, apiKey: `$${l.variable}` }]));
+    env[GATEWAY_ENV] = JSON.stringify({ ...gatewayDescriptor(server.url, plan.providers), ...(served.length ? { custom } : {}) });
+    return new AgentGateway(server, env, plan.unroutable, [...plan.providers.map((p) => p.name), ...served.map((l) => l.name)]);
   }
 
   dispose(): void {

@@ -94,6 +94,11 @@ export function planGateway(stored: readonly string[], modelsJson: unknown): Gat
  */
 export interface GatewayDescriptor {
   providers: Record<string, { origin: string; gateway: string; baseUrl: string }>;
+  /**
+   * Providers the gateway serves itself (VS Code's models), as pi's models.json provider entries
+   * (baseUrl at the gateway, apiKey `$VARIABLE` holding the token): each agent registers them.
+   */
+  custom?: Record<string, Record<string, unknown>>;
 }
 
 export const GATEWAY_ENV = "PI_MODEL_GATEWAY";

@@ -47,7 +47,15 @@ export interface GatewayServer {
 export interface GatewayOptions {
   /** HTTP(S)_PROXY / NO_PROXY (either case) for the upstream requests; none: direct. */
   proxyEnv?: Env;
+  /**
+   * Providers the gateway answers itself (VS Code's models: extension/vscode-lm/), by name: after
+   * the same checks and the token (in `Authorization: Bearer`), the handler gets the path after the name.
+   */
+  local?: ReadonlyMap<string, LocalHandler>;
 }
+
+/** Serves one local provider's request; `path` is what follows `/<name>` (with its query). */
+export type LocalHandler = (req: http.IncomingMessage, res: http.ServerResponse, path: string) => Promise<void>;
 
 interface Upstream {
   route: GatewayRoute;
@@ -107,6 +115,10 @@ export async function startGatewayServer(routes: readonly GatewayRoute[], option
     if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(`Provider ${route.name}: not an http(s) URL`);
     upstreams.set(route.name, upstreamFor(route, url, options.proxyEnv ?? {}));
   }
+  const local = options.local ?? new Map<string, LocalHandler>();
+  for (const name of local.keys()) {
+    if (!routeName.test(name) || upstreams.has(name)) throw new Error(`Not a local provider name the gateway can serve: ${name}`);
+  }
   let ownHost = "";
   const sockets = new Set<import("node:net").Socket>();
   const server = http.createServer((req, res) => void handle(req, res));
@@ -137,10 +149,20 @@ export async function startGatewayServer(routes: readonly GatewayRoute[], option
     const slash = target.indexOf("/", 1);
     const query = target.indexOf("?");
     const end = [slash, query].filter((i) => i > 0).reduce((a, b) => Math.min(a, b), target.length);
-    const upstream = upstreams.get(target.slice(1, end));
-    if (!upstream) return refuse(res, 404, "unknown provider");
+    const name = target.slice(1, end);
     let rest = target.slice(end);
     if (!rest.startsWith("/")) rest = `/${rest}`;
+    const serveLocally = local.get(name);
+    if (serveLocally) {
+      const authorization = req.headers.authorization;
+      if (typeof authorization !== "string" || !carriesToken(authorization)) return refuse(res, 401, "missing or wrong gateway token");
+      return serveLocally(req, res, rest).catch((error: unknown) => {
+        if (!res.headersSent) refuse(res, 500, error instanceof Error ? error.message : String(error));
+        else res.destroy();
+      });
+    }
+    const upstream = upstreams.get(name);
+    if (!upstream) return refuse(res, 404, "unknown provider");
 
     // The token, wherever the agent's SDK put its key: headers, or Google's ?key=.
     const headers: http.OutgoingHttpHeaders = {};

@@ -5,13 +5,14 @@
  * `registerProvider("<existing provider>", { baseUrl })`, which keeps the provider's models
  * (pi 0.87.1, docs/custom-provider.md) and wins over models.json's baseUrl. The provider's key
  * variable holds the gateway's token, so pi's own key resolution is unchanged; the key itself
- * stays in the editor. The routes come in $PI_MODEL_GATEWAY (gateway-plan.ts's descriptor).
+ * stays in the editor. The routes come in $PI_MODEL_GATEWAY (gateway-plan.ts's descriptor), with
+ * the providers the gateway serves itself (VS Code's models), registered with their models.
  */
 import { GATEWAY_ENV, type GatewayDescriptor } from "./gateway-plan";
 
 /** The part of Pi's ExtensionAPI used here (structural: pi is not a dependency). */
 interface PiExtensionApi {
-  registerProvider(name: string, config: { baseUrl: string }): void;
+  registerProvider(name: string, config: { baseUrl: string } & Record<string, unknown>): void;
 }
 
 export default function piGateway(pi: PiExtensionApi): void {
@@ -30,6 +31,16 @@ export default function piGateway(pi: PiExtensionApi): void {
       pi.registerProvider(name, { baseUrl: route.baseUrl });
     } catch (error) {
       process.stderr.write(`pi-gateway: could not re-point ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
+  }
+  // Providers the gateway serves itself (VS Code's models): registered whole, models and all.
+  for (const [name, config] of Object.entries(descriptor.custom ?? {})) {
+    const baseUrl = config?.baseUrl;
+    if (typeof baseUrl !== "string" || !baseUrl.startsWith("http://127.0.0.1:")) continue;
+    try {
+      pi.registerProvider(name, { ...config, baseUrl });
+    } catch (error) {
+      process.stderr.write(`pi-gateway: could not register ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
     }
   }
 }

@@ -1,5 +1,6 @@
 import type { HostTool } from "../../shared/rpc/host-tool-registry";
 import * as vscode from "vscode";
+import { vscodeLmProviders } from "../vscode-lm";
 import { terminalOnlyNotice } from "../../shared/protocol";
 import { AgentSupervisor, type AgentAttach } from "../supervision/agent-supervisor";
 import type { ApiKeyStore } from "../api-keys";
@@ -86,6 +87,7 @@ export class AgentSession implements vscode.Disposable {
         extensionPath: services.extensionPath,
         log,
         keys: services.apiKeys,
+        localProviders: () => vscodeLmProviders(log),
         ...(services.checkpointStore ? { checkpointStore: services.checkpointStore } : {}),
         ...(services.projectTrust ? { projectTrust: services.projectTrust } : {}),
         ...(services.editorTools ? { editorTools: services.editorTools } : {}),

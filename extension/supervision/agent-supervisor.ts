@@ -17,7 +17,7 @@ import { spawnCommand } from "./windows-command";
 import type { ProjectTrust } from "./project-trust";
 import { untrustedMessage, vscodeWorkspaceTrust, type WorkspaceTrust } from "./trust";
 import { AgentNotices, duration } from "../ui/agent-notices";
-import { AgentGateway, type KeySource } from "../gateway/agent-gateway";
+import { AgentGateway, type KeySource, type LocalProvider } from "../gateway/agent-gateway";
 import { sandboxAgentLaunch, type SandboxNote } from "../sandbox/agent-sandbox";
 import { AgentBridge } from "../editor-bridge/agent-bridge";
 import type { HostTool } from "../../shared/rpc/host-tool-registry";
@@ -52,6 +52,8 @@ export interface SupervisorOptions {
    * dist/pi-editor-bridge.mjs, used when the probe finds no set_host_tools.
    */
   editorTools?: () => readonly HostTool[];
+  /** Providers the gateway serves itself (VS Code's models), read at each start. */
+  localProviders?: () => Promise<LocalProvider[]>;
 }
 
 /** The agent's process behind the frames: Pi RPC on its stdio, or ACP translated (extension/acp/). */
@@ -190,7 +192,8 @@ export class AgentSupervisor implements vscode.Disposable {
     const checkpointDir = this.options.checkpointStore?.();
     const projectTrusted = this.options.projectTrust ? await this.options.projectTrust.decide(cwd, { ...process.env, ...settings.agentEnv }) : false;
     const permissionMode = this.agent.session?.permissionMode;
-    const gateway = this.options.keys ? await AgentGateway.start(this.options.keys, { ...process.env, ...settings.agentEnv }, settings.editorProxy) : undefined;
+    const local = (await this.options.localProviders?.()) ?? [];
+    const gateway = this.options.keys ? await AgentGateway.start(this.options.keys, { ...process.env, ...settings.agentEnv }, settings.editorProxy, local) : undefined;
     if (gateway?.unroutable.length) this.notices.keysNotGivenOnce(gateway.unroutable);
     const editorTools = this.options.editorTools;
     // Not for an ACP agent: it reaches the editor through ACP's own fs/terminal requests, and an

@@ -111,22 +111,35 @@ export function loadModelsJson(file: string): ModelsJson {
     result.errors.push(...(isObject ? schemaErrors(file, "", top.errors) : [new ConfigError(file, undefined, 'must be a JSON object with "providers"')]));
     return result;
   }
+  const checked = checkProviders(file, (parsed.value as { providers: Record<string, unknown> }).providers);
+  result.errors.push(...checked.errors);
+  result.providers = checked.providers;
+  return result;
+}
+
+/**
+ * Provider entries in models.json's form (the file's, or the editor's gateway's in
+ * PI_MODEL_GATEWAY): each checked alone; a bad one is reported (`file` names where it came from) and left out.
+ */
+export function checkProviders(file: string, entries: Record<string, unknown>): { providers: Map<string, ProviderConfig>; errors: ConfigError[] } {
+  const providers = new Map<string, ProviderConfig>();
+  const errors: ConfigError[] = [];
   const checkProvider = validator(ProviderConfig, "models.json:provider");
-  for (const [id, entry] of Object.entries((parsed.value as { providers: Record<string, unknown> }).providers)) {
+  for (const [id, entry] of Object.entries(entries)) {
     const where = dotted("providers", `/${id.replace(/~/g, "~0").replace(/\//g, "~1")}`);
     if (!checkProvider(entry)) {
-      result.errors.push(...schemaErrors(file, where, checkProvider.errors));
+      errors.push(...schemaErrors(file, where, checkProvider.errors));
       continue;
     }
     const config = entry as ProviderConfig;
     const problem = providerProblem(config);
     if (problem) {
-      result.errors.push(new ConfigError(file, problem.field ? `${where}.${problem.field}` : where, problem.message));
+      errors.push(new ConfigError(file, problem.field ? `${where}.${problem.field}` : where, problem.message));
       continue;
     }
-    result.providers.set(id, config);
+    providers.set(id, config);
   }
-  return result;
+  return { providers, errors };
 }
 
 /** Any API we implement; `faux` (the scripted test model) works but is not advertised. */

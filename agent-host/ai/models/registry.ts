@@ -39,6 +39,11 @@ export interface ModelRegistryOptions {
   commands?: CommandRunner | false;
   /** The built-in models (default: the catalogue). */
   builtins?: readonly Model[];
+  /**
+   * Providers in models.json's form from elsewhere than the file (the editor's gateway: VS Code's
+   * models), already checked (checkProviders); each wins over a models.json provider of its name.
+   */
+  extraProviders?: ReadonlyMap<string, ProviderConfig>;
 }
 
 /** What a request needs besides the model: the key and extra headers, all resolved. */
@@ -182,7 +187,7 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
     errors = [];
     const json = loadModelsJson(modelsJsonPath);
     errors.push(...json.errors);
-    configs = json.providers;
+    configs = options.extraProviders?.size ? new Map([...json.providers, ...options.extraProviders]) : json.providers;
     stored = loadAuthJson(authJsonPath, errors);
     const grouped = new Map<string, Model[]>();
     for (const model of builtins) {

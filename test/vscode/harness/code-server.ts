@@ -119,6 +119,11 @@ export async function startCodeServer(options: StartOptions): Promise<CodeServer
     path.join(userDataDir, "User", "settings.json"),
     JSON.stringify({ ...quietSettings, ...options.settings }, null, 2),
   );
+  // Machine-scoped settings (most of pi.*) are read from the remote's Machine settings in code-server's
+  // window. The test extension's chat model (lm-fixture/) stays out of the suites' model lists:
+  // the vscode-lm suite turns VS Code's models on for itself.
+  fs.mkdirSync(path.join(userDataDir, "Machine"), { recursive: true });
+  fs.writeFileSync(path.join(userDataDir, "Machine", "settings.json"), JSON.stringify({ "pi.vscodeModels.enabled": false }, null, 2));
   const port = options.port ?? (await freePort());
   const configFile = path.join(stateDir, "config.yaml");
   fs.writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);
@@ -213,6 +218,8 @@ function tail(file: string, lines = 30): string {
 export interface WorkbenchTarget {
   folder: string;
   extensionDevelopmentPath?: string;
+  /** Test extensions loaded beside it (developmentOptions only: the payload takes one path). */
+  fixtureExtensions?: readonly string[];
   extensionTestsPath?: string;
 }
 
@@ -252,7 +259,7 @@ export interface DevelopmentOptions {
 
 export function developmentOptions(server: Pick<CodeServer, "port">, target: Omit<WorkbenchTarget, "folder">): DevelopmentOptions {
   const options: DevelopmentOptions = {};
-  if (target.extensionDevelopmentPath) options.extensions = [remoteUri(server, target.extensionDevelopmentPath)];
+  if (target.extensionDevelopmentPath) options.extensions = [target.extensionDevelopmentPath, ...(target.fixtureExtensions ?? [])].map((p) => remoteUri(server, p));
   if (target.extensionTestsPath) options.extensionTestsPath = remoteUri(server, target.extensionTestsPath);
   return options;
 }

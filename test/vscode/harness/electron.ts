@@ -6,7 +6,7 @@ import * as path from "node:path";
 import { runTests } from "@vscode/test-electron";
 import { harnessEnv, type TestResult } from "../bridge-protocol";
 import { FileTail } from "./artifacts";
-import { sampleWorkspace } from "./paths";
+import { lmFixture, sampleWorkspace } from "./paths";
 
 export interface ElectronOptions {
   extensionPath: string;
@@ -30,7 +30,7 @@ export async function runElectron(options: ElectronOptions): Promise<number> {
     try {
       await runTests({
         version,
-        extensionDevelopmentPath: options.extensionPath,
+        extensionDevelopmentPath: [options.extensionPath, lmFixture], // the test model and tool beside ours (suite/vscode-lm.test.ts)
         extensionTestsPath: options.suitePath,
         launchArgs: [
           workspace,

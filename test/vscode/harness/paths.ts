@@ -12,6 +12,8 @@ export const compiledSuite = path.join(repoRoot, "dist-test", "vscode", "suite")
 /** The VSIX journey's suite (test/vscode/vsix/), and the empty extension that carries it into the host. */
 export const compiledVsixSuite = path.join(repoRoot, "dist-test", "vscode", "vsix");
 export const vsixDriver = path.join(vscodeTestDir, "vsix", "driver");
+/** A test extension registering a chat model and a language model tool (suite/vscode-lm.test.ts). */
+export const lmFixture = path.join(vscodeTestDir, "lm-fixture");
 export const artifactsRoot = path.join(repoRoot, ".test-artifacts");
 export const installScript = path.join(repoRoot, "scripts", "install-code-server.sh");
 

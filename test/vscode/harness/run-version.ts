@@ -8,7 +8,7 @@ import { FileTail, saveArtifacts } from "./artifacts";
 import { startBridge, type Bridge } from "./bridge-server";
 import { openWorkbench, type Workbench } from "./browser";
 import { developmentOptions, ensureCodeServer, installExtension, startCodeServer, workbenchUrl, type CodeServer } from "./code-server";
-import { artifactsRoot, compiledSuite, compiledVsixSuite, sampleWorkspace, vsixDriver } from "./paths";
+import { artifactsRoot, compiledSuite, compiledVsixSuite, lmFixture, sampleWorkspace, vsixDriver } from "./paths";
 
 export interface RunOptions {
   version: string;
@@ -99,6 +99,7 @@ export async function runVersion(options: RunOptions): Promise<VersionOutcome> {
     const development = developmentOptions(server, {
       // VS Code runs extension tests only beside a development extension: for the VSIX, an empty one.
       extensionDevelopmentPath: options.vsix ? vsixDriver : options.extensionPath,
+      ...(options.vsix ? {} : { fixtureExtensions: [lmFixture] }),
       extensionTestsPath: options.vsix ? compiledVsixSuite : compiledSuite,
     });
     workbench = await openWorkbench(workbenchUrl(server, { folder: workspace }), { developmentOptions: development });
