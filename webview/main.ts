@@ -129,9 +129,12 @@ byId("transcript").before(welcome((text) => composer.setText(text, true)));
 const changes = new ChangesBar(byId("changes"), post);
 byId("composer").addEventListener("submit", (event) => event.preventDefault());
 // "Pi: Open Chat" (or Ctrl+') focuses the view: typing then goes to the message box.
-window.addEventListener("focus", () => {
+const focusIfNowhere = () => {
   if (document.activeElement === document.body || document.activeElement === null) composer.focus();
-});
+};
+window.addEventListener("focus", focusIfNowhere);
+// The view may have taken the focus before this script ran (its first opening): no event then.
+if (document.hasFocus()) focusIfNowhere();
 if (saved.draft) composer.setText(saved.draft, false, false);
 let restoredScroll = false;
 

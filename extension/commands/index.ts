@@ -1,5 +1,4 @@
 import * as vscode from "vscode";
-import { CHAT_VIEW_ID } from "../chat/chat-view";
 import { registerAddToChat } from "./add-to-chat";
 import { registerApiKeyCommand } from "./api-key-command";
 import { AskPiCodeActions } from "./code-actions";
@@ -14,7 +13,6 @@ export { sessionCommandActions } from "./session-commands";
 /** Every `pi.*` command of the palette, menus and keybindings, and the "Ask Pi to fix" code action. */
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand("pi.focusChat", () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`)),
     vscode.commands.registerCommand("pi.restartAgent", async () => {
       try {
         await ctx.supervisor.restart();

@@ -116,6 +116,8 @@ export interface MockLlm {
   /** Turns not used yet. */
   readonly pending: number;
   enqueue(...turns: MockScriptItem[]): void;
+  /** Drops the turns not used yet (what a failed test left for the next one); returns how many. */
+  discardPending(): number;
   /** Resolves when at least `count` chat requests have arrived. */
   waitForRequests(count: number, timeoutMs?: number): Promise<RecordedRequest[]>;
   /** Resolves when request `index` has finished or was aborted. */
@@ -338,6 +340,9 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
     },
     enqueue(...turns) {
       script.push(...turns);
+    },
+    discardPending() {
+      return script.splice(0).length;
     },
     waitForRequests(count, timeoutMs = 10_000) {
       return waitFor(() => (requests.length >= count ? [...requests] : undefined), timeoutMs, `${count} request(s)`);

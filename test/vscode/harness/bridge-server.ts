@@ -79,6 +79,9 @@ function createHandlers(page: Page, screenshotDir: string): Handlers {
       rows.map((row) => (row.querySelector(".label-name")?.textContent ?? row.getAttribute("aria-label") ?? "").trim()),
     );
   };
+  /** The visible quick input's text (title, rows), or "" when none shows. */
+  const quickInputShown = () =>
+    page.$$eval(quickInput, (widgets) => (widgets as HTMLElement[]).find((w) => w.getClientRects().length > 0)?.innerText ?? "");
   const rowByLabel = (label: string) =>
     page.locator(quickPickRow).filter({ has: page.locator(".label-name", { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
 
@@ -168,7 +171,21 @@ function createHandlers(page: Page, screenshotDir: string): Handlers {
         // Rows are virtualised: filter so that the item is rendered.
         await page.locator(quickInputBox).fill(label);
       }
+      const before = await quickInputShown();
       await rowByLabel(label).first().click({ timeout: actionTimeout });
+      // The extension answers, then hides the pick (or shows its next step) a round trip later:
+      // until then the answered pick is still on screen, and a test reading "the next question"
+      // would read this one. Wait for it to go or change (a row that does nothing changes nothing).
+      await page
+        .waitForFunction(
+          ([selector, shown]) => {
+            const widget = [...document.querySelectorAll<HTMLElement>(selector)].find((w) => w.getClientRects().length > 0);
+            return !widget || widget.innerText !== shown;
+          },
+          [quickInput, before] as const,
+          { timeout: 3_000, polling: 50 },
+        )
+        .catch(() => undefined);
       return null;
     },
     inputBoxType: async ({ text, submit }) => {

@@ -29,7 +29,7 @@ describe("Pi chat: the newest output in view", function () {
     const agent = fixture();
     agent.llm.enqueue({ text: lines("first", 80), delayMs: 25 }, { text: lines("steered", 20), delayMs: 10 });
     await typePrompt("Write a long answer");
-    await chatText("streaming", '.item-assistant[data-streaming="true"] .text', (t) => t.includes("first line 30"));
+    await chatText("streaming", '.item-assistant[data-streaming="true"] .text', (t) => t.includes("first line 45"));
     const during = await scroll();
     assert.ok(during.scrollHeight > during.clientHeight * 2, "the reply is longer than the view");
     assert.ok(fromBottom(during) < 60, `at the bottom while streaming (${fromBottom(during)} px from it)`);

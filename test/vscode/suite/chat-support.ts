@@ -15,8 +15,11 @@ export async function openChat(): Promise<void> {
 }
 
 /** An empty transcript (the agent's session goes on). */
-export async function freshChat(agent: Pick<AgentFixture, "api">): Promise<void> {
+export async function freshChat(agent: Pick<AgentFixture, "api"> & { llm?: Pick<MockLlm, "discardPending"> }): Promise<void> {
+  // A failed test can leave a run going and replies unused: neither may reach the next test.
+  if (agent.api.supervisor.status === "running") await vscode.commands.executeCommand("pi.abort");
   await eventually("the agent to be idle", () => agent.api.supervisor.status === "idle");
+  agent.llm?.discardPending();
   agent.api.chat.transcript.clear();
   agent.api.chat.post({ type: "setInput", text: "" });
   await openChat();

@@ -55,8 +55,12 @@ describe("Pi chat welcome and reading: what an empty chat offers and how a reply
     agent.llm.enqueue({ text: "hi" });
     await typePrompt("hello");
     await settled(agent);
-    const name = await ui.webviewProperties(chatView, "#model-picker .model-name", ["scrollWidth", "clientWidth", "textContent"]);
-    assert.ok(Number(name.clientWidth) > 0 && Number(name.scrollWidth) <= Number(name.clientWidth), `the name is not cut: ${JSON.stringify(name)}`);
+    // Measured once laid out: the header is redrawn when the agent's state arrives after the run.
+    const name = await eventually("the model's name laid out", async () => {
+      const shown = await ui.webviewProperties(chatView, "#model-picker .model-name", ["scrollWidth", "clientWidth", "textContent"]);
+      return Number(shown.clientWidth) > 0 ? shown : undefined;
+    });
+    assert.ok(Number(name.scrollWidth) <= Number(name.clientWidth), `the name is not cut: ${JSON.stringify(name)}`);
     await chatText("no welcome once there is a conversation", "#app", (t) => !t.includes("Try one of these"));
   });
 

@@ -30,7 +30,12 @@ describe("permissions: the bundled agent asks before bash", function () {
     host = await useBundledHost();
   });
   afterEach(async function () {
-    if (this.currentTest?.state === "failed") await ui.screenshot(`failed-permissions-${this.currentTest.title.slice(0, 30)}`);
+    if (this.currentTest?.state !== "failed") return;
+    await ui.screenshot(`failed-permissions-${this.currentTest.title.slice(0, 30)}`);
+    // Nothing of a failed test (its open question, its run, its unused replies) reaches the next.
+    await vscode.commands.executeCommand("pi.abort");
+    await eventually("the run to stop", () => host.api.supervisor.status === "idle");
+    host.llm.discardPending();
   });
   after(async () => {
     printFigures(`questions checked whole ${seen.whole} (cut 0), allowance checks ${seen.allowanceChecks} (overreach 0), parallel questions answered ${seen.parallel} (lost 0, false dismissals 0), places checked after an abort ${seen.abortPlaces} (still waiting 0)`);
