@@ -12,13 +12,26 @@ import { useBundledHost } from "./host-fixture";
 import { reviewTabs, writeWorkspaceFile } from "./host-tools-support";
 import { ui, uiAvailable } from "./ui";
 
+/** What /proc says of a process: its state letter, parent and command line ("" once it is gone). */
+function describeProcess(pid: number): string {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim();
+    return `pid ${pid} state ${state} ppid ${ppid}: ${cmdline}`;
+  } catch {
+    return "";
+  }
+}
+
+/** Running (a zombie waiting for its parent to reap it runs nothing and holds nothing but its pid). */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
   }
+  return !/ state Z /.test(describeProcess(pid));
 }
 
 describe("deactivation", function () {
@@ -56,7 +69,7 @@ describe("deactivation", function () {
     const survivors = await eventually("the processes to be gone", () => ([agentPid, shellPid].every((pid) => !alive(pid)) ? [] : undefined), 10_000).catch(() =>
       [agentPid, shellPid].filter(alive),
     );
-    printFigures(`waits at deactivation 3 (dialog, host tool, shell), hangs ${hang ? 1 : 0}, orphans ${survivors.length}`);
+    printFigures(`waits at deactivation 3 (dialog, host tool, shell), hangs ${hang ? 1 : 0}, orphans ${survivors.length}${survivors.map((pid) => `; ${pid === agentPid ? "agent" : "shell"} ${describeProcess(pid)}`).join("")}`);
     for (const pid of survivors) process.kill(pid, "SIGKILL");
     assert.equal(hang, false, "deactivate() returned");
     assert.deepEqual(survivors, [], "no process outlived the extension");
