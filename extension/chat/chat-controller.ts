@@ -10,7 +10,8 @@ import { ChatEvents } from "./chat-events";
 import { AboveBox } from "./above-box";
 import { parseBuiltin, type BuiltinCall } from "./builtin-commands";
 import { runBuiltin } from "./chat-builtins";
-import { ChatLinks } from "./chat-links";
+import { ChatLinks, resolveInWorkspace } from "./chat-links";
+import { fileChangeOf } from "./edit-diff";
 import { ChatQueue } from "./chat-queue";
 import { coalesceAppends } from "./coalesce-appends";
 import { HeaderPickers } from "./header-pickers";
@@ -65,6 +66,7 @@ export class ChatController implements vscode.Disposable {
 
   private readonly log: vscode.LogOutputChannel;
   private readonly actions: ChatSessionActions | undefined;
+  private readonly changes: ChatChanges | undefined;
   private readonly pickers: HeaderPickers;
   /** The plan and the changes waiting for review, above the message box. */
   private readonly aboveBox: AboveBox;
@@ -77,6 +79,7 @@ export class ChatController implements vscode.Disposable {
     const { links } = parts;
     const log = (this.log = parts.log ?? view.log);
     this.actions = parts.actions;
+    this.changes = parts.changes;
     const post = (message: ToWebview) => view.post(message);
     this.streamed = coalesceAppends(post);
     this.transcript = new Transcript((message) => this.streamed.post(message));
@@ -148,6 +151,14 @@ export class ChatController implements vscode.Disposable {
     return this.header.notice(notice);
   }
 
+  /** One diff per change: the review's (with Keep / Undo) while the file is under review, else what the call did. */
+  private async openToolDiff(name: string, args: unknown): Promise<void> {
+    const change = fileChangeOf(name, args);
+    const near = change?.content ?? change?.edits?.find((e) => e.newText !== "")?.newText;
+    if (change && (await this.changes?.openDiff(resolveInWorkspace(change.path).fsPath, near))) return;
+    await this.links.openDiff(name, args);
+  }
+
   private async handle(message: FromWebview): Promise<void> {
     switch (message.type) {
       case "ready":
@@ -188,7 +199,7 @@ export class ChatController implements vscode.Disposable {
         return this.links.openFile(message.path, message.line).catch((error: unknown) => this.showError(error));
       case "openDiff": {
         const item = this.transcript.get(message.key, "tool");
-        if (item) await this.links.openDiff(item.name, item.args).catch((error: unknown) => this.showError(error));
+        if (item) await this.openToolDiff(item.name, item.args).catch((error: unknown) => this.showError(error));
         return;
       }
       case "rewind": {

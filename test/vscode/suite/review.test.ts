@@ -293,6 +293,28 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     }
   });
 
+  it("one diff per change: the chat card's Open diff in editor opens the review's diff (Keep / Undo) while the change is under review", async () => {
+    const count = host.llm.requests.length;
+    host.llm.enqueue({ toolCalls: [edit("d.txt", [["delta 3", "DELTA THREE FROM THE CARD"]])] }, { text: "done" });
+    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: the card's diff");
+    await host.llm.waitForRequests(count + 2);
+    await eventually("d.txt to review", () => host.api.review.files().some((f) => f.path === file("d.txt") && f.before !== undefined) || undefined, 20_000);
+    await vscode.commands.executeCommand("pi.focusChat");
+    const card = ".item-tool[data-tool='edit']:has-text('DELTA THREE FROM THE CARD') [data-action='open-diff']";
+    await ui.clickInWebview("Chat", card);
+    await eventually("the review's diff of d.txt", () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === "d.txt (Pi: before ↔ now)" || undefined);
+    await ui.waitForSelector(`${modified} .codelens-decoration a:has-text("Keep")`);
+    // At the card's own change.
+    await eventually("the cursor on the card's change", () => vscode.window.activeTextEditor?.document.lineAt(vscode.window.activeTextEditor.selection.active.line).text.startsWith("DELTA THREE") || undefined);
+    assert.equal(vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label.startsWith("d.txt (Pi:")).length, 1, "one diff of the change");
+    await ui.screenshot("review-card-diff");
+    // Kept: the card shows what the call did, titled as such (no Keep / Undo left to offer).
+    await vscode.commands.executeCommand("pi.review.keepAll");
+    await vscode.commands.executeCommand("pi.focusChat");
+    await ui.clickInWebview("Chat", card);
+    await eventually("the call's own diff", () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === "d.txt (Pi: edit)" || undefined);
+  });
+
   it("the diff editor's own revert arrow on a hunk counts as its Undo", async () => {
     const beforeRun = read("e.txt");
     const count = host.llm.requests.length;
