@@ -131,5 +131,13 @@ describe("chat webview logic", () => {
       assert.equal(toolSummary("grep", { pattern: "TODO", path: "src" }), "TODO in src");
       assert.equal(toolSummary("custom", { a: 1, b: "two" }), '{"a":1,"b":"two"}');
     });
+    it("titles the plan tool's call by its tasks, never its JSON; a malformed one falls back", () => {
+      const task = (status: string) => ({ content: "x", status });
+      assert.equal(toolSummary("todo", { phases: [{ name: "A", tasks: [task("completed"), task("pending")] }, { name: "B", tasks: [task("in_progress")] }] }), "Plan: 3 tasks (1 done)");
+      assert.equal(toolSummary("todo", { phases: [{ name: "A", tasks: [task("pending")] }] }), "Plan: 1 task");
+      assert.equal(toolSummary("todo_write", { todos: [task("completed"), task("completed")] }), "Plan: 2 tasks (2 done)");
+      assert.equal(toolSummary("todo", { phases: [null, 3, { tasks: "no" }, { tasks: [null, 7] }] }), "Plan: 2 tasks");
+      assert.equal(toolSummary("todo", { op: "x" }), '{"op":"x"}');
+    });
   });
 });

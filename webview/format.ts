@@ -51,6 +51,12 @@ export function toolSummary(name: string, args: unknown): string {
     case "ls":
       if (path) return path;
       break;
+    case "todo":
+    case "todo_write": {
+      const plan = planSummary(a);
+      if (plan) return plan;
+      break;
+    }
     case "grep":
     case "find": {
       const pattern = str(a.pattern) ?? "";
@@ -58,6 +64,15 @@ export function toolSummary(name: string, args: unknown): string {
     }
   }
   return oneLine(compactJson(a), 160);
+}
+
+/** "Plan: 3 tasks (1 done)" from the todo tool's phases (ours, pi's) or a flat list (omp's todos). */
+function planSummary(a: Args): string | undefined {
+  const phases = Array.isArray(a.phases) ? (a.phases as unknown[]) : undefined;
+  const tasks = phases ? phases.flatMap((p) => (p && typeof p === "object" && Array.isArray((p as Args).tasks) ? ((p as Args).tasks as unknown[]) : [])) : Array.isArray(a.todos) ? (a.todos as unknown[]) : undefined;
+  if (!tasks) return undefined;
+  const done = tasks.filter((t) => t && typeof t === "object" && (t as Args).status === "completed").length;
+  return `Plan: ${tasks.length} task${tasks.length === 1 ? "" : "s"}${done ? ` (${done} done)` : ""}`;
 }
 
 export function compactJson(value: unknown): string {
