@@ -16,6 +16,7 @@ import { untrustedMessage, vscodeWorkspaceTrust, type WorkspaceTrust } from "./t
 import { AgentNotices, duration } from "../ui/agent-notices";
 import { AgentGateway, type KeySource } from "../gateway/agent-gateway";
 import { sandboxAgentLaunch, type SandboxNote } from "../sandbox/agent-sandbox";
+import { noEditorToolsNote } from "./capability-notes";
 
 /** Hooks run on each new agent process, before it is used (dialog handlers, event forwarding). */
 export type AgentAttach = (client: RpcClient, lifetime: Lifetime) => void;
@@ -205,7 +206,7 @@ export class AgentSupervisor implements vscode.Disposable {
     }
     entry.ready = true;
     this.agent.setCapabilities(client.capabilities, launch.label, settings.interruptMode !== "default");
-    this.notices.notesOnce(launch.label, this.agent.notes);
+    this.notices.notesOnce(launch.label, this.agent.notes.filter((note) => note !== noEditorToolsNote));
     this.agent.setStatus("idle");
     this.readyEmitter.fire(client);
     if (recovery?.queue.length) this.agent.reportUndelivered(recovery.queue);
