@@ -4,8 +4,9 @@
 // No jargon toast ("no host tools") instead.
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
-import { chatText, chatView, openChat, useChatSuite } from "./chat-support";
+import { chatText, chatView, openChat, settled, typePrompt, useChatSuite, useChatSuiteWith } from "./chat-support";
 import { eventually } from "./agent-fixture";
+import { useHostAgent } from "./host-tools-support";
 import { ui } from "./ui";
 
 const note = ".item-notice[data-key='safeguards']";
@@ -45,5 +46,27 @@ describe("Pi chat with pi: what is and is not guarded, said once in the chat", f
     const notifications = await ui.text(".notifications-center").catch(() => "");
     await vscode.commands.executeCommand("notifications.hideList");
     assert.doesNotMatch(notifications, /host tools/i, notifications);
+  });
+});
+
+describe("Pi chat with omp: the same note, and omp's plan card in words", function () {
+  this.timeout(120_000);
+  const fixture = useChatSuiteWith(() => useHostAgent("omp"));
+
+  it("names omp in the note and titles omp's todo call 'Plan: 3 tasks'", async () => {
+    const agent = fixture();
+    await agent.api.supervisor.restart();
+    await openChat();
+    const text = await chatText("the safeguards note", note, (t) => /Changes view still lists/.test(t));
+    assert.match(text, /^Safeguards with omp/);
+    assert.match(text, /No question before it changes a file or runs a command, unless its own extensions ask/);
+    agent.llm.enqueue(
+      { toolCalls: [{ name: "todo", arguments: { op: "init", list: [{ phase: "Greeting", items: ["Read greet.ts", "Change it", "Test it"] }] } }] },
+      { text: "Planned." },
+    );
+    await typePrompt("Plan the greeting");
+    assert.equal(await chatText("the todo card's title", ".item-tool[data-tool='todo'] .tool-summary"), "Plan: 3 tasks");
+    await settled(agent);
+    await ui.screenshot("chat-safeguards-omp-300px");
   });
 });
