@@ -100,6 +100,12 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
       const first = review.files()[0];
       return first && vscode.commands.executeCommand("pi.review.openDiff", first);
     },
+    openDiff: async (file, near) => {
+      // A file without a recorded before has no diff to review (Keep only): the call's own diff says more.
+      if (!review.files().some((f) => f.path === file && f.before !== undefined)) return false;
+      await vscode.commands.executeCommand("pi.review.openDiff", { path: file, near });
+      return true;
+    },
   };
 
   const view = lifetime.add(new ChatViewProvider(context.extensionUri, log));

@@ -30,7 +30,8 @@ export const AssistantBlock = Type.Object({
 });
 export type AssistantBlock = Static<typeof AssistantBlock>;
 
-export const ToolStatus = Type.Union([Type.Literal("running"), Type.Literal("done"), Type.Literal("error")]);
+/** `notRun`: refused before it ran, by the user's choice (plan mode), not a failure. */
+export const ToolStatus = Type.Union([Type.Literal("running"), Type.Literal("done"), Type.Literal("error"), Type.Literal("notRun")]);
 export const DialogMethod = Type.Union([Type.Literal("select"), Type.Literal("confirm"), Type.Literal("input"), Type.Literal("editor")]);
 export const DialogState = Type.Union([Type.Literal("open"), Type.Literal("answered"), Type.Literal("timedOut"), Type.Literal("cancelled")]);
 export type DialogState = Static<typeof DialogState>;
@@ -55,6 +56,8 @@ export const chatItemSchemas = {
     status: ToolStatus,
     durationMs: Type.Optional(Type.Number()),
     images: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Why a `notRun` call did not run, in a few words ("plan mode"). */
+    notRun: Type.Optional(Type.String()),
     /** While the model still streams the call: characters of its arguments so far (`args` then holds only their short values). */
     argumentChars: Type.Optional(Type.Integer({ minimum: 0 })),
   }),

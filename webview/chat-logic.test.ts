@@ -131,5 +131,24 @@ describe("chat webview logic", () => {
       assert.equal(toolSummary("grep", { pattern: "TODO", path: "src" }), "TODO in src");
       assert.equal(toolSummary("custom", { a: 1, b: "two" }), '{"a":1,"b":"two"}');
     });
+    it("titles the plan tool's call by its tasks, never its JSON; a malformed one falls back", () => {
+      const task = (status: string) => ({ content: "x", status });
+      assert.equal(toolSummary("todo", { phases: [{ name: "A", tasks: [task("completed"), task("pending")] }, { name: "B", tasks: [task("in_progress")] }] }), "Plan: 3 tasks (1 done)");
+      assert.equal(toolSummary("todo", { phases: [{ name: "A", tasks: [task("pending")] }] }), "Plan: 1 task");
+      assert.equal(toolSummary("todo_write", { todos: [task("completed"), task("completed")] }), "Plan: 2 tasks (2 done)");
+      assert.equal(toolSummary("todo", { phases: [null, 3, { tasks: "no" }, { tasks: [null, 7] }] }), "Plan: 2 tasks");
+      // omp's operations.
+      assert.equal(toolSummary("todo", { op: "init", list: [{ phase: "A", items: ["a", "b"] }, { phase: "B", items: ["c"] }] }), "Plan: 3 tasks");
+      assert.equal(toolSummary("todo", { op: "done", task: "Run the tests" }), "Plan: done Run the tests");
+      assert.equal(toolSummary("todo", { op: "append", phase: "B", items: ["d"] }), "Plan: append 1 task");
+      assert.equal(toolSummary("todo", { op: "view" }), "Plan: view");
+      assert.equal(toolSummary("todo", { other: "x" }), '{"other":"x"}');
+    });
+    it("titles a patch-form edit (omp's hashline, apply_patch) by its files, never its JSON", () => {
+      assert.equal(toolSummary("edit", { input: "*** Begin Patch\n[src/greet.ts#1a2B]\nPUT 3.=3:\n+x\n[README.md#ffff]\nREM\n*** End Patch" }), "src/greet.ts, README.md");
+      assert.equal(toolSummary("edit", { input: "*** Begin Patch\n*** Update File: a.ts\n@@\n-x\n+y\n*** Add File: b.ts\n+z\n*** End Patch" }), "a.ts, b.ts");
+      assert.equal(toolSummary("edit", { input: "*** Begin Patch\nsomething else\n" }), "something else");
+      assert.equal(toolSummary("edit", { input: "[a#0001]\n[b#0002]\n[c#0003]\n[d#0004]" }), "a, b, c +1");
+    });
   });
 });

@@ -50,7 +50,14 @@ export function toolSummary(name: string, args: unknown): string {
     case "write":
     case "ls":
       if (path) return path;
+      if (typeof a.input === "string") return patchSummary(a.input);
       break;
+    case "todo":
+    case "todo_write": {
+      const plan = planSummary(a);
+      if (plan) return plan;
+      break;
+    }
     case "grep":
     case "find": {
       const pattern = str(a.pattern) ?? "";
@@ -58,6 +65,30 @@ export function toolSummary(name: string, args: unknown): string {
     }
   }
   return oneLine(compactJson(a), 160);
+}
+
+const tasksOf = (phases: unknown[], field: string): unknown[] => phases.flatMap((p) => (p && typeof p === "object" && Array.isArray((p as Args)[field]) ? ((p as Args)[field] as unknown[]) : []));
+
+/**
+ * "Plan: 3 tasks (1 done)" from the todo tool's phases (ours, pi's), a flat list, or omp's
+ * operations (`init` with a list of phases, `done` of one task, …).
+ */
+function planSummary(a: Args): string | undefined {
+  const op = str(a.op);
+  const tasks = Array.isArray(a.phases) ? tasksOf(a.phases as unknown[], "tasks") : Array.isArray(a.todos) ? (a.todos as unknown[]) : Array.isArray(a.list) ? tasksOf(a.list as unknown[], "items") : Array.isArray(a.items) ? (a.items as unknown[]) : undefined;
+  if (op && (!tasks || op !== "init")) return oneLine(`Plan: ${op}${str(a.task) ? ` ${str(a.task)}` : tasks ? ` ${tasks.length} task${tasks.length === 1 ? "" : "s"}` : str(a.phase) ? ` ${str(a.phase)}` : ""}`, 160);
+  if (!tasks) return undefined;
+  const done = tasks.filter((t) => t && typeof t === "object" && (t as Args).status === "completed").length;
+  return `Plan: ${tasks.length} task${tasks.length === 1 ? "" : "s"}${done ? ` (${done} done)` : ""}`;
+}
+
+/** The files of a patch-form edit (omp's hashline `[path#TAG]` headers, apply_patch's `*** Update File: path`), else its first line. */
+function patchSummary(input: string): string {
+  const files = new Set<string>();
+  for (const match of input.matchAll(/^(?:\*\*\* (?:Add|Update|Delete) File: (.+)|\[([^\]#\n]+)#[0-9a-fA-F]{4}\])\s*$/gm)) files.add((match[1] ?? match[2]).trim());
+  const shown = [...files];
+  if (shown.length > 0) return oneLine(shown.slice(0, 3).join(", ") + (shown.length > 3 ? ` +${shown.length - 3}` : ""), 160);
+  return oneLine(input.split("\n").find((line) => line.trim() !== "" && !line.startsWith("*** Begin")) ?? "", 160);
 }
 
 export function compactJson(value: unknown): string {

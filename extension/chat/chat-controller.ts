@@ -1,8 +1,8 @@
 import * as vscode from "vscode";
 import { editorToolsBadge } from "../supervision/capability-notes";
 import type { ImageContent, UiNotice } from "../../shared/protocol";
-import type { DialogHandler } from "../../shared/rpc";
-import type { FromWebview, ToWebview } from "../../shared/webview-protocol";
+import type { AgentCapabilities, DialogHandler } from "../../shared/rpc";
+import type { ChatItemOf, FromWebview, ToWebview } from "../../shared/webview-protocol";
 import type { AgentSupervisor } from "../supervision/agent-supervisor";
 import { settings } from "../settings";
 import { ChatDialogs } from "./chat-dialogs";
@@ -11,7 +11,9 @@ import { ChatEvents } from "./chat-events";
 import { AboveBox } from "./above-box";
 import { parseBuiltin, type BuiltinCall } from "./builtin-commands";
 import { runBuiltin } from "./chat-builtins";
-import { ChatLinks } from "./chat-links";
+import { ChatLinks, resolveInWorkspace } from "./chat-links";
+import { fileChangeOf } from "./edit-diff";
+import { safeguardsNote, SAFEGUARDS_KEY } from "./safeguards-note";
 import { ChatQueue } from "./chat-queue";
 import { coalesceAppends } from "./coalesce-appends";
 import { HeaderPickers } from "./header-pickers";
@@ -66,6 +68,9 @@ export class ChatController implements vscode.Disposable {
 
   private readonly log: vscode.LogOutputChannel;
   private readonly actions: ChatSessionActions | undefined;
+  private readonly changes: ChatChanges | undefined;
+  /** What the chat says of an agent without our policy (undefined for the bundled host). */
+  private safeguards: ChatItemOf<"notice"> | undefined;
   private readonly pickers: HeaderPickers;
   /** The plan and the changes waiting for review, above the message box. */
   private readonly aboveBox: AboveBox;
@@ -78,6 +83,7 @@ export class ChatController implements vscode.Disposable {
     const { links } = parts;
     const log = (this.log = parts.log ?? view.log);
     this.actions = parts.actions;
+    this.changes = parts.changes;
     const post = (message: ToWebview) => view.post(message);
     this.streamed = coalesceAppends(post);
     this.transcript = new Transcript((message) => this.streamed.post(message));
@@ -102,6 +108,8 @@ export class ChatController implements vscode.Disposable {
       // So is the permission mode: shown as soon as the agent is probed (a fresh chat can start in
       // Plan), and whoever changed it (the pill, the status bar, the palette).
       supervisor.agent.onDidChange(() => this.showPermissionMode()),
+      // An agent without our policy (pi, omp): what is and is not guarded, said once in the chat.
+      supervisor.onReady((client) => this.noteSafeguards(client.capabilities)),
     );
     this.showPermissionMode();
     if (!links) this.subscriptions.push(this.links);
@@ -153,6 +161,20 @@ export class ChatController implements vscode.Disposable {
     return this.header.notice(notice);
   }
 
+  /** Once per transcript, at its top (a loaded session gets it again): replaced in place after a restart, never repeated. */
+  private noteSafeguards(capabilities: AgentCapabilities): void {
+    this.safeguards = safeguardsNote({ capabilities, sandbox: this.supervisor.sandboxNote, sandboxMode: settings.sandboxMode, editorToolsVia: this.supervisor.agent.editorToolsVia });
+    if (this.safeguards && !this.transcript.get(SAFEGUARDS_KEY, "notice")) this.transcript.upsert(this.safeguards);
+  }
+
+  /** One diff per change: the review's (with Keep / Undo) while the file is under review, else what the call did. */
+  private async openToolDiff(name: string, args: unknown): Promise<void> {
+    const change = fileChangeOf(name, args);
+    const near = change?.content ?? change?.edits?.find((e) => e.newText !== "")?.newText;
+    if (change && (await this.changes?.openDiff(resolveInWorkspace(change.path).fsPath, near))) return;
+    await this.links.openDiff(name, args);
+  }
+
   private async handle(message: FromWebview): Promise<void> {
     switch (message.type) {
       case "ready":
@@ -193,7 +215,7 @@ export class ChatController implements vscode.Disposable {
         return this.links.openFile(message.path, message.line).catch((error: unknown) => this.showError(error));
       case "openDiff": {
         const item = this.transcript.get(message.key, "tool");
-        if (item) await this.links.openDiff(item.name, item.args).catch((error: unknown) => this.showError(error));
+        if (item) await this.openToolDiff(item.name, item.args).catch((error: unknown) => this.showError(error));
         return;
       }
       case "rewind": {
@@ -250,7 +272,10 @@ export class ChatController implements vscode.Disposable {
     if (!client) return;
     try {
       const { messages } = await client.request("get_messages", {});
-      this.transcript.replaceAll(() => this.events.replay(messages));
+      this.transcript.replaceAll(() => {
+        if (this.safeguards) this.transcript.upsert(this.safeguards);
+        this.events.replay(messages);
+      });
       const first = messages.find((m) => m.role === "user");
       this.noteFirstPrompt(first ? contentText(first.content) : undefined);
       this.quietly(this.header.refreshStats(client));

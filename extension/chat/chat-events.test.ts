@@ -1,7 +1,8 @@
 import * as assert from "node:assert/strict";
 import type { AgentEvent, AssistantMessage } from "../../shared/protocol";
 import type { SessionHeader, ToWebview } from "../../shared/webview-protocol";
-import { ChatEvents } from "./chat-events";
+import { PLAN_REFUSAL_START } from "../../shared/protocol";
+import { ChatEvents, noticeTitle } from "./chat-events";
 import { beforeAndAfter, fileChangeOf } from "./edit-diff";
 import { Transcript } from "./transcript";
 
@@ -137,5 +138,32 @@ describe("edit and write diffs (extension)", () => {
     assert.deepEqual(beforeAndAfter(change!, "old"), { before: "old", after: "new" });
     assert.deepEqual(beforeAndAfter(change!, "new"), { before: "", after: "new" });
     assert.equal(fileChangeOf("bash", { command: "x" }), undefined);
+  });
+});
+
+describe("chat events: plan mode's refusals and our notes", () => {
+  const end = (isError: boolean, text: string): AgentEvent => ({ type: "tool_execution_end", toolCallId: "c1", toolName: "write", result: { content: [{ type: "text", text }] }, isError });
+  const statusOf = (event: AgentEvent) => {
+    const { transcript, apply } = setup();
+    apply({ type: "tool_execution_start", toolCallId: "c1", toolName: "write", args: { path: "a" } }, event);
+    const item = transcript.get("tool-c1", "tool");
+    return [item?.status, item?.notRun];
+  };
+
+  it("shows the host's plan refusal as not run, anything else as it was", () => {
+    assert.deepEqual(statusOf(end(true, `${PLAN_REFUSAL_START}write call was not run.`)), ["notRun", "plan mode"]);
+    assert.deepEqual(statusOf(end(true, "ENOENT: no such file")), ["error", undefined]);
+    // A tool's own output that quotes the sentence is not a refusal (only an error result is).
+    assert.deepEqual(statusOf(end(false, `${PLAN_REFUSAL_START}write call was not run.`)), ["done", undefined]);
+    assert.deepEqual(statusOf(end(true, ` ${PLAN_REFUSAL_START}`)), ["error", undefined]);
+  });
+
+  it("titles notes in words", () => {
+    assert.equal(noticeTitle("permission_mode"), "Mode changed");
+    assert.equal(noticeTitle("plan"), "Plan edited by you");
+    assert.equal(noticeTitle("my-extension_noteType"), "My extension note type");
+    assert.equal(noticeTitle("__proto__"), "Proto");
+    assert.equal(noticeTitle("constructor"), "Constructor");
+    assert.equal(noticeTitle("___"), "Note");
   });
 });

@@ -1,4 +1,4 @@
-import { contentText, type AgentEvent, type AgentMessage, type BashResult, type EventOf, type TextOrImage, type ToolCall } from "../../shared/protocol";
+import { contentText, PLAN_REFUSAL_START, type AgentEvent, type AgentMessage, type BashResult, type EventOf, type TextOrImage, type ToolCall } from "../../shared/protocol";
 import type { SessionHeader } from "../../shared/webview-protocol";
 import { AssistantStream } from "./assistant-stream";
 import type { Transcript } from "./transcript";
@@ -142,7 +142,7 @@ export class ChatEvents {
         this.assistant.start(message);
         return;
       case "custom":
-        if (message.display) this.transcript.add({ kind: "notice", title: message.customType, text: contentText(message.content) });
+        if (message.display) this.transcript.add({ kind: "notice", title: noticeTitle(message.customType), text: contentText(message.content) });
         return;
       case "compactionSummary":
         return this.addSummary(message.summary, message.tokensBefore);
@@ -180,14 +180,17 @@ export class ChatEvents {
     const started = this.toolStarted.get(event.toolCallId);
     this.toolStarted.delete(event.toolCallId);
     const existing = this.transcript.get(key, "tool");
+    const output = resultText(event.result.content);
+    const refused = event.isError && output.startsWith(PLAN_REFUSAL_START);
     this.transcript.upsert({
       key,
       kind: "tool",
       toolCallId: event.toolCallId,
       name: event.toolName,
       args: existing?.args ?? {},
-      output: resultText(event.result.content),
-      status: event.isError ? "error" : "done",
+      output,
+      status: refused ? "notRun" : event.isError ? "error" : "done",
+      ...(refused ? { notRun: "plan mode" } : {}),
       durationMs: event.durationMs ?? (started === undefined ? undefined : this.now() - started),
       images: imageCount(event.result.content) || undefined,
     });
@@ -231,4 +234,14 @@ function imageCount(content: unknown): number {
 
 function seconds(ms: number): string {
   return `${Math.max(0, Math.round(ms / 100) / 10)} s`;
+}
+
+/** Titles of our own notes; an extension's type is shown in words ("my_note" → "My note"). */
+const noticeTitles: Record<string, string> = { permission_mode: "Mode changed", plan: "Plan edited by you" };
+
+export function noticeTitle(customType: string): string {
+  const known = Object.hasOwn(noticeTitles, customType) ? noticeTitles[customType] : undefined;
+  if (known) return known;
+  const words = customType.replace(/[_-]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").trim().toLowerCase();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : "Note";
 }

@@ -79,7 +79,7 @@ export class ChatLinks implements vscode.Disposable, vscode.TextDocumentContentP
   }
 }
 
-function resolveInWorkspace(file: string): vscode.Uri {
+export function resolveInWorkspace(file: string): vscode.Uri {
   if (path.isAbsolute(file)) return vscode.Uri.file(file);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   return folder ? vscode.Uri.joinPath(folder, file) : vscode.Uri.file(path.resolve(file));

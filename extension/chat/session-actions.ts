@@ -17,6 +17,11 @@ export interface ChatChanges {
   summary(): ChangesSummary;
   /** The line's buttons: Review (the Changes view and the first diff), Keep All, Undo All. */
   act(action: "review" | "keepAll" | "undoAll"): Promise<unknown>;
+  /**
+   * Opens the review's diff of `file` (absolute) when it is under review, at the first line of
+   * `near` when the file holds it (a tool card's change): false when the file is not under review.
+   */
+  openDiff(file: string, near?: string): Promise<boolean>;
 }
 
 /** What a chat asks of its own session (never of "the active one"): the header's menu and rewind. */

@@ -27,6 +27,13 @@ function fileOf(state: ReviewState, arg: unknown): string | undefined {
   return uri && state.has(uri.fsPath) ? uri.fsPath : undefined;
 }
 
+/** The 0-based line where `text` (a tool card's new text) starts in `current`, if it is there. */
+function lineOf(current: string, text: unknown): number | undefined {
+  if (typeof text !== "string" || text === "") return undefined;
+  const at = current.indexOf(text);
+  return at === -1 ? undefined : current.slice(0, at).split("\n").length - 1;
+}
+
 /** The hunk a command is about: a lens's, else the one at the cursor in the active editor. */
 function hunkOf(state: ReviewState, arg: unknown): { path: string; placed: PlacedHunk } | undefined {
   const target = arg as Partial<HunkTarget> | undefined;
@@ -131,7 +138,10 @@ export function registerReviewCommands(state: ReviewState, log: vscode.LogOutput
     );
   command("pi.review.openDiff", async (arg) => {
     const file = fileOf(state, arg);
-    if (file) await openReviewDiff(file, placedHunks(state, file, textOf(readCurrent(file)) ?? "")[0]?.line);
+    if (!file) return;
+    const current = textOf(readCurrent(file)) ?? "";
+    const near = (arg as { near?: unknown } | undefined)?.near;
+    await openReviewDiff(file, lineOf(current, near) ?? placedHunks(state, file, current)[0]?.line);
   });
   command("pi.review.keepHunk", (arg) => keepHunkCommand(state, arg));
   command("pi.review.undoHunk", (arg) => undoHunkCommand(state, arg));

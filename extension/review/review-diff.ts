@@ -8,6 +8,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { Lifetime } from "../lifetime";
 import { textOf } from "./file-change";
+import { hasUnsavedText, readCurrent } from "./review-io";
 import type { ReviewState } from "./review-state";
 
 export const REVIEW_SCHEME = "pi-review";
@@ -24,19 +25,40 @@ export function registerReviewContent(state: ReviewState): vscode.Disposable {
       provideTextDocumentContent(uri) {
         if (uri.query !== "before") return "";
         const change = state.get(uri.fsPath);
-        if (!change) return "";
+        // Out of the review: the file as it is, both sides alike (an empty left side would show it all as added).
+        if (!change) return textOf(readCurrent(uri.fsPath)) ?? "";
         if (change.before === undefined) return "(its content before the agent's change was not recorded)";
         return textOf(change.before) ?? "(binary content)";
       },
     }),
   );
-  // Keep moves the before: open diffs follow.
+  // Keep moves the before: open diffs follow; the diff of a file with nothing left to review closes.
   lifetime.add(
     state.onDidChange(() => {
+      void closeSettledDiffs(state);
       for (const document of vscode.workspace.textDocuments) if (document.uri.scheme === REVIEW_SCHEME) changed.fire(document.uri);
     }),
   );
   return lifetime;
+}
+
+/**
+ * Closes the review's diff tabs of files no longer under review; the active one gives way to the
+ * file itself. One with unsaved changes (the diff's own revert arrow) stays, showing no difference,
+ * rather than asking to save.
+ */
+async function closeSettledDiffs(state: ReviewState): Promise<void> {
+  const settled = vscode.window.tabGroups.all.flatMap((group) =>
+    group.tabs.filter(
+      (tab) =>
+        tab.input instanceof vscode.TabInputTextDiff && tab.input.original.scheme === REVIEW_SCHEME && !state.has(tab.input.original.fsPath) && !tab.isDirty && !hasUnsavedText(tab.input.modified.fsPath),
+    ),
+  );
+  if (settled.length === 0) return;
+  const shown = settled.find((tab) => tab.isActive && tab.group.isActive);
+  const file = shown && (shown.input as vscode.TabInputTextDiff).original.fsPath;
+  await vscode.window.tabGroups.close(settled, true);
+  if (file && fs.existsSync(file)) await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true, preserveFocus: false });
 }
 
 export function diffTitle(file: string): string {

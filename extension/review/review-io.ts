@@ -29,6 +29,22 @@ export function readCurrent(path: string): Content {
   }
 }
 
+/**
+ * Whether the open document's buffer holds what the disk does not. Read from the text, not from
+ * `isDirty` alone: VS Code can report a buffer's change before it marks the buffer dirty (the
+ * diff's revert arrow), and a tab closed in between loses the change.
+ */
+export function hasUnsavedText(path: string): boolean {
+  const document = openDocument(path);
+  if (!document) return false;
+  if (document.isDirty) return true;
+  try {
+    return document.getText() !== fs.readFileSync(path, "utf8");
+  } catch {
+    return true;
+  }
+}
+
 /** Paths written here lately: the file watcher does not take them for an agent's change. */
 const ownWrites = new Map<string, number>();
 export const OWN_WRITE_MS = 3000;

@@ -28,6 +28,7 @@ export interface AgentModes {
   available: { id: string; name: string; description?: string }[];
   set(id: string): Promise<void>;
 }
+import { bridgeEditorToolsNote, noEditorToolsNote } from "./capability-notes";
 
 /** Hooks run on each new agent process, before it is used (dialog handlers, event forwarding). */
 export type AgentAttach = (client: RpcClient, lifetime: Lifetime) => void;
@@ -252,7 +253,7 @@ export class AgentSupervisor implements vscode.Disposable {
     const editorToolsVia = client.capabilities.hostTools ? "protocol" : bridge?.bridgeLoaded ? "bridge" : undefined;
     if (editorToolsVia) this.log.info(`Editor tools: ${editorToolsVia === "bridge" ? "through the editor bridge (a Pi extension)" : "through set_host_tools"}`);
     this.agent.setCapabilities(client.capabilities, launch.label, settings.interruptMode !== "default", editorToolsVia);
-    this.notices.notesOnce(launch.label, this.agent.notes);
+    this.notices.notesOnce(launch.label, this.agent.notes.filter((note) => note !== noEditorToolsNote && note !== bridgeEditorToolsNote));
     this.agent.setStatus("idle");
     this.readyEmitter.fire(client);
     if (recovery?.queue.length) this.agent.reportUndelivered(recovery.queue);

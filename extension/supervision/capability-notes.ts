@@ -10,11 +10,16 @@ export function editorToolsBadge(editorToolsVia: EditorToolsVia | undefined): { 
   return undefined;
 }
 
+/** Said in the status tooltip only: the chat says it in plain words (safeguards-note.ts), no toast. */
+export const noEditorToolsNote = "This agent cannot use the editor's tools (unsaved buffers, diagnostics, definitions).";
+/** The same, for an agent that gets the editor's tools through the editor bridge. */
+export const bridgeEditorToolsNote = "This agent has no host-tool protocol: the editor tools reach it through the editor bridge (a Pi extension).";
+
 /** What a less capable agent means for the user: each missing capability as one sentence. */
 export function capabilityNotes(caps: AgentCapabilities, wantsInterruptMode: boolean, editorToolsVia?: EditorToolsVia): string[] {
   const notes: string[] = [];
-  if (editorToolsVia === "bridge") notes.push("This agent has no host-tool protocol: the editor tools reach it through the editor bridge (a Pi extension).");
-  else if (!caps.hostTools) notes.push("This agent has no host tools: editor tools are off.");
+  if (editorToolsVia === "bridge") notes.push(bridgeEditorToolsNote);
+  else if (!caps.hostTools) notes.push(noEditorToolsNote);
   if (!caps.sessionTree) notes.push("This agent cannot list thinking levels or the session tree: Set Thinking Level offers every level.");
   if (!caps.interruptMode && wantsInterruptMode) notes.push("This agent has no interrupt mode: the setting pi.queue.interruptMode is ignored.");
   return notes;

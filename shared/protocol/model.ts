@@ -21,6 +21,12 @@ export type InterruptMode = Static<typeof InterruptMode>;
 export const PermissionMode = Type.Union([Type.Literal("ask"), Type.Literal("acceptEdits"), Type.Literal("plan"), Type.Literal("auto")]);
 export type PermissionMode = Static<typeof PermissionMode>;
 
+/**
+ * How the bundled host's refusal of a call in plan mode begins (the result the model reads): the
+ * chat shows such a result as "not run: plan mode", not as a failure.
+ */
+export const PLAN_REFUSAL_START = "Plan mode: the user asked for a plan first, so only read-only tools run and this ";
+
 /** How each permission mode is named and explained wherever it is shown (status bar, chat header, pickers). */
 export const permissionModeInfo: Record<PermissionMode, { label: string; short: string; icon: string; detail: string }> = {
   ask: { label: "Ask", short: "Ask", icon: "shield", detail: "Asks before it runs a command or changes a file" },

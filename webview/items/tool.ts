@@ -50,22 +50,27 @@ export class ToolView implements ItemView {
     element.dataset.tool = item.name;
     // Live output is not read out as it comes: the card is announced once it settles.
     if (item.status === "running") element.setAttribute("aria-busy", "true");
+    const notRun = item.status === "notRun" ? `not run: ${item.notRun ?? "refused"}` : undefined;
     const status =
       item.status === "running"
         ? h("span", { class: "tool-status", "aria-label": "running" }, icon("loading", "codicon-modifier-spin"))
-        : h("span", { class: "tool-status", "aria-label": item.status === "error" ? "failed" : "done" }, icon(item.status === "error" ? "error" : "check"));
-    const duration = item.durationMs !== undefined ? h("span", { class: "tool-duration" }, formatDuration(item.durationMs)) : null;
+        : notRun
+          ? h("span", { class: "tool-status", "aria-label": notRun }, icon("circle-slash"))
+          : h("span", { class: "tool-status", "aria-label": item.status === "error" ? "failed" : "done" }, icon(item.status === "error" ? "error" : "check"));
+    const duration = item.durationMs !== undefined && !notRun ? h("span", { class: "tool-duration" }, formatDuration(item.durationMs)) : null;
     this.progressElement = item.argumentChars !== undefined ? h("span", { class: "tool-duration tool-progress" }, receiving(item.argumentChars)) : undefined;
     const summary = [
       icon(toolIcons[item.name] ?? "tools"),
       h("span", { class: "tool-name" }, item.name),
       h("span", { class: "tool-summary" }, toolSummary(item.name, item.args)),
       h("span", { class: "spacer" }),
+      notRun ? h("span", { class: "tool-summary-state" }, notRun) : null,
       this.progressElement ?? null,
       duration,
       status,
     ].filter((n): n is HTMLElement => n !== null);
-    const open = item.status === "running" || item.status === "error" || openByDefault.has(item.name);
+    // A call refused by the user's mode is folded: what it would have done is one click away.
+    const open = item.status === "running" || item.status === "error" || (item.status !== "notRun" && openByDefault.has(item.name));
     element.append(details(summary, open, this.body()));
     return element;
   }
@@ -86,15 +91,17 @@ export class ToolView implements ItemView {
       case "edit":
       case "write":
         body.append(this.fileLink());
-        // A failed call changed nothing: no diff, nothing to open; a streaming call has no content yet.
-        if (item.status !== "error" && item.argumentChars === undefined) body.append(this.diff());
+        // A failed or refused call changed nothing: no diff, nothing to open; a streaming call has no content yet.
+        if (item.status !== "error" && item.status !== "notRun" && item.argumentChars === undefined) body.append(this.diff());
         if (item.status === "done") body.append(this.diffButton());
         break;
       default:
         body.append(h("pre", { class: "tool-args" }, JSON.stringify(item.args, null, 2)));
     }
     const quiet = (item.name === "edit" || item.name === "write") && item.status === "done";
-    if (item.status === "error" && item.name !== "bash") {
+    if (item.status === "notRun") {
+      body.append(h("div", { class: "tool-result-note tool-not-run" }, item.output));
+    } else if (item.status === "error" && item.name !== "bash") {
       body.append(this.errorBlock());
     } else if (!quiet) {
       this.outputElement = h("pre", { class: `tool-output${item.name === "bash" ? " terminal" : ""}${item.status === "error" ? " error" : ""}`, tabindex: 0, "aria-label": "Output" }, item.output);

@@ -166,8 +166,8 @@ describe("Pi chat: rendering", function () {
     assert.match(requestText(lastRequest(agent.llm)), /a draft kept across reloads/);
     await settled(agent);
     await ui.screenshot("chat-restored");
-    // A new session starts an empty chat.
+    // A new session starts an empty chat (with pi, under the note of what is guarded).
     await agent.api.supervisor.client!.request("new_session", {});
-    await chatText("the emptied chat", ".transcript", (t) => t.trim() === "");
+    await chatText("the emptied chat", ".transcript", (t) => t.trim() === "" || (/^Safeguards with pi\b/.test(t.trim()) && !/Before hiding|Got the draft/.test(t)));
   });
 });

@@ -288,6 +288,52 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     assert.match(read("c.txt"), /^GAMMA UNO\n/, "kept: the agent's version stays");
   });
 
+  it("closes a file's review diff once nothing is left to review in it: Keep of the last hunk, Undo of the last hunk", async () => {
+    // Never a wrong diff: the review's left side of a file that left the review was empty (the whole file shown as added).
+    const reviewTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.original.scheme === "pi-review");
+    const wholeFileAdded = async () => (await ui.html(modified).catch(() => "")).includes("line-insert") && !(await ui.html(".monaco-diff-editor .editor.original").catch(() => "")).includes("line-delete");
+    for (const [name, lens] of [["b.txt", "Keep"], ["c.txt", "Undo"]] as const) {
+      const count = host.llm.requests.length;
+      const line = read(name).split("\n")[0];
+      host.llm.enqueue({ toolCalls: [edit(name, [[line, `${line} LAST`]])] }, { text: "done" });
+      await vscode.commands.executeCommand("pi.sendPrompt", `review suite: the last hunk of ${name}`);
+      await host.llm.waitForRequests(count + 2);
+      await eventually(`${name} to review`, () => host.api.review.files().some((f) => f.path === file(name) && f.before !== undefined) || undefined, 20_000);
+      await vscode.commands.executeCommand("pi.review.openDiff", vscode.Uri.file(file(name)));
+      await eventually(`${name}'s diff`, () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === `${name} (Pi: before ↔ now)` || undefined);
+      await ui.click(`${modified} .codelens-decoration a:has-text("${lens}")`);
+      await eventually(`${name} out of the review`, () => !host.api.review.files().some((f) => f.path === file(name)) || undefined);
+      await eventually(`${name}'s review diff closed`, async () => {
+        const tabs = reviewTabs();
+        assert.equal(tabs.length > 0 && (await wholeFileAdded()), false, `a whole-file-added diff of ${name} is shown`);
+        return tabs.length === 0 || undefined;
+      }, 5_000);
+      await ui.screenshot(`review-last-${lens.toLowerCase()}`);
+    }
+  });
+
+  it("one diff per change: the chat card's Open diff in editor opens the review's diff (Keep / Undo) while the change is under review", async () => {
+    const count = host.llm.requests.length;
+    host.llm.enqueue({ toolCalls: [edit("d.txt", [["delta 3", "DELTA THREE FROM THE CARD"]])] }, { text: "done" });
+    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: the card's diff");
+    await host.llm.waitForRequests(count + 2);
+    await eventually("d.txt to review", () => host.api.review.files().some((f) => f.path === file("d.txt") && f.before !== undefined) || undefined, 20_000);
+    await vscode.commands.executeCommand("pi.focusChat");
+    const card = ".item-tool[data-tool='edit']:has-text('DELTA THREE FROM THE CARD') [data-action='open-diff']";
+    await ui.clickInWebview("Chat", card);
+    await eventually("the review's diff of d.txt", () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === "d.txt (Pi: before ↔ now)" || undefined);
+    await ui.waitForSelector(`${modified} .codelens-decoration a:has-text("Keep")`);
+    // At the card's own change.
+    await eventually("the cursor on the card's change", () => vscode.window.activeTextEditor?.document.lineAt(vscode.window.activeTextEditor.selection.active.line).text.startsWith("DELTA THREE") || undefined);
+    assert.equal(vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label.startsWith("d.txt (Pi:")).length, 1, "one diff of the change");
+    await ui.screenshot("review-card-diff");
+    // Kept: the card shows what the call did, titled as such (no Keep / Undo left to offer).
+    await vscode.commands.executeCommand("pi.review.keepAll");
+    await vscode.commands.executeCommand("pi.focusChat");
+    await ui.clickInWebview("Chat", card);
+    await eventually("the call's own diff", () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === "d.txt (Pi: edit)" || undefined);
+  });
+
   it("the diff editor's own revert arrow on a hunk counts as its Undo", async () => {
     const beforeRun = read("e.txt");
     const count = host.llm.requests.length;
