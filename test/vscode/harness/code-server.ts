@@ -3,10 +3,10 @@
 // `payload` loads an extension from source (and, optionally, the in-host test runner).
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
-import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { codeServerDir, installScript } from "./paths";
+import { freePort } from "../../support/free-port";
 
 export interface Installed {
   version: string;
@@ -41,18 +41,6 @@ export function installExtension(installed: Installed, stateDir: string, vsix: s
   ];
   const res = spawnSync(installed.node, args, { encoding: "utf8", env: { ...process.env, EXTENSIONS_GALLERY: "{}" } });
   if (res.status !== 0) throw new Error(`code-server --install-extension ${vsix} failed (exit ${res.status}):\n${res.stdout}${res.stderr}`);
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 // Last resort: no code-server outlives the harness, even on an abrupt process.exit().
