@@ -124,6 +124,10 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
     apiKeys,
     log,
     exportsDir: vscode.Uri.joinPath(context.globalStorageUri, "exports").fsPath,
+    get targetName() {
+      const target = session ?? sessions.active;
+      return sessions.all.length > 1 ? `${target.label} (${target.description})` : undefined;
+    },
   });
   const chatActions = (session: AgentSession): ChatSessionActions =>
     chatActionsFor(session, {
@@ -140,6 +144,8 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   lifetime.add(registerPiParticipant(participantTarget, context.extensionUri));
   const primary = sessions.primary;
   const status = lifetime.add(new AgentStatusItem(primary.supervisor.agent));
+  // The status bar shows the session the palette's commands act on (#32).
+  lifetime.add(sessions.onDidChange(() => status.follow(sessions.active.supervisor.agent)));
   const sessionsStatus = lifetime.add(new SessionsStatusItem(sessions));
   const attention = lifetime.add(
     new SessionAttention(sessions, () => settings.attention, (session, request) => answerNatively(session, request.id, editorDialogs)),

@@ -132,7 +132,10 @@ byId("composer").addEventListener("submit", (event) => event.preventDefault());
 const focusIfNowhere = () => {
   if (document.activeElement === document.body || document.activeElement === null) composer.focus();
 };
-window.addEventListener("focus", focusIfNowhere);
+window.addEventListener("focus", () => {
+  focusIfNowhere();
+  post({ type: "focused" });
+});
 // The view may have taken the focus before this script ran (its first opening): no event then.
 if (document.hasFocus()) focusIfNowhere();
 if (saved.draft) composer.setText(saved.draft, false, false);

@@ -247,6 +247,8 @@ export class ChatController implements vscode.Disposable {
         return this.aboveBox.handle(message).catch((error: unknown) => this.showError(error));
       case "sessionCommand":
         return void this.actions?.run(message.command).catch((error: unknown) => this.showError(error));
+      case "focused":
+        return; // the surface's (it makes the session the active one)
     }
   }
 

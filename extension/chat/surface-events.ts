@@ -24,7 +24,7 @@ export class ChatSurfaceEvents implements vscode.Disposable {
   }
 
   load(webview: vscode.Webview, extensionUri: vscode.Uri, log: vscode.LogOutputChannel): ChatChannel {
-    return loadChat(webview, extensionUri, log, (message) => this.messageEmitter.fire(message), this.requests.current);
+    return loadChat(webview, extensionUri, log, (message) => (message.type === "focused" ? this.active.fire() : this.messageEmitter.fire(message)), this.requests.current);
   }
 
   dispose(): void {

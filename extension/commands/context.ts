@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import type { RpcClient } from "../../shared/rpc";
 import type { AgentSupervisor } from "../supervision/agent-supervisor";
 import type { ApiKeyStore } from "../api-keys";
+import { quickPickText } from "../ui/plain-text";
 
 /** What the chat view offers commands (implemented in main.ts over the chat controller). */
 export interface ChatAccess {
@@ -18,6 +19,13 @@ export interface CommandContext {
   log: vscode.LogOutputChannel;
   /** Where exports go: the extension's own storage, never the workspace. */
   exportsDir: string;
+  /** The session the command acts on, by name, when the window has more than one (else undefined). */
+  readonly targetName?: string | undefined;
+}
+
+/** A command's title, naming the session it acts on when there is more than one (#32). */
+export function commandTitle(ctx: Pick<CommandContext, "targetName">, title: string): string {
+  return ctx.targetName ? `${title} — ${quickPickText(ctx.targetName)}` : title;
 }
 
 export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import type { ThinkingLevel } from "../../shared/protocol";
-import { run, type CommandContext } from "./context";
+import { quickPickText } from "../ui/plain-text";
+import { commandTitle, run, type CommandContext } from "./context";
 
 const allLevels: ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
 
@@ -16,11 +17,11 @@ export function registerModelCommands(ctx: CommandContext): vscode.Disposable[] 
         }
         const current = state.model;
         const items = models.map((m) => ({
-          label: m.name || m.id,
-          description: `${m.provider}/${m.id}${current && current.provider === m.provider && current.id === m.id ? " (current)" : ""}`,
+          label: quickPickText(m.name || m.id),
+          description: `${quickPickText(`${m.provider}/${m.id}`)}${current && current.provider === m.provider && current.id === m.id ? " (current)" : ""}`,
           model: m,
         }));
-        const picked = await vscode.window.showQuickPick(items, { title: "Pi: Switch Model", placeHolder: "Model for the next turns", matchOnDescription: true });
+        const picked = await vscode.window.showQuickPick(items, { title: commandTitle(ctx, "Pi: Switch Model"), placeHolder: "Model for the next turns", matchOnDescription: true });
         if (!picked) return;
         await client.request("set_model", { provider: picked.model.provider, modelId: picked.model.id });
         ctx.supervisor.agent.refreshSoon();
@@ -31,7 +32,7 @@ export function registerModelCommands(ctx: CommandContext): vscode.Disposable[] 
         const state = await client.request("get_state", {});
         const levels = ctx.supervisor.capabilities?.sessionTree === false ? allLevels : (await client.request("get_available_thinking_levels", {})).levels;
         const items = levels.map((level) => ({ label: level, description: level === state.thinkingLevel ? "(current)" : undefined }));
-        const picked = await vscode.window.showQuickPick(items, { title: "Pi: Set Thinking Level", placeHolder: `Model: ${state.model?.name ?? "none"}` });
+        const picked = await vscode.window.showQuickPick(items, { title: commandTitle(ctx, "Pi: Set Thinking Level"), placeHolder: `Model: ${quickPickText(state.model?.name ?? "none")}` });
         if (!picked) return;
         await client.request("set_thinking_level", { level: picked.label });
         ctx.supervisor.agent.refreshSoon();

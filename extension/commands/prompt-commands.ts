@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import { errorText, run, sendMessage, type CommandContext } from "./context";
+import { commandTitle, errorText, run, sendMessage, type CommandContext } from "./context";
 
 /** A fenced block with the file path and lines, e.g. for Send Selection and the code action. */
 export function fencedSnippet(document: vscode.TextDocument, range: vscode.Range): string {
@@ -60,7 +60,7 @@ export function registerPromptCommands(ctx: CommandContext): vscode.Disposable[]
       await sendMessage(ctx, text, "steer");
     }),
     vscode.commands.registerCommand("pi.compact", async (instructions?: string) => {
-      const custom = instructions ?? (await vscode.window.showInputBox({ title: "Compact the Session", prompt: "Optional instructions for the summary", ignoreFocusOut: true }));
+      const custom = instructions ?? (await vscode.window.showInputBox({ title: commandTitle(ctx, "Compact the Session"), prompt: "Optional instructions for the summary", ignoreFocusOut: true }));
       if (custom === undefined) return;
       await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: "Pi: compacting the session…" }, () =>
         run(ctx, "Compaction", async (client) => {

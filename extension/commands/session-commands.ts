@@ -3,7 +3,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { RpcClient } from "../../shared/rpc";
 import { withoutContext } from "../chat/context/context-format";
-import { run, type CommandContext } from "./context";
+import { commandTitle, run, type CommandContext } from "./context";
 import { listSessions, type SessionSummary } from "./session-list";
 
 /**
@@ -60,7 +60,7 @@ export function sessionCommandActions(ctx: CommandContext) {
         const sessions = listSessions(path.dirname(state.sessionFile));
         if (sessions.length === 0) return void vscode.window.showInformationMessage("Pi: no saved sessions for this workspace yet.");
         const picked = await vscode.window.showQuickPick(sessions.map((s) => sessionItem(s, state.sessionFile)), {
-          title: "Pi: Resume Session",
+          title: commandTitle(ctx, "Pi: Resume Session"),
           placeHolder: "Sessions of this workspace, newest first",
           matchOnDescription: true,
           matchOnDetail: true,
@@ -77,7 +77,7 @@ export function sessionCommandActions(ctx: CommandContext) {
         const { messages } = omp ? await client.request("get_branch_messages", {}) : await client.request("get_fork_messages", {});
         if (messages.length === 0) return void vscode.window.showInformationMessage("Pi: there is no user message to fork from yet.");
         const items = messages.map((m, i) => ({ label: oneLine(withoutContext(m.text)), description: `#${i + 1}`, entryId: m.entryId })).reverse();
-        const picked = await vscode.window.showQuickPick(items, { title: "Pi: Fork from Message", placeHolder: "A new session with everything before this message" });
+        const picked = await vscode.window.showQuickPick(items, { title: commandTitle(ctx, "Pi: Fork from Message"), placeHolder: "A new session with everything before this message" });
         if (!picked) return;
         if (!(await idleFirst(ctx, client, "fork"))) return;
         const result = omp ? await client.request("branch", { entryId: picked.entryId }) : await client.request("fork", { entryId: picked.entryId });

@@ -3,19 +3,31 @@ import * as vscode from "vscode";
 import type { AgentState } from "../supervision/agent-state";
 import { renderStatus, statusCommands, type StatusRender, type StatusView } from "./render-status";
 
-/** The agent's status bar item and context keys (pi.agentRunning, pi.agentReady), rendered from AgentState. */
+/**
+ * The agent's status bar item and context keys (pi.agentRunning, pi.agentReady), rendered from the
+ * AgentState of the session commands act on (it follows the active session: `follow`).
+ */
 export class AgentStatusItem implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem("pi.agent", vscode.StatusBarAlignment.Left, 100);
-  private readonly subscription: vscode.Disposable;
+  private subscription: vscode.Disposable;
   private contextKeys: Record<string, boolean> = {};
   /** The last render, for tests and the sessions list. */
   current: StatusRender | undefined;
 
-  constructor(private readonly agent: AgentState) {
+  constructor(private agent: AgentState) {
     this.item.name = "Pi Agent";
     this.subscription = agent.onDidChange(() => this.update());
     this.update();
     this.item.show();
+  }
+
+  /** Shows another session's agent (the one the palette's commands now act on). */
+  follow(agent: AgentState): void {
+    if (agent === this.agent) return;
+    this.subscription.dispose();
+    this.agent = agent;
+    this.subscription = agent.onDidChange(() => this.update());
+    this.update();
   }
 
   private update(): void {

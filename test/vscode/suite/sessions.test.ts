@@ -124,6 +124,37 @@ describe("parallel sessions", function () {
     assert.notEqual(primary.sessionFile, tab.sessionFile, "each session has its own file");
   });
 
+  it("acts on the chat the user clicked into: the palette's commands say which, the status bar follows", async () => {
+    const { api } = host;
+    const primary = api.sessions.primary;
+    const tab = second!;
+    const modelOf = async (session: AgentSession) => (await session.supervisor.readyClient!.request("get_state", {})).model?.id;
+    assert.equal(await modelOf(tab), "mock-a");
+    assert.equal(await modelOf(primary), "mock-a");
+    // The tab's chat was the last one worked in; then the user clicks into the side bar's chat.
+    api.sessions.setActive(tab);
+    await ui.clickInWebview("Chat", "vscode-textarea#prompt textarea");
+    await eventually("the side bar's session to be the active one", () => api.sessions.active === primary);
+    await ui.pressKey("F1");
+    await ui.waitForSelector(".quick-input-widget .quick-input-box input");
+    await ui.typeText("Pi: Switch Model");
+    await ui.pressKey("Enter");
+    await ui.waitForSelector('.quick-input-widget .quick-input-title:has-text("Pi: Switch Model")');
+    const title = await ui.text(".quick-input-widget .quick-input-title");
+    assert.equal(title, `Pi: Switch Model — ${primary.label} (side bar)`, "the command says which session it acts on");
+    await ui.screenshot("sessions-switch-model-names-its-session");
+    await ui.pickQuickPickItem("Mock mock-b");
+    await eventually("the side bar's model to change", async () => (await modelOf(primary)) === "mock-b" || undefined);
+    assert.equal(await modelOf(tab), "mock-a", "the tab's session keeps its model");
+    await eventually("the status bar to show the side bar's session", () => /mock-b/.test(api.status.current?.text ?? "") || undefined);
+    // Clicking into the tab's chat makes it the one the status bar and the commands follow.
+    await vscode.commands.executeCommand("pi.sessions.show", tab.id);
+    await ui.clickInWebview(`Pi: ${tab.label}`, "vscode-textarea#prompt textarea");
+    await eventually("the tab's session to be the active one", () => api.sessions.active === tab);
+    await eventually("the status bar to show the tab's session", () => /mock-a/.test(api.status.current?.text ?? "") || undefined);
+    await primary.supervisor.readyClient!.request("set_model", { provider: "mock", modelId: "mock-a" });
+  });
+
   it("keeps a busy agent running when its tab closes, and shows it again from the list", async () => {
     const { api } = host;
     const tab = second!;
