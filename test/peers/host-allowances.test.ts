@@ -26,7 +26,7 @@ const EXACT = "Allow this exact command for this session";
 
 /** The widest "… for this session" answer a question offers (a program or prefix one before the exact command). */
 function widestSessionAllowance(options: readonly string[]): string {
-  const wide = options.find((o) => o.endsWith("for this session") && o !== EXACT && !o.includes(" of this file "));
+  const wide = options.find((o) => o.endsWith("for this session") && o !== EXACT && !o.includes(" this file "));
   return wide ?? options.find((o) => o === EXACT) ?? ALLOW_ONCE;
 }
 

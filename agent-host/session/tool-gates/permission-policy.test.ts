@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { ALLOW_ONCE, DENY, allowProgramAnswer, createPermissionGate, harmlessProgramOf, permissionQuestion } from "./permission-policy";
+import { ALLOW_EXACT, ALLOW_ONCE, DENY, allowProgramAnswer, createPermissionGate, harmlessProgramOf, permissionQuestion } from "./permission-policy";
 
 const call = (name: string, args: Record<string, unknown> = { command: "ls" }) => ({ type: "toolCall" as const, id: "c", name, arguments: args });
 const bash = (command: string) => call("bash", { command });
@@ -83,20 +83,23 @@ describe("permission gate", () => {
     assert.equal(asked.length, 6, "going back does not bring the first session's allowances back");
   });
 
-  it("scopes edit and write allowances to the file, unless the answer says any file", async () => {
-    const { gate, asked } = gateAnswering(["write", "edit"], (options) => options.find((o) => o.includes("of this file")));
+  it("scopes edit and write allowances to the file, unless the answer says any file; one covers the other", async () => {
+    const { gate, asked } = gateAnswering(["write", "edit", "bash"], (options) => options.find((o) => o.includes("this file") || o === ALLOW_EXACT));
     assert.equal(await gate(call("write", { path: "src/a.ts", content: "1" }), signal), undefined);
-    assert.deepEqual(asked[0].options, [ALLOW_ONCE, "Allow write of this file for this session", "Allow write of any file for this session", DENY]);
+    assert.deepEqual(asked[0].options, [ALLOW_ONCE, "Allow changes to this file for this session", "Allow changes to any file for this session", DENY]);
     assert.equal(await gate(call("write", { path: "./src/../src/a.ts", content: "2" }), signal), undefined, "the same file by another spelling");
     assert.equal(await gate(call("write", { path: `${cwd}/src/a.ts`, content: "3" }), signal), undefined, "the same file by its absolute path");
+    assert.equal(await gate(call("edit", { path: "src/a.ts", edits: [] }), signal), undefined, "an edit of the file allowed for writes");
     assert.equal(asked.length, 1);
     await gate(call("write", { path: "src/b.ts", content: "" }), signal);
-    await gate(call("edit", { path: "src/a.ts", edits: [] }), signal);
-    assert.equal(asked.length, 3, "another file, or another tool on it, is asked about");
-    const any = gateAnswering(["write"], (options) => options.find((o) => o.includes("any file")));
-    await any.gate(call("write", { path: "a", content: "" }), signal);
+    assert.equal(asked.length, 2, "another file is asked about");
+    await gate(bash("cat src/a.ts"), signal);
+    assert.equal(asked.length, 3, "a file allowance allows no command");
+    const any = gateAnswering(["write", "edit"], (options) => options.find((o) => o.includes("any file")));
+    await any.gate(call("edit", { path: "a", edits: [] }), signal);
     await any.gate(call("write", { path: "b", content: "" }), signal);
-    assert.equal(any.asked.length, 1);
+    await any.gate(call("edit", { path: "c", edits: [] }), signal);
+    assert.equal(any.asked.length, 1, "edits allowed for any file: writes too");
   });
 
   it("offers 'with any arguments' only for harmless programs in one simple literal command; others get the exact command", async () => {

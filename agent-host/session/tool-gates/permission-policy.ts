@@ -27,6 +27,13 @@ export type Allowance =
   | { kind: "path"; tool: string; path: string }
   | { kind: "tool"; tool: string };
 
+/**
+ * `edit` and `write` both change a file: an allowance for one covers the other (a user who
+ * allowed edits for the session is not asked again when the model writes the file whole).
+ */
+const FILE_CHANGES = "edit/write";
+const allowanceTool = (name: string): string => (name === "edit" || name === "write" ? FILE_CHANGES : name);
+
 /** A question: its whole text, the answers offered, and what each session-wide answer allows. */
 export interface PermissionQuestion {
   title: string;
@@ -137,8 +144,10 @@ export async function permissionQuestion(call: ToolCall, cwd: string): Promise<P
     const program = await harmlessProgramOf(command);
     if (program !== undefined) allowances.set(allowProgramAnswer(program), { kind: "program", program });
   } else if (path !== undefined) {
-    allowances.set(`Allow ${call.name} of this file for this session`, { kind: "path", tool: call.name, path: resolve(cwd, path) });
-    allowances.set(`Allow ${call.name} of any file for this session`, { kind: "tool", tool: call.name });
+    const tool = allowanceTool(call.name);
+    const what = tool === FILE_CHANGES ? "changes to" : `${call.name} of`;
+    allowances.set(`Allow ${what} this file for this session`, { kind: "path", tool, path: resolve(cwd, path) });
+    allowances.set(`Allow ${what} any file for this session`, { kind: "tool", tool });
   } else {
     allowances.set(`Allow every ${call.name} call for this session`, { kind: "tool", tool: call.name });
   }
@@ -167,8 +176,8 @@ export async function covers(allowance: Allowance, call: ToolCall, cwd: string):
     case "program":
       return call.name === "bash" && typeof args.command === "string" && (await harmlessProgramOf(args.command)) === allowance.program;
     case "path":
-      return call.name === allowance.tool && typeof args.path === "string" && resolve(cwd, args.path) === allowance.path;
+      return allowanceTool(call.name) === allowance.tool && typeof args.path === "string" && resolve(cwd, args.path) === allowance.path;
     case "tool":
-      return call.name === allowance.tool;
+      return allowanceTool(call.name) === allowance.tool;
   }
 }

@@ -159,7 +159,7 @@ describe("permissions: the bundled agent asks before bash", function () {
     host.llm.enqueue({ toolCalls: [{ name: "write", arguments: { path: "plain-allowed.txt", content: "plain\n" } }] }, { text: "done" });
     void vscode.commands.executeCommand("pi.sendPrompt", "write a plain file");
     await question();
-    await ui.pickQuickPickItem("Allow write of any file for this session");
+    await ui.pickQuickPickItem("Allow changes to any file for this session");
     await settled(before);
     before = host.llm.requests.length;
     host.llm.enqueue({ toolCalls: [{ name: "write", arguments: { path: ".vscode/tasks.json", content: '{"tasks":[{"command":"echo planted"}]}\n' } }] }, { text: "done" });
