@@ -77,7 +77,10 @@ export class DialogView implements ItemView {
     const cancel = button("Cancel", { cancelled: true }, { secondary: true, "data-action": "cancel" });
     switch (item.method) {
       case "select":
-        controls.append(h("div", { class: "dialog-options", role: "group", "aria-label": item.title }, ...(item.options ?? []).map((option) => button(visibleText(option), { value: option }, { "data-option": option }))));
+        // One primary answer (the first, "Allow once" for a permission); the others, Deny above all, quieter.
+        controls.append(
+          h("div", { class: "dialog-options", role: "group", "aria-label": item.title }, ...(item.options ?? []).map((option, i) => button(visibleText(option), { value: option }, { "data-option": option, ...(i > 0 ? { secondary: true } : {}) }))),
+        );
         break;
       case "confirm":
         controls.append(h("div", { class: "dialog-options" }, button("Yes", { confirmed: true }, { "data-option": "Yes" }), button("No", { confirmed: false }, { secondary: true, "data-option": "No" })));

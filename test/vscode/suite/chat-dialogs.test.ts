@@ -21,6 +21,9 @@ describe("Pi chat: dialogs as cards", function () {
     await chatText("the select card", `${card("select")} [data-option="green"]`);
     assert.deepEqual(await ui.quickPickItems(), ["red", "green", "blue"]);
     assert.equal(await ui.webviewText(chatView, `${card("select")} .dialog-title`), "Pick a color");
+    // One primary answer, the first; the others quieter (a Deny must not look like an Allow).
+    const secondary = async (option: string) => (await ui.webviewProperties(chatView, `${card("select")} [data-option="${option}"]`, ["secondary"])).secondary;
+    assert.deepEqual([await secondary("red"), await secondary("green"), await secondary("blue")], [false, true, true]);
     await ui.screenshot("chat-dialog-open");
     await ui.clickInWebview(chatView, `${card("select")} [data-option="green"]`);
     assert.equal(await chatText("the select answer", `${card("select", "answered")} .dialog-answer`), "green");
