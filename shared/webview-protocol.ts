@@ -185,7 +185,8 @@ export const toWebviewSchemas = {
   /** `now` is the extension's clock (Date.now()), so the webview can place dialog deadlines. */
   reset: Type.Object({ type: Type.Literal("reset"), items: Type.Array(ChatItem), now: Type.Number() }),
   /** Adds an item, or replaces the one with the same key. */
-  upsert: Type.Object({ type: Type.Literal("upsert"), item: ChatItem, now: Type.Number() }),
+  /** A new item goes at the end, or right after the item `after` names (a question beside the tool that asks it). */
+  upsert: Type.Object({ type: Type.Literal("upsert"), item: ChatItem, now: Type.Number(), after: Type.Optional(Type.String()) }),
   remove: Type.Object({ type: Type.Literal("remove"), key: Type.String() }),
   /** Streams text into block `block` of an assistant item (created when missing). */
   append: Type.Object({

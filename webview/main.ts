@@ -155,7 +155,7 @@ function handle(message: ToWebview): void {
       return;
     case "upsert":
       transcript.setClock(message.now);
-      return transcript.upsert(message.item);
+      return transcript.upsert(message.item, message.after);
     case "remove":
       return transcript.remove(message.key);
     case "append":

@@ -56,7 +56,8 @@ export class TranscriptView {
     this.follow.toEnd(); // another conversation (a rewind, a session switch): its end
   }
 
-  upsert(item: ChatItem): void {
+  /** `after`: where a new item goes (after that item's entry; at the end when it is not shown). */
+  upsert(item: ChatItem, after?: string): void {
     const view = this.views.get(item.key) ?? this.render(item.key);
     if (view && sameKind(view, item)) {
       flushFrames();
@@ -66,7 +67,11 @@ export class TranscriptView {
       if (view) {
         view.dispose?.();
         view.element.replaceWith(next.element);
-      } else this.element.append(next.element);
+      } else {
+        const anchor = after === undefined ? undefined : (this.views.get(after)?.element ?? this.placeholderOf(after));
+        if (anchor) anchor.after(next.element);
+        else this.element.append(next.element);
+      }
     }
     this.keepAtEnd();
   }

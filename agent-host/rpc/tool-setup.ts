@@ -79,8 +79,8 @@ export interface GateSources {
 
 /** A question to the client: its select dialog (the permission gate's), with --confirm-timeout; undefined when nobody answered. */
 export function clientAsk(ui: () => RpcExtensionUi | undefined, timeout: number) {
-  return async (title: string, choices: string[], signal?: AbortSignal): Promise<string | undefined> => {
-    const answer = await ui()?.dialog({ method: "select", title, options: choices, ...(timeout ? { timeout } : {}) }, signal);
+  return async (title: string, choices: string[], signal?: AbortSignal, call?: { id: string }): Promise<string | undefined> => {
+    const answer = await ui()?.dialog({ method: "select", title, options: choices, ...(timeout ? { timeout } : {}), ...(call ? { toolCallId: call.id } : {}) }, signal);
     return answer && "value" in answer ? answer.value : undefined;
   };
 }

@@ -88,8 +88,8 @@ export class ChatController implements vscode.Disposable {
     this.streamed = coalesceAppends(post);
     this.transcript = new Transcript((message) => this.streamed.post(message));
     this.header = new ChatHeaderState(post, (title) => view.setDescription?.(title ?? ""));
-    this.dialogs = new ChatDialogs(this.transcript, () => view.reveal());
     this.events = new ChatEvents(this.transcript, { header: (change) => this.header.change(change) });
+    this.dialogs = new ChatDialogs(this.transcript, () => view.reveal(), () => this.events.runningTools);
     this.queue = new ChatQueue(supervisor, post, (error) => this.showError(error));
     this.pickers = new HeaderPickers(supervisor, this.header, parts.actions, (error) => this.showError(error));
     this.subscriptions.push(this.queue);

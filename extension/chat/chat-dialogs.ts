@@ -6,12 +6,30 @@ import type { Transcript } from "./transcript";
 /** The chat's side of extension dialogs: a card per request, answered from the webview. */
 export class ChatDialogs implements InlineDialogs {
   private readonly waiting = new Map<string, (answer: DialogAnswer) => void>();
+  /** Running tools that have a question beside them already. */
+  private readonly asked = new Set<string>();
 
   constructor(
     private readonly transcript: Transcript,
     /** Brings the chat into view, e.g. when a native prompt was dismissed. */
     private readonly reveal: () => void = () => undefined,
+    /** The cards of the tools running now, in start order (a tool's question is asked while it runs). */
+    private readonly runningTools: () => readonly string[] = () => [],
   ) {}
+
+  /**
+   * The tool a new question is about: the first running tool without a question yet (tools ask
+   * in the order they started); none for a question no tool asks (a command's, an extension's).
+   */
+  private askingTool(request: DialogRequest): string | undefined {
+    const running = this.runningTools();
+    for (const key of this.asked) if (!running.includes(key)) this.asked.delete(key);
+    // Our host names the call; for other agents the order of starts stands in for it.
+    const named = request.method === "select" && request.toolCallId !== undefined ? `tool-${request.toolCallId}` : undefined;
+    const tool = named ?? running.find((key) => !this.asked.has(key));
+    if (tool) this.asked.add(tool);
+    return tool;
+  }
 
   open(request: DialogRequest, deadline: number | undefined): InlineDialogCard {
     const key = this.transcript.newKey("dialog");
@@ -23,7 +41,7 @@ export class ChatDialogs implements InlineDialogs {
     if (deadline !== undefined) card.deadline = deadline;
     this.waiting.get(request.id)?.({ cancelled: true });
     const answer = new Promise<DialogAnswer>((resolve) => this.waiting.set(request.id, resolve));
-    this.transcript.upsert(card);
+    this.transcript.upsert(card, this.askingTool(request));
     return {
       answer,
       nativeDismissed: () => {

@@ -156,6 +156,11 @@ export class ChatEvents {
     }
   }
 
+  /** The cards of the tools running now, in the order they started. */
+  get runningTools(): string[] {
+    return [...this.toolStarted.keys()].map((id) => `tool-${id}`);
+  }
+
   private toolStart(event: EventOf<"tool_execution_start">): void {
     this.toolStarted.set(event.toolCallId, this.now());
     this.transcript.upsert({ key: `tool-${event.toolCallId}`, kind: "tool", toolCallId: event.toolCallId, name: event.toolName, args: event.args, output: "", status: "running" });

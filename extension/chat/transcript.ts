@@ -66,15 +66,20 @@ export class Transcript {
     return full;
   }
 
-  upsert(item: ChatItem): void {
+  /** Adds or replaces an item; a new one goes at the end, or right after the item `after` when there is one. */
+  upsert(item: ChatItem, after?: string): void {
     const at = this.index.get(item.key);
-    if (at === undefined) {
+    const anchor = at === undefined && after !== undefined ? this.index.get(after) : undefined;
+    if (at !== undefined) {
+      this.items[at] = item;
+    } else if (anchor === undefined) {
       this.index.set(item.key, this.items.length);
       this.items.push(item);
     } else {
-      this.items[at] = item;
+      this.items.splice(anchor + 1, 0, item);
+      for (let i = anchor + 1; i < this.items.length; i++) this.index.set(this.items[i].key, i);
     }
-    this.post({ type: "upsert", item, now: this.now() });
+    this.post({ type: "upsert", item, now: this.now(), ...(anchor === undefined ? {} : { after }) });
   }
 
   /** Changes some fields of an item and sends it again. */

@@ -17,7 +17,13 @@ const Timeout = Type.Optional(Type.Number({ minimum: 0, description: "ms; the ag
 
 /** Dialogs wait for an extension_ui_response with the same id. */
 export const dialogRequestSchemas = {
-  select: uiRequest("select", { title: Type.String(), options: Type.Array(Type.String()), timeout: Timeout }),
+  select: uiRequest("select", {
+    title: Type.String(),
+    options: Type.Array(Type.String()),
+    timeout: Timeout,
+    /** Ours (Pi sends none): the tool call a permission question is about, so that a client shows it beside that call. */
+    toolCallId: Type.Optional(Type.String({ maxLength: 1024 })),
+  }),
   confirm: uiRequest("confirm", { title: Type.String(), message: Type.String(), timeout: Timeout }),
   input: uiRequest("input", { title: Type.String(), placeholder: Type.Optional(Type.String()), timeout: Timeout }),
   editor: uiRequest("editor", { title: Type.String(), prefill: Type.Optional(Type.String()) }),

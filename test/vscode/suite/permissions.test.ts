@@ -208,6 +208,11 @@ describe("permissions: the bundled agent asks before bash", function () {
       return (text.match(/answered in VS Code/g) ?? []).length === 2 && /echo par-1/.test(text) && /echo par-2/.test(text) ? text : undefined;
     });
     assert.doesNotMatch(chat, /Dismissed/);
+    // Each question sits right after the card of the call it is about, not below both.
+    const items = host.api.chat.transcript.snapshot();
+    const beside = items.flatMap((item, i) => (item.kind === "dialog" ? [[items[i - 1]?.kind === "tool" ? (items[i - 1] as { args: { command?: string } }).args.command : items[i - 1]?.kind, item.title]] : []));
+    assert.deepEqual(beside, [["echo par-1", "Allow bash: echo par-1"], ["echo par-2", "Allow bash: echo par-2"]]);
+    assert.equal(await ui.webviewText("Chat", ".item-tool + .item-dialog + .item-tool + .item-dialog .dialog-title"), "Allow bash: echo par-2", "in the chat as well");
     seen.parallel += titles.length;
   });
 
