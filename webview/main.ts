@@ -182,7 +182,9 @@ function handle(message: ToWebview): void {
     case "widgets":
       return header.setWidgets(message.widgets);
     case "focus":
-      return composer.focus();
+      // Only while the chat still has the focus: a quick pick opened since must keep it.
+      if (document.hasFocus()) composer.focus();
+      return;
     case "addAttachments":
       return composer.addAttachments(message.mentions, message.images);
     case "toolCards":
