@@ -109,7 +109,6 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   };
 
   const view = lifetime.add(new ChatViewProvider(context.extensionUri, log));
-  lifetime.add(vscode.commands.registerCommand("pi.focusChat", () => view.focusPrompt()));
   // A chat acts on its own session; commands on the session the user worked with last (`sessions.active`).
   const commandContext = (session?: AgentSession): CommandContext => ({
     get supervisor() {

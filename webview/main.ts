@@ -182,9 +182,7 @@ function handle(message: ToWebview): void {
     case "widgets":
       return header.setWidgets(message.widgets);
     case "focus":
-      // Only while the chat still has the focus: a quick pick opened since must keep it.
-      if (document.hasFocus()) composer.focus();
-      return;
+      return composer.focus();
     case "addAttachments":
       return composer.addAttachments(message.mentions, message.images);
     case "toolCards":

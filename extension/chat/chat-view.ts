@@ -70,16 +70,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatSurface
     if (this.view) this.view.description = this.description;
   }
 
-  /**
-   * "Pi: Open Chat": focuses the view, then its message box. The webview focuses its box itself
-   * when its window gains the focus, but a window that kept the focus (or took it before the
-   * webview's script ran) gets no focus event: the message says it.
-   */
-  async focusPrompt(): Promise<void> {
-    await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
-    this.post({ type: "focus" });
-  }
-
   /** Shows the view without taking focus (opening the Pi side bar if needed). */
   reveal(): void {
     if (this.view) this.view.show(true);

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { CHAT_VIEW_ID } from "../chat/chat-view";
 import { registerAddToChat } from "./add-to-chat";
 import { registerApiKeyCommand } from "./api-key-command";
 import { AskPiCodeActions } from "./code-actions";
@@ -13,6 +14,7 @@ export { sessionCommandActions } from "./session-commands";
 /** Every `pi.*` command of the palette, menus and keybindings, and the "Ask Pi to fix" code action. */
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
   return [
+    vscode.commands.registerCommand("pi.focusChat", () => vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`)),
     vscode.commands.registerCommand("pi.restartAgent", async () => {
       try {
         await ctx.supervisor.restart();
