@@ -228,7 +228,7 @@ export const DialogAnswerMessage = Type.Union([
 
 export const fromWebviewSchemas = {
   ready: Type.Object({ type: Type.Literal("ready") }),
-  /** The chat's window took the focus (a click or Tab into it): its session is the one the user works with. */
+  /** The user clicked or typed in the chat (once per focus): its session is the one the user works with. */
   focused: Type.Object({ type: Type.Literal("focused") }),
   /** While the agent runs, `mode` says how the message is queued (default: steer). */
   prompt: Type.Object({

@@ -132,10 +132,19 @@ byId("composer").addEventListener("submit", (event) => event.preventDefault());
 const focusIfNowhere = () => {
   if (document.activeElement === document.body || document.activeElement === null) composer.focus();
 };
-window.addEventListener("focus", () => {
-  focusIfNowhere();
+window.addEventListener("focus", focusIfNowhere);
+// The user works in this chat: its session becomes the one commands act on (#32). Said on a click
+// or a key in it, once until it loses the focus: not on the focus alone, which the workbench
+// also hands back on its own (a closing command palette).
+let workedIn = false;
+const reportWorkedIn = () => {
+  if (workedIn) return;
+  workedIn = true;
   post({ type: "focused" });
-});
+};
+window.addEventListener("pointerdown", reportWorkedIn, true);
+window.addEventListener("keydown", reportWorkedIn, true);
+window.addEventListener("blur", () => (workedIn = false));
 // The view may have taken the focus before this script ran (its first opening): no event then.
 if (document.hasFocus()) focusIfNowhere();
 if (saved.draft) composer.setText(saved.draft, false, false);
