@@ -4,7 +4,7 @@ import type { ToWebview } from "../../shared/webview-protocol";
 import { ChatDialogs } from "./chat-dialogs";
 import { Transcript } from "./transcript";
 
-const question = (id: string): DialogRequest => ({ type: "extension_ui_request", id, method: "select", title: `Allow bash: echo ${id}`, options: ["Allow once", "Deny"] });
+const question = (id: string, toolCallId?: string): DialogRequest => ({ type: "extension_ui_request", id, method: "select", title: `Allow bash: echo ${id}`, options: ["Allow once", "Deny"], ...(toolCallId ? { toolCallId } : {}) });
 
 describe("question cards beside the tool that asks", () => {
   it("puts each question after the first running tool without one, and a question no tool asks at the end", () => {
@@ -39,8 +39,8 @@ describe("question cards beside the tool that asks", () => {
     const transcript = new Transcript(() => undefined);
     for (const key of ["tool-a", "tool-b"]) transcript.upsert({ key, kind: "notice", text: key });
     const dialogs = new ChatDialogs(transcript, () => undefined, () => ["tool-a", "tool-b"]);
-    dialogs.open({ ...question("qb"), toolCallId: "b" }, undefined);
-    dialogs.open({ ...question("qa"), toolCallId: "a" }, undefined);
+    dialogs.open(question("qb", "b"), undefined);
+    dialogs.open(question("qa", "a"), undefined);
     assert.deepEqual(transcript.snapshot().map((i) => (i.kind === "dialog" ? i.id : i.key)), ["tool-a", "qa", "tool-b", "qb"]);
   });
 });
