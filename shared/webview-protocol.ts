@@ -60,6 +60,8 @@ export const chatItemSchemas = {
     notRun: Type.Optional(Type.String()),
     /** While the model still streams the call: characters of its arguments so far (`args` then holds only their short values). */
     argumentChars: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** A call made by another call (a codemode script's `tools.*`): the key of that call's card, shown under it. */
+    parent: Type.Optional(Type.String()),
   }),
   bash: item("bash", {
     command: Type.String(),

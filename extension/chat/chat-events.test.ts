@@ -80,6 +80,23 @@ describe("chat events → transcript", () => {
     assert.deepEqual([card?.status, card?.output, card?.durationMs, (card?.args as { command: string }).command], ["done", "hi\n", 12, "echo hi"]);
   });
 
+  it("puts a nested call (parentToolCallId) under its parent's card, in order, before the next call", () => {
+    const { transcript, apply } = setup();
+    const start = (id: string, parent?: string) => apply({ type: "tool_execution_start", toolCallId: id, toolName: parent ? "mcp__srv__echo" : "codemode", args: {}, ...(parent ? { parentToolCallId: parent } : {}) });
+    const end = (id: string, parent?: string) => apply({ type: "tool_execution_end", toolCallId: id, toolName: "x", result: { content: [{ type: "text", text: "ok" }] }, isError: false, ...(parent ? { parentToolCallId: parent } : {}) });
+    start("script");
+    start("other");
+    start("n1", "script");
+    end("n1", "script");
+    start("n2", "script");
+    end("n2", "script");
+    end("script");
+    end("other");
+    const items = transcript.snapshot();
+    assert.deepEqual(items.map((i) => i.key), ["tool-script", "tool-n1", "tool-n2", "tool-other"]);
+    assert.deepEqual(items.map((i) => i.kind === "tool" && i.parent), [false, "tool-script", "tool-script", false].map((p) => p || undefined));
+  });
+
   it("shows retries and compaction as banners, and passes header changes on", () => {
     const { transcript, headers, apply } = setup();
     apply({ type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage: "overloaded" });

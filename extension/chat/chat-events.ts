@@ -17,6 +17,8 @@ const toolOutputIntervalMs = 50;
 export class ChatEvents {
   private readonly assistant: AssistantStream;
   private readonly toolStarted = new Map<string, number>();
+  /** For a call with nested calls running: the card of its latest nested call (the next goes after it). */
+  private readonly lastNested = new Map<string, string>();
   private readonly pendingOutput = new Map<string, string>();
   private outputTimer: ReturnType<typeof setTimeout> | undefined;
   private retryKey: string | undefined;
@@ -163,7 +165,12 @@ export class ChatEvents {
 
   private toolStart(event: EventOf<"tool_execution_start">): void {
     this.toolStarted.set(event.toolCallId, this.now());
-    this.transcript.upsert({ key: `tool-${event.toolCallId}`, kind: "tool", toolCallId: event.toolCallId, name: event.toolName, args: event.args, output: "", status: "running" });
+    const key = `tool-${event.toolCallId}`;
+    const parent = event.parentToolCallId === undefined ? undefined : `tool-${event.parentToolCallId}`;
+    // A nested call goes under its parent's card, after the parent's earlier nested calls.
+    const after = parent === undefined ? undefined : (this.lastNested.get(parent) ?? parent);
+    if (parent !== undefined) this.lastNested.set(parent, key);
+    this.transcript.upsert({ key, kind: "tool", toolCallId: event.toolCallId, name: event.toolName, args: event.args, output: "", status: "running", ...(parent ? { parent } : {}) }, after);
   }
 
   private toolOutput(key: string, text: string): void {
@@ -198,7 +205,9 @@ export class ChatEvents {
       ...(refused ? { notRun: "plan mode" } : {}),
       durationMs: event.durationMs ?? (started === undefined ? undefined : this.now() - started),
       images: imageCount(event.result.content) || undefined,
+      ...(existing?.parent ? { parent: existing.parent } : {}),
     });
+    this.lastNested.delete(key); // its own nested calls are over
   }
 
   private compactionEnd(event: EventOf<"compaction_end"> | EventOf<"auto_compaction_end">): void {

@@ -48,6 +48,7 @@ export class ToolView implements ItemView {
     const element = article(item, `Tool ${item.name}`);
     element.dataset.status = item.status;
     element.dataset.tool = item.name;
+    if (item.parent !== undefined) element.classList.add("tool-nested");
     // Live output is not read out as it comes: the card is announced once it settles.
     if (item.status === "running") element.setAttribute("aria-busy", "true");
     const notRun = item.status === "notRun" ? `not run: ${item.notRun ?? "refused"}` : undefined;
