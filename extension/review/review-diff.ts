@@ -33,32 +33,50 @@ export function registerReviewContent(state: ReviewState): vscode.Disposable {
     }),
   );
   // Keep moves the before: open diffs follow; the diff of a file with nothing left to review closes.
+  const settled = new SettledDiffs(state);
   lifetime.add(
     state.onDidChange(() => {
-      void closeSettledDiffs(state);
+      void settled.close();
       for (const document of vscode.workspace.textDocuments) if (document.uri.scheme === REVIEW_SCHEME) changed.fire(document.uri);
     }),
   );
+  // A diff kept open for its buffer's text (an Undo written into it and saved a moment later, a
+  // buffer not yet reloaded from the disk) closes once the buffer and the disk agree.
+  const again = (document: vscode.TextDocument) => settled.waitingFor(document.uri.fsPath) && void settled.close();
+  lifetime.add(vscode.workspace.onDidSaveTextDocument(again));
+  lifetime.add(vscode.workspace.onDidChangeTextDocument((e) => again(e.document)));
   return lifetime;
 }
 
 /**
- * Closes the review's diff tabs of files no longer under review; the active one gives way to the
- * file itself. One with unsaved changes (the diff's own revert arrow) stays, showing no difference,
- * rather than asking to save.
+ * The review's diff tabs of files no longer under review: closed, the active one giving way to the
+ * file itself. One whose buffer differs from the disk (the diff's own revert arrow, an Undo not yet
+ * saved) stays until they agree, rather than losing the text or asking to save.
  */
-async function closeSettledDiffs(state: ReviewState): Promise<void> {
-  const settled = vscode.window.tabGroups.all.flatMap((group) =>
-    group.tabs.filter(
-      (tab) =>
-        tab.input instanceof vscode.TabInputTextDiff && tab.input.original.scheme === REVIEW_SCHEME && !state.has(tab.input.original.fsPath) && !tab.isDirty && !hasUnsavedText(tab.input.modified.fsPath),
-    ),
-  );
-  if (settled.length === 0) return;
-  const shown = settled.find((tab) => tab.isActive && tab.group.isActive);
-  const file = shown && (shown.input as vscode.TabInputTextDiff).original.fsPath;
-  await vscode.window.tabGroups.close(settled, true);
-  if (file && fs.existsSync(file)) await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true, preserveFocus: false });
+class SettledDiffs {
+  /** Files whose settled diff stays open for its buffer's text. */
+  private readonly waiting = new Set<string>();
+
+  constructor(private readonly state: ReviewState) {}
+
+  waitingFor(file: string): boolean {
+    return this.waiting.has(file);
+  }
+
+  async close(): Promise<void> {
+    this.waiting.clear();
+    const settled: vscode.Tab[] = [];
+    for (const tab of vscode.window.tabGroups.all.flatMap((group) => group.tabs)) {
+      if (!(tab.input instanceof vscode.TabInputTextDiff) || tab.input.original.scheme !== REVIEW_SCHEME || this.state.has(tab.input.original.fsPath)) continue;
+      if (tab.isDirty || hasUnsavedText(tab.input.modified.fsPath)) this.waiting.add(tab.input.modified.fsPath);
+      else settled.push(tab);
+    }
+    if (settled.length === 0) return;
+    const shown = settled.find((tab) => tab.isActive && tab.group.isActive);
+    const file = shown && (shown.input as vscode.TabInputTextDiff).original.fsPath;
+    await vscode.window.tabGroups.close(settled, true);
+    if (file && fs.existsSync(file)) await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true, preserveFocus: false });
+  }
 }
 
 export function diffTitle(file: string): string {
