@@ -66,7 +66,9 @@ export function buildEntries(connections: readonly McpConnection[], selected: (n
         description,
         parameters: parametersOf(tool.inputSchema),
         async execute(_id, params, signal) {
-          return toAgentResult(await connection.call(tool.name, params as Record<string, unknown>, signal), config.name, tool.name);
+          const result = await connection.call(tool.name, params as Record<string, unknown>, signal);
+          // A codemode script gets the whole CallToolResult (`structured`); the model, its content.
+          return { ...toAgentResult(result, config.name, tool.name), structured: result };
         },
       };
       entries.push({

@@ -55,12 +55,14 @@ export function setUpMcp(options: CliOptions, sources: McpSources): McpManager |
     selected: mcpToolSelection(options.tools, options.excludeTools),
     report: tell,
     clientVersion: VERSION,
+    declaredTools: () => agent.tools,
     toolsChanged: () => {
       const mcpTools: AnyAgentTool[] = manager.tools();
       agent.setTools([...agent.tools.filter((t) => !ours.has(t.name)), ...mcpTools]);
       ours = new Set(mcpTools.map((t) => t.name));
     },
   });
+  sources.resources.extraTools = () => manager.promptTools();
   sources.resources.extraSections = (): Record<string, string> => {
     const section = manager.systemSection();
     return section ? { [MCP_SERVERS_SECTION]: section } : {};

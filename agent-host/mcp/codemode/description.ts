@@ -1,0 +1,99 @@
+/**
+ * What the model reads of codemode: the tool's description and parameters, its line in the
+ * system prompt's tool list and its rule, as pi 1.5.2 words them (test/peers/mcp-parity.test.ts
+ * compares them with the real pi), less what this host does not offer (`models`). Also the
+ * declaration of a tool as a script sees it (`describeTool()`, `ALL_TOOLS`).
+ */
+import { Type } from "@sinclair/typebox";
+
+export const CODEMODE = "codemode";
+
+export const codemodeSchema = Type.Object({
+  code: Type.String({ description: "Raw JavaScript source." }),
+});
+
+export const CODEMODE_SNIPPET = "Run JavaScript that calls other tools";
+export const CODEMODE_GUIDELINES: readonly string[] = [
+  "Use codemode to batch independent tool calls (Promise.allSettled), chain them, or filter large output, instead of many separate calls.",
+];
+
+const INTRO = `Run JavaScript that calls other tools. The input is raw JavaScript (not JSON, no code fence), run as an async function body in a QuickJS sandbox: top-level \`await\` and \`return\` work. No Node, file system, network, or timers.
+- \`await tools.<name>({ ...args })\` resolves to a string, or an object if the tool's declaration says so, and rejects with an Error on failure. A tool whose declaration returns an object resolves on failure too when it returned that object; check its fields. Calls still running when the script ends are cancelled.
+- Optional first line: \`// @options: {"max_output_tokens": 10000, "timeout_ms": 60000}\``;
+
+const GLOBALS = [
+  "Globals:",
+  "- `text(value)`, `image(dataUrlOrImageBlock)`, `console.log(...)`, and top-level `return` add output; `exit()` ends the script. With several text items, each starts with a `==> text N/M <==` line, and `console` lines follow the other output in one `<console_output>` block. `image()` also saves the image to a temp file and the result names its path.",
+  "- `store(key, value)` and `load(key)` keep JSON values across codemode calls.",
+  "- `ALL_TOOLS`, `await searchTools(query, { limit?, namespace? })`, `await describeTool(name)`, `await describeNamespace(name)`: find unlisted tools, such as MCP tools.",
+].join("\n");
+
+/**
+ * The codemode tool's description. Pi lists here the callable tools that are neither declared nor
+ * deferred; in this host every MCP tool a script reaches is one of those two, so none is listed
+ * and the description does not change while servers connect.
+ */
+export const CODEMODE_DESCRIPTION = `${INTRO}\n\n${GLOBALS}`;
+
+/** The identifier a script uses for a tool: characters not valid in a JavaScript identifier become `_`. */
+export function scriptIdentifier(name: string): string {
+  let id = "";
+  for (const char of name) id += (id === "" ? /^[A-Za-z_$]$/ : /^[A-Za-z0-9_$]$/).test(char) ? char : "_";
+  return id === "" ? "_" : id;
+}
+
+/** What a declared tool's description gains while codemode is declared: how a script calls it, and what it gets. */
+export function scriptCallNote(name: string, mcp: boolean): string {
+  const resolves = mcp ? "`{ content, structuredContent?, isError? }`" : "a string";
+  return `\n\nCodemode: \`tools.${scriptIdentifier(name)}(args)\` resolves to ${resolves}.`;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** A JSON schema as a TypeScript type, as far as a script needs it (objects, arrays, unions, enums). */
+export function schemaType(schema: unknown, depth = 0): string {
+  if (depth > 6 || typeof schema !== "object" || schema === null) return "unknown";
+  const s = schema as Record<string, unknown>;
+  if (s.const !== undefined) return JSON.stringify(s.const);
+  if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join(" | ") || "never";
+  const variants = (Array.isArray(s.anyOf) ? s.anyOf : Array.isArray(s.oneOf) ? s.oneOf : undefined) as unknown[] | undefined;
+  if (variants) return [...new Set(variants.map((v) => schemaType(v, depth + 1)))].join(" | ");
+  const type = Array.isArray(s.type) ? (s.type as unknown[]) : [s.type];
+  const parts = type.map((t) => {
+    switch (t) {
+      case "string":
+      case "number":
+      case "boolean":
+      case "null":
+        return t;
+      case "integer":
+        return "number";
+      case "array":
+        return `${wrap(schemaType(s.items, depth + 1))}[]`;
+      case "object":
+      case undefined:
+        return s.properties && typeof s.properties === "object" ? objectType(s, depth) : t === "object" ? "Record<string, unknown>" : "unknown";
+      default:
+        return "unknown";
+    }
+  });
+  return [...new Set(parts)].join(" | ");
+}
+
+const wrap = (type: string): string => (/[|&]/.test(type) ? `(${type})` : type);
+
+function objectType(s: Record<string, unknown>, depth: number): string {
+  const required = new Set(Array.isArray(s.required) ? (s.required as unknown[]) : []);
+  const fields = Object.entries(s.properties as Record<string, unknown>).map(([key, value]) => {
+    const name = IDENTIFIER.test(key) ? key : JSON.stringify(key);
+    const description = typeof (value as { description?: unknown })?.description === "string" ? `/** ${String((value as { description: string }).description).replaceAll("*/", "*\\/").split("\n")[0]} */ ` : "";
+    return `${description}${name}${required.has(key) ? "" : "?"}: ${schemaType(value, depth + 1)};`;
+  });
+  return `{ ${fields.join(" ")} }`;
+}
+
+/** A tool as `describeTool()` and `ALL_TOOLS` give it: its description, then its declaration. */
+export function toolDeclaration(tool: { name: string; description: string; parameters: unknown }, output: string): string {
+  const declaration = `declare const tools: { ${scriptIdentifier(tool.name)}(args: ${schemaType(tool.parameters)}): Promise<${output}>; };`;
+  return `${tool.description.trim()}\n\ncodemode tool declaration:\n\`\`\`ts\n${declaration}\n\`\`\``;
+}

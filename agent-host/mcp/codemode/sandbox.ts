@@ -1,0 +1,98 @@
+/**
+ * Runs one script in a worker thread (worker.ts) and answers its calls. The worker is the
+ * boundary: the host terminates it when the run is aborted or the script's deadline passes (a
+ * grace second after the worker's own interrupt), so a script that never yields (an endless
+ * loop) stops without the host's help; its calls still running are cancelled.
+ */
+import * as path from "node:path";
+import { Worker } from "node:worker_threads";
+import type { CallKind, HostMessage, OutputItem, ScriptFailure, StoreWrites, WorkerMessage, WorkerStart } from "./protocol";
+
+/** Set by esbuild in dist/. */
+declare const __PI_BUNDLED__: boolean | undefined;
+
+/** Pi's heap limit for a script's VM. */
+export const MEMORY_LIMIT_BYTES = 256 * 1024 * 1024;
+/** After the deadline, the worker's own interrupt has this long before the host terminates it. */
+const GRACE_MS = 1000;
+
+/** dist/codemode-worker.js and dist/quickjs.wasm beside the bundle; from source, the built worker and the package's wasm. */
+function files(): { worker: string; wasm: string } {
+  if (typeof __PI_BUNDLED__ !== "undefined" && __PI_BUNDLED__) return { worker: path.join(__dirname, "codemode-worker.js"), wasm: path.join(__dirname, "quickjs.wasm") };
+  const root = path.join(__dirname, "..", "..", "..");
+  return { worker: path.join(root, "dist", "codemode-worker.js"), wasm: path.join(root, "node_modules", "quickjs-wasi", "quickjs.wasm") };
+}
+
+export interface ScriptRun {
+  code: string;
+  timeoutMs?: number;
+  toolIds: string[];
+  allTools: { name: string; description: string }[];
+  store: Record<string, unknown>;
+  /** A tool call or a discovery question: resolves to the value (JSON-able) or rejects with the error the script gets. */
+  answer(kind: CallKind, name: string, args: unknown, signal: AbortSignal): Promise<unknown>;
+  /** The run's abort. */
+  signal: AbortSignal;
+}
+
+export type ScriptResult = { output: OutputItem[] } & ({ ok: true; value?: string; storeWrites: StoreWrites } | { ok: false; error: ScriptFailure });
+
+export function runScript(run: ScriptRun): Promise<ScriptResult> {
+  const output: OutputItem[] = [];
+  const calls = new AbortController();
+  const { worker: workerFile, wasm } = files();
+  const start: WorkerStart = {
+    wasmPath: wasm,
+    code: run.code,
+    ...(run.timeoutMs !== undefined ? { deadline: Date.now() + run.timeoutMs, timeoutMs: run.timeoutMs } : {}),
+    memoryLimitBytes: MEMORY_LIMIT_BYTES,
+    toolIds: run.toolIds,
+    allTools: run.allTools,
+    store: run.store,
+  };
+  return new Promise<ScriptResult>((resolve) => {
+    let done = false;
+    let hardStop: NodeJS.Timeout | undefined;
+    // No env, no argv, no stdin: the worker needs none of the host's.
+    const worker = new Worker(workerFile, { workerData: start, env: {}, argv: [], stdin: false, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: 256 } });
+    const end = (result: ScriptResult): void => {
+      if (done) return;
+      done = true;
+      clearTimeout(hardStop);
+      run.signal.removeEventListener("abort", onAbort);
+      calls.abort(new Error("The script ended"));
+      void worker.terminate();
+      resolve(result);
+    };
+    const failed = (kind: ScriptFailure["kind"], message: string): void => end({ output, ok: false, error: { kind, message } });
+    const onAbort = (): void => failed("aborted", "Execution aborted");
+    if (run.signal.aborted) return onAbort();
+    run.signal.addEventListener("abort", onAbort, { once: true });
+    if (run.timeoutMs !== undefined) hardStop = setTimeout(() => failed("timeout", `Execution timed out after ${run.timeoutMs} ms`), run.timeoutMs + GRACE_MS);
+    worker.on("message", (message: WorkerMessage) => {
+      if (done) return;
+      if (message.type === "output") output.push(message.item);
+      else if (message.type === "done") end(message.ok ? { output, ok: true, ...(message.value === undefined ? {} : { value: message.value }), storeWrites: message.storeWrites } : { output, ok: false, error: message.error });
+      else {
+        const reply = (answer: HostMessage): void => {
+          if (!done) worker.postMessage(answer);
+        };
+        let args: unknown;
+        try {
+          args = JSON.parse(message.args);
+        } catch {
+          args = {};
+        }
+        run.answer(message.kind, message.name, args, calls.signal).then(
+          (value) => {
+            const json = value === undefined ? undefined : JSON.stringify(value);
+            reply(json === undefined ? { type: "reply", id: message.id, ok: true } : { type: "reply", id: message.id, ok: true, json });
+          },
+          (error: unknown) => reply({ type: "reply", id: message.id, ok: false, message: error instanceof Error ? error.message : String(error) }),
+        );
+      }
+    });
+    worker.on("error", (error) => failed("sandbox", error.message));
+    worker.on("exit", (code) => failed("sandbox", `The sandbox ended (exit code ${code}) before the script finished`));
+  });
+}

@@ -1,0 +1,105 @@
+/**
+ * The `codemode` tool (Pi 1.x): the model writes a JavaScript script that calls other tools; the
+ * script runs in a QuickJS sandbox in a worker thread (sandbox.ts), and only its output reaches
+ * the model. A script's `tools.<name>()` goes through the agent loop's path for tool calls (the
+ * nested runner: argument validation, the permission questions, tool events with
+ * `parentToolCallId`), and reaches only the tools the exposure lets scripts reach: declared
+ * tools, and MCP tools with `codemode` or `deferred` exposure, never hidden or filtered-out ones.
+ */
+import type { AgentTool, AgentToolResult, NestedToolRunner } from "../../agent/tool";
+import { CODEMODE, CODEMODE_DESCRIPTION, codemodeSchema, scriptIdentifier } from "./description";
+import { discover, findTool, listEntry, type CallableTool } from "./discovery";
+import { resultContent, type CallRecord } from "./output";
+import { runScript } from "./sandbox";
+import { parseSource } from "./source";
+import type { Static } from "@sinclair/typebox";
+
+export interface CodemodeSource {
+  /** The tools a script may call now (codemode itself never). */
+  callable(): CallableTool[];
+  /** Resolves once every enabled server has connected or failed. */
+  settled(): Promise<void>;
+}
+
+interface CallRow extends CallRecord {
+  id: string;
+  args: string;
+  durationMs?: number;
+  error?: string;
+}
+
+export interface CodemodeDetails {
+  calls: CallRow[];
+}
+
+const textOf = (result: AgentToolResult): string => result.content.filter((c) => c.type === "text").map((c) => (c as { text: string }).text).join("\n");
+const preview = (value: unknown, max: number): string => {
+  const text = JSON.stringify(value) ?? "";
+  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+};
+
+export function createCodemodeTool(source: CodemodeSource): AgentTool<typeof codemodeSchema, CodemodeDetails> {
+  /** store()/load(): kept for the host's life; a script's writes are kept only when it succeeds. */
+  const store = new Map<string, unknown>();
+  return {
+    name: CODEMODE,
+    label: CODEMODE,
+    description: CODEMODE_DESCRIPTION,
+    parameters: codemodeSchema,
+    async execute(toolCallId, params: Static<typeof codemodeSchema>, signal, onUpdate, nested?: NestedToolRunner) {
+      const startedAt = Date.now();
+      const calls: CallRow[] = [];
+      const publish = (): void => onUpdate({ content: [], details: { calls: calls.map((c) => ({ ...c })) } });
+      let parsed: ReturnType<typeof parseSource>;
+      try {
+        parsed = parseSource(params.code);
+      } catch (error) {
+        return { content: resultContent({ ok: false, output: [], error: { kind: "script", message: error instanceof Error ? error.message : String(error) }, calls, wallMs: Date.now() - startedAt }), details: { calls }, isError: true };
+      }
+      publish();
+      await source.settled();
+      const callable = source.callable().filter((c) => c.tool.name !== CODEMODE);
+      const result = await runScript({
+        code: parsed.code,
+        ...(parsed.options.timeoutMs !== undefined ? { timeoutMs: parsed.options.timeoutMs } : {}),
+        toolIds: callable.map((c) => scriptIdentifier(c.tool.name)),
+        allTools: callable.map(listEntry),
+        store: Object.fromEntries(store),
+        signal,
+        async answer(kind, name, args, callSignal) {
+          if (kind !== "tool") return discover(kind, args, callable);
+          const found = findTool(callable, name);
+          if (!found) throw new Error(`No tool ${name} is callable from scripts`);
+          if (!nested) throw new Error("Tool calls need the agent loop");
+          const row: CallRow = { id: `${toolCallId}/?`, name: found.tool.name, args: preview(args, 200), status: "running" };
+          calls.push(row);
+          publish();
+          const outcome = await nested.runTool(found.tool, args, AbortSignal.any([signal, callSignal]));
+          row.id = outcome.toolCallId;
+          row.durationMs = Date.now() - startedAt;
+          row.status = outcome.isError ? (callSignal.aborted || signal.aborted ? "cancelled" : "error") : "ok";
+          if (outcome.isError) row.error = textOf(outcome.result).slice(0, 500);
+          publish();
+          // An MCP tool resolves to its whole CallToolResult, isError too; a failed call of another tool rejects.
+          if (outcome.result.structured !== undefined) return outcome.result.structured;
+          if (outcome.isError) throw new Error(textOf(outcome.result) || `Tool "${found.tool.name}" failed`);
+          return textOf(outcome.result);
+        },
+      });
+      for (const call of calls) if (call.status === "running") call.status = "cancelled";
+      if (result.ok) {
+        for (const key of result.storeWrites.delete) store.delete(key);
+        for (const [key, value] of Object.entries(result.storeWrites.set)) store.set(key, value);
+      }
+      const content = resultContent({
+        ok: result.ok,
+        output: result.output,
+        ...(result.ok ? (result.value === undefined ? {} : { value: result.value }) : { error: result.error }),
+        calls,
+        wallMs: Date.now() - startedAt,
+        ...(parsed.options.maxOutputTokens !== undefined ? { maxOutputTokens: parsed.options.maxOutputTokens } : {}),
+      });
+      return { content, details: { calls }, ...(result.ok ? {} : { isError: true }) };
+    },
+  };
+}
