@@ -178,4 +178,12 @@ describe("codemode in the agent host (server-everything, QuickJS sandbox)", func
     assert.ok(text.length < 2000, `${text.length} chars`);
     assert.match(text, /\[Full output: [^\]]+\]/);
   });
+
+  it("--exclude-tools codemode: the codemode server's tools are reached through tool_search instead", async function () {
+    s = await start("host", { mcpServers: { everything: stdioServer() } }, { extraArgs: ["--exclude-tools", "codemode"] });
+    await run(s, "hi");
+    const names = toolNames(s.llm.requests[0]!);
+    assert.ok(!names.includes("codemode") && names.includes("tool_search"), names.join(","));
+    assert.match(systemText(s.llm.requests[0]!), /- mcp__everything \(tool_search\)/);
+  });
 });

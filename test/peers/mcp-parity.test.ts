@@ -1,10 +1,24 @@
 /**
  * The same mcp.json in our host and in pi 1.5.2 (the real peer), with the reference server: the
- * same direct tools with the same parameters, and the same mcp_servers section for a deferred one.
+ * same direct tools with the same parameters, the same mcp_servers section for a deferred one,
+ * and for a codemode one (Pi's default) the same codemode tool and section.
  */
 import { strict as assert } from "node:assert";
-import { toolNames } from "../support/mock-llm";
+import { toolNames, type RecordedRequest } from "../support/mock-llm";
 import { mcpTools, run, start, stdioServer, stop, systemText } from "./mcp-support";
+
+/** The agent's first model request for a prompt, with this mcp.json. */
+async function firstRequest(kind: "host" | "pi-1.5.2", config: object): Promise<RecordedRequest> {
+  const s = await start(kind, config);
+  try {
+    await run(s, "hi");
+    return s.llm.requests[0]!;
+  } finally {
+    await stop(s);
+  }
+}
+
+const serversSectionOf = (request: RecordedRequest): string | undefined => /MCP servers whose tools are not declared to you\.[^\n]*(\n- [^\n]*)*/.exec(systemText(request))?.[0];
 
 describe("the same mcp.json in our host and pi 1.5.2", function () {
   this.timeout(120_000);
@@ -31,19 +45,35 @@ describe("the same mcp.json in our host and pi 1.5.2", function () {
     const config = { mcpServers: { "docs-web": stdioServer({ exposure: "deferred", description: "Reference server: echo, sums, images" }) } };
     const seen: Record<string, { search: boolean; mcp: string[]; section: string | undefined }> = {};
     for (const kind of ["host", "pi-1.5.2"] as const) {
-      const s = await start(kind, config);
-      try {
-        await run(s, "hi");
-        const request = s.llm.requests[0]!;
-        const system = systemText(request);
-        seen[kind] = { search: toolNames(request).includes("tool_search"), mcp: mcpTools(request), section: /MCP servers whose tools are not declared to you\.[^\n]*(\n- [^\n]*)*/.exec(system)?.[0] };
-      } finally {
-        await stop(s);
-      }
+      const request = await firstRequest(kind, config);
+      seen[kind] = { search: toolNames(request).includes("tool_search"), mcp: mcpTools(request), section: serversSectionOf(request) };
     }
     assert.deepEqual(seen.host, seen["pi-1.5.2"]);
     assert.equal(seen.host!.search, true);
     assert.deepEqual(seen.host!.mcp, []);
     assert.match(seen.host!.section ?? "", /- mcp__docs_web \(tool_search\): Reference server: echo, sums, images/);
+  });
+
+  it("declares the same codemode tool (name, description, parameters) and the same mcp_servers section for a codemode server", async function () {
+    const config = { mcpServers: { "docs-web": stdioServer({ description: "Reference server: echo, sums, images" }) } };
+    type Seen = { codemode: { description: string; parameters: unknown } | undefined; search: boolean; mcp: string[]; section: string | undefined; listed: boolean; rule: boolean };
+    const seen: Record<string, Seen> = {};
+    for (const kind of ["host", "pi-1.5.2"] as const) {
+      const request = await firstRequest(kind, config);
+      const system = systemText(request);
+      const tool = request.body.tools?.find((t) => t.function.name === "codemode");
+      seen[kind] = {
+        // Pi also offers `models` (classifiers, image models), which this host does not: its line is left out.
+        codemode: tool && { description: String(tool.function.description).replace(/\n- `models`: [^\n]*$/, ""), parameters: tool.function.parameters },
+        search: toolNames(request).includes("tool_search"),
+        mcp: mcpTools(request),
+        section: serversSectionOf(request),
+        listed: system.includes("- codemode: Run JavaScript that calls other tools"),
+        rule: system.includes("- Use codemode to batch independent tool calls (Promise.allSettled), chain them, or filter large output, instead of many separate calls."),
+      };
+    }
+    assert.ok(seen["pi-1.5.2"]!.codemode, "pi declares codemode");
+    assert.deepEqual(seen.host, seen["pi-1.5.2"]);
+    assert.equal(seen.host!.section, "MCP servers whose tools are not declared to you. Call the tools of `codemode` servers from codemode scripts.\n- mcp__docs_web (codemode): Reference server: echo, sums, images");
   });
 });

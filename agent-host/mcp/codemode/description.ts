@@ -89,7 +89,7 @@ function objectType(s: Record<string, unknown>, depth: number): string {
     const description = typeof (value as { description?: unknown })?.description === "string" ? `/** ${String((value as { description: string }).description).replaceAll("*/", "*\\/").split("\n")[0]} */ ` : "";
     return `${description}${name}${required.has(key) ? "" : "?"}: ${schemaType(value, depth + 1)};`;
   });
-  return `{ ${fields.join(" ")} }`;
+  return fields.length === 0 ? "{}" : `{ ${fields.join(" ")} }`;
 }
 
 /** A tool as `describeTool()` and `ALL_TOOLS` give it: its description, then its declaration. */

@@ -5,8 +5,8 @@
 
 /** What the worker starts with (its workerData). */
 export interface WorkerStart {
-  /** quickjs.wasm of quickjs-wasi. */
-  wasmPath: string;
+  /** quickjs.wasm of quickjs-wasi, compiled once by the host and shared with each worker. */
+  wasm: object;
   /** The script's body (the options line taken off). */
   code: string;
   /** Epoch ms at which the script is interrupted (its `timeout_ms`); none by default, as in Pi. */

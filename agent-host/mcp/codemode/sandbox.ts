@@ -4,6 +4,7 @@
  * grace second after the worker's own interrupt), so a script that never yields (an endless
  * loop) stops without the host's help; its calls still running are cancelled.
  */
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { CallKind, HostMessage, OutputItem, ScriptFailure, StoreWrites, WorkerMessage, WorkerStart } from "./protocol";
@@ -21,6 +22,14 @@ function files(): { worker: string; wasm: string } {
   if (typeof __PI_BUNDLED__ !== "undefined" && __PI_BUNDLED__) return { worker: path.join(__dirname, "codemode-worker.js"), wasm: path.join(__dirname, "quickjs.wasm") };
   const root = path.join(__dirname, "..", "..", "..");
   return { worker: path.join(root, "dist", "codemode-worker.js"), wasm: path.join(root, "node_modules", "quickjs-wasi", "quickjs.wasm") };
+}
+
+/** The host's tsconfig has no DOM lib: WebAssembly's constructor, typed as far as used here. */
+const wasmApi = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => object } }).WebAssembly;
+let compiled: object | undefined;
+/** QuickJS compiled on the first script, then shared with every worker (a worker would take ~0.1 s to compile it). */
+function quickJs(file: string): object {
+  return (compiled ??= new wasmApi.Module(readFileSync(file)));
 }
 
 export interface ScriptRun {
@@ -42,7 +51,7 @@ export function runScript(run: ScriptRun): Promise<ScriptResult> {
   const calls = new AbortController();
   const { worker: workerFile, wasm } = files();
   const start: WorkerStart = {
-    wasmPath: wasm,
+    wasm: quickJs(wasm),
     code: run.code,
     ...(run.timeoutMs !== undefined ? { deadline: Date.now() + run.timeoutMs, timeoutMs: run.timeoutMs } : {}),
     memoryLimitBytes: MEMORY_LIMIT_BYTES,

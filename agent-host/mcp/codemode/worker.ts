@@ -6,7 +6,6 @@
  * nothing else: no Node, no host objects, no timers. Limits: QuickJS's heap (256 MB, Pi's) and
  * stack, `timeout_ms` through the interrupt handler, output size and count.
  */
-import { readFileSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import type { JSValueHandle } from "quickjs-wasi" with { "resolution-mode": "import" };
 import { PRELUDE } from "./prelude";
@@ -33,7 +32,7 @@ async function main(): Promise<void> {
   // An ES module: imported, which esbuild bundles into the worker.
   const { QuickJS, MAX_STACK_SIZE } = await import("quickjs-wasi");
   const vm = await QuickJS.create({
-    wasm: readFileSync(start.wasmPath),
+    wasm: start.wasm as Parameters<typeof QuickJS.create>[0] extends { wasm: infer W } ? W : never,
     memoryLimit: start.memoryLimitBytes,
     maxStackSize: MAX_STACK_SIZE,
     interruptHandler: () => {
