@@ -186,4 +186,38 @@ describe("codemode in the agent host (server-everything, QuickJS sandbox)", func
     assert.ok(!names.includes("codemode") && names.includes("tool_search"), names.join(","));
     assert.match(systemText(s.llm.requests[0]!), /- mcp__everything \(tool_search\)/);
   });
+
+  it("more limits: exit() cannot be caught, codemode cannot call itself, console and store floods fail, at most PI_CODEMODE_MAX_WORKERS scripts run at once", async function () {
+    s = await start("host", { mcpServers: { everything: stdioServer() } }, { env: { PI_CODEMODE_MAX_WORKERS: "1" } });
+    s.llm.enqueue(
+      codemode("exit", "try { text('before'); exit(); } catch (e) { text('caught'); await tools.mcp__everything__echo({ message: 'after exit' }); } finally { text('finally'); }\ntext('after');"),
+      codemode("self", "return [typeof tools.codemode, ALL_TOOLS.some((t) => t.name === 'codemode'), typeof tools.tool_search].join(',');"),
+      codemode("flood", "for (let i = 0; i < 100001; i++) { try { console.log(i); } catch (e) {} }\nreturn 'survived';"),
+      codemode("store", "store('k', 'x'.repeat(300000));"),
+      // Two scripts in one turn with one worker: the second waits, and its deadline passes while it waits.
+      { toolCalls: [{ id: "busy", name: "codemode", arguments: { code: "// @options: {\"timeout_ms\": 2000}\nwhile (true) {}" } }, { id: "queued", name: "codemode", arguments: { code: "// @options: {\"timeout_ms\": 500}\nreturn 'ran';" } }] },
+      { text: "done" },
+    );
+    await run(s, "limits");
+    assert.match(scriptResult(s, 1), /^Script completed[\s\S]*Output:\n+before$/);
+    assert.ok(!s.peer.received.some((f) => f.type === "tool_execution_start" && f.parentToolCallId === "exit"), "no call after exit()");
+    assert.match(scriptResult(s, 2), /Script completed[\s\S]*undefined,false,undefined/);
+    assert.match(scriptResult(s, 3), /^Script failed[\s\S]*output passed/);
+    assert.ok(!scriptResult(s, 3).includes("survived"));
+    assert.match(scriptResult(s, 4), /^Script failed[\s\S]*at most 262144 characters/);
+    const last = toolResultMessages(s.llm.requests[5]!);
+    assert.match(messageText(last.find((m) => m.tool_call_id === "busy")!), /Script timed out/);
+    assert.match(messageText(last.find((m) => m.tool_call_id === "queued")!), /while waiting for a free codemode worker/);
+    await stillAlive(s);
+  });
+
+  it("image(): an MCP image block reaches the model as an image, saved to a file named before it", async function () {
+    s = await start("host", { mcpServers: { everything: stdioServer() } });
+    s.llm.enqueue(codemode("img", "const r = await tools.mcp__everything__get_tiny_image({});\nimage(r.content.find((c) => c.type === 'image'));"), { text: "done" });
+    await run(s, "show the image");
+    const end = s.peer.received.find((f) => f.type === "tool_execution_end" && f.toolCallId === "img") as { result: { content: { type: string; text?: string; mimeType?: string }[] } } | undefined;
+    const content = end!.result.content;
+    assert.ok(content.some((c) => c.type === "image" && c.mimeType === "image/png"), JSON.stringify(content).slice(0, 300));
+    assert.ok(content.some((c) => c.type === "text" && /\[Image saved to \S+\.png \(image\/png, \d+ bytes\)\]/.test(c.text ?? "")));
+  });
 });

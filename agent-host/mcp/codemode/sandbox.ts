@@ -46,7 +46,63 @@ export interface ScriptRun {
 
 export type ScriptResult = { output: OutputItem[] } & ({ ok: true; value?: string; storeWrites: StoreWrites } | { ok: false; error: ScriptFailure });
 
-export function runScript(run: ScriptRun): Promise<ScriptResult> {
+/** Workers alive at once in this host (Pi's default, `PI_CODEMODE_MAX_WORKERS`): each may hold 256 MB. */
+function maxWorkers(): number {
+  const value = Number(process.env.PI_CODEMODE_MAX_WORKERS);
+  return Number.isInteger(value) && value > 0 ? value : 2;
+}
+/** How long a script waits for a free worker before failing without running. */
+const WORKER_WAIT_MS = 60_000;
+let active = 0;
+const waiting: (() => void)[] = [];
+
+/** A worker slot, in arrival order; "aborted" or "timeout" when none came in time. */
+function reserve(signal: AbortSignal, timeoutMs: number): Promise<"reserved" | "aborted" | "timeout"> {
+  return new Promise((resolve) => {
+    const settle = (outcome: "reserved" | "aborted" | "timeout"): void => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      const index = waiting.indexOf(grant);
+      if (index >= 0) waiting.splice(index, 1);
+      resolve(outcome);
+    };
+    const grant = (): void => settle("reserved");
+    const onAbort = (): void => settle("aborted");
+    const timer = setTimeout(() => settle("timeout"), timeoutMs);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    waiting.push(grant);
+    admit();
+  });
+}
+
+function admit(): void {
+  while (waiting.length > 0 && active < maxWorkers()) {
+    active++;
+    waiting.shift()!();
+  }
+}
+
+/** Runs the script once a worker slot is free; the wait counts toward its deadline. */
+export async function runScript(run: ScriptRun): Promise<ScriptResult> {
+  const startedAt = Date.now();
+  const slot = await reserve(run.signal, Math.min(run.timeoutMs ?? Infinity, WORKER_WAIT_MS));
+  if (slot === "aborted") return { output: [], ok: false, error: { kind: "aborted", message: "Execution aborted before the script started" } };
+  if (slot === "timeout") {
+    const message = run.timeoutMs !== undefined && run.timeoutMs <= WORKER_WAIT_MS ? `Execution timed out after ${run.timeoutMs} ms while waiting for a free codemode worker` : `No codemode worker became free within ${WORKER_WAIT_MS / 1000} seconds (at most ${maxWorkers()} run at once); the script did not start`;
+    return { output: [], ok: false, error: { kind: "timeout", message } };
+  }
+  try {
+    const waited = Date.now() - startedAt;
+    return await runInWorker(run.timeoutMs === undefined ? run : { ...run, timeoutMs: Math.max(1, run.timeoutMs - waited) });
+  } finally {
+    // The slot is free once the worker is gone (runInWorker resolves after terminate()).
+    active--;
+    admit();
+  }
+}
+
+function runInWorker(run: ScriptRun): Promise<ScriptResult> {
   const output: OutputItem[] = [];
   const calls = new AbortController();
   const { worker: workerFile, wasm } = files();
@@ -70,8 +126,8 @@ export function runScript(run: ScriptRun): Promise<ScriptResult> {
       clearTimeout(hardStop);
       run.signal.removeEventListener("abort", onAbort);
       calls.abort(new Error("The script ended"));
-      void worker.terminate();
-      resolve(result);
+      // Resolved once the worker is gone, so its slot (and its memory) is free again.
+      worker.terminate().then(() => resolve(result), () => resolve(result));
     };
     const failed = (kind: ScriptFailure["kind"], message: string): void => end({ output, ok: false, error: { kind, message } });
     const onAbort = (): void => failed("aborted", "Execution aborted");

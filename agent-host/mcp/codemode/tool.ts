@@ -67,7 +67,8 @@ export function createCodemodeTool(source: CodemodeSource): AgentTool<typeof cod
         store: Object.fromEntries(store),
         signal,
         async answer(kind, name, args, callSignal) {
-          if (kind !== "tool") return discover(kind, args, callable);
+          if (kind === "searchTools" || kind === "describeTool" || kind === "describeNamespace") return discover(kind, args, callable);
+          if (kind !== "tool") throw new Error(`Unknown request ${String(kind)}`);
           const found = findTool(callable, name);
           if (!found) throw new Error(`No tool ${name} is callable from scripts`);
           if (!nested) throw new Error("Tool calls need the agent loop");

@@ -67,12 +67,15 @@ async function main(): Promise<void> {
   const hostFunctions = [
     fn("call", (kind, name, args) => {
       const deferred = vm.newPromise();
+      // After exit() (or a limit) the script has ended: its remaining instructions, until the interrupt lands, reach nothing.
+      if (stop) return deferred.handle;
       const id = nextId++;
       pending.set(id, deferred);
       post({ type: "call", id, kind: str(kind) as CallKind, name: str(name) ?? "", args: str(args) ?? "{}" });
       return deferred.handle;
     }),
     fn("emit", (kind, payload) => {
+      if (stop) return undefined;
       const k = str(kind);
       const text = str(payload) ?? "";
       outputCalls++;
@@ -89,6 +92,7 @@ async function main(): Promise<void> {
       return undefined;
     }),
     fn("storeSet", (key, json) => {
+      if (stop) return undefined;
       const k = str(key) ?? "";
       const value = str(json);
       if (value === undefined) {
