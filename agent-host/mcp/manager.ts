@@ -16,7 +16,7 @@ import { serversSection } from "./system-section";
 export { MCP_SERVERS_SECTION } from "./system-section";
 import { createResourceTools, RESOURCE_TOOL_NAMES } from "./resource-tools";
 import { createToolSearchTool, TOOL_SEARCH } from "./tool-search";
-import { CODEMODE, CODEMODE_DESCRIPTION, CODEMODE_GUIDELINES, CODEMODE_SNIPPET } from "./codemode/description";
+import { CODEMODE, CODEMODE_DESCRIPTION, CODEMODE_GUIDELINES, CODEMODE_SNIPPET, scriptCallNote, withNote } from "./codemode/description";
 import type { CallableTool, ScriptNamespace } from "./codemode/discovery";
 import { createCodemodeTool } from "./codemode/tool";
 
@@ -146,8 +146,18 @@ export class McpManager {
     const resources = this.resourceExposure();
     const resourceTools = this.resourceTools.filter((t) => this.options.selected(t.name) && (resources === "direct" || (resources === "deferred" && this.loaded.has(t.name))));
     const search = this.hasIndirect() && this.options.selected(TOOL_SEARCH) ? [this.searchTool] : [];
-    const codemode = this.hasCodemode() ? [this.codemodeTool] : [];
-    return [...codemode, ...search, ...declared.map((e) => e.agentTool), ...resourceTools];
+    if (!this.hasCodemode()) return [...search, ...declared.map((e) => e.agentTool), ...resourceTools];
+    const mcp = declared.map((e) => withNote(e.agentTool, scriptCallNote(e.name, e.outputFields ? { outputFields: e.outputFields } : {})));
+    return [this.codemodeTool, ...search, ...mcp, ...this.withScriptNotes(resourceTools)];
+  }
+
+  /**
+   * The agent's declared tools as the model sees them while codemode is declared: each says how a
+   * script calls it (Pi's `Codemode: tools.x(args) resolves to …` line). Unchanged without codemode.
+   */
+  withScriptNotes(tools: readonly AnyAgentTool[]): AnyAgentTool[] {
+    if (!this.hasCodemode()) return [...tools];
+    return tools.map((t) => (t.name === CODEMODE || t.name === TOOL_SEARCH ? t : withNote(t, scriptCallNote(t.name, undefined))));
   }
 
   /** Annotations of an MCP tool by its name, for the permission gates. */

@@ -58,7 +58,7 @@ export function setUpMcp(options: CliOptions, sources: McpSources): McpManager |
     declaredTools: () => agent.tools,
     toolsChanged: () => {
       const mcpTools: AnyAgentTool[] = manager.tools();
-      agent.setTools([...agent.tools.filter((t) => !ours.has(t.name)), ...mcpTools]);
+      agent.setTools([...manager.withScriptNotes(agent.tools.filter((t) => !ours.has(t.name))), ...mcpTools]);
       ours = new Set(mcpTools.map((t) => t.name));
     },
   });

@@ -76,4 +76,18 @@ describe("the same mcp.json in our host and pi 1.5.2", function () {
     assert.deepEqual(seen.host, seen["pi-1.5.2"]);
     assert.equal(seen.host!.section, "MCP servers whose tools are not declared to you. Call the tools of `codemode` servers from codemode scripts.\n- mcp__docs_web (codemode): Reference server: echo, sums, images");
   });
+
+  it("with codemode declared, direct MCP tools and edit/write say how a script calls them, in pi's words", async function () {
+    const config = { mcpServers: { a: stdioServer({ exposure: "direct" }), b: stdioServer() } };
+    const notes: Record<string, Map<string, string>> = {};
+    for (const kind of ["host", "pi-1.5.2"] as const) {
+      const request = await firstRequest(kind, config);
+      // Pi's read and bash resolve to objects in scripts, ours to text; the resource tools too: those notes differ on purpose.
+      const compared = (request.body.tools ?? []).filter((t) => t.function.name.startsWith("mcp__a__") || t.function.name === "edit" || t.function.name === "write");
+      notes[kind] = new Map(compared.map((t) => [t.function.name, /\n\nCodemode: .*$/.exec(String(t.function.description))?.[0] ?? "(none)"]));
+    }
+    assert.ok(notes.host!.size > 5, `${notes.host!.size} tools compared`);
+    assert.deepEqual([...notes.host!].sort(), [...notes["pi-1.5.2"]!].sort());
+    assert.equal(notes.host!.get("mcp__a__get_structured_content"), "\n\nCodemode: `tools.mcp__a__get_structured_content(args)` resolves to `{ content, structuredContent?: { temperature, conditions, humidity }, isError? }`.");
+  });
 });

@@ -42,10 +42,39 @@ export function scriptIdentifier(name: string): string {
   return id === "" ? "_" : id;
 }
 
-/** What a declared tool's description gains while codemode is declared: how a script calls it, and what it gets. */
-export function scriptCallNote(name: string, mcp: boolean): string {
-  const resolves = mcp ? "`{ content, structuredContent?, isError? }`" : "a string";
+/**
+ * What a declared tool's description gains while codemode is declared (Pi's words): how a script
+ * calls it and what it resolves to. An MCP tool resolves to its CallToolResult, with the fields of
+ * its output schema when it has one (`outputFields`, e.g. `{ temperature, humidity? }`); every
+ * other tool of this host to its text.
+ */
+export function scriptCallNote(name: string, mcp: { outputFields?: string } | undefined): string {
+  const resolves = mcp ? `\`{ content, structuredContent?${mcp.outputFields ? `: ${mcp.outputFields}` : ""}, isError? }\`` : "a string";
   return `\n\nCodemode: \`tools.${scriptIdentifier(name)}(args)\` resolves to ${resolves}.`;
+}
+
+/** An object schema's field names, `{ a, b? }` (`?` for those not required); undefined for other schemas. */
+export function fieldNames(schema: unknown): string | undefined {
+  if (typeof schema !== "object" || schema === null) return undefined;
+  const { properties, required } = schema as { properties?: unknown; required?: unknown };
+  if (typeof properties !== "object" || properties === null) return undefined;
+  const must = new Set(Array.isArray(required) ? required : []);
+  return `{ ${Object.keys(properties).map((k) => `${k}${must.has(k) ? "" : "?"}`).join(", ")} }`;
+}
+
+const noted = new WeakMap<object, object>();
+const copies = new WeakSet<object>();
+
+/** The tool with `note` after its description: one copy per tool, never noted twice. */
+export function withNote<T extends { description: string }>(tool: T, note: string): T {
+  if (copies.has(tool)) return tool;
+  let copy = noted.get(tool) as T | undefined;
+  if (!copy) {
+    copy = Object.assign(Object.create(Object.getPrototypeOf(tool) as object | null) as T, tool, { description: `${tool.description}${note}` });
+    noted.set(tool, copy);
+    copies.add(copy);
+  }
+  return copy;
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
