@@ -220,4 +220,16 @@ describe("codemode in the agent host (server-everything, QuickJS sandbox)", func
     assert.ok(content.some((c) => c.type === "image" && c.mimeType === "image/png"), JSON.stringify(content).slice(0, 300));
     assert.ok(content.some((c) => c.type === "text" && /\[Image saved to \S+\.png \(image\/png, \d+ bytes\)\]/.test(c.text ?? "")));
   });
+
+  it("a script of 1000 nested calls: the script's own updates stay few and small (throttled, the record capped)", async function () {
+    s = await start("host", { mcpServers: { everything: stdioServer() } });
+    s.llm.enqueue(codemode("many", "for (let i = 0; i < 1000; i++) await tools.mcp__everything__echo({ message: 'm' + i });\nreturn 'ok';"), { text: "done" });
+    await run(s, "many calls");
+    assert.match(scriptResult(s, 1), /^Script completed[\s\S]*ok$/);
+    const updates = s.peer.received.filter((f) => f.type === "tool_execution_update" && f.toolCallId === "many");
+    const bytes = updates.reduce((sum, f) => sum + JSON.stringify(f).length, 0);
+    assert.ok(updates.length < 200, `${updates.length} updates of the script`);
+    assert.ok(bytes < 3_000_000, `${bytes} bytes of the script's updates`);
+    assert.equal(s.peer.received.filter((f) => f.type === "tool_execution_end" && f.parentToolCallId === "many").length, 1000, "every nested call is on the wire");
+  });
 });

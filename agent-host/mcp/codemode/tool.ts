@@ -30,7 +30,12 @@ interface CallRow extends CallRecord {
 
 export interface CodemodeDetails {
   calls: CallRow[];
+  /** Calls made beyond the recorded ones. */
+  omittedCalls?: number;
 }
+
+const MAX_RECORDED_CALLS = 256;
+const PUBLISH_MS = 100;
 
 const textOf = (result: AgentToolResult): string => result.content.filter((c) => c.type === "text").map((c) => (c as { text: string }).text).join("\n");
 const preview = (value: unknown, max: number): string => {
@@ -49,7 +54,22 @@ export function createCodemodeTool(source: CodemodeSource): AgentTool<typeof cod
     async execute(toolCallId, params: Static<typeof codemodeSchema>, signal, onUpdate, nested?: NestedToolRunner) {
       const startedAt = Date.now();
       const calls: CallRow[] = [];
-      const publish = (): void => onUpdate({ content: [], details: { calls: calls.map((c) => ({ ...c })) } });
+      let omitted = 0;
+      const details = (): CodemodeDetails => ({ calls: calls.map((c) => ({ ...c })), ...(omitted > 0 ? { omittedCalls: omitted } : {}) });
+      // The card's updates, at most one per PUBLISH_MS (the last one trailing): each carries the record whole.
+      let lastPublished = 0;
+      let trailing: NodeJS.Timeout | undefined;
+      const publishNow = (): void => {
+        trailing = undefined;
+        lastPublished = Date.now();
+        onUpdate({ content: [], details: details() });
+      };
+      const publish = (): void => {
+        if (trailing) return;
+        const wait = lastPublished + PUBLISH_MS - Date.now();
+        if (wait <= 0) publishNow();
+        else trailing = setTimeout(publishNow, wait);
+      };
       let parsed: ReturnType<typeof parseSource>;
       try {
         parsed = parseSource(params.code);
@@ -57,7 +77,12 @@ export function createCodemodeTool(source: CodemodeSource): AgentTool<typeof cod
         return { content: resultContent({ ok: false, output: [], error: { kind: "script", message: error instanceof Error ? error.message : String(error) }, calls, wallMs: Date.now() - startedAt }), details: { calls }, isError: true };
       }
       publish();
-      await source.settled();
+      // Servers still connecting are waited for, but an abort does not wait for them.
+      await new Promise<void>((resolve) => {
+        const done = (): void => (signal.removeEventListener("abort", done), resolve());
+        signal.addEventListener("abort", done, { once: true });
+        source.settled().then(done, done);
+      });
       const callable = source.callable().filter((c) => c.tool.name !== CODEMODE);
       const result = await runScript({
         code: parsed.code,
@@ -73,7 +98,9 @@ export function createCodemodeTool(source: CodemodeSource): AgentTool<typeof cod
           if (!found) throw new Error(`No tool ${name} is callable from scripts`);
           if (!nested) throw new Error("Tool calls need the agent loop");
           const row: CallRow = { id: `${toolCallId}/?`, name: found.tool.name, args: preview(args, 200), status: "running" };
-          calls.push(row);
+          // The card's record of the calls is capped (Pi's 256): each update carries it whole.
+          if (calls.length < MAX_RECORDED_CALLS) calls.push(row);
+          else omitted++;
           publish();
           const outcome = await nested.runTool(found.tool, args, AbortSignal.any([signal, callSignal]));
           row.id = outcome.toolCallId;
@@ -87,6 +114,7 @@ export function createCodemodeTool(source: CodemodeSource): AgentTool<typeof cod
           return textOf(outcome.result);
         },
       });
+      clearTimeout(trailing);
       for (const call of calls) if (call.status === "running") call.status = "cancelled";
       if (result.ok) {
         for (const key of result.storeWrites.delete) store.delete(key);
@@ -100,7 +128,7 @@ export function createCodemodeTool(source: CodemodeSource): AgentTool<typeof cod
         wallMs: Date.now() - startedAt,
         ...(parsed.options.maxOutputTokens !== undefined ? { maxOutputTokens: parsed.options.maxOutputTokens } : {}),
       });
-      return { content, details: { calls }, ...(result.ok ? {} : { isError: true }) };
+      return { content, details: details(), ...(result.ok ? {} : { isError: true }) };
     },
   };
 }
