@@ -232,4 +232,17 @@ describe("codemode in the agent host (server-everything, QuickJS sandbox)", func
     assert.ok(bytes < 3_000_000, `${bytes} bytes of the script's updates`);
     assert.equal(s.peer.received.filter((f) => f.type === "tool_execution_end" && f.parentToolCallId === "many").length, 1000, "every nested call is on the wire");
   });
+
+  it("a call still running when the script ends is cancelled, and its end goes out before the script's", async function () {
+    s = await start("host", { mcpServers: { everything: stdioServer() } });
+    s.llm.enqueue(codemode("left", "tools.mcp__everything__trigger_long_running_operation({ duration: 20, steps: 20 });\nreturn 'left running';"), { text: "done" });
+    const started = Date.now();
+    await run(s, "leave a call running");
+    assert.ok(Date.now() - started < 10_000, `${Date.now() - started} ms: the 20 s operation was not waited for`);
+    assert.match(scriptResult(s, 1), /^Script completed[\s\S]*left running/);
+    const nestedEnd = s.peer.received.findIndex((f) => f.type === "tool_execution_end" && f.parentToolCallId === "left");
+    const scriptEnd = s.peer.received.findIndex((f) => f.type === "tool_execution_end" && f.toolCallId === "left");
+    assert.ok(nestedEnd >= 0 && nestedEnd < scriptEnd, `nested end at ${nestedEnd}, script end at ${scriptEnd}`);
+    assert.equal(s.peer.received[nestedEnd]!.isError, true);
+  });
 });

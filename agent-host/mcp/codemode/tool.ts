@@ -36,6 +36,8 @@ export interface CodemodeDetails {
 
 const MAX_RECORDED_CALLS = 256;
 const PUBLISH_MS = 100;
+/** How long a script's end waits for its cancelled calls to end (a tool that ignores its signal is not waited for longer). */
+const CANCEL_WAIT_MS = 5000;
 
 const textOf = (result: AgentToolResult): string => result.content.filter((c) => c.type === "text").map((c) => (c as { text: string }).text).join("\n");
 const preview = (value: unknown, max: number): string => {
@@ -55,6 +57,7 @@ export function createCodemodeTool(source: CodemodeSource): AgentTool<typeof cod
       const startedAt = Date.now();
       const calls: CallRow[] = [];
       let omitted = 0;
+      const inflight = new Set<Promise<unknown>>();
       const details = (): CodemodeDetails => ({ calls: calls.map((c) => ({ ...c })), ...(omitted > 0 ? { omittedCalls: omitted } : {}) });
       // The card's updates, at most one per PUBLISH_MS (the last one trailing): each carries the record whole.
       let lastPublished = 0;
@@ -102,9 +105,12 @@ export function createCodemodeTool(source: CodemodeSource): AgentTool<typeof cod
           if (calls.length < MAX_RECORDED_CALLS) calls.push(row);
           else omitted++;
           publish();
-          const outcome = await nested.runTool(found.tool, args, AbortSignal.any([signal, callSignal]));
+          const callStarted = Date.now();
+          const running = nested.runTool(found.tool, args, AbortSignal.any([signal, callSignal]));
+          inflight.add(running);
+          const outcome = await running.finally(() => inflight.delete(running));
           row.id = outcome.toolCallId;
-          row.durationMs = Date.now() - startedAt;
+          row.durationMs = Date.now() - callStarted;
           row.status = outcome.isError ? (callSignal.aborted || signal.aborted ? "cancelled" : "error") : "ok";
           if (outcome.isError) row.error = textOf(outcome.result).slice(0, 500);
           publish();
@@ -114,6 +120,12 @@ export function createCodemodeTool(source: CodemodeSource): AgentTool<typeof cod
           return textOf(outcome.result);
         },
       });
+      // Calls still running were cancelled when the script ended: their ends go out before the script's.
+      if (inflight.size > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([Promise.allSettled([...inflight]), new Promise((resolve) => (timer = setTimeout(resolve, CANCEL_WAIT_MS)))]);
+        clearTimeout(timer);
+      }
       clearTimeout(trailing);
       for (const call of calls) if (call.status === "running") call.status = "cancelled";
       if (result.ok) {
