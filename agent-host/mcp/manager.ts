@@ -14,10 +14,12 @@ import { buildEntries, type McpToolEntry } from "./registry";
 import { serversSection } from "./system-section";
 
 export { MCP_SERVERS_SECTION } from "./system-section";
+export { CODEMODE_STORE_ENTRY, readStore } from "./codemode/store";
 import { createResourceTools, RESOURCE_TOOL_NAMES } from "./resource-tools";
 import { createToolSearchTool, TOOL_SEARCH } from "./tool-search";
 import { CODEMODE, CODEMODE_DESCRIPTION, CODEMODE_GUIDELINES, CODEMODE_SNIPPET, scriptCallNote, withNote } from "./codemode/description";
 import type { CallableTool, ScriptNamespace } from "./codemode/discovery";
+import type { CodemodeStore } from "./codemode/store";
 import { createCodemodeTool } from "./codemode/tool";
 
 /** How long a prompt waits for servers with direct tools (Pi: 10 s). */
@@ -36,6 +38,8 @@ export interface McpManagerOptions {
   toolsChanged(): void;
   /** The agent's other declared tools (built-in, extension, host tools): codemode scripts may call them too. */
   declaredTools(): readonly AnyAgentTool[];
+  /** Where codemode's store() values live (the session); memory without it. */
+  codemodeStore?: CodemodeStore;
   clientVersion: string;
 }
 
@@ -65,7 +69,7 @@ export class McpManager {
       settled: () => this.settled(),
     });
     this.resourceTools = createResourceTools({ servers: () => this.resourceServers(), settled: () => this.settled() });
-    this.codemodeTool = createCodemodeTool({ callable: () => this.scriptTools(), settled: () => this.settled() }) as unknown as AnyAgentTool;
+    this.codemodeTool = createCodemodeTool({ callable: () => this.scriptTools(), settled: () => this.settled(), ...(options.codemodeStore ? { store: options.codemodeStore } : {}) }) as unknown as AnyAgentTool;
   }
 
   /** Starts every enabled server; returns at once. */

@@ -83,6 +83,13 @@ describe("codemode in the agent host (server-everything, QuickJS sandbox)", func
     const found = JSON.parse(scriptResult(s, 1).split("Output:\n")[1]!) as Record<string, unknown>;
     assert.deepEqual(found, { first: "mcp__docs_web__get_sum", ns: "mcp__docs_web", description: "Reference server: echo, sums, images", hasSum: true, described: true, all: true });
     assert.match(scriptResult(s, 2), /Script completed[\s\S]*Output:\n+true/);
+    // As Pi keeps them: a `codemode-store` entry on the session for the script that stored.
+    const stored = s.peer.received.filter((f) => f.type === "entry_appended" && (f.entry as { customType?: string }).customType === "codemode-store");
+    assert.equal(stored.length, 1);
+    const data = (stored[0]!.entry as { data: { set: { seen?: { count?: unknown } }; delete: unknown } }).data;
+    assert.deepEqual(Object.keys(data.set), ["seen"]);
+    assert.ok(typeof data.set.seen?.count === "number" && data.set.seen.count > 5, JSON.stringify(data));
+    assert.deepEqual(data.delete, []);
     assert.match(scriptResult(s, 3), /^Script failed[\s\S]*The \/\/ @options: line must be the first line of the input; found one on line 2/);
   });
 

@@ -4,6 +4,7 @@ import { schemaType, scriptIdentifier } from "./description";
 import { discover, type CallableTool } from "./discovery";
 import { resultContent } from "./output";
 import { parseSource } from "./source";
+import { readStore } from "./store";
 
 describe("codemode: the options line, the result text, discovery", () => {
   it("takes the options line off the first line only, and refuses bad or misplaced ones", () => {
@@ -66,5 +67,13 @@ describe("codemode: the options line, the result text, discovery", () => {
     assert.equal(discover("describeTool", ["mcp__hidden__x"], callable), undefined);
     assert.throws(() => discover("searchTools", ["x", { limit: 0 }], callable), /positive integer/);
     assert.throws(() => discover("describeTool", [42], callable), /expects a tool name/);
+  });
+
+  it("reads store() values from the branch's codemode-store entries, root first, as Pi writes them", () => {
+    const entry = (data: unknown) => ({ type: "custom", customType: "codemode-store", data });
+    assert.deepEqual(
+      readStore([entry({ set: { a: 1, b: { x: [1] } }, delete: [] }), { type: "message" }, entry({ set: { a: 2 }, delete: ["b"] }), entry({ set: "broken", delete: [] }), { type: "custom", customType: "other", data: { set: { c: 3 }, delete: [] } }]),
+      { a: 2 },
+    );
   });
 });

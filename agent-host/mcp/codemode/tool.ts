@@ -11,12 +11,15 @@ import { CODEMODE, CODEMODE_DESCRIPTION, codemodeSchema, scriptIdentifier } from
 import { discover, findTool, listEntry, type CallableTool } from "./discovery";
 import { resultContent, type CallRecord } from "./output";
 import { runScript } from "./sandbox";
+import { memoryStore, type CodemodeStore } from "./store";
 import { parseSource } from "./source";
 import type { Static } from "@sinclair/typebox";
 
 export interface CodemodeSource {
   /** The tools a script may call now (codemode itself never). */
   callable(): CallableTool[];
+  /** Where store() writes and load() reads (default: memory, for the tool's life). */
+  store?: CodemodeStore;
   /** Resolves once every enabled server has connected or failed. */
   settled(): Promise<void>;
 }
@@ -46,8 +49,8 @@ const preview = (value: unknown, max: number): string => {
 };
 
 export function createCodemodeTool(source: CodemodeSource): AgentTool<typeof codemodeSchema, CodemodeDetails> {
-  /** store()/load(): kept for the host's life; a script's writes are kept only when it succeeds. */
-  const store = new Map<string, unknown>();
+  /** store()/load(): a script's writes are kept only when it succeeds. */
+  const store = source.store ?? memoryStore();
   return {
     name: CODEMODE,
     label: CODEMODE,
@@ -92,7 +95,7 @@ export function createCodemodeTool(source: CodemodeSource): AgentTool<typeof cod
         ...(parsed.options.timeoutMs !== undefined ? { timeoutMs: parsed.options.timeoutMs } : {}),
         toolIds: callable.map((c) => scriptIdentifier(c.tool.name)),
         allTools: callable.map(listEntry),
-        store: Object.fromEntries(store),
+        store: store.read(),
         signal,
         async answer(kind, name, args, callSignal) {
           if (kind === "searchTools" || kind === "describeTool" || kind === "describeNamespace") return discover(kind, args, callable);
@@ -128,10 +131,7 @@ export function createCodemodeTool(source: CodemodeSource): AgentTool<typeof cod
       }
       clearTimeout(trailing);
       for (const call of calls) if (call.status === "running") call.status = "cancelled";
-      if (result.ok) {
-        for (const key of result.storeWrites.delete) store.delete(key);
-        for (const [key, value] of Object.entries(result.storeWrites.set)) store.set(key, value);
-      }
+      if (result.ok && (result.storeWrites.delete.length > 0 || Object.keys(result.storeWrites.set).length > 0)) store.write(result.storeWrites);
       const content = resultContent({
         ok: result.ok,
         output: result.output,
