@@ -69,7 +69,7 @@ export class McpManager {
       settled: () => this.settled(),
     });
     this.resourceTools = createResourceTools({ servers: () => this.resourceServers(), settled: () => this.settled() });
-    this.codemodeTool = createCodemodeTool({ callable: () => this.scriptTools(), settled: () => this.settled(), ...(options.codemodeStore ? { store: options.codemodeStore } : {}) }) as unknown as AnyAgentTool;
+    this.codemodeTool = createCodemodeTool({ callable: () => this.scriptTools(), settled: () => this.settled(), ...(options.codemodeStore ? { store: options.codemodeStore } : {}) });
   }
 
   /** Starts every enabled server; returns at once. */
@@ -166,6 +166,8 @@ export class McpManager {
 
   /** Annotations of an MCP tool by its name, for the permission gates. */
   annotations(name: string): { readOnly: boolean; destructive: boolean } | undefined {
+    // A script changes nothing by itself: each of its calls passes the gates on its own (plan mode included).
+    if (name === CODEMODE && this.hasCodemode()) return { readOnly: true, destructive: false };
     if ((RESOURCE_TOOL_NAMES as readonly string[]).includes(name) && this.resourceTools.some((t) => t.name === name)) return { readOnly: true, destructive: false };
     const entry = this.entries.find((e) => e.name === name);
     return entry ? { readOnly: entry.readOnly, destructive: entry.destructive } : undefined;

@@ -252,4 +252,19 @@ describe("codemode in the agent host (server-everything, QuickJS sandbox)", func
     assert.ok(nestedEnd >= 0 && nestedEnd < scriptEnd, `nested end at ${nestedEnd}, script end at ${scriptEnd}`);
     assert.equal(s.peer.received[nestedEnd]!.isError, true);
   });
+
+  it("plan mode: the script runs (it changes nothing itself), its read-only call runs, its other call is refused", async function () {
+    s = await start("host", { mcpServers: { everything: stdioServer() } }, { extraArgs: ["--confirm-tools", "bash,edit,write", "--permission-mode", "plan"] });
+    s.llm.enqueue(
+      codemode("plan", [
+        "text((await tools.mcp__everything__echo({ message: 'planning' })).content[0].text);",
+        "try { await tools.mcp__everything__toggle_simulated_logging({}); text('changed'); } catch (e) { text('refused: ' + e.message.slice(0, 10)); }",
+      ].join("\n")),
+      { text: "done" },
+    );
+    await run(s, "plan");
+    const text = scriptResult(s, 1);
+    assert.match(text, /^Script completed[\s\S]*Echo: planning\n[\s\S]*refused: Plan mode/);
+    assert.ok(!text.includes("changed"));
+  });
 });
