@@ -4,7 +4,10 @@
  * and for a codemode one (Pi's default) the same codemode tool and section.
  */
 import { strict as assert } from "node:assert";
-import { toolNames, type RecordedRequest } from "../support/mock-llm";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { messageText, toolNames, toolResultMessages, type RecordedRequest } from "../support/mock-llm";
 import { mcpTools, run, start, stdioServer, stop, systemText } from "./mcp-support";
 
 /** The agent's first model request for a prompt, with this mcp.json. */
@@ -89,5 +92,30 @@ describe("the same mcp.json in our host and pi 1.5.2", function () {
     assert.ok(notes.host!.size > 5, `${notes.host!.size} tools compared`);
     assert.deepEqual([...notes.host!].sort(), [...notes["pi-1.5.2"]!].sort());
     assert.equal(notes.host!.get("mcp__a__get_structured_content"), "\n\nCodemode: `tools.mcp__a__get_structured_content(args)` resolves to `{ content, structuredContent?: { temperature, conditions, humidity }, isError? }`.");
+  });
+
+  it("store() values cross between pi 1.5.2 and our host through the session file (codemode-store entries), both ways", async function () {
+    const config = { mcpServers: { everything: stdioServer() } };
+    for (const [writer, reader] of [["pi-1.5.2", "host"], ["host", "pi-1.5.2"]] as const) {
+      const cwd = mkdtempSync(join(tmpdir(), "mcp-store-"));
+      const sessions = join(cwd, ".sessions");
+      const w = await start(writer, config, { cwd, persistSession: true, extraArgs: ["--session-dir", sessions] });
+      let file: string;
+      try {
+        w.llm.enqueue({ toolCalls: [{ id: "w", name: "codemode", arguments: { code: `store('from', ${JSON.stringify(writer)});\nstore('n', { list: [1, 2] });\nreturn 'stored';` } }] }, { text: "ok" });
+        await run(w, "store");
+        file = String(((await w.peer.client.request("get_state", {})) as { sessionFile?: string }).sessionFile);
+      } finally {
+        await stop(w);
+      }
+      const r = await start(reader, config, { cwd, persistSession: true, extraArgs: ["--session", file] });
+      try {
+        r.llm.enqueue({ toolCalls: [{ id: "r", name: "codemode", arguments: { code: "return [load('from'), load('n').list.length].join(',');" } }] }, { text: "ok" });
+        await run(r, "load");
+        assert.match(messageText(toolResultMessages(r.llm.requests[1]!).at(-1)!), new RegExp(`Script completed[\\s\\S]*${writer},2`), `${writer} → ${reader}`);
+      } finally {
+        await stop(r);
+      }
+    }
   });
 });
