@@ -20,7 +20,7 @@ import { createToolSearchTool, TOOL_SEARCH } from "./tool-search";
 import { CODEMODE, CODEMODE_DESCRIPTION, CODEMODE_GUIDELINES, CODEMODE_SNIPPET, scriptCallNote, withNote } from "./codemode/description";
 import type { CallableTool, ScriptNamespace } from "./codemode/discovery";
 import type { CodemodeStore } from "./codemode/store";
-import { createCodemodeTool } from "./codemode/tool";
+import { createCodemodeTool, type ScriptReach } from "./codemode/tool";
 
 /** How long a prompt waits for servers with direct tools (Pi: 10 s). */
 export const DIRECT_WAIT_MS = 10_000;
@@ -69,7 +69,7 @@ export class McpManager {
       settled: () => this.settled(),
     });
     this.resourceTools = createResourceTools({ servers: () => this.resourceServers(), settled: () => this.settled() });
-    this.codemodeTool = createCodemodeTool({ callable: () => this.scriptTools(), settled: () => this.settled(), ...(options.codemodeStore ? { store: options.codemodeStore } : {}) });
+    this.codemodeTool = createCodemodeTool({ callable: () => this.scriptTools(), settled: (reach) => this.settled(reach), ...(options.codemodeStore ? { store: options.codemodeStore } : {}) });
   }
 
   /** Starts every enabled server; returns at once. */
@@ -182,9 +182,10 @@ export class McpManager {
     clearTimeout(timer);
   }
 
-  /** Resolves once every enabled server has connected or failed. */
-  async settled(): Promise<void> {
-    await Promise.all(this.connections.filter((c) => c.state === "connecting").map((c) => c.connect()));
+  /** Resolves once every enabled server (or each one `reach` names, for a codemode script) has connected or failed. */
+  async settled(reach: ScriptReach = "all"): Promise<void> {
+    const reached = (c: McpConnection): boolean => reach === "all" || reach.some((word) => word.includes(mcpNamespace(c.config.name)));
+    await Promise.all(this.connections.filter((c) => c.state === "connecting" && reached(c)).map((c) => c.connect()));
   }
 
   /** The `mcp_servers` section of the system prompt, or undefined when no server has tools behind tool_search. */

@@ -267,4 +267,14 @@ describe("codemode in the agent host (server-everything, QuickJS sandbox)", func
     assert.match(text, /^Script completed[\s\S]*Echo: planning\n[\s\S]*refused: Plan mode/);
     assert.ok(!text.includes("changed"));
   });
+
+  it("a script waits only for the servers it names (or for all when it searches): a server that hangs does not hold it up", async function () {
+    // A "server" that never answers: connecting to it takes its whole timeout (20 s).
+    s = await start("host", { mcpServers: { everything: stdioServer(), stuck: { command: "/bin/sh", args: ["-c", "sleep 60"], timeout: 20 } } });
+    s.llm.enqueue(codemode("named", "return (await tools.mcp__everything__echo({ message: 'not held up' })).content[0].text;"), { text: "done" });
+    const started = Date.now();
+    await run(s, "echo");
+    assert.ok(Date.now() - started < 10_000, `${Date.now() - started} ms`);
+    assert.match(scriptResult(s, 1), /Script completed[\s\S]*Echo: not held up/);
+  });
 });

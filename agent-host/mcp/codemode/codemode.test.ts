@@ -5,6 +5,7 @@ import { discover, type CallableTool } from "./discovery";
 import { resultContent } from "./output";
 import { parseSource } from "./source";
 import { readStore } from "./store";
+import { scriptReach } from "./tool";
 
 describe("codemode: the options line, the result text, discovery", () => {
   it("takes the options line off the first line only, and refuses bad or misplaced ones", () => {
@@ -75,5 +76,12 @@ describe("codemode: the options line, the result text, discovery", () => {
       readStore([entry({ set: { a: 1, b: { x: [1] } }, delete: [] }), { type: "message" }, entry({ set: { a: 2 }, delete: ["b"] }), entry({ set: "broken", delete: [] }), { type: "custom", customType: "other", data: { set: { c: 3 }, delete: [] } }]),
       { a: 2 },
     );
+  });
+
+  it("knows which servers a script reaches: all when it searches, else the words it names", () => {
+    assert.equal(scriptReach("const t = await searchTools('x');"), "all");
+    assert.equal(scriptReach("ALL_TOOLS.length"), "all");
+    assert.deepEqual(scriptReach("await tools.mcp__docs__get({ a: 1 })"), ["await", "tools", "mcp__docs__get", "a", "1"]);
+    assert.ok((scriptReach("tools['mcp__docs__' + name]()") as string[]).includes("mcp__docs__"));
   });
 });

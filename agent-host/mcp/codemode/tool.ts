@@ -20,8 +20,8 @@ export interface CodemodeSource {
   callable(): CallableTool[];
   /** Where store() writes and load() reads (default: memory, for the tool's life). */
   store?: CodemodeStore;
-  /** Resolves once every enabled server has connected or failed. */
-  settled(): Promise<void>;
+  /** Resolves once the servers a script reaches (`all`, or those a word of the script names) have connected or failed. */
+  settled(reach: ScriptReach): Promise<void>;
 }
 
 interface CallRow extends CallRecord {
@@ -47,6 +47,16 @@ const preview = (value: unknown, max: number): string => {
   const text = JSON.stringify(value) ?? "";
   return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 };
+
+/** Every server, or the words of the script (a server is reached when a word contains `mcp__<server>`). */
+export type ScriptReach = "all" | string[];
+
+/** Globals that list or look up tools, which a script may then call by any name (Pi's rule). */
+const DISCOVERY = /\b(searchTools|describeNamespace|describeTool|ALL_TOOLS)\b/;
+
+export function scriptReach(code: string): ScriptReach {
+  return DISCOVERY.test(code) ? "all" : (code.match(/\w+/g) ?? []);
+}
 
 export function createCodemodeTool(source: CodemodeSource): AgentTool<typeof codemodeSchema, CodemodeDetails> {
   /** store()/load(): a script's writes are kept only when it succeeds. */
@@ -87,7 +97,7 @@ export function createCodemodeTool(source: CodemodeSource): AgentTool<typeof cod
       await new Promise<void>((resolve) => {
         const done = (): void => (signal.removeEventListener("abort", done), resolve());
         signal.addEventListener("abort", done, { once: true });
-        source.settled().then(done, done);
+        source.settled(scriptReach(parsed.code)).then(done, done);
       });
       const callable = source.callable().filter((c) => c.tool.name !== CODEMODE);
       const result = await runScript({
