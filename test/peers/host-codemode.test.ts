@@ -103,6 +103,7 @@ describe("codemode in the agent host (server-everything, QuickJS sandbox)", func
       codemode("host", "return [typeof require, typeof process, typeof globalThis.process, typeof module, typeof setTimeout, typeof fetch, typeof WebAssembly, (function () {}).constructor('return typeof process')()].join(',');"),
       // Stepping out of the function body the script is wrapped in leads only to the same sandbox.
       codemode("escape", "}); text([typeof process, typeof require, typeof globalThis.tools].join(',')); (async () => {"),
+      codemode("import", "const seen = [typeof std, typeof os, typeof scriptArgs, typeof print];\ntry { await import('fs'); seen.push('fs loaded'); } catch (e) { seen.push('import refused'); }\ntry { await import('node:child_process'); seen.push('child_process loaded'); } catch (e) { seen.push('import refused'); }\nreturn seen.join(',');"),
       { text: "done" },
     );
     const started = Date.now();
@@ -114,6 +115,7 @@ describe("codemode in the agent host (server-everything, QuickJS sandbox)", func
     assert.match(scriptResult(s, 4), /^Script failed[\s\S]*never settle/i);
     assert.match(scriptResult(s, 5), /Script completed[\s\S]*undefined,undefined,undefined,undefined,undefined,undefined,undefined,undefined/);
     assert.match(scriptResult(s, 6), /undefined,undefined,object/);
+    assert.match(scriptResult(s, 7), /Script completed[\s\S]*undefined,undefined,undefined,undefined,import refused,import refused/);
     await stillAlive(s);
   });
 
