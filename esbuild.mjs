@@ -123,6 +123,9 @@ const programs = [
   // MCP: the host's MCP runtime (agent-host/mcp/load.ts requires it when mcp.json names a server)
   // and the MCP SDK (agent-host/mcp/sdk.ts requires it when the first server connects).
   { ...hostBundle, entryPoints: { "mcp-manager": "agent-host/mcp/manager.ts", "mcp-sdk": "agent-host/mcp/sdk-entry.ts" }, outdir: dist },
+  // Codemode: the worker thread that runs a script in QuickJS (quickjs-wasi), started per script
+  // by agent-host/mcp/codemode/sandbox.ts; its quickjs.wasm is copied beside it (copyQuickJsWasm).
+  { ...hostBundle, entryPoints: { "codemode-worker": "agent-host/mcp/codemode/worker.ts" }, outdir: dist },
   // ACP: `--mode acp` (agent-host/acp/load.ts requires it then), the ACP face with the ACP SDK; --mode rpc never reads it.
   { ...hostBundle, entryPoints: { "acp-mode": "agent-host/acp/serve.ts" }, outdir: dist },
   {
@@ -218,9 +221,15 @@ function copyTreeSitterWasm() {
   copyFileSync(join(root, "node_modules", "tree-sitter-bash", "tree-sitter-bash.wasm"), join(to, "tree-sitter-bash.wasm"));
 }
 
+/** QuickJS for codemode scripts (agent-host/mcp/codemode/worker.ts), beside the worker. */
+function copyQuickJsWasm() {
+  copyFileSync(join(root, "node_modules", "quickjs-wasi", "quickjs.wasm"), join(dist, "quickjs.wasm"));
+}
+
 mkdirSync(dist, { recursive: true });
 copyEsbuildWasm();
 copyTreeSitterWasm();
+copyQuickJsWasm();
 if (watch) {
   const schemaPlugin = { name: "schema", setup: (build) => build.onEnd(() => Promise.all([writeSchema(), writeValidators()]).catch((e) => console.error(e))) };
   const contexts = await Promise.all(
@@ -232,6 +241,6 @@ if (watch) {
   const started = Date.now();
   const [builds, validators] = await Promise.all([Promise.all(programs.map((options) => esbuild.build(options))), writeValidators(), writeSchema()]);
   const metafiles = [...builds, ...validators].map((result) => result.metafile);
-  const packages = writeThirdPartyNotices(metafiles, [join(root, "node_modules", "esbuild-wasm"), join(root, "node_modules", "tree-sitter-bash")], join(dist, "THIRD-PARTY-NOTICES.txt"));
+  const packages = writeThirdPartyNotices(metafiles, [join(root, "node_modules", "esbuild-wasm"), join(root, "node_modules", "tree-sitter-bash"), join(root, "node_modules", "quickjs-wasi")], join(dist, "THIRD-PARTY-NOTICES.txt"));
   console.log(`built dist/ (${production ? "production" : "development"}, ${packages} third-party packages) in ${Date.now() - started} ms`);
 }

@@ -56,6 +56,32 @@ const toolResults = (agent: Agent) => agent.messages.filter((m): m is ToolResult
 const texts = (result: ToolResultMessage) => result.content.map((c) => (c.type === "text" ? c.text : "")).join("");
 
 describe("Agent loop (faux provider)", () => {
+  it("a tool's nested calls take the same path: ids <parent>/<n>, events with parentToolCallId, validation and the before-hook apply", async () => {
+    const { tool: inner } = counterTool("count");
+    const seen: string[] = [];
+    const outer: AnyAgentTool = {
+      name: "script", label: "script", description: "runs others", parameters: Type.Object({}),
+      async execute(_id, _params, signal, _onUpdate, nested) {
+        for (const args of [{ n: 1 }, { n: "bad" }, { n: 666 }]) {
+          const outcome = await nested!.runTool(inner as unknown as AnyAgentTool, args, signal);
+          seen.push(`${outcome.toolCallId}:${outcome.isError}:${outcome.result.content.map((c) => (c.type === "text" ? c.text : "")).join("")}`);
+        }
+        return { content: [{ type: "text", text: "ran" }] };
+      },
+    };
+    const { agent, events } = makeAgent(fauxModel([{ toolCalls: [{ id: "s1", name: "script", arguments: {} }] }, { text: "done" }]), [outer], {
+      beforeToolCall: (call) => (call.arguments.n === 666 ? { block: true, reason: "Blocked by policy" } : undefined),
+    });
+    await agent.prompt(user("go"));
+    assert.equal(seen[0], "s1/1:false:count:1");
+    assert.match(seen[1]!, /^s1\/2:true:/);
+    assert.equal(seen[2], "s1/3:true:Blocked by policy");
+    const nested = events.filter((e) => (e.type === "tool_execution_start" || e.type === "tool_execution_end") && e.parentToolCallId === "s1");
+    assert.deepEqual(nested.map((e) => `${e.type}:${"toolCallId" in e ? e.toolCallId : ""}`), ["tool_execution_start:s1/1", "tool_execution_end:s1/1", "tool_execution_start:s1/2", "tool_execution_end:s1/2", "tool_execution_start:s1/3", "tool_execution_end:s1/3"]);
+    assert.ok(events.some((e) => e.type === "tool_execution_update" && e.toolCallId === "s1/1" && e.parentToolCallId === "s1"));
+    assert.equal(toolResults(agent).length, 1, "nested calls add no tool result message");
+  });
+
   it("runs a prompt to the end with events in pi's order", async () => {
     const { agent, types } = makeAgent(fauxModel([{ text: ["Hel", "lo"] }]));
     await agent.prompt(user("hi"));

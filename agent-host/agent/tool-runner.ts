@@ -1,7 +1,7 @@
 import { errorText } from "../ai/message-stream-builder";
 import { toolCallRefusal } from "../ai/tool-call-limits";
 import type { ToolCall, ToolResultMessage } from "../ai/types";
-import type { AgentToolResult, AnyAgentTool } from "./tool";
+import type { AgentToolResult, AnyAgentTool, NestedToolRunner } from "./tool";
 import type { AgentEvent, AgentLoopConfig } from "./types";
 import { validateToolArguments } from "./validate-arguments";
 
@@ -55,30 +55,45 @@ function nextGroup(calls: ToolCall[], from: number, config: AgentLoopConfig): To
 }
 
 async function runOne(call: ToolCall, context: ToolRunContext): Promise<ToolResultMessage> {
-  const { config, signal, emit } = context;
   const started = Date.now();
-  emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments });
+  const tool = context.config.tools.find((t) => t.name === call.name);
+  const result = await runPipeline(call, tool, context, context.signal, undefined);
+  return finish(call, result, context, started);
+}
+
+/**
+ * One call through the tools' path: start event, refusal of malformed calls, argument
+ * validation, the before-hook (permission questions), execute, the after-hook. A model's call
+ * and a nested one (`parent` set: its events carry `parentToolCallId`) take the same path.
+ */
+async function runPipeline(call: ToolCall, tool: AnyAgentTool | undefined, context: ToolRunContext, signal: AbortSignal, parent: string | undefined): Promise<AgentToolResult> {
+  const { config, emit } = context;
+  const parentField = parent === undefined ? {} : { parentToolCallId: parent };
+  emit({ type: "tool_execution_start", toolCallId: call.id, toolName: call.name, args: call.arguments, ...parentField });
   const refusal = toolCallRefusal(call);
-  if (refusal) return finish(call, textResult(refusal), context, started);
-  const tool = config.tools.find((t) => t.name === call.name);
-  if (!tool) return finish(call, textResult(`Tool ${call.name} not found`), context, started);
+  if (refusal) return textResult(refusal);
+  if (!tool) return textResult(`Tool ${call.name} not found`);
 
   const checked = validateToolArguments(tool, tool.prepareArguments ? tool.prepareArguments(call.arguments) : call.arguments);
-  if (!checked.ok) return finish(call, textResult(checked.error), context, started);
+  if (!checked.ok) return textResult(checked.error);
   let args = checked.args;
 
   try {
     const verdict = await config.beforeToolCall?.({ ...call, arguments: args }, signal);
-    if (verdict?.block) return finish(call, textResult(verdict.reason), context, started);
+    if (verdict?.block) return textResult(verdict.reason);
     if (verdict?.args) args = verdict.args;
   } catch (error) {
-    return finish(call, textResult(`Tool call blocked: ${errorText(error)}`), context, started);
+    return textResult(`Tool call blocked: ${errorText(error)}`);
   }
 
   let result: AgentToolResult;
   try {
-    result = await tool.execute(call.id, args, signal, (partial) =>
-      emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args, partialResult: partial }),
+    result = await tool.execute(
+      call.id,
+      args,
+      signal,
+      (partial) => emit({ type: "tool_execution_update", toolCallId: call.id, toolName: call.name, args, partialResult: partial, ...parentField }),
+      nestedRunner(call.id, context),
     );
   } catch (error) {
     result = textResult(signal.aborted ? `Aborted: ${errorText(error)}` : errorText(error));
@@ -90,7 +105,27 @@ async function runOne(call: ToolCall, context: ToolRunContext): Promise<ToolResu
       result = textResult(`Tool result hook failed: ${errorText(error)}`);
     }
   }
-  return finish(call, result, context, started);
+  return result;
+}
+
+/** The calls a running tool makes: ids `<parent>/<n>`, the same pipeline, events with `parentToolCallId`. */
+function nestedRunner(parent: string, context: ToolRunContext): NestedToolRunner {
+  let next = 1;
+  return {
+    async runTool(tool, args, signal, onUpdate) {
+      const call: ToolCall = { type: "toolCall", id: `${parent}/${next++}`, name: tool.name, arguments: (args ?? {}) as Record<string, unknown> };
+      const started = Date.now();
+      const emit = (event: AgentEvent): void => {
+        if (event.type === "tool_execution_update" && event.toolCallId === call.id) onUpdate?.(event.partialResult);
+        context.emit(event);
+      };
+      const result = await runPipeline(call, tool, { ...context, emit }, signal, parent);
+      const isError = result.isError === true;
+      const clean: AgentToolResult = { content: result.content, ...(result.details === undefined ? {} : { details: result.details }) };
+      context.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result: clean, isError, durationMs: Date.now() - started, parentToolCallId: parent });
+      return { toolCallId: call.id, result, isError };
+    },
+  };
 }
 
 function finish(call: ToolCall, result: AgentToolResult, context: ToolRunContext, started: number): ToolResultMessage {

@@ -7,6 +7,27 @@ export interface AgentToolResult<TDetails = unknown> {
   details?: TDetails;
   /** The call failed; the content says why, for the model to read. */
   isError?: boolean;
+  /**
+   * The value a script that called the tool receives (codemode), e.g. an MCP tool's whole
+   * CallToolResult; neither the model nor the client sees it. Without it a script gets the text.
+   */
+  structured?: unknown;
+}
+
+/** A tool call a tool makes while it runs (a codemode script's `tools.x()`), and how it ended. */
+export interface NestedToolOutcome {
+  toolCallId: string;
+  result: AgentToolResult;
+  isError: boolean;
+}
+
+/**
+ * What the agent loop gives a running tool: a way to call another tool through the same path as
+ * the model's calls (argument validation, the before/after hooks, so the permission questions,
+ * and tool events carrying `parentToolCallId`). The nested call's id is `<parent id>/<n>`.
+ */
+export interface NestedToolRunner {
+  runTool(tool: AnyAgentTool, args: unknown, signal: AbortSignal, onUpdate?: ToolUpdate): Promise<NestedToolOutcome>;
 }
 
 export type ToolUpdate<TDetails = unknown> = (partial: AgentToolResult<TDetails>) => void;
@@ -29,6 +50,7 @@ export interface AgentTool<TParams extends TSchema = TSchema, TDetails = unknown
     params: Static<TParams>,
     signal: AbortSignal,
     onUpdate: ToolUpdate<TDetails>,
+    nested?: NestedToolRunner,
   ): Promise<AgentToolResult<TDetails>>;
 }
 

@@ -61,14 +61,17 @@ describe("the mcp_servers section and long results", () => {
   it("lists servers with indirect tools, sorted, with a one-line summary; none when all are direct", () => {
     assert.equal(serversSection([{ name: "d", exposures: ["direct"], summary: "x" }]), undefined);
     const text = serversSection([{ name: "z-srv", exposures: ["deferred"], summary: "Zed\nmore" }, { name: "a", exposures: ["direct", "codemode"], summary: undefined }])!;
-    assert.equal(text, "MCP servers whose tools are not declared to you. Load the tools of `tool_search` servers with `tool_search`.\n- mcp__a (tool_search)\n- mcp__z_srv (tool_search): Zed");
+    assert.equal(text, "MCP servers whose tools are not declared to you. Call the tools of `codemode` servers from codemode scripts. Load the tools of `tool_search` servers with `tool_search`.\n- mcp__a (codemode)\n- mcp__z_srv (tool_search): Zed");
+    // Without the codemode tool (--exclude-tools codemode), codemode servers are reached through tool_search.
+    const without = serversSection([{ name: "a", exposures: ["codemode"], summary: undefined }], false)!;
+    assert.equal(without, "MCP servers whose tools are not declared to you. Load the tools of `tool_search` servers with `tool_search`.\n- mcp__a (tool_search)");
   });
 
   it("stays within 4096 characters with 500 servers of long descriptions", () => {
     const many = Array.from({ length: 500 }, (_, i) => ({ name: `server${i}`, exposures: ["deferred" as const], summary: "d".repeat(1000) }));
     const text = serversSection(many)!;
     assert.ok(text.length <= 4096, String(text.length));
-    assert.match(text, /more servers; find their tools with tool_search$/);
+    assert.match(text, /more servers; find their tools with searchTools\(\)$/);
   });
 
   it("cuts the middle of a text over 20 KB, and says where the whole text is", () => {

@@ -9,13 +9,18 @@ import type { AnyAgentTool } from "../agent/tool";
 import type { ToolSandbox } from "../tools/tool-sandbox";
 import type { McpServerConfig } from "./config";
 import { McpConnection } from "./connection";
-import { toolExposure } from "./exposure";
+import { mcpNamespace, toolExposure } from "./exposure";
 import { buildEntries, type McpToolEntry } from "./registry";
 import { serversSection } from "./system-section";
 
 export { MCP_SERVERS_SECTION } from "./system-section";
+export { CODEMODE_STORE_ENTRY, readStore } from "./codemode/store";
 import { createResourceTools, RESOURCE_TOOL_NAMES } from "./resource-tools";
 import { createToolSearchTool, TOOL_SEARCH } from "./tool-search";
+import { CODEMODE, CODEMODE_DESCRIPTION, CODEMODE_GUIDELINES, CODEMODE_SNIPPET, scriptCallNote, withNote } from "./codemode/description";
+import type { CallableTool, ScriptNamespace } from "./codemode/discovery";
+import type { CodemodeStore } from "./codemode/store";
+import { createCodemodeTool, type ScriptReach } from "./codemode/tool";
 
 /** How long a prompt waits for servers with direct tools (Pi: 10 s). */
 export const DIRECT_WAIT_MS = 10_000;
@@ -31,6 +36,10 @@ export interface McpManagerOptions {
   report(message: string): void;
   /** The declared MCP tools changed. */
   toolsChanged(): void;
+  /** The agent's other declared tools (built-in, extension, host tools): codemode scripts may call them too. */
+  declaredTools(): readonly AnyAgentTool[];
+  /** Where codemode's store() values live (the session); memory without it. */
+  codemodeStore?: CodemodeStore;
   clientVersion: string;
 }
 
@@ -41,6 +50,7 @@ export class McpManager {
   private readonly loaded = new Set<string>();
   private readonly searchTool: AnyAgentTool;
   private readonly resourceTools: AnyAgentTool[];
+  private readonly codemodeTool: AnyAgentTool;
 
   constructor(
     servers: readonly McpServerConfig[],
@@ -59,6 +69,7 @@ export class McpManager {
       settled: () => this.settled(),
     });
     this.resourceTools = createResourceTools({ servers: () => this.resourceServers(), settled: () => this.settled() });
+    this.codemodeTool = createCodemodeTool({ callable: () => this.scriptTools(), settled: (reach) => this.settled(reach), ...(options.codemodeStore ? { store: options.codemodeStore } : {}) });
   }
 
   /** Starts every enabled server; returns at once. */
@@ -79,9 +90,43 @@ export class McpManager {
     this.options.toolsChanged();
   }
 
-  /** Whether a server is configured to have tools behind tool_search (so tool_search is declared from the start). */
+  private configuredWith(exposure: "deferred" | "codemode"): boolean {
+    return this.connections.some(({ config }) => config.enabled && [config.exposure, ...Object.values(config.toolExposure)].includes(exposure));
+  }
+
+  /** Whether `codemode` is declared: a server has codemode tools, and --exclude-tools does not remove it. */
+  private hasCodemode(): boolean {
+    return this.configuredWith("codemode") && this.options.selected(CODEMODE);
+  }
+
+  /**
+   * Whether `tool_search` is declared (from the start): a server has deferred tools, or codemode
+   * tools while codemode itself is excluded (they are then reached through tool_search).
+   */
   private hasIndirect(): boolean {
-    return this.connections.some(({ config }) => config.enabled && [config.exposure, ...Object.values(config.toolExposure)].some((e) => e === "deferred" || e === "codemode"));
+    return this.configuredWith("deferred") || (this.configuredWith("codemode") && !this.hasCodemode());
+  }
+
+  /** What codemode scripts may call: the agent's declared tools and every MCP tool not hidden (nor filtered out). */
+  private scriptTools(): CallableTool[] {
+    const namespaces = new Map<string, ScriptNamespace>(
+      this.connections.map((c) => [c.config.name, { name: mcpNamespace(c.config.name), server: c.config.name, ...(c.config.description ? { description: c.config.description } : c.instructions ? { description: (c.instructions.split("\n", 1)[0] ?? "").trim() } : {}), ...(c.instructions ? { instructions: c.instructions } : {}) }]),
+    );
+    const mcpNames = new Set(this.entries.map((e) => e.name));
+    const own: CallableTool[] = this.options
+      .declaredTools()
+      .filter((t) => t.name !== CODEMODE && t.name !== TOOL_SEARCH && !mcpNames.has(t.name) && !(RESOURCE_TOOL_NAMES as readonly string[]).includes(t.name))
+      .map((tool) => ({ tool, mcp: false, searchable: { name: tool.name, description: tool.description, parameterText: "", serverText: "" } }));
+    const mcp: CallableTool[] = this.entries
+      .filter((e) => e.exposure !== "hidden")
+      .map((e) => ({ tool: e.agentTool, mcp: true, ...(namespaces.get(e.server) ? { namespace: namespaces.get(e.server)! } : {}), searchable: e.searchable }));
+    const resources: CallableTool[] = this.resourceExposure() === undefined ? [] : this.resourceTools.filter((t) => this.options.selected(t.name)).map((tool) => ({ tool, mcp: false, searchable: { name: tool.name, description: tool.description, parameterText: "server uri cursor", serverText: "mcp resources" } }));
+    return [...own, ...mcp, ...resources];
+  }
+
+  /** The tools the MCP part adds to the system prompt's tool list (codemode), with their rules. */
+  promptTools(): { name: string; description: string; snippet: string; guidelines: readonly string[] }[] {
+    return this.hasCodemode() ? [{ name: CODEMODE, description: CODEMODE_DESCRIPTION, snippet: CODEMODE_SNIPPET, guidelines: CODEMODE_GUIDELINES }] : [];
   }
 
   /** Servers whose resources the resource tools reach: connected once, enabled, not hidden as a whole. */
@@ -105,11 +150,24 @@ export class McpManager {
     const resources = this.resourceExposure();
     const resourceTools = this.resourceTools.filter((t) => this.options.selected(t.name) && (resources === "direct" || (resources === "deferred" && this.loaded.has(t.name))));
     const search = this.hasIndirect() && this.options.selected(TOOL_SEARCH) ? [this.searchTool] : [];
-    return [...search, ...declared.map((e) => e.agentTool), ...resourceTools];
+    if (!this.hasCodemode()) return [...search, ...declared.map((e) => e.agentTool), ...resourceTools];
+    const mcp = declared.map((e) => withNote(e.agentTool, scriptCallNote(e.name, e.outputFields ? { outputFields: e.outputFields } : {})));
+    return [this.codemodeTool, ...search, ...mcp, ...this.withScriptNotes(resourceTools)];
+  }
+
+  /**
+   * The agent's declared tools as the model sees them while codemode is declared: each says how a
+   * script calls it (Pi's `Codemode: tools.x(args) resolves to …` line). Unchanged without codemode.
+   */
+  withScriptNotes(tools: readonly AnyAgentTool[]): AnyAgentTool[] {
+    if (!this.hasCodemode()) return [...tools];
+    return tools.map((t) => (t.name === CODEMODE || t.name === TOOL_SEARCH ? t : withNote(t, scriptCallNote(t.name, undefined))));
   }
 
   /** Annotations of an MCP tool by its name, for the permission gates. */
   annotations(name: string): { readOnly: boolean; destructive: boolean } | undefined {
+    // A script changes nothing by itself: each of its calls passes the gates on its own (plan mode included).
+    if (name === CODEMODE && this.hasCodemode()) return { readOnly: true, destructive: false };
     if ((RESOURCE_TOOL_NAMES as readonly string[]).includes(name) && this.resourceTools.some((t) => t.name === name)) return { readOnly: true, destructive: false };
     const entry = this.entries.find((e) => e.name === name);
     return entry ? { readOnly: entry.readOnly, destructive: entry.destructive } : undefined;
@@ -124,14 +182,16 @@ export class McpManager {
     clearTimeout(timer);
   }
 
-  /** Resolves once every enabled server has connected or failed. */
-  async settled(): Promise<void> {
-    await Promise.all(this.connections.filter((c) => c.state === "connecting").map((c) => c.connect()));
+  /** Resolves once every enabled server (or each one `reach` names, for a codemode script) has connected or failed. */
+  async settled(reach: ScriptReach = "all"): Promise<void> {
+    const reached = (c: McpConnection): boolean => reach === "all" || reach.some((word) => word.includes(mcpNamespace(c.config.name)));
+    await Promise.all(this.connections.filter((c) => c.state === "connecting" && reached(c)).map((c) => c.connect()));
   }
 
   /** The `mcp_servers` section of the system prompt, or undefined when no server has tools behind tool_search. */
   systemSection(): string | undefined {
-    return serversSection(this.connections.filter((c) => c.config.enabled).map((c) => ({ name: c.config.name, exposures: [c.config.exposure, ...Object.values(c.config.toolExposure)], summary: c.config.description ?? c.instructions })));
+    const codemode = this.hasCodemode();
+    return serversSection(this.connections.filter((c) => c.config.enabled).map((c) => ({ name: c.config.name, exposures: [c.config.exposure, ...Object.values(c.config.toolExposure)], summary: c.config.description ?? c.instructions })), codemode);
   }
 
   status(): McpServerStatus[] {

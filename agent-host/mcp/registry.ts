@@ -8,6 +8,7 @@ import type { AnyAgentTool } from "../agent/tool";
 import type { McpConnection } from "./connection";
 import { mcpToolName, toolExposure, type Exposure } from "./exposure";
 import type { McpTool } from "./sdk";
+import { fieldNames } from "./codemode/description";
 import { toAgentResult } from "./tool-result";
 import type { SearchableTool } from "./tool-search";
 
@@ -19,6 +20,8 @@ export interface McpToolEntry {
   exposure: Exposure;
   readOnly: boolean;
   destructive: boolean;
+  /** The fields of the tool's output schema, `{ a, b? }`, for codemode's note on a declared tool. */
+  outputFields?: string;
   agentTool: AnyAgentTool;
   searchable: SearchableTool;
 }
@@ -66,12 +69,15 @@ export function buildEntries(connections: readonly McpConnection[], selected: (n
         description,
         parameters: parametersOf(tool.inputSchema),
         async execute(_id, params, signal) {
-          return toAgentResult(await connection.call(tool.name, params as Record<string, unknown>, signal), config.name, tool.name);
+          const result = await connection.call(tool.name, params as Record<string, unknown>, signal);
+          // A codemode script gets the whole CallToolResult (`structured`); the model, its content.
+          return { ...toAgentResult(result, config.name, tool.name), structured: result };
         },
       };
       entries.push({
         name, server: config.name, tool: tool.name, exposure,
         readOnly: tool.annotations?.readOnlyHint === true,
+        ...(fieldNames(tool.outputSchema) ? { outputFields: fieldNames(tool.outputSchema)! } : {}),
         destructive: tool.annotations?.readOnlyHint !== true && tool.annotations?.destructiveHint === true,
         agentTool,
         searchable: { name, description, parameterText: parameterText(tool.inputSchema), serverText: `${config.name} ${config.description ?? connection.instructions ?? ""}` },

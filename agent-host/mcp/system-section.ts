@@ -1,6 +1,7 @@
 /**
  * The `mcp_servers` section of the system prompt (Pi 1.x, docs/mcp.md): the servers whose tools
- * are not declared to the model, how their tools are reached, and one line about each (the
+ * are not declared to the model, how their tools are reached (codemode scripts or tool_search),
+ * and one line about each (the
  * configured `description`, else the first line of the server's instructions once connected).
  * The model learns of these servers only here. At most 4096 characters: descriptions shrink to
  * fit, then the last servers are counted instead of listed.
@@ -20,13 +21,19 @@ export interface SectionServer {
 
 const cut = (text: string, max: number): string => (text.length <= max ? text : max <= 1 ? "" : `${text.slice(0, max - 1).trimEnd()}…`);
 
-export function serversSection(servers: readonly SectionServer[]): string | undefined {
-  // This host reaches codemode tools through tool_search too (no codemode yet), so every listed server says tool_search.
+/**
+ * `codemode` says how a server with codemode tools is reached: from codemode scripts when the
+ * codemode tool is declared, else through tool_search.
+ */
+export function serversSection(servers: readonly SectionServer[], codemode = true): string | undefined {
   const listed = servers.filter((s) => s.exposures.some((e) => e === "deferred" || e === "codemode")).sort((a, b) => a.name.localeCompare(b.name));
   if (listed.length === 0) return undefined;
-  const intro = "MCP servers whose tools are not declared to you. Load the tools of `tool_search` servers with `tool_search`.";
-  const heads = listed.map((s) => `- ${mcpNamespace(s.name)} (tool_search)`);
-  const omitted = (n: number) => (n > 0 ? [`- … ${n} more server${n === 1 ? "" : "s"}; find their tools with tool_search`] : []);
+  const reaches = listed.map((s) => (codemode && s.exposures.includes("codemode") ? "codemode" : "tool_search"));
+  let intro = "MCP servers whose tools are not declared to you.";
+  if (reaches.includes("codemode")) intro += " Call the tools of `codemode` servers from codemode scripts.";
+  if (reaches.includes("tool_search")) intro += " Load the tools of `tool_search` servers with `tool_search`.";
+  const heads = listed.map((s, i) => `- ${mcpNamespace(s.name)} (${reaches[i]})`);
+  const omitted = (n: number) => (n > 0 ? [`- … ${n} more server${n === 1 ? "" : "s"}; find their tools with searchTools()`] : []);
   const size = (kept: number) => [intro, ...heads.slice(0, kept), ...omitted(listed.length - kept)].join("\n").length;
   let kept = listed.length;
   while (kept > 0 && size(kept) > MAX_SECTION) kept--;

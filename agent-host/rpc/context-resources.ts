@@ -5,7 +5,7 @@
 import * as os from "node:os";
 import type { SlashCommand } from "../../shared/protocol";
 import type { AnyAgentTool } from "../agent/tool";
-import { buildResourceCommands, buildSystemPromptSections, expandSlashCommand, loadContextResources, renderSystemPrompt } from "../session/context";
+import { buildResourceCommands, buildSystemPromptSections, expandSlashCommand, loadContextResources, renderSystemPrompt, type PromptTool } from "../session/context";
 import type { CliOptions } from "./cli-options";
 import type { FirstReadTrust } from "./first-read-trust";
 
@@ -48,11 +48,14 @@ export class LazyContextResources {
   systemSections(): Record<string, string> {
     const { contextFiles, skills, prompt } = this.resources; // first: a change of trust drops the sections
     return (this.sections ??= buildSystemPromptSections({
-      cwd: this.where.cwd, tools: this.tools, contextFiles, skills,
+      cwd: this.where.cwd, tools: [...this.tools, ...(this.extraTools?.() ?? [])], contextFiles, skills,
       ...(prompt.customPrompt !== undefined ? { customPrompt: prompt.customPrompt } : {}),
       appendPrompts: prompt.appendPrompts,
     }));
   }
+
+  /** Tools other parts of the host declare from the start (MCP's `codemode`), listed after the host's own. */
+  extraTools: (() => readonly PromptTool[]) | undefined;
 
   /** Sections other parts of the host add (MCP's `mcp_servers`), after the context's own. */
   extraSections: (() => Record<string, string>) | undefined;

@@ -47,7 +47,7 @@ export function setUpMcp(options: CliOptions, sources: McpSources): McpManager |
   if (!servers.some((s) => s.enabled)) return undefined;
   const agent = sources.session.agent;
   let ours = new Set<string>();
-  const { McpManager, MCP_SERVERS_SECTION } = loadMcpManager();
+  const { McpManager, MCP_SERVERS_SECTION, CODEMODE_STORE_ENTRY, readStore } = loadMcpManager();
   const manager: McpManager = new McpManager(servers, {
     env: sources.env,
     cwd: sources.cwd,
@@ -55,12 +55,22 @@ export function setUpMcp(options: CliOptions, sources: McpSources): McpManager |
     selected: mcpToolSelection(options.tools, options.excludeTools),
     report: tell,
     clientVersion: VERSION,
+    declaredTools: () => agent.tools,
+    // store() values as Pi keeps them: `codemode-store` entries on the session's branch.
+    codemodeStore: {
+      read: () => readStore(sources.session.sessions.branch()),
+      write(writes) {
+        const entry = sources.session.sessions.append({ type: "custom", customType: CODEMODE_STORE_ENTRY, data: writes });
+        sources.session.emit({ type: "entry_appended", entry });
+      },
+    },
     toolsChanged: () => {
       const mcpTools: AnyAgentTool[] = manager.tools();
-      agent.setTools([...agent.tools.filter((t) => !ours.has(t.name)), ...mcpTools]);
+      agent.setTools([...manager.withScriptNotes(agent.tools.filter((t) => !ours.has(t.name))), ...mcpTools]);
       ours = new Set(mcpTools.map((t) => t.name));
     },
   });
+  sources.resources.extraTools = () => manager.promptTools();
   sources.resources.extraSections = (): Record<string, string> => {
     const section = manager.systemSection();
     return section ? { [MCP_SERVERS_SECTION]: section } : {};

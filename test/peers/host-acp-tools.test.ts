@@ -131,10 +131,11 @@ describe("Our host in --mode acp: tools, permissions, the client's fs and termin
     await h.initialize();
     const server = stdioServer();
     const session = await h.agent.request("session/new", { cwd: h.launch.cwd, mcpServers: [{ name: "everything", command: server.command, args: server.args, env: [] }] });
-    h.llm.enqueue({ toolCalls: [{ id: "s1", name: "tool_search", arguments: { query: "sum two numbers" } }] }, { text: "found" });
+    // Its exposure is Pi's default, codemode: a script finds the tool and calls it.
+    h.llm.enqueue({ toolCalls: [{ id: "s1", name: "codemode", arguments: { code: "const [found] = await searchTools('sum two numbers');\nconst r = await tools[found.name]({ a: 2, b: 3 });\nreturn found.name + ': ' + r.content[0].text;" } }] }, { text: "found" });
     await h.agent.request("session/prompt", { sessionId: session.sessionId, prompt: [{ type: "text", text: "add" }] });
-    assert.match(systemText(h.llm.requests[0]!), /mcp__everything/);
-    assert.match(messageText(toolResultMessages(h.llm.requests[1]!)[0]!), /mcp__everything__get_sum/);
+    assert.match(systemText(h.llm.requests[0]!), /mcp__everything \(codemode\)/);
+    assert.match(messageText(toolResultMessages(h.llm.requests[1]!)[0]!), /mcp__everything__get_sum: The sum of 2 and 3 is 5\./);
   });
 
   it("session/cancel while a permission question is open: the question is cancelled, the command does not run, the prompt answers cancelled", async function () {

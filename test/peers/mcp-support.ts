@@ -43,12 +43,13 @@ export interface Started {
 }
 
 /** Starts an agent whose agent dir holds `mcp` as mcp.json, in `cwd` (default: a fresh folder). */
-export async function start(kind: PeerKind, mcp: object | undefined, options: { extraArgs?: string[]; cwd?: string; env?: Record<string, string> } = {}): Promise<Started> {
+export async function start(kind: PeerKind, mcp: object | undefined, options: { extraArgs?: string[]; cwd?: string; env?: Record<string, string>; persistSession?: boolean } = {}): Promise<Started> {
   const llm = await startMockLlm();
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "mcp-work-"));
   const peer = startPeerClient(kind, llm, {
     cwd,
     extraArgs: options.extraArgs ?? [],
+    ...(options.persistSession ? { persistSession: true } : {}),
     prepare(launch) {
       if (mcp) writeFileSync(join(launch.agentDir, "mcp.json"), JSON.stringify(mcp));
       Object.assign(launch.env, options.env ?? {});
