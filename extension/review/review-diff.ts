@@ -75,7 +75,9 @@ class SettledDiffs {
     const shown = settled.find((tab) => tab.isActive && tab.group.isActive);
     const file = shown && (shown.input as vscode.TabInputTextDiff).original.fsPath;
     await vscode.window.tabGroups.close(settled, true);
-    if (file && fs.existsSync(file)) await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true, preserveFocus: false });
+    // Never with the focus: this can run a while after the user's action (on a save or a reload),
+    // when a quick pick or another editor has it.
+    if (file && fs.existsSync(file)) await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true, preserveFocus: true });
   }
 }
 
