@@ -45,6 +45,12 @@ export function registerReviewContent(state: ReviewState): vscode.Disposable {
   const again = (document: vscode.TextDocument) => settled.waitingFor(document.uri.fsPath) && void settled.close();
   lifetime.add(vscode.workspace.onDidSaveTextDocument(again));
   lifetime.add(vscode.workspace.onDidChangeTextDocument((e) => again(e.document)));
+  // A tab's dirty mark can change after both (it lags the buffer): its change is an event of its own.
+  lifetime.add(
+    vscode.window.tabGroups.onDidChangeTabs((e) => {
+      if (e.changed.some((tab) => tab.input instanceof vscode.TabInputTextDiff && settled.waitingFor(tab.input.modified.fsPath))) void settled.close();
+    }),
+  );
   return lifetime;
 }
 
@@ -68,7 +74,7 @@ class SettledDiffs {
     const settled: vscode.Tab[] = [];
     for (const tab of vscode.window.tabGroups.all.flatMap((group) => group.tabs)) {
       if (!(tab.input instanceof vscode.TabInputTextDiff) || tab.input.original.scheme !== REVIEW_SCHEME || this.state.has(tab.input.original.fsPath)) continue;
-      if (tab.isDirty || hasUnsavedText(tab.input.modified.fsPath)) this.waiting.add(tab.input.modified.fsPath);
+      if (hasUnsavedText(tab.input.modified.fsPath)) this.waiting.add(tab.input.modified.fsPath);
       else settled.push(tab);
     }
     if (settled.length === 0) return;
