@@ -22,6 +22,18 @@ describe("ACP session/update as Pi events", () => {
     assert.deepEqual(end.message.content, [{ type: "thinking", thinking: "hmm" }, { type: "text", text: "Hello" }]);
   });
 
+  it("a write started before its input names its file when the input comes: a start with the path (the review's before)", () => {
+    const { t, events } = translator();
+    t.handle({ sessionUpdate: "tool_call", toolCallId: "w1", title: "write", kind: "edit", status: "pending", rawInput: {} });
+    t.handle({ sessionUpdate: "tool_call_update", toolCallId: "w1", rawInput: { filePath: "/work/b.txt", content: "x" }, locations: [{ path: "/work/b.txt" }] });
+    t.handle({ sessionUpdate: "tool_call_update", toolCallId: "w1", rawInput: { filePath: "/work/b.txt", content: "xy" }, locations: [{ path: "/work/b.txt" }] });
+    const starts = events.filter((e) => e.type === "tool_execution_start");
+    assert.equal(starts.length, 2, "started again once, when the path came");
+    const last = starts.at(-1);
+    assert.ok(last?.type === "tool_execution_start" && (last.toolName === "edit" || last.toolName === "write"));
+    assert.equal((last.args as { path?: string }).path, "/work/b.txt");
+  });
+
   it("a tool call closes the message, shows as a card, and its updates and end follow", () => {
     const { t, events } = translator();
     t.handle({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Let me look" } });

@@ -225,6 +225,13 @@ export class AcpEventTranslator {
     if (update.kind) tool.kind = update.kind;
     if (update.content) tool.content = update.content;
     if (update.content || update.rawInput || update.title) tool.args = { ...tool.args, ...piToolOf({ ...tool, rawInput: update.rawInput ?? tool.args, content: tool.content, locations: update.locations ?? null }).args };
+    // An agent that streams a call's input (opencode) can start it before its path is known: the
+    // start is sent again once the path is there, as the checkpoint recorder and the review take
+    // the file's before from a start that names it (else the write went unreviewed, by chance).
+    if (tool.startPath === undefined && (tool.toolName === "edit" || tool.toolName === "write") && typeof tool.args.path === "string") {
+      tool.startPath = tool.args.path;
+      this.emit({ type: "tool_execution_start", toolCallId: update.toolCallId, toolName: tool.toolName, args: tool.args });
+    }
     if (update.content) this.emit({ type: "tool_execution_update", toolCallId: update.toolCallId, toolName: tool.toolName, args: tool.args, partialResult: this.resultOf(tool) });
     this.afterStatus(update.toolCallId, tool, update.status ?? undefined);
   }
