@@ -5,7 +5,8 @@
  * coalesceAppends, to a sink that serializes each webview message as postMessage would. Four
  * streams of 100 KB and 1 MB: a `write` call's arguments in 20-character deltas (then the call
  * runs), an assistant message in 20-character deltas, a tool result (a bash tool's rolling
- * partial results, then the whole text), and a user `!command`'s output in 1 KB deltas. Frames are
+ * partial results, then the whole text), a codemode script's nested calls under its card, and a user
+ * `!command`'s output in 1 KB deltas. Frames are
  * made in the wire format of our host and pi 0.87.1 (delta-only message_update). Prints the CPU time
  * per 100 KB beside the goal (≤ 50 ms) and the longest single task (aim: ≤ 16 ms).
  *
@@ -76,6 +77,17 @@ const streams: Record<string, (chars: number) => unknown[]> = {
       ...updates,
       { type: "tool_execution_end", ...ids, result: { content: [{ type: "text", text }], details: {} }, isError: false },
     ];
+  },
+  // Each nested call goes in under its parent's card, after the earlier ones (a linked list, not an array re-indexed per insert).
+  "codemode script: one nested call (start, end) per 100 chars, under its card": (chars) => {
+    const script = { toolCallId: "script", toolName: "codemode" };
+    const nested = [];
+    for (let i = 0; i < chars / 100; i++) {
+      const ids = { toolCallId: `n${i}`, toolName: "mcp__docs__search", parentToolCallId: "script" };
+      nested.push({ type: "tool_execution_start", ...ids, args: { query: `topic ${i}` } });
+      nested.push({ type: "tool_execution_end", ...ids, result: { content: [{ type: "text", text: `result ${i}` }], details: {} }, isError: false });
+    }
+    return [{ type: "tool_execution_start", ...script, args: { code: "for (const t of topics) await tools.docs.search(t)" } }, ...nested, { type: "tool_execution_end", ...script, result: { content: [{ type: "text", text: "done" }], details: {} }, isError: false }];
   },
   "user `!command` output, 1 KB deltas": (chars) => pieces(fileText(chars), 1024).map((delta) => ({ type: "bash_execution_update", delta })),
 };

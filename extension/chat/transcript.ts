@@ -3,14 +3,22 @@ import type { AssistantBlock, ChatItem, ChatItemKind, ChatItemOf, ToWebview } fr
 /** What `add` takes: an item without its key (one is made up) or with one. */
 export type NewItem = ChatItem extends infer T ? (T extends ChatItem ? Omit<T, "key"> & { key?: string } : never) : never;
 
+/** One entry of the transcript's order: a doubly linked list, so a nested card or a question goes in beside its tool in O(1) however long the chat. */
+interface Entry {
+  item: ChatItem;
+  prev?: Entry;
+  next?: Entry;
+}
+
 /**
  * The chat as the webview shows it. Kept in the extension so a reloaded webview gets the whole
  * transcript back; every change also goes out as one small message (an upsert, a removal, or
  * streamed text for one block), so the webview touches only what changed.
  */
 export class Transcript {
-  private readonly items: ChatItem[] = [];
-  private readonly index = new Map<string, number>();
+  private readonly entries = new Map<string, Entry>();
+  private head?: Entry;
+  private tail?: Entry;
   private counter = 0;
   private muted = false;
 
@@ -25,8 +33,7 @@ export class Transcript {
 
   /** Rebuilds everything (e.g. another session) and sends it as one reset, not one message per change. */
   replaceAll(build: () => void): void {
-    this.items.length = 0;
-    this.index.clear();
+    this.forgetAll();
     this.muted = true;
     try {
       build();
@@ -42,16 +49,17 @@ export class Transcript {
   }
 
   snapshot(): ChatItem[] {
-    return this.items.map((item) => structuredClone(item));
+    const items: ChatItem[] = [];
+    for (let entry = this.head; entry; entry = entry.next) items.push(structuredClone(entry.item));
+    return items;
   }
 
   get length(): number {
-    return this.items.length;
+    return this.entries.size;
   }
 
   get<K extends ChatItemKind>(key: string, kind?: K): ChatItemOf<K> | undefined {
-    const at = this.index.get(key);
-    const found = at === undefined ? undefined : this.items[at];
+    const found = this.entries.get(key)?.item;
     return found && (!kind || found.kind === kind) ? (found as ChatItemOf<K>) : undefined;
   }
 
@@ -68,18 +76,26 @@ export class Transcript {
 
   /** Adds or replaces an item; a new one goes at the end, or right after the item `after` when there is one. */
   upsert(item: ChatItem, after?: string): void {
-    const at = this.index.get(item.key);
-    const anchor = at === undefined && after !== undefined ? this.index.get(after) : undefined;
-    if (at !== undefined) {
-      this.items[at] = item;
-    } else if (anchor === undefined) {
-      this.index.set(item.key, this.items.length);
-      this.items.push(item);
-    } else {
-      this.items.splice(anchor + 1, 0, item);
-      for (let i = anchor + 1; i < this.items.length; i++) this.index.set(this.items[i].key, i);
-    }
+    const existing = this.entries.get(item.key);
+    const anchor = existing === undefined && after !== undefined ? this.entries.get(after) : undefined;
+    if (existing) existing.item = item;
+    else this.insertAfter({ item }, anchor ?? this.tail);
     this.post({ type: "upsert", item, now: this.now(), ...(anchor === undefined ? {} : { after }) });
+  }
+
+  private insertAfter(entry: Entry, anchor: Entry | undefined): void {
+    entry.prev = anchor;
+    entry.next = anchor ? anchor.next : this.head;
+    if (entry.next) entry.next.prev = entry;
+    else this.tail = entry;
+    if (anchor) anchor.next = entry;
+    else this.head = entry;
+    this.entries.set(entry.item.key, entry);
+  }
+
+  private forgetAll(): void {
+    this.entries.clear();
+    this.head = this.tail = undefined;
   }
 
   /** Changes some fields of an item and sends it again. */
@@ -92,11 +108,13 @@ export class Transcript {
   }
 
   remove(key: string): void {
-    const at = this.index.get(key);
-    if (at === undefined) return;
-    this.items.splice(at, 1);
-    this.index.delete(key);
-    for (let i = at; i < this.items.length; i++) this.index.set(this.items[i].key, i);
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    if (entry.prev) entry.prev.next = entry.next;
+    else this.head = entry.next;
+    if (entry.next) entry.next.prev = entry.prev;
+    else this.tail = entry.prev;
+    this.entries.delete(key);
     this.post({ type: "remove", key });
   }
 
@@ -120,8 +138,7 @@ export class Transcript {
   }
 
   clear(): void {
-    this.items.length = 0;
-    this.index.clear();
+    this.forgetAll();
     this.post({ type: "reset", items: [], now: this.now() });
   }
 }
