@@ -21,7 +21,7 @@ export interface UiActions {
   /** Moves the mouse over an element (hovers, tooltips). */
   hover: { params: { selector: string }; result: null };
   /** The element's outerHTML (e.g. to check which links a rendered tooltip holds). */
-  html: { params: { selector: string }; result: string };
+  html: { params: { selector: string; timeoutMs?: number }; result: string };
   pressKey: { params: { key: string }; result: null };
   typeText: { params: { text: string }; result: null };
   clickInWebview: { params: { webview: WebviewRef; selector: string }; result: null };

@@ -99,7 +99,7 @@ function createHandlers(page: Page, screenshotDir: string): Handlers {
       await page.locator(selector).first().hover({ timeout: actionTimeout });
       return null;
     },
-    html: async ({ selector }) => page.locator(selector).first().evaluate((element) => element.outerHTML, undefined, { timeout: actionTimeout }),
+    html: async ({ selector, timeoutMs }) => page.locator(selector).first().evaluate((element) => element.outerHTML, undefined, { timeout: timeoutMs ?? actionTimeout }),
     pressKey: async ({ key }) => {
       await page.keyboard.press(key);
       return null;

@@ -64,7 +64,7 @@ export const ui = {
     call("waitForSelector", { selector, state, ...(timeoutMs === undefined ? {} : { timeoutMs }) }),
   text: (selector: string) => call("text", { selector }),
   hover: (selector: string) => call("hover", { selector }),
-  html: (selector: string) => call("html", { selector }),
+  html: (selector: string, timeoutMs?: number) => call("html", { selector, ...(timeoutMs === undefined ? {} : { timeoutMs }) }),
   /** Playwright key names, e.g. "Enter", "Escape", "Control+Shift+P". */
   pressKey: (key: string) => call("pressKey", { key }),
   typeText: (text: string) => call("typeText", { text }),
