@@ -55,6 +55,19 @@ const librariesApart = (fromOutdir) => ({
   },
 });
 
+/**
+ * `import * as vscode from "vscode"` in each of the extension's ~75 modules would each copy the
+ * whole API object (esbuild's CommonJS interop, a getter per key) at load; one ES module
+ * re-exporting it makes a single copy that every importer shares.
+ */
+const vscodeOnce = {
+  name: "vscode-once",
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, ({ namespace }) => (namespace === "vscode-once" ? { path: "vscode", external: true } : { path: "vscode", namespace: "vscode-once" }));
+    build.onLoad({ filter: /.*/, namespace: "vscode-once" }, () => ({ contents: 'export * from "vscode";', loader: "js" }));
+  },
+};
+
 /** Programs the agent host runs: CommonJS for Node 20+, `__PI_BUNDLED__` set (see providers/load.ts). */
 const hostBundle = {
   ...common,
@@ -75,7 +88,7 @@ const programs = [
     platform: "node",
     format: "cjs",
     target: "node20",
-    external: ["vscode"],
+    plugins: [vscodeOnce, librariesApart(".")],
     outdir: dist,
     mainFields: ["module", "main"],
   },

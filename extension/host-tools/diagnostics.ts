@@ -110,7 +110,7 @@ export function createDiagnosticsTool(): EditorTool {
       }
       const files = entries.flatMap(([uri, diagnostics]) => {
         const shown = displayOf(uri);
-        return shown === undefined ? [] : [{ path: shown, uri: code2lsp.asUri(uri), diagnostics: code2lsp.asDiagnosticsSync(diagnostics) }];
+        return shown === undefined ? [] : [{ path: shown, uri: code2lsp().asUri(uri), diagnostics: code2lsp().asDiagnosticsSync(diagnostics) }];
       });
       const report = filterDiagnostics(files, minSeverity, limit ?? 200);
       return jsonResult(note === undefined ? { scope, minSeverity, ...report } : { scope, minSeverity, note, ...report });

@@ -14,9 +14,9 @@ const nameOf = (uri: vscode.Uri): string => displayOf(uri) ?? uri.toString();
 
 function selectionOf(document: vscode.TextDocument, selection: vscode.Selection): Record<string, unknown> {
   const result: Record<string, unknown> = {
-    anchor: code2lsp.asPosition(selection.anchor),
-    active: code2lsp.asPosition(selection.active),
-    range: code2lsp.asRange(selection),
+    anchor: code2lsp().asPosition(selection.anchor),
+    active: code2lsp().asPosition(selection.active),
+    range: code2lsp().asRange(selection),
     isEmpty: selection.isEmpty,
   };
   if (!selection.isEmpty) {
@@ -47,7 +47,7 @@ export function createActiveEditorTool(): EditorTool {
         isDirty,
         lineCount,
         selections: editor.selections.map((selection) => selectionOf(document, selection)),
-        visibleRanges: editor.visibleRanges.map((range) => code2lsp.asRange(range)),
+        visibleRanges: editor.visibleRanges.map((range) => code2lsp().asRange(range)),
         viewColumn: editor.viewColumn ?? null,
       });
     },

@@ -31,7 +31,7 @@ async function withPreviews(locations: LspLocation[], context: HostToolContext):
 }
 
 function origin(at: { path: string; position: vscode.Position }) {
-  return { path: at.path, position: code2lsp.asPosition(at.position) };
+  return { path: at.path, position: code2lsp().asPosition(at.position) };
 }
 
 export function createDefinitionTool(): EditorTool {

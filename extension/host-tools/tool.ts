@@ -4,7 +4,8 @@
  * written once. No vscode import, so it is unit-tested.
  */
 import type { Static, TSchema } from "@sinclair/typebox";
-import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
+import type { default as Ajv, ErrorObject, ValidateFunction } from "ajv";
+import { createAjv, validatorOptions } from "../../shared/protocol/ajv";
 import type { CancellationToken } from "vscode-jsonrpc";
 import type { HostToolDefinition } from "../../shared/protocol";
 import type { HostToolContext, HostToolExecute, HostToolOutcome } from "../../shared/rpc/host-tool-registry";
@@ -63,8 +64,8 @@ export function errorResult(message: string): HostToolOutcome {
   return { content: [{ type: "text", text: message }], isError: true };
 }
 
-// The same validator as the protocol's frames (AJV is in the bundle already); compiled on first use.
-const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: false });
+// The same validator as the protocol's frames, loaded with the first tool call (not at activation).
+let ajv: Ajv | undefined;
 
 /** AJV's errors for a model to read: where, and what is wrong (at most five). */
 function describeErrors(errors: ErrorObject[] | null | undefined): string {
@@ -82,7 +83,7 @@ export function defineTool<T extends TSchema>(spec: ToolSpec<T>): EditorTool {
   return {
     definition: { name: spec.name, label: spec.label, description: spec.description, parameters: spec.parameters as unknown as Record<string, unknown> },
     async execute(args, context) {
-      validate ??= ajv.compile(spec.parameters);
+      validate ??= (ajv ??= createAjv(validatorOptions)).compile(spec.parameters);
       if (!validate(args)) return errorResult(`Invalid arguments for ${spec.name}: ${describeErrors(validate.errors)}`);
       try {
         throwIfCancelled(context.token);
