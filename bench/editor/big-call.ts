@@ -8,44 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { FrameLocator } from "playwright-core";
 import type { BenchLlm } from "../lib/llm";
-
-const CLOCK_TICKS_PER_S = 100;
-
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === pid) out.push(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return out;
-}
-
-/** The extension host process under code-server `serverPid` (its command line names `extensionHost`). */
-export function extensionHostPid(serverPid: number): number | undefined {
-  const queue = [serverPid];
-  while (queue.length) {
-    const pid = queue.shift()!;
-    for (const child of childrenOf(pid)) {
-      const cmdline = fs.readFileSync(`/proc/${child}/cmdline`, "utf8");
-      if (cmdline.includes("extensionHost")) return child;
-      queue.push(child);
-    }
-  }
-  return undefined;
-}
-
-/** User + system CPU time of a process, ms. */
-function cpuMs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
-}
+import { cpuMs } from "./processes";
 
 export interface BigCallFigures {
   cpuPer100KB: number;

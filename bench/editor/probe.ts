@@ -71,9 +71,12 @@ export interface StreamFigures {
   streamMs: number;
 }
 
-/** Per delta: the first frame that shows it (or a later one) minus the time it left the agent. */
-export function streamFigures(stamps: number[], records: ProbeRecords): StreamFigures | undefined {
-  const paints = records.paints;
+/**
+ * Per delta: the first frame that shows it (or a later one) minus the time it left the agent.
+ * `first`: the index of the stream's first delta (streams that run at once start apart).
+ */
+export function streamFigures(stamps: number[], records: ProbeRecords, first = 0): StreamFigures | undefined {
+  const paints = records.paints.map(([t, index]): [number, number] => [t, index - first]);
   if (stamps.length === 0 || paints.length === 0) return undefined;
   const latencies: number[] = [];
   let p = 0;

@@ -7,9 +7,10 @@
  *
  *   npm run bench:editor                 5 runs per agent
  *   npm run bench:editor -- --runs 5
- *   npm run bench:editor -- --only open --entries 1000,5000   only the session opens, at these sizes (default 1000,5000)
+ *   npm run bench:editor -- --only open --entries 1000,5000   only the session opens, at these sizes (default 1000,5000,20000)
  *   npm run bench:editor -- --only stream                     only the stream (prints its figures, no report)
  *   npm run bench:editor -- --only bigcall                    only the 1 MB write (our host; prints its figures, no report)
+ *   npm run bench:editor -- --only many                       only eight agents at once (our host; prints its figures, no report)
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -27,7 +28,9 @@ import { activationTime, runCommand } from "./commands";
 import { writeEditorReport } from "./report";
 import { openSession } from "./session-open";
 import { ensurePrerequisites } from "./prerequisites";
-import { bigCall, extensionHostPid } from "./big-call";
+import { bigCall } from "./big-call";
+import { AGENTS, closeTabs, manyAgents } from "./many-agents";
+import { bareNodeRssMb, extensionHostPid } from "./processes";
 
 const DELTAS = 4000;
 const TEXT = ".item-assistant .text";
@@ -63,7 +66,7 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const runs = Number(option(argv, "--runs") ?? 5);
   const only = option(argv, "--only");
-  const sizes = (option(argv, "--entries") ?? "1000,5000").split(",").map(Number);
+  const sizes = (option(argv, "--entries") ?? "1000,5000,20000").split(",").map(Number);
   const version = option(argv, "--version") ?? defaultVersion;
   ensurePrerequisites();
   const installed = ensureCodeServer(version);
@@ -73,8 +76,10 @@ async function main(): Promise<void> {
   fs.cpSync(sampleWorkspace, workspace, { recursive: true });
   const control = path.join(stateDir, "agent.json");
   const stampsFile = path.join(stateDir, "stamps.jsonl");
+  const runsFile = path.join(stateDir, "runs.jsonl");
   const errorsFile = path.join(stateDir, "agent-errors.log");
   fs.writeFileSync(stampsFile, "");
+  fs.writeFileSync(runsFile, "");
   // Our host as the extension runs it (the editor's Node, dist/agent-host.js), and pi on its Node 22.
   const launches = { host: peerLaunch("host", { mockBaseUrl: llm.baseUrl, cwd: workspace }), pi: peerLaunch("pi", { mockBaseUrl: llm.baseUrl, cwd: workspace }) };
   const targets: Record<Subject, { command: string; args: string[]; env: Record<string, string>; dropArgs?: string[] }> = {
@@ -91,13 +96,24 @@ async function main(): Promise<void> {
   };
   const bigCpu = new Metric("bigCallCpu", "1 MB write, 20-character deltas: extension host CPU per 100 KB (prompt → card done)", "ms");
   const bigDone = new Metric("bigCallDone", "  the model's last byte → the card done", "ms");
+  const many = {
+    maxLatency: new Metric("manyMaxLatency", `${AGENTS} agents at once, 4,000 deltas each: delta leaves its agent → frame showing it, worst (chats on screen)`, "ms"),
+    medianLatency: new Metric("manyMedianLatency", "  median", "ms"),
+    longestFrame: new Metric("manyLongestFrame", "  longest frame in the chats on screen", "ms"),
+    cpu: new Metric("manyCpu", "  extension host CPU per 1,000 deltas", "ms"),
+    agentRss: new Metric("manyAgentRss", "  an agent process's RSS (a bare Node process: see the ratio)", "MB"),
+    hostGrowth: new Metric("manyHostGrowth", "  extension host RSS growth per extra session", "MB"),
+    memoryRatio: new Metric("manyMemoryRatio", "  memory per extra session (agent + extension host growth) over a bare Node process", "x"),
+  };
   const sessionOpen = new Metric("sessionOpen", "Resume Session: Enter on a 1,000-message session → its last message painted", "ms");
-  const openMetrics = new Map<number, { total: Metric; render: Metric }>();
+  const openMetrics = new Map<number, { total: Metric; render: Metric; scroll: Metric; heap: Metric }>();
   for (const n of sizes) {
     const size = n.toLocaleString("en-US");
     openMetrics.set(n, {
       total: n === 1000 ? sessionOpen : new Metric(`sessionOpen${n}`, `Resume Session: Enter on a ${size}-message session → its last message painted`, "ms"),
       render: new Metric(`sessionRender${n}`, `  of which the webview: ${size} items arrive → laid out and painted`, "ms"),
+      scroll: new Metric(`sessionScroll${n}`, `  then scrolled up 30 pages and to its top: longest frame`, "ms"),
+      heap: new Metric(`sessionHeap${n}`, `  the webview's JS heap after (garbage collected)`, "MB"),
     });
   }
   let server: CodeServer | undefined;
@@ -118,7 +134,7 @@ async function main(): Promise<void> {
         // see a private /tmp without its control file, nor reach the scripted server (no network) —
         // on a fresh checkout the bench failed with "The agent exited (code 1)".
         "pi.sandbox.otherAgents": false,
-        "pi.agent.env": { BENCH_EDITOR_CONTROL: control, BENCH_EDITOR_STAMPS: stampsFile, BENCH_EDITOR_ERRORS: errorsFile },
+        "pi.agent.env": { BENCH_EDITOR_CONTROL: control, BENCH_EDITOR_STAMPS: stampsFile, BENCH_EDITOR_RUNS: runsFile, BENCH_EDITOR_ERRORS: errorsFile },
       },
     });
     const write = (subject: Subject, sessions = false) =>
@@ -126,6 +142,8 @@ async function main(): Promise<void> {
     write("host");
     workbench = await openWorkbench(workbenchUrl(server, { folder: workspace }), {
       developmentOptions: developmentOptions(server, { extensionDevelopmentPath: repoRoot }),
+      // The webview's heap after a collection, in bytes rather than chromium's rounded buckets.
+      chromiumArgs: ["--js-flags=--expose-gc", "--enable-precise-memory-info"],
     });
     const page = workbench.page;
     await waitForWorkbench(page);
@@ -145,7 +163,7 @@ async function main(): Promise<void> {
     activation = await activationTime(page, "pi-agent-vscode").catch((error: unknown) => (console.warn(`activation time: ${String(error)}`), undefined));
     ownActivation = activationFromLog(server.userDataDir);
     console.log(`activation: ${activation ?? "?"} ms (Running Extensions), ${ownActivation ?? "?"} ms (the extension's own)`);
-    for (let round = only === "open" || only === "bigcall" ? runs : -1; round < runs; round++) {
+    for (let round = only === "open" || only === "bigcall" || only === "many" ? runs : -1; round < runs; round++) {
       for (const subject of rotate<Subject>(["host", "pi"], Math.max(round, 0))) {
         write(subject);
         await command("Pi: Restart Agent");
@@ -185,8 +203,30 @@ async function main(): Promise<void> {
         bigDone.add("host", figures.lastByteToDoneMs);
       }
     }
+    // Eight agents at once, our host only (pi's stream alone is measured above).
+    if (!only || only === "many") {
+      write("host");
+      await command("Pi: Restart Agent");
+      await ready();
+      const extensionHost = extensionHostPid(server.process.pid!);
+      if (extensionHost === undefined) throw new Error("the extension host process was not found under code-server");
+      const bareNode = await bareNodeRssMb(installed.node);
+      for (let round = -1; round < Math.min(runs, 3); round++) {
+        const f = await manyAgents({ page, sideChat: chat, llm, extensionHost, runsFile, deltas: DELTAS, bareNodeRssMb: bareNode, command, until });
+        await closeTabs(command);
+        console.log(`${round < 0 ? "warm-up " : ""}host: ${AGENTS} agents at once: ${JSON.stringify(f, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 10) / 10 : v))}`);
+        if (round < 0) continue;
+        many.maxLatency.add("host", f.shown.maxLatency);
+        many.medianLatency.add("host", f.shown.medianLatency);
+        many.longestFrame.add("host", f.shown.longestFrame);
+        many.cpu.add("host", f.cpuPer1000Deltas);
+        many.agentRss.add("host", f.agentRssMb);
+        many.hostGrowth.add("host", f.extensionHostPerSessionMb);
+        many.memoryRatio.add("host", (f.agentRssMb + f.extensionHostPerSessionMb) / f.bareNodeRssMb);
+      }
+    }
     // Opening a 1,000-message session: agents that keep sessions, Resume Session, a fresh file per run.
-    for (let round = only === "stream" || only === "bigcall" ? runs : -1; round < runs; round++) {
+    for (let round = only === "stream" || only === "bigcall" || only === "many" ? runs : -1; round < runs; round++) {
       for (const subject of rotate<Subject>(["host", "pi"], Math.max(round, 0))) {
         write(subject, true);
         await command("Pi: Restart Agent");
@@ -198,6 +238,8 @@ async function main(): Promise<void> {
           if (round < 0) continue;
           metric.total.add(subject, ms.total);
           if (ms.render !== undefined) metric.render.add(subject, ms.render);
+          metric.scroll.add(subject, ms.scroll.longestFrame);
+          if (ms.scroll.heapMb !== undefined) metric.heap.add(subject, ms.scroll.heapMb);
         }
       }
     }
@@ -215,12 +257,21 @@ async function main(): Promise<void> {
     launches.pi.cleanup();
     fs.rmSync(stateDir, { recursive: true, force: true });
   }
-  const opened = [...openMetrics.values()].flatMap((m) => [m.total, m.render]);
+  const opened = [...openMetrics.values()].flatMap((m) => [m.total, m.render, m.scroll, m.heap]);
+  // The webview's heap with the largest session over that with 1,000 messages (issue 31: ≤ 2x).
+  const heapRatio = new Metric("sessionHeapRatio", `the webview's heap: the ${Math.max(...sizes).toLocaleString("en-US")}-message session's over the 1,000-message one's`, "x");
+  for (const subject of ["host", "pi"]) {
+    const small = openMetrics.get(1000)?.heap.summary(subject)?.median;
+    const large = openMetrics.get(Math.max(...sizes))?.heap.summary(subject)?.median;
+    if (small && large) heapRatio.add(subject, large / small);
+  }
+  opened.push(heapRatio);
   // A partial run (--only open) prints its figures but leaves the full report alone.
   if (only === "open") for (const m of opened) console.log(`${m.label}: host ${m.cell("host")}, pi ${m.cell("pi")}`);
   else if (only === "stream") for (const m of Object.values(metrics)) console.log(`${m.label}: host ${m.cell("host")}, pi ${m.cell("pi")}`);
   else if (only === "bigcall") for (const m of [bigCpu, bigDone]) console.log(`${m.label}: host ${m.cell("host")}`);
-  else writeEditorReport(path.join(repoRoot, "bench", "RESULTS-editor.md"), { version, runs, activation, ownActivation, metrics: [...Object.values(metrics), bigCpu, bigDone, ...opened] });
+  else if (only === "many") for (const m of Object.values(many)) console.log(`${m.label}: host ${m.cell("host")}`);
+  else writeEditorReport(path.join(repoRoot, "bench", "RESULTS-editor.md"), { version, runs, activation, ownActivation, metrics: [...Object.values(metrics), bigCpu, bigDone, ...Object.values(many), ...opened] });
 }
 
 main().catch((error: unknown) => {

@@ -56,6 +56,41 @@ export function watchMarker(_body: Element, marker: string): void {
   });
 }
 
+/** What scrolling a long session to its top costs the webview, and its heap after. */
+export interface ScrollFigures {
+  /** The longest frame while scrolling up a page per frame (30 pages), jumping to the top and the second after. */
+  longestFrame: number;
+  /** The webview's JS heap after a garbage collection (MB; needs chromium's --expose-gc and precise memory info). */
+  heapMb: number | undefined;
+}
+
+/** Runs in the webview: scrolls the conversation up as a user would, then to its top, timing every frame. */
+export async function scrollToTop(): Promise<ScrollFigures> {
+  const scroller = document.getElementById("transcript")!;
+  const frame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
+  const frames: number[] = [];
+  let running = true;
+  void (async () => {
+    let last = await frame();
+    while (running) {
+      const t = await frame();
+      frames.push(t - last);
+      last = t;
+    }
+  })();
+  for (let i = 0; i < 30; i++) {
+    scroller.scrollTop -= scroller.clientHeight;
+    await frame();
+  }
+  scroller.scrollTop = 0;
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  running = false;
+  const w = window as unknown as { gc?: () => void };
+  w.gc?.();
+  const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
+  return { longestFrame: Math.max(0, ...frames), heapMb: memory ? memory.usedJSHeapSize / 2 ** 20 : undefined };
+}
+
 /** Runs in the webview: when watchMarker saw its marker. */
 export function markerTime(): Promise<MarkerTimes> | undefined {
   return (window as unknown as { __benchMarker?: Promise<MarkerTimes> }).__benchMarker;
@@ -78,7 +113,7 @@ export interface OpenOptions {
  * One measured open: `total` from Enter to the first frame showing the last message; `render`
  * from the `reset` message reaching the webview to the frame after it is painted (the view's own cost).
  */
-export async function openSession(o: OpenOptions): Promise<{ total: number; render: number | undefined }> {
+export async function openSession(o: OpenOptions): Promise<{ total: number; render: number | undefined; scroll: ScrollFigures }> {
   const first = `bench-open-${o.tag} first message`;
   const marker = `bench-end-${o.tag}`;
   for (const dir of o.agentDirs) {
@@ -100,5 +135,6 @@ export async function openSession(o: OpenOptions): Promise<{ total: number; rend
     new Promise<undefined>((_, reject) => setTimeout(() => reject(new Error("the session's last message never showed")), 60_000)),
   ]);
   if (t1 === undefined) throw new Error("the marker watch was lost (webview reloaded?)");
-  return { total: t1.shown - t0, render: t1.reset === undefined ? undefined : t1.painted - t1.reset };
+  const scroll = await body.evaluate(scrollToTop);
+  return { total: t1.shown - t0, render: t1.reset === undefined ? undefined : t1.painted - t1.reset, scroll };
 }

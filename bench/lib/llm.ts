@@ -18,6 +18,8 @@ export interface BenchLlm {
   readonly baseUrl: string;
   /** Replaces the queue of turns (serialized here, not per request); when it runs out every request gets the text "OK.". */
   script(turns: BenchTurn[]): void;
+  /** The next `count` requests wait for each other, then are all answered at once (streams that run together). */
+  hold(count: number): void;
   /** Chat requests answered, their summed server time, and when each one's last byte was written (performance.now()), since the last reset(). */
   readonly stats: { requests: number; serverMs: number; finishedAt: number[] };
   reset(): void;
@@ -26,10 +28,11 @@ export interface BenchLlm {
 
 /**
  * The benchmark stream: `count` deltas of 5 characters, "x" + the index in base 36 + a space, so
- * that whoever shows the text can tell from its last token which delta it has reached.
+ * that whoever shows the text can tell from its last token which delta it has reached. Streams
+ * that run at once start at different indexes (`first`), so each chat's text says whose it is.
  */
-export function streamDeltas(count: number): string[] {
-  return Array.from({ length: count }, (_, i) => `x${i.toString(36).padStart(3, "0")} `);
+export function streamDeltas(count: number, first = 0): string[] {
+  return Array.from({ length: count }, (_, i) => `x${(first + i).toString(36).padStart(3, "0")} `);
 }
 
 /** How many SSE events go into one socket write (a stream of 4,000 deltas = 100 writes). */
@@ -64,6 +67,7 @@ export function sseWrites(turn: BenchTurn, model = "mock"): string[] {
 
 export async function startBenchLlm(): Promise<BenchLlm> {
   let queue: string[][] = [];
+  let held: { count: number; waiting: (() => void)[] } | undefined;
   const stats = { requests: 0, serverMs: 0, finishedAt: [] as number[] };
   const fallback = sseWrites({ text: ["OK."] });
 
@@ -78,6 +82,17 @@ export async function startBenchLlm(): Promise<BenchLlm> {
     // Drain the body without parsing it.
     req.on("data", () => undefined);
     req.on("end", () => {
+      if (held) {
+        held.waiting.push(answer);
+        if (held.waiting.length < held.count) return;
+        const waiting = held.waiting;
+        held = undefined;
+        for (const start of waiting) start();
+        return;
+      }
+      answer();
+    });
+    function answer(): void {
       const writes = queue.shift() ?? fallback;
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
       let i = 0;
@@ -97,7 +112,7 @@ export async function startBenchLlm(): Promise<BenchLlm> {
         stats.finishedAt.push(now);
       });
       next();
-    });
+    }
   });
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
@@ -109,6 +124,9 @@ export async function startBenchLlm(): Promise<BenchLlm> {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     script(turns) {
       queue = turns.map((t) => sseWrites(t));
+    },
+    hold(count) {
+      held = { count, waiting: [] };
     },
     stats,
     reset() {

@@ -27,6 +27,8 @@ export interface OpenOptions {
   /** Merged into the workbench's construction options before the workbench starts. */
   developmentOptions?: DevelopmentOptions;
   headless?: boolean;
+  /** More chromium switches (the editor benchmark: `--js-flags=--expose-gc`, precise memory figures). */
+  chromiumArgs?: string[];
 }
 
 export async function openWorkbench(url: string, options: OpenOptions = {}): Promise<Workbench> {
@@ -34,7 +36,7 @@ export async function openWorkbench(url: string, options: OpenOptions = {}): Pro
   const browser = await chromium.launch({
     executablePath: chromiumPath,
     headless,
-    args: chromiumArgs,
+    args: [...chromiumArgs, ...(options.chromiumArgs ?? [])],
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
