@@ -187,13 +187,18 @@ async function main(): Promise<void> {
         await ready();
       }
     }
-    // The 1 MB write, with our host only: pi's cost is quadratic (400 KB took 262 s in issue 31).
-    if (!only || only === "bigcall") {
+    /** Our host restarted behind the chat; the extension host's pid. */
+    const withOurHost = async (): Promise<number> => {
       write("host");
       await command("Pi: Restart Agent");
       await ready();
-      const extensionHost = extensionHostPid(server.process.pid!);
-      if (extensionHost === undefined) throw new Error("the extension host process was not found under code-server");
+      const pid = extensionHostPid(server!.process.pid!);
+      if (pid === undefined) throw new Error("the extension host process was not found under code-server");
+      return pid;
+    };
+    // The 1 MB write, with our host only: pi's cost is quadratic (400 KB took 262 s in issue 31).
+    if (!only || only === "bigcall") {
+      const extensionHost = await withOurHost();
       for (let round = -1; round < Math.min(runs, 3); round++) {
         const figures = await bigCall({ chat, llm, extensionHost, workspace, prompt, until });
         await ready();
@@ -205,11 +210,7 @@ async function main(): Promise<void> {
     }
     // Eight agents at once, our host only (pi's stream alone is measured above).
     if (!only || only === "many") {
-      write("host");
-      await command("Pi: Restart Agent");
-      await ready();
-      const extensionHost = extensionHostPid(server.process.pid!);
-      if (extensionHost === undefined) throw new Error("the extension host process was not found under code-server");
+      const extensionHost = await withOurHost();
       const bareNode = await bareNodeRssMb(installed.node);
       for (let round = -1; round < Math.min(runs, 3); round++) {
         const f = await manyAgents({ page, sideChat: chat, llm, extensionHost, runsFile, deltas: DELTAS, bareNodeRssMb: bareNode, command, until });
