@@ -43,7 +43,7 @@ describe("host: permission policy for risky tools", function () {
     await runPrompt(peer, "run it");
     assert.equal(asked.length, 1);
     assert.equal(asked[0].method, "select");
-    assert.ok(asked[0].method === "select" && asked[0].options.includes("Allow this exact command for this session"));
+    assert.ok(asked[0].method === "select" && asked[0].options.includes("Allow `echo` with any arguments for this session"));
     assert.equal(asked[0].title, "Allow bash: echo denied");
     assert.match(JSON.stringify(lastToolResult()), /denied this bash call/);
   });

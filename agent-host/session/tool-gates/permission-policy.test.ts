@@ -33,13 +33,13 @@ describe("permission gate", () => {
 
   it("puts the whole command in the question, however long, newlines and all", async () => {
     const hidden = `${"echo harmless ".repeat(15)}; echo X > file`;
-    const question = await permissionQuestion(bash(hidden), cwd);
+    const question = await permissionQuestion(bash(hidden));
     assert.equal(question.title, `Allow bash to run this command?\n${hidden}`);
     assert.ok(question.title.endsWith("; echo X > file"));
     const script = "cat <<EOF > a\nline\nEOF";
-    assert.equal((await permissionQuestion(bash(script), cwd)).title, `Allow bash to run this command?\n${script}`);
+    assert.equal((await permissionQuestion(bash(script))).title, `Allow bash to run this command?\n${script}`);
     const long = "x".repeat(5000);
-    assert.ok((await permissionQuestion(call("write", { path: long, content: "" }), cwd)).title.endsWith(long));
+    assert.ok((await permissionQuestion(call("write", { path: long, content: "" }))).title.endsWith(long));
   });
 
   it("allows this exact command for the session, and asks again for any other", async () => {
@@ -55,7 +55,7 @@ describe("permission gate", () => {
   it("allows a harmless program with any literal arguments, never a command that chains, redirects, expands or substitutes", async () => {
     const { gate, asked } = gateAnswering(["bash"], (options) => options.find((o) => o.includes("with any arguments")));
     assert.equal(await gate(bash("ls -la src"), signal), undefined);
-    assert.deepEqual(asked[0].options, [ALLOW_ONCE, "Allow this exact command for this session", allowProgramAnswer("ls"), DENY]);
+    assert.deepEqual(asked[0].options, [ALLOW_ONCE, allowProgramAnswer("ls"), DENY], "three answers: the session's one names its scope");
     for (const covered of ["ls", "ls -1 'a b'", "ls \"quoted arg\"", "l's' -a", "  ls\t-R  "]) {
       assert.equal(await gate(bash(covered), signal), undefined, covered);
     }
@@ -67,7 +67,7 @@ describe("permission gate", () => {
 
   it("drops every allowance when the host goes to another session", async () => {
     session = 0;
-    const { gate, asked } = gateAnswering(["bash", "write"], (options) => options.find((o) => o.endsWith("for this session") && !o.includes("this file")));
+    const { gate, asked } = gateAnswering(["bash", "write"], (options) => options.find((o) => o.endsWith("for this session")));
     await gate(bash("npm test"), signal);
     await gate(call("write", { path: "a", content: "" }), signal);
     await gate(bash("npm test"), signal);
@@ -83,23 +83,15 @@ describe("permission gate", () => {
     assert.equal(asked.length, 6, "going back does not bring the first session's allowances back");
   });
 
-  it("scopes edit and write allowances to the file, unless the answer says any file; one covers the other", async () => {
-    const { gate, asked } = gateAnswering(["write", "edit", "bash"], (options) => options.find((o) => o.includes("this file") || o === ALLOW_EXACT));
+  it("offers one allowance for file changes, for any file, covering edits and writes alike and no command", async () => {
+    const { gate, asked } = gateAnswering(["write", "edit", "bash"], (options) => options.find((o) => o.includes("any file") || o === ALLOW_EXACT));
     assert.equal(await gate(call("write", { path: "src/a.ts", content: "1" }), signal), undefined);
-    assert.deepEqual(asked[0].options, [ALLOW_ONCE, "Allow changes to this file for this session", "Allow changes to any file for this session", DENY]);
-    assert.equal(await gate(call("write", { path: "./src/../src/a.ts", content: "2" }), signal), undefined, "the same file by another spelling");
-    assert.equal(await gate(call("write", { path: `${cwd}/src/a.ts`, content: "3" }), signal), undefined, "the same file by its absolute path");
-    assert.equal(await gate(call("edit", { path: "src/a.ts", edits: [] }), signal), undefined, "an edit of the file allowed for writes");
+    assert.deepEqual(asked[0].options, [ALLOW_ONCE, "Allow changes to any file for this session", DENY]);
+    assert.equal(await gate(call("edit", { path: "src/a.ts", edits: [] }), signal), undefined, "an edit, after writes were allowed");
+    assert.equal(await gate(call("write", { path: "src/b.ts", content: "" }), signal), undefined, "another file");
     assert.equal(asked.length, 1);
-    await gate(call("write", { path: "src/b.ts", content: "" }), signal);
-    assert.equal(asked.length, 2, "another file is asked about");
     await gate(bash("cat src/a.ts"), signal);
-    assert.equal(asked.length, 3, "a file allowance allows no command");
-    const any = gateAnswering(["write", "edit"], (options) => options.find((o) => o.includes("any file")));
-    await any.gate(call("edit", { path: "a", edits: [] }), signal);
-    await any.gate(call("write", { path: "b", content: "" }), signal);
-    await any.gate(call("edit", { path: "c", edits: [] }), signal);
-    assert.equal(any.asked.length, 1, "edits allowed for any file: writes too");
+    assert.equal(asked.length, 2, "a file allowance allows no command");
   });
 
   it("offers 'with any arguments' only for harmless programs in one simple literal command; others get the exact command", async () => {
@@ -111,7 +103,7 @@ describe("permission gate", () => {
     ];
     for (const command of exactOnly) {
       assert.equal(await harmlessProgramOf(command), undefined, command);
-      const question = await permissionQuestion(bash(command), cwd);
+      const question = await permissionQuestion(bash(command));
       assert.deepEqual(question.options, [ALLOW_ONCE, "Allow this exact command for this session", DENY], command);
     }
   });

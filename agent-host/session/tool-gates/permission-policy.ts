@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import { fitsOneLine } from "../../../shared/visible-text";
 import type { BeforeToolCallResult } from "../../agent/types";
 import type { ToolCall } from "../../ai/types";
@@ -24,7 +23,6 @@ export const allowProgramAnswer = (program: string): string => `Allow \`${progra
 export type Allowance =
   | { kind: "command"; command: string }
   | { kind: "program"; program: string }
-  | { kind: "path"; tool: string; path: string }
   | { kind: "tool"; tool: string };
 
 /**
@@ -72,10 +70,10 @@ export interface ToolHints {
 
 /**
  * Asks before risky tools run (the editor turns this on; off on the command line, as in Pi):
- * the question holds the whole command or path, never cut. Allow once, an allowance for this
- * session scoped to what the question names (this exact command; a harmless program with any
- * arguments, for one simple command of literal words; this file; every call of a tool when the
- * answer says so), or Deny. A write or edit of a protected file (protected-paths.ts) is asked in
+ * the question holds the whole command or path, never cut. Three answers: Allow once, one
+ * allowance for this session whose answer spells out its scope (a harmless program with any
+ * arguments, for one simple command of literal words, else this exact command; changes to any
+ * file; every call of another tool), or Deny. A write or edit of a protected file (protected-paths.ts) is asked in
  * every mode but auto, with the change shown, whatever was allowed: Allow once or Deny. A
  * dismissed or timed-out question denies.
  */
@@ -96,8 +94,8 @@ export function createPermissionGate(tools: ReadonlySet<string>, ask: AskChoice,
     let question: PermissionQuestion;
     if (protectedFile !== undefined) question = protectedPathQuestion(call, protectedFile);
     else if (hints?.readOnly) return undefined;
-    else if ((!tools.has(call.name) && !hints) || runsWithoutAsking(mode(), call.name) || (await coveredByAny(current, call, cwd))) return undefined;
-    else question = await permissionQuestion(call, cwd);
+    else if ((!tools.has(call.name) && !hints) || runsWithoutAsking(mode(), call.name) || (await coveredByAny(current, call))) return undefined;
+    else question = await permissionQuestion(call);
     return answer(call, question, protectedFile, signal);
   };
 
@@ -123,15 +121,15 @@ function destructiveQuestion(call: ToolCall): PermissionQuestion {
   return { title: `Allow ${call.name}? Its MCP server marks it destructive. With these arguments:\n${JSON.stringify(call.arguments)}`, options: [ALLOW_ONCE, DENY], allowances: new Map() };
 }
 
-async function coveredByAny(allowances: readonly Allowance[], call: ToolCall, cwd: string): Promise<boolean> {
-  for (const allowance of allowances) if (await covers(allowance, call, cwd)) return true;
+async function coveredByAny(allowances: readonly Allowance[], call: ToolCall): Promise<boolean> {
+  for (const allowance of allowances) if (await covers(allowance, call)) return true;
   return false;
 }
 
 const titled = (head: string, shown: string, long: string): string => (fitsOneLine(shown, oneLineMax) ? `${head}: ${shown}` : `${head} ${long}\n${shown}`);
 
 /** The question for a call, with the whole command/path/arguments in its title. */
-export async function permissionQuestion(call: ToolCall, cwd: string): Promise<PermissionQuestion> {
+export async function permissionQuestion(call: ToolCall): Promise<PermissionQuestion> {
   const args = call.arguments;
   const allowances = new Map<string, Allowance>();
   const command = call.name === "bash" && typeof args.command === "string" ? args.command : undefined;
@@ -140,13 +138,12 @@ export async function permissionQuestion(call: ToolCall, cwd: string): Promise<P
   const long = command !== undefined ? "to run this command?" : path !== undefined ? "on this file?" : "with these arguments?";
   const title = titled(`Allow ${call.name}`, shown, long);
   if (command !== undefined) {
-    allowances.set(ALLOW_EXACT, { kind: "command", command });
     const program = await harmlessProgramOf(command);
     if (program !== undefined) allowances.set(allowProgramAnswer(program), { kind: "program", program });
+    else allowances.set(ALLOW_EXACT, { kind: "command", command });
   } else if (path !== undefined) {
     const tool = allowanceTool(call.name);
     const what = tool === FILE_CHANGES ? "changes to" : `${call.name} of`;
-    allowances.set(`Allow ${what} this file for this session`, { kind: "path", tool, path: resolve(cwd, path) });
     allowances.set(`Allow ${what} any file for this session`, { kind: "tool", tool });
   } else {
     allowances.set(`Allow every ${call.name} call for this session`, { kind: "tool", tool: call.name });
@@ -168,15 +165,13 @@ export async function harmlessProgramOf(command: string): Promise<string | undef
   return program !== undefined && harmlessPrograms.has(program) ? program : undefined;
 }
 
-export async function covers(allowance: Allowance, call: ToolCall, cwd: string): Promise<boolean> {
+export async function covers(allowance: Allowance, call: ToolCall): Promise<boolean> {
   const args = call.arguments;
   switch (allowance.kind) {
     case "command":
       return call.name === "bash" && args.command === allowance.command;
     case "program":
       return call.name === "bash" && typeof args.command === "string" && (await harmlessProgramOf(args.command)) === allowance.program;
-    case "path":
-      return allowanceTool(call.name) === allowance.tool && typeof args.path === "string" && resolve(cwd, args.path) === allowance.path;
     case "tool":
       return allowanceTool(call.name) === allowance.tool;
   }

@@ -60,7 +60,8 @@ describe("permissions: the bundled agent asks before bash", function () {
   it("shows the question as a quick pick and blocks the call on Deny", async () => {
     const before = await promptWithBash("echo secret-plan");
     await question();
-    assert.deepEqual(await ui.quickPickItems(), ["Allow once", "Allow this exact command for this session", "Allow `echo` with any arguments for this session", "Deny"]);
+    // Three short answers: the session's one names its scope.
+    assert.deepEqual(await ui.quickPickItems(), ["Allow once", "Allow `echo` with any arguments for this session", "Deny"]);
     assert.equal(await ui.text(".quick-input-title"), "Allow bash: echo secret-plan");
     seen.whole++;
     await ui.screenshot("permission-question");
@@ -110,18 +111,19 @@ describe("permissions: the bundled agent asks before bash", function () {
   });
 
   it("allows this exact command for the session, and asks again for a different one", async () => {
-    let before = await promptWithBash("echo exact-1");
+    // date is not a harmless program (date -s sets the clock): its session answer is the exact command.
+    let before = await promptWithBash("date +exact-1");
     await question();
     await ui.pickQuickPickItem("Allow this exact command for this session");
     await settled(before);
     assert.match(lastResult(), /exact-1/);
-    before = await promptWithBash("echo exact-2");
+    before = await promptWithBash("date +exact-2");
     await question();
-    assert.equal(await ui.text(".quick-input-title"), "Allow bash: echo exact-2", "a second question appears");
+    assert.equal(await ui.text(".quick-input-title"), "Allow bash: date +exact-2", "a second question appears");
     await ui.pickQuickPickItem("Deny");
     await settled(before);
     assert.match(lastResult(), /denied this bash call/);
-    before = await promptWithBash("echo exact-1");
+    before = await promptWithBash("date +exact-1");
     await settled(before);
     assert.match(lastResult(), /exact-1/, "the allowed command runs without a question");
     seen.allowanceChecks += 2;
