@@ -12,6 +12,9 @@ export class FollowEnd {
   private following = true;
   /** The scrollTop this class set last (its own scroll events are not the user's). */
   private ownTop = -1;
+  /** Sizes that move the end: the element's, and its last entry's (a card whose buttons lay out after it was added grows with no mutation to see). */
+  private readonly sizes = new ResizeObserver(() => this.keep());
+  private lastEntry: Element | null = null;
 
   constructor(
     private readonly element: HTMLElement,
@@ -24,8 +27,11 @@ export class FollowEnd {
       this.showJump();
       this.onScroll(element.scrollTop, this.following);
     });
-    new MutationObserver(() => this.keep()).observe(element, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ["open", "hidden", "class"] });
-    new ResizeObserver(() => this.keep()).observe(element);
+    new MutationObserver(() => {
+      this.watchLastEntry();
+      this.keep();
+    }).observe(element, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ["open", "hidden", "class"] });
+    this.sizes.observe(element);
     jump?.addEventListener("click", () => this.toEnd());
   }
 
@@ -36,6 +42,14 @@ export class FollowEnd {
       this.ownTop = this.element.scrollTop;
     }
     this.showJump();
+  }
+
+  private watchLastEntry(): void {
+    const last = this.element.lastElementChild;
+    if (last === this.lastEntry) return;
+    if (this.lastEntry) this.sizes.unobserve(this.lastEntry);
+    if (last) this.sizes.observe(last);
+    this.lastEntry = last;
   }
 
   /** Back to the end, following again (the jump button, a new transcript, the user's own message). */

@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import { editorToolsBadge } from "../supervision/capability-notes";
-import type { ImageContent, UiNotice } from "../../shared/protocol";
+import type { DialogRequest, ImageContent, UiNotice } from "../../shared/protocol";
 import type { AgentCapabilities, DialogHandler } from "../../shared/rpc";
 import type { ChatItemOf, FromWebview, ToWebview } from "../../shared/webview-protocol";
 import type { AgentSupervisor } from "../supervision/agent-supervisor";
@@ -11,8 +11,8 @@ import { ChatEvents } from "./chat-events";
 import { AboveBox } from "./above-box";
 import { parseBuiltin, type BuiltinCall } from "./builtin-commands";
 import { runBuiltin } from "./chat-builtins";
-import { ChatLinks, resolveInWorkspace } from "./chat-links";
-import { fileChangeOf } from "./edit-diff";
+import { ChatLinks } from "./chat-links";
+import { changeAskedAbout, openToolDiff } from "./tool-diffs";
 import { safeguardsNote, SAFEGUARDS_KEY } from "./safeguards-note";
 import { ChatQueue } from "./chat-queue";
 import { coalesceAppends } from "./coalesce-appends";
@@ -148,6 +148,11 @@ export class ChatController implements vscode.Disposable {
   }
 
   /** Wraps the native dialog handler: each dialog shows natively and as a card, first answer wins. */
+  /** For a question about a file change, what shows that change beside it (tool-diffs.ts). */
+  changeShownBy(request: DialogRequest): (() => Promise<unknown>) | undefined {
+    return changeAskedAbout(request, this.transcript, this.links);
+  }
+
   withInlineDialogs(native: DialogHandler): DialogHandler {
     return raceDialogs(native, this.dialogs, () => settings.dialogSurface);
   }
@@ -165,14 +170,6 @@ export class ChatController implements vscode.Disposable {
   private noteSafeguards(capabilities: AgentCapabilities): void {
     this.safeguards = safeguardsNote({ capabilities, sandbox: this.supervisor.sandboxNote, sandboxMode: settings.sandboxMode, editorToolsVia: this.supervisor.agent.editorToolsVia });
     if (this.safeguards && !this.transcript.get(SAFEGUARDS_KEY, "notice")) this.transcript.upsert(this.safeguards);
-  }
-
-  /** One diff per change: the review's (with Keep / Undo) while the file is under review, else what the call did. */
-  private async openToolDiff(name: string, args: unknown): Promise<void> {
-    const change = fileChangeOf(name, args);
-    const near = change?.content ?? change?.edits?.find((e) => e.newText !== "")?.newText;
-    if (change && (await this.changes?.openDiff(resolveInWorkspace(change.path).fsPath, near))) return;
-    await this.links.openDiff(name, args);
   }
 
   private async handle(message: FromWebview): Promise<void> {
@@ -215,7 +212,7 @@ export class ChatController implements vscode.Disposable {
         return this.links.openFile(message.path, message.line).catch((error: unknown) => this.showError(error));
       case "openDiff": {
         const item = this.transcript.get(message.key, "tool");
-        if (item) await this.openToolDiff(item.name, item.args).catch((error: unknown) => this.showError(error));
+        if (item) await openToolDiff(item.name, item.args, this.links, this.changes).catch((error: unknown) => this.showError(error));
         return;
       }
       case "rewind": {

@@ -150,6 +150,12 @@ describe("edit and write diffs (extension)", () => {
     assert.deepEqual(beforeAndAfter(change!, "ONE\ntwo\n3\n"), { before: "one\ntwo\nthree\n", after: "ONE\ntwo\n3\n" });
     assert.deepEqual(beforeAndAfter(change!, undefined), { before: "one\n⋯\nthree", after: "ONE\n⋯\n3" });
   });
+  it("shows a call asked about (not run yet) as the whole file now against the file it would leave", () => {
+    const change = fileChangeOf("edit", { path: "a.ts", edits: [{ oldText: "one", newText: "ONE" }, { oldText: "three", newText: "3" }] });
+    assert.deepEqual(beforeAndAfter(change!, "one\ntwo\nthree\n", true), { before: "one\ntwo\nthree\n", after: "ONE\ntwo\n3\n" });
+    // A pattern the file no longer holds: only the snippets, never a made-up file.
+    assert.deepEqual(beforeAndAfter(change!, "changed meanwhile\n", true), { before: "one\n⋯\nthree", after: "ONE\n⋯\n3" });
+  });
   it("shows a write against the file as it was, and ignores other tools", () => {
     const change = fileChangeOf("write", { path: "b.txt", content: "new" });
     assert.deepEqual(beforeAndAfter(change!, "old"), { before: "old", after: "new" });

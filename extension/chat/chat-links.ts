@@ -52,12 +52,16 @@ export class ChatLinks implements vscode.Disposable, vscode.TextDocumentContentP
   }
 
   /** Shows an edit or write tool call as a diff editor of two read-only documents. */
-  async openDiff(name: string, args: unknown): Promise<boolean> {
+  /**
+   * The diff of a call's change; `asked`: a call not run yet, shown beside its permission question
+   * (which keeps the focus): the file now against the file as the call would leave it.
+   */
+  async openDiff(name: string, args: unknown, asked = false): Promise<boolean> {
     const change = fileChangeOf(name, args);
     if (!change) return false;
     const uri = resolveInWorkspace(change.path);
     const current = await vscode.workspace.fs.readFile(uri).then((bytes) => new TextDecoder().decode(bytes), () => undefined);
-    const { before, after } = beforeAndAfter(change, current);
+    const { before, after } = beforeAndAfter(change, current, asked);
     const id = this.counter++;
     const base = path.basename(change.path);
     const left = vscode.Uri.from({ scheme: ChatLinks.scheme, path: `/${id}/before/${base}` });
@@ -65,7 +69,7 @@ export class ChatLinks implements vscode.Disposable, vscode.TextDocumentContentP
     this.documents.set(left.path, before);
     this.documents.set(right.path, after);
     while (this.documents.size > 40) this.documents.delete(this.documents.keys().next().value as string);
-    await vscode.commands.executeCommand("vscode.diff", left, right, `${base} (Pi: ${name})`, { preview: true });
+    await vscode.commands.executeCommand("vscode.diff", left, right, `${base} (Pi: ${name})`, { preview: true, preserveFocus: asked });
     return true;
   }
 

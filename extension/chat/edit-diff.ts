@@ -24,11 +24,18 @@ export function fileChangeOf(name: string, args: unknown): FileChange | undefine
 
 /**
  * The file before and after an edit. With the file as it is now (after the edit) the whole file
- * is shown, the edits undone to get "before"; otherwise only the replaced snippets.
+ * is shown, the edits undone to get "before"; for a call not run yet (`pending`), the file now and
+ * the edits applied to it; otherwise only the replaced snippets.
  */
-export function beforeAndAfter(change: FileChange, current: string | undefined): { before: string; after: string } {
+export function beforeAndAfter(change: FileChange, current: string | undefined, pending = false): { before: string; after: string } {
   if (change.content !== undefined) return { before: current !== undefined && current !== change.content ? current : "", after: change.content };
   const edits = change.edits ?? [];
+  // A call not run yet (its permission question): the file now, and the file as the edits would leave it.
+  if (pending && current !== undefined && edits.every((e) => current.includes(e.oldText))) {
+    let after = current;
+    for (const e of edits) after = after.replace(e.oldText, () => e.newText);
+    return { before: current, after };
+  }
   if (current !== undefined && edits.every((e) => current.includes(e.newText))) {
     let before = current;
     for (const e of edits) before = before.replace(e.newText, () => e.oldText);

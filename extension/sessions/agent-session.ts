@@ -108,7 +108,7 @@ export class AgentSession implements vscode.Disposable {
     };
 
     // Dialogs: native UI and a chat card (first answer wins), tracked so none is lost.
-    const dialogs = this.pending.track(this.chat.withInlineDialogs((request, token) => showNativeDialog(request, token, services.editorDialogs)));
+    const dialogs = this.pending.track(this.chat.withInlineDialogs((request, token) => showNativeDialog(request, token, services.editorDialogs, this.chat.changeShownBy(request))));
     this.supervisor.onAttach((client, agentLifetime) => {
       this.plan.attach(client, agentLifetime);
       client.setDialogHandler((request, token) => this.supervisor.agent.trackDialog(dialogs(request, token)));

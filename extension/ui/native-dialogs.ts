@@ -17,10 +17,10 @@ const questions = new QuestionQueue();
  * Answers an extension's dialog with native VS Code UI; Escape or expiry answer `cancelled`.
  * Quick-input questions wait in the window's queue for the one shown before them.
  */
-export function showNativeDialog(request: DialogRequest, token: CancellationToken, editors: EditorDialogs): Promise<DialogAnswer> {
+export function showNativeDialog(request: DialogRequest, token: CancellationToken, editors: EditorDialogs, showChange?: () => Promise<unknown>): Promise<DialogAnswer> {
   switch (request.method) {
     case "select":
-      return questions.run(request.id, token, () => select(request, token), cancelled);
+      return questions.run(request.id, token, () => select(request, token, showChange), cancelled);
     case "confirm":
       return questions.run(request.id, token, () => confirm(request, token), cancelled);
     case "input":
@@ -35,31 +35,42 @@ export function bringQuestionForward(requestId: string): boolean {
   return questions.promote(requestId);
 }
 
-async function select(request: UiRequestOf<"select">, token: CancellationToken): Promise<DialogAnswer> {
-  const value = await pick(request.title, undefined, request.options, token, wholeQuestion(request));
+async function select(request: UiRequestOf<"select">, token: CancellationToken, showChange?: () => Promise<unknown>): Promise<DialogAnswer> {
+  const value = await pick(request.title, undefined, request.options, token, wholeQuestion(request), showChange);
   return value === undefined ? cancelled : { value };
 }
 
-type PickItem = vscode.QuickPickItem & { value?: string };
+type PickItem = vscode.QuickPickItem & { value?: string; showsChange?: true };
+
+/** The row and the title button that open the change a question is about, the question staying open. */
+const SHOW_CHANGE = "Show the change beside";
+const showChangeButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("diff"), tooltip: "Show the change beside (the question stays open)" };
 
 /**
  * A quick pick of answers. A question too long for its one-line title (or with newlines or
  * hidden characters) is shown whole as rows above the answers; picking such a row does nothing.
+ * A question about a file change has the change one key away: a row (and a title button) that
+ * opens it as a diff beside, the question staying open.
  */
-function pick(title: string, placeholder: string | undefined, options: string[], token: CancellationToken, whole?: WholeQuestion): Promise<string | undefined> {
+function pick(title: string, placeholder: string | undefined, options: string[], token: CancellationToken, whole?: WholeQuestion, showChange?: () => Promise<unknown>): Promise<string | undefined> {
   return new Promise((resolve) => {
     const quickPick = vscode.window.createQuickPick<PickItem>();
     quickPick.title = visibleText(whole ? whole.headline : title);
     quickPick.placeholder = whole ? "Read the whole question, then pick an answer" : placeholder === undefined ? undefined : visibleText(placeholder);
     const answers: PickItem[] = options.map((value, i) => ({ label: iconsAsText(whole ? whole.answers[i] : visibleText(value)), value }));
+    const change: PickItem[] = showChange ? [{ label: SHOW_CHANGE, description: "the question stays open", alwaysShow: true, showsChange: true }] : [];
     quickPick.items = whole
-      ? [...whole.rows.map((row): PickItem => ({ label: iconsAsText(row), alwaysShow: true })), { label: "Your answer", kind: vscode.QuickPickItemKind.Separator }, ...answers]
-      : answers;
+      ? [...whole.rows.map((row): PickItem => ({ label: iconsAsText(row), alwaysShow: true })), ...change, { label: "Your answer", kind: vscode.QuickPickItemKind.Separator }, ...answers]
+      : [...answers, ...(showChange ? [{ label: "", kind: vscode.QuickPickItemKind.Separator }, ...change] : [])];
+    if (showChange) quickPick.buttons = [showChangeButton];
     if (whole && answers[0]) quickPick.activeItems = [answers[0]];
+    const openChange = () => void showChange?.().catch((error: unknown) => void vscode.window.showErrorMessage(`Pi: the change could not be shown: ${error instanceof Error ? error.message : String(error)}`));
     quickPick.ignoreFocusOut = true;
     let result: string | undefined;
     const subs = [
+      quickPick.onDidTriggerButton(openChange),
       quickPick.onDidAccept(() => {
+        if (quickPick.selectedItems[0]?.showsChange) return openChange();
         const value = quickPick.selectedItems[0]?.value;
         if (value === undefined) return;
         result = value;

@@ -79,12 +79,12 @@ export class DialogView implements ItemView {
       case "select":
         // One primary answer (the first, "Allow once" for a permission); the others, Deny above all, quieter.
         controls.append(
-          h("div", { class: "dialog-options", role: "group", "aria-label": item.title }, ...(item.options ?? []).map((option, i) => button(visibleText(option), { value: option }, { "data-option": option, ...(i > 0 ? { secondary: true } : {}) }))),
+          h("div", { class: "dialog-options", role: "group", "aria-label": item.title }, ...(item.options ?? []).map((option, i) => button(visibleText(option), { value: option }, { "data-option": option, ...(i > 0 ? { secondary: true } : {}) })), cancel),
         );
-        break;
+        return controls;
       case "confirm":
-        controls.append(h("div", { class: "dialog-options" }, button("Yes", { confirmed: true }, { "data-option": "Yes" }), button("No", { confirmed: false }, { secondary: true, "data-option": "No" })));
-        break;
+        controls.append(h("div", { class: "dialog-options" }, button("Yes", { confirmed: true }, { "data-option": "Yes" }), button("No", { confirmed: false }, { secondary: true, "data-option": "No" }), cancel));
+        return controls;
       case "input":
       case "editor": {
         const field = (item.method === "input"
@@ -99,12 +99,10 @@ export class DialogView implements ItemView {
           }
         });
         this.field = field;
-        controls.append(field, h("div", { class: "dialog-options" }, this.submitButton(field)));
-        break;
+        controls.append(field, h("div", { class: "dialog-options" }, this.submitButton(field), cancel));
+        return controls;
       }
     }
-    controls.append(h("div", { class: "dialog-options" }, cancel));
-    return controls;
   }
 
   private submitButton(field: Field): HTMLElement {

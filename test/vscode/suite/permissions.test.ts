@@ -156,6 +156,29 @@ describe("permissions: the bundled agent asks before bash", function () {
     seen.allowanceChecks++;
   });
 
+  it("has the change a question is about one key away: a row opens it as a diff beside, the question staying open", async () => {
+    const file = path.join(workspaceRoot(), "change-shown.txt");
+    fs.writeFileSync(file, "alpha\nbeta\n");
+    const before = host.llm.requests.length;
+    host.llm.enqueue({ toolCalls: [{ name: "edit", arguments: { path: "change-shown.txt", edits: [{ oldText: "beta", newText: "BETA FROM THE QUESTION" }] } }] }, { text: "done" });
+    void vscode.commands.executeCommand("pi.sendPrompt", "edit the file");
+    await question();
+    assert.deepEqual((await ui.quickPickItems()).filter((item) => item.startsWith("Allow") || item === "Deny"), ["Allow once", "Allow changes to any file for this session", "Deny"]);
+    await ui.pickQuickPickItem("Show the change beside");
+    const diff = await eventually("the change's diff", () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label === "change-shown.txt (Pi: edit)"));
+    assert.ok(diff.input instanceof vscode.TabInputTextDiff);
+    const after = await vscode.workspace.openTextDocument(diff.input.modified);
+    assert.equal(after.getText(), "alpha\nBETA FROM THE QUESTION\n", "the diff's right side is the file as the edit would leave it");
+    assert.equal(fs.readFileSync(file, "utf8"), "alpha\nbeta\n", "nothing written while the question is open");
+    assert.ok((await ui.quickPickItems()).includes("Deny"), "the question is still open");
+    await ui.screenshot("permission-change-beside");
+    await ui.pickQuickPickItem("Allow once");
+    await settled(before);
+    assert.equal(fs.readFileSync(file, "utf8"), "alpha\nBETA FROM THE QUESTION\n");
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+    await vscode.commands.executeCommand("pi.review.keepAll");
+  });
+
   it("asks with the whole change before a write to a protected file, even after an 'any file' allowance", async () => {
     let before = host.llm.requests.length;
     host.llm.enqueue({ toolCalls: [{ name: "write", arguments: { path: "plain-allowed.txt", content: "plain\n" } }] }, { text: "done" });
