@@ -24,6 +24,7 @@ import { raceDialogs } from "./dialog-race";
 import type { ChatChanges, ChatPlan, ChatSessionActions } from "./session-actions";
 import { ChatHeaderState } from "./chat-header-state";
 import { Transcript } from "./transcript";
+import { OffscreenChanges } from "./offscreen-changes";
 
 /** What a chat is given besides its agent and its surface. */
 export interface ChatParts {
@@ -57,6 +58,8 @@ export class ChatController implements vscode.Disposable {
   private readonly links: ChatLinks;
   /** Streamed text joined per few milliseconds on its way to the webview. */
   private readonly streamed: ReturnType<typeof coalesceAppends>;
+  /** The transcript's changes while the webview is off screen. */
+  private readonly offscreen: OffscreenChanges;
   /** Prompts, queue edits and Abort: what the agent queues. */
   readonly queue: ChatQueue;
   /** A question of this session waits for the user (the Sessions list says so too). */
@@ -86,7 +89,8 @@ export class ChatController implements vscode.Disposable {
     this.changes = parts.changes;
     const post = (message: ToWebview) => view.post(message);
     this.streamed = coalesceAppends(post);
-    this.transcript = new Transcript((message) => this.streamed.post(message));
+    this.transcript = new Transcript((message) => this.offscreen.hold(message) || this.streamed.post(message));
+    this.offscreen = new OffscreenChanges(this.transcript, () => view.visible);
     this.header = new ChatHeaderState(post, (title) => view.setDescription?.(title ?? ""));
     this.events = new ChatEvents(this.transcript, { header: (change) => this.header.change(change) });
     this.dialogs = new ChatDialogs(this.transcript, () => view.reveal(), () => this.events.runningTools);
@@ -98,6 +102,10 @@ export class ChatController implements vscode.Disposable {
     this.subscriptions.push(this.context);
     this.subscriptions.push(
       view.onMessage((message) => void this.handle(message)),
+      // Back on screen: what changed meanwhile, once.
+      view.onDidChangeVisibility(() => {
+        if (view.visible && this.offscreen.holding) for (const message of this.offscreen.flush()) this.streamed.post(message);
+      }),
       view.answerRequests({
         mentions: ({ query }) => this.context.candidates(query),
         models: () => this.pickers.models(),
@@ -176,6 +184,7 @@ export class ChatController implements vscode.Disposable {
     switch (message.type) {
       case "ready":
         this.streamed.flush(); // held text first: the reset already contains it
+        this.offscreen.forget();
         this.view.post(this.transcript.resetMessage());
         this.postStatus();
         for (const m of this.header.messages()) this.view.post(m);

@@ -63,6 +63,13 @@ export class Transcript {
     return found && (!kind || found.kind === kind) ? (found as ChatItemOf<K>) : undefined;
   }
 
+  /** The keys in order. */
+  keys(): string[] {
+    const keys: string[] = [];
+    for (let entry = this.head; entry; entry = entry.next) keys.push(entry.item.key);
+    return keys;
+  }
+
   /** A new key, unique within this transcript. */
   newKey(prefix: string): string {
     return `${prefix}-${this.counter++}`;
