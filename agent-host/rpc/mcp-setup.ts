@@ -39,11 +39,11 @@ export function setUpMcp(options: CliOptions, sources: McpSources): McpManager |
   // A client's server of the same name as a configured one replaces it for this session.
   const clientNames = new Set(sources.clientServers.map((s) => s.name.replace(/-/g, "_")));
   const servers = [...loaded.servers.filter((s) => !clientNames.has(s.name.replace(/-/g, "_"))), ...sources.clientServers];
-  const tell = (message: string) => {
+  const tell = (message: string, kind: "info" | "warning" | "error" = "warning") => {
     sources.warn(message);
-    sources.ui()?.notice({ method: "notify", message, notifyType: "warning" });
+    sources.ui()?.notice({ method: "notify", message, notifyType: kind });
   };
-  problems.forEach(tell);
+  problems.forEach((problem) => tell(problem));
   if (!servers.some((s) => s.enabled)) return undefined;
   const agent = sources.session.agent;
   let ours = new Set<string>();
@@ -54,6 +54,7 @@ export function setUpMcp(options: CliOptions, sources: McpSources): McpManager |
     ...(sources.sandbox ? { sandbox: sources.sandbox } : {}),
     selected: mcpToolSelection(options.tools, options.excludeTools),
     report: tell,
+    agentDir: sources.agentDir,
     clientVersion: VERSION,
     declaredTools: () => agent.tools,
     // store() values as Pi keeps them: `codemode-store` entries on the session's branch.

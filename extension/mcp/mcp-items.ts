@@ -13,7 +13,7 @@ export interface McpServerItem {
   server: McpServerStatus;
 }
 
-const attention = (s: McpServerStatus): number => (s.state === "failed" ? 0 : s.state === "connecting" ? 1 : s.state === "connected" ? 2 : 3);
+const attention = (s: McpServerStatus): number => (s.state === "failed" || s.state === "needs-auth" ? 0 : s.state === "connecting" ? 1 : s.state === "connected" ? 2 : 3);
 const source = { user: "~/.pi/agent/mcp.json", project: ".pi/mcp.json" } as const;
 
 export function mcpServerItems(servers: readonly McpServerStatus[]): McpServerItem[] {
@@ -25,4 +25,22 @@ export function mcpServerItems(servers: readonly McpServerStatus[]): McpServerIt
       ...(server.error ? { detail: quickPickText(server.error.split("\n", 1)[0] ?? "") } : {}),
       server,
     }));
+}
+
+export type McpServerAction = "sign-in" | "sign-out" | "show-error";
+
+export interface McpServerActionItem {
+  label: string;
+  action: McpServerAction;
+}
+
+/**
+ * What can be done with a picked server: an HTTP server can be signed in to (first when it waits
+ * for that) and out of; a failed one's whole error can be read.
+ */
+export function mcpServerActions(server: McpServerStatus): McpServerActionItem[] {
+  const actions: McpServerActionItem[] = [];
+  if (server.transport === "http") actions.push({ label: "Sign in", action: "sign-in" }, { label: "Sign out", action: "sign-out" });
+  if (server.state === "failed" && server.error) actions.push({ label: "Show the error", action: "show-error" });
+  return actions;
 }
