@@ -19,10 +19,10 @@ import { startMockLlm } from "../support/mock-llm";
 import { startPeerClient } from "./peer-client";
 
 /** An agent whose agent dir holds `mcp` as mcp.json and, when given, `auth` as mcp-auth.json. */
-async function startHost(mcp: object, auth?: string): Promise<Started> {
+async function startHost(mcp: object, auth?: string, kind: "host" | "pi-1.5.2" = "host"): Promise<Started> {
   const llm = await startMockLlm();
   const cwd = mkdtempSync(join(tmpdir(), "mcp-oauth-work-"));
-  const peer = startPeerClient("host", llm, {
+  const peer = startPeerClient(kind, llm, {
     cwd,
     prepare(launch) {
       writeFileSync(join(launch.agentDir, "mcp.json"), JSON.stringify(mcp));
@@ -127,6 +127,25 @@ describe("MCP OAuth in the agent host (a server built from the SDK's own auth)",
     assert.match(messageText(toolResultMessages(s.llm.requests.at(-1)!)[0]!), /requires sign-in/);
     await serverState(s, "guarded", "needs-auth");
     await s.peer.waitForFrame((f) => f.type === "extension_ui_request" && f.method === "notify" && /requires sign-in/.test(String(f.message)), mark);
+  });
+
+  it("a sign-in our host stored serves pi 1.5.2: it connects with the tokens and offers the tool", async function () {
+    server = await startOAuthMcpServer();
+    const mcp = { mcpServers: { guarded: { url: server.url, exposure: "direct" } } };
+    s = await startHost(mcp);
+    await serverState(s, "guarded", "needs-auth");
+    const { authorizationUrl } = await s.peer.client.request("mcp_login", { server: "guarded" });
+    await approveInBrowser(authorizationUrl!);
+    await serverState(s, "guarded", "connected");
+    const auth = readFileSync(join(s.peer.launch.agentDir, "mcp-auth.json"), "utf8");
+    await stop(s);
+    const before = { ...server.provider.counts };
+    s = await startHost(mcp, auth, "pi-1.5.2");
+    s.llm.enqueue({ toolCalls: [{ id: "p1", name: "mcp__guarded__secret_echo", arguments: { message: "from pi" } }] }, { text: "done" });
+    await run(s, "call it");
+    assert.ok(mcpTools(s.llm.requests[0]!).includes("mcp__guarded__secret_echo"), `pi offered: ${mcpTools(s.llm.requests[0]!).join(",")}`);
+    assert.match(messageText(toolResultMessages(s.llm.requests[1]!)[0]!), /secured: from pi/);
+    assert.deepEqual(server.provider.counts, before, "pi signed in with nothing new");
   });
 
   it("mcp_logout deletes the stored sign-in; a refused sign-in is reported; an unknown or non-OAuth server is refused", async function () {
