@@ -24,7 +24,7 @@ type McpJson = { mcpServers?: Record<string, Entry> };
 export interface McpServerConfig {
   name: string;
   /** Which file defines it: "user" or "project" (a project override of a user entry counts as project); "client": an ACP client passed it. */
-  source: "user" | "project" | "client";
+  source: "user" | "project" | "client" | "vscode";
   transport: "stdio" | "http";
   command?: string;
   args: string[];
@@ -168,6 +168,31 @@ export function loadMcpConfig(agentDir: string, cwd: string, projectTrusted: boo
       servers.push(server);
     } catch (error) {
       problems.push(`${file}: MCP server ${JSON.stringify(name)} skipped: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { servers, problems };
+}
+
+/**
+ * VS Code's servers the editor offered (EDITOR_MCP_SERVERS_ENV: Pi entries converted from VS
+ * Code's mcp.json files the user picked): checked as mcp.json's, `${VAR}` expanded as there.
+ */
+export function editorMcpServers(json: string, cwd: string, env: NodeJS.ProcessEnv): LoadedMcpConfig {
+  const problems: string[] = [];
+  const what = "VS Code's MCP servers offered by the editor";
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return { servers: [], problems: [`${what}: not JSON; none used`] };
+  }
+  if (!mcpValidator()({ mcpServers: parsed })) return { servers: [], problems: [`${what}: not mcp.json entries; none used`] };
+  const servers: McpServerConfig[] = [];
+  for (const [name, entry] of Object.entries(parsed as Record<string, Entry>)) {
+    try {
+      servers.push(toServer(name, entry, "vscode", { cwd, env }));
+    } catch (error) {
+      problems.push(`${what}: ${JSON.stringify(name)} skipped: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   return { servers, problems };

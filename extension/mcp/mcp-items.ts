@@ -14,7 +14,7 @@ export interface McpServerItem {
 }
 
 const attention = (s: McpServerStatus): number => (s.state === "failed" || s.state === "needs-auth" ? 0 : s.state === "connecting" ? 1 : s.state === "connected" ? 2 : 3);
-const source = { user: "~/.pi/agent/mcp.json", project: ".pi/mcp.json" } as const;
+const source = { user: "~/.pi/agent/mcp.json", project: ".pi/mcp.json", vscode: "VS Code's mcp.json" } as const;
 
 export function mcpServerItems(servers: readonly McpServerStatus[]): McpServerItem[] {
   return [...servers]
