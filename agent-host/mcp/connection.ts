@@ -11,6 +11,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ToolSandbox } from "../tools/tool-sandbox";
 import type { McpServerConfig } from "./config";
 import { connectionAuthProvider } from "./oauth/connection-auth";
+import { SignInRequired } from "./oauth/provider";
 import { loadMcpSdk, type CallToolResult, type McpTool } from "./sdk";
 
 export type ConnectionState = "disabled" | "connecting" | "connected" | "needs-auth" | "failed" | "closed";
@@ -32,9 +33,9 @@ export interface ConnectionOptions {
   authDir?: string;
 }
 
-/** The connection needs a sign-in (the SDK's UnauthorizedError, or our provider's SignInRequired). */
+/** The connection needs a sign-in (the SDK's UnauthorizedError, or our provider's SignInRequired); by class, not name: a minified build renames classes. */
 export function isSignInRequired(error: unknown): boolean {
-  return error instanceof Error && (error.name === "SignInRequired" || error.name === "UnauthorizedError" || error.constructor.name === "UnauthorizedError");
+  return error instanceof SignInRequired || error instanceof loadMcpSdk().UnauthorizedError;
 }
 
 export class McpConnection {
