@@ -63,6 +63,8 @@ export interface PiExtensionApi {
   readonly activationMs: number;
   /** `@pi`'s handler in VS Code's Chat view (also where this VS Code shows no Chat view: tests call it). */
   readonly chatParticipantHandler: vscode.ChatRequestHandler;
+  /** VS Code's user folder, where its own mcp.json is read. */
+  readonly vscodeUserDir: string;
 }
 
 /** The folders agents work in: the workspace's folders and the session worktrees under the extension's storage. */
@@ -202,6 +204,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
     workspaceFiles: files,
     activationMs,
     chatParticipantHandler: piChatHandler(participantTarget),
+    vscodeUserDir,
   };
 }
 

@@ -44,3 +44,14 @@ export function mcpServerActions(server: McpServerStatus): McpServerActionItem[]
   if (server.state === "failed" && server.error) actions.push({ label: "Show the error", action: "show-error" });
   return actions;
 }
+
+export interface SignInChoice {
+  label: string;
+  detail: string;
+  action: "open";
+}
+
+/** The sign-in question's row: the whole page as plain text (Escape declines). */
+export function signInChoices(url: URL): SignInChoice[] {
+  return [{ label: "Open in Browser", detail: quickPickText(url.href), action: "open" }];
+}

@@ -1,8 +1,8 @@
 /**
  * **Pi: MCP Servers**: the active session's MCP servers as the bundled host reports them
  * (`get_mcp_servers`), in a quick pick. A picked HTTP server can be signed in to (OAuth: the host
- * answers the authorization page, which opens in the browser only after the user agrees to that
- * very URL) or out of; a failed one shows its whole error. Other agents (pi, omp) do not answer
+ * answers the authorization page, which opens in the browser only when the user picks "Open in
+ * Browser" in a quick pick showing that very URL) or out of; a failed one shows its whole error. Other agents (pi, omp) do not answer
  * the command: the user is told to use their own `/mcp`.
  */
 import * as vscode from "vscode";
@@ -11,7 +11,7 @@ import type { McpServerStatus } from "../../shared/protocol";
 import type { RpcClient } from "../../shared/rpc";
 import type { SessionRegistry } from "../sessions/session-registry";
 import { notificationText, quickPickText } from "../ui/plain-text";
-import { mcpServerActions, mcpServerItems } from "./mcp-items";
+import { mcpServerActions, mcpServerItems, signInChoices } from "./mcp-items";
 
 const failure = (error: unknown): string => notificationText(error instanceof Error ? error.message : String(error));
 
@@ -31,13 +31,15 @@ async function signIn(client: RpcClient, server: McpServerStatus): Promise<void>
     void vscode.window.showErrorMessage(`Pi: the sign-in page of MCP server ${notificationText(server.name)} is refused: ${failure(error)}`);
     return;
   }
-  const open = await vscode.window.showWarningMessage(
-    `Open the sign-in page of MCP server ${notificationText(server.name)} in your browser?`,
-    // A modal's detail is plain text: the whole URL, as it will be opened.
-    { modal: true, detail: `${url.href}\n\nThe page returns to this machine (${url.searchParams.get("redirect_uri") ?? "a loopback address"}); the agent stores what it receives in ~/.pi/agent/mcp-auth.json.` },
-    "Open",
-  );
-  if (open === "Open") await vscode.env.openExternal(vscode.Uri.parse(url.href, true));
+  // A quick pick, as project trust asks: the page's origin in the title (what the user must
+  // recognise), the whole URL in the row, opened only on "Open in Browser"; Escape declines.
+  const choice = await vscode.window.showQuickPick(signInChoices(url), {
+    title: `Sign in to MCP server ${quickPickText(server.name)} at ${quickPickText(url.origin)}?`,
+    placeHolder: `The page returns to this machine (${quickPickText(url.searchParams.get("redirect_uri") ?? "a loopback address")}); the agent keeps the sign-in in ~/.pi/agent/mcp-auth.json`,
+    ignoreFocusOut: true,
+    matchOnDetail: true,
+  });
+  if (choice?.action === "open") await vscode.env.openExternal(vscode.Uri.parse(url.href, true));
 }
 
 export function registerMcpServersCommand(sessions: SessionRegistry): vscode.Disposable {

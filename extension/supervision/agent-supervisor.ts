@@ -31,6 +31,9 @@ export interface AgentModes {
 }
 import { bridgeEditorToolsNote, noEditorToolsNote } from "./capability-notes";
 
+/** The VS Code MCP servers offered to the host travel in one environment variable: at most this long. */
+const MAX_OFFER_CHARS = 100_000;
+
 /** Hooks run on each new agent process, before it is used (dialog handlers, event forwarding). */
 export type AgentAttach = (client: RpcClient, lifetime: Lifetime) => void;
 
@@ -318,8 +321,15 @@ export class AgentSupervisor implements vscode.Disposable {
     const found = findVsCodeMcpServers({ userDir, folder: cwd, workspaceAllowed: vscode.workspace.isTrusted && projectTrusted });
     for (const problem of found.problems) this.log.warn(`VS Code MCP servers: ${problem}`);
     const entries = offeredEntries(found.servers, picked);
-    if (entries) this.log.info(`VS Code MCP servers offered to the agent: ${Object.keys(entries).join(", ")}`);
-    return entries ? JSON.stringify(entries) : undefined;
+    if (!entries) return undefined;
+    const json = JSON.stringify(entries);
+    // One environment string may hold 128 KiB on Linux: more would keep the agent from starting at all.
+    if (json.length > MAX_OFFER_CHARS) {
+      this.log.warn(`VS Code MCP servers: the picked servers take ${json.length} characters, more than ${MAX_OFFER_CHARS}; none offered`);
+      return undefined;
+    }
+    this.log.info(`VS Code MCP servers offered to the agent: ${Object.keys(entries).join(", ")}`);
+    return json;
   }
   private cancelScheduledRestart(): void {
     if (this.restartTimer) clearTimeout(this.restartTimer);
