@@ -208,4 +208,25 @@ describe("MCP OAuth in the agent host (a server built from the SDK's own auth)",
       });
     }
   });
+
+  for (const hang of ["register", "token"] as const) {
+    it(`an authorization server that never answers its ${hang} endpoint: the sign-in fails within its request limit, nothing waits on`, async function () {
+      this.timeout(20_000);
+      server = await startOAuthMcpServer({ hang });
+      const agentDir = mkdtempSync(join(tmpdir(), "mcp-oauth-agent-"));
+      const controller = new AbortController();
+      const started = Date.now();
+      try {
+        const signIn = await startSignIn({ serverUrl: server.url, settings: {}, slot: mcpAuthSlot(agentDir, "slow", server.url), signal: controller.signal, timeoutMs: 20_000, requestTimeoutMs: 1_000 });
+        await approveInBrowser(signIn.authorizationUrl!.href);
+        await signIn.done;
+        assert.fail("signed in against a server that never answered");
+      } catch (error) {
+        assert.match(String(error), /timed out|aborted|timeout/i);
+      } finally {
+        controller.abort();
+      }
+      assert.ok(Date.now() - started < 10_000, `ended after ${Date.now() - started} ms`);
+    });
+  }
 });

@@ -115,7 +115,7 @@ export interface OAuthMcpServer {
   close(): Promise<void>;
 }
 
-export async function startOAuthMcpServer(options: { metadata?: Record<string, unknown> } = {}): Promise<OAuthMcpServer> {
+export async function startOAuthMcpServer(options: { metadata?: Record<string, unknown>; hang?: "token" | "register" } = {}): Promise<OAuthMcpServer> {
   const provider = new TestAuthProvider();
   const app = express();
   const server: Server = await new Promise((resolve) => {
@@ -127,6 +127,8 @@ export async function startOAuthMcpServer(options: { metadata?: Record<string, u
     const metadata = { ...createOAuthMetadata({ provider, issuerUrl: base }), ...options.metadata };
     app.get("/.well-known/oauth-authorization-server", (_req: Req, res: Res) => void res.json(metadata));
   }
+  // A server that never answers there (a hung or hostile authorization server).
+  if (options.hang) app.post(`/${options.hang}`, () => undefined);
   app.use(mcpAuthRouter({ provider, issuerUrl: base, resourceServerUrl: mcpUrl }));
   const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
   app.post("/mcp", express.json(), bearer, async (req: Req, res: Res) => {

@@ -14,6 +14,16 @@ import type { McpAuthSlot } from "./store";
 
 /** How long a sign-in waits for the browser (Pi: 300 s). */
 export const SIGN_IN_TIMEOUT_MS = 300_000;
+/** Each request to the authorization server (discovery, registration, token): a server that never answers ends the sign-in. */
+export const AUTH_REQUEST_TIMEOUT_MS = 30_000;
+
+/** fetch, each request ended by its own time limit or the sign-in's signal. */
+function timedFetch(signal: AbortSignal, timeoutMs: number): typeof fetch {
+  return (input, init) => {
+    const signals = [signal, AbortSignal.timeout(timeoutMs), ...(init?.signal ? [init.signal] : [])];
+    return fetch(input, { ...init, signal: AbortSignal.any(signals) });
+  };
+}
 
 export interface SignIn {
   /** The page the user must open; absent when the stored refresh token was enough. */
@@ -36,7 +46,7 @@ function registeredPort(slot: McpAuthSlot): number | undefined {
 
 const withPort = (port: number | undefined): { preferredPort?: number } => (port === undefined ? {} : { preferredPort: port });
 
-export async function startSignIn(options: { serverUrl: string; settings: McpOAuthSettings; slot: McpAuthSlot; signal: AbortSignal; timeoutMs?: number }): Promise<SignIn> {
+export async function startSignIn(options: { serverUrl: string; settings: McpOAuthSettings; slot: McpAuthSlot; signal: AbortSignal; timeoutMs?: number; requestTimeoutMs?: number }): Promise<SignIn> {
   const { settings, slot, signal } = options;
   const sdk = loadMcpSdk();
   const callback = await listenForCallback({
@@ -48,7 +58,8 @@ export async function startSignIn(options: { serverUrl: string; settings: McpOAu
     let authorizationUrl: URL | undefined;
     const provider = new McpOAuthProvider({ slot, settings, redirectUrl: callback.redirectUrl, authorize: (url) => (authorizationUrl = url) });
     const scope = settings.scope ? { scope: settings.scope } : {};
-    const first = await sdk.auth(provider, { serverUrl: options.serverUrl, ...scope });
+    const fetchFn = timedFetch(signal, options.requestTimeoutMs ?? AUTH_REQUEST_TIMEOUT_MS);
+    const first = await sdk.auth(provider, { serverUrl: options.serverUrl, fetchFn, ...scope });
     if (first === "AUTHORIZED") {
       await callback.close();
       return { done: Promise.resolve() };
@@ -57,7 +68,7 @@ export async function startSignIn(options: { serverUrl: string; settings: McpOAu
     const done = (async () => {
       try {
         const { code } = await callback.wait(provider.state(), signal, options.timeoutMs ?? SIGN_IN_TIMEOUT_MS);
-        const result = await sdk.auth(provider, { serverUrl: options.serverUrl, authorizationCode: code, ...scope });
+        const result = await sdk.auth(provider, { serverUrl: options.serverUrl, authorizationCode: code, fetchFn, ...scope });
         if (result !== "AUTHORIZED") throw new Error("the authorization server did not issue tokens");
       } finally {
         await callback.close();
