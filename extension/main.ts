@@ -1,4 +1,5 @@
 import { moduleLoadedAt } from "./load-clock";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import type { AgentSupervisor, AgentAttach } from "./supervision/agent-supervisor";
 import { ApiKeyStore } from "./api-keys";
@@ -31,6 +32,7 @@ import { ProjectTrust } from "./supervision/project-trust";
 import { PlanView } from "./plan/plan-view";
 import { rememberPermissionModes } from "./modes/mode-memory";
 import { registerMcpServersCommand } from "./mcp/mcp-servers-command";
+import { registerOfferVsCodeMcpCommand } from "./mcp/offer-vscode-mcp-command";
 import { registerAgentPicker } from "./acp/agent-picker";
 import { PermissionModes } from "./modes/permission-modes";
 import { EditorDialogs } from "./ui/editor-dialog";
@@ -61,6 +63,8 @@ export interface PiExtensionApi {
   readonly activationMs: number;
   /** `@pi`'s handler in VS Code's Chat view (also where this VS Code shows no Chat view: tests call it). */
   readonly chatParticipantHandler: vscode.ChatRequestHandler;
+  /** VS Code's user folder, where its own mcp.json is read. */
+  readonly vscodeUserDir: string;
 }
 
 /** The folders agents work in: the workspace's folders and the session worktrees under the extension's storage. */
@@ -137,7 +141,10 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
       setActive: (target) => sessions.setActive(target),
       setPermissionMode: (target, mode): Promise<unknown> => permissionModes.choose(mode, target),
     });
-  const sessions: SessionRegistry = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, files, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust: new ProjectTrust(log), chatActions, changes, editorTools: () => editorTools }, view, context.extensionUri));
+  const projectTrust = new ProjectTrust(log);
+  // VS Code's user folder (its mcp.json): globalStorageUri is <user folder>/globalStorage/<extension id>.
+  const vscodeUserDir = path.dirname(path.dirname(context.globalStorageUri.fsPath));
+  const sessions: SessionRegistry = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, files, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust, chatActions, changes, editorTools: () => editorTools, vscodeUserDir }, view, context.extensionUri));
   activeSessions = sessions;
   const participantTarget = () => sessions.active;
   lifetime.add(registerPiParticipant(participantTarget, context.extensionUri));
@@ -157,6 +164,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   const permissionModes: PermissionModes = lifetime.add(new PermissionModes(sessions));
   lifetime.add(rememberPermissionModes(sessions, context.workspaceState, log));
   lifetime.add(registerMcpServersCommand(sessions));
+  lifetime.add(registerOfferVsCodeMcpCommand({ userDir: vscodeUserDir, projectTrust }));
   lifetime.add(registerAgentPicker());
   const tree = lifetime.add(new SessionsTreeProvider(sessions));
   lifetime.add(vscode.window.createTreeView(SESSIONS_VIEW_ID, { treeDataProvider: tree }));
@@ -196,6 +204,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
     workspaceFiles: files,
     activationMs,
     chatParticipantHandler: piChatHandler(participantTarget),
+    vscodeUserDir,
   };
 }
 

@@ -61,6 +61,15 @@ export const settings = {
   get sandboxOtherAgents(): boolean {
     return userValue<boolean>("sandbox.otherAgents", true);
   },
+  /**
+   * VS Code's MCP servers the user offered to the bundled host (`origin:name:digest`, written by
+   * **Pi: Offer VS Code's MCP Servers to Pi…**). User settings only: a repository must not choose
+   * what the agent runs.
+   */
+  get vscodeMcpServers(): string[] {
+    const value = userValue<unknown>("mcp.vscodeServers", []);
+    return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+  },
   get agentEnv(): Record<string, string> {
     return userValue<Record<string, string>>("agent.env", {});
   },
@@ -134,7 +143,7 @@ export const settings = {
 };
 
 /** Changing these restarts the agent (the current session is reopened). */
-export const restartWhenChanged = ["http.proxy", "http.noProxy", "pi.agent.command", "pi.agent.protocol", "pi.agent.args", "pi.agent.env", "pi.permissions.confirmTools", "pi.permissions.timeoutSeconds", "pi.permissions.workspaceOnly", "pi.sandbox.mode", "pi.sandbox.network", "pi.sandbox.allowedHosts", "pi.sandbox.otherAgents", "pi.vscodeModels.enabled", "pi.vscodeTools"] as const;
+export const restartWhenChanged = ["http.proxy", "http.noProxy", "pi.agent.command", "pi.agent.protocol", "pi.agent.args", "pi.agent.env", "pi.permissions.confirmTools", "pi.permissions.timeoutSeconds", "pi.permissions.workspaceOnly", "pi.sandbox.mode", "pi.sandbox.network", "pi.sandbox.allowedHosts", "pi.sandbox.otherAgents", "pi.vscodeModels.enabled", "pi.vscodeTools", "pi.mcp.vscodeServers"] as const;
 
 /** Changing these is applied to the running agent through set_* commands. */
 export const applyWhenChanged = ["pi.model.provider", "pi.model.id", "pi.model.thinkingLevel", "pi.queue.steeringMode", "pi.queue.followUpMode", "pi.queue.interruptMode"] as const;

@@ -13,6 +13,10 @@ export interface ToolRunContext {
   config: AgentLoopConfig;
   signal: AbortSignal;
   emit: (event: AgentEvent) => void;
+  /** Nested calls of sequential tools wait here, one at a time (shared by the calls of one message). */
+  sequentialQueue?: { tail: Promise<void> };
+  /** This call (or one it runs in) holds the queue: its nested calls do not wait on it again. */
+  holdsQueue?: boolean;
 }
 
 /**
@@ -21,7 +25,8 @@ export interface ToolRunContext {
  * the before-hook or a throw becomes an error result the model can read. In interrupt mode
  * "immediate", a queued steering message skips the calls not yet started.
  */
-export async function runToolCalls(calls: ToolCall[], context: ToolRunContext): Promise<ToolResultMessage[]> {
+export async function runToolCalls(calls: ToolCall[], given: ToolRunContext): Promise<ToolResultMessage[]> {
+  const context: ToolRunContext = given.sequentialQueue ? given : { ...given, sequentialQueue: { tail: Promise.resolve() } };
   const results: ToolResultMessage[] = new Array(calls.length);
   let skipping = false;
   let index = 0;
@@ -108,18 +113,35 @@ async function runPipeline(call: ToolCall, tool: AnyAgentTool | undefined, conte
   return result;
 }
 
-/** The calls a running tool makes: ids `<parent>/<n>`, the same pipeline, events with `parentToolCallId`. */
+/**
+ * The calls a running tool makes: ids `<parent>/<n>`, the same pipeline, events with
+ * `parentToolCallId`. A tool that must run alone (`sequential`) runs one nested call at a time,
+ * as Pi serialises nested calls of its sequential tools: a script's `Promise.all` over it queues.
+ */
 function nestedRunner(parent: string, context: ToolRunContext): NestedToolRunner {
   let next = 1;
   return {
     async runTool(tool, args, signal, onUpdate) {
       const call: ToolCall = { type: "toolCall", id: `${parent}/${next++}`, name: tool.name, arguments: (args ?? {}) as Record<string, unknown> };
-      const started = Date.now();
       const emit = (event: AgentEvent): void => {
         if (event.type === "tool_execution_update" && event.toolCallId === call.id) onUpdate?.(event.partialResult);
         context.emit(event);
       };
-      const result = await runPipeline(call, tool, { ...context, emit }, signal, parent);
+      const queue = context.sequentialQueue;
+      const exclusive = queue !== undefined && !context.holdsQueue && tool.sequential === true;
+      let release: (() => void) | undefined;
+      if (exclusive) {
+        const previous = queue.tail;
+        queue.tail = new Promise<void>((resolve) => (release = resolve));
+        await previous;
+      }
+      const started = Date.now();
+      let result: AgentToolResult;
+      try {
+        result = await runPipeline(call, tool, { ...context, emit, holdsQueue: context.holdsQueue === true || exclusive }, signal, parent);
+      } finally {
+        release?.();
+      }
       const isError = result.isError === true;
       const clean: AgentToolResult = { content: result.content, ...(result.details === undefined ? {} : { details: result.details }) };
       context.emit({ type: "tool_execution_end", toolCallId: call.id, toolName: call.name, result: clean, isError, durationMs: Date.now() - started, parentToolCallId: parent });

@@ -12,6 +12,21 @@ const strings = () => Type.Record(Type.String(), Type.String());
 export const EXPOSURES = ["codemode", "codemode-deferred", "deferred", "direct", "hidden"] as const;
 const Exposure = Type.Union(EXPOSURES.map((e) => Type.Literal(e)));
 
+/** Pi's `oauth` key of an HTTP server (docs/mcp.md, "Authenticate with OAuth"). */
+export const McpOAuthEntry = Type.Object(
+  {
+    clientId: optional(Type.String()),
+    clientSecret: optional(Type.String()),
+    callbackPort: optional(Type.Integer({ minimum: 1, maximum: 65535 })),
+    callbackUrl: optional(Type.String()),
+    scope: optional(Type.String()),
+    clientName: optional(Type.String()),
+    clientRegistration: optional(Type.Union([Type.Literal("auto"), Type.Literal("dcr"), Type.Literal("cimd")])),
+    authServerMetadataUrl: optional(Type.String()),
+  },
+  { additionalProperties: false },
+);
+
 export const McpServerEntry = Type.Object(
   {
     type: optional(Type.String()),
@@ -21,8 +36,7 @@ export const McpServerEntry = Type.Object(
     cwd: optional(Type.String()),
     url: optional(Type.String()),
     headers: optional(strings()),
-    // OAuth sign-in is not done by this host (docs/mcp.md says so); the key is kept, not used.
-    oauth: optional(Type.Unknown()),
+    oauth: optional(McpOAuthEntry),
     timeout: optional(Type.Number({ exclusiveMinimum: 0 })),
     enabled: optional(Type.Boolean()),
     exposure: optional(Exposure),

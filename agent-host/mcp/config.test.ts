@@ -91,4 +91,25 @@ describe("mcp.json", () => {
     assert.deepEqual(broken.servers, []);
     assert.equal(broken.problems.length, 1);
   });
+  it("oauth: read for an HTTP server without an Authorization header; the secret's ${VAR} expanded; a callbackUrl off loopback refused", () => {
+    user({
+      mcpServers: {
+        plain: { url: "https://a.example/mcp" },
+        keyed: { url: "https://b.example/mcp", headers: { authorization: "Bearer x" }, oauth: { clientId: "c" } },
+        registered: { url: "https://c.example/mcp", oauth: { clientId: "my-client", clientSecret: "${SECRET}", callbackPort: 8765, scope: "read write", clientName: "Claude Code" } },
+        remote: { url: "https://d.example/mcp", oauth: { callbackUrl: "http://attacker.example/callback" } },
+        run: { url: "https://e.example/mcp", oauth: { clientSecret: "!cat /etc/passwd" } },
+        local: { command: "srv", oauth: { clientId: "x" } },
+      },
+    });
+    const { servers, problems } = load(true, { SECRET: "s3" });
+    const byName = new Map(servers.map((s) => [s.name, s]));
+    assert.deepEqual(byName.get("plain")!.oauth, {});
+    assert.equal(byName.get("keyed")!.oauth, undefined, "an Authorization header turns OAuth off");
+    assert.deepEqual(byName.get("registered")!.oauth, { clientId: "my-client", clientSecret: "s3", callbackPort: 8765, scope: "read write", clientName: "Claude Code" });
+    assert.equal(byName.get("local")!.oauth, undefined, "stdio servers have no OAuth");
+    assert.ok(!byName.has("remote") && !byName.has("run"));
+    assert.ok(problems.some((p) => /"remote" skipped: oauth.callbackUrl must use http on localhost/.test(p)), problems.join("\n"));
+    assert.ok(problems.some((p) => /"run" skipped: oauth.clientSecret: `!command`/.test(p)), problems.join("\n"));
+  });
 });

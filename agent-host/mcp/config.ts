@@ -12,17 +12,19 @@ import { readForeignFile } from "../../shared/node/foreign-file";
 import { createAjv, precompiledValidator, validatorOptions } from "../../shared/protocol/ajv";
 import { McpJsonFile } from "./config-schema";
 import { normalizeExposure, type Exposure } from "./exposure";
+import { checkCallbackUrl } from "../../shared/mcp-oauth-url";
 
 type Entry = {
   type?: string; command?: string; args?: string[]; env?: Record<string, string>; cwd?: string; url?: string;
-  headers?: Record<string, string>; timeout?: number; enabled?: boolean; exposure?: string; toolExposure?: Record<string, string>; description?: string;
+  headers?: Record<string, string>; oauth?: OAuthEntry; timeout?: number; enabled?: boolean; exposure?: string; toolExposure?: Record<string, string>; description?: string;
 };
+type OAuthEntry = { clientId?: string; clientSecret?: string; callbackPort?: number; callbackUrl?: string; scope?: string; clientName?: string; clientRegistration?: string; authServerMetadataUrl?: string };
 type McpJson = { mcpServers?: Record<string, Entry> };
 
 export interface McpServerConfig {
   name: string;
   /** Which file defines it: "user" or "project" (a project override of a user entry counts as project); "client": an ACP client passed it. */
-  source: "user" | "project" | "client";
+  source: "user" | "project" | "client" | "vscode";
   transport: "stdio" | "http";
   command?: string;
   args: string[];
@@ -30,12 +32,25 @@ export interface McpServerConfig {
   cwd?: string;
   url?: string;
   headers: Record<string, string>;
+  /** Set for an HTTP server without an Authorization header: it may ask for an OAuth sign-in. */
+  oauth?: McpOAuthSettings;
   /** Per request; progress notifications reset it. */
   timeoutMs: number;
   enabled: boolean;
   exposure: Exposure;
   toolExposure: Record<string, Exposure>;
   description?: string;
+}
+
+/** What a sign-in uses of Pi's `oauth` key (the secret with `${VAR}` expanded). */
+export interface McpOAuthSettings {
+  clientId?: string;
+  clientSecret?: string;
+  callbackPort?: number;
+  /** A loopback http URL; its port, when it has none, is callbackPort's or a free one. */
+  callbackUrl?: string;
+  scope?: string;
+  clientName?: string;
 }
 
 export interface LoadedMcpConfig {
@@ -69,6 +84,21 @@ function expandAll(values: Record<string, string> | undefined, env: NodeJS.Proce
   return out;
 }
 
+function oauthSettings(entry: OAuthEntry | undefined, env: NodeJS.ProcessEnv): McpOAuthSettings {
+  if (!entry) return {};
+  if (entry.clientSecret?.startsWith("!")) throw new Error("oauth.clientSecret: `!command` values are not supported by this host; use ${VAR}");
+  if (entry.callbackUrl !== undefined) checkCallbackUrl(entry.callbackUrl);
+  const { clientId, clientSecret, callbackPort, callbackUrl, scope, clientName } = entry;
+  return {
+    ...(clientId !== undefined ? { clientId } : {}),
+    ...(clientSecret !== undefined ? { clientSecret: expand(clientSecret, env) } : {}),
+    ...(callbackPort !== undefined ? { callbackPort } : {}),
+    ...(callbackUrl !== undefined ? { callbackUrl } : {}),
+    ...(scope !== undefined ? { scope } : {}),
+    ...(clientName !== undefined ? { clientName } : {}),
+  };
+}
+
 const home = (value: string): string => (value === "~" ? os.homedir() : value.startsWith("~/") ? join(os.homedir(), value.slice(2)) : value);
 
 function toServer(name: string, entry: Entry, source: McpServerConfig["source"], where: { cwd: string; env: NodeJS.ProcessEnv }): McpServerConfig {
@@ -89,6 +119,9 @@ function toServer(name: string, entry: Entry, source: McpServerConfig["source"],
     const e = normalizeExposure(v);
     return e ? [[k, e]] : [];
   }));
+  const headers = expandAll(entry.headers, where.env, "header");
+  // OAuth applies to HTTP servers without an Authorization header (Pi's rule).
+  const oauth = transport === "http" && !Object.keys(headers).some((h) => h.toLowerCase() === "authorization") ? oauthSettings(entry.oauth, where.env) : undefined;
   const cwd = entry.cwd === undefined ? undefined : isAbsolute(home(entry.cwd)) ? home(entry.cwd) : resolve(where.cwd, entry.cwd);
   return {
     name, source, transport,
@@ -97,7 +130,8 @@ function toServer(name: string, entry: Entry, source: McpServerConfig["source"],
     env: expandAll(entry.env, where.env, "env"),
     ...(cwd !== undefined ? { cwd } : {}),
     ...(entry.url !== undefined ? { url: entry.url } : {}),
-    headers: expandAll(entry.headers, where.env, "header"),
+    headers,
+    ...(oauth ? { oauth } : {}),
     timeoutMs: entry.timeout !== undefined ? entry.timeout * 1000 : DEFAULT_TIMEOUT_MS,
     enabled: entry.enabled !== false,
     exposure, toolExposure,
@@ -139,9 +173,35 @@ export function loadMcpConfig(agentDir: string, cwd: string, projectTrusted: boo
   return { servers, problems };
 }
 
+/**
+ * VS Code's servers the editor offered (EDITOR_MCP_SERVERS_ENV: Pi entries converted from VS
+ * Code's mcp.json files the user picked): checked as mcp.json's, `${VAR}` expanded as there.
+ */
+export function editorMcpServers(json: string, cwd: string, env: NodeJS.ProcessEnv): LoadedMcpConfig {
+  const problems: string[] = [];
+  const what = "VS Code's MCP servers offered by the editor";
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return { servers: [], problems: [`${what}: not JSON; none used`] };
+  }
+  if (!mcpValidator()({ mcpServers: parsed })) return { servers: [], problems: [`${what}: not mcp.json entries; none used`] };
+  const servers: McpServerConfig[] = [];
+  for (const [name, entry] of Object.entries(parsed as Record<string, Entry>)) {
+    try {
+      servers.push(toServer(name, entry, "vscode", { cwd, env }));
+    } catch (error) {
+      problems.push(`${what}: ${JSON.stringify(name)} skipped: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return { servers, problems };
+}
+
 /** A server an ACP client passed in session/new: the same checks and defaults as an mcp.json entry of that shape. */
 export function clientMcpServer(name: string, entry: { command?: string; args?: string[]; env?: Record<string, string>; url?: string; headers?: Record<string, string> }, cwd: string, env: NodeJS.ProcessEnv): McpServerConfig {
   // A client's values are literal: no ${VAR} expansion of its env or headers (mcp.json's is the user's own file).
-  const server = toServer(name, { ...entry, env: {}, headers: {} }, "client", { cwd, env });
+  // No OAuth for them: ACP has no sign-in to start, and the client brings its own headers.
+  const { oauth: _none, ...server } = toServer(name, { ...entry, env: {}, headers: {} }, "client", { cwd, env });
   return { ...server, env: { ...entry.env }, headers: { ...entry.headers } };
 }

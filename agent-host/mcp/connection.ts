@@ -10,9 +10,11 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ToolSandbox } from "../tools/tool-sandbox";
 import type { McpServerConfig } from "./config";
+import { connectionAuthProvider } from "./oauth/connection-auth";
+import { SignInRequired } from "./oauth/provider";
 import { loadMcpSdk, type CallToolResult, type McpTool } from "./sdk";
 
-export type ConnectionState = "disabled" | "connecting" | "connected" | "failed" | "closed";
+export type ConnectionState = "disabled" | "connecting" | "connected" | "needs-auth" | "failed" | "closed";
 
 /** Bytes of a stdio server's stderr kept for the failure report. */
 const STDERR_TAIL = 2000;
@@ -27,6 +29,13 @@ export interface ConnectionOptions {
   /** Called whenever the state or the tool list changes. */
   changed(connection: McpConnection): void;
   clientVersion: string;
+  /** Where mcp-auth.json lives (the agent dir): an HTTP server's OAuth tokens are read from it. */
+  authDir?: string;
+}
+
+/** The connection needs a sign-in (the SDK's UnauthorizedError, or our provider's SignInRequired); by class, not name: a minified build renames classes. */
+export function isSignInRequired(error: unknown): boolean {
+  return error instanceof SignInRequired || error instanceof loadMcpSdk().UnauthorizedError;
 }
 
 export class McpConnection {
@@ -89,7 +98,8 @@ export class McpConnection {
       this.client = undefined;
       await client?.close().catch(() => undefined);
       this.releaseSandbox();
-      this.set("failed", `${error instanceof Error ? error.message : String(error)}${this.stderrTail()}`);
+      if (this.config.oauth && isSignInRequired(error)) this.set("needs-auth", "requires sign-in");
+      else this.set("failed", `${error instanceof Error ? error.message : String(error)}${this.stderrTail()}`);
     }
   }
 
@@ -97,7 +107,8 @@ export class McpConnection {
     const sdk = loadMcpSdk();
     const { config } = this;
     if (config.transport === "http") {
-      return new sdk.StreamableHTTPClientTransport(new URL(config.url!), { requestInit: { headers: config.headers } });
+      const authProvider = config.oauth && this.options.authDir ? connectionAuthProvider(config, this.options.authDir) : undefined;
+      return new sdk.StreamableHTTPClientTransport(new URL(config.url!), { requestInit: { headers: config.headers }, ...(authProvider ? { authProvider } : {}) });
     }
     const argv = [config.command!, ...config.args];
     let file = argv[0]!;
@@ -134,11 +145,7 @@ export class McpConnection {
 
   /** Calls a tool by the server's name for it; a dropped server is connected again first. */
   async call(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
-    if (!this.client && this.state !== "disabled") await this.connect();
-    const client = this.client;
-    if (!client) throw new Error(`MCP server ${this.config.name} is not connected: ${this.error ?? this.state}`);
-    const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.config.timeoutMs, resetTimeoutOnProgress: true });
-    return result as CallToolResult;
+    return this.request((client) => client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.config.timeoutMs, resetTimeoutOnProgress: true }) as Promise<CallToolResult>, signal);
   }
 
   /** Whether the server offers resources (its capabilities, once connected). */
@@ -148,10 +155,31 @@ export class McpConnection {
 
   /** One MCP request on the connected client (a dropped server is connected again first). */
   async request<T>(send: (client: Client, options: { signal: AbortSignal; timeout: number }) => Promise<T>, signal: AbortSignal): Promise<T> {
-    if (!this.client && this.state !== "disabled") await this.connect();
+    // A server waiting for a sign-in is not dialled again at every call: the sign-in reconnects it.
+    if (!this.client && this.state !== "disabled" && this.state !== "needs-auth") await this.connect();
     const client = this.client;
     if (!client) throw new Error(`MCP server ${this.config.name} is not connected: ${this.error ?? this.state}`);
-    return send(client, { signal, timeout: this.config.timeoutMs });
+    try {
+      return await send(client, { signal, timeout: this.config.timeoutMs });
+    } catch (error) {
+      // Tokens refused mid-session, and no refresh helped: the server waits for a sign-in.
+      if (!this.config.oauth || !isSignInRequired(error)) throw error;
+      if (this.client === client) {
+        this.client = undefined;
+        this.set("needs-auth", "requires sign-in");
+        await client.close().catch(() => undefined);
+      }
+      throw new Error(`MCP server ${this.config.name} requires sign-in`);
+    }
+  }
+
+  /** Drops the connection (if any) and connects again: after a sign-in or a sign-out. */
+  async reconnect(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    await client?.close().catch(() => undefined);
+    this.releaseSandbox();
+    await this.connect();
   }
 
   private stderrTail(): string {

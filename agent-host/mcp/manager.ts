@@ -10,6 +10,7 @@ import type { ToolSandbox } from "../tools/tool-sandbox";
 import type { McpServerConfig } from "./config";
 import { McpConnection } from "./connection";
 import { mcpNamespace, toolExposure } from "./exposure";
+import { McpSignIns, signInNotice, type NoticeKind } from "./oauth/sign-ins";
 import { buildEntries, type McpToolEntry } from "./registry";
 import { serversSection } from "./system-section";
 
@@ -32,8 +33,8 @@ export interface McpManagerOptions {
   sandbox?: ToolSandbox;
   /** --tools/--exclude-tools as far as they concern MCP tools. */
   selected(name: string): boolean;
-  /** A server failed (once per failure): the client is told. */
-  report(message: string): void;
+  /** A server failed (once per failure), or a sign-in ended: the client is told. */
+  report(message: string, kind?: NoticeKind): void;
   /** The declared MCP tools changed. */
   toolsChanged(): void;
   /** The agent's other declared tools (built-in, extension, host tools): codemode scripts may call them too. */
@@ -41,6 +42,8 @@ export interface McpManagerOptions {
   /** Where codemode's store() values live (the session); memory without it. */
   codemodeStore?: CodemodeStore;
   clientVersion: string;
+  /** The agent dir: OAuth sign-ins are kept in its mcp-auth.json. */
+  agentDir?: string;
 }
 
 export class McpManager {
@@ -51,12 +54,15 @@ export class McpManager {
   private readonly searchTool: AnyAgentTool;
   private readonly resourceTools: AnyAgentTool[];
   private readonly codemodeTool: AnyAgentTool;
+  /** OAuth sign-ins and sign-outs (mcp_login / mcp_logout). */
+  readonly signIns: McpSignIns;
 
   constructor(
     servers: readonly McpServerConfig[],
     private readonly options: McpManagerOptions,
   ) {
-    this.connections = servers.map((config) => new McpConnection(config, { env: options.env, cwd: options.cwd, ...(options.sandbox ? { sandbox: options.sandbox } : {}), clientVersion: options.clientVersion, changed: (c) => this.changed(c) }));
+    this.connections = servers.map((config) => new McpConnection(config, { env: options.env, cwd: options.cwd, ...(options.sandbox ? { sandbox: options.sandbox } : {}), ...(options.agentDir ? { authDir: options.agentDir } : {}), clientVersion: options.clientVersion, changed: (c) => this.changed(c) }));
+    this.signIns = new McpSignIns({ connections: this.connections, ...(options.agentDir ? { agentDir: options.agentDir } : {}), report: (message, kind) => options.report(message, kind) });
     this.searchTool = createToolSearchTool({
       searchable: () => [
         ...this.entries.filter((e) => (e.exposure === "deferred" || e.exposure === "codemode") && !this.loaded.has(e.name)).map((e) => e.searchable),
@@ -82,9 +88,9 @@ export class McpManager {
   private changed(connection: McpConnection): void {
     // Reported once per failure: a server that came back and fails again is reported again.
     if (connection.state === "connected") this.reported.delete(connection);
-    if (connection.state === "failed" && connection.error && this.reported.get(connection) !== connection.error) {
+    if ((connection.state === "failed" || connection.state === "needs-auth") && connection.error && this.reported.get(connection) !== connection.error) {
       this.reported.set(connection, connection.error);
-      this.options.report(`MCP server ${connection.config.name} failed: ${connection.error}`);
+      this.options.report(connection.state === "needs-auth" ? signInNotice(connection.config.name) : `MCP server ${connection.config.name} failed: ${connection.error}`);
     }
     this.entries = buildEntries(this.connections, this.options.selected);
     this.options.toolsChanged();
@@ -209,6 +215,7 @@ export class McpManager {
   }
 
   async dispose(): Promise<void> {
+    this.signIns.dispose();
     await Promise.all(this.connections.map((c) => c.dispose()));
   }
 }

@@ -5,4 +5,5 @@
 export { Client } from "@modelcontextprotocol/sdk/client/index.js";
 export { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 export { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+export { auth, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 export { ListRootsRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";

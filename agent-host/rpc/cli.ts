@@ -3,6 +3,7 @@ import { parseCli } from "./cli-options";
 import { openConnection, serveRpc } from "./rpc-mode";
 import { loadPrecompiledValidators } from "./precompiled";
 import { hostToolCallsFirst } from "./host-tool-order";
+import { EDITOR_MCP_SERVERS_ENV } from "../../shared/protocol/mcp";
 import { takeSecretEnv } from "./secret-env";
 import { runAcpMode } from "./acp-launch";
 
@@ -74,7 +75,10 @@ export async function runCli(argv: readonly string[]): Promise<number | undefine
   const shutdown = () => void Promise.resolve(runtime.extensions?.shutdown()).finally(() => process.stdout.write("", () => process.exit(0)));
   // The host's one change to process.env, on purpose: nothing it spawns may inherit the editor's keys (secret-env.ts).
   const secretEnv = takeSecretEnv(process.env);
-  const runtime = createHostRuntime(parsed.options, { cwd: process.cwd(), env: process.env, secretEnv, send: connection.send, warn, shutdown });
+  // VS Code's MCP servers the editor offered travel with the secrets (out of every tool's environment), not to the providers.
+  const editorMcpServers = secretEnv[EDITOR_MCP_SERVERS_ENV];
+  delete secretEnv[EDITOR_MCP_SERVERS_ENV];
+  const runtime = createHostRuntime(parsed.options, { cwd: process.cwd(), env: process.env, secretEnv, send: connection.send, warn, shutdown, ...(editorMcpServers ? { editorMcpServers } : {}) });
   // Extensions load before the first command is served; one that fails to load stops the host, as in pi.
   const failure = await runtime.ready?.then(() => undefined, (error: unknown) => error);
   if (failure !== undefined) {

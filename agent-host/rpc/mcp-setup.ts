@@ -5,7 +5,7 @@
  * or with --no-mcp / --no-tools: the SDK is then never loaded.
  */
 import type { AnyAgentTool } from "../agent/tool";
-import { loadMcpConfig, type McpServerConfig } from "../mcp/config";
+import { editorMcpServers, loadMcpConfig, type McpServerConfig } from "../mcp/config";
 import { mcpToolSelection } from "../mcp/exposure";
 import { loadMcpManager } from "../mcp/load";
 import type { McpManager } from "../mcp/manager";
@@ -24,6 +24,8 @@ export interface McpSources {
   sandbox?: ToolSandbox;
   /** Servers the client passed (ACP's session/new mcpServers). */
   clientServers: McpServerConfig[];
+  /** VS Code's servers the editor offered (EDITOR_MCP_SERVERS_ENV's JSON, taken from the environment at start-up). */
+  editorServers?: string;
   session: HostSession;
   resources: LazyContextResources;
   ui(): RpcExtensionUi | undefined;
@@ -35,15 +37,19 @@ const VERSION = process.env.PI_VSCODE_VERSION ?? "0.0.0-dev";
 export function setUpMcp(options: CliOptions, sources: McpSources): McpManager | undefined {
   if (options.noMcp || options.noTools) return undefined;
   const loaded = loadMcpConfig(sources.agentDir, sources.cwd, sources.projectTrusted, sources.env);
-  const problems = loaded.problems;
-  // A client's server of the same name as a configured one replaces it for this session.
-  const clientNames = new Set(sources.clientServers.map((s) => s.name.replace(/-/g, "_")));
-  const servers = [...loaded.servers.filter((s) => !clientNames.has(s.name.replace(/-/g, "_"))), ...sources.clientServers];
-  const tell = (message: string) => {
+  const editor = sources.editorServers ? editorMcpServers(sources.editorServers, sources.cwd, sources.env) : { servers: [], problems: [] };
+  const problems = [...loaded.problems, ...editor.problems];
+  const key = (s: McpServerConfig) => s.name.replace(/-/g, "_");
+  // A client's server of the same name as a configured one replaces it for this session; mcp.json's replaces an offered VS Code one (Pi's rule for registered servers).
+  const clientNames = new Set(sources.clientServers.map(key));
+  const configured = loaded.servers.filter((s) => !clientNames.has(key(s)));
+  const taken = new Set([...configured, ...sources.clientServers].map(key));
+  const servers = [...configured, ...sources.clientServers, ...editor.servers.filter((s) => !taken.has(key(s)))];
+  const tell = (message: string, kind: "info" | "warning" | "error" = "warning") => {
     sources.warn(message);
-    sources.ui()?.notice({ method: "notify", message, notifyType: "warning" });
+    sources.ui()?.notice({ method: "notify", message, notifyType: kind });
   };
-  problems.forEach(tell);
+  problems.forEach((problem) => tell(problem));
   if (!servers.some((s) => s.enabled)) return undefined;
   const agent = sources.session.agent;
   let ours = new Set<string>();
@@ -54,6 +60,7 @@ export function setUpMcp(options: CliOptions, sources: McpSources): McpManager |
     ...(sources.sandbox ? { sandbox: sources.sandbox } : {}),
     selected: mcpToolSelection(options.tools, options.excludeTools),
     report: tell,
+    agentDir: sources.agentDir,
     clientVersion: VERSION,
     declaredTools: () => agent.tools,
     // store() values as Pi keeps them: `codemode-store` entries on the session's branch.

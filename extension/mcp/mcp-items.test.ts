@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import type { McpServerStatus } from "../../shared/protocol";
-import { mcpServerItems } from "./mcp-items";
+import { mcpServerActions, mcpServerItems, signInChoices } from "./mcp-items";
 
 const server = (over: Partial<McpServerStatus>): McpServerStatus => ({ name: "s", source: "user", transport: "stdio", state: "connected", exposure: "direct", tools: 3, ...over });
 
@@ -17,5 +17,20 @@ describe("MCP quick pick items", () => {
     const [item] = mcpServerItems([server({ state: "failed", error: "$(check) fine\u202Eevil" })]);
     assert.ok(!item!.detail!.startsWith("$("), item!.detail);
     assert.ok(!item!.detail!.includes("\u202E"), item!.detail);
+  });
+
+  it("a server waiting for a sign-in comes first and offers Sign in first; stdio servers offer none", () => {
+    const items = mcpServerItems([server({ name: "a" }), server({ name: "web", transport: "http", state: "needs-auth", error: "requires sign-in" })]);
+    assert.equal(items[0]!.label, "web");
+    assert.deepEqual(mcpServerActions(items[0]!.server).map((a) => a.action), ["sign-in", "sign-out"]);
+    assert.deepEqual(mcpServerActions(server({ state: "failed", error: "boom" })).map((a) => a.action), ["show-error"]);
+    assert.deepEqual(mcpServerActions(server({})), []);
+  });
+
+  it("the sign-in question shows the page whole, as text", () => {
+    const [open] = signInChoices(new URL("https://auth.example/authorize?client_id=$(check)&state=x"));
+    assert.equal(open!.action, "open");
+    assert.ok(open!.detail.includes("auth.example/authorize?client_id="), open!.detail);
+    assert.ok(!/(^|[^\\])\$\(/.test(open!.detail), `no icon syntax of its own: ${open!.detail}`);
   });
 });

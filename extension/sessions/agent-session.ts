@@ -37,6 +37,8 @@ export interface SessionServices {
   projectTrust?: ProjectTrust;
   /** The editor's host tools, for agents that get them through the editor bridge (#35). */
   editorTools?: () => readonly HostTool[];
+  /** VS Code's user folder (its mcp.json). */
+  vscodeUserDir?: string;
   /** The agents' changes waiting for review, for the chat's changes line. */
   changes?: ChatChanges;
   /** What a session's chat asks of its own session (the header's menu, rewind). */
@@ -91,6 +93,7 @@ export class AgentSession implements vscode.Disposable {
         ...(services.checkpointStore ? { checkpointStore: services.checkpointStore } : {}),
         ...(services.projectTrust ? { projectTrust: services.projectTrust } : {}),
         ...(services.editorTools ? { editorTools: services.editorTools } : {}),
+        ...(services.vscodeUserDir ? { vscodeUserDir: services.vscodeUserDir } : {}),
         ...(spec.cwd ? { cwd: spec.cwd } : {}),
         ...(spec.sessionFile ? { sessionFile: spec.sessionFile } : {}),
       }),

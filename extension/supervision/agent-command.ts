@@ -2,6 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { CHECKPOINT_DIR_ENV } from "../../shared/checkpoints/schema";
 import type { PermissionMode } from "../../shared/protocol";
+import { EDITOR_MCP_SERVERS_ENV } from "../../shared/protocol/mcp";
 import { GATEWAY_ENV } from "../gateway/gateway-plan";
 import { hostSandboxArgs } from "../sandbox/host-sandbox-args";
 import { settings } from "../settings";
@@ -47,6 +48,8 @@ export interface LaunchOptions {
    * handoff file that dist/pi-editor-bridge.mjs (`-e`) reads and deletes at load. Never the token.
    */
   bridgeEnv?: Readonly<Record<string, string>>;
+  /** VS Code's MCP servers the user offered (JSON of Pi entries): the bundled host only, named in PI_SECRET_ENV. */
+  editorMcpServers?: string;
 }
 
 /**
@@ -85,6 +88,11 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
     const bridge = options.bridgeEnv && fs.existsSync(bridgeFile) ? ["-e", bridgeFile] : [];
     if (bridge.length) Object.assign(env, options.bridgeEnv);
     return { command: configured, args: [...mode, ...userArgs, ...recorder, ...gateway, ...bridge, ...session], env, cwd, label, bundled: false };
+  }
+  if (options.editorMcpServers) {
+    // Kept out of what the host's tools inherit, like the gateway's token (agent-host/rpc/secret-env.ts).
+    env[EDITOR_MCP_SERVERS_ENV] = options.editorMcpServers;
+    env.PI_SECRET_ENV = [secretNames, EDITOR_MCP_SERVERS_ENV].filter(Boolean).join(",");
   }
   const host = path.join(extensionPath, "dist", "agent-host.js");
   const sandbox = hostSandboxArgs({ mode: settings.sandboxMode, network: settings.sandboxNetwork, allowedHosts: settings.sandboxAllowedHosts });

@@ -6,6 +6,7 @@ import { protocolOf } from "../acp/known-agents";
 import { AcpEditorServices } from "../acp/editor-services";
 import { RpcClient, type AgentCapabilities } from "../../shared/rpc";
 import type { AgentStatus } from "../../shared/webview-protocol";
+import { findVsCodeMcpServers, offeredEntries } from "../mcp/vscode-mcp-offer";
 import { describeLaunch, resolveAgentLaunch, type AgentLaunch } from "./agent-command";
 import { Lifetime } from "../lifetime";
 import { settings } from "../settings";
@@ -30,6 +31,9 @@ export interface AgentModes {
 }
 import { bridgeEditorToolsNote, noEditorToolsNote } from "./capability-notes";
 
+/** The VS Code MCP servers offered to the host travel in one environment variable: at most this long. */
+const MAX_OFFER_CHARS = 100_000;
+
 /** Hooks run on each new agent process, before it is used (dialog handlers, event forwarding). */
 export type AgentAttach = (client: RpcClient, lifetime: Lifetime) => void;
 
@@ -53,6 +57,8 @@ export interface SupervisorOptions {
    * dist/pi-editor-bridge.mjs, used when the probe finds no set_host_tools.
    */
   editorTools?: () => readonly HostTool[];
+  /** VS Code's user folder (its mcp.json): the user's VS Code MCP servers can be offered to the bundled host. */
+  vscodeUserDir?: string;
   /** Providers the gateway serves itself (VS Code's models), read at each start. */
   localProviders?: () => Promise<LocalProvider[]>;
 }
@@ -201,7 +207,8 @@ export class AgentSupervisor implements vscode.Disposable {
     // unused handoff file would only hand it a token.
     const piAgent = settings.agentCommand !== "" && protocolOf(settings.agentProtocol, settings.agentCommand, settings.agentArgs) !== "acp";
     const bridge = piAgent && editorTools && editorTools().length > 0 ? await AgentBridge.start(editorTools) : undefined;
-    const resolved = resolveAgentLaunch(this.options.extensionPath, cwd, { ...(projectTrusted === undefined ? {} : { projectTrusted }), ...(permissionMode ? { permissionMode } : {}), gatewayEnv: gateway?.env ?? {}, ...(sessionFile ? { sessionFile } : {}), ...(checkpointDir ? { checkpointDir } : {}), ...(bridge ? { bridgeEnv: bridge.env } : {}) });
+    const editorMcp = this.editorMcpServers(cwd, projectTrusted === true);
+    const resolved = resolveAgentLaunch(this.options.extensionPath, cwd, { ...(projectTrusted === undefined ? {} : { projectTrusted }), ...(permissionMode ? { permissionMode } : {}), gatewayEnv: gateway?.env ?? {}, ...(sessionFile ? { sessionFile } : {}), ...(checkpointDir ? { checkpointDir } : {}), ...(bridge ? { bridgeEnv: bridge.env } : {}), ...(editorMcp ? { editorMcpServers: editorMcp } : {}) });
     for (const warning of resolved.warnings ?? []) this.log.warn(warning);
     const lifetime = new Lifetime();
     if (gateway) lifetime.add(gateway);
@@ -305,6 +312,25 @@ export class AgentSupervisor implements vscode.Disposable {
     this.notices.gaveUp(message, () => void this.restart().catch((error: unknown) => this.log.error(`Restart after giving up failed: ${errorText(error)}`)));
   }
 
+
+  /** The VS Code MCP servers the user offered, for the bundled host (JSON), or undefined. */
+  private editorMcpServers(cwd: string, projectTrusted: boolean): string | undefined {
+    const userDir = this.options.vscodeUserDir;
+    const picked = settings.vscodeMcpServers;
+    if (!userDir || picked.length === 0 || settings.agentCommand !== "") return undefined;
+    const found = findVsCodeMcpServers({ userDir, folder: cwd, workspaceAllowed: vscode.workspace.isTrusted && projectTrusted });
+    for (const problem of found.problems) this.log.warn(`VS Code MCP servers: ${problem}`);
+    const entries = offeredEntries(found.servers, picked);
+    if (!entries) return undefined;
+    const json = JSON.stringify(entries);
+    // One environment string may hold 128 KiB on Linux: more would keep the agent from starting at all.
+    if (json.length > MAX_OFFER_CHARS) {
+      this.log.warn(`VS Code MCP servers: the picked servers take ${json.length} characters, more than ${MAX_OFFER_CHARS}; none offered`);
+      return undefined;
+    }
+    this.log.info(`VS Code MCP servers offered to the agent: ${Object.keys(entries).join(", ")}`);
+    return json;
+  }
   private cancelScheduledRestart(): void {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = undefined;

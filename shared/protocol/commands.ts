@@ -79,6 +79,12 @@ export const commandSchemas = {
     "Ours: ask (the configured questions), acceptEdits (edit/write without asking), plan (read-only tools only), auto (nothing asked).",
   ),
   get_mcp_servers: command("get_mcp_servers", {}, "Ours: the MCP servers of mcp.json with their state, tool count, exposure and source (none with --no-mcp)."),
+  mcp_login: command(
+    "mcp_login",
+    { server: Type.String() },
+    "Ours: starts an OAuth sign-in to an HTTP MCP server; answers the authorization page the user must open (none when a stored refresh token was enough). The end is a notify.",
+  ),
+  mcp_logout: command("mcp_logout", { server: Type.String() }, "Ours: deletes an MCP server's stored sign-in (mcp-auth.json) and reconnects it."),
 } as const;
 
 export type CommandSchemas = typeof commandSchemas;

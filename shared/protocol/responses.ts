@@ -63,6 +63,8 @@ export const responseDataSchemas = {
   set_interrupt_mode: None,
   set_permission_mode: Type.Object({ mode: PermissionMode }),
   get_mcp_servers: Type.Object({ servers: Type.Array(McpServerStatus) }),
+  mcp_login: Type.Object({ authorizationUrl: Type.Optional(Type.String()) }),
+  mcp_logout: Type.Object({ removed: Type.Boolean() }),
   branch: ForkResult,
   get_branch_messages: ForkMessages,
 } satisfies Record<CommandType, TSchema>;

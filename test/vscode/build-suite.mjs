@@ -30,6 +30,9 @@ const common = {
   logLevel: "warning",
   // mocha's parallel mode (unused in the extension host) resolves worker files at run time.
   logOverride: { "require-resolve-not-external": "silent" },
+  // jsonc-parser's "main" is a UMD build whose require("./impl/…") esbuild cannot follow: its ESM
+  // build, as the extension's own bundle takes it (esbuild.mjs: mainFields module first).
+  alias: { "jsonc-parser": "jsonc-parser/lib/esm/main.js" },
 };
 const vsixDir = path.join(here, "vsix");
 const vsixOutdir = path.join(outdir, "..", "vsix");

@@ -38,6 +38,12 @@ export interface CodemodeDetails {
 }
 
 const MAX_RECORDED_CALLS = 256;
+/**
+ * Tool calls one script has running at once; more wait for a free slot, so `Promise.all` over many
+ * items is fine and a server is not sent hundreds of requests together. (Pi caps a script's model
+ * calls at 4 and leaves tool calls uncapped; ours are capped too.)
+ */
+export const MAX_SCRIPT_CALLS = 8;
 const PUBLISH_MS = 100;
 /** How long a script's end waits for its cancelled calls to end (a tool that ignores its signal is not waited for longer). */
 const CANCEL_WAIT_MS = 5000;
@@ -58,6 +64,46 @@ export function scriptReach(code: string): ScriptReach {
   return DISCOVERY.test(code) ? "all" : (code.match(/\w+/g) ?? []);
 }
 
+/** A counting semaphore: `take` resolves with a release once fewer than `size` are taken (at once when aborted: the call then fails fast). */
+function slotsOf(size: number): { take(signal: AbortSignal): Promise<() => void> } {
+  let taken = 0;
+  const waiting: (() => void)[] = [];
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next) next();
+    else taken--;
+  };
+  return {
+    take(signal) {
+      if (taken < size) {
+        taken++;
+        return Promise.resolve(once(release));
+      }
+      return new Promise((resolve) => {
+        const grant = (): void => {
+          signal.removeEventListener("abort", give);
+          resolve(once(release));
+        };
+        // Aborted while waiting: run at once (the call sees the abort and ends), holding no slot.
+        const give = (): void => {
+          const at = waiting.indexOf(grant);
+          if (at >= 0) waiting.splice(at, 1);
+          resolve(() => undefined);
+        };
+        waiting.push(grant);
+        signal.addEventListener("abort", give, { once: true });
+      });
+    },
+  };
+}
+
+const once = (fn: () => void): (() => void) => {
+  let done = false;
+  return () => {
+    if (!done) (done = true), fn();
+  };
+};
+
 export function createCodemodeTool(source: CodemodeSource): AgentTool<typeof codemodeSchema, CodemodeDetails> {
   /** store()/load(): a script's writes are kept only when it succeeds. */
   const store = source.store ?? memoryStore();
@@ -71,6 +117,7 @@ export function createCodemodeTool(source: CodemodeSource): AgentTool<typeof cod
       const calls: CallRow[] = [];
       let omitted = 0;
       const inflight = new Set<Promise<unknown>>();
+      const slots = slotsOf(MAX_SCRIPT_CALLS);
       const details = (): CodemodeDetails => ({ calls: calls.map((c) => ({ ...c })), ...(omitted > 0 ? { omittedCalls: omitted } : {}) });
       // The card's updates, at most one per PUBLISH_MS (the last one trailing): each carries the record whole.
       let lastPublished = 0;
@@ -118,8 +165,10 @@ export function createCodemodeTool(source: CodemodeSource): AgentTool<typeof cod
           if (calls.length < MAX_RECORDED_CALLS) calls.push(row);
           else omitted++;
           publish();
+          const callSignals = AbortSignal.any([signal, callSignal]);
+          const release = await slots.take(callSignals);
           const callStarted = Date.now();
-          const running = nested.runTool(found.tool, args, AbortSignal.any([signal, callSignal]));
+          const running = nested.runTool(found.tool, args, callSignals).finally(release);
           inflight.add(running);
           const outcome = await running.finally(() => inflight.delete(running));
           row.id = outcome.toolCallId;

@@ -6,6 +6,7 @@ import { deliverCustomMessage } from "../../session/host-session/custom-message"
 import { notePermissionModeChange } from "../../session/host-session/session-choices";
 import { formatTodos } from "../../tools/todo";
 import { branchInPlace, clone, fork, forkMessages, newSession, switchSession } from "../../session/host-session/navigation";
+import type { McpSignIns } from "../../mcp/oauth/sign-ins";
 import type { Handlers } from "./types";
 
 /** Session files and navigation, compaction, export, user shell commands, host tools and todos. */
@@ -13,7 +14,7 @@ export const sessionHandlers: Pick<
   Handlers,
   | "new_session" | "switch_session" | "fork" | "clone" | "get_fork_messages" | "branch" | "get_branch_messages"
   | "get_entries" | "get_tree" | "export_html" | "compact" | "bash" | "abort_bash" | "set_host_tools" | "set_todos" | "set_permission_mode"
-  | "get_mcp_servers"
+  | "get_mcp_servers" | "mcp_login" | "mcp_logout"
 > = {
   new_session: (command, { runtime }) => newSession(runtime.session, command.parentSession),
   switch_session: (command, { runtime }) => switchSession(runtime.session, command.sessionPath),
@@ -73,6 +74,8 @@ export const sessionHandlers: Pick<
     return { toolNames };
   },
   get_mcp_servers: (_c, { runtime }) => ({ servers: runtime.mcp?.status() ?? [] }),
+  mcp_login: (command, { runtime }) => mcpSignIns(runtime).signIn(command.server),
+  mcp_logout: (command, { runtime }) => mcpSignIns(runtime).signOut(command.server),
   set_permission_mode: (command, { runtime }) => {
     notePermissionModeChange(runtime.session, runtime.permissionMode, command.mode);
     runtime.permissionMode = command.mode;
@@ -89,4 +92,9 @@ export const sessionHandlers: Pick<
 };
 
 const bashRuns = new Set<AbortController>();
+
+function mcpSignIns(runtime: { mcp?: { signIns: McpSignIns } | undefined }): McpSignIns {
+  if (!runtime.mcp) throw new Error("No MCP servers are configured (or --no-mcp is set).");
+  return runtime.mcp.signIns;
+}
 
