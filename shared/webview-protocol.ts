@@ -186,6 +186,8 @@ export const toWebviewSchemas = {
   status: Type.Object({ type: Type.Literal("status"), status: AgentStatus, waiting: Type.Optional(Type.Boolean()), detail: Type.Optional(Type.String()) }),
   /** `now` is the extension's clock (Date.now()), so the webview can place dialog deadlines. */
   reset: Type.Object({ type: Type.Literal("reset"), items: Type.Array(ChatItem), now: Type.Number() }),
+  /** Older entries of the conversation the last reset began (a long one comes in parts, newest first): they go before those shown. */
+  history: Type.Object({ type: Type.Literal("history"), items: Type.Array(ChatItem) }),
   /** Adds an item, or replaces the one with the same key. */
   /** A new item goes at the end, or right after the item `after` names (a question beside the tool that asks it). */
   upsert: Type.Object({ type: Type.Literal("upsert"), item: ChatItem, now: Type.Number(), after: Type.Optional(Type.String()) }),

@@ -162,6 +162,8 @@ function handle(message: ToWebview): void {
       if (!restoredScroll && saved.scrollTop !== undefined) transcript.restoreScroll(saved.scrollTop, saved.atEnd ?? true);
       restoredScroll = true;
       return;
+    case "history":
+      return transcript.prependHistory(message.items);
     case "upsert":
       transcript.setClock(message.now);
       return transcript.upsert(message.item, message.after);

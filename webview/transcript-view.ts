@@ -56,6 +56,13 @@ export class TranscriptView {
     this.follow.toEnd(); // another conversation (a rewind, a session switch): its end
   }
 
+  /** Older entries of this conversation (a long one comes in parts): before those shown, as placeholders rendered when scrolled near. */
+  prependHistory(items: ChatItem[]): void {
+    const width = this.element.clientWidth || 300;
+    this.element.prepend(...items.map((item) => this.lazy.placeholder(item, width)));
+    this.keepAtEnd();
+  }
+
   /** `after`: where a new item goes (after that item's entry; at the end when it is not shown). */
   upsert(item: ChatItem, after?: string): void {
     const view = this.views.get(item.key) ?? this.render(item.key);

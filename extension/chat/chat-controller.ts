@@ -25,6 +25,7 @@ import type { ChatChanges, ChatPlan, ChatSessionActions } from "./session-action
 import { ChatHeaderState } from "./chat-header-state";
 import { Transcript } from "./transcript";
 import { OffscreenChanges } from "./offscreen-changes";
+import { HistoryParts } from "./history-parts";
 
 /** What a chat is given besides its agent and its surface. */
 export interface ChatParts {
@@ -60,6 +61,8 @@ export class ChatController implements vscode.Disposable {
   private readonly streamed: ReturnType<typeof coalesceAppends>;
   /** The transcript's changes while the webview is off screen. */
   private readonly offscreen: OffscreenChanges;
+  /** A long conversation sent in parts. */
+  private readonly history: HistoryParts;
   /** Prompts, queue edits and Abort: what the agent queues. */
   readonly queue: ChatQueue;
   /** A question of this session waits for the user (the Sessions list says so too). */
@@ -88,8 +91,11 @@ export class ChatController implements vscode.Disposable {
     this.actions = parts.actions;
     this.changes = parts.changes;
     const post = (message: ToWebview) => view.post(message);
-    this.streamed = coalesceAppends(post);
+    // The transcript's messages: held while off screen, appends coalesced, a long conversation in parts.
+    this.streamed = coalesceAppends((message) => this.history.send(message));
     this.transcript = new Transcript((message) => this.offscreen.hold(message) || this.streamed.post(message));
+    this.history = new HistoryParts(this.transcript, post);
+    this.subscriptions.push(this.history);
     this.offscreen = new OffscreenChanges(this.transcript, () => view.visible);
     this.header = new ChatHeaderState(post, (title) => view.setDescription?.(title ?? ""));
     this.events = new ChatEvents(this.transcript, { header: (change) => this.header.change(change) });
@@ -185,7 +191,7 @@ export class ChatController implements vscode.Disposable {
       case "ready":
         this.streamed.flush(); // held text first: the reset already contains it
         this.offscreen.forget();
-        this.view.post(this.transcript.resetMessage());
+        this.history.send(this.transcript.resetMessage());
         this.postStatus();
         for (const m of this.header.messages()) this.view.post(m);
         this.queue.show();
