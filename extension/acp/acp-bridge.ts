@@ -15,6 +15,7 @@ import { AcpEventTranslator } from "./acp-events";
 import { FileRequests, type AcpFileServices } from "./acp-files";
 import { PermissionDialogs } from "./acp-dialogs";
 import { AcpTerminals } from "./acp-terminals";
+import { Coalescer } from "./coalescer";
 import type { AcpSdk } from "./sdk";
 
 export interface AcpBridgeOptions {
@@ -39,6 +40,10 @@ export interface AcpBridgeOptions {
 }
 
 type Frame = Record<string, unknown> & { type: string; id?: string };
+
+/** A card shows the end of its terminal's output (the terminal keeps up to 1 MB; the editor's terminal shows it all). */
+const CARD_OUTPUT_BYTES = 64 * 1024;
+const CARD_REFRESH_MS = 100;
 type QueuedPrompt = { text: string; images: { data: string; mimeType: string }[] | undefined };
 
 const stopReasons: Record<string, "stop" | "length" | "aborted" | "error"> = {
@@ -55,6 +60,8 @@ export class AcpBridge {
   private readonly dialogs: PermissionDialogs;
   private readonly files: FileRequests;
   private readonly terminals: AcpTerminals;
+  /** Terminal output reaches the cards at most every CARD_REFRESH_MS, and before any update of theirs. */
+  private readonly cardOutput = new Coalescer<string>((id) => this.events.terminalOutput(id), CARD_REFRESH_MS);
   private commands: { name: string; description?: string }[] = [];
   private queue: { steering: QueuedPrompt[]; followUp: QueuedPrompt[] } = { steering: [], followUp: [] };
   private cancelled = false;
@@ -72,11 +79,14 @@ export class AcpBridge {
     this.files = new FileRequests(options, () => this.name);
     this.terminals = new AcpTerminals(options.cwd, {
       created: (id, command) => options.terminalView?.created(id, command),
-      output: (id, text) => {
-        this.events.terminalOutput(id, text);
-        options.terminalView?.output(id, text);
+      output: (id, chunk) => {
+        this.cardOutput.changed(id);
+        options.terminalView?.output(id, chunk);
       },
-      exited: (id, status) => options.terminalView?.exited(id, status.exitCode ?? null),
+      exited: (id, status) => {
+        this.cardOutput.flush();
+        options.terminalView?.exited(id, status.exitCode ?? null);
+      },
     }, options.terminalEnv);
   }
 
@@ -108,13 +118,14 @@ export class AcpBridge {
   }
 
   dispose(): void {
+    this.cardOutput.dispose();
     this.dialogs.cancelAll();
     this.terminals.dispose();
     this.connection?.close();
   }
 
   private newTranslator(): AcpEventTranslator {
-    return new AcpEventTranslator((event) => this.emit(event), () => this.name);
+    return new AcpEventTranslator((event) => this.emit(event), () => this.name, (id) => this.terminals.tail(id, CARD_OUTPUT_BYTES));
   }
 
   private emit(event: AgentEvent): void {
@@ -126,6 +137,7 @@ export class AcpBridge {
       .client()
       .onNotification("session/update", ({ params }) => {
         if (params.sessionId !== this.sessionId) return;
+        this.cardOutput.flush();
         if (params.update.sessionUpdate === "current_mode_update" && this.modes) this.changeModes({ ...this.modes, currentModeId: params.update.currentModeId });
         if (params.update.sessionUpdate === "available_commands_update") this.commands = params.update.availableCommands.map((c) => ({ name: c.name, description: c.description }));
         this.events.handle(params.update);
@@ -252,6 +264,7 @@ export class AcpBridge {
   private endRun(stopReason: "stop" | "length" | "aborted" | "error", errorMessage?: string): void {
     const events = this.events;
     if (stopReason === "error" || stopReason === "aborted") this.terminals.killAll();
+    this.cardOutput.flush();
     events.finish(stopReason, errorMessage);
     if (errorMessage && stopReason === "error" && !events.messages.some((m) => m.role === "assistant")) {
       // A failed turn with no text: an assistant message that says why (the chat shows it as an error).

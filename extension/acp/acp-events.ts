@@ -65,8 +65,8 @@ interface OpenTool {
   startedAt: number;
   /** The file its tool_execution_start named, as an edit or a write. */
   startPath: string | undefined;
-  /** Terminal output shown in the card (served by our terminals, see acp-terminals.ts). */
-  terminalText: string;
+  /** Every terminal its content ever embedded: their output stays in the card (ours run them, acp-terminals.ts). */
+  terminalIds: string[];
 }
 
 /** Turns one session's updates into Pi events, keeping the streamed assistant message open between chunks. */
@@ -81,6 +81,8 @@ export class AcpEventTranslator {
   constructor(
     private readonly emit: Emit,
     private readonly agentName: () => string,
+    /** The output a terminal holds now (its end, bounded): read whenever a card is shown. */
+    private readonly terminalText: (terminalId: string) => string | undefined = () => undefined,
   ) {}
 
   /** The tool calls not finished yet (for cancel and for the fs write's card). */
@@ -142,11 +144,13 @@ export class AcpEventTranslator {
     };
   }
 
-  /** Shows output written by a terminal the agent embedded in a tool call (ours run it). */
-  terminalOutput(terminalId: string, text: string): void {
+  /**
+   * A terminal has new output (ours run it): the cards embedding it show it again. Output that came
+   * before the agent embedded the terminal is shown once it does (resultOf reads the terminal).
+   */
+  terminalOutput(terminalId: string): void {
     for (const [toolCallId, tool] of this.tools) {
-      if (!tool.content.some((c) => c.type === "terminal" && c.terminalId === terminalId)) continue;
-      tool.terminalText = text;
+      if (!tool.terminalIds.includes(terminalId)) continue;
       this.emit({ type: "tool_execution_update", toolCallId, toolName: tool.toolName, args: tool.args, partialResult: this.resultOf(tool) });
     }
   }
@@ -208,7 +212,8 @@ export class AcpEventTranslator {
     if (existing) return this.toolUpdate({ ...update, sessionUpdate: "tool_call_update" });
     const { toolName, args } = piToolOf(update);
     const startPath = (toolName === "edit" || toolName === "write") && typeof args.path === "string" ? args.path : undefined;
-    const tool: OpenTool = { toolName, args, title: update.title, kind: update.kind ?? undefined, content: update.content ?? [], startedAt: Date.now(), terminalText: "", startPath };
+    const tool: OpenTool = { toolName, args, title: update.title, kind: update.kind ?? undefined, content: [], startedAt: Date.now(), terminalIds: [], startPath };
+    this.setContent(tool, update.content ?? []);
     this.tools.set(update.toolCallId, tool);
     this.emit({ type: "tool_execution_start", toolCallId: update.toolCallId, toolName, args });
     this.afterStatus(update.toolCallId, tool, update.status ?? undefined);
@@ -223,7 +228,7 @@ export class AcpEventTranslator {
     }
     if (update.title) tool.title = update.title;
     if (update.kind) tool.kind = update.kind;
-    if (update.content) tool.content = update.content;
+    if (update.content) this.setContent(tool, update.content);
     if (update.content || update.rawInput || update.title) tool.args = { ...tool.args, ...piToolOf({ ...tool, rawInput: update.rawInput ?? tool.args, content: tool.content, locations: update.locations ?? null }).args };
     // An agent that streams a call's input (opencode) can start it before its path is known: the
     // start is sent again once the path is there, as the checkpoint recorder and the review take
@@ -234,6 +239,12 @@ export class AcpEventTranslator {
     }
     if (update.content) this.emit({ type: "tool_execution_update", toolCallId: update.toolCallId, toolName: tool.toolName, args: tool.args, partialResult: this.resultOf(tool) });
     this.afterStatus(update.toolCallId, tool, update.status ?? undefined);
+  }
+
+  /** A call's content is replaced by each update (the spec's rule); the terminals it embedded are kept. */
+  private setContent(tool: OpenTool, content: acp.ToolCallContent[]): void {
+    tool.content = content;
+    for (const item of content) if (item.type === "terminal" && !tool.terminalIds.includes(item.terminalId)) tool.terminalIds.push(item.terminalId);
   }
 
   private afterStatus(toolCallId: string, tool: OpenTool, status: string | undefined): void {
@@ -250,7 +261,10 @@ export class AcpEventTranslator {
 
   private resultOf(tool: OpenTool): ToolResult & { content: TextOrImage[] } {
     const content = contentToText(tool.content);
-    if (tool.terminalText) content.push({ type: "text", text: tool.terminalText });
+    for (const terminalId of tool.terminalIds) {
+      const text = this.terminalText(terminalId);
+      if (text) content.push({ type: "text", text });
+    }
     return { content, details: { acp: { title: tool.title, kind: tool.kind } } };
   }
 }

@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { AcpFileServices } from "./acp-bridge";
+import { terminalCommandText } from "./acp-terminals";
 
 function openDocument(absPath: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === absPath);
@@ -18,7 +19,6 @@ interface ShownTerminal {
   terminal: vscode.Terminal;
   write: vscode.EventEmitter<string>;
   close: vscode.EventEmitter<number | void>;
-  shown: number;
 }
 
 export class AcpEditorServices implements AcpFileServices, vscode.Disposable {
@@ -52,21 +52,20 @@ export class AcpEditorServices implements AcpFileServices, vscode.Disposable {
   created(terminalId: string, command: string): void {
     const write = new vscode.EventEmitter<string>();
     const close = new vscode.EventEmitter<number | void>();
+    // The command is the agent's text: shown with its control characters escaped, so that it cannot
+    // drive the terminal (clear it, set its title, forge lines or links) or fake the tab's name.
+    const shownCommand = terminalCommandText(command);
     const terminal = vscode.window.createTerminal({
-      name: `${this.agentName}: ${command.slice(0, 40)}`,
+      name: `${this.agentName}: ${shownCommand.replace(/\\u[0-9a-f]{4}|\s+/g, " ").slice(0, 40)}`,
       isTransient: true,
-      pty: { onDidWrite: write.event, onDidClose: close.event, open: () => write.fire(`$ ${command}\r\n`), close: () => undefined },
+      pty: { onDidWrite: write.event, onDidClose: close.event, open: () => write.fire(`$ ${shownCommand.replace(/\n/g, "\r\n")}\r\n`), close: () => undefined },
     });
-    this.terminals.set(terminalId, { terminal, write, close, shown: 0 });
+    this.terminals.set(terminalId, { terminal, write, close });
   }
 
-  output(terminalId: string, text: string): void {
-    const shown = this.terminals.get(terminalId);
-    if (!shown) return;
-    // The text kept so far: write what is new (a cut at the front shows from the new start).
-    const fresh = text.length >= shown.shown ? text.slice(shown.shown) : text;
-    shown.shown = text.length;
-    shown.write.fire(fresh.replace(/\r?\n/g, "\r\n"));
+  /** A chunk of the command's output, as it came: a terminal shows what a command writes. */
+  output(terminalId: string, chunk: string): void {
+    this.terminals.get(terminalId)?.write.fire(chunk.replace(/\r?\n/g, "\r\n"));
   }
 
   exited(terminalId: string, exitCode: number | null): void {

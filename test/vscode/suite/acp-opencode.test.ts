@@ -42,7 +42,7 @@ describe("ACP: opencode driven from the chat", function () {
   after(async () => {
     await stopAcpAgent(api, dir);
     await llm?.close();
-    launch?.cleanup();
+    await launch?.cleanup();
   });
 
   it("is named in the header and streams opencode's answer into the chat", async () => {
