@@ -97,6 +97,16 @@ describe("ACP session/update as Pi events", () => {
     assert.deepEqual(end.result.content, [{ type: "text", text: "out-42\n" }], "the result keeps the terminal's output");
   });
 
+  it("a command first announced by a placeholder title gets its card's start again once its command is known (the header shows the command)", () => {
+    const { t, events } = translator();
+    t.handle({ sessionUpdate: "tool_call", toolCallId: "c6", title: "Terminal", kind: "execute", rawInput: {} });
+    t.noteToolCall({ toolCallId: "c6", title: "`ls -la`", rawInput: { command: "ls -la", description: "List" } });
+    const starts = events.filter((e) => e.type === "tool_execution_start");
+    assert.deepEqual(starts.map((e) => e.type === "tool_execution_start" && e.args.command), ["Terminal", "ls -la"]);
+    t.handle({ sessionUpdate: "tool_call_update", toolCallId: "c6", title: "List" });
+    assert.equal(events.filter((e) => e.type === "tool_execution_start").length, 2, "a new title alone does not start it again");
+  });
+
   it("a cancelled turn ends the open cards as cancelled errors, and the message as aborted", () => {
     const { t, events } = translator();
     t.handle({ sessionUpdate: "tool_call", toolCallId: "c3", title: "slow", kind: "execute" });

@@ -56,6 +56,10 @@ export function planPhases(entries: readonly acp.PlanEntry[]): TodoPhase[] {
   return [{ id: "acp-plan", name: "Plan", tasks: entries.map((entry, i) => ({ id: String(i + 1), content: entry.content, status: status(entry.status) })) }];
 }
 
+/** A bash card's command (what its header shows); undefined for other cards. */
+const commandOf = (tool: { toolName: string; args: Record<string, unknown> }): string | undefined =>
+  tool.toolName === "bash" && typeof tool.args.command === "string" ? tool.args.command : undefined;
+
 interface OpenTool {
   toolName: string;
   args: Record<string, unknown>;
@@ -65,6 +69,8 @@ interface OpenTool {
   startedAt: number;
   /** The file its tool_execution_start named, as an edit or a write. */
   startPath: string | undefined;
+  /** The command its last start showed (bash cards). */
+  shownCommand: string | undefined;
   /** Every terminal its content ever embedded: their output stays in the card (ours run them, acp-terminals.ts). */
   terminalIds: string[];
 }
@@ -212,7 +218,8 @@ export class AcpEventTranslator {
     if (existing) return this.toolUpdate({ ...update, sessionUpdate: "tool_call_update" });
     const { toolName, args } = piToolOf(update);
     const startPath = (toolName === "edit" || toolName === "write") && typeof args.path === "string" ? args.path : undefined;
-    const tool: OpenTool = { toolName, args, title: update.title, kind: update.kind ?? undefined, content: [], startedAt: Date.now(), terminalIds: [], startPath };
+    const tool: OpenTool = { toolName, args, title: update.title, kind: update.kind ?? undefined, content: [], startedAt: Date.now(), terminalIds: [], startPath, shownCommand: undefined };
+    tool.shownCommand = commandOf(tool);
     this.setContent(tool, update.content ?? []);
     this.tools.set(update.toolCallId, tool);
     this.emit({ type: "tool_execution_start", toolCallId: update.toolCallId, toolName, args });
@@ -236,6 +243,13 @@ export class AcpEventTranslator {
     if (tool.startPath === undefined && (tool.toolName === "edit" || tool.toolName === "write") && typeof tool.args.path === "string") {
       tool.startPath = tool.args.path;
       this.emit({ type: "tool_execution_start", toolCallId: update.toolCallId, toolName: tool.toolName, args: tool.args });
+      tool.shownCommand = commandOf(tool);
+    } else if (commandOf(tool) !== tool.shownCommand) {
+      // Likewise a command first announced by a placeholder title (claude-code-acp's "Terminal"): the
+      // card's header is its start's, so the start is sent again with the command.
+      tool.shownCommand = commandOf(tool);
+      this.emit({ type: "tool_execution_start", toolCallId: update.toolCallId, toolName: tool.toolName, args: tool.args });
+      if (!update.content && this.resultOf(tool).content.length > 0) this.emit({ type: "tool_execution_update", toolCallId: update.toolCallId, toolName: tool.toolName, args: tool.args, partialResult: this.resultOf(tool) });
     }
     if (update.content) this.emit({ type: "tool_execution_update", toolCallId: update.toolCallId, toolName: tool.toolName, args: tool.args, partialResult: this.resultOf(tool) });
     this.afterStatus(update.toolCallId, tool, update.status ?? undefined);

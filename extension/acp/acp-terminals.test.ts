@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { AcpTerminals, MAX_OUTPUT_BYTES, terminalCommandText } from "./acp-terminals";
+import { AcpTerminals, MAX_OUTPUT_BYTES, MAX_RUNNING, terminalCommandText } from "./acp-terminals";
 
 describe("ACP terminals (real processes)", function () {
   this.timeout(20_000);
@@ -106,6 +106,14 @@ describe("ACP terminals (real processes)", function () {
     assert.throws(() => terminals.output(ids.at(-1)!), /No terminal/);
     assert.equal(terminals.tail(ids.at(-1)!, 1000), "run-39\n");
     assert.equal(terminals.tail(ids[0]!, 1000), undefined, "the oldest are forgotten");
+  });
+
+  it("a flood of terminal/create is refused past 16 commands running at once; one ending makes room", async () => {
+    const ids = Array.from({ length: MAX_RUNNING }, () => terminals.create({ sessionId: "s", command: "sleep", args: ["30"] }).terminalId);
+    assert.throws(() => terminals.create({ sessionId: "s", command: "sleep", args: ["30"] }), /16 commands are running already/);
+    terminals.kill(ids[0]!);
+    await terminals.waitForExit(ids[0]!);
+    terminals.create({ sessionId: "s", command: "true" });
   });
 
   it("an unknown terminal id is an error, not a crash", () => {

@@ -45,6 +45,8 @@ export const MAX_OUTPUT_BYTES = 1_000_000;
 /** What a released terminal keeps for its card, and how many released ones keep it. */
 const RELEASED_TAIL_BYTES = 64 * 1024;
 const RELEASED_KEPT = 32;
+/** Commands running at once for one agent: a flood of terminal/create is refused past it. */
+export const MAX_RUNNING = 16;
 
 /** The bytes kept: the agent's limit, within ours (a negative or absurd one is ours). */
 function limitOf(asked: number | null | undefined): number {
@@ -73,6 +75,8 @@ export class AcpTerminals {
 
   create(params: acp.CreateTerminalRequest): acp.CreateTerminalResponse {
     const cwd = this.confined(params.cwd);
+    const running = [...this.terminals.values()].filter((t) => !t.status).length;
+    if (running >= MAX_RUNNING) throw new Error(`${running} commands are running already: wait for one to end (or release it) before starting another.`);
     const terminalId = `term-${++this.counter}`;
     const env = { ...this.env };
     for (const variable of params.env ?? []) env[variable.name] = variable.value;
@@ -80,24 +84,24 @@ export class AcpTerminals {
     const child = params.args && params.args.length > 0
       ? spawn(params.command, params.args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32" })
       : spawn(params.command, { cwd, env, stdio: ["ignore", "pipe", "pipe"], shell: true, detached: process.platform !== "win32" });
-    const running: Running = { child, output: "", bytes: 0, truncated: false, limit: limitOf(params.outputByteLimit), exit: undefined as never, status: undefined };
-    running.exit = new Promise((resolve) => {
+    const terminal: Running = { child, output: "", bytes: 0, truncated: false, limit: limitOf(params.outputByteLimit), exit: undefined as never, status: undefined };
+    terminal.exit = new Promise((resolve) => {
       child.on("error", (error) => {
-        this.append(terminalId, running, `${error.message}\n`);
-        running.status = { exitCode: 127, signal: null };
-        resolve(running.status);
+        this.append(terminalId, terminal, `${error.message}\n`);
+        terminal.status = { exitCode: 127, signal: null };
+        resolve(terminal.status);
       });
       child.on("close", (code, signal) => {
-        running.status ??= { exitCode: code, signal };
-        this.listener.exited?.(terminalId, running.status);
-        resolve(running.status);
+        terminal.status ??= { exitCode: code, signal };
+        this.listener.exited?.(terminalId, terminal.status);
+        resolve(terminal.status);
       });
     });
     // Decoded per stream: a character split between two chunks is not broken.
-    const onData = (chunk: string) => this.append(terminalId, running, chunk);
+    const onData = (chunk: string) => this.append(terminalId, terminal, chunk);
     child.stdout!.setEncoding("utf8").on("data", onData);
     child.stderr!.setEncoding("utf8").on("data", onData);
-    this.terminals.set(terminalId, running);
+    this.terminals.set(terminalId, terminal);
     this.listener.created?.(terminalId, [params.command, ...(params.args ?? [])].join(" "));
     return { terminalId };
   }

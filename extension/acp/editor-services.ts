@@ -15,11 +15,50 @@ function openDocument(absPath: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === absPath);
 }
 
-interface ShownTerminal {
-  terminal: vscode.Terminal;
-  write: vscode.EventEmitter<string>;
-  close: vscode.EventEmitter<number | void>;
+/**
+ * One agent command's VS Code pseudo-terminal. What is written before VS Code opens it (a fast
+ * command is often done by then) VS Code would drop: it is held until `open`, its end only
+ * (HELD_BEFORE_OPEN characters), as the terminal's scrollback would keep.
+ */
+class ShownTerminal implements vscode.Disposable {
+  readonly terminal: vscode.Terminal;
+  private readonly writes = new vscode.EventEmitter<string>();
+  private readonly closes = new vscode.EventEmitter<number | void>();
+  private held: string | undefined = "";
+
+  constructor(name: string, header: string) {
+    this.held = header;
+    this.terminal = vscode.window.createTerminal({
+      name,
+      isTransient: true,
+      pty: {
+        onDidWrite: this.writes.event,
+        onDidClose: this.closes.event,
+        open: () => {
+          const held = this.held;
+          this.held = undefined;
+          if (held) this.writes.fire(held);
+        },
+        close: () => undefined,
+      },
+    });
+  }
+
+  write(text: string): void {
+    if (this.held === undefined) return this.writes.fire(text);
+    this.held += text;
+    if (this.held.length > 2 * HELD_BEFORE_OPEN) this.held = `…\r\n${this.held.slice(-HELD_BEFORE_OPEN)}`;
+  }
+
+  dispose(): void {
+    this.terminal.dispose();
+    this.writes.dispose();
+    this.closes.dispose();
+  }
 }
+
+const HELD_BEFORE_OPEN = 1_000_000;
+const SHOWN_TERMINALS = 10;
 
 export class AcpEditorServices implements AcpFileServices, vscode.Disposable {
   private readonly terminals = new Map<string, ShownTerminal>();
@@ -50,34 +89,30 @@ export class AcpEditorServices implements AcpFileServices, vscode.Disposable {
   }
 
   created(terminalId: string, command: string): void {
-    const write = new vscode.EventEmitter<string>();
-    const close = new vscode.EventEmitter<number | void>();
     // The command is the agent's text: shown with its control characters escaped, so that it cannot
     // drive the terminal (clear it, set its title, forge lines or links) or fake the tab's name.
     const shownCommand = terminalCommandText(command);
-    const terminal = vscode.window.createTerminal({
-      name: `${this.agentName}: ${shownCommand.replace(/\\u[0-9a-f]{4}|\s+/g, " ").slice(0, 40)}`,
-      isTransient: true,
-      pty: { onDidWrite: write.event, onDidClose: close.event, open: () => write.fire(`$ ${shownCommand.replace(/\n/g, "\r\n")}\r\n`), close: () => undefined },
-    });
-    this.terminals.set(terminalId, { terminal, write, close });
+    const name = `${this.agentName}: ${shownCommand.replace(/\\u[0-9a-f]{4}|\s+/g, " ").slice(0, 40)}`;
+    this.terminals.set(terminalId, new ShownTerminal(name, `$ ${shownCommand.replace(/\n/g, "\r\n")}\r\n`));
+    // An agent that runs many commands leaves the last SHOWN_TERMINALS open, not one per command.
+    for (const [id, shown] of this.terminals) {
+      if (this.terminals.size <= SHOWN_TERMINALS) break;
+      shown.dispose();
+      this.terminals.delete(id);
+    }
   }
 
   /** A chunk of the command's output, as it came: a terminal shows what a command writes. */
   output(terminalId: string, chunk: string): void {
-    this.terminals.get(terminalId)?.write.fire(chunk.replace(/\r?\n/g, "\r\n"));
+    this.terminals.get(terminalId)?.write(chunk.replace(/\r?\n/g, "\r\n"));
   }
 
   exited(terminalId: string, exitCode: number | null): void {
-    this.terminals.get(terminalId)?.write.fire(`\r\n[exit ${exitCode ?? "killed"}]\r\n`);
+    this.terminals.get(terminalId)?.write(`\r\n[exit ${exitCode ?? "killed"}]\r\n`);
   }
 
   dispose(): void {
-    for (const shown of this.terminals.values()) {
-      shown.terminal.dispose();
-      shown.write.dispose();
-      shown.close.dispose();
-    }
+    for (const shown of this.terminals.values()) shown.dispose();
     this.terminals.clear();
   }
 }

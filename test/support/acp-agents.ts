@@ -84,6 +84,10 @@ export function acpAgentLaunch(kind: AcpAgentKind, modelBaseUrl: string): AcpAge
     Object.assign(env, {
       ANTHROPIC_API_KEY: "mock-key", ANTHROPIC_BASE_URL: modelBaseUrl,
       DISABLE_TELEMETRY: "1", DISABLE_ERROR_REPORTING: "1", DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      // Run as root with any IS_SANDBOX (this machine has IS_SANDBOX=yes), claude-code-acp offers its
+      // bypass mode and so passes its CLI a flag the CLI refuses to root unless IS_SANDBOX is "1":
+      // session/new then fails. Empty, no bypass mode is offered.
+      IS_SANDBOX: "",
     });
     return { kind, command: process.execPath, args: [acpAgentFiles["claude-code"]], env, home, cleanup };
   }
