@@ -1,11 +1,20 @@
+/**
+ * Summaries of Pi session files (shared by the extension and the host).
+ */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { readSessionFile } from "../../shared/node/session-file-reader";
-import type { ParsedSession } from "../../shared/session-format/parse";
+import { readSessionFile } from "./session-file-reader";
+import type { ParsedSession } from "../session-format/parse";
 
-/** One session file of a folder, as Resume Session lists it. */
+/**
+ * One session file of a folder, as the editor's Resume Session and the host's ACP session/list
+ * list it: its header, its name or first message, its size in messages.
+ */
 export interface SessionSummary {
   file: string;
+  /** The header's session id and working directory. */
+  id: string;
+  cwd: string;
   /** The header's timestamp (start of the session). */
   started: Date;
   modified: Date;
@@ -39,7 +48,7 @@ export function readSessionSummary(file: string): SessionSummary | undefined {
     }
   }
   const started = header.timestamp ? new Date(header.timestamp) : stat.mtime;
-  return { file, started, modified: stat.mtime, messageCount, ...(name ? { name } : {}), ...(firstMessage ? { firstMessage } : {}) };
+  return { file, id: header.id, cwd: header.cwd, started, modified: stat.mtime, messageCount, ...(name ? { name } : {}), ...(firstMessage ? { firstMessage } : {}) };
 }
 
 function textOf(content: unknown): string {
