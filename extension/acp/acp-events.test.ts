@@ -102,7 +102,7 @@ describe("ACP session/update as Pi events", () => {
     t.handle({ sessionUpdate: "tool_call", toolCallId: "c6", title: "Terminal", kind: "execute", rawInput: {} });
     t.noteToolCall({ toolCallId: "c6", title: "`ls -la`", rawInput: { command: "ls -la", description: "List" } });
     const starts = events.filter((e) => e.type === "tool_execution_start");
-    assert.deepEqual(starts.map((e) => e.type === "tool_execution_start" && e.args.command), ["Terminal", "ls -la"]);
+    assert.deepEqual(starts.map((e) => e.type === "tool_execution_start" && (e.args as { command?: string }).command), ["Terminal", "ls -la"]);
     t.handle({ sessionUpdate: "tool_call_update", toolCallId: "c6", title: "List" });
     assert.equal(events.filter((e) => e.type === "tool_execution_start").length, 2, "a new title alone does not start it again");
   });

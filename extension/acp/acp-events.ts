@@ -89,6 +89,12 @@ export class AcpEventTranslator {
     private readonly agentName: () => string,
     /** The output a terminal holds now (its end, bounded): read whenever a card is shown. */
     private readonly terminalText: (terminalId: string) => string | undefined = () => undefined,
+    /**
+     * A saved conversation replayed (session/load): the user's chunks become user messages and
+     * each tool call an assistant message holding the call before its result, as get_messages gives
+     * a Pi session (the chat draws its cards from them).
+     */
+    private readonly history = false,
   ) {}
 
   /** The tool calls not finished yet (for cancel and for the fs write's card). */
@@ -102,6 +108,8 @@ export class AcpEventTranslator {
         return this.chunk("text", update.content);
       case "agent_thought_chunk":
         return this.chunk("thinking", update.content);
+      case "user_message_chunk":
+        return this.history ? this.userChunk(update.content) : undefined;
       case "tool_call":
         return this.toolCall(update);
       case "tool_call_update":
@@ -165,6 +173,15 @@ export class AcpEventTranslator {
   finish(stopReason: AssistantMessage["stopReason"], errorMessage?: string): void {
     this.closeMessage(stopReason, errorMessage);
     for (const [toolCallId, tool] of [...this.tools]) this.endTool(toolCallId, tool, stopReason === "aborted" ? "cancelled" : "failed");
+  }
+
+  private userChunk(content: acp.ContentBlock): void {
+    this.closeMessage("stop");
+    const text = content.type === "text" ? content.text : content.type === "resource_link" ? content.uri : undefined;
+    if (text === undefined) return;
+    const last = this.messages.at(-1);
+    if (last?.role === "user" && typeof last.content === "string") last.content += text;
+    else this.messages.push({ role: "user", content: text, timestamp: Date.now() });
   }
 
   private chunk(kind: "text" | "thinking", content: acp.ContentBlock): void {
@@ -270,6 +287,7 @@ export class AcpEventTranslator {
     const result = this.resultOf(tool);
     if (how === "cancelled") result.content.push({ type: "text", text: "(cancelled)" });
     this.emit({ type: "tool_execution_end", toolCallId, toolName: tool.toolName, result, isError: how !== "completed", durationMs: Date.now() - tool.startedAt });
+    if (this.history) this.messages.push({ ...this.assistant("toolUse"), content: [{ type: "toolCall", id: toolCallId, name: tool.toolName, arguments: tool.args }] });
     this.messages.push({ role: "toolResult", toolCallId, toolName: tool.toolName, content: result.content, details: result.details, isError: how !== "completed", timestamp: Date.now() });
   }
 

@@ -58,12 +58,16 @@ class ShownTerminal implements vscode.Disposable {
 }
 
 const HELD_BEFORE_OPEN = 1_000_000;
+
+/** Foreign text as a terminal tab's name: one line of at most 40 characters, no control characters. */
+const tabText = (text: string) => terminalCommandText(text).replace(/\\u[0-9a-f]{4}|\s+/g, " ").slice(0, 40);
 const SHOWN_TERMINALS = 10;
 
 export class AcpEditorServices implements AcpFileServices, vscode.Disposable {
   private readonly terminals = new Map<string, ShownTerminal>();
 
-  constructor(private readonly agentName: string) {}
+  /** `agentName`: the agent's name now (it names itself once initialized). */
+  constructor(private readonly agentName: () => string) {}
 
   async readTextFile(absPath: string): Promise<string> {
     const document = openDocument(absPath);
@@ -92,7 +96,7 @@ export class AcpEditorServices implements AcpFileServices, vscode.Disposable {
     // The command is the agent's text: shown with its control characters escaped, so that it cannot
     // drive the terminal (clear it, set its title, forge lines or links) or fake the tab's name.
     const shownCommand = terminalCommandText(command);
-    const name = `${this.agentName}: ${shownCommand.replace(/\\u[0-9a-f]{4}|\s+/g, " ").slice(0, 40)}`;
+    const name = `${tabText(this.agentName())}: ${tabText(command)}`;
     this.terminals.set(terminalId, new ShownTerminal(name, `$ ${shownCommand.replace(/\n/g, "\r\n")}\r\n`));
     // An agent that runs many commands leaves the last SHOWN_TERMINALS open, not one per command.
     for (const [id, shown] of this.terminals) {

@@ -5,6 +5,8 @@ import type { RpcClient } from "../../shared/rpc";
 import { withoutContext } from "../chat/context/context-format";
 import { commandTitle, run, type CommandContext } from "./context";
 import { listSessions, type SessionSummary } from "./session-list";
+import { visible } from "../acp/acp-permission";
+import type { AgentSessions } from "../supervision/agent-supervisor";
 
 /**
  * An export's path in the extension's storage (folder 0700), named after the session: exports hold
@@ -40,6 +42,31 @@ function sessionItem(session: SessionSummary, current: string | undefined): vsco
   };
 }
 
+/**
+ * Resume Session with an ACP agent: its own saved sessions (session/list), reopened with their
+ * history (session/load), where it declares both; else a sentence that says what it lacks.
+ */
+async function resumeAcpSession(ctx: CommandContext, client: RpcClient, sessions: AgentSessions): Promise<void> {
+  const name = visible(sessions.agentName);
+  if (!sessions.canLoad) return void vscode.window.showInformationMessage(`Pi: ${name} cannot reopen its sessions over ACP (it declares no loadSession).`);
+  if (!sessions.canList) return void vscode.window.showInformationMessage(`Pi: ${name} does not list its sessions over ACP (no session/list): there is nothing to pick from.`);
+  const state = await ctx.supervisor.agent.refresh(client);
+  const listed = await sessions.list();
+  if (listed.length === 0) return void vscode.window.showInformationMessage(`Pi: ${name} has no saved sessions for this workspace yet.`);
+  const items = listed.map((s) => ({
+    // Foreign text: one line, control characters shown escaped.
+    label: oneLine(visible(s.title ?? "")) || "(untitled)",
+    description: `${s.updatedAt && !Number.isNaN(Date.parse(s.updatedAt)) ? new Date(s.updatedAt).toLocaleString() : ""}${s.sessionId === state.sessionId ? " (current)" : ""}`,
+    detail: oneLine(visible(s.sessionId)),
+    sessionId: s.sessionId,
+  }));
+  const picked = await vscode.window.showQuickPick(items, { title: commandTitle(ctx, "Pi: Resume Session"), placeHolder: `${name}'s sessions of this workspace`, matchOnDescription: true, matchOnDetail: true });
+  if (!picked || picked.sessionId === state.sessionId) return;
+  if (!(await idleFirst(ctx, client, "switch sessions"))) return;
+  await sessions.load(picked.sessionId);
+  await ctx.supervisor.agent.refresh(client);
+}
+
 /** The session commands of one session (`ctx.supervisor`'s): what the palette and the chat header's menu run. */
 export function sessionCommandActions(ctx: CommandContext) {
   return {
@@ -52,6 +79,8 @@ export function sessionCommandActions(ctx: CommandContext) {
       }),
     resumeSession: () =>
       run(ctx, "Resuming a session", async (client) => {
+        const acpSessions = ctx.supervisor.agentSessions;
+        if (acpSessions) return resumeAcpSession(ctx, client, acpSessions);
         const state = await ctx.supervisor.agent.refresh(client);
         if (!state.sessionFile) {
           void vscode.window.showInformationMessage("Pi: this agent keeps no session files (was it started with --no-session?).");

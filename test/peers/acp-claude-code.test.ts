@@ -24,6 +24,7 @@ describe("ACP client with the real claude-code-acp (offline)", function () {
   let peer: AcpPeer;
   let cwd: string;
   let client: RpcClient;
+  const transport = () => peer.transport;
   let events: AgentEvent[];
   let writes: { path: string; content: string }[];
   let shown: { created: { id: string; command: string }[]; output: Map<string, string>; exited: Map<string, number | null> };
@@ -138,5 +139,33 @@ describe("ACP client with the real claude-code-acp (offline)", function () {
     assert.deepEqual(writes, [{ path: target, content: "after\n" }]);
     assert.ok(cardBeforeWrite, "a card named the file before the write (checkpoint, review)");
     assert.equal(fs.readFileSync(target, "utf8"), "after\n");
+  });
+
+  it("Resume Session: its saved sessions listed (session/list) and one reopened (session/load), its history the chat's transcript", async () => {
+    decide = () => ({ text: ["First ", "answer"] });
+    await client.request("prompt", { message: "the first question" });
+    await client.waitForSettled(60_000);
+    const first = (await client.request("get_state", {})).sessionId;
+    await client.request("new_session", {});
+    assert.notEqual((await client.request("get_state", {})).sessionId, first);
+    assert.deepEqual(transport().bridge.sessionSupport, { list: true, load: true });
+    const listed = await transport().bridge.listSessions();
+    assert.ok(listed.some((s) => s.sessionId === first), JSON.stringify(listed));
+    const streamed = events.length;
+    await transport().bridge.loadSession(first);
+    assert.equal((await client.request("get_state", {})).sessionId, first);
+    assert.deepEqual(events.slice(streamed).filter((e) => e.type.startsWith("message_") || e.type.startsWith("tool_")), [], "the replay is not streamed");
+    const { messages } = await client.request("get_messages", {});
+    const texts = messages.map((m) => {
+      const content = "content" in m ? (m.content as string | { type: string; text?: string }[]) : "";
+      return `${m.role}: ${typeof content === "string" ? content : content.map((c) => (c.type === "text" ? c.text : c.type)).join("")}`;
+    });
+    assert.ok(texts.some((t) => t.startsWith("user: ") && t.includes("the first question")), texts.join(" | "));
+    assert.ok(texts.includes("assistant: First answer"), texts.join(" | "));
+    decide = (request) => ({ text: [lastUserText(request).includes("again") ? "Second answer" : "?"] });
+    await client.request("prompt", { message: "again" });
+    await client.waitForSettled(60_000);
+    const main = anthropic.requests.filter((r) => (r.body.tools ?? []).length > 0).at(-1)!;
+    assert.match(JSON.stringify(main.body.messages), /the first question/, "the reopened session's history reached the model");
   });
 });
