@@ -9,8 +9,9 @@
  */
 import type * as acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
 export type { AcpFileServices } from "./acp-files";
-import type { AgentEvent, AgentMessage, CommandType, Model } from "../../shared/protocol";
-import { currentModelOf, modelOption, modelsOf, selectValues } from "./acp-config";
+import type { AgentEvent, AgentMessage, CommandType } from "../../shared/protocol";
+import { currentModelOf, modelsOf } from "./acp-config";
+import { SessionChoices } from "./acp-session-choices";
 import { answerQuery } from "./acp-queries";
 import { AcpEventTranslator } from "./acp-events";
 import { FileRequests, type AcpFileServices } from "./acp-files";
@@ -45,8 +46,6 @@ type Frame = Record<string, unknown> & { type: string; id?: string };
 /** A card shows the end of its terminal's output (the terminal keeps up to 1 MB; the editor's terminal shows it all). */
 const CARD_OUTPUT_BYTES = 64 * 1024;
 const CARD_REFRESH_MS = 100;
-/** The most saved sessions Resume Session lists for an ACP agent. */
-const MAX_LISTED = 500;
 type QueuedPrompt = { text: string; images: { data: string; mimeType: string }[] | undefined };
 
 const stopReasons: Record<string, "stop" | "length" | "aborted" | "error"> = {
@@ -71,8 +70,8 @@ export class AcpBridge {
   agentInfo: acp.Implementation | undefined;
   agentCapabilities: acp.AgentCapabilities | undefined;
   modes: acp.SessionModeState | undefined;
-  /** The session's config options, as the agent last gave them. */
-  configOptions: acp.SessionConfigOption[] = [];
+  /** The agent's config options (the model picker's), saved sessions' list, session/close. */
+  private readonly choices: SessionChoices;
 
   constructor(
     private readonly sdk: AcpSdk,
@@ -81,6 +80,7 @@ export class AcpBridge {
   ) {
     this.events = this.newTranslator();
     this.dialogs = new PermissionDialogs(toClient);
+    this.choices = new SessionChoices({ agent: () => this.connection!.agent, sessionId: () => this.sessionId!, name: () => this.name, capabilities: () => this.agentCapabilities, cwd: options.cwd, log: options.log });
     this.files = new FileRequests(options, () => this.name);
     this.terminals = new AcpTerminals(options.cwd, {
       created: (id, command) => options.terminalView?.created(id, command),
@@ -144,7 +144,7 @@ export class AcpBridge {
         if (params.sessionId !== this.sessionId) return;
         this.cardOutput.flush();
         if (params.update.sessionUpdate === "current_mode_update" && this.modes) this.changeModes({ ...this.modes, currentModeId: params.update.currentModeId });
-        if (params.update.sessionUpdate === "config_option_update") this.configOptions = params.update.configOptions;
+        if (params.update.sessionUpdate === "config_option_update") this.choices.configOptions = params.update.configOptions;
         if (params.update.sessionUpdate === "available_commands_update") this.commands = params.update.availableCommands.map((c) => ({ name: c.name, description: c.description }));
         this.events.handle(params.update);
       })
@@ -174,34 +174,26 @@ export class AcpBridge {
   }
 
   private async newSession(connection: acp.ClientConnection): Promise<void> {
-    await this.closeSession(this.sessionId);
+    await this.choices.closeSession(this.sessionId);
     const session = await connection.agent.request("session/new", { cwd: this.options.cwd, mcpServers: [] });
     this.sessionId = session.sessionId;
     this.changeModes(session.modes ?? undefined);
-    this.configOptions = session.configOptions ?? [];
+    this.choices.configOptions = session.configOptions ?? [];
     this.transcript.length = 0;
     this.events = this.newTranslator();
   }
 
+
+
   /** What the agent says it can do with saved sessions (initialize): list them, load one (with its history). */
   get sessionSupport(): { list: boolean; load: boolean } {
-    const caps = this.agentCapabilities;
-    return { list: Boolean(caps?.sessionCapabilities?.list), load: caps?.loadSession === true };
+    return this.choices.support();
   }
 
-  /** session/list for this folder, newest first as the agent gives them (at most MAX_LISTED, over its pages). */
+  /** session/list for this folder (Resume Session's list). */
   async listSessions(): Promise<acp.SessionInfo[]> {
     await this.ready;
-    if (!this.sessionSupport.list) throw new Error(`${this.name} does not list its sessions (no sessionCapabilities.list).`);
-    const sessions: acp.SessionInfo[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < 20 && sessions.length < MAX_LISTED; page++) {
-      const result = await this.connection!.agent.request("session/list", { cwd: this.options.cwd, ...(cursor ? { cursor } : {}) });
-      sessions.push(...result.sessions);
-      cursor = result.nextCursor ?? undefined;
-      if (!cursor) break;
-    }
-    return sessions.slice(0, MAX_LISTED);
+    return this.choices.listSessions();
   }
 
   /**
@@ -224,8 +216,8 @@ export class AcpBridge {
       this.transcript.length = 0;
       this.transcript.push(...replay.messages);
       if (loaded.modes) this.changeModes(loaded.modes);
-      this.configOptions = loaded.configOptions ?? this.configOptions;
-      if (previousId !== sessionId) await this.closeSession(previousId);
+      this.choices.configOptions = loaded.configOptions ?? this.choices.configOptions;
+      if (previousId !== sessionId) await this.choices.closeSession(previousId);
     } catch (error) {
       this.sessionId = previousId;
       throw error;
@@ -234,26 +226,7 @@ export class AcpBridge {
     }
   }
 
-  /** Our model picker's choice: session/set_config_option on the agent's model option. */
-  private async setModel(modelId: string): Promise<Model> {
-    const option = modelOption(this.configOptions);
-    if (!option) throw new Error(`${this.name} offers no model choice over ACP: it chooses its model itself.`);
-    if (!selectValues(option).some((v) => v.value === modelId)) throw new Error(`${this.name} has no model ${modelId}`);
-    const result = await this.connection!.agent.request("session/set_config_option", { sessionId: this.sessionId!, configId: option.id, value: modelId });
-    this.configOptions = result.configOptions;
-    const model = currentModelOf(this.configOptions, this.name);
-    if (!model) throw new Error(`${this.name} did not take the model ${modelId}`);
-    return model;
-  }
 
-  /**
-   * The session left (for a new or a loaded one) is closed where the agent can (session/close):
-   * it frees what the agent holds for it, and an agent may refuse to load a session still open.
-   */
-  private async closeSession(sessionId: string | undefined): Promise<void> {
-    if (!sessionId || !this.agentCapabilities?.sessionCapabilities?.close) return;
-    await this.connection!.agent.request("session/close", { sessionId }).catch((error: unknown) => this.options.log?.(`session/close failed: ${errorText(error)}`));
-  }
 
   /** session/set_mode: one of the agent's own modes (our mode picker lists them). */
   async setMode(modeId: string): Promise<void> {
@@ -312,17 +285,17 @@ export class AcpBridge {
         return cleared;
       }
       case "set_model":
-        return this.setModel(String(frame.modelId ?? ""));
+        return this.choices.setModel(String(frame.modelId ?? ""));
       case "cycle_model": {
-        const models = modelsOf(this.configOptions, this.name);
+        const models = modelsOf(this.choices.configOptions, this.name);
         if (models.length < 2) return null;
-        const at = models.findIndex((m) => m.id === currentModelOf(this.configOptions, this.name)?.id);
-        return { model: await this.setModel(models[(at + 1) % models.length]!.id), thinkingLevel: "off", isScoped: false };
+        const at = models.findIndex((m) => m.id === currentModelOf(this.choices.configOptions, this.name)?.id);
+        return { model: await this.choices.setModel(models[(at + 1) % models.length]!.id), thinkingLevel: "off", isScoped: false };
       }
       default:
         return answerQuery(type, {
           sessionId: this.sessionId ?? "", name: this.name, streaming: this.run !== undefined, transcript: this.transcript, commands: this.commands,
-          models: modelsOf(this.configOptions, this.name), model: currentModelOf(this.configOptions, this.name),
+          models: modelsOf(this.choices.configOptions, this.name), model: currentModelOf(this.choices.configOptions, this.name),
         });
     }
   }
