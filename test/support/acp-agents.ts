@@ -75,7 +75,7 @@ export function acpAgentLaunch(kind: AcpAgentKind, modelBaseUrl: string): AcpAge
     env.OPENCODE_CONFIG_CONTENT = JSON.stringify({
       model: "mock/mock",
       small_model: "mock/mock",
-      provider: { mock: { npm: "@ai-sdk/openai-compatible", name: "Mock", options: { baseURL: modelBaseUrl, apiKey: "mock-key" }, models: { mock: { name: "Mock" } } } },
+      provider: { mock: { npm: "@ai-sdk/openai-compatible", name: "Mock", options: { baseURL: modelBaseUrl, apiKey: "mock-key" }, models: { mock: { name: "Mock" }, "mock-large": { name: "Mock Large" } } } },
       permission: { edit: "ask", bash: "ask" },
     });
     return { kind, command: acpAgentFiles.opencode, args: ["acp", "--pure"], env, home, cleanup };
