@@ -72,6 +72,22 @@ describe("ACP: opencode driven from the chat", function () {
     await eventually("b.txt restored from its before", () => fs.readFileSync(file, "utf8") === "beta 1\nbeta 2\n" || undefined);
   });
 
+  it("Switch Model lists opencode's models (its model config option) and sets one: the next request uses it", async () => {
+    const picking = vscode.commands.executeCommand("pi.switchModel");
+    const items = await eventually("opencode's models in the quick pick", async () => {
+      const rows = await ui.quickPickItems().catch(() => [] as string[]);
+      return rows.some((r) => r.includes("Mock Large")) ? rows : undefined;
+    }, 20_000);
+    assert.ok(items.some((r) => r.includes("Mock/Mock")), items.join(" | "));
+    await ui.pickQuickPickItem(items.find((r) => r.includes("Mock Large"))!);
+    await picking;
+    await eventually("the model set", async () => ((await api.supervisor.client!.request("get_state", {})).model?.id === "mock/mock-large" ? true : undefined));
+    main = () => ({ text: "large" });
+    await vscode.commands.executeCommand("pi.sendPrompt", "which model");
+    await settled({ api });
+    await eventually("the request to the large model", () => (llm.requests.filter(isMain).at(-1)?.body.model === "mock-large" ? true : undefined), 30_000);
+  });
+
   it("Abort while opencode waits for the model ends the run", async () => {
     main = () => ({ kind: "hang" });
     const count = llm.requests.filter(isMain).length;
