@@ -144,7 +144,10 @@ export class AcpBridge {
         if (params.sessionId !== this.sessionId) return;
         this.cardOutput.flush();
         if (params.update.sessionUpdate === "current_mode_update" && this.modes) this.changeModes({ ...this.modes, currentModeId: params.update.currentModeId });
-        if (params.update.sessionUpdate === "config_option_update") this.choices.configOptions = params.update.configOptions;
+        if (params.update.sessionUpdate === "config_option_update") {
+          this.choices.configOptions = params.update.configOptions;
+          this.options.onModes?.(this.modes); // a mode option may have changed
+        }
         if (params.update.sessionUpdate === "available_commands_update") this.commands = params.update.availableCommands.map((c) => ({ name: c.name, description: c.description }));
         this.events.handle(params.update);
       })
@@ -179,6 +182,7 @@ export class AcpBridge {
     this.sessionId = session.sessionId;
     this.changeModes(session.modes ?? undefined);
     this.choices.configOptions = session.configOptions ?? [];
+    if (!session.modes) this.options.onModes?.(undefined); // a mode option may be there
     this.transcript.length = 0;
     this.events = this.newTranslator();
   }
@@ -227,6 +231,28 @@ export class AcpBridge {
   }
 
 
+
+  /**
+   * The agent's own modes for our mode picker: its `modes` (session/set_mode), or for an agent
+   * that offers them as a config option of category "mode" only (opencode), that option's values
+   * (session/set_config_option).
+   */
+  modeChoice(): { current: string; available: { id: string; name: string; description?: string }[]; set(id: string): Promise<void> } | undefined {
+    if (this.modes) {
+      return { current: this.modes.currentModeId, available: this.modes.availableModes.map((m) => ({ id: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) })), set: (id) => this.setMode(id) };
+    }
+    const option = this.choices.modeOption();
+    if (!option) return undefined;
+    return {
+      current: option.currentValue,
+      available: option.values.map((v) => ({ id: v.value, name: v.name, ...(v.description ? { description: v.description } : {}) })),
+      set: async (id) => {
+        await this.ready;
+        await this.choices.setSelect("mode", id);
+        this.options.onModes?.(this.modes);
+      },
+    };
+  }
 
   /** session/set_mode: one of the agent's own modes (our mode picker lists them). */
   async setMode(modeId: string): Promise<void> {

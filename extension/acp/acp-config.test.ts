@@ -13,6 +13,9 @@ const modelChoice = (current: string): Acp.SessionConfigOption => ({
   type: "select", id: "model", name: "Model", category: "model", currentValue: current,
   options: [{ group: "fast", name: "Fast", options: [{ value: "small", name: "Small" }] }, { group: "big", name: "Big", options: [{ value: "large", name: "Large <b>" }] }],
 });
+const modeChoice = (current: string): Acp.SessionConfigOption => ({
+  type: "select", id: "mode", name: "Session Mode", category: "mode", currentValue: current, options: [{ value: "build", name: "build" }, { value: "plan", name: "plan", description: "no edits" }],
+});
 const effort: Acp.SessionConfigOption = { type: "select", id: "effort", name: "Effort", category: "thought_level", currentValue: "low", options: [{ value: "low", name: "Low" }] };
 
 async function connect(configOptions: Acp.SessionConfigOption[] | undefined, onPrompt: (client: Acp.AgentContext) => Promise<void> = async () => undefined) {
@@ -26,6 +29,7 @@ async function connect(configOptions: Acp.SessionConfigOption[] | undefined, onP
     .onRequest("session/new", () => ({ sessionId: "s1", ...(configOptions ? { configOptions } : {}) }))
     .onRequest("session/set_config_option", ({ params }) => {
       sets.push({ configId: params.configId, value: params.value });
+      if (params.configId === "mode") return { configOptions: [modelChoice(current), modeChoice(String(params.value))] };
       if (params.configId !== "model" || (params.value !== "small" && params.value !== "large")) throw acp.RequestError.invalidParams(undefined, "no such value");
       current = String(params.value);
       return { configOptions: [modelChoice(current), effort] };
@@ -94,6 +98,21 @@ describe("ACP config options: the agent's models in our model picker", function 
       await request({ type: "prompt", message: "go" });
       for (let i = 0; i < 200 && !frames.some((f) => f.type === "agent_settled"); i++) await new Promise((r) => setTimeout(r, 5));
       assert.equal(((await request({ type: "get_state" })).data as unknown as { model: { id: string } }).model.id, "large");
+    } finally {
+      bridge.dispose();
+    }
+  });
+
+  it("an agent that offers its modes as a config option of category mode (opencode): our mode picker lists and sets them", async () => {
+    const { bridge, sets } = await connect([modelChoice("small"), modeChoice("build")]);
+    try {
+      const modes = bridge.modeChoice();
+      assert.deepEqual(modes && { current: modes.current, available: modes.available }, { current: "build", available: [{ id: "build", name: "build" }, { id: "plan", name: "plan", description: "no edits" }] });
+      await modes!.set("plan");
+      assert.deepEqual(sets, [{ configId: "mode", value: "plan" }]);
+      assert.equal(bridge.modeChoice()?.current, "plan");
+      await assert.rejects(modes!.set("yolo"), /has no mode yolo/);
+      assert.equal(sets.length, 1, "a mode it did not offer is not sent");
     } finally {
       bridge.dispose();
     }

@@ -60,6 +60,20 @@ export class SessionChoices {
     return model;
   }
 
+  /** The agent's option of category "mode", for an agent that offers its modes only so (opencode). */
+  modeOption(): { currentValue: string; values: acp.SessionConfigSelectOption[] } | undefined {
+    const option = this.configOptions.find((o): o is Extract<acp.SessionConfigOption, { type: "select" }> => o.type === "select" && o.category === "mode");
+    return option ? { currentValue: option.currentValue, values: selectValues(option) } : undefined;
+  }
+
+  /** session/set_config_option for one of the values the agent offered (any other is not sent). */
+  async setSelect(category: "mode", value: string): Promise<void> {
+    const option = this.configOptions.find((o) => o.type === "select" && o.category === category);
+    if (!option || option.type !== "select" || !selectValues(option).some((v) => v.value === value)) throw new Error(`${this.context.name()} has no ${category} ${value}`);
+    const result = await this.context.agent().request("session/set_config_option", { sessionId: this.context.sessionId(), configId: option.id, value });
+    this.configOptions = result.configOptions;
+  }
+
   /**
    * The session left (for a new or a loaded one) is closed where the agent can (session/close):
    * it frees what the agent holds for it, and an agent may refuse to load a session still open.

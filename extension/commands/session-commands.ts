@@ -102,6 +102,9 @@ export function sessionCommandActions(ctx: CommandContext) {
       }),
     forkFromMessage: () =>
       run(ctx, "Forking", async (client) => {
+        // Said before a message is picked, not after: ACP has no session tree to fork.
+        const acpAgent = ctx.supervisor.acpAgentName;
+        if (acpAgent !== undefined) return void vscode.window.showInformationMessage(`Pi: ACP has no session tree: forking is not available with ${visible(acpAgent)}.`);
         const omp = ctx.supervisor.capabilities?.forkCommand === "branch";
         const { messages } = omp ? await client.request("get_branch_messages", {}) : await client.request("get_fork_messages", {});
         if (messages.length === 0) return void vscode.window.showInformationMessage("Pi: there is no user message to fork from yet.");

@@ -157,9 +157,7 @@ export class AgentSupervisor implements vscode.Disposable {
   /** The running ACP agent's own modes (its mode picker), or undefined for Pi agents and ACP agents without modes. */
   get agentModes(): AgentModes | undefined {
     const transport = this.current?.transport;
-    if (!(transport instanceof AcpTransport) || !transport.bridge.modes) return undefined;
-    const { bridge } = transport;
-    return { current: bridge.modes!.currentModeId, available: bridge.modes!.availableModes.map((m) => ({ id: m.id, name: m.name, description: m.description ?? undefined })), set: (id) => bridge.setMode(id) };
+    return transport instanceof AcpTransport ? transport.bridge.modeChoice() : undefined;
   }
 
   /** The running agent's name when it speaks ACP (as it names itself), else undefined. */

@@ -138,6 +138,16 @@ describe("ACP client with the real opencode (offline)", function () {
     assert.deepEqual(writes, []);
   });
 
+  it("opencode's modes (its config option of category mode) in our mode picker: listed as it names them, plan set through session/set_config_option", async () => {
+    const modes = peer.transport.bridge.modeChoice();
+    assert.ok(modes, "opencode offers modes");
+    assert.equal(modes.current, "build");
+    assert.deepEqual(modes.available.map((m) => m.id).sort(), ["build", "plan"]);
+    await modes.set("plan");
+    assert.equal(peer.transport.bridge.modeChoice()?.current, "plan");
+    await assert.rejects(modes.set("root"), /has no mode root/);
+  });
+
   it("opencode's models (its model config option) in our model picker: set_model sends session/set_config_option and the next request uses it", async () => {
     const { models } = await client.request("get_available_models", {});
     assert.ok(models.some((m) => m.id === "mock/mock") && models.some((m) => m.id === "mock/mock-large"), models.map((m) => m.id).join(", "));
