@@ -88,6 +88,18 @@ describe("ACP: opencode driven from the chat", function () {
     await eventually("the request to the large model", () => (llm.requests.filter(isMain).at(-1)?.body.model === "mock-large" ? true : undefined), 30_000);
   });
 
+  it("the mode picker lists opencode's modes (its config option of category mode) and sets one", async () => {
+    assert.equal(api.supervisor.agentModes?.current, "build");
+    const picking = vscode.commands.executeCommand("pi.setPermissionMode");
+    await ui.waitForSelector('.quick-input-widget .quick-input-title:has-text("Mode")', "visible");
+    assert.deepEqual((await ui.quickPickItems()).map((i) => i.split(/\s/)[0]).sort(), ["build", "plan"]);
+    await ui.pickQuickPickItem((await ui.quickPickItems()).find((i) => i.startsWith("plan"))!);
+    await picking;
+    await eventually("opencode in plan", () => api.supervisor.agentModes?.current === "plan" || undefined);
+    await ui.waitForSelector('.statusbar-item:has-text("plan")', "visible");
+    await api.supervisor.agentModes!.set("build");
+  });
+
   it("Abort while opencode waits for the model ends the run", async () => {
     main = () => ({ kind: "hang" });
     const count = llm.requests.filter(isMain).length;
