@@ -10,7 +10,7 @@
 import type * as acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
 export type { AcpFileServices } from "./acp-files";
 import type { AgentEvent, AgentMessage, CommandType } from "../../shared/protocol";
-import { currentModelOf, modelsOf } from "./acp-config";
+import { currentModelOf, modelsOf, thinkingOf } from "./acp-config";
 import { SessionChoices } from "./acp-session-choices";
 import { answerQuery } from "./acp-queries";
 import { AcpEventTranslator } from "./acp-events";
@@ -312,16 +312,22 @@ export class AcpBridge {
       }
       case "set_model":
         return this.choices.setModel(String(frame.modelId ?? ""));
+      case "set_thinking_level": {
+        // The agent's thought_level option where it maps onto our levels; else there is nothing to set.
+        const level = String(frame.level ?? "");
+        if (thinkingOf(this.choices.configOptions) && level !== thinkingOf(this.choices.configOptions)?.current) await this.choices.setSelect("thought_level", level);
+        return undefined;
+      }
       case "cycle_model": {
         const models = modelsOf(this.choices.configOptions, this.name);
         if (models.length < 2) return null;
         const at = models.findIndex((m) => m.id === currentModelOf(this.choices.configOptions, this.name)?.id);
-        return { model: await this.choices.setModel(models[(at + 1) % models.length]!.id), thinkingLevel: "off", isScoped: false };
+        return { model: await this.choices.setModel(models[(at + 1) % models.length]!.id), thinkingLevel: thinkingOf(this.choices.configOptions)?.current ?? "off", isScoped: false };
       }
       default:
         return answerQuery(type, {
           sessionId: this.sessionId ?? "", name: this.name, streaming: this.run !== undefined, transcript: this.transcript, commands: this.commands,
-          models: modelsOf(this.choices.configOptions, this.name), model: currentModelOf(this.choices.configOptions, this.name),
+          models: modelsOf(this.choices.configOptions, this.name), model: currentModelOf(this.choices.configOptions, this.name), thinking: thinkingOf(this.choices.configOptions),
         });
     }
   }

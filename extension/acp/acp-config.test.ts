@@ -16,6 +16,9 @@ const modelChoice = (current: string): Acp.SessionConfigOption => ({
 const modeChoice = (current: string): Acp.SessionConfigOption => ({
   type: "select", id: "mode", name: "Session Mode", category: "mode", currentValue: current, options: [{ value: "build", name: "build" }, { value: "plan", name: "plan", description: "no edits" }],
 });
+const thinking = (current: string): Acp.SessionConfigOption => ({
+  type: "select", id: "thinking", name: "Thinking", category: "thought_level", currentValue: current, options: ["off", "low", "high"].map((v) => ({ value: v, name: v })),
+});
 const effort: Acp.SessionConfigOption = { type: "select", id: "effort", name: "Effort", category: "thought_level", currentValue: "low", options: [{ value: "low", name: "Low" }] };
 
 async function connect(configOptions: Acp.SessionConfigOption[] | undefined, onPrompt: (client: Acp.AgentContext) => Promise<void> = async () => undefined) {
@@ -30,6 +33,7 @@ async function connect(configOptions: Acp.SessionConfigOption[] | undefined, onP
     .onRequest("session/set_config_option", ({ params }) => {
       sets.push({ configId: params.configId, value: params.value });
       if (params.configId === "mode") return { configOptions: [modelChoice(current), modeChoice(String(params.value))] };
+      if (params.configId === "thinking") return { configOptions: [thinking(String(params.value))] };
       if (params.configId !== "model" || (params.value !== "small" && params.value !== "large")) throw acp.RequestError.invalidParams(undefined, "no such value");
       current = String(params.value);
       return { configOptions: [modelChoice(current), effort] };
@@ -115,6 +119,29 @@ describe("ACP config options: the agent's models in our model picker", function 
       assert.equal(sets.length, 1, "a mode it did not offer is not sent");
     } finally {
       bridge.dispose();
+    }
+  });
+
+  it("a thought_level option whose values are our levels (our host's) is our thinking level: listed, shown, set; one that is not leaves ours off and sends nothing", async () => {
+    const mapped = await connect([thinking("off")]);
+    try {
+      assert.deepEqual((await mapped.request({ type: "get_available_thinking_levels" })).data, { levels: ["off", "low", "high"] });
+      assert.equal((await mapped.request({ type: "set_thinking_level", level: "high" })).success, true);
+      assert.deepEqual(mapped.sets, [{ configId: "thinking", value: "high" }]);
+      assert.equal(((await mapped.request({ type: "get_state" })).data as unknown as { thinkingLevel: string }).thinkingLevel, "high");
+      const refused = await mapped.request({ type: "set_thinking_level", level: "max" });
+      assert.equal(refused.success, false);
+      assert.equal(mapped.sets.length, 1, "a level it did not offer is not sent");
+    } finally {
+      mapped.bridge.dispose();
+    }
+    const foreign = await connect([{ type: "select", id: "style", name: "Style", category: "thought_level", currentValue: "quick", options: [{ value: "quick", name: "Quick" }, { value: "deep", name: "Deep" }] }]);
+    try {
+      assert.deepEqual((await foreign.request({ type: "get_available_thinking_levels" })).data, { levels: ["off"] });
+      assert.equal((await foreign.request({ type: "set_thinking_level", level: "high" })).success, true);
+      assert.deepEqual(foreign.sets, []);
+    } finally {
+      foreign.bridge.dispose();
     }
   });
 });

@@ -5,7 +5,7 @@
  * session's model. Plain: no SDK, no I/O.
  */
 import type * as acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
-import type { Model } from "../../shared/protocol";
+import type { Model, ThinkingLevel } from "../../shared/protocol";
 
 type SelectOption = Extract<acp.SessionConfigOption, { type: "select" }>;
 
@@ -41,4 +41,18 @@ export function currentModelOf(options: readonly acp.SessionConfigOption[], prov
   const option = modelOption(options);
   const current = option && selectValues(option).find((v) => v.value === option.currentValue);
   return current ? asModel(provider, current) : null;
+}
+
+const thinkingLevels: readonly string[] = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
+
+/**
+ * The agent's option of category "thought_level" as our thinking levels, when each of its values is
+ * one of ours (our host's "thinking" option is): the levels and the current one. Else undefined.
+ */
+export function thinkingOf(options: readonly acp.SessionConfigOption[]): { levels: ThinkingLevel[]; current: ThinkingLevel } | undefined {
+  const option = options.find((o): o is SelectOption => o.type === "select" && o.category === "thought_level");
+  if (!option) return undefined;
+  const values = selectValues(option).map((v) => v.value);
+  if (values.length === 0 || !values.every((v) => thinkingLevels.includes(v)) || !values.includes(option.currentValue)) return undefined;
+  return { levels: values as ThinkingLevel[], current: option.currentValue as ThinkingLevel };
 }

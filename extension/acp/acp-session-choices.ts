@@ -67,7 +67,7 @@ export class SessionChoices {
   }
 
   /** session/set_config_option for one of the values the agent offered (any other is not sent). */
-  async setSelect(category: "mode", value: string): Promise<void> {
+  async setSelect(category: "mode" | "thought_level", value: string): Promise<void> {
     const option = this.configOptions.find((o) => o.type === "select" && o.category === category);
     if (!option || option.type !== "select" || !selectValues(option).some((v) => v.value === value)) throw new Error(`${this.context.name()} has no ${category} ${value}`);
     const result = await this.context.agent().request("session/set_config_option", { sessionId: this.context.sessionId(), configId: option.id, value });

@@ -6,7 +6,7 @@
  * (session/load) with its history as the chat's transcript.
  */
 import { strict as assert } from "node:assert";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AcpTransport } from "../../extension/acp/acp-transport";
 import { RpcClient } from "../../shared/rpc";
@@ -24,6 +24,9 @@ describe("Our ACP client driving our host in --mode acp", function () {
     assertPeerInstalled("host");
     llm = await startMockLlm();
     launch = peerLaunch("host", { mockBaseUrl: llm.baseUrl, modelIds: ["mock", "mock-large"] });
+    // Reasoning models: the host then offers its thinking option (category thought_level).
+    const models = join(launch.agentDir, "models.json");
+    writeFileSync(models, readFileSync(models, "utf8").replace(/"reasoning": false/g, '"reasoning": true'));
     const sessionDir = join(launch.agentDir, "acp-sessions");
     mkdirSync(sessionDir, { recursive: true });
     const args = [...launch.args.map((a) => (a === "rpc" ? "acp" : a)).filter((a) => a !== "--no-session"), "--session-dir", sessionDir];
@@ -72,5 +75,17 @@ describe("Our ACP client driving our host in --mode acp", function () {
     await client.waitForSettled(30_000);
     const sent = llm.requests.at(-1)!.body.messages.map(messageText).join("\n");
     assert.match(sent, /the first question[^]*the first answer[^]*and then\?/);
+  });
+
+  it("the host's thinking option (category thought_level) as our thinking levels: listed, set, and the next request reasons at that level", async () => {
+    const { levels } = await client.request("get_available_thinking_levels", {});
+    assert.ok(levels.includes("off") && levels.includes("high"), levels.join(", "));
+    await client.request("set_thinking_level", { level: "high" });
+    assert.equal((await client.request("get_state", {})).thinkingLevel, "high");
+    llm.enqueue({ text: "thought hard" });
+    await client.request("prompt", { message: "think" });
+    await client.waitForSettled(30_000);
+    const body = llm.requests.at(-1)!.body as unknown as Record<string, unknown>;
+    assert.equal(body.reasoning_effort, "high", JSON.stringify(body).slice(0, 300));
   });
 });
