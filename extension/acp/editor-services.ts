@@ -10,6 +10,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { AcpFileServices } from "./acp-bridge";
 import { terminalCommandText } from "./acp-terminals";
+import { iconsAsText } from "../ui/plain-text";
 
 function openDocument(absPath: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === absPath);
@@ -60,7 +61,7 @@ class ShownTerminal implements vscode.Disposable {
 const HELD_BEFORE_OPEN = 1_000_000;
 
 /** Foreign text as a terminal tab's name: one line of at most 40 characters, no control characters. */
-const tabText = (text: string) => terminalCommandText(text).replace(/\\u[0-9a-f]{4}|\s+/g, " ").slice(0, 40);
+const tabText = (text: string) => iconsAsText(terminalCommandText(text).replace(/\\u[0-9a-f]{4}|\s+/g, " ").slice(0, 40));
 const SHOWN_TERMINALS = 10;
 
 export class AcpEditorServices implements AcpFileServices, vscode.Disposable {

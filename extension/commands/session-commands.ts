@@ -5,7 +5,7 @@ import type { RpcClient } from "../../shared/rpc";
 import { withoutContext } from "../chat/context/context-format";
 import { commandTitle, run, type CommandContext } from "./context";
 import { listSessions, type SessionSummary } from "./session-list";
-import { visible } from "../acp/acp-permission";
+import { notificationText, quickPickText } from "../ui/plain-text";
 import type { AgentSessions } from "../supervision/agent-supervisor";
 
 /**
@@ -47,20 +47,20 @@ function sessionItem(session: SessionSummary, current: string | undefined): vsco
  * history (session/load), where it declares both; else a sentence that says what it lacks.
  */
 async function resumeAcpSession(ctx: CommandContext, client: RpcClient, sessions: AgentSessions): Promise<void> {
-  const name = visible(sessions.agentName);
+  const name = notificationText(sessions.agentName);
   if (!sessions.canLoad) return void vscode.window.showInformationMessage(`Pi: ${name} cannot reopen its sessions over ACP (it declares no loadSession).`);
   if (!sessions.canList) return void vscode.window.showInformationMessage(`Pi: ${name} does not list its sessions over ACP (no session/list): there is nothing to pick from.`);
   const state = await ctx.supervisor.agent.refresh(client);
   const listed = await sessions.list();
   if (listed.length === 0) return void vscode.window.showInformationMessage(`Pi: ${name} has no saved sessions for this workspace yet.`);
   const items = listed.map((s) => ({
-    // Foreign text: one line, control characters shown escaped.
-    label: oneLine(visible(s.title ?? "")) || "(untitled)",
+    // Foreign text: one line, every character visible, no icon syntax or links of its own.
+    label: quickPickText(oneLine(s.title ?? "")) || "(untitled)",
     description: `${s.updatedAt && !Number.isNaN(Date.parse(s.updatedAt)) ? new Date(s.updatedAt).toLocaleString() : ""}${s.sessionId === state.sessionId ? " (current)" : ""}`,
-    detail: oneLine(visible(s.sessionId)),
+    detail: quickPickText(oneLine(s.sessionId)),
     sessionId: s.sessionId,
   }));
-  const picked = await vscode.window.showQuickPick(items, { title: commandTitle(ctx, "Pi: Resume Session"), placeHolder: `${name}'s sessions of this workspace`, matchOnDescription: true, matchOnDetail: true });
+  const picked = await vscode.window.showQuickPick(items, { title: commandTitle(ctx, "Pi: Resume Session"), placeHolder: `${quickPickText(sessions.agentName)}'s sessions of this workspace`, matchOnDescription: true, matchOnDetail: true });
   if (!picked || picked.sessionId === state.sessionId) return;
   if (!(await idleFirst(ctx, client, "switch sessions"))) return;
   await sessions.load(picked.sessionId);
@@ -104,7 +104,7 @@ export function sessionCommandActions(ctx: CommandContext) {
       run(ctx, "Forking", async (client) => {
         // Said before a message is picked, not after: ACP has no session tree to fork.
         const acpAgent = ctx.supervisor.acpAgentName;
-        if (acpAgent !== undefined) return void vscode.window.showInformationMessage(`Pi: ACP has no session tree: forking is not available with ${visible(acpAgent)}.`);
+        if (acpAgent !== undefined) return void vscode.window.showInformationMessage(`Pi: ACP has no session tree: forking is not available with ${notificationText(acpAgent)}.`);
         const omp = ctx.supervisor.capabilities?.forkCommand === "branch";
         const { messages } = omp ? await client.request("get_branch_messages", {}) : await client.request("get_fork_messages", {});
         if (messages.length === 0) return void vscode.window.showInformationMessage("Pi: there is no user message to fork from yet.");
