@@ -6,6 +6,7 @@ import { withoutContext } from "../chat/context/context-format";
 import { commandTitle, run, type CommandContext } from "./context";
 import { listSessions, type SessionSummary } from "./session-list";
 import { notificationText, quickPickText } from "../ui/plain-text";
+import { acpResumeLack, acpSessionRows } from "./acp-session-items";
 import type { AgentSessions } from "../supervision/agent-supervisor";
 
 /**
@@ -47,20 +48,12 @@ function sessionItem(session: SessionSummary, current: string | undefined): vsco
  * history (session/load), where it declares both; else a sentence that says what it lacks.
  */
 async function resumeAcpSession(ctx: CommandContext, client: RpcClient, sessions: AgentSessions): Promise<void> {
-  const name = notificationText(sessions.agentName);
-  if (!sessions.canLoad) return void vscode.window.showInformationMessage(`Pi: ${name} cannot reopen its sessions over ACP (it declares no loadSession).`);
-  if (!sessions.canList) return void vscode.window.showInformationMessage(`Pi: ${name} does not list its sessions over ACP (no session/list): there is nothing to pick from.`);
+  const lack = acpResumeLack(sessions.agentName, sessions.canLoad, sessions.canList);
+  if (lack) return void vscode.window.showInformationMessage(lack);
   const state = await ctx.supervisor.agent.refresh(client);
   const listed = await sessions.list();
-  if (listed.length === 0) return void vscode.window.showInformationMessage(`Pi: ${name} has no saved sessions for this workspace yet.`);
-  const items = listed.map((s) => ({
-    // Foreign text: one line, every character visible, no icon syntax or links of its own.
-    label: quickPickText(oneLine(s.title ?? "")) || "(untitled)",
-    description: `${s.updatedAt && !Number.isNaN(Date.parse(s.updatedAt)) ? new Date(s.updatedAt).toLocaleString() : ""}${s.sessionId === state.sessionId ? " (current)" : ""}`,
-    detail: quickPickText(oneLine(s.sessionId)),
-    sessionId: s.sessionId,
-  }));
-  const picked = await vscode.window.showQuickPick(items, { title: commandTitle(ctx, "Pi: Resume Session"), placeHolder: `${quickPickText(sessions.agentName)}'s sessions of this workspace`, matchOnDescription: true, matchOnDetail: true });
+  if (listed.length === 0) return void vscode.window.showInformationMessage(`Pi: ${notificationText(sessions.agentName)} has no saved sessions for this workspace yet.`);
+  const picked = await vscode.window.showQuickPick(acpSessionRows(listed, state.sessionId), { title: commandTitle(ctx, "Pi: Resume Session"), placeHolder: `${quickPickText(sessions.agentName)}'s sessions of this workspace`, matchOnDescription: true, matchOnDetail: true });
   if (!picked || picked.sessionId === state.sessionId) return;
   if (!(await idleFirst(ctx, client, "switch sessions"))) return;
   await sessions.load(picked.sessionId);
