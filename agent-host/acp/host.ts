@@ -7,6 +7,7 @@ import type { Readable, Writable } from "node:stream";
 import type { PermissionMode, SlashCommand, TodoPhase } from "../../shared/protocol";
 import type { Model } from "../ai/types";
 import type { ClientMcpEntry } from "./mcp-servers";
+import type { SessionSummary } from "../../shared/node/session-summary";
 import type { HostSession } from "../session/host-session/host-session";
 import type { ExtensionHost } from "../session/extensions";
 import type { AskChoice } from "../session/tool-gates/permission-policy";
@@ -44,5 +45,7 @@ export interface AcpHost {
   output: Writable;
   version: string;
   createRuntime(request: RuntimeRequest): Promise<AcpRuntime>;
+  /** The saved sessions a session/load or session/resume can open: of one folder, or all the host keeps; newest first. */
+  listSessions(cwd: string | undefined): SessionSummary[];
   warn(message: string): void;
 }

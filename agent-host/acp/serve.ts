@@ -8,7 +8,8 @@
 import { statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { Readable } from "node:stream";
-import { acp, type AgentConnection, type ClientCapabilities, type InitializeResponse, type McpServer } from "./sdk";
+import type { SessionSummary } from "../../shared/node/session-summary";
+import { acp, type AgentConnection, type ClientCapabilities, type InitializeResponse, type ListSessionsResponse, type McpServer } from "./sdk";
 import { AcpSession, beforeReader } from "./acp-session";
 import { clientToolIo } from "./client-fs";
 import { clientShellIo } from "./client-terminal";
@@ -72,6 +73,17 @@ export async function serveAcp(host: AcpHost): Promise<number> {
     return session;
   }
 
+  /** A saved session opened again (session/load, session/resume): by its exact id, in a folder that exists. */
+  async function reopen(params: { sessionId: string; cwd: string; mcpServers?: readonly McpServer[] | null }): Promise<AcpSession> {
+    if (sessions.has(params.sessionId)) throw acp.RequestError.invalidRequest(undefined, `Session ${params.sessionId} is already open`);
+    checkCwd(params.cwd);
+    try {
+      return await open(params.cwd, params.mcpServers ?? [], params.sessionId);
+    } catch (error) {
+      throw acp.RequestError.resourceNotFound(`${params.sessionId}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
   const app = acp.agent({ name: "pi-agent-host" })
     .onRequest("initialize", ({ params }): InitializeResponse => {
       capabilities = params.clientCapabilities ?? {};
@@ -81,7 +93,7 @@ export async function serveAcp(host: AcpHost): Promise<number> {
           loadSession: true,
           promptCapabilities: { image: true, audio: false, embeddedContext: true },
           mcpCapabilities: { http: true, sse: false },
-          sessionCapabilities: { close: {} },
+          sessionCapabilities: { close: {}, list: {}, resume: {} },
         },
         agentInfo: { name: "pi-agent-host", title: "Pi Agent (VS Code agent host)", version: host.version },
         authMethods: [],
@@ -94,17 +106,22 @@ export async function serveAcp(host: AcpHost): Promise<number> {
       return { sessionId: session.sessionId, modes: session.modes(), configOptions: session.configOptions(), _meta: session.meta() };
     })
     .onRequest("session/load", async ({ params }) => {
-      if (sessions.has(params.sessionId)) throw acp.RequestError.invalidRequest(undefined, `Session ${params.sessionId} is already open`);
-      let session: AcpSession;
-      try {
-        session = await open(params.cwd, params.mcpServers ?? [], params.sessionId);
-      } catch (error) {
-        throw acp.RequestError.resourceNotFound(`${params.sessionId}: ${error instanceof Error ? error.message : String(error)}`);
-      }
+      const session = await reopen(params);
       session.replay();
       session.announce();
       await session.updates.flushed();
       return { modes: session.modes(), configOptions: session.configOptions(), _meta: session.meta() };
+    })
+    // As session/load, without the conversation replayed (the client shows what it has).
+    .onRequest("session/resume", async ({ params }) => {
+      const session = await reopen(params);
+      session.announce();
+      await session.updates.flushed();
+      return { modes: session.modes(), configOptions: session.configOptions(), _meta: session.meta() };
+    })
+    .onRequest("session/list", ({ params }) => {
+      if (params.cwd !== undefined && params.cwd !== null && !isAbsolute(params.cwd)) throw acp.RequestError.invalidParams({ cwd: params.cwd }, "cwd must be an absolute path");
+      return sessionPage(host.listSessions(params.cwd ?? undefined), params.cursor ?? undefined);
     })
     .onRequest("session/prompt", ({ params }) => find(params.sessionId).prompt(params.prompt))
     .onNotification("session/cancel", async ({ params }) => {
@@ -143,6 +160,19 @@ async function closeRuntime(runtime: AcpRuntime): Promise<void> {
   await bounded(runtime.extensions?.shutdown());
   await bounded(runtime.mcp?.dispose());
   runtime.session.dispose();
+}
+
+/** Sessions per session/list page; the cursor is the offset of the next one. */
+export const SESSION_PAGE = 50;
+
+export function sessionPage(all: readonly SessionSummary[], cursor: string | undefined): ListSessionsResponse {
+  const start = cursor === undefined ? 0 : Number(cursor);
+  if (cursor !== undefined && !(Number.isSafeInteger(start) && start >= 0 && String(start) === cursor)) throw acp.RequestError.invalidParams({ cursor }, "Unknown cursor");
+  const page = all.slice(start, start + SESSION_PAGE);
+  return {
+    sessions: page.map((s) => ({ sessionId: s.id, cwd: s.cwd, title: s.name ?? s.firstMessage?.slice(0, 200) ?? null, updatedAt: s.modified.toISOString(), _meta: { pi: { messageCount: s.messageCount } } })),
+    ...(start + SESSION_PAGE < all.length ? { nextCursor: String(start + SESSION_PAGE) } : {}),
+  };
 }
 
 /** ACP's cwd: an absolute path to an existing folder (the session's files, tools and trust hang on it). */

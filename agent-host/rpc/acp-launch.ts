@@ -4,7 +4,12 @@
  * extensions. Differences, for an editor that asks: the permission question is on for bash, edit
  * and write unless --confirm-tools says which, and the todo tool (the plan) is on.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { listSessions, type SessionSummary } from "../../shared/node/session-summary";
+import { defaultAgentDir } from "../ai/models/registry";
+import { defaultSessionDir } from "../session/persistence/session-file";
+import { loadSettings } from "../session/settings";
 import { loadAcpMode } from "../acp/load";
 import type { AcpRuntime, RuntimeRequest } from "../acp/host";
 import type { CliOptions } from "./cli-options";
@@ -40,7 +45,32 @@ export async function runAcpMode(options: CliOptions, version: string, warn: (me
     await runtime.ready;
     return runtime;
   };
-  return loadAcpMode().serveAcp({ input: process.stdin, output: process.stdout, version, createRuntime, warn });
+  const listSaved = (cwd: string | undefined) => savedSessions(options, cwd);
+  return loadAcpMode().serveAcp({ input: process.stdin, output: process.stdout, version, createRuntime, listSessions: listSaved, warn });
+}
+
+/**
+ * The saved sessions session/list shows: those of `cwd` (in the folder its sessions go to, as
+ * createSession resolves it: --session-dir, PI_CODING_AGENT_SESSION_DIR, the user's settings, or
+ * pi's folder per cwd), or without a cwd those of every folder; newest first. A project's own
+ * settings.json is not read here (it may be untrusted).
+ */
+function savedSessions(options: CliOptions, cwd: string | undefined): SessionSummary[] {
+  const agentDir = defaultAgentDir(process.env);
+  const base = cwd ?? process.cwd();
+  const fixed = options.sessionDir ?? process.env.PI_CODING_AGENT_SESSION_DIR ?? loadSettings(agentDir, base, false).settings.sessionDir;
+  let folders: string[];
+  if (fixed) folders = [resolve(base, fixed)];
+  else if (cwd) folders = [defaultSessionDir(agentDir, cwd)];
+  else {
+    const root = join(agentDir, "sessions");
+    folders = existsSync(root) ? readdirSync(root, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? [join(root, d.name)] : [])) : [];
+  }
+  const wanted = cwd === undefined ? undefined : resolve(cwd);
+  return folders
+    .flatMap((folder) => listSessions(folder))
+    .filter((s) => wanted === undefined || resolve(s.cwd) === wanted)
+    .sort((a, b) => b.modified.getTime() - a.modified.getTime());
 }
 
 /** The client's MCP servers, checked as mcp.json's entries are; one that does not pass is skipped with a warning. */

@@ -118,6 +118,29 @@ describe("ACP bridge: what an agent may ask of the client", function () {
     assert.ok(end?.result.content.some((c) => c.text === "built ok\n"), `the card shows the output: ${JSON.stringify(end)}`);
   });
 
+  it("an output flood reaches the card as a few bounded updates (the editor's terminal gets every chunk)", async () => {
+    let viewBytes = 0;
+    const { run, frames } = await connect(async (client, sessionId) => {
+      await client.notify("session/update", { sessionId, update: { sessionUpdate: "tool_call", toolCallId: "t1", title: "flood", kind: "execute", status: "in_progress", content: [] } });
+      // 20 MB in 4 KB writes, the agent asking to keep all of it.
+      const { terminalId } = await client.request("terminal/create", { sessionId, command: "node", args: ["-e", "const b = 'y'.repeat(4095) + '\\n'; for (let i = 0; i < 5120; i++) process.stdout.write(b)"], outputByteLimit: 1e12 });
+      await client.notify("session/update", { sessionId, update: { sessionUpdate: "tool_call_update", toolCallId: "t1", content: [{ type: "terminal", terminalId }] } });
+      await client.request("terminal/wait_for_exit", { sessionId, terminalId });
+      await client.notify("session/update", { sessionId, update: { sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed" } });
+    }, { cwd: workspace, terminalView: { created: () => undefined, output: (_id, chunk) => (viewBytes += chunk.length), exited: () => undefined } });
+    const started = Date.now();
+    await run();
+    const ms = Date.now() - started;
+    const cards = frames.filter((f) => f.type === "tool_execution_update" || f.type === "tool_execution_end");
+    const sizes = cards.map((f) => JSON.stringify(f).length);
+    console.log(`      20 MB of output: ${cards.length} card updates (largest ${Math.max(...sizes)} chars) in ${ms} ms`);
+    assert.equal(viewBytes, 20 * 1024 * 1024, "the editor's terminal got all of it");
+    assert.ok(cards.length <= ms / 100 + 5, `${cards.length} card updates in ${ms} ms`);
+    assert.ok(Math.max(...sizes) < 70_000, "each card holds the end of the output only");
+    const end = frames.find((f) => f.type === "tool_execution_end") as { result: { content: { text: string }[] } };
+    assert.match(end.result.content.at(-1)!.text, /^…\n[^]*y\n$/, "the result shows the output's end, said to be cut");
+  });
+
   it("Abort kills the commands the agent runs through our terminals", async () => {
     let killedBy: unknown;
     const { bridge, frames } = await connect(async (client, sessionId) => {

@@ -10,11 +10,14 @@
 import type * as acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
 export type { AcpFileServices } from "./acp-files";
 import type { AgentEvent, AgentMessage, CommandType } from "../../shared/protocol";
+import { currentModelOf, modelsOf, thinkingOf } from "./acp-config";
+import { SessionChoices } from "./acp-session-choices";
 import { answerQuery } from "./acp-queries";
 import { AcpEventTranslator } from "./acp-events";
 import { FileRequests, type AcpFileServices } from "./acp-files";
 import { PermissionDialogs } from "./acp-dialogs";
 import { AcpTerminals } from "./acp-terminals";
+import { Coalescer } from "./coalescer";
 import type { AcpSdk } from "./sdk";
 
 export interface AcpBridgeOptions {
@@ -39,6 +42,10 @@ export interface AcpBridgeOptions {
 }
 
 type Frame = Record<string, unknown> & { type: string; id?: string };
+
+/** A card shows the end of its terminal's output (the terminal keeps up to 1 MB; the editor's terminal shows it all). */
+const CARD_OUTPUT_BYTES = 64 * 1024;
+const CARD_REFRESH_MS = 100;
 type QueuedPrompt = { text: string; images: { data: string; mimeType: string }[] | undefined };
 
 const stopReasons: Record<string, "stop" | "length" | "aborted" | "error"> = {
@@ -55,12 +62,16 @@ export class AcpBridge {
   private readonly dialogs: PermissionDialogs;
   private readonly files: FileRequests;
   private readonly terminals: AcpTerminals;
+  /** Terminal output reaches the cards at most every CARD_REFRESH_MS, and before any update of theirs. */
+  private readonly cardOutput = new Coalescer<string>((id) => this.events.terminalOutput(id), CARD_REFRESH_MS);
   private commands: { name: string; description?: string }[] = [];
   private queue: { steering: QueuedPrompt[]; followUp: QueuedPrompt[] } = { steering: [], followUp: [] };
   private cancelled = false;
   agentInfo: acp.Implementation | undefined;
   agentCapabilities: acp.AgentCapabilities | undefined;
   modes: acp.SessionModeState | undefined;
+  /** The agent's config options (the model picker's), saved sessions' list, session/close. */
+  private readonly choices: SessionChoices;
 
   constructor(
     private readonly sdk: AcpSdk,
@@ -69,14 +80,18 @@ export class AcpBridge {
   ) {
     this.events = this.newTranslator();
     this.dialogs = new PermissionDialogs(toClient);
+    this.choices = new SessionChoices({ agent: () => this.connection!.agent, sessionId: () => this.sessionId!, name: () => this.name, capabilities: () => this.agentCapabilities, cwd: options.cwd, log: options.log });
     this.files = new FileRequests(options, () => this.name);
     this.terminals = new AcpTerminals(options.cwd, {
       created: (id, command) => options.terminalView?.created(id, command),
-      output: (id, text) => {
-        this.events.terminalOutput(id, text);
-        options.terminalView?.output(id, text);
+      output: (id, chunk) => {
+        this.cardOutput.changed(id);
+        options.terminalView?.output(id, chunk);
       },
-      exited: (id, status) => options.terminalView?.exited(id, status.exitCode ?? null),
+      exited: (id, status) => {
+        this.cardOutput.flush();
+        options.terminalView?.exited(id, status.exitCode ?? null);
+      },
     }, options.terminalEnv);
   }
 
@@ -108,13 +123,14 @@ export class AcpBridge {
   }
 
   dispose(): void {
+    this.cardOutput.dispose();
     this.dialogs.cancelAll();
     this.terminals.dispose();
     this.connection?.close();
   }
 
   private newTranslator(): AcpEventTranslator {
-    return new AcpEventTranslator((event) => this.emit(event), () => this.name);
+    return new AcpEventTranslator((event) => this.emit(event), () => this.name, (id) => this.terminals.tail(id, CARD_OUTPUT_BYTES));
   }
 
   private emit(event: AgentEvent): void {
@@ -126,7 +142,12 @@ export class AcpBridge {
       .client()
       .onNotification("session/update", ({ params }) => {
         if (params.sessionId !== this.sessionId) return;
+        this.cardOutput.flush();
         if (params.update.sessionUpdate === "current_mode_update" && this.modes) this.changeModes({ ...this.modes, currentModeId: params.update.currentModeId });
+        if (params.update.sessionUpdate === "config_option_update") {
+          this.choices.configOptions = params.update.configOptions;
+          this.options.onModes?.(this.modes); // a mode option may have changed
+        }
         if (params.update.sessionUpdate === "available_commands_update") this.commands = params.update.availableCommands.map((c) => ({ name: c.name, description: c.description }));
         this.events.handle(params.update);
       })
@@ -156,11 +177,81 @@ export class AcpBridge {
   }
 
   private async newSession(connection: acp.ClientConnection): Promise<void> {
+    await this.choices.closeSession(this.sessionId);
     const session = await connection.agent.request("session/new", { cwd: this.options.cwd, mcpServers: [] });
     this.sessionId = session.sessionId;
     this.changeModes(session.modes ?? undefined);
+    this.choices.configOptions = session.configOptions ?? [];
+    if (!session.modes) this.options.onModes?.(undefined); // a mode option may be there
     this.transcript.length = 0;
     this.events = this.newTranslator();
+  }
+
+
+
+  /** What the agent says it can do with saved sessions (initialize): list them, load one (with its history). */
+  get sessionSupport(): { list: boolean; load: boolean } {
+    return this.choices.support();
+  }
+
+  /** session/list for this folder (Resume Session's list). */
+  async listSessions(): Promise<acp.SessionInfo[]> {
+    await this.ready;
+    return this.choices.listSessions();
+  }
+
+  /**
+   * session/load: the agent reopens a saved session and replays it as session/updates, which
+   * become this bridge's transcript (get_messages: the chat shows it when the session id changes).
+   * Nothing of the replay streams to the chat. The run in progress, if any, is aborted first.
+   */
+  async loadSession(sessionId: string): Promise<void> {
+    await this.ready;
+    if (!this.sessionSupport.load) throw new Error(`${this.name} cannot reopen a session (no loadSession).`);
+    await this.abort();
+    const previousId = this.sessionId;
+    const replay = new AcpEventTranslator(() => undefined, () => this.name, (id) => this.terminals.tail(id, CARD_OUTPUT_BYTES), true);
+    this.sessionId = sessionId;
+    this.events = replay;
+    try {
+      const loaded = await this.connection!.agent.request("session/load", { sessionId, cwd: this.options.cwd, mcpServers: [] });
+      this.cardOutput.flush();
+      replay.finish("stop");
+      this.transcript.length = 0;
+      this.transcript.push(...replay.messages);
+      if (loaded.modes) this.changeModes(loaded.modes);
+      this.choices.configOptions = loaded.configOptions ?? this.choices.configOptions;
+      if (previousId !== sessionId) await this.choices.closeSession(previousId);
+    } catch (error) {
+      this.sessionId = previousId;
+      throw error;
+    } finally {
+      this.events = this.newTranslator();
+    }
+  }
+
+
+
+  /**
+   * The agent's own modes for our mode picker: its `modes` (session/set_mode), or for an agent
+   * that offers them as a config option of category "mode" only (opencode), that option's values
+   * (session/set_config_option).
+   */
+  modeChoice(): { current: string; available: { id: string; name: string; description?: string }[]; set(id: string): Promise<void> } | undefined {
+    if (this.modes) {
+      return { current: this.modes.currentModeId, available: this.modes.availableModes.map((m) => ({ id: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) })), set: (id) => this.setMode(id) };
+    }
+    const option = this.choices.modeOption();
+    if (!option) return undefined;
+    return {
+      current: option.currentValue,
+      available: option.values.map((v) => ({ id: v.value, name: v.name, ...(v.description ? { description: v.description } : {}) })),
+      set: async (id) => {
+        await this.ready;
+        await this.choices.setSelect("mode", id);
+        this.options.onModes?.(this.modes);
+      },
+    };
   }
 
   /** session/set_mode: one of the agent's own modes (our mode picker lists them). */
@@ -219,8 +310,25 @@ export class AcpBridge {
         this.queueChanged();
         return cleared;
       }
+      case "set_model":
+        return this.choices.setModel(String(frame.modelId ?? ""));
+      case "set_thinking_level": {
+        // The agent's thought_level option where it maps onto our levels; else there is nothing to set.
+        const level = String(frame.level ?? "");
+        if (thinkingOf(this.choices.configOptions) && level !== thinkingOf(this.choices.configOptions)?.current) await this.choices.setSelect("thought_level", level);
+        return undefined;
+      }
+      case "cycle_model": {
+        const models = modelsOf(this.choices.configOptions, this.name);
+        if (models.length < 2) return null;
+        const at = models.findIndex((m) => m.id === currentModelOf(this.choices.configOptions, this.name)?.id);
+        return { model: await this.choices.setModel(models[(at + 1) % models.length]!.id), thinkingLevel: thinkingOf(this.choices.configOptions)?.current ?? "off", isScoped: false };
+      }
       default:
-        return answerQuery(type, { sessionId: this.sessionId ?? "", name: this.name, streaming: this.run !== undefined, transcript: this.transcript, commands: this.commands });
+        return answerQuery(type, {
+          sessionId: this.sessionId ?? "", name: this.name, streaming: this.run !== undefined, transcript: this.transcript, commands: this.commands,
+          models: modelsOf(this.choices.configOptions, this.name), model: currentModelOf(this.choices.configOptions, this.name), thinking: thinkingOf(this.choices.configOptions),
+        });
     }
   }
 
@@ -252,6 +360,7 @@ export class AcpBridge {
   private endRun(stopReason: "stop" | "length" | "aborted" | "error", errorMessage?: string): void {
     const events = this.events;
     if (stopReason === "error" || stopReason === "aborted") this.terminals.killAll();
+    this.cardOutput.flush();
     events.finish(stopReason, errorMessage);
     if (errorMessage && stopReason === "error" && !events.messages.some((m) => m.role === "assistant")) {
       // A failed turn with no text: an assistant message that says why (the chat shows it as an error).

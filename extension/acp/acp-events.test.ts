@@ -67,14 +67,44 @@ describe("ACP session/update as Pi events", () => {
   });
 
   it("terminal output shows in the card of the call that embeds the terminal", () => {
-    const { t, events } = translator();
+    const held = new Map<string, string>();
+    const events: AgentEvent[] = [];
+    const t = new AcpEventTranslator((e) => events.push(e), () => "Agent", (id) => held.get(id));
     t.handle({ sessionUpdate: "tool_call", toolCallId: "c2", title: "make", kind: "execute", content: [{ type: "terminal", terminalId: "term-1" }] });
-    t.terminalOutput("term-1", "building\n");
+    held.set("term-1", "building\n");
+    t.terminalOutput("term-1");
     const update = events.at(-1);
     assert.ok(update?.type === "tool_execution_update");
     assert.deepEqual(update.partialResult.content, [{ type: "text", text: "building\n" }]);
-    t.terminalOutput("term-9", "elsewhere");
+    held.set("term-9", "elsewhere");
+    t.terminalOutput("term-9");
     assert.equal(events.at(-1), update, "another terminal's output is not this card's");
+  });
+
+  it("output that came before the agent embedded its terminal shows, and stays when a later update replaces the content (claude-code-acp)", () => {
+    const held = new Map<string, string>([["term-1", "out-42\n"]]);
+    const events: AgentEvent[] = [];
+    const t = new AcpEventTranslator((e) => events.push(e), () => "Agent", (id) => held.get(id));
+    t.handle({ sessionUpdate: "tool_call", toolCallId: "c5", title: "Terminal", kind: "execute", rawInput: {} });
+    // The command ran and wrote before this update linked its terminal to the call.
+    t.handle({ sessionUpdate: "tool_call_update", toolCallId: "c5", status: "in_progress", content: [{ type: "terminal", terminalId: "term-1" }] });
+    const update = events.at(-1);
+    assert.ok(update?.type === "tool_execution_update");
+    assert.deepEqual(update.partialResult.content, [{ type: "text", text: "out-42\n" }]);
+    t.handle({ sessionUpdate: "tool_call_update", toolCallId: "c5", status: "completed", content: [] });
+    const end = events.at(-1);
+    assert.ok(end?.type === "tool_execution_end" && !end.isError);
+    assert.deepEqual(end.result.content, [{ type: "text", text: "out-42\n" }], "the result keeps the terminal's output");
+  });
+
+  it("a command first announced by a placeholder title gets its card's start again once its command is known (the header shows the command)", () => {
+    const { t, events } = translator();
+    t.handle({ sessionUpdate: "tool_call", toolCallId: "c6", title: "Terminal", kind: "execute", rawInput: {} });
+    t.noteToolCall({ toolCallId: "c6", title: "`ls -la`", rawInput: { command: "ls -la", description: "List" } });
+    const starts = events.filter((e) => e.type === "tool_execution_start");
+    assert.deepEqual(starts.map((e) => e.type === "tool_execution_start" && (e.args as { command?: string }).command), ["Terminal", "ls -la"]);
+    t.handle({ sessionUpdate: "tool_call_update", toolCallId: "c6", title: "List" });
+    assert.equal(events.filter((e) => e.type === "tool_execution_start").length, 2, "a new title alone does not start it again");
   });
 
   it("a cancelled turn ends the open cards as cancelled errors, and the message as aborted", () => {

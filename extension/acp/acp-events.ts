@@ -56,6 +56,10 @@ export function planPhases(entries: readonly acp.PlanEntry[]): TodoPhase[] {
   return [{ id: "acp-plan", name: "Plan", tasks: entries.map((entry, i) => ({ id: String(i + 1), content: entry.content, status: status(entry.status) })) }];
 }
 
+/** A bash card's command (what its header shows); undefined for other cards. */
+const commandOf = (tool: { toolName: string; args: Record<string, unknown> }): string | undefined =>
+  tool.toolName === "bash" && typeof tool.args.command === "string" ? tool.args.command : undefined;
+
 interface OpenTool {
   toolName: string;
   args: Record<string, unknown>;
@@ -65,8 +69,10 @@ interface OpenTool {
   startedAt: number;
   /** The file its tool_execution_start named, as an edit or a write. */
   startPath: string | undefined;
-  /** Terminal output shown in the card (served by our terminals, see acp-terminals.ts). */
-  terminalText: string;
+  /** The command its last start showed (bash cards). */
+  shownCommand: string | undefined;
+  /** Every terminal its content ever embedded: their output stays in the card (ours run them, acp-terminals.ts). */
+  terminalIds: string[];
 }
 
 /** Turns one session's updates into Pi events, keeping the streamed assistant message open between chunks. */
@@ -81,6 +87,14 @@ export class AcpEventTranslator {
   constructor(
     private readonly emit: Emit,
     private readonly agentName: () => string,
+    /** The output a terminal holds now (its end, bounded): read whenever a card is shown. */
+    private readonly terminalText: (terminalId: string) => string | undefined = () => undefined,
+    /**
+     * A saved conversation replayed (session/load): the user's chunks become user messages and
+     * each tool call an assistant message holding the call before its result, as get_messages gives
+     * a Pi session (the chat draws its cards from them).
+     */
+    private readonly history = false,
   ) {}
 
   /** The tool calls not finished yet (for cancel and for the fs write's card). */
@@ -94,6 +108,8 @@ export class AcpEventTranslator {
         return this.chunk("text", update.content);
       case "agent_thought_chunk":
         return this.chunk("thinking", update.content);
+      case "user_message_chunk":
+        return this.history ? this.userChunk(update.content) : undefined;
       case "tool_call":
         return this.toolCall(update);
       case "tool_call_update":
@@ -142,11 +158,13 @@ export class AcpEventTranslator {
     };
   }
 
-  /** Shows output written by a terminal the agent embedded in a tool call (ours run it). */
-  terminalOutput(terminalId: string, text: string): void {
+  /**
+   * A terminal has new output (ours run it): the cards embedding it show it again. Output that came
+   * before the agent embedded the terminal is shown once it does (resultOf reads the terminal).
+   */
+  terminalOutput(terminalId: string): void {
     for (const [toolCallId, tool] of this.tools) {
-      if (!tool.content.some((c) => c.type === "terminal" && c.terminalId === terminalId)) continue;
-      tool.terminalText = text;
+      if (!tool.terminalIds.includes(terminalId)) continue;
       this.emit({ type: "tool_execution_update", toolCallId, toolName: tool.toolName, args: tool.args, partialResult: this.resultOf(tool) });
     }
   }
@@ -155,6 +173,15 @@ export class AcpEventTranslator {
   finish(stopReason: AssistantMessage["stopReason"], errorMessage?: string): void {
     this.closeMessage(stopReason, errorMessage);
     for (const [toolCallId, tool] of [...this.tools]) this.endTool(toolCallId, tool, stopReason === "aborted" ? "cancelled" : "failed");
+  }
+
+  private userChunk(content: acp.ContentBlock): void {
+    this.closeMessage("stop");
+    const text = content.type === "text" ? content.text : content.type === "resource_link" ? content.uri : undefined;
+    if (text === undefined) return;
+    const last = this.messages.at(-1);
+    if (last?.role === "user" && typeof last.content === "string") last.content += text;
+    else this.messages.push({ role: "user", content: text, timestamp: Date.now() });
   }
 
   private chunk(kind: "text" | "thinking", content: acp.ContentBlock): void {
@@ -208,7 +235,9 @@ export class AcpEventTranslator {
     if (existing) return this.toolUpdate({ ...update, sessionUpdate: "tool_call_update" });
     const { toolName, args } = piToolOf(update);
     const startPath = (toolName === "edit" || toolName === "write") && typeof args.path === "string" ? args.path : undefined;
-    const tool: OpenTool = { toolName, args, title: update.title, kind: update.kind ?? undefined, content: update.content ?? [], startedAt: Date.now(), terminalText: "", startPath };
+    const tool: OpenTool = { toolName, args, title: update.title, kind: update.kind ?? undefined, content: [], startedAt: Date.now(), terminalIds: [], startPath, shownCommand: undefined };
+    tool.shownCommand = commandOf(tool);
+    this.setContent(tool, update.content ?? []);
     this.tools.set(update.toolCallId, tool);
     this.emit({ type: "tool_execution_start", toolCallId: update.toolCallId, toolName, args });
     this.afterStatus(update.toolCallId, tool, update.status ?? undefined);
@@ -223,7 +252,7 @@ export class AcpEventTranslator {
     }
     if (update.title) tool.title = update.title;
     if (update.kind) tool.kind = update.kind;
-    if (update.content) tool.content = update.content;
+    if (update.content) this.setContent(tool, update.content);
     if (update.content || update.rawInput || update.title) tool.args = { ...tool.args, ...piToolOf({ ...tool, rawInput: update.rawInput ?? tool.args, content: tool.content, locations: update.locations ?? null }).args };
     // An agent that streams a call's input (opencode) can start it before its path is known: the
     // start is sent again once the path is there, as the checkpoint recorder and the review take
@@ -231,9 +260,22 @@ export class AcpEventTranslator {
     if (tool.startPath === undefined && (tool.toolName === "edit" || tool.toolName === "write") && typeof tool.args.path === "string") {
       tool.startPath = tool.args.path;
       this.emit({ type: "tool_execution_start", toolCallId: update.toolCallId, toolName: tool.toolName, args: tool.args });
+      tool.shownCommand = commandOf(tool);
+    } else if (commandOf(tool) !== tool.shownCommand) {
+      // Likewise a command first announced by a placeholder title (claude-code-acp's "Terminal"): the
+      // card's header is its start's, so the start is sent again with the command.
+      tool.shownCommand = commandOf(tool);
+      this.emit({ type: "tool_execution_start", toolCallId: update.toolCallId, toolName: tool.toolName, args: tool.args });
+      if (!update.content && this.resultOf(tool).content.length > 0) this.emit({ type: "tool_execution_update", toolCallId: update.toolCallId, toolName: tool.toolName, args: tool.args, partialResult: this.resultOf(tool) });
     }
     if (update.content) this.emit({ type: "tool_execution_update", toolCallId: update.toolCallId, toolName: tool.toolName, args: tool.args, partialResult: this.resultOf(tool) });
     this.afterStatus(update.toolCallId, tool, update.status ?? undefined);
+  }
+
+  /** A call's content is replaced by each update (the spec's rule); the terminals it embedded are kept. */
+  private setContent(tool: OpenTool, content: acp.ToolCallContent[]): void {
+    tool.content = content;
+    for (const item of content) if (item.type === "terminal" && !tool.terminalIds.includes(item.terminalId)) tool.terminalIds.push(item.terminalId);
   }
 
   private afterStatus(toolCallId: string, tool: OpenTool, status: string | undefined): void {
@@ -245,12 +287,16 @@ export class AcpEventTranslator {
     const result = this.resultOf(tool);
     if (how === "cancelled") result.content.push({ type: "text", text: "(cancelled)" });
     this.emit({ type: "tool_execution_end", toolCallId, toolName: tool.toolName, result, isError: how !== "completed", durationMs: Date.now() - tool.startedAt });
+    if (this.history) this.messages.push({ ...this.assistant("toolUse"), content: [{ type: "toolCall", id: toolCallId, name: tool.toolName, arguments: tool.args }] });
     this.messages.push({ role: "toolResult", toolCallId, toolName: tool.toolName, content: result.content, details: result.details, isError: how !== "completed", timestamp: Date.now() });
   }
 
   private resultOf(tool: OpenTool): ToolResult & { content: TextOrImage[] } {
     const content = contentToText(tool.content);
-    if (tool.terminalText) content.push({ type: "text", text: tool.terminalText });
+    for (const terminalId of tool.terminalIds) {
+      const text = this.terminalText(terminalId);
+      if (text) content.push({ type: "text", text });
+    }
     return { content, details: { acp: { title: tool.title, kind: tool.kind } } };
   }
 }

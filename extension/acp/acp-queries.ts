@@ -3,7 +3,7 @@
  * session id, the transcript it built, the agent's commands), or refused with a sentence that
  * says ACP has no equivalent (the chat shows it). Plain: no SDK, no I/O.
  */
-import type { AgentMessage, CommandType, SessionState } from "../../shared/protocol";
+import type { AgentMessage, CommandType, Model, SessionState, ThinkingLevel } from "../../shared/protocol";
 
 export interface BridgeView {
   sessionId: string;
@@ -11,6 +11,11 @@ export interface BridgeView {
   streaming: boolean;
   transcript: readonly AgentMessage[];
   commands: readonly { name: string; description?: string }[];
+  /** The agent's models (its config option of category model), and the current one. */
+  models: readonly Model[];
+  model: Model | null;
+  /** The agent's thought_level option as our levels, if it maps onto them. */
+  thinking: { levels: ThinkingLevel[]; current: ThinkingLevel } | undefined;
 }
 
 /** What no ACP agent can do: the chat's commands for them are refused with this. */
@@ -21,8 +26,6 @@ export const noEquivalent: Partial<Record<CommandType, string>> = {
   switch_session: "Reopening a Pi session file is not available with an ACP agent.",
   compact: "ACP has no compaction command: the agent compacts on its own, if it does.",
   bash: "Running a command as the user goes through the agent's own tools with an ACP agent.",
-  set_model: "This ACP agent chooses its model itself.",
-  cycle_model: "This ACP agent chooses its model itself.",
   export_html: "Export is not available for ACP sessions.",
   set_host_tools: "ACP agents take no host tools: the editor serves their files and terminals instead.",
   set_permission_mode: "This ACP agent has its own modes (see its mode picker).",
@@ -31,13 +34,13 @@ export const noEquivalent: Partial<Record<CommandType, string>> = {
 
 /** Settings an ACP agent has no word for: accepted, nothing to do. */
 const accepted = new Set<CommandType>([
-  "set_session_name", "set_thinking_level", "set_steering_mode", "set_follow_up_mode", "set_auto_compaction", "set_auto_retry", "abort_retry", "abort_bash", "set_interrupt_mode",
+  "set_session_name", "set_steering_mode", "set_follow_up_mode", "set_auto_compaction", "set_auto_retry", "abort_retry", "abort_bash", "set_interrupt_mode",
 ]);
 
 export function sessionState(view: BridgeView): SessionState {
   return {
-    model: null,
-    thinkingLevel: "off",
+    model: view.model,
+    thinkingLevel: view.thinking?.current ?? "off",
     isStreaming: view.streaming,
     isCompacting: false,
     steeringMode: "all",
@@ -72,9 +75,9 @@ export function answerQuery(type: CommandType, view: BridgeView): unknown {
     case "get_commands":
       return { commands: view.commands.map((c) => ({ name: c.name, description: c.description, source: "extension" })) };
     case "get_available_models":
-      return { models: [] };
+      return { models: view.models };
     case "get_available_thinking_levels":
-      return { levels: ["off"] };
+      return { levels: view.thinking?.levels ?? ["off"] };
     case "get_tree":
       return { tree: [], leafId: null };
     case "get_entries":

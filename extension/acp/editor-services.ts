@@ -9,22 +9,66 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { AcpFileServices } from "./acp-bridge";
+import { terminalCommandText } from "./acp-terminals";
+import { iconsAsText } from "../ui/plain-text";
 
 function openDocument(absPath: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === absPath);
 }
 
-interface ShownTerminal {
-  terminal: vscode.Terminal;
-  write: vscode.EventEmitter<string>;
-  close: vscode.EventEmitter<number | void>;
-  shown: number;
+/**
+ * One agent command's VS Code pseudo-terminal. What is written before VS Code opens it (a fast
+ * command is often done by then) VS Code would drop: it is held until `open`, its end only
+ * (HELD_BEFORE_OPEN characters), as the terminal's scrollback would keep.
+ */
+class ShownTerminal implements vscode.Disposable {
+  readonly terminal: vscode.Terminal;
+  private readonly writes = new vscode.EventEmitter<string>();
+  private readonly closes = new vscode.EventEmitter<number | void>();
+  private held: string | undefined = "";
+
+  constructor(name: string, header: string) {
+    this.held = header;
+    this.terminal = vscode.window.createTerminal({
+      name,
+      isTransient: true,
+      pty: {
+        onDidWrite: this.writes.event,
+        onDidClose: this.closes.event,
+        open: () => {
+          const held = this.held;
+          this.held = undefined;
+          if (held) this.writes.fire(held);
+        },
+        close: () => undefined,
+      },
+    });
+  }
+
+  write(text: string): void {
+    if (this.held === undefined) return this.writes.fire(text);
+    this.held += text;
+    if (this.held.length > 2 * HELD_BEFORE_OPEN) this.held = `…\r\n${this.held.slice(-HELD_BEFORE_OPEN)}`;
+  }
+
+  dispose(): void {
+    this.terminal.dispose();
+    this.writes.dispose();
+    this.closes.dispose();
+  }
 }
+
+const HELD_BEFORE_OPEN = 1_000_000;
+
+/** Foreign text as a terminal tab's name: one line of at most 40 characters, no control characters. */
+const tabText = (text: string) => iconsAsText(terminalCommandText(text).replace(/\\u[0-9a-f]{4}|\s+/g, " ").slice(0, 40));
+const SHOWN_TERMINALS = 10;
 
 export class AcpEditorServices implements AcpFileServices, vscode.Disposable {
   private readonly terminals = new Map<string, ShownTerminal>();
 
-  constructor(private readonly agentName: string) {}
+  /** `agentName`: the agent's name now (it names itself once initialized). */
+  constructor(private readonly agentName: () => string) {}
 
   async readTextFile(absPath: string): Promise<string> {
     const document = openDocument(absPath);
@@ -50,35 +94,30 @@ export class AcpEditorServices implements AcpFileServices, vscode.Disposable {
   }
 
   created(terminalId: string, command: string): void {
-    const write = new vscode.EventEmitter<string>();
-    const close = new vscode.EventEmitter<number | void>();
-    const terminal = vscode.window.createTerminal({
-      name: `${this.agentName}: ${command.slice(0, 40)}`,
-      isTransient: true,
-      pty: { onDidWrite: write.event, onDidClose: close.event, open: () => write.fire(`$ ${command}\r\n`), close: () => undefined },
-    });
-    this.terminals.set(terminalId, { terminal, write, close, shown: 0 });
+    // The command is the agent's text: shown with its control characters escaped, so that it cannot
+    // drive the terminal (clear it, set its title, forge lines or links) or fake the tab's name.
+    const shownCommand = terminalCommandText(command);
+    const name = `${tabText(this.agentName())}: ${tabText(command)}`;
+    this.terminals.set(terminalId, new ShownTerminal(name, `$ ${shownCommand.replace(/\n/g, "\r\n")}\r\n`));
+    // An agent that runs many commands leaves the last SHOWN_TERMINALS open, not one per command.
+    for (const [id, shown] of this.terminals) {
+      if (this.terminals.size <= SHOWN_TERMINALS) break;
+      shown.dispose();
+      this.terminals.delete(id);
+    }
   }
 
-  output(terminalId: string, text: string): void {
-    const shown = this.terminals.get(terminalId);
-    if (!shown) return;
-    // The text kept so far: write what is new (a cut at the front shows from the new start).
-    const fresh = text.length >= shown.shown ? text.slice(shown.shown) : text;
-    shown.shown = text.length;
-    shown.write.fire(fresh.replace(/\r?\n/g, "\r\n"));
+  /** A chunk of the command's output, as it came: a terminal shows what a command writes. */
+  output(terminalId: string, chunk: string): void {
+    this.terminals.get(terminalId)?.write(chunk.replace(/\r?\n/g, "\r\n"));
   }
 
   exited(terminalId: string, exitCode: number | null): void {
-    this.terminals.get(terminalId)?.write.fire(`\r\n[exit ${exitCode ?? "killed"}]\r\n`);
+    this.terminals.get(terminalId)?.write(`\r\n[exit ${exitCode ?? "killed"}]\r\n`);
   }
 
   dispose(): void {
-    for (const shown of this.terminals.values()) {
-      shown.terminal.dispose();
-      shown.write.dispose();
-      shown.close.dispose();
-    }
+    for (const shown of this.terminals.values()) shown.dispose();
     this.terminals.clear();
   }
 }

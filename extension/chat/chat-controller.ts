@@ -182,7 +182,7 @@ export class ChatController implements vscode.Disposable {
 
   /** Once per transcript, at its top (a loaded session gets it again): replaced in place after a restart, never repeated. */
   private noteSafeguards(capabilities: AgentCapabilities): void {
-    this.safeguards = safeguardsNote({ capabilities, sandbox: this.supervisor.sandboxNote, sandboxMode: settings.sandboxMode, editorToolsVia: this.supervisor.agent.editorToolsVia });
+    this.safeguards = safeguardsNote({ capabilities, sandbox: this.supervisor.sandboxNote, sandboxMode: settings.sandboxMode, editorToolsVia: this.supervisor.agent.editorToolsVia, acpAgent: this.supervisor.acpAgentName });
     if (this.safeguards && !this.transcript.get(SAFEGUARDS_KEY, "notice")) this.transcript.upsert(this.safeguards);
   }
 

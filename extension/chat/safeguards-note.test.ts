@@ -21,4 +21,13 @@ describe("safeguards note: what the chat says of an agent without our policy", (
     assert.match(safeguardsNote({ capabilities: pi, sandbox: undefined, sandboxMode: "read-only" })!.text, /only in its own folder \(pi\.sandbox\.mode is read-only\)/);
     assert.match(safeguardsNote({ capabilities: { ...pi, flavor: "pi-legacy" }, sandbox: undefined, sandboxMode: "read-only" })!.title!, /with pi$/);
   });
+
+  it("an ACP agent by its name: its own rules and modes, what the editor does for it, what ACP lacks (not pi's note: it reads unsaved buffers through the editor)", () => {
+    const note = safeguardsNote({ capabilities: pi, sandbox: { label: "Not sandboxed", detail: "ACP: node runs with all your permissions." }, sandboxMode: "workspace-write", acpAgent: "Claude Code" });
+    assert.equal(note?.title, "Safeguards with Claude Code");
+    assert.match(note!.text, /^Claude Code is an ACP agent/);
+    assert.match(note!.text, /Sandbox: Not sandboxed\. ACP: node runs with all your permissions\./);
+    assert.match(note!.text, /no session tree, fork, compaction or Pi extension UI/);
+    assert.doesNotMatch(note!.text, /\bpi\b|cannot read the editor's unsaved buffers/);
+  });
 });

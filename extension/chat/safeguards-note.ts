@@ -17,10 +17,13 @@ export interface SafeguardsFacts {
   sandboxMode: "read-only" | "workspace-write" | "full-access";
   /** How the editor's tools reach it (the editor bridge for pi 0.x), when they do. */
   editorToolsVia?: EditorToolsVia | undefined;
+  /** An ACP agent, by the name it gives: what it gets here differs from pi's. */
+  acpAgent?: string | undefined;
 }
 
 /** The note, or undefined for an agent that keeps our policy (the bundled host: permission modes, questions). */
-export function safeguardsNote({ capabilities, sandbox, sandboxMode, editorToolsVia }: SafeguardsFacts): ChatItemOf<"notice"> | undefined {
+export function safeguardsNote({ capabilities, sandbox, sandboxMode, editorToolsVia, acpAgent }: SafeguardsFacts): ChatItemOf<"notice"> | undefined {
+  if (acpAgent !== undefined) return acpNote(acpAgent, sandbox);
   if (capabilities.permissionModes) return undefined;
   // Named by what it is (probed), not by its command (which may be `node` or a path).
   const name = capabilities.flavor === "omp" ? "omp" : "pi";
@@ -34,4 +37,20 @@ export function safeguardsNote({ capabilities, sandbox, sandboxMode, editorTools
   ];
   if (!capabilities.hostTools && editorToolsVia !== "bridge") lines.push(`• It cannot read the editor's unsaved buffers or diagnostics: it sees files as saved.`);
   return { key: SAFEGUARDS_KEY, kind: "notice", title: `Safeguards with ${name}`, text: lines.join("\n") };
+}
+
+/**
+ * An ACP agent: its own rules and modes, what the editor does for it (its questions, the files and
+ * terminals it asks of the editor), and what ACP has no word for, said rather than offered.
+ */
+function acpNote(agent: string, sandbox: SafeguardsFacts["sandbox"]): ChatItemOf<"notice"> {
+  const lines = [
+    `${agent} is an ACP agent: it runs its tools by its own rules, not the editor's.`,
+    `• It asks when it chooses to, in its own modes (the mode picker lists them); our Plan and Ask modes are not available with it.`,
+    `• Sandbox: ${sandbox ? `${sandbox.label}. ${sandbox.detail}` : "on, as the header says."}`,
+    `• Files it reads and writes through the editor see unsaved buffers, and its writes are reviewed per hunk and checkpointed; what it writes on its own the Changes view still lists.`,
+    `• Commands it runs through the editor show in a terminal and stop on Abort.`,
+    `• ACP has no session tree, fork, compaction or Pi extension UI: those commands say so.`,
+  ];
+  return { key: SAFEGUARDS_KEY, kind: "notice", title: `Safeguards with ${agent}`, text: lines.join("\n") };
 }

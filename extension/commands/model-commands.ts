@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import type { ThinkingLevel } from "../../shared/protocol";
-import { quickPickText } from "../ui/plain-text";
+import { notificationText, quickPickText } from "../ui/plain-text";
 import { commandTitle, run, type CommandContext } from "./context";
 
 const allLevels: ThinkingLevel[] = ["off", "minimal", "low", "medium", "high", "xhigh", "max"];
@@ -10,6 +10,11 @@ export function registerModelCommands(ctx: CommandContext): vscode.Disposable[] 
     vscode.commands.registerCommand("pi.switchModel", () =>
       run(ctx, "Switching the model", async (client) => {
         const [{ models }, state] = await Promise.all([client.request("get_available_models", {}), client.request("get_state", {})]);
+        const acpAgent = ctx.supervisor.acpAgentName;
+        if (models.length === 0 && acpAgent !== undefined) {
+          // Not a missing key: an ACP agent that offers no model option chooses its model itself.
+          return void vscode.window.showInformationMessage(`Pi: ${notificationText(acpAgent)} offers no model choice over ACP: it chooses its model itself.`);
+        }
         if (models.length === 0) {
           const choice = await vscode.window.showWarningMessage("Pi: no model has credentials. Set an API key first.", "Set API Key");
           if (choice) await vscode.commands.executeCommand("pi.setApiKey");

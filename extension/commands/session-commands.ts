@@ -5,6 +5,9 @@ import type { RpcClient } from "../../shared/rpc";
 import { withoutContext } from "../chat/context/context-format";
 import { commandTitle, run, type CommandContext } from "./context";
 import { listSessions, type SessionSummary } from "./session-list";
+import { notificationText, quickPickText } from "../ui/plain-text";
+import { acpResumeLack, acpSessionRows } from "./acp-session-items";
+import type { AgentSessions } from "../supervision/agent-supervisor";
 
 /**
  * An export's path in the extension's storage (folder 0700), named after the session: exports hold
@@ -40,6 +43,23 @@ function sessionItem(session: SessionSummary, current: string | undefined): vsco
   };
 }
 
+/**
+ * Resume Session with an ACP agent: its own saved sessions (session/list), reopened with their
+ * history (session/load), where it declares both; else a sentence that says what it lacks.
+ */
+async function resumeAcpSession(ctx: CommandContext, client: RpcClient, sessions: AgentSessions): Promise<void> {
+  const lack = acpResumeLack(sessions.agentName, sessions.canLoad, sessions.canList);
+  if (lack) return void vscode.window.showInformationMessage(lack);
+  const state = await ctx.supervisor.agent.refresh(client);
+  const listed = await sessions.list();
+  if (listed.length === 0) return void vscode.window.showInformationMessage(`Pi: ${notificationText(sessions.agentName)} has no saved sessions for this workspace yet.`);
+  const picked = await vscode.window.showQuickPick(acpSessionRows(listed, state.sessionId), { title: commandTitle(ctx, "Pi: Resume Session"), placeHolder: `${quickPickText(sessions.agentName)}'s sessions of this workspace`, matchOnDescription: true, matchOnDetail: true });
+  if (!picked || picked.sessionId === state.sessionId) return;
+  if (!(await idleFirst(ctx, client, "switch sessions"))) return;
+  await sessions.load(picked.sessionId);
+  await ctx.supervisor.agent.refresh(client);
+}
+
 /** The session commands of one session (`ctx.supervisor`'s): what the palette and the chat header's menu run. */
 export function sessionCommandActions(ctx: CommandContext) {
   return {
@@ -52,6 +72,8 @@ export function sessionCommandActions(ctx: CommandContext) {
       }),
     resumeSession: () =>
       run(ctx, "Resuming a session", async (client) => {
+        const acpSessions = ctx.supervisor.agentSessions;
+        if (acpSessions) return resumeAcpSession(ctx, client, acpSessions);
         const state = await ctx.supervisor.agent.refresh(client);
         if (!state.sessionFile) {
           void vscode.window.showInformationMessage("Pi: this agent keeps no session files (was it started with --no-session?).");
@@ -73,6 +95,9 @@ export function sessionCommandActions(ctx: CommandContext) {
       }),
     forkFromMessage: () =>
       run(ctx, "Forking", async (client) => {
+        // Said before a message is picked, not after: ACP has no session tree to fork.
+        const acpAgent = ctx.supervisor.acpAgentName;
+        if (acpAgent !== undefined) return void vscode.window.showInformationMessage(`Pi: ACP has no session tree: forking is not available with ${notificationText(acpAgent)}.`);
         const omp = ctx.supervisor.capabilities?.forkCommand === "branch";
         const { messages } = omp ? await client.request("get_branch_messages", {}) : await client.request("get_fork_messages", {});
         if (messages.length === 0) return void vscode.window.showInformationMessage("Pi: there is no user message to fork from yet.");

@@ -29,6 +29,16 @@ export interface AgentModes {
   available: { id: string; name: string; description?: string }[];
   set(id: string): Promise<void>;
 }
+
+/** An ACP agent's saved sessions (session/list, session/load), where it declares them. */
+export interface AgentSessions {
+  agentName: string;
+  canList: boolean;
+  canLoad: boolean;
+  list(): Promise<{ sessionId: string; title?: string; updatedAt?: string }[]>;
+  /** Reopens one; its history becomes the chat's (get_messages). */
+  load(sessionId: string): Promise<void>;
+}
 import { bridgeEditorToolsNote, noEditorToolsNote } from "./capability-notes";
 
 /** The VS Code MCP servers offered to the host travel in one environment variable: at most this long. */
@@ -153,9 +163,28 @@ export class AgentSupervisor implements vscode.Disposable {
   /** The running ACP agent's own modes (its mode picker), or undefined for Pi agents and ACP agents without modes. */
   get agentModes(): AgentModes | undefined {
     const transport = this.current?.transport;
-    if (!(transport instanceof AcpTransport) || !transport.bridge.modes) return undefined;
+    return transport instanceof AcpTransport ? transport.bridge.modeChoice() : undefined;
+  }
+
+  /** The running agent's name when it speaks ACP (as it names itself), else undefined. */
+  get acpAgentName(): string | undefined {
+    const transport = this.current?.transport;
+    return transport instanceof AcpTransport ? transport.bridge.name : undefined;
+  }
+
+  /** The running ACP agent's saved sessions (Resume Session), or undefined for Pi agents. */
+  get agentSessions(): AgentSessions | undefined {
+    const transport = this.current?.transport;
+    if (!(transport instanceof AcpTransport)) return undefined;
     const { bridge } = transport;
-    return { current: bridge.modes!.currentModeId, available: bridge.modes!.availableModes.map((m) => ({ id: m.id, name: m.name, description: m.description ?? undefined })), set: (id) => bridge.setMode(id) };
+    const { list, load } = bridge.sessionSupport;
+    return {
+      agentName: bridge.name,
+      canList: list,
+      canLoad: load,
+      list: async () => (await bridge.listSessions()).map((s) => ({ sessionId: s.sessionId, ...(s.title ? { title: s.title } : {}), ...(s.updatedAt ? { updatedAt: s.updatedAt } : {}) })),
+      load: (sessionId) => bridge.loadSession(sessionId),
+    };
   }
 
   get capabilities(): AgentCapabilities | undefined {
@@ -269,11 +298,14 @@ export class AgentSupervisor implements vscode.Disposable {
 
   /** An ACP agent: the SDK is loaded now (not before), files and terminals are the editor's. */
   private async spawnAcp(launch: AgentLaunch, spawnable: { command: string; args: string[] }, sandboxed: boolean): Promise<AcpTransport> {
-    const editor = new AcpEditorServices(launch.label.replace(/^ACP: /, ""));
+    let named: () => string = () => launch.label.replace(/^ACP: /, "");
+    // Its terminals are named by the name it gives itself once initialized (not `node`).
+    const editor = new AcpEditorServices(() => named());
     const transport = await AcpTransport.spawn(
       { command: spawnable.command, args: spawnable.args, cwd: launch.cwd, env: launch.env },
       { agentName: launch.label.replace(/^ACP: /, ""), files: editor, terminalView: editor, sandboxed, terminalEnv: launch.env, log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() },
     );
+    named = () => transport.bridge.name;
     transport.onClose(() => editor.dispose());
     return transport;
   }

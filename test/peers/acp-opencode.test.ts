@@ -137,6 +137,31 @@ describe("ACP client with the real opencode (offline)", function () {
     assert.equal(fs.existsSync(target), false);
     assert.deepEqual(writes, []);
   });
+
+  it("opencode's modes (its config option of category mode) in our mode picker: listed as it names them, plan set through session/set_config_option", async () => {
+    const modes = peer.transport.bridge.modeChoice();
+    assert.ok(modes, "opencode offers modes");
+    assert.equal(modes.current, "build");
+    assert.deepEqual(modes.available.map((m) => m.id).sort(), ["build", "plan"]);
+    await modes.set("plan");
+    assert.equal(peer.transport.bridge.modeChoice()?.current, "plan");
+    await assert.rejects(modes.set("root"), /has no mode root/);
+  });
+
+  it("opencode's models (its model config option) in our model picker: set_model sends session/set_config_option and the next request uses it", async () => {
+    const { models } = await client.request("get_available_models", {});
+    assert.ok(models.some((m) => m.id === "mock/mock") && models.some((m) => m.id === "mock/mock-large"), models.map((m) => m.id).join(", "));
+    assert.equal((await client.request("get_state", {})).model?.id, "mock/mock");
+    const set = await client.request("set_model", { provider: "OpenCode", modelId: "mock/mock-large" });
+    assert.equal(set.id, "mock/mock-large");
+    assert.equal((await client.request("get_state", {})).model?.id, "mock/mock-large");
+    answerByContent(llm, () => ({ text: "from the large one" }));
+    await client.request("prompt", { message: "which model?" });
+    await client.waitForSettled(60_000);
+    const main = llm.requests.filter((r) => lastUserText(r).includes("which model?"));
+    assert.ok(main.length > 0);
+    assert.equal(main.at(-1)!.body.model, "mock-large");
+  });
 });
 
 async function waitFor<T>(find: () => T | undefined, timeoutMs: number): Promise<T> {

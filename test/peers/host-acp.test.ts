@@ -30,7 +30,7 @@ describe("Our host in --mode acp, driven by the ACP SDK's client", function () {
     h = await startAcpHost();
     const init = await h.initialize();
     assert.equal(init.protocolVersion, 1);
-    assert.deepEqual(init.agentCapabilities, { loadSession: true, promptCapabilities: { image: true, audio: false, embeddedContext: true }, mcpCapabilities: { http: true, sse: false }, sessionCapabilities: { close: {} } });
+    assert.deepEqual(init.agentCapabilities, { loadSession: true, promptCapabilities: { image: true, audio: false, embeddedContext: true }, mcpCapabilities: { http: true, sse: false }, sessionCapabilities: { close: {}, list: {}, resume: {} } });
     const session = await h.agent.request("session/new", { cwd: h.launch.cwd, mcpServers: [] });
     assert.deepEqual(session.modes?.availableModes.map((m) => m.id), ["default", "auto-edit", "plan", "full-auto"]);
     assert.equal(session.modes?.currentModeId, "default");
@@ -177,7 +177,7 @@ describe("Our host in --mode acp, driven by the ACP SDK's client", function () {
   it("two sessions in one connection keep their updates apart; session/close ends one and its id is gone", async function () {
     h = await startAcpHost();
     const init = await h.initialize();
-    assert.deepEqual(init.agentCapabilities?.sessionCapabilities, { close: {} });
+    assert.deepEqual(init.agentCapabilities?.sessionCapabilities, { close: {}, list: {}, resume: {} });
     const a = await h.agent.request("session/new", { cwd: h.launch.cwd, mcpServers: [] });
     const b = await h.agent.request("session/new", { cwd: h.launch.cwd, mcpServers: [] });
     assert.notEqual(a.sessionId, b.sessionId);

@@ -21,7 +21,7 @@ dir_of() {
     omp) echo "omp-18.2.3" ;;
     mcp-everything) echo "mcp-server-everything" ;;
     acpx) echo "acpx-0.19.1" ;;
-    # Real ACP agents (gemini-cli, opencode), ~280 MB: the ACP client's peer and editor tests.
+    # Real ACP agents (gemini-cli, opencode, claude-code-acp), ~400 MB: the ACP client's peer and editor tests.
     acp-agents) echo "acp-agents" ;;
     *) echo "unknown peer kind: $1 (expected pi | pi-1.5.2 | pi-legacy | omp | mcp-everything | acpx | acp-agents)" >&2; return 1 ;;
   esac
@@ -36,7 +36,7 @@ check_peer() {
     mcp-everything) node -p "'server-everything ' + require('$d/node_modules/@modelcontextprotocol/server-everything/package.json').version" ;;
     acp-agents)
       tmp="$(mktemp -d)"   # both write into HOME: give them a throw-away one
-      out="opencode $(HOME="$tmp" XDG_DATA_HOME="$tmp" XDG_CACHE_HOME="$tmp" XDG_CONFIG_HOME="$tmp" XDG_STATE_HOME="$tmp" "$d/node_modules/opencode-linux-x64/bin/opencode" --version 2>&1 | tail -1), gemini $(HOME="$tmp" GEMINI_CLI_NO_RELAUNCH=true node "$d/node_modules/@google/gemini-cli/bundle/gemini.js" --version 2>&1 | tail -1)"
+      out="opencode $(HOME="$tmp" XDG_DATA_HOME="$tmp" XDG_CACHE_HOME="$tmp" XDG_CONFIG_HOME="$tmp" XDG_STATE_HOME="$tmp" "$d/node_modules/opencode-linux-x64/bin/opencode" --version 2>&1 | tail -1), gemini $(HOME="$tmp" GEMINI_CLI_NO_RELAUNCH=true node "$d/node_modules/@google/gemini-cli/bundle/gemini.js" --version 2>&1 | tail -1), claude-code-acp $(node -p "require('$d/node_modules/@zed-industries/claude-code-acp/package.json').version")"
       rm -rf "$tmp"
       echo "$out"
       ;;

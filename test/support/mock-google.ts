@@ -8,8 +8,8 @@
  *   const google = await startMockGoogle((request) => ({ text: ["Hel", "lo"] }));
  *   // GOOGLE_GEMINI_BASE_URL = google.baseUrl
  */
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
+import type * as http from "node:http";
+import { sendJson, startScriptedServer, type ScriptedRequest, type ScriptedServer } from "./scripted-server";
 
 export interface GooglePart {
   text?: string;
@@ -22,14 +22,9 @@ export interface GoogleContent {
   parts?: GooglePart[];
 }
 
-export interface GoogleRequest {
-  index: number;
-  path: string;
+export interface GoogleRequest extends ScriptedRequest<{ contents?: GoogleContent[]; generationConfig?: Record<string, unknown>; systemInstruction?: GoogleContent; tools?: unknown[] }> {
   /** "streamGenerateContent", "generateContent", "countTokens", ... */
   method: string;
-  body: { contents?: GoogleContent[]; generationConfig?: Record<string, unknown>; systemInstruction?: GoogleContent; tools?: unknown[] };
-  aborted: boolean;
-  done: boolean;
 }
 
 export interface GoogleTurn {
@@ -41,11 +36,7 @@ export interface GoogleTurn {
   delayMs?: number;
 }
 
-export interface MockGoogle {
-  readonly baseUrl: string;
-  readonly requests: readonly GoogleRequest[];
-  close(): Promise<void>;
-}
+export type MockGoogle = ScriptedServer<GoogleRequest>;
 
 /** The user's text of the latest user turn (function responses excluded). */
 export function lastUserText(request: GoogleRequest): string {
@@ -78,31 +69,8 @@ function fromSchema(schema: unknown): unknown {
 const usage = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 };
 
 export async function startMockGoogle(decide: (request: GoogleRequest) => GoogleTurn): Promise<MockGoogle> {
-  const requests: GoogleRequest[] = [];
-  const server = http.createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on("data", (part: Buffer) => parts.push(part));
-    req.on("end", () => {
-      const path = (req.url ?? "/").split("?")[0]!;
-      const method = path.split(":").at(-1) ?? "";
-      let body: GoogleRequest["body"] = {};
-      try {
-        body = JSON.parse(Buffer.concat(parts).toString("utf8") || "{}") as GoogleRequest["body"];
-      } catch {
-        /* answered with the default below */
-      }
-      const request: GoogleRequest = { index: requests.length, path, method, body, aborted: false, done: false };
-      requests.push(request);
-      res.on("close", () => {
-        if (!res.writableFinished) request.aborted = true;
-        request.done = true;
-      });
-      answer(request, res);
-    });
-  });
-
   function answer(request: GoogleRequest, res: http.ServerResponse): void {
-    if (request.method === "countTokens") return json(res, { totalTokens: 10 });
+    if (request.method === "countTokens") return sendJson(res, 200, { totalTokens: 10 });
     const config = request.body.generationConfig ?? {};
     if (config.responseMimeType === "application/json") {
       const value = fromSchema(config.responseJsonSchema ?? config.responseSchema);
@@ -122,25 +90,11 @@ export async function startMockGoogle(decide: (request: GoogleRequest) => Google
 
   function reply(request: GoogleRequest, res: http.ServerResponse, partsOut: GooglePart[]): void {
     const candidate = (parts: GooglePart[], last: boolean) => ({ candidates: [{ content: { role: "model", parts }, index: 0, ...(last ? { finishReason: "STOP" } : {}) }], ...(last ? { usageMetadata: usage } : {}), modelVersion: "mock" });
-    if (request.method !== "streamGenerateContent") return json(res, candidate(partsOut, true));
+    if (request.method !== "streamGenerateContent") return sendJson(res, 200, candidate(partsOut, true));
     res.writeHead(200, { "content-type": "text/event-stream" });
     partsOut.forEach((part, i) => res.write(`data: ${JSON.stringify(candidate([part], i === partsOut.length - 1))}\r\n\r\n`));
     res.end();
   }
 
-  function json(res: http.ServerResponse, value: unknown): void {
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify(value));
-  }
-
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    requests,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  return startScriptedServer<GoogleRequest["body"], GoogleRequest>((base) => ({ ...base, method: base.path.split(":").at(-1) ?? "" }), answer);
 }

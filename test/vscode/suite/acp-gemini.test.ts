@@ -45,7 +45,7 @@ describe("ACP: gemini-cli driven from the chat", function () {
   after(async () => {
     await stopAcpAgent(api, dir);
     await google?.close();
-    launch?.cleanup();
+    await launch?.cleanup();
   });
 
   it("says which agent and protocol the session runs, and streams gemini's answer into the chat", async () => {

@@ -42,7 +42,7 @@ describe("ACP: opencode driven from the chat", function () {
   after(async () => {
     await stopAcpAgent(api, dir);
     await llm?.close();
-    launch?.cleanup();
+    await launch?.cleanup();
   });
 
   it("is named in the header and streams opencode's answer into the chat", async () => {
@@ -70,6 +70,34 @@ describe("ACP: opencode driven from the chat", function () {
     await eventually("b.txt to review", () => api.review.files().some((f) => f.path === file) || undefined, 20_000);
     await vscode.commands.executeCommand("pi.review.undoAll");
     await eventually("b.txt restored from its before", () => fs.readFileSync(file, "utf8") === "beta 1\nbeta 2\n" || undefined);
+  });
+
+  it("Switch Model lists opencode's models (its model config option) and sets one: the next request uses it", async () => {
+    const picking = vscode.commands.executeCommand("pi.switchModel");
+    const items = await eventually("opencode's models in the quick pick", async () => {
+      const rows = await ui.quickPickItems().catch(() => [] as string[]);
+      return rows.some((r) => r.includes("Mock Large")) ? rows : undefined;
+    }, 20_000);
+    assert.ok(items.some((r) => r.includes("Mock/Mock")), items.join(" | "));
+    await ui.pickQuickPickItem(items.find((r) => r.includes("Mock Large"))!);
+    await picking;
+    await eventually("the model set", async () => ((await api.supervisor.client!.request("get_state", {})).model?.id === "mock/mock-large" ? true : undefined));
+    main = () => ({ text: "large" });
+    await vscode.commands.executeCommand("pi.sendPrompt", "which model");
+    await settled({ api });
+    await eventually("the request to the large model", () => (llm.requests.filter(isMain).at(-1)?.body.model === "mock-large" ? true : undefined), 30_000);
+  });
+
+  it("the mode picker lists opencode's modes (its config option of category mode) and sets one", async () => {
+    assert.equal(api.supervisor.agentModes?.current, "build");
+    const picking = vscode.commands.executeCommand("pi.setPermissionMode");
+    await ui.waitForSelector('.quick-input-widget .quick-input-title:has-text("Mode")', "visible");
+    assert.deepEqual((await ui.quickPickItems()).map((i) => i.split(/\s/)[0]).sort(), ["build", "plan"]);
+    await ui.pickQuickPickItem((await ui.quickPickItems()).find((i) => i.startsWith("plan"))!);
+    await picking;
+    await eventually("opencode in plan", () => api.supervisor.agentModes?.current === "plan" || undefined);
+    await ui.waitForSelector('.statusbar-item:has-text("plan")', "visible");
+    await api.supervisor.agentModes!.set("build");
   });
 
   it("Abort while opencode waits for the model ends the run", async () => {
