@@ -172,6 +172,9 @@ function createHandlers(page: Page, screenshotDir: string): Handlers {
         await page.locator(quickInputBox).fill(label);
       }
       const before = await quickInputShown();
+      // The mouse left where an earlier click put it can hold a row's hover open (a VS Code tool's
+      // description), which then lies over the row to click: move it off the page's content first.
+      await page.mouse.move(0, 0);
       await rowByLabel(label).first().click({ timeout: actionTimeout });
       // The extension answers, then hides the pick (or shows its next step) a round trip later:
       // until then the answered pick is still on screen, and a test reading "the next question"

@@ -35,7 +35,8 @@ export function parseArgs(argv: string[]): HarnessArgs {
     extensionPath: path.resolve(value("--extension") ?? defaultExtension()),
     versions,
     ...(grep ? { grep } : {}),
-    timeoutMs: Number(value("--timeout") ?? process.env.PI_VSCODE_TIMEOUT ?? 600) * 1000,
+    // The whole suite took ~600 s on a loaded 2-core machine: twice that before giving up.
+    timeoutMs: Number(value("--timeout") ?? process.env.PI_VSCODE_TIMEOUT ?? 1200) * 1000,
     keepState: argv.includes("--keep-state"),
     runs: {
       development: !argv.includes("--vsix"),
