@@ -161,12 +161,12 @@ export class ChatController implements vscode.Disposable {
     this.view.post(message);
   }
 
-  /** Wraps the native dialog handler: each dialog shows natively and as a card, first answer wins. */
   /** For a question about a file change, what shows that change beside it (tool-diffs.ts). */
   changeShownBy(request: DialogRequest): (() => Promise<unknown>) | undefined {
     return changeAskedAbout(request, this.transcript, this.links);
   }
 
+  /** Wraps the native dialog handler: each dialog shows natively and as a card, first answer wins. */
   withInlineDialogs(native: DialogHandler): DialogHandler {
     return raceDialogs(native, this.dialogs, () => settings.dialogSurface);
   }

@@ -1,5 +1,5 @@
-import type { ToWebview } from "../../shared/webview-protocol";
-import type { Transcript } from "./transcript";
+import type { ChatItem, ToWebview } from "../../shared/webview-protocol";
+import { entryKeyOf, type Transcript } from "./transcript";
 
 /** Entries a reset carries at once (the webview renders the last 40 and keeps the rest as placeholders). */
 export const RESET_TAIL = 200;
@@ -7,20 +7,20 @@ export const RESET_TAIL = 200;
 export const HISTORY_BATCH = 1000;
 const BATCH_GAP_MS = 16;
 
-const keyOf = (message: ToWebview): string | undefined =>
-  message.type === "upsert" ? message.item.key : message.type === "remove" || message.type === "append" || message.type === "output" ? message.key : undefined;
-
 /**
  * A long conversation goes to the webview in parts, so that its last message shows at once: the
  * reset carries the newest entries, and the older ones follow in batches, newest first, each put
  * before those shown (a 20,000-message session is 14 MB of entries, seconds through code-server's
- * connection). A change to an entry not sent yet waits for its batch, which takes the entry as the
- * transcript holds it then; a new reset drops what was left.
+ * connection). The batches carry the reset's own copies; an entry changed before its batch waits
+ * for it, which takes the entry as the transcript holds it then (or leaves it out, gone); a new
+ * reset drops what was left.
  */
 export class HistoryParts {
-  /** Keys of the entries still to send, oldest first. */
-  private unsent: string[] = [];
+  /** The reset's copies of the entries still to send, oldest first. */
+  private unsent: ChatItem[] = [];
   private readonly unsentKeys = new Set<string>();
+  /** Entries not sent yet that changed since the reset: their batch copies them again. */
+  private readonly changed = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -33,25 +33,31 @@ export class HistoryParts {
       this.stop();
       if (message.items.length <= RESET_TAIL + HISTORY_BATCH / 2) return this.post(message);
       const split = message.items.length - RESET_TAIL;
-      this.unsent = message.items.slice(0, split).map((item) => item.key);
-      for (const key of this.unsent) this.unsentKeys.add(key);
+      this.unsent = message.items.slice(0, split);
+      for (const item of this.unsent) this.unsentKeys.add(item.key);
       this.post({ ...message, items: message.items.slice(split) });
       this.timer = setTimeout(() => this.nextBatch(), BATCH_GAP_MS);
       return;
     }
-    const key = keyOf(message);
-    if (key !== undefined && this.unsentKeys.has(key)) return; // its batch takes it as it is then
+    const key = entryKeyOf(message);
+    if (key !== undefined && this.unsentKeys.has(key)) {
+      this.changed.add(key); // its batch takes it as it is then
+      return;
+    }
     this.post(message);
   }
 
   private nextBatch(): void {
     this.timer = undefined;
-    const keys = this.unsent.splice(Math.max(0, this.unsent.length - HISTORY_BATCH));
-    const items = [];
-    for (const key of keys) {
-      this.unsentKeys.delete(key);
-      const item = this.transcript.get(key);
-      if (item) items.push(structuredClone(item));
+    const batch = this.unsent.splice(Math.max(0, this.unsent.length - HISTORY_BATCH));
+    const items: ChatItem[] = [];
+    for (const copy of batch) {
+      this.unsentKeys.delete(copy.key);
+      if (!this.changed.delete(copy.key)) items.push(copy);
+      else {
+        const now = this.transcript.get(copy.key);
+        if (now) items.push(structuredClone(now));
+      }
     }
     if (items.length > 0) this.post({ type: "history", items });
     if (this.unsent.length > 0) this.timer = setTimeout(() => this.nextBatch(), BATCH_GAP_MS);
@@ -63,6 +69,7 @@ export class HistoryParts {
     this.timer = undefined;
     this.unsent = [];
     this.unsentKeys.clear();
+    this.changed.clear();
   }
 
   dispose(): void {

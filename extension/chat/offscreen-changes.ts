@@ -1,5 +1,5 @@
 import type { ToWebview } from "../../shared/webview-protocol";
-import type { Transcript } from "./transcript";
+import { entryKeyOf, type Transcript } from "./transcript";
 
 /**
  * A chat's transcript changes while its webview is off screen (a background tab, a hidden side
@@ -23,9 +23,11 @@ export class OffscreenChanges {
     if (message.type === "reset") {
       this.wholeAgain = true;
       this.touched.clear();
-    } else if (message.type === "upsert") this.touched.add(message.item.key);
-    else if (message.type === "append" || message.type === "output" || message.type === "remove") this.touched.add(message.key);
-    else return false;
+      return true;
+    }
+    const key = entryKeyOf(message);
+    if (key === undefined) return false;
+    this.touched.add(key);
     return true;
   }
 

@@ -3,6 +3,20 @@ import type { AssistantBlock, ChatItem, ChatItemKind, ChatItemOf, ToWebview } fr
 /** What `add` takes: an item without its key (one is made up) or with one. */
 export type NewItem = ChatItem extends infer T ? (T extends ChatItem ? Omit<T, "key"> & { key?: string } : never) : never;
 
+/** The entry a transcript message is about (undefined for a reset and for messages not of the transcript). */
+export function entryKeyOf(message: ToWebview): string | undefined {
+  switch (message.type) {
+    case "upsert":
+      return message.item.key;
+    case "remove":
+    case "append":
+    case "output":
+      return message.key;
+    default:
+      return undefined;
+  }
+}
+
 /** One entry of the transcript's order: a doubly linked list, so a nested card or a question goes in beside its tool in O(1) however long the chat. */
 interface Entry {
   item: ChatItem;
