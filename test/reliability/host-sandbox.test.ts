@@ -8,7 +8,7 @@
 // command: denied, nothing ran; allowed, it ran. Where bwrap cannot run, every command is asked.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -122,6 +122,46 @@ describe("agent host: the sandbox of the agent's commands (bubblewrap)", functio
     const left = readdirSync(launch.cwd).sort();
     assert.deepEqual(left, [".git", "build", "main.c"], "the mount points of missing protected paths are gone");
     console.log(`      figures: escapes tried ${escapes.length}, control got ${got(controlRun.output).length}/${escapes.length}, sandboxed got ${got(run.output).length}/${escapes.length}, sandboxed session ${Date.now() - started} ms, stubs left ${left.length - 3}`);
+  });
+
+  it("a host killed while a sandboxed job runs leaves the mount points of missing protected paths; the next host removes them", async () => {
+    const ledger = mkdtempSync(join(root, "ledger-"));
+    const { host, launch } = await startHost(["--sandbox", "workspace-write", "--permission-mode", "auto"], { PI_SANDBOX_LEDGER_DIR: ledger });
+    const job = await bash(llm, host, "(sleep 3019 &) ; echo started");
+    assert.match(job.output, /started/);
+    // While the job runs, bwrap's mount points are real entries on the host (.vscode is missing in this workspace).
+    assert.ok(existsSync(join(launch.cwd, ".vscode")), "a stub while the job runs");
+    assert.ok(pgrep("sleep 3019").length > 0, "the job runs");
+    host.kill("SIGKILL");
+    await host.exited;
+    assert.equal(await until(() => pgrep("sleep 3019").length === 0), true, "the job ended with the host");
+    assert.ok(existsSync(join(launch.cwd, ".vscode")), "nobody released the killed host's stubs");
+    const stubsAfterKill = readdirSync(launch.cwd).length - 2;
+
+    // The next host over the same folder: at its first sandboxed command the dead host's stubs go, then its own.
+    const env = { ...launch.env, PI_SANDBOX_LEDGER_DIR: ledger };
+    const next = new RawHost(launch.command, [...launch.args, "--sandbox", "workspace-write", "--permission-mode", "auto"], { env, cwd: launch.cwd });
+    const run = await bash(llm, next, "ls -A");
+    assert.equal(run.isError, false, run.output);
+    await stop(next);
+    const left = readdirSync(launch.cwd).sort();
+    assert.deepEqual(left, [".git", "main.c"], "no stub left in the user's folder");
+    assert.deepEqual(readdirSync(ledger), [], "no ledger left");
+    console.log(`      figures: stubs left by the killed host ${stubsAfterKill}, left after the next host ${left.length - 2}`);
+  });
+
+  it("takes no ledger of stubs from a folder another user could write: the user's own empty protected file stays", async () => {
+    const planted = mkdtempSync(join(root, "planted-"));
+    chmodSync(planted, 0o777);
+    const { host, launch } = await startHost(["--sandbox", "workspace-write", "--permission-mode", "auto"], { PI_SANDBOX_LEDGER_DIR: planted });
+    writeFileSync(join(launch.cwd, ".envrc"), "");
+    // A ledger of a process that is gone (pid 2^22 + 1 is above Linux's pid limit), naming the user's file.
+    writeFileSync(join(planted, "4194305.json"), JSON.stringify([join(launch.cwd, ".envrc")]));
+    const run = await bash(llm, host, "true");
+    assert.equal(run.isError, false, run.output);
+    await stop(host);
+    assert.ok(existsSync(join(launch.cwd, ".envrc")), "the user's empty .envrc stays");
+    assert.deepEqual(readdirSync(planted), ["4194305.json"], "the planted ledger was not read");
   });
 
   it("asks before running a refused command outside the sandbox, with the whole command: denied, nothing ran; allowed, it ran", async () => {

@@ -19,7 +19,7 @@ import { buildSeatbeltProfile, seatbeltCommand } from "./seatbelt";
 import { unixSocketFilterFile, withSeccomp } from "./seccomp";
 import { NestedGuard } from "./nested-guard";
 import type { ScanLimits } from "./protected-scan";
-import { acquireStubs, isStub, releaseStubs } from "./stubs";
+import { acquireStubs, isStub, releaseStubs, removeOrphanedStubs } from "./stubs";
 
 export * from "./policy";
 export { probeSandbox, type SandboxProbe } from "./probe";
@@ -197,6 +197,7 @@ export class CommandSandbox {
       net = { proxyDir: this.proxy.dir, setenv: bridge.setenv };
       mountPointIn(sessionTemp, bridgeMount.slice("/tmp/".length));
     }
+    removeOrphanedStubs();
     const guard = this.nested.begin();
     const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp, runtimeDir, hiddenPaths: socketsNamed(this.env), pathKind, realPath: realOrSame, gitDirOf, nested: guard.found.entries, ...net }, inner);
     acquireStubs(plan.stubs);

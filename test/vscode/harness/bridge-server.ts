@@ -85,8 +85,31 @@ function createHandlers(page: Page, screenshotDir: string): Handlers {
   const rowByLabel = (label: string) =>
     page.locator(quickPickRow).filter({ has: page.locator(".label-name", { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
 
+  /**
+   * A workbench hover (an action's tooltip, a tree row's description) opened where an earlier
+   * action left the mouse can lie over the next target. Pointing at it keeps it open (hovers are
+   * sticky), so Playwright's retries never get through: move the mouse off the page's content and
+   * let it close first. Only when it covers the target: a hover the test itself opened (the row
+   * whose actions it is about to click) stays.
+   */
+  const uncover = async (selector: string) => {
+    const covered = await page
+      .locator(selector)
+      .first()
+      .evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        return !!top && !element.contains(top) && !!top.closest(".context-view, .workbench-hover-container, .monaco-hover");
+      }, undefined, { timeout: 2_000 }) // not there yet: the action's own wait takes over
+      .catch(() => false);
+    if (!covered) return;
+    await page.mouse.move(0, 0);
+    await page.locator(".context-view .monaco-hover, .workbench-hover-container .workbench-hover").first().waitFor({ state: "hidden", timeout: 2_000 }).catch(() => undefined);
+  };
+
   return {
     click: async ({ selector }) => {
+      await uncover(selector);
       await page.locator(selector).first().click({ timeout: actionTimeout });
       return null;
     },
@@ -96,6 +119,7 @@ function createHandlers(page: Page, screenshotDir: string): Handlers {
     },
     text: async ({ selector }) => page.locator(selector).first().innerText({ timeout: actionTimeout }),
     hover: async ({ selector }) => {
+      await uncover(selector);
       await page.locator(selector).first().hover({ timeout: actionTimeout });
       return null;
     },

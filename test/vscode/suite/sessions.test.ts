@@ -221,8 +221,16 @@ describe("parallel sessions", function () {
   it("runs a session in a git worktree of its own", async () => {
     const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
     const git = (...args: string[]) => execFileSync("git", args, { cwd: folder, encoding: "utf8" });
-    // The workspace is a throw-away copy: make it a repository of its own.
-    if (!fs.existsSync(path.join(folder, ".git"))) {
+    // The workspace is a throw-away copy: make it a repository of its own. A `.git` may be there
+    // and not be one (the empty mount point a sandboxed agent's bwrap keeps while it runs).
+    const isRepository = () => {
+      try {
+        return git("rev-parse", "--show-toplevel").trim() === fs.realpathSync(folder);
+      } catch {
+        return false;
+      }
+    };
+    if (!isRepository()) {
       git("init", "-q");
       git("add", "-A");
       git("-c", "user.email=test@example.com", "-c", "user.name=test", "commit", "-qm", "workspace");
