@@ -10,6 +10,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { CheckpointRecord } from "../../shared/checkpoints/schema";
 import { readObject, readRecords } from "../../shared/node/checkpoint-store";
+import { isStub } from "../../shared/node/sandbox/stubs";
 import type { RpcClient } from "../../shared/rpc";
 import type { AgentAttach } from "../supervision/agent-supervisor";
 import { Lifetime } from "../lifetime";
@@ -163,12 +164,23 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
     lifetime.add(watcher.onDidDelete(onFileEvent("delete")));
   };
   options.everyAgent.onAttach(() => startWatching());
+  // bwrap's mount points for the missing protected names (an empty .envrc, .vscode/, …) come with
+  // each sandboxed command and go when it ends: not the agent's changes. Seen once, their removal
+  // is not one either.
+  const stubsSeen = new Set<string>();
+  const isSandboxStub = (file: string) => {
+    if (isStub(file)) {
+      stubsSeen.add(file);
+      return true;
+    }
+    return stubsSeen.delete(file) && !fs.existsSync(file);
+  };
   const onFileEvent = (kind: "create" | "change" | "delete") => (uri: vscode.Uri) => {
     const file = uri.fsPath;
     const existed = known?.existed(file);
     const fileNow = kind !== "delete" && isFile(file);
     known?.note(file, fileNow); // folders are not files: deleting one is not a file's deletion
-    if (file.split(path.sep).includes(".git") || isOwnWrite(file)) return;
+    if (file.split(path.sep).includes(".git") || isOwnWrite(file) || isSandboxStub(file)) return;
     if (!inRun()) {
       if (state.has(file)) state.reconcile([file]);
       return;

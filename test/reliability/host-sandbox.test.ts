@@ -150,6 +150,34 @@ describe("agent host: the sandbox of the agent's commands (bubblewrap)", functio
     console.log(`      figures: stubs left by the killed host ${stubsAfterKill}, left after the next host ${left.length - 2}`);
   });
 
+  it("two hosts over one folder: the mount points one made stay while the other's sandbox still mounts them", async () => {
+    const ledger = mkdtempSync(join(root, "ledger-"));
+    const sandboxed = ["--sandbox", "workspace-write", "--permission-mode", "auto"];
+    const { host: first, launch } = await startHost(sandboxed, { PI_SANDBOX_LEDGER_DIR: ledger });
+    const llm2 = await startMockLlm();
+    try {
+      const secondLaunch = peerLaunch("host", { mockBaseUrl: llm2.baseUrl, cwd: launch.cwd });
+      launches.push(secondLaunch);
+      const second = new RawHost(secondLaunch.command, [...secondLaunch.args, ...sandboxed], { env: { ...secondLaunch.env, PI_SANDBOX_LEDGER_DIR: ledger }, cwd: launch.cwd });
+      // The second host's command makes the mount points; the first's starts while they are there,
+      // leaves a job that tries to make .vscode/tasks.json once the second host is gone.
+      const secondRun = bash(llm2, second, "sleep 1; echo second");
+      assert.equal(await until(() => existsSync(join(launch.cwd, ".vscode"))), true, "the second's mount point");
+      const job = "(sleep 3; mkdir -p .vscode 2>/dev/null; echo '{}' > .vscode/tasks.json 2>/dev/null && echo GOT > got.txt) > /dev/null 2>&1 &";
+      const firstRun = await bash(llm, first, `${job} echo first`);
+      assert.match(firstRun.output, /first/);
+      assert.match((await secondRun).output, /second/);
+      await stop(second);
+      await new Promise((resolve) => setTimeout(resolve, 3_500));
+      assert.equal(existsSync(join(launch.cwd, "got.txt")), false, "the first's job could not make .vscode/tasks.json");
+      assert.equal(existsSync(join(launch.cwd, ".vscode/tasks.json")), false);
+      await stop(first);
+      assert.deepEqual(readdirSync(launch.cwd).sort(), [".git", "main.c"], "no stub left once both are gone");
+    } finally {
+      await llm2.close();
+    }
+  });
+
   it("takes no ledger of stubs from a folder another user could write: the user's own empty protected file stays", async () => {
     const planted = mkdtempSync(join(root, "planted-"));
     chmodSync(planted, 0o777);

@@ -73,6 +73,8 @@ function socketsNamed(env: NodeJS.ProcessEnv): string[] {
 }
 
 function pathKind(path: string): PathKind {
+  // A stub (this process's or another's) counts as missing: mounted again and held as this one's
+  // too, so that it stays until every sandbox using it is done (stubs.ts).
   if (isStub(path)) return "missing";
   try {
     return statSync(path).isDirectory() ? "dir" : "file";

@@ -3,42 +3,37 @@
  * a sandboxed command runs in a folder that has none). Counted, because sandboxes overlap (a
  * background job keeps one alive): a stub is removed once no sandbox uses it — not before, since
  * removing a mount point on the host unmounts it in every other namespace too — and only while it
- * is still the empty thing bwrap made (the user may have filled it meanwhile).
- *
- * A process killed before it released its stubs (the editor's window closed hard, the host
- * SIGKILLed) would leave them in the user's folder for good, so each process keeps a ledger of the
- * stubs it holds (`<pid>.json`, in a folder of the user's alone); the next process to make stubs
- * removes those of ledgers whose process is gone, before it looks at what is missing. Its
- * sandboxes are gone with it (the host kills its commands' process groups however it ends:
- * process-groups.ts; an agent sandboxed whole ends with its stdin), so nothing still mounts them.
- * (`--die-with-parent` would not do: it ends a command's background jobs with the command.)
+ * is still the empty thing bwrap made (the user may have filled it meanwhile). Each process's are
+ * also on disk (stub-ledger.ts), so that a process killed holding some does not leave them for
+ * good, and other processes do not take them for the user's files.
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { basename, isAbsolute, join } from "node:path";
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../private-files";
-import { homeStartupFiles, protectedWorkspaceNames } from "./protected-paths";
+import { lstatSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
+import { ledgerDir, removeStubsOfDeadProcesses, stubsOfOtherProcesses, writeOwnEntry } from "./stub-ledger";
 
 const users = new Map<string, number>();
-let ledgerDir: string | undefined | null = null; // null: not looked for yet; undefined: none usable
+let orphansRemoved = false;
 
 /**
  * Removes the stubs of processes that died holding them (once per process). Call before looking
  * at which protected paths are missing: a dead process's stub would pass for the user's own.
  */
 export function removeOrphanedStubs(): void {
-  ledger();
+  if (orphansRemoved) return;
+  orphansRemoved = true;
+  const dir = ledgerDir();
+  if (dir) removeStubsOfDeadProcesses(dir, removeIfEmpty);
 }
 
+/** Whether `path` is a mount point a sandbox made, this process's or another live one's (a second host, the editor's). */
 export function isStub(path: string): boolean {
-  return users.has(path);
+  // Another's only while still empty: a forged entry cannot hide a real `.git` full of hooks.
+  return users.has(path) || (stubsOfOtherProcesses().has(path) && isEmpty(path));
 }
 
 export function acquireStubs(paths: readonly string[]): void {
   if (paths.length === 0) return;
-  const dir = ledger();
   for (const path of paths) users.set(path, (users.get(path) ?? 0) + 1);
-  if (dir) writeLedger(dir);
+  record();
 }
 
 export function releaseStubs(paths: readonly string[]): void {
@@ -50,103 +45,32 @@ export function releaseStubs(paths: readonly string[]): void {
       continue;
     }
     users.delete(path);
-    removeIfEmpty(path);
   }
-  const dir = ledger();
-  if (dir) writeLedger(dir);
+  record();
+  // The last holder removes it: another process's sandbox may mount it where it found it.
+  const others = stubsOfOtherProcesses();
+  for (const path of paths) if (!users.has(path) && !others.has(path)) removeIfEmpty(path);
 }
 
-/** The ledger folder (made, and the stubs of dead processes removed, at the first use); `$PI_SANDBOX_LEDGER_DIR` for tests. */
-function ledger(): string | undefined {
-  if (ledgerDir !== null) return ledgerDir;
-  const runtime = process.env.XDG_RUNTIME_DIR;
-  const dir = process.env.PI_SANDBOX_LEDGER_DIR || (runtime && isAbsolute(runtime) ? join(runtime, "pi-sandbox-stubs") : join(tmpdir(), `pi-sandbox-stubs-${process.getuid?.() ?? "user"}`));
-  ledgerDir = privateDir(dir);
-  if (ledgerDir) removeStubsOfDeadProcesses(ledgerDir);
-  return ledgerDir;
+function record(): void {
+  const dir = ledgerDir();
+  if (dir) writeOwnEntry(dir, [...users.keys()]);
 }
 
-/** `dir`, made if missing, when it is a real folder of this user's that no one else can write (another local user could plant one in /tmp). */
-function privateDir(dir: string): string | undefined {
+function isEmpty(path: string): boolean {
   try {
-    mkdirSync(dir, { mode: PRIVATE_DIR_MODE });
+    const info = lstatSync(path);
+    return info.isDirectory() ? readdirSync(path).length === 0 : info.isFile() && info.size === 0;
   } catch {
-    // there already: checked below
-  }
-  try {
-    const info = lstatSync(dir);
-    const uid = process.getuid?.();
-    if (!info.isDirectory() || (uid !== undefined && info.uid !== uid) || (info.mode & 0o077) !== 0) return undefined;
-    return dir;
-  } catch {
-    return undefined;
-  }
-}
-
-function writeLedger(dir: string): void {
-  const file = join(dir, `${process.pid}.json`);
-  try {
-    if (users.size === 0) return unlinkSync(file);
-    const temp = `${file}.${Date.now()}.tmp`;
-    writeFileSync(temp, JSON.stringify([...users.keys()]), { mode: PRIVATE_FILE_MODE });
-    renameSync(temp, file);
-  } catch {
-    // no ledger: a crash would leave these stubs, as before it existed
-  }
-}
-
-const stubNames = new Set([...protectedWorkspaceNames, ...homeStartupFiles].map((entry) => basename(entry.name)));
-
-function removeStubsOfDeadProcesses(dir: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  const held = new Set<string>();
-  const orphaned: { ledger: string; paths: string[] }[] = [];
-  for (const name of names) {
-    const match = /^(\d+)\.json$/.exec(name);
-    if (!match) continue;
-    const pid = Number(match[1]);
-    const paths = readLedger(join(dir, name));
-    if (pid !== process.pid && !isAlive(pid)) orphaned.push({ ledger: join(dir, name), paths });
-    else for (const path of paths) held.add(path);
-  }
-  for (const { ledger: file, paths } of orphaned) {
-    for (const path of paths) if (!held.has(path) && stubNames.has(basename(path))) removeIfEmpty(path);
-    try {
-      unlinkSync(file);
-    } catch {
-      // another process cleaned it up first
-    }
-  }
-}
-
-function readLedger(file: string): string[] {
-  try {
-    const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
-    return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === "string" && isAbsolute(p)) : [];
-  } catch {
-    return [];
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    return false;
   }
 }
 
 function removeIfEmpty(path: string): void {
   try {
-    const info = lstatSync(path);
-    if (info.isDirectory() && readdirSync(path).length === 0) rmdirSync(path);
-    else if (info.isFile() && info.size === 0) unlinkSync(path);
+    if (!isEmpty(path)) return;
+    if (lstatSync(path).isDirectory()) rmdirSync(path);
+    else unlinkSync(path);
   } catch {
     // gone already, or not ours to remove
   }

@@ -224,6 +224,24 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     assert.equal(read("e.txt"), text("EPSILON ONE", "epsilon 2"));
   });
 
+  it("lists none of the sandbox's mount points while a command runs (the empty .envrc, .vscode/, … bwrap makes for missing protected names)", async () => {
+    const count = host.llm.requests.length;
+    const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    host.llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "echo made > review-test/during.txt && sleep 4" } }] }, { text: "done" });
+    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: a command that takes a while");
+    // The mount points are made before the command starts, so their events come before this file's.
+    await eventually("during.txt to review", () => host.api.review.files().some((f) => f.path === file("during.txt")) || undefined, 20_000);
+    const stubsShown = () => host.api.review.files().filter((f) => path.dirname(f.path) === root).map((f) => path.basename(f.path));
+    assert.ok(fs.existsSync(path.join(root, ".envrc")), "the sandbox's mount point is there while the command runs");
+    assert.deepEqual(stubsShown(), [], "while the command runs");
+    await host.llm.waitForRequests(count + 2);
+    await eventually("the run to settle", async () => host.api.supervisor.status === "idle" || undefined);
+    assert.deepEqual(stubsShown(), [], "after the command");
+    assert.deepEqual(host.api.review.files().map((f) => path.basename(f.path)), ["during.txt"]);
+    await vscode.commands.executeCommand("pi.review.keepAll");
+    await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
+  });
+
   it("Undo All from the view's title puts every file back: edited ones as they were, a created one deleted", async () => {
     const count = host.llm.requests.length;
     host.llm.enqueue(

@@ -1,0 +1,133 @@
+/**
+ * Which process holds which of bwrap's mount points (stubs.ts), on disk: each process writes the
+ * stubs it holds to `<pid>.json` in a folder of the user's alone. Two readers: the next process
+ * to make stubs removes those of processes that are gone (a host SIGKILLed, the editor's window
+ * closed hard), and anyone looking at the workspace (the review, another host's scan) tells a
+ * stub from the user's own file. Its sandboxes are gone with a dead process (the host kills its
+ * commands' process groups however it ends: process-groups.ts; an agent sandboxed whole ends with
+ * its stdin), so nothing still mounts a dead process's stubs. `$PI_SANDBOX_LEDGER_DIR` for tests.
+ */
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, isAbsolute, join } from "node:path";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../private-files";
+import { homeStartupFiles, protectedWorkspaceNames } from "./protected-paths";
+
+let dirFound: string | undefined | null = null; // null: not looked for yet; undefined: none usable
+
+/** The ledger folder, made at first use, when it is usable. */
+export function ledgerDir(): string | undefined {
+  if (dirFound !== null) return dirFound;
+  const runtime = process.env.XDG_RUNTIME_DIR;
+  const dir = process.env.PI_SANDBOX_LEDGER_DIR || (runtime && isAbsolute(runtime) ? join(runtime, "pi-sandbox-stubs") : join(tmpdir(), `pi-sandbox-stubs-${process.getuid?.() ?? "user"}`));
+  dirFound = privateDir(dir);
+  return dirFound;
+}
+
+/** `dir`, made if missing, when it is a real folder of this user's that no one else can write (another local user could plant one in /tmp). */
+function privateDir(dir: string): string | undefined {
+  try {
+    mkdirSync(dir, { mode: PRIVATE_DIR_MODE });
+  } catch {
+    // there already: checked below
+  }
+  try {
+    const info = lstatSync(dir);
+    const uid = process.getuid?.();
+    if (!info.isDirectory() || (uid !== undefined && info.uid !== uid) || (info.mode & 0o077) !== 0) return undefined;
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+
+/** This process's entry: the stubs it holds now (none: the entry goes). */
+export function writeOwnEntry(dir: string, held: readonly string[]): void {
+  const file = join(dir, `${process.pid}.json`);
+  try {
+    if (held.length === 0) return unlinkSync(file);
+    const temp = `${file}.${Date.now()}.tmp`;
+    writeFileSync(temp, JSON.stringify(held), { mode: PRIVATE_FILE_MODE });
+    renameSync(temp, file);
+  } catch {
+    // no entry: a crash would leave these stubs, and others would take them for real files
+  }
+}
+
+const stubNames = new Set([...protectedWorkspaceNames, ...homeStartupFiles].map((entry) => basename(entry.name)));
+
+/** Removes the stubs of entries whose process is gone (those no live process holds too), and the entries. */
+export function removeStubsOfDeadProcesses(dir: string, removeIfEmpty: (path: string) => void): void {
+  const { live, dead } = readEntries(dir);
+  const held = new Set(live.flatMap((entry) => entry.paths));
+  for (const entry of dead) {
+    for (const path of entry.paths) if (!held.has(path) && stubNames.has(basename(path))) removeIfEmpty(path);
+    try {
+      unlinkSync(entry.file);
+    } catch {
+      // another process cleaned it up first
+    }
+  }
+}
+
+let snapshot: { mtimeMs: number; paths: Set<string> } | undefined;
+
+/** The stubs other live processes hold, re-read only when the folder changed (an entry is replaced by a rename). */
+export function stubsOfOtherProcesses(): ReadonlySet<string> {
+  const dir = ledgerDir();
+  if (!dir) return new Set();
+  let mtimeMs: number;
+  try {
+    mtimeMs = statSync(dir).mtimeMs;
+  } catch {
+    return new Set();
+  }
+  if (snapshot?.mtimeMs !== mtimeMs) {
+    const paths = readEntries(dir).live.filter((entry) => entry.pid !== process.pid).flatMap((entry) => entry.paths);
+    snapshot = { mtimeMs, paths: new Set(paths) };
+  }
+  return snapshot.paths;
+}
+
+interface Entry {
+  file: string;
+  pid: number;
+  paths: string[];
+}
+
+function readEntries(dir: string): { live: Entry[]; dead: Entry[] } {
+  const live: Entry[] = [];
+  const dead: Entry[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return { live, dead };
+  }
+  for (const name of names) {
+    const match = /^(\d+)\.json$/.exec(name);
+    if (!match) continue;
+    const pid = Number(match[1]);
+    const entry = { file: join(dir, name), pid, paths: readPaths(join(dir, name)) };
+    (pid === process.pid || isAlive(pid) ? live : dead).push(entry);
+  }
+  return { live, dead };
+}
+
+function readPaths(file: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
+    return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === "string" && isAbsolute(p)) : [];
+  } catch {
+    return [];
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
