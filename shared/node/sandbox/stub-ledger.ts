@@ -56,12 +56,15 @@ export function writeOwnEntry(dir: string, held: readonly string[]): void {
 
 const stubNames = new Set([...protectedWorkspaceNames, ...homeStartupFiles].map((entry) => basename(entry.name)));
 
+/** Whether a stub could have this path's name (the check before any file is read: file events run through it). */
+export const mayBeStub = (path: string): boolean => stubNames.has(basename(path));
+
 /** Removes the stubs of entries whose process is gone (those no live process holds too), and the entries. */
 export function removeStubsOfDeadProcesses(dir: string, removeIfEmpty: (path: string) => void): void {
   const { live, dead } = readEntries(dir);
   const held = new Set(live.flatMap((entry) => entry.paths));
   for (const entry of dead) {
-    for (const path of entry.paths) if (!held.has(path) && stubNames.has(basename(path))) removeIfEmpty(path);
+    for (const path of entry.paths) if (!held.has(path) && mayBeStub(path)) removeIfEmpty(path);
     try {
       unlinkSync(entry.file);
     } catch {

@@ -8,7 +8,7 @@
  * good, and other processes do not take them for the user's files.
  */
 import { lstatSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
-import { ledgerDir, removeStubsOfDeadProcesses, stubsOfOtherProcesses, writeOwnEntry } from "./stub-ledger";
+import { ledgerDir, mayBeStub, removeStubsOfDeadProcesses, stubsOfOtherProcesses, writeOwnEntry } from "./stub-ledger";
 
 const users = new Map<string, number>();
 let orphansRemoved = false;
@@ -27,7 +27,7 @@ export function removeOrphanedStubs(): void {
 /** Whether `path` is a mount point a sandbox made, this process's or another live one's (a second host, the editor's). */
 export function isStub(path: string): boolean {
   // Another's only while still empty: a forged entry cannot hide a real `.git` full of hooks.
-  return users.has(path) || (stubsOfOtherProcesses().has(path) && isEmpty(path));
+  return users.has(path) || (mayBeStub(path) && stubsOfOtherProcesses().has(path) && isEmpty(path));
 }
 
 export function acquireStubs(paths: readonly string[]): void {
