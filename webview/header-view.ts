@@ -53,7 +53,10 @@ export class HeaderView {
     const { status: element } = this.parts;
     element.dataset.status = waiting ? "waiting" : status;
     const text = waiting ? "Waiting for you" : statusText[status];
-    element.textContent = detail ? `${text}: ${detail}` : text;
+    const full = detail ? `${text}: ${detail}` : text;
+    // In a narrow side bar a working or waiting agent shows as its dot (the words stay for screen readers and as the tooltip).
+    element.title = full;
+    element.replaceChildren(h("span", { class: "status-text" }, full));
   }
 
   setHeader(header: SessionHeader): void {

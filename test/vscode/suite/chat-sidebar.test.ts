@@ -50,6 +50,29 @@ for (const variant of agents) describe(`Pi chat in the side bar with ${variant.n
     await settled(agent);
   });
 
+  it("keeps the model's whole name, the thinking level and the usage clear of each other and of Abort and Steer while it runs", async () => {
+    const agent = fixture();
+    await exchange(agent, "hello", "hi"); // usage to show beside the box
+    agent.llm.enqueue({ text: Array.from({ length: 60 }, (_, i) => `word${i} `), delayMs: 100 });
+    await typePrompt("Run for a while");
+    await eventually("the run", () => agent.api.supervisor.status === "running");
+    await chatText("Abort beside the box", "vscode-button#abort:not([hidden])", () => true);
+    await chatText("the usage beside the box", "#footer:not([hidden]) .context-label", () => true);
+    const box = async (selector: string) => (await ui.webviewLayout(chatView, selector)).box;
+    const name = numbers(await ui.webviewProperties(chatView, "#model-picker .model-name", ["scrollWidth", "clientWidth"]));
+    await ui.screenshot(`sidebar-header-running-${variant.longAnswer ? "host" : "pi"}`);
+    assert.ok(name.scrollWidth! <= name.clientWidth!, `the model's whole name shows: ${name.clientWidth}px of ${name.scrollWidth}px`);
+    const [thinking, actions, footer, abort] = await Promise.all(["#thinking-picker", ".header-actions", "#footer", "vscode-button#abort"].map(box));
+    // pi's mock model has no thinking levels: its picker is hidden then (width 0).
+    if (thinking.width > 0) assert.ok(thinking.right <= actions.left + 0.5, `the thinking level ends before the header's buttons: ${thinking.right} vs ${actions.left}`);
+    else assert.equal(variant.longAnswer, undefined, "the bundled host's model has thinking levels");
+    assert.ok(footer.right <= abort.left + 0.5, `the usage ends before Abort: ${footer.right} vs ${abort.left}`);
+    const usage = numbers(await ui.webviewProperties(chatView, "#footer", ["scrollWidth", "clientWidth"]));
+    assert.ok(usage.scrollWidth! <= usage.clientWidth! + 1, `the usage fits its room (wrapping): ${usage.clientWidth}px of ${usage.scrollWidth}px`);
+    await ui.clickInWebview(chatView, "vscode-button#abort");
+    await settled(agent);
+  });
+
   it("folds an answered question to a line of its title; unfolded, it shows the whole question", async () => {
     const agent = fixture();
     const command = variant.command("echo first-line\necho second-line\necho third-line");
