@@ -20,6 +20,8 @@ import { Coalescer } from "./coalescer";
 import { AcpTurns, errorText } from "./acp-turns";
 import { AgentModes, type ModeChoice } from "./acp-modes";
 import type { AcpSdk } from "./sdk";
+import { SignIn, type SignInUi } from "./acp-sign-in";
+import type { AgentInvocation } from "./acp-auth";
 
 export interface AcpBridgeOptions {
   cwd: string;
@@ -40,6 +42,10 @@ export interface AcpBridgeOptions {
   /** Environment of the commands the agent runs through terminal/create. */
   terminalEnv?: NodeJS.ProcessEnv;
   log?: (message: string) => void;
+  /** Sign-in when the agent says authentication is required (acp-sign-in.ts); absent: its error stands. */
+  signIn?: SignInUi;
+  /** How the agent was started: a terminal sign-in method of the spec's runs it again with its arguments. */
+  invocation?: AgentInvocation;
 }
 
 /** A card shows the end of its terminal's output (the terminal keeps up to 1 MB; the editor's terminal shows it all). */
@@ -64,6 +70,7 @@ export class AcpBridge {
   agentCapabilities: acp.AgentCapabilities | undefined;
   /** The agent's config options (the model picker's), saved sessions' list, session/close. */
   private readonly choices: SessionChoices;
+  private readonly signIn: SignIn;
 
   constructor(
     private readonly sdk: AcpSdk,
@@ -74,6 +81,7 @@ export class AcpBridge {
     const agent = () => this.connection!.agent;
     const sessionId = () => this.sessionId!;
     const name = () => this.name;
+    this.signIn = new SignIn(options.signIn, options.invocation, agent, name);
     this.choices = new SessionChoices({ agent, sessionId, name, capabilities: () => this.agentCapabilities, cwd: options.cwd, log: options.log });
     this.agentModes = new AgentModes({ agent, sessionId, name, ready: () => this.ready ?? Promise.resolve(), choices: this.choices, onModes: options.onModes });
     this.turns = new AcpTurns({
@@ -174,20 +182,22 @@ export class AcpBridge {
   }
 
   private async start(connection: acp.ClientConnection): Promise<void> {
-    const init = await connection.agent.request("initialize", {
+    const request: acp.InitializeRequest = {
       protocolVersion: this.sdk.PROTOCOL_VERSION,
-      // Honest: we serve fs reads and writes (through the editor) and terminals; no auth UI yet.
-      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: !this.options.sandboxed },
+      // Honest: we serve fs reads and writes (through the editor) and terminals; terminal sign-in where the editor can run it.
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: !this.options.sandboxed, auth: this.signIn.capability },
       clientInfo: { name: "pi-vscode", title: "Pi Agent for VS Code", version: "1" },
-    });
+    };
+    const init = await connection.agent.request("initialize", request);
     this.agentInfo = init.agentInfo ?? undefined;
     this.agentCapabilities = init.agentCapabilities;
+    this.signIn.offered(init.authMethods);
     await this.newSession(connection);
   }
 
   private async newSession(connection: acp.ClientConnection): Promise<void> {
     await this.choices.closeSession(this.sessionId);
-    const session = await connection.agent.request("session/new", { cwd: this.options.cwd, mcpServers: [] });
+    const session = await this.signIn.around(() => connection.agent.request("session/new", { cwd: this.options.cwd, mcpServers: [] }));
     this.sessionId = session.sessionId;
     this.agentModes.change(session.modes ?? undefined);
     this.choices.configOptions = session.configOptions ?? [];
@@ -221,7 +231,7 @@ export class AcpBridge {
     this.sessionId = sessionId;
     this.turns.events = replay;
     try {
-      const loaded = await this.connection!.agent.request("session/load", { sessionId, cwd: this.options.cwd, mcpServers: [] });
+      const loaded = await this.signIn.around(() => this.connection!.agent.request("session/load", { sessionId, cwd: this.options.cwd, mcpServers: [] }));
       this.cardOutput.flush();
       replay.finish("stop");
       this.transcript.length = 0;

@@ -1,0 +1,131 @@
+/**
+ * Sign-in through the bridge against an in-process ACP agent of the SDK's making that needs it:
+ * terminal methods (the spec's `type: "terminal"` and `_meta["terminal-auth"]`) run in the editor's
+ * terminal and are never sent to `authenticate`; the client declares terminal sign-in only when it
+ * can run one; an agent that still refuses after sign-in is not asked again in a loop; other
+ * errors are not taken for "authentication required".
+ */
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type * as Acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
+import { AcpBridge } from "./acp-bridge";
+import type { SignInMethod } from "./acp-auth";
+import type { SignInUi } from "./acp-sign-in";
+
+interface AgentScript {
+  methods: Acp.AuthMethod[];
+  /** session/new: throws while it answers true. */
+  refuses(): boolean;
+  error?: (acp: typeof Acp) => Error;
+}
+
+async function start(script: AgentScript, ui: SignInUi | undefined) {
+  const acp = (await import("@agentclientprotocol/sdk")) as typeof Acp;
+  const toAgent = new TransformStream<Uint8Array, Uint8Array>();
+  const toClient = new TransformStream<Uint8Array, Uint8Array>();
+  const seen: { initialize?: Acp.InitializeRequest; authenticate: Acp.AuthenticateRequest[]; sessionNew: number } = { authenticate: [], sessionNew: 0 };
+  acp.agent()
+    .onRequest("initialize", ({ params }) => ((seen.initialize = params), { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: {}, authMethods: script.methods }))
+    .onRequest("authenticate", ({ params }) => (seen.authenticate.push(params), {}))
+    .onRequest("session/new", () => {
+      seen.sessionNew++;
+      if (script.refuses()) throw script.error ? script.error(acp) : acp.RequestError.authRequired(undefined, "sign in first");
+      return { sessionId: "s1" };
+    })
+    .connect(acp.ndJsonStream(toClient.writable, toAgent.readable));
+  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), "acp-sign-in-"));
+  const bridge = new AcpBridge(acp, () => undefined, {
+    cwd,
+    agentName: "test agent",
+    files: { readTextFile: async () => "", writeTextFile: async () => undefined },
+    ...(ui ? { signIn: ui } : {}),
+    invocation: { command: "node", args: ["/opt/agent.js", "--acp"] },
+  });
+  const started = bridge.connect(acp.ndJsonStream(toAgent.writable, toClient.readable));
+  return { bridge, seen, started, cleanup: () => (bridge.dispose(), fs.rmSync(cwd, { recursive: true, force: true })) };
+}
+
+const noUi = (overrides: Partial<SignInUi>): SignInUi => ({
+  choose: async () => assert.fail("not asked"),
+  apiKey: async () => assert.fail("no key"),
+  gateway: async () => assert.fail("no gateway"),
+  runInTerminal: async () => assert.fail("no terminal"),
+  ...overrides,
+});
+
+describe("ACP sign-in through the bridge (an SDK agent that needs it)", function () {
+  this.timeout(20_000);
+
+  it("the spec's terminal method: the agent's own command with its args runs in the terminal, no authenticate is sent, session/new is made again", async () => {
+    let signedIn = false;
+    const ran: SignInMethod[] = [];
+    const { seen, started, cleanup } = await start(
+      { methods: [{ id: "login", name: "Log in", type: "terminal", args: ["--login"], env: { LOGIN: "1" } }], refuses: () => !signedIn },
+      noUi({ choose: async (_n, _r, methods) => methods[0]!.id, runInTerminal: async (_n, method) => (ran.push(method), (signedIn = true), 0) }),
+    );
+    try {
+      await started;
+      assert.deepEqual(seen.initialize?.clientCapabilities?.auth, { terminal: true }, "terminal sign-in declared: the editor can run it");
+      assert.deepEqual(ran.map((m) => m.kind === "terminal" && [m.command, m.args, m.env]), [["node", ["/opt/agent.js", "--acp", "--login"], { LOGIN: "1" }]]);
+      assert.deepEqual(seen.authenticate, [], "a terminal method is never passed to authenticate");
+      assert.equal(seen.sessionNew, 2);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("_meta terminal-auth failing (exit 1): the start fails saying the command and its code", async () => {
+    const { started, cleanup, seen } = await start(
+      { methods: [{ id: "claude-login", name: "Log in", _meta: { "terminal-auth": { command: "claude", args: ["/login"] } } }], refuses: () => true },
+      noUi({ choose: async () => "claude-login", runInTerminal: async () => 1 }),
+    );
+    try {
+      await assert.rejects(started, /Sign-in for test agent failed: `claude \/login` exited with code 1/);
+      assert.equal(seen.sessionNew, 1);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("an agent still refusing after sign-in: asked once, session/new tried twice, its error stands (no loop)", async () => {
+    let asked = 0;
+    const { started, cleanup, seen } = await start(
+      { methods: [{ id: "own", name: "Own" }], refuses: () => true },
+      noUi({ choose: async () => (asked++, "own") }),
+    );
+    try {
+      await assert.rejects(started, /sign in first/);
+      assert.equal(asked, 1);
+      assert.equal(seen.sessionNew, 2);
+      assert.deepEqual(seen.authenticate.map((a) => a.methodId), ["own"]);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("a forged answer (a method the agent did not offer) sends nothing; other errors are not sign-in; no UI: no terminal sign-in declared", async () => {
+    const forged = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => true }, noUi({ choose: async () => "not-offered" }));
+    try {
+      await assert.rejects(forged.started, /sign in first/);
+      assert.deepEqual(forged.seen.authenticate, []);
+    } finally {
+      forged.cleanup();
+    }
+    const other = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => true, error: (acp) => acp.RequestError.internalError(undefined, "Authentication required") }, noUi({}));
+    try {
+      await assert.rejects(other.started, /Authentication required/);
+      assert.equal(other.seen.sessionNew, 1);
+    } finally {
+      other.cleanup();
+    }
+    const bare = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => true }, undefined);
+    try {
+      await assert.rejects(bare.started, /sign in first/);
+      assert.deepEqual(bare.seen.initialize?.clientCapabilities?.auth, { terminal: false });
+    } finally {
+      bare.cleanup();
+    }
+  });
+});
