@@ -65,6 +65,14 @@ describe("ACP sign-in: methods and the quick pick's rows", () => {
     for (const row of signInReasonRows("x".repeat(70) + "$(bug)\u001b")) assert.equal(hostile(row.label), undefined);
   });
 
+  it("a flood: 1,000 methods are 50, a 1 MB description is cut at 32 KB with a note saying how much is left out", () => {
+    const many = Array.from({ length: 1000 }, (_, i) => ({ id: `m${i}`, name: `M${i}` }));
+    assert.equal(signInMethods(many, undefined).length, 50);
+    const rows = signInRows(signInMethods([{ id: "big", name: "Big", description: "x".repeat(1024 * 1024) }], undefined), "A");
+    assert.ok(rows.length < 500, `${rows.length} rows`);
+    assert.match(rows.at(-1)!.label, /\(1015808 more characters not shown\)$/);
+  });
+
   it("auth required is the JSON-RPC error -32000, nothing else", () => {
     assert.equal(isAuthRequired({ code: -32000, message: "Authentication required" }), true);
     assert.equal(isAuthRequired({ code: -32603, message: "Authentication required" }), false);

@@ -47,7 +47,7 @@ const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.f
 
 /** What the editor can do for each method the agent offers (a terminal method only when it can run one). */
 export function signInMethods(methods: readonly acp.AuthMethod[], invocation: AgentInvocation | undefined): SignInMethod[] {
-  return methods.flatMap((method): SignInMethod[] => {
+  return methods.slice(0, MAX_METHODS).flatMap((method): SignInMethod[] => {
     const base = { id: String(method.id), name: String(method.name ?? method.id), description: typeof method.description === "string" ? method.description : "" };
     const meta = method._meta && typeof method._meta === "object" ? (method._meta as Record<string, unknown>) : {};
     if ("type" in method && method.type === "terminal") {
@@ -93,10 +93,15 @@ const noIcons = (text: string): string => text.replace(/\$\(/g, "\\$(");
 
 /** A quick pick cuts a row near this many characters: longer text goes on rows of its own. */
 const ROW_WIDTH = 72;
+/** Past this, an agent's text is cut with a note (a hostile agent's megabytes would be a pick of 100,000 rows). */
+const MAX_TEXT = 32 * 1024;
+/** The most methods offered. */
+export const MAX_METHODS = 50;
 
 /** Foreign text whole, as rows (icon syntax escaped per row: a cut could make one of `\$(`). */
 function rowsOf(text: string): SignInRow[] {
-  const line = oneLine(text);
+  const whole = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)} … (${text.length - MAX_TEXT} more characters not shown)` : text;
+  const line = oneLine(whole);
   const rows: SignInRow[] = [];
   for (let i = 0; i < line.length; i += ROW_WIDTH) rows.push({ label: `\u00a0\u00a0${noIcons(line.slice(i, i + ROW_WIDTH))}` });
   return rows;
@@ -127,7 +132,7 @@ const kindText: Record<SignInMethod["kind"], string> = { terminal: "a command in
  */
 export function signInRows(methods: readonly SignInMethod[], agentName: string): SignInRow[] {
   return methods.flatMap((method) => [
-    { label: pickText(method.name), description: kindText[method.kind], methodId: method.id },
+    { label: pickText(method.name.length > 200 ? `${method.name.slice(0, 200)}…` : method.name), description: kindText[method.kind], methodId: method.id },
     ...rowsOf(whatItDoes(method, agentName)),
     ...(method.description ? rowsOf(method.description) : []),
   ]);

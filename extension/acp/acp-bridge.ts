@@ -115,6 +115,15 @@ export class AcpBridge {
     return this.ready;
   }
 
+  /**
+   * Resolves when the agent's session is open; rejects with the start's error, or when the start
+   * took longer than `ms` not counting the user's time signing in (a terminal login takes minutes).
+   */
+  whenStarted(ms: number): Promise<void> {
+    if (!this.ready) return Promise.reject(new Error(`${this.name} is not connected`));
+    return this.signIn.deadline(this.ready, ms, () => `${this.name} did not open a session within ${ms} ms`);
+  }
+
   /** Resolves when the ACP connection has closed (the agent's output ended, or dispose). */
   get closed(): Promise<void> {
     return this.connection?.closed ?? Promise.resolve();

@@ -19,6 +19,8 @@ interface AgentScript {
   /** session/new: throws while it answers true. */
   refuses(): boolean;
   error?: (acp: typeof Acp) => Error;
+  /** session/new never answers. */
+  hang?: boolean;
 }
 
 async function start(script: AgentScript, ui: SignInUi | undefined) {
@@ -29,8 +31,9 @@ async function start(script: AgentScript, ui: SignInUi | undefined) {
   acp.agent()
     .onRequest("initialize", ({ params }) => ((seen.initialize = params), { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: {}, authMethods: script.methods }))
     .onRequest("authenticate", ({ params }) => (seen.authenticate.push(params), {}))
-    .onRequest("session/new", () => {
+    .onRequest("session/new", async () => {
       seen.sessionNew++;
+      if (script.hang) await new Promise(() => undefined);
       if (script.refuses()) throw script.error ? script.error(acp) : acp.RequestError.authRequired(undefined, "sign in first");
       return { sessionId: "s1" };
     })
@@ -126,6 +129,24 @@ describe("ACP sign-in through the bridge (an SDK agent that needs it)", function
       assert.deepEqual(bare.seen.initialize?.clientCapabilities?.auth, { terminal: false });
     } finally {
       bare.cleanup();
+    }
+  });
+
+  it("the start's deadline leaves out the user's time signing in (a 400 ms pick within a 150 ms deadline); an agent that never opens its session still misses it", async () => {
+    let signedIn = false;
+    const slow = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => !signedIn }, noUi({ choose: async () => (await new Promise((r) => setTimeout(r, 400)), (signedIn = true), "own") }));
+    try {
+      const begin = Date.now();
+      await slow.bridge.whenStarted(150);
+      assert.ok(Date.now() - begin >= 400, "waited for the user");
+    } finally {
+      slow.cleanup();
+    }
+    const hung = await start({ methods: [], refuses: () => false, hang: true }, undefined);
+    try {
+      await assert.rejects(hung.bridge.whenStarted(150), /test agent did not open a session within 150 ms/);
+    } finally {
+      hung.cleanup();
     }
   });
 });

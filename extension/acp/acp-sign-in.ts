@@ -21,6 +21,9 @@ export interface SignInUi {
 
 export class SignIn {
   private methods: acp.AuthMethod[] = [];
+  /** The user's time in sign-in (the quick pick, a terminal login): a start's deadline does not count it. */
+  private userMs = 0;
+  private askedAt: number | undefined;
 
   constructor(
     private readonly ui: SignInUi | undefined,
@@ -45,8 +48,43 @@ export class SignIn {
       return await call();
     } catch (error) {
       if (!isAuthRequired(error) || !this.ui || this.methods.length === 0) throw error;
-      if (!(await this.signIn(reasonOf(error)))) throw error;
+      this.askedAt = Date.now();
+      try {
+        if (!(await this.signIn(reasonOf(error)))) throw error;
+      } finally {
+        this.userMs += Date.now() - this.askedAt;
+        this.askedAt = undefined;
+      }
       return call();
+    }
+  }
+
+  /** Whether the user is signing in now. */
+  get asking(): boolean {
+    return this.askedAt !== undefined;
+  }
+
+  /** The time the user spent signing in, so far (ms). */
+  userTime(): number {
+    return this.userMs + (this.askedAt === undefined ? 0 : Date.now() - this.askedAt);
+  }
+
+  /** `work`, or a rejection once it has taken `ms` not counting the user's time signing in. */
+  async deadline(work: Promise<void>, ms: number, late: () => string): Promise<void> {
+    const begin = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_resolve, reject) => {
+      const check = () => {
+        const spent = Date.now() - begin - this.userTime();
+        if (!this.asking && spent >= ms) reject(new Error(late()));
+        else timer = setTimeout(check, this.asking ? 250 : ms - spent);
+      };
+      timer = setTimeout(check, ms);
+    });
+    try {
+      await Promise.race([work, expired]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 

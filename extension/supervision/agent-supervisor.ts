@@ -264,6 +264,8 @@ export class AgentSupervisor implements vscode.Disposable {
     lifetime.add(this.agent.observe(client));
     for (const hook of this.attachHooks) hook(client, lifetime);
     try {
+      // An ACP agent may ask the user to sign in first: that time is not the agent's to be late by.
+      if (transport instanceof AcpTransport) await transport.bridge.whenStarted(30_000);
       await client.request("get_state", {}, { timeoutMs: 30_000 });
       bridge?.agentStarted();
       const caps = await client.probe().catch((error: unknown) => {
