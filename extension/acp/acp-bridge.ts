@@ -91,6 +91,7 @@ export class AcpBridge {
       flushOutput: () => this.cardOutput.flush(),
       killTerminals: () => this.terminals.killAll(),
       cancelQuestions: () => this.dialogs.cancelAll(),
+      signedIn: (call) => this.signIn.around(call),
     });
     this.files = new FileRequests(options, () => this.name);
     this.terminals = new AcpTerminals(options.cwd, {

@@ -21,13 +21,15 @@ interface AgentScript {
   error?: (acp: typeof Acp) => Error;
   /** session/new never answers. */
   hang?: boolean;
+  /** session/prompt: throws auth required while it answers true. */
+  refusesPrompt?: () => boolean;
 }
 
 async function start(script: AgentScript, ui: SignInUi | undefined) {
   const acp = (await import("@agentclientprotocol/sdk")) as typeof Acp;
   const toAgent = new TransformStream<Uint8Array, Uint8Array>();
   const toClient = new TransformStream<Uint8Array, Uint8Array>();
-  const seen: { initialize?: Acp.InitializeRequest; authenticate: Acp.AuthenticateRequest[]; sessionNew: number } = { authenticate: [], sessionNew: 0 };
+  const seen: { initialize?: Acp.InitializeRequest; authenticate: Acp.AuthenticateRequest[]; sessionNew: number; prompts: number } = { authenticate: [], sessionNew: 0, prompts: 0 };
   acp.agent()
     .onRequest("initialize", ({ params }) => ((seen.initialize = params), { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: {}, authMethods: script.methods }))
     .onRequest("authenticate", ({ params }) => (seen.authenticate.push(params), {}))
@@ -37,9 +39,15 @@ async function start(script: AgentScript, ui: SignInUi | undefined) {
       if (script.refuses()) throw script.error ? script.error(acp) : acp.RequestError.authRequired(undefined, "sign in first");
       return { sessionId: "s1" };
     })
+    .onRequest("session/prompt", () => {
+      seen.prompts++;
+      if (script.refusesPrompt?.()) throw acp.RequestError.authRequired(undefined, "sign in to prompt");
+      return { stopReason: "end_turn" as const };
+    })
     .connect(acp.ndJsonStream(toClient.writable, toAgent.readable));
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), "acp-sign-in-"));
-  const bridge = new AcpBridge(acp, () => undefined, {
+  const frames: Record<string, unknown>[] = [];
+  const bridge = new AcpBridge(acp, (f) => frames.push(f as Record<string, unknown>), {
     cwd,
     agentName: "test agent",
     files: { readTextFile: async () => "", writeTextFile: async () => undefined },
@@ -47,7 +55,7 @@ async function start(script: AgentScript, ui: SignInUi | undefined) {
     invocation: { command: "node", args: ["/opt/agent.js", "--acp"] },
   });
   const started = bridge.connect(acp.ndJsonStream(toAgent.writable, toClient.readable));
-  return { bridge, seen, started, cleanup: () => (bridge.dispose(), fs.rmSync(cwd, { recursive: true, force: true })) };
+  return { bridge, seen, started, frames, cleanup: () => (bridge.dispose(), fs.rmSync(cwd, { recursive: true, force: true })) };
 }
 
 const noUi = (overrides: Partial<SignInUi>): SignInUi => ({
@@ -147,6 +155,23 @@ describe("ACP sign-in through the bridge (an SDK agent that needs it)", function
       await assert.rejects(hung.bridge.whenStarted(150), /test agent did not open a session within 150 ms/);
     } finally {
       hung.cleanup();
+    }
+  });
+
+  it("an agent that asks at the first prompt: signed in there, the prompt sent again, the turn ends as usual", async () => {
+    let signedIn = false;
+    const agent = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => false, refusesPrompt: () => !signedIn }, noUi({ choose: async () => ((signedIn = true), "own") }));
+    try {
+      await agent.started;
+      agent.bridge.receive({ type: "prompt", id: "p", message: "hi" });
+      for (let i = 0; i < 200 && !agent.frames.some((f) => f.type === "agent_settled"); i++) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(agent.seen.prompts, 2);
+      assert.deepEqual(agent.seen.authenticate.map((a) => a.methodId), ["own"]);
+      const end = agent.frames.find((f) => f.type === "agent_end") as { messages: { role: string; stopReason?: string }[] } | undefined;
+      assert.ok(end, "the turn ended");
+      assert.ok(!end.messages.some((m) => m.stopReason === "error"), "not as an error");
+    } finally {
+      agent.cleanup();
     }
   });
 });

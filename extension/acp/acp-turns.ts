@@ -29,6 +29,8 @@ export interface TurnContext {
   flushOutput(): void;
   killTerminals(): void;
   cancelQuestions(): void;
+  /** The call, and after "authentication required" and a sign-in, once more (acp-sign-in.ts). */
+  signedIn<T>(call: () => Promise<T>): Promise<T>;
 }
 
 export class AcpTurns {
@@ -90,8 +92,9 @@ export class AcpTurns {
     context.emit({ type: "message_start", message: user });
     context.emit({ type: "message_end", message: user });
     const prompt: acp.ContentBlock[] = [{ type: "text", text: message }, ...(images ?? []).map((i) => ({ type: "image" as const, data: i.data, mimeType: i.mimeType }))];
-    this.run = agent
-      .request("session/prompt", { sessionId, prompt })
+    // An agent may ask to sign in at the first prompt rather than at session/new.
+    this.run = context
+      .signedIn(() => agent.request("session/prompt", { sessionId, prompt }))
       .then(
         (result) => this.endRun(this.cancelled ? "aborted" : (stopReasons[result.stopReason] ?? "stop"), result.stopReason === "refusal" ? `${context.name()} refused` : undefined),
         (error: unknown) => this.endRun(this.cancelled ? "aborted" : "error", errorText(error)),
