@@ -174,4 +174,22 @@ describe("ACP sign-in through the bridge (an SDK agent that needs it)", function
       agent.cleanup();
     }
   });
+
+  it("Abort while the user signs in at a prompt: the prompt is not sent again, the turn ends aborted", async () => {
+    let release: () => void = () => undefined;
+    const agent = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => false, refusesPrompt: () => true }, noUi({ choose: () => new Promise((resolve) => (release = () => resolve("own"))) }));
+    try {
+      await agent.started;
+      agent.bridge.receive({ type: "prompt", id: "p", message: "hi" });
+      for (let i = 0; i < 100 && agent.seen.prompts === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      agent.bridge.receive({ type: "abort", id: "a" });
+      await new Promise((r) => setTimeout(r, 50));
+      release();
+      for (let i = 0; i < 200 && !agent.frames.some((f) => f.type === "agent_settled"); i++) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(agent.seen.prompts, 1, "not sent again after the abort");
+      assert.deepEqual(agent.frames.find((f) => f.type === "agent_settled"), { type: "agent_settled", aborted: true });
+    } finally {
+      agent.cleanup();
+    }
+  });
 });

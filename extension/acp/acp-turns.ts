@@ -94,7 +94,8 @@ export class AcpTurns {
     const prompt: acp.ContentBlock[] = [{ type: "text", text: message }, ...(images ?? []).map((i) => ({ type: "image" as const, data: i.data, mimeType: i.mimeType }))];
     // An agent may ask to sign in at the first prompt rather than at session/new.
     this.run = context
-      .signedIn(() => agent.request("session/prompt", { sessionId, prompt }))
+      // Aborted while the user signed in: not sent again.
+      .signedIn((): Promise<acp.PromptResponse> => (this.cancelled ? Promise.resolve({ stopReason: "cancelled" }) : agent.request("session/prompt", { sessionId, prompt })))
       .then(
         (result) => this.endRun(this.cancelled ? "aborted" : (stopReasons[result.stopReason] ?? "stop"), result.stopReason === "refusal" ? `${context.name()} refused` : undefined),
         (error: unknown) => this.endRun(this.cancelled ? "aborted" : "error", errorText(error)),
