@@ -51,7 +51,8 @@ async function runInTerminal(agentName: string, method: Extract<SignInMethod, { 
   const run = "Run in a terminal";
   const answer = await vscode.window.showWarningMessage(
     notificationText(`${agentName} asks you to sign in by running a command`),
-    { modal: true, detail: notificationText(`${line}${env}\n\nIn: ${cwd}`) },
+    // It runs as the user, outside any sandbox the agent runs in: the agent chose its arguments and variables.
+    { modal: true, detail: notificationText(`${line}${env}\n\nIn: ${cwd}\nIt runs in the editor's environment, outside the agent's sandbox, with your permissions.`) },
     run,
   );
   if (answer !== run) return undefined;
