@@ -12,9 +12,10 @@ const secretKey = (variable: string) => `pi.apiKey.${variable}`;
 const indexKey = "pi.apiKeyVariables";
 
 /**
- * API keys in SecretStorage, by environment variable name. They never reach the agent: the model
+ * API keys in SecretStorage, by environment variable name. They do not reach the agent: the model
  * gateway (gateway/) reads a key here when a request needs it and puts it on that request; the
- * agent gets a token in the variable instead. Never settings, logs, sessions or any process's
+ * agent gets a token in the variable instead. (One exception, the user's pick: an ACP agent's
+ * sign-in method that takes the key itself, given over ACP: acp/acp-sign-in.ts.) Never settings, logs, sessions or any process's
  * environment. The names (not the keys) are kept in globalState.
  */
 export class ApiKeyStore {

@@ -53,7 +53,7 @@ export class AcpTransport implements FrameTransport {
   static async spawn(launch: AcpSpawn, options: Omit<AcpBridgeOptions, "cwd">): Promise<AcpTransport> {
     const sdk = await loadAcpSdk();
     const child = spawn(launch.command, [...launch.args], { cwd: launch.cwd, env: launch.env ?? process.env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
-    return new AcpTransport(child, sdk, { ...options, cwd: launch.cwd });
+    return new AcpTransport(child, sdk, { invocation: { command: launch.command, args: launch.args }, ...options, cwd: launch.cwd });
   }
 
   get exited(): boolean {

@@ -45,7 +45,17 @@ export class AgentGateway implements vscode.Disposable {
     readonly unroutable: readonly string[],
     /** The providers served, for messages. */
     readonly providers: readonly string[],
+    /** Each routed key variable's provider at the gateway (its origin there) and the token. */
+    private readonly routes: ReadonlyMap<string, { baseUrl: string; token: string }> = new Map(),
   ) {}
+
+  /**
+   * Where an agent that takes a base URL and a key at run time (an ACP agent's sign-in: gemini-cli's
+   * gateway method) sends the requests of `variable`'s provider: the gateway, with the token as the key.
+   */
+  routeFor(variable: string): { baseUrl: string; token: string } | undefined {
+    return this.routes.get(variable);
+  }
 
   /**
    * `agentEnv`: the environment the agent starts with (for PI_CODING_AGENT_DIR, and its proxy
@@ -70,7 +80,8 @@ export class AgentGateway implements vscode.Disposable {
     for (const provider of served) env[provider.variable] = server.token;
     const custom = Object.fromEntries(served.map((l) => [l.name, { ...l.config, baseUrl: `${server.url}/${l.name}${l.basePath}`, apiKey: `$${l.variable}` }]));
     env[GATEWAY_ENV] = JSON.stringify({ ...gatewayDescriptor(server.url, plan.providers), ...(served.length ? { custom } : {}) });
-    return new AgentGateway(server, env, plan.unroutable, [...plan.providers.map((p) => p.name), ...served.map((l) => l.name)]);
+    const routes = new Map(plan.providers.map((p) => [p.variable, { baseUrl: `${server.url}/${p.name}`, token: server.token }]));
+    return new AgentGateway(server, env, plan.unroutable, [...plan.providers.map((p) => p.name), ...served.map((l) => l.name)], routes);
   }
 
   dispose(): void {

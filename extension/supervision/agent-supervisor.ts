@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import * as vscode from "vscode";
 import { ProcessTransport } from "../../shared/node/process-transport";
+import { vscodeSignInUi } from "../acp/sign-in-ui";
 import { AcpTransport } from "../acp/acp-transport";
 import { protocolOf } from "../acp/known-agents";
 import { AcpEditorServices } from "../acp/editor-services";
@@ -251,7 +252,7 @@ export class AgentSupervisor implements vscode.Disposable {
     const spawnable = spawnCommand(launch.command, launch.args, process.platform, { env: launch.env });
     const transport: AgentTransport = lifetime.add(
       launch.protocol === "acp"
-        ? await this.spawnAcp(launch, spawnable, sandboxed.launch !== resolved)
+        ? await this.spawnAcp(launch, spawnable, sandboxed.launch !== resolved, gateway)
         : ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) }),
     );
     const client = lifetime.add(new RpcClient(transport, { trace: this.tracer.hook }));
@@ -263,6 +264,8 @@ export class AgentSupervisor implements vscode.Disposable {
     lifetime.add(this.agent.observe(client));
     for (const hook of this.attachHooks) hook(client, lifetime);
     try {
+      // An ACP agent may ask the user to sign in first: that time is not the agent's to be late by.
+      if (transport instanceof AcpTransport) await transport.bridge.whenStarted(30_000);
       await client.request("get_state", {}, { timeoutMs: 30_000 });
       bridge?.agentStarted();
       const caps = await client.probe().catch((error: unknown) => {
@@ -297,13 +300,18 @@ export class AgentSupervisor implements vscode.Disposable {
   }
 
   /** An ACP agent: the SDK is loaded now (not before), files and terminals are the editor's. */
-  private async spawnAcp(launch: AgentLaunch, spawnable: { command: string; args: string[] }, sandboxed: boolean): Promise<AcpTransport> {
+  private async spawnAcp(launch: AgentLaunch, spawnable: { command: string; args: string[] }, sandboxed: boolean, gateway: AgentGateway | undefined): Promise<AcpTransport> {
     let named: () => string = () => launch.label.replace(/^ACP: /, "");
     // Its terminals are named by the name it gives itself once initialized (not `node`).
     const editor = new AcpEditorServices(() => named());
     const transport = await AcpTransport.spawn(
       { command: spawnable.command, args: spawnable.args, cwd: launch.cwd, env: launch.env },
-      { agentName: launch.label.replace(/^ACP: /, ""), files: editor, terminalView: editor, sandboxed, terminalEnv: launch.env, log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() },
+      {
+        agentName: launch.label.replace(/^ACP: /, ""), files: editor, terminalView: editor, sandboxed, terminalEnv: launch.env, log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire(),
+        // Sign-in: the agent's methods in a quick pick; a stored key through the model gateway, or given over ACP where the method takes one (never its environment).
+        signIn: vscodeSignInUi(this.options.keys, gateway, launch.cwd),
+        invocation: { command: launch.command, args: launch.args },
+      },
     );
     named = () => transport.bridge.name;
     transport.onClose(() => editor.dispose());

@@ -61,7 +61,8 @@ async function removeDir(dir: string): Promise<void> {
   }
 }
 
-export function acpAgentLaunch(kind: AcpAgentKind, modelBaseUrl: string): AcpAgentLaunch {
+/** `signedOut`: gemini with its key method chosen but no key given (it asks to sign in: authMethods). */
+export function acpAgentLaunch(kind: AcpAgentKind, modelBaseUrl: string, signedOut = false): AcpAgentLaunch {
   assertAcpAgentInstalled(kind);
   const home = fs.mkdtempSync(path.join(os.tmpdir(), `acp-${kind}-home-`));
   const cleanup = () => removeDir(home);
@@ -98,7 +99,7 @@ export function acpAgentLaunch(kind: AcpAgentKind, modelBaseUrl: string): AcpAge
     general: { disableAutoUpdate: true, disableUpdateNag: true },
     security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } },
   }));
-  Object.assign(env, { GEMINI_API_KEY: "mock-key", GOOGLE_GEMINI_BASE_URL: modelBaseUrl, GEMINI_CLI_NO_RELAUNCH: "true" });
+  Object.assign(env, { ...(signedOut ? {} : { GEMINI_API_KEY: "mock-key" }), GOOGLE_GEMINI_BASE_URL: modelBaseUrl, GEMINI_CLI_NO_RELAUNCH: "true" });
   return { kind, command: process.execPath, args: [acpAgentFiles.gemini, "--acp"], env, home, cleanup };
 }
 
@@ -108,22 +109,34 @@ export interface AcpPeer {
   client: RpcClient;
   /** Every event the client saw. */
   events: AgentEvent[];
+  /** The agent's throw-away HOME. */
+  home: string;
   /** Stops the agent and removes its HOME. */
   stop(): Promise<void>;
 }
 
 /** Starts a real ACP agent in `cwd` on a scripted model server, with `files` as the editor's, ready (its session open). */
-export async function startAcpPeer(kind: AcpAgentKind, modelBaseUrl: string, cwd: string, files: AcpFileServices, options: Partial<Omit<AcpBridgeOptions, "cwd" | "files">> = {}): Promise<AcpPeer> {
-  const launch = acpAgentLaunch(kind, modelBaseUrl);
-  const transport = await AcpTransport.spawn({ command: launch.command, args: launch.args, cwd, env: launch.env }, { agentName: kind, ...options, files });
+export async function startAcpPeer(kind: AcpAgentKind, modelBaseUrl: string, cwd: string, files: AcpFileServices, options: Partial<Omit<AcpBridgeOptions, "cwd" | "files">> & { signedOut?: boolean } = {}): Promise<AcpPeer> {
+  const launch = acpAgentLaunch(kind, modelBaseUrl, options.signedOut);
+  const { signedOut: _signedOut, ...bridgeOptions } = options;
+  const transport = await AcpTransport.spawn({ command: launch.command, args: launch.args, cwd, env: launch.env }, { agentName: kind, ...bridgeOptions, files });
   const client = new RpcClient(transport);
   const events: AgentEvent[] = [];
   client.onEvent((event) => events.push(event));
-  await client.request("get_state", {}, { timeoutMs: 60_000 });
+  try {
+    await client.request("get_state", {}, { timeoutMs: 60_000 });
+  } catch (error) {
+    await transport.stop(1000);
+    client.dispose();
+    transport.dispose();
+    await launch.cleanup();
+    throw error;
+  }
   return {
     transport,
     client,
     events,
+    home: launch.home,
     async stop() {
       await transport.stop(1000);
       client.dispose();

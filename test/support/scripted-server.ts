@@ -12,6 +12,8 @@ export interface ScriptedRequest<Body> {
   path: string;
   /** The JSON body; `{}` when there is none or it is not JSON. */
   body: Body;
+  /** The request's headers (Node's: names in lower case). */
+  headers: Record<string, string | string[] | undefined>;
   aborted: boolean;
   done: boolean;
 }
@@ -37,7 +39,7 @@ export async function startScriptedServer<Body, R extends ScriptedRequest<Body>>
       } catch {
         /* answered as a request with no body */
       }
-      const request = toRequest({ index: requests.length, path: (req.url ?? "/").split("?")[0]!, body, aborted: false, done: false });
+      const request = toRequest({ index: requests.length, path: (req.url ?? "/").split("?")[0]!, body, headers: req.headers, aborted: false, done: false });
       requests.push(request);
       res.on("close", () => {
         if (!res.writableFinished) request.aborted = true;

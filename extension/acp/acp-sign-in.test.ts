@@ -1,0 +1,195 @@
+/**
+ * Sign-in through the bridge against an in-process ACP agent of the SDK's making that needs it:
+ * terminal methods (the spec's `type: "terminal"` and `_meta["terminal-auth"]`) run in the editor's
+ * terminal and are never sent to `authenticate`; the client declares terminal sign-in only when it
+ * can run one; an agent that still refuses after sign-in is not asked again in a loop; other
+ * errors are not taken for "authentication required".
+ */
+import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import type * as Acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
+import { AcpBridge } from "./acp-bridge";
+import type { SignInMethod } from "./acp-auth";
+import type { SignInUi } from "./acp-sign-in";
+
+interface AgentScript {
+  methods: Acp.AuthMethod[];
+  /** session/new: throws while it answers true. */
+  refuses(): boolean;
+  error?: (acp: typeof Acp) => Error;
+  /** session/new never answers. */
+  hang?: boolean;
+  /** session/prompt: throws auth required while it answers true. */
+  refusesPrompt?: () => boolean;
+}
+
+async function start(script: AgentScript, ui: SignInUi | undefined) {
+  const acp = (await import("@agentclientprotocol/sdk")) as typeof Acp;
+  const toAgent = new TransformStream<Uint8Array, Uint8Array>();
+  const toClient = new TransformStream<Uint8Array, Uint8Array>();
+  const seen: { initialize?: Acp.InitializeRequest; authenticate: Acp.AuthenticateRequest[]; sessionNew: number; prompts: number } = { authenticate: [], sessionNew: 0, prompts: 0 };
+  acp.agent()
+    .onRequest("initialize", ({ params }) => ((seen.initialize = params), { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: {}, authMethods: script.methods }))
+    .onRequest("authenticate", ({ params }) => (seen.authenticate.push(params), {}))
+    .onRequest("session/new", async () => {
+      seen.sessionNew++;
+      if (script.hang) await new Promise(() => undefined);
+      if (script.refuses()) throw script.error ? script.error(acp) : acp.RequestError.authRequired(undefined, "sign in first");
+      return { sessionId: "s1" };
+    })
+    .onRequest("session/prompt", () => {
+      seen.prompts++;
+      if (script.refusesPrompt?.()) throw acp.RequestError.authRequired(undefined, "sign in to prompt");
+      return { stopReason: "end_turn" as const };
+    })
+    .connect(acp.ndJsonStream(toClient.writable, toAgent.readable));
+  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), "acp-sign-in-"));
+  const frames: Record<string, unknown>[] = [];
+  const bridge = new AcpBridge(acp, (f) => frames.push(f as Record<string, unknown>), {
+    cwd,
+    agentName: "test agent",
+    files: { readTextFile: async () => "", writeTextFile: async () => undefined },
+    ...(ui ? { signIn: ui } : {}),
+    invocation: { command: "node", args: ["/opt/agent.js", "--acp"] },
+  });
+  const started = bridge.connect(acp.ndJsonStream(toAgent.writable, toClient.readable));
+  return { bridge, seen, started, frames, cleanup: () => (bridge.dispose(), fs.rmSync(cwd, { recursive: true, force: true })) };
+}
+
+const noUi = (overrides: Partial<SignInUi>): SignInUi => ({
+  choose: async () => assert.fail("not asked"),
+  apiKey: async () => assert.fail("no key"),
+  gateway: async () => assert.fail("no gateway"),
+  runInTerminal: async () => assert.fail("no terminal"),
+  ...overrides,
+});
+
+describe("ACP sign-in through the bridge (an SDK agent that needs it)", function () {
+  this.timeout(20_000);
+
+  it("the spec's terminal method: the agent's own command with its args runs in the terminal, no authenticate is sent, session/new is made again", async () => {
+    let signedIn = false;
+    const ran: SignInMethod[] = [];
+    const { seen, started, cleanup } = await start(
+      { methods: [{ id: "login", name: "Log in", type: "terminal", args: ["--login"], env: { LOGIN: "1" } }], refuses: () => !signedIn },
+      noUi({ choose: async (_n, _r, methods) => methods[0]!.id, runInTerminal: async (_n, method) => (ran.push(method), (signedIn = true), 0) }),
+    );
+    try {
+      await started;
+      assert.deepEqual(seen.initialize?.clientCapabilities?.auth, { terminal: true }, "terminal sign-in declared: the editor can run it");
+      assert.deepEqual(ran.map((m) => m.kind === "terminal" && [m.command, m.args, m.env]), [["node", ["/opt/agent.js", "--acp", "--login"], { LOGIN: "1" }]]);
+      assert.deepEqual(seen.authenticate, [], "a terminal method is never passed to authenticate");
+      assert.equal(seen.sessionNew, 2);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("_meta terminal-auth failing (exit 1): the start fails saying the command and its code", async () => {
+    const { started, cleanup, seen } = await start(
+      { methods: [{ id: "claude-login", name: "Log in", _meta: { "terminal-auth": { command: "claude", args: ["/login"] } } }], refuses: () => true },
+      noUi({ choose: async () => "claude-login", runInTerminal: async () => 1 }),
+    );
+    try {
+      await assert.rejects(started, /Sign-in for test agent failed: `claude \/login` exited with code 1/);
+      assert.equal(seen.sessionNew, 1);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("an agent still refusing after sign-in: asked once, session/new tried twice, its error stands (no loop)", async () => {
+    let asked = 0;
+    const { started, cleanup, seen } = await start(
+      { methods: [{ id: "own", name: "Own" }], refuses: () => true },
+      noUi({ choose: async () => (asked++, "own") }),
+    );
+    try {
+      await assert.rejects(started, /sign in first/);
+      assert.equal(asked, 1);
+      assert.equal(seen.sessionNew, 2);
+      assert.deepEqual(seen.authenticate.map((a) => a.methodId), ["own"]);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("a forged answer (a method the agent did not offer) sends nothing; other errors are not sign-in; no UI: no terminal sign-in declared", async () => {
+    const forged = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => true }, noUi({ choose: async () => "not-offered" }));
+    try {
+      await assert.rejects(forged.started, /sign in first/);
+      assert.deepEqual(forged.seen.authenticate, []);
+    } finally {
+      forged.cleanup();
+    }
+    const other = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => true, error: (acp) => acp.RequestError.internalError(undefined, "Authentication required") }, noUi({}));
+    try {
+      await assert.rejects(other.started, /Authentication required/);
+      assert.equal(other.seen.sessionNew, 1);
+    } finally {
+      other.cleanup();
+    }
+    const bare = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => true }, undefined);
+    try {
+      await assert.rejects(bare.started, /sign in first/);
+      assert.deepEqual(bare.seen.initialize?.clientCapabilities?.auth, { terminal: false });
+    } finally {
+      bare.cleanup();
+    }
+  });
+
+  it("the start's deadline leaves out the user's time signing in (a 400 ms pick within a 150 ms deadline); an agent that never opens its session still misses it", async () => {
+    let signedIn = false;
+    const slow = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => !signedIn }, noUi({ choose: async () => (await new Promise((r) => setTimeout(r, 400)), (signedIn = true), "own") }));
+    try {
+      const begin = Date.now();
+      await slow.bridge.whenStarted(150);
+      assert.ok(Date.now() - begin >= 400, "waited for the user");
+    } finally {
+      slow.cleanup();
+    }
+    const hung = await start({ methods: [], refuses: () => false, hang: true }, undefined);
+    try {
+      await assert.rejects(hung.bridge.whenStarted(150), /test agent did not open a session within 150 ms/);
+    } finally {
+      hung.cleanup();
+    }
+  });
+
+  it("an agent that asks at the first prompt: signed in there, the prompt sent again, the turn ends as usual", async () => {
+    let signedIn = false;
+    const agent = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => false, refusesPrompt: () => !signedIn }, noUi({ choose: async () => ((signedIn = true), "own") }));
+    try {
+      await agent.started;
+      agent.bridge.receive({ type: "prompt", id: "p", message: "hi" });
+      for (let i = 0; i < 200 && !agent.frames.some((f) => f.type === "agent_settled"); i++) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(agent.seen.prompts, 2);
+      assert.deepEqual(agent.seen.authenticate.map((a) => a.methodId), ["own"]);
+      const end = agent.frames.find((f) => f.type === "agent_end") as { messages: { role: string; stopReason?: string }[] } | undefined;
+      assert.ok(end, "the turn ended");
+      assert.ok(!end.messages.some((m) => m.stopReason === "error"), "not as an error");
+    } finally {
+      agent.cleanup();
+    }
+  });
+
+  it("Abort while the user signs in at a prompt: the prompt is not sent again, the turn ends aborted", async () => {
+    let release: () => void = () => undefined;
+    const agent = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => false, refusesPrompt: () => true }, noUi({ choose: () => new Promise((resolve) => (release = () => resolve("own"))) }));
+    try {
+      await agent.started;
+      agent.bridge.receive({ type: "prompt", id: "p", message: "hi" });
+      for (let i = 0; i < 100 && agent.seen.prompts === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      agent.bridge.receive({ type: "abort", id: "a" });
+      await new Promise((r) => setTimeout(r, 50));
+      release();
+      for (let i = 0; i < 200 && !agent.frames.some((f) => f.type === "agent_settled"); i++) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(agent.seen.prompts, 1, "not sent again after the abort");
+      assert.deepEqual(agent.frames.find((f) => f.type === "agent_settled"), { type: "agent_settled", aborted: true });
+    } finally {
+      agent.cleanup();
+    }
+  });
+});
