@@ -14,6 +14,7 @@ import type { ToolSandbox } from "../tools/tool-sandbox";
 import type { CliOptions } from "./cli-options";
 import type { LazyContextResources } from "./context-resources";
 import type { RpcExtensionUi } from "./extension-ui";
+import { toolGuidelines } from "../session/context";
 
 export interface McpSources {
   agentDir: string;
@@ -30,6 +31,8 @@ export interface McpSources {
   resources: LazyContextResources;
   ui(): RpcExtensionUi | undefined;
   warn(message: string): void;
+  /** settings.json's `codemode` (global, and the trusted project's over it). */
+  codemode?: { mode: "on" | "only"; inlineBudget: number };
 }
 
 const VERSION = process.env.PI_VSCODE_VERSION ?? "0.0.0-dev";
@@ -53,6 +56,8 @@ export function setUpMcp(options: CliOptions, sources: McpSources): McpManager |
   if (!servers.some((s) => s.enabled)) return undefined;
   const agent = sources.session.agent;
   let ours = new Set<string>();
+  // The agent's own tools as last seen: in codemode's `only` mode they leave the agent's list (hidden from the model) and scripts still call them.
+  let own: readonly AnyAgentTool[] = agent.tools;
   const { McpManager, MCP_SERVERS_SECTION, CODEMODE_STORE_ENTRY, readStore } = loadMcpManager();
   const manager: McpManager = new McpManager(servers, {
     env: sources.env,
@@ -62,7 +67,9 @@ export function setUpMcp(options: CliOptions, sources: McpSources): McpManager |
     report: tell,
     agentDir: sources.agentDir,
     clientVersion: VERSION,
-    declaredTools: () => agent.tools,
+    declaredTools: () => own,
+    ...(sources.codemode ? { codemode: sources.codemode } : {}),
+    guidelines: (tool) => toolGuidelines(tool.name),
     // store() values as Pi keeps them: `codemode-store` entries on the session's branch.
     codemodeStore: {
       read: () => readStore(sources.session.sessions.branch()),
@@ -72,11 +79,16 @@ export function setUpMcp(options: CliOptions, sources: McpSources): McpManager |
       },
     },
     toolsChanged: () => {
+      const current = agent.tools.filter((t) => !ours.has(t.name));
+      // Empty in `only` mode unless the list was set anew since (an extension's setActiveTools): then those are the agent's own.
+      if (current.length > 0 || !manager.hidesDeclaredTools()) own = current;
       const mcpTools: AnyAgentTool[] = manager.tools();
-      agent.setTools([...manager.withScriptNotes(agent.tools.filter((t) => !ours.has(t.name))), ...mcpTools]);
+      agent.setTools([...manager.withScriptNotes(own), ...mcpTools]);
       ours = new Set(mcpTools.map((t) => t.name));
     },
   });
+  // Pi's system prompt lists and rules only the declared tools: in `only` mode, not the hidden ones.
+  sources.resources.shownTool = (name) => !manager.hidesDeclaredTools() || manager.tools().some((t) => t.name === name);
   sources.resources.extraTools = () => manager.promptTools();
   sources.resources.extraSections = (): Record<string, string> => {
     const section = manager.systemSection();
