@@ -10,6 +10,7 @@ import { loadMcpSdk } from "../sdk";
 import { listenForCallback } from "./callback-server";
 import { McpOAuthProvider } from "./provider";
 import { isLoopbackHost } from "../../../shared/mcp-oauth-url";
+import { refreshingFetch } from "./refresh-lock";
 import type { McpAuthSlot } from "./store";
 
 /** How long a sign-in waits for the browser (Pi: 300 s). */
@@ -46,7 +47,7 @@ function registeredPort(slot: McpAuthSlot): number | undefined {
 
 const withPort = (port: number | undefined): { preferredPort?: number } => (port === undefined ? {} : { preferredPort: port });
 
-export async function startSignIn(options: { serverUrl: string; settings: McpOAuthSettings; slot: McpAuthSlot; signal: AbortSignal; timeoutMs?: number; requestTimeoutMs?: number }): Promise<SignIn> {
+export async function startSignIn(options: { serverUrl: string; settings: McpOAuthSettings; slot: McpAuthSlot; signal: AbortSignal; timeoutMs?: number; requestTimeoutMs?: number; /** The server's refresh lock (refresh-lock.ts): a refresh with the stored token takes it. */ refreshLock?: string }): Promise<SignIn> {
   const { settings, slot, signal } = options;
   const sdk = loadMcpSdk();
   const callback = await listenForCallback({
@@ -58,7 +59,8 @@ export async function startSignIn(options: { serverUrl: string; settings: McpOAu
     let authorizationUrl: URL | undefined;
     const provider = new McpOAuthProvider({ slot, settings, redirectUrl: callback.redirectUrl, authorize: (url) => (authorizationUrl = url) });
     const scope = settings.scope ? { scope: settings.scope } : {};
-    const fetchFn = timedFetch(signal, options.requestTimeoutMs ?? AUTH_REQUEST_TIMEOUT_MS);
+    const timed = timedFetch(signal, options.requestTimeoutMs ?? AUTH_REQUEST_TIMEOUT_MS);
+    const fetchFn = options.refreshLock ? refreshingFetch(slot, options.refreshLock, timed) : timed;
     const first = await sdk.auth(provider, { serverUrl: options.serverUrl, fetchFn, ...scope });
     if (first === "AUTHORIZED") {
       await callback.close();
