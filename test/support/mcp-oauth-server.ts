@@ -50,6 +50,8 @@ export class TestAuthProvider implements OAuthServerProvider {
   private readonly codes = new Map<string, { clientId: string; params: AuthorizationParams }>();
   private readonly access = new Map<string, { clientId: string; expiresAt: number }>();
   private readonly refresh = new Map<string, string>();
+  /** The `iss` its answers carry (RFC 9207), none by default; a hostile or mixed-up server's is set here. */
+  iss: string | undefined;
   readonly counts = { authorizations: 0, exchanges: 0, refreshes: 0, refreshRequests: 0 };
 
   async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Parameters<OAuthServerProvider["authorize"]>[2]): Promise<void> {
@@ -59,6 +61,7 @@ export class TestAuthProvider implements OAuthServerProvider {
     const target = new URL(params.redirectUri);
     target.searchParams.set("code", code);
     if (params.state !== undefined) target.searchParams.set("state", params.state);
+    if (this.iss !== undefined) target.searchParams.set("iss", this.iss);
     res.redirect(target.href);
   }
 

@@ -10,6 +10,7 @@ import { loadMcpSdk } from "../sdk";
 import { listenForCallback } from "./callback-server";
 import { McpOAuthProvider } from "./provider";
 import { isLoopbackHost } from "../../../shared/mcp-oauth-url";
+import { issuerCheck } from "./issuer-check";
 import { refreshingFetch } from "./refresh-lock";
 import type { McpAuthSlot } from "./store";
 
@@ -69,7 +70,9 @@ export async function startSignIn(options: { serverUrl: string; settings: McpOAu
     if (!authorizationUrl) throw new Error("the server asked for a sign-in but gave no authorization page");
     const done = (async () => {
       try {
-        const { code } = await callback.wait(provider.state(), signal, options.timeoutMs ?? SIGN_IN_TIMEOUT_MS);
+        // The metadata the first auth() discovered (or reused): whether and how the answer names its issuer.
+        const metadata = (slot.load().discovery as { authorizationServerMetadata?: unknown } | undefined)?.authorizationServerMetadata;
+        const { code } = await callback.wait(provider.state(), signal, options.timeoutMs ?? SIGN_IN_TIMEOUT_MS, issuerCheck(metadata));
         const result = await sdk.auth(provider, { serverUrl: options.serverUrl, authorizationCode: code, fetchFn, ...scope });
         if (result !== "AUTHORIZED") throw new Error("the authorization server did not issue tokens");
       } finally {
