@@ -153,16 +153,43 @@ export class McpManager {
   }
 
   /**
+   * The tools a request declares: all but, in `only` mode, those codemode's description lists (the
+   * agent's own, direct MCP tools, direct resource tools); codemode, tool_search and the tools
+   * tool_search loaded stay. The others stay callable (scripts reach them through the nested runner).
+   */
+  declared(tools: AnyAgentTool[]): AnyAgentTool[] {
+    if (!this.hidesDeclaredTools()) return tools;
+    const hidden = this.hiddenTest();
+    return tools.filter((t) => !hidden(t.name));
+  }
+
+  /** Whether the system prompt lists one of the agent's own tools (not in `only` mode). */
+  shows(name: string): boolean {
+    return !this.hidesDeclaredTools() || !this.hiddenTest()(name);
+  }
+
+  private hiddenTest(): (name: string) => boolean {
+    const exposure = new Map(this.entries.map((e) => [e.name, e.exposure]));
+    const resourcesDirect = this.resourceExposure() === "direct";
+    return (name) => {
+      if (name === CODEMODE || name === TOOL_SEARCH) return false;
+      const mcp = exposure.get(name);
+      if (mcp !== undefined) return mcp === "direct";
+      if ((RESOURCE_TOOL_NAMES as readonly string[]).includes(name)) return resourcesDirect;
+      return true;
+    };
+  }
+
+  /**
    * What codemode's description lists: nothing in `on` mode (every MCP tool a script reaches
    * without a declaration is deferred, and deferred tools are never listed, so the description
    * does not change while servers connect); in `only` mode every callable tool declared by exposure.
    */
   private listedTools(): ListedTool[] {
     if (!this.hidesDeclaredTools()) return [];
-    const direct = new Set(this.entries.filter((e) => e.exposure === "direct").map((e) => e.name));
-    const resources = this.resourceExposure() === "direct";
+    const hidden = this.hiddenTest();
     return this.scriptTools()
-      .filter((c) => (c.mcp ? direct.has(c.tool.name) : !(RESOURCE_TOOL_NAMES as readonly string[]).includes(c.tool.name) || resources))
+      .filter((c) => hidden(c.tool.name))
       .map((c) => ({ name: c.tool.name, declaration: declarationOf(c), ...(c.namespace ? { namespace: { name: c.namespace.name, ...(c.namespace.description ? { description: c.namespace.description } : {}) } } : {}) }));
   }
 
@@ -198,8 +225,8 @@ export class McpManager {
     const resourceTools = this.resourceTools.filter((t) => this.options.selected(t.name) && (resources === "direct" || (resources === "deferred" && this.loaded.has(t.name))));
     const search = this.hasIndirect() && this.options.selected(TOOL_SEARCH) ? [this.searchTool] : [];
     if (!this.hasCodemode()) return [...search, ...declared.map((e) => e.agentTool), ...resourceTools];
-    // `only`: direct tools (and direct resource tools) are listed in codemode's description instead; tools tool_search loaded stay declared.
-    if (this.hidesDeclaredTools()) return [this.codemode(), ...search, ...declared.filter((e) => e.exposure !== "direct").map((e) => e.agentTool), ...(resources === "direct" ? [] : resourceTools)];
+    // `only`: no notes; requests leave out what codemode's description lists (declared()).
+    if (this.hidesDeclaredTools()) return [this.codemode(), ...search, ...declared.map((e) => e.agentTool), ...resourceTools];
     const mcp = declared.map((e) => withNote(e.agentTool, scriptCallNote(e.name, e.outputFields ? { outputFields: e.outputFields } : {})));
     return [this.codemode(), ...search, ...mcp, ...this.withScriptNotes(resourceTools)];
   }
@@ -210,8 +237,7 @@ export class McpManager {
    * codemode; none in `only` mode (codemode lists them).
    */
   withScriptNotes(tools: readonly AnyAgentTool[]): AnyAgentTool[] {
-    if (this.hidesDeclaredTools()) return [];
-    if (!this.hasCodemode()) return [...tools];
+    if (!this.hasCodemode() || this.hidesDeclaredTools()) return [...tools];
     return tools.map((t) => (t.name === CODEMODE || t.name === TOOL_SEARCH ? t : withNote(t, scriptCallNote(t.name, undefined))));
   }
 

@@ -56,8 +56,6 @@ export function setUpMcp(options: CliOptions, sources: McpSources): McpManager |
   if (!servers.some((s) => s.enabled)) return undefined;
   const agent = sources.session.agent;
   let ours = new Set<string>();
-  // The agent's own tools as last seen: in codemode's `only` mode they leave the agent's list (hidden from the model) and scripts still call them.
-  let own: readonly AnyAgentTool[] = agent.tools;
   const { McpManager, MCP_SERVERS_SECTION, CODEMODE_STORE_ENTRY, readStore } = loadMcpManager();
   const manager: McpManager = new McpManager(servers, {
     env: sources.env,
@@ -67,7 +65,7 @@ export function setUpMcp(options: CliOptions, sources: McpSources): McpManager |
     report: tell,
     agentDir: sources.agentDir,
     clientVersion: VERSION,
-    declaredTools: () => own,
+    declaredTools: () => agent.tools,
     ...(sources.codemode ? { codemode: sources.codemode } : {}),
     guidelines: (tool) => toolGuidelines(tool.name),
     // store() values as Pi keeps them: `codemode-store` entries on the session's branch.
@@ -79,16 +77,14 @@ export function setUpMcp(options: CliOptions, sources: McpSources): McpManager |
       },
     },
     toolsChanged: () => {
-      const current = agent.tools.filter((t) => !ours.has(t.name));
-      // Empty in `only` mode unless the list was set anew since (an extension's setActiveTools): then those are the agent's own.
-      if (current.length > 0 || !manager.hidesDeclaredTools()) own = current;
       const mcpTools: AnyAgentTool[] = manager.tools();
-      agent.setTools([...manager.withScriptNotes(own), ...mcpTools]);
+      agent.setTools([...manager.withScriptNotes(agent.tools.filter((t) => !ours.has(t.name))), ...mcpTools]);
       ours = new Set(mcpTools.map((t) => t.name));
     },
   });
-  // Pi's system prompt lists and rules only the declared tools: in `only` mode, not the hidden ones.
-  sources.resources.shownTool = (name) => !manager.hidesDeclaredTools() || manager.tools().some((t) => t.name === name);
+  // Codemode's `only` mode: requests, and the system prompt's tool list and rules, leave out the tools its description lists.
+  agent.declareTools((tools) => manager.declared(tools));
+  sources.resources.shownTool = (name) => manager.shows(name);
   sources.resources.extraTools = () => manager.promptTools();
   sources.resources.extraSections = (): Record<string, string> => {
     const section = manager.systemSection();

@@ -83,4 +83,21 @@ describe("codemode settings in our host and pi 1.5.2", function () {
       await stop(s);
     }
   });
+
+  it("in `only` mode tools added later (the client's set_host_tools) are listed in codemode too, not declared, and the built-ins stay callable", async function () {
+    const cwd = mkdtempSync(join(tmpdir(), "mcp-cm-only-"));
+    writeFileSync(join(cwd, "note.txt"), "still here");
+    const s = await start("host", config, { cwd, settings: { codemode: { mode: "only" } } });
+    try {
+      await s.peer.client.request("set_host_tools", { tools: [{ name: "editor_open", description: "Opens a file in the editor.", parameters: { type: "object", properties: { path: { type: "string" } } } }] });
+      s.llm.enqueue({ toolCalls: [{ id: "c", name: "codemode", arguments: { code: "return await tools.read({ path: 'note.txt' });" } }] }, { text: "ok" });
+      await run(s, "read it");
+      assert.deepEqual(toolNames(s.llm.requests[0]!), ["codemode"]);
+      assert.ok(headings(codemodeOf(s.llm.requests[0]!)).includes("### `editor_open`"));
+      assert.deepEqual(toolNames(s.llm.requests[1]!), ["codemode"]);
+      assert.match(messageText(toolResultMessages(s.llm.requests[1]!).at(-1)!), /Script completed[\s\S]*still here/);
+    } finally {
+      await stop(s);
+    }
+  });
 });
