@@ -50,6 +50,8 @@ const withPort = (port: number | undefined): { preferredPort?: number } => (port
 
 export async function startSignIn(options: { serverUrl: string; settings: McpOAuthSettings; slot: McpAuthSlot; signal: AbortSignal; timeoutMs?: number; requestTimeoutMs?: number; /** The server's refresh lock (refresh-lock.ts): a refresh with the stored token takes it. */ refreshLock?: string }): Promise<SignIn> {
   const { settings, slot, signal } = options;
+  // Pi identifies itself with its own document on pi.dev, and registers when it runs under another name; this host has none of its own.
+  if (settings.clientRegistration === "cimd" && !settings.clientId) throw new Error('oauth.clientRegistration is "cimd", but this host has no Client ID Metadata Document of its own (pi\'s on pi.dev names pi); set it to "auto" or "dcr" to register a client, or give oauth.clientId');
   const sdk = loadMcpSdk();
   const callback = await listenForCallback({
     ...(settings.callbackUrl ? { callbackUrl: settings.callbackUrl } : {}),
