@@ -94,7 +94,7 @@ async function streamTurn(
   const headers = auth.headers || config.streamOptions?.headers ? { ...config.streamOptions?.headers, ...auth.headers } : undefined;
   const stream = config.stream(
     config.model,
-    { systemPrompt: config.systemPrompt, messages, tools: config.tools },
+    { systemPrompt: config.systemPrompt, messages, tools: config.declaredTools ? config.declaredTools(config.tools) : config.tools },
     { ...config.streamOptions, signal, apiKey: auth.apiKey, ...(headers ? { headers } : {}), reasoning: config.thinkingLevel === "off" ? undefined : config.thinkingLevel },
   );
   // As pi: the message starts once the response streams (its first event), so message_start

@@ -80,6 +80,16 @@ export class Agent implements Disposable {
     this.hooks = { ...hooks };
   }
 
+  /**
+   * Which of the tools a request declares to the model (MCP codemode's `only` mode hides the ones
+   * scripts call); the others stay callable, by scripts through the nested runner.
+   */
+  declareTools(filter: ((tools: AnyAgentTool[]) => AnyAgentTool[]) | undefined): void {
+    this.declaredFilter = filter;
+  }
+
+  private declaredFilter: ((tools: AnyAgentTool[]) => AnyAgentTool[]) | undefined;
+
   /** A check that runs before every tool call, ahead of the hooks (e.g. the permission policy). */
   gateToolCalls(gate: NonNullable<AgentLoopConfig["beforeToolCall"]>): void {
     this.gate = gate;
@@ -179,6 +189,7 @@ export class Agent implements Disposable {
       },
       systemPrompt: this.systemPrompt,
       interruptMode: this.interruptMode,
+      ...(this.declaredFilter ? { declaredTools: this.declaredFilter } : {}),
       takeSteering: () => this.steering.take(),
       hasSteering: () => this.steering.length > 0,
       takeFollowUps: () => this.followUps.take(),

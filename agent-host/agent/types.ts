@@ -32,6 +32,8 @@ export interface AgentLoopConfig {
   thinkingLevel: ThinkingLevel;
   systemPrompt: string;
   tools: AnyAgentTool[];
+  /** The tools a request declares to the model (default: all of `tools`); calls still find every tool. */
+  declaredTools?: (tools: AnyAgentTool[]) => AnyAgentTool[];
   interruptMode: InterruptMode;
   stream: StreamFunction;
   /** Agent messages → LLM messages, before each request. Must not throw. */

@@ -51,6 +51,8 @@ export interface McpOAuthSettings {
   callbackUrl?: string;
   scope?: string;
   clientName?: string;
+  /** Pi's `auto` (default) / `dcr` / `cimd`: this host has no Client ID Metadata Document, so `cimd` is refused at sign-in. */
+  clientRegistration?: "auto" | "dcr" | "cimd";
 }
 
 export interface LoadedMcpConfig {
@@ -88,7 +90,7 @@ function oauthSettings(entry: OAuthEntry | undefined, env: NodeJS.ProcessEnv): M
   if (!entry) return {};
   if (entry.clientSecret?.startsWith("!")) throw new Error("oauth.clientSecret: `!command` values are not supported by this host; use ${VAR}");
   if (entry.callbackUrl !== undefined) checkCallbackUrl(entry.callbackUrl);
-  const { clientId, clientSecret, callbackPort, callbackUrl, scope, clientName } = entry;
+  const { clientId, clientSecret, callbackPort, callbackUrl, scope, clientName, clientRegistration } = entry;
   return {
     ...(clientId !== undefined ? { clientId } : {}),
     ...(clientSecret !== undefined ? { clientSecret: expand(clientSecret, env) } : {}),
@@ -96,6 +98,7 @@ function oauthSettings(entry: OAuthEntry | undefined, env: NodeJS.ProcessEnv): M
     ...(callbackUrl !== undefined ? { callbackUrl } : {}),
     ...(scope !== undefined ? { scope } : {}),
     ...(clientName !== undefined ? { clientName } : {}),
+    ...(clientRegistration === "auto" || clientRegistration === "dcr" || clientRegistration === "cimd" ? { clientRegistration } : {}),
   };
 }
 

@@ -10,7 +10,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ToolSandbox } from "../tools/tool-sandbox";
 import type { McpServerConfig } from "./config";
-import { connectionAuthProvider } from "./oauth/connection-auth";
+import { connectionAuth } from "./oauth/connection-auth";
 import { SignInRequired } from "./oauth/provider";
 import { loadMcpSdk, type CallToolResult, type McpTool } from "./sdk";
 
@@ -107,8 +107,8 @@ export class McpConnection {
     const sdk = loadMcpSdk();
     const { config } = this;
     if (config.transport === "http") {
-      const authProvider = config.oauth && this.options.authDir ? connectionAuthProvider(config, this.options.authDir) : undefined;
-      return new sdk.StreamableHTTPClientTransport(new URL(config.url!), { requestInit: { headers: config.headers }, ...(authProvider ? { authProvider } : {}) });
+      const auth = config.oauth && this.options.authDir ? connectionAuth(config, this.options.authDir) : undefined;
+      return new sdk.StreamableHTTPClientTransport(new URL(config.url!), { requestInit: { headers: config.headers }, ...(auth ?? {}) });
     }
     const argv = [config.command!, ...config.args];
     let file = argv[0]!;

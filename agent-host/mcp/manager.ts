@@ -19,9 +19,10 @@ export { CODEMODE_STORE_ENTRY, readStore } from "./codemode/store";
 import { createResourceTools, RESOURCE_TOOL_NAMES } from "./resource-tools";
 import { createToolSearchTool, TOOL_SEARCH } from "./tool-search";
 import { CODEMODE, CODEMODE_DESCRIPTION, CODEMODE_GUIDELINES, CODEMODE_SNIPPET, scriptCallNote, withNote } from "./codemode/description";
-import type { CallableTool, ScriptNamespace } from "./codemode/discovery";
+import { declarationOf, type CallableTool, type ScriptNamespace } from "./codemode/discovery";
 import type { CodemodeStore } from "./codemode/store";
 import { createCodemodeTool, type ScriptReach } from "./codemode/tool";
+import { catalogDescription, inlineBudgetOf, type ListedTool } from "./codemode/catalog";
 
 /** How long a prompt waits for servers with direct tools (Pi: 10 s). */
 export const DIRECT_WAIT_MS = 10_000;
@@ -44,6 +45,10 @@ export interface McpManagerOptions {
   clientVersion: string;
   /** The agent dir: OAuth sign-ins are kept in its mcp-auth.json. */
   agentDir?: string;
+  /** settings.json's `codemode` (default: `on`, 3000 estimated tokens). */
+  codemode?: { mode: "on" | "only"; inlineBudget: number };
+  /** A tool's prompt guidelines (the system prompt's rules for it), carried in its codemode declaration. */
+  guidelines?(tool: AnyAgentTool): readonly string[] | undefined;
 }
 
 export class McpManager {
@@ -122,7 +127,10 @@ export class McpManager {
     const own: CallableTool[] = this.options
       .declaredTools()
       .filter((t) => t.name !== CODEMODE && t.name !== TOOL_SEARCH && !mcpNames.has(t.name) && !(RESOURCE_TOOL_NAMES as readonly string[]).includes(t.name))
-      .map((tool) => ({ tool, mcp: false, searchable: { name: tool.name, description: tool.description, parameterText: "", serverText: "" } }));
+      .map((tool) => {
+        const guidelines = this.options.guidelines?.(tool);
+        return { tool, mcp: false, searchable: { name: tool.name, description: tool.description, parameterText: "", serverText: "" }, ...(guidelines?.length ? { guidelines } : {}) };
+      });
     const mcp: CallableTool[] = this.entries
       .filter((e) => e.exposure !== "hidden")
       .map((e) => ({ tool: e.agentTool, mcp: true, ...(namespaces.get(e.server) ? { namespace: namespaces.get(e.server)! } : {}), searchable: e.searchable }));
@@ -133,6 +141,66 @@ export class McpManager {
   /** The tools the MCP part adds to the system prompt's tool list (codemode), with their rules. */
   promptTools(): { name: string; description: string; snippet: string; guidelines: readonly string[] }[] {
     return this.hasCodemode() ? [{ name: CODEMODE, description: CODEMODE_DESCRIPTION, snippet: CODEMODE_SNIPPET, guidelines: CODEMODE_GUIDELINES }] : [];
+  }
+
+  /**
+   * Codemode's `only` mode (settings.json `codemode.mode`): the tools declared to the model by
+   * exposure (the agent's own, direct MCP tools, direct resource tools) are hidden from it and
+   * listed in codemode's description instead; scripts call them.
+   */
+  hidesDeclaredTools(): boolean {
+    return this.hasCodemode() && this.options.codemode?.mode === "only";
+  }
+
+  /**
+   * The tools a request declares: all but, in `only` mode, those codemode's description lists (the
+   * agent's own, direct MCP tools, direct resource tools); codemode, tool_search and the tools
+   * tool_search loaded stay. The others stay callable (scripts reach them through the nested runner).
+   */
+  declared(tools: AnyAgentTool[]): AnyAgentTool[] {
+    if (!this.hidesDeclaredTools()) return tools;
+    const hidden = this.hiddenTest();
+    return tools.filter((t) => !hidden(t.name));
+  }
+
+  /** Whether the system prompt lists one of the agent's own tools (not in `only` mode). */
+  shows(name: string): boolean {
+    return !this.hidesDeclaredTools() || !this.hiddenTest()(name);
+  }
+
+  private hiddenTest(): (name: string) => boolean {
+    const exposure = new Map(this.entries.map((e) => [e.name, e.exposure]));
+    const resourcesDirect = this.resourceExposure() === "direct";
+    return (name) => {
+      if (name === CODEMODE || name === TOOL_SEARCH) return false;
+      const mcp = exposure.get(name);
+      if (mcp !== undefined) return mcp === "direct";
+      if ((RESOURCE_TOOL_NAMES as readonly string[]).includes(name)) return resourcesDirect;
+      return true;
+    };
+  }
+
+  /**
+   * What codemode's description lists: nothing in `on` mode (every MCP tool a script reaches
+   * without a declaration is deferred, and deferred tools are never listed, so the description
+   * does not change while servers connect); in `only` mode every callable tool declared by exposure.
+   */
+  private listedTools(): ListedTool[] {
+    if (!this.hidesDeclaredTools()) return [];
+    const hidden = this.hiddenTest();
+    return this.scriptTools()
+      .filter((c) => hidden(c.tool.name))
+      .map((c) => ({ name: c.tool.name, declaration: declarationOf(c), ...(c.namespace ? { namespace: { name: c.namespace.name, ...(c.namespace.description ? { description: c.namespace.description } : {}) } } : {}) }));
+  }
+
+  private described: { text: string; tool: AnyAgentTool } | undefined;
+
+  /** The codemode tool with its description for the tools listed now (one copy while that text holds). */
+  private codemode(): AnyAgentTool {
+    const text = catalogDescription(this.listedTools(), inlineBudgetOf(this.options.codemode?.inlineBudget));
+    if (text === CODEMODE_DESCRIPTION) return this.codemodeTool;
+    if (this.described?.text !== text) this.described = { text, tool: { ...this.codemodeTool, description: text } };
+    return this.described.tool;
   }
 
   /** Servers whose resources the resource tools reach: connected once, enabled, not hidden as a whole. */
@@ -157,16 +225,19 @@ export class McpManager {
     const resourceTools = this.resourceTools.filter((t) => this.options.selected(t.name) && (resources === "direct" || (resources === "deferred" && this.loaded.has(t.name))));
     const search = this.hasIndirect() && this.options.selected(TOOL_SEARCH) ? [this.searchTool] : [];
     if (!this.hasCodemode()) return [...search, ...declared.map((e) => e.agentTool), ...resourceTools];
+    // `only`: no notes; requests leave out what codemode's description lists (declared()).
+    if (this.hidesDeclaredTools()) return [this.codemode(), ...search, ...declared.map((e) => e.agentTool), ...resourceTools];
     const mcp = declared.map((e) => withNote(e.agentTool, scriptCallNote(e.name, e.outputFields ? { outputFields: e.outputFields } : {})));
-    return [this.codemodeTool, ...search, ...mcp, ...this.withScriptNotes(resourceTools)];
+    return [this.codemode(), ...search, ...mcp, ...this.withScriptNotes(resourceTools)];
   }
 
   /**
    * The agent's declared tools as the model sees them while codemode is declared: each says how a
-   * script calls it (Pi's `Codemode: tools.x(args) resolves to …` line). Unchanged without codemode.
+   * script calls it (Pi's `Codemode: tools.x(args) resolves to …` line). Unchanged without
+   * codemode; none in `only` mode (codemode lists them).
    */
   withScriptNotes(tools: readonly AnyAgentTool[]): AnyAgentTool[] {
-    if (!this.hasCodemode()) return [...tools];
+    if (!this.hasCodemode() || this.hidesDeclaredTools()) return [...tools];
     return tools.map((t) => (t.name === CODEMODE || t.name === TOOL_SEARCH ? t : withNote(t, scriptCallNote(t.name, undefined))));
   }
 

@@ -48,11 +48,14 @@ export class LazyContextResources {
   systemSections(): Record<string, string> {
     const { contextFiles, skills, prompt } = this.resources; // first: a change of trust drops the sections
     return (this.sections ??= buildSystemPromptSections({
-      cwd: this.where.cwd, tools: [...this.tools, ...(this.extraTools?.() ?? [])], contextFiles, skills,
+      cwd: this.where.cwd, tools: [...this.tools.filter((t) => this.shownTool?.(t.name) ?? true), ...(this.extraTools?.() ?? [])], contextFiles, skills,
       ...(prompt.customPrompt !== undefined ? { customPrompt: prompt.customPrompt } : {}),
       appendPrompts: prompt.appendPrompts,
     }));
   }
+
+  /** Whether the prompt lists one of the host's own tools (MCP's codemode `only` mode hides them): default, all. */
+  shownTool: ((name: string) => boolean) | undefined;
 
   /** Tools other parts of the host declare from the start (MCP's `codemode`), listed after the host's own. */
   extraTools: (() => readonly PromptTool[]) | undefined;

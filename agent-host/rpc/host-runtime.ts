@@ -74,7 +74,7 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
     permissionMode: options.permissionMode,
   };
   runtimeRef = runtime;
-  const mcp = setUpMcp(options, { agentDir, cwd, projectTrusted, env: processEnv, clientServers: environment.clientMcpServers ?? [], ...(environment.editorMcpServers ? { editorServers: environment.editorMcpServers } : {}), ...(sandbox ? { sandbox } : {}), session, resources, ui: () => runtime.extensionUi, warn });
+  const mcp = setUpMcp(options, { agentDir, cwd, projectTrusted, env: processEnv, clientServers: environment.clientMcpServers ?? [], ...(environment.editorMcpServers ? { editorServers: environment.editorMcpServers } : {}), ...(sandbox ? { sandbox } : {}), session, resources, ui: () => runtime.extensionUi, warn, codemode: settings.codemode });
   if (mcp) runtime.mcp = mcp;
   attachExtensions(runtime, options, { cwd, agentDir, projectTrusted, env: processEnv, send, warn, ...(sandbox ? { sandbox } : {}), ...(environment.shutdown ? { shutdown: environment.shutdown } : {}) });
   gateToolCalls(session.agent, options, { cwd, mode: () => runtime.permissionMode, session: () => session.sessions.generation, ui: () => runtime.extensionUi, ...(writes ? { approvals: writes.approvals } : {}), ...(mcp ? { toolHints: (tool: string) => mcp.annotations(tool) } : {}), ...(environment.askPermission ? { askPermission: environment.askPermission } : {}) });

@@ -14,6 +14,7 @@ import type { ToolSandbox } from "../tools/tool-sandbox";
 import type { CliOptions } from "./cli-options";
 import type { LazyContextResources } from "./context-resources";
 import type { RpcExtensionUi } from "./extension-ui";
+import { toolGuidelines } from "../session/context";
 
 export interface McpSources {
   agentDir: string;
@@ -30,6 +31,8 @@ export interface McpSources {
   resources: LazyContextResources;
   ui(): RpcExtensionUi | undefined;
   warn(message: string): void;
+  /** settings.json's `codemode` (global, and the trusted project's over it). */
+  codemode?: { mode: "on" | "only"; inlineBudget: number };
 }
 
 const VERSION = process.env.PI_VSCODE_VERSION ?? "0.0.0-dev";
@@ -63,6 +66,8 @@ export function setUpMcp(options: CliOptions, sources: McpSources): McpManager |
     agentDir: sources.agentDir,
     clientVersion: VERSION,
     declaredTools: () => agent.tools,
+    ...(sources.codemode ? { codemode: sources.codemode } : {}),
+    guidelines: (tool) => toolGuidelines(tool.name),
     // store() values as Pi keeps them: `codemode-store` entries on the session's branch.
     codemodeStore: {
       read: () => readStore(sources.session.sessions.branch()),
@@ -77,6 +82,9 @@ export function setUpMcp(options: CliOptions, sources: McpSources): McpManager |
       ours = new Set(mcpTools.map((t) => t.name));
     },
   });
+  // Codemode's `only` mode: requests, and the system prompt's tool list and rules, leave out the tools its description lists.
+  agent.declareTools((tools) => manager.declared(tools));
+  sources.resources.shownTool = (name) => manager.shows(name);
   sources.resources.extraTools = () => manager.promptTools();
   sources.resources.extraSections = (): Record<string, string> => {
     const section = manager.systemSection();

@@ -38,6 +38,8 @@ export const SettingsFile = Type.Object(
     retry: optional(Type.Object({ enabled: optional(Type.Boolean()), maxRetries: count(), baseDelayMs: count(), maxAgentDelayMs: count(), provider: anything() }, closed)),
     httpProxy: optional(Type.String()),
     httpIdleTimeoutMs: count(),
+    // Pi 1.x (docs/settings.md#tools): how the codemode tool presents the other tools.
+    codemode: optional(Type.Object({ mode: optional(Type.Union([Type.Literal("on"), Type.Literal("only")])), inlineBudget: count() }, closed)),
   },
   closed,
 );

@@ -22,6 +22,11 @@ export interface Settings {
   httpProxy?: string;
   /** How long a model request may wait for headers or more of its body (0: no limit). */
   httpIdleTimeoutMs: number;
+  /**
+   * Codemode (pi 1.x): `only` hides the other tools from the model and lists them in codemode's
+   * description; listed declarations share `inlineBudget` estimated tokens (characters / 4).
+   */
+  codemode: { mode: "on" | "only"; inlineBudget: number };
 }
 
 export const defaultSettings: Settings = {
@@ -31,6 +36,7 @@ export const defaultSettings: Settings = {
   compaction: { enabled: true, reserveTokens: 16384, keepRecentTokens: 20000 },
   retry: { enabled: true, maxRetries: 3, baseDelayMs: 2000, maxAgentDelayMs: 60000 },
   httpIdleTimeoutMs: 300000,
+  codemode: { mode: "on", inlineBudget: 3000 },
 };
 
 export interface LoadedSettings {

@@ -42,8 +42,8 @@ export interface Started {
   cwd: string;
 }
 
-/** Starts an agent whose agent dir holds `mcp` as mcp.json, in `cwd` (default: a fresh folder). */
-export async function start(kind: PeerKind, mcp: object | undefined, options: { extraArgs?: string[]; cwd?: string; env?: Record<string, string>; persistSession?: boolean } = {}): Promise<Started> {
+/** Starts an agent whose agent dir holds `mcp` as mcp.json (and `settings` as settings.json), in `cwd` (default: a fresh folder). */
+export async function start(kind: PeerKind, mcp: object | undefined, options: { extraArgs?: string[]; cwd?: string; env?: Record<string, string>; persistSession?: boolean; settings?: object } = {}): Promise<Started> {
   const llm = await startMockLlm();
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "mcp-work-"));
   const peer = startPeerClient(kind, llm, {
@@ -52,6 +52,7 @@ export async function start(kind: PeerKind, mcp: object | undefined, options: { 
     ...(options.persistSession ? { persistSession: true } : {}),
     prepare(launch) {
       if (mcp) writeFileSync(join(launch.agentDir, "mcp.json"), JSON.stringify(mcp));
+      if (options.settings) writeFileSync(join(launch.agentDir, "settings.json"), JSON.stringify(options.settings));
       Object.assign(launch.env, options.env ?? {});
     },
   });

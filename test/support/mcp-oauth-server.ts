@@ -50,7 +50,9 @@ export class TestAuthProvider implements OAuthServerProvider {
   private readonly codes = new Map<string, { clientId: string; params: AuthorizationParams }>();
   private readonly access = new Map<string, { clientId: string; expiresAt: number }>();
   private readonly refresh = new Map<string, string>();
-  readonly counts = { authorizations: 0, exchanges: 0, refreshes: 0 };
+  /** The `iss` its answers carry (RFC 9207), none by default; a hostile or mixed-up server's is set here. */
+  iss: string | undefined;
+  readonly counts = { authorizations: 0, exchanges: 0, refreshes: 0, refreshRequests: 0 };
 
   async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Parameters<OAuthServerProvider["authorize"]>[2]): Promise<void> {
     this.counts.authorizations++;
@@ -59,6 +61,7 @@ export class TestAuthProvider implements OAuthServerProvider {
     const target = new URL(params.redirectUri);
     target.searchParams.set("code", code);
     if (params.state !== undefined) target.searchParams.set("state", params.state);
+    if (this.iss !== undefined) target.searchParams.set("iss", this.iss);
     res.redirect(target.href);
   }
 
@@ -84,9 +87,14 @@ export class TestAuthProvider implements OAuthServerProvider {
     return this.issue(client.client_id);
   }
 
+  /** How long a refresh takes after its token was spent (a slow authorization server: the window two refreshes race in). */
+  refreshDelayMs = 0;
+
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string): Promise<OAuthTokens> {
+    this.counts.refreshRequests++;
     if (this.refresh.get(refreshToken) !== client.client_id) throw new InvalidGrantError("refresh token refused");
-    this.refresh.delete(refreshToken); // rotated
+    this.refresh.delete(refreshToken); // rotated: each refresh token is good once
+    if (this.refreshDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.refreshDelayMs));
     this.counts.refreshes++;
     return this.issue(client.client_id);
   }

@@ -121,8 +121,23 @@ function objectType(s: Record<string, unknown>, depth: number): string {
   return fields.length === 0 ? "{}" : `{ ${fields.join(" ")} }`;
 }
 
-/** A tool as `describeTool()` and `ALL_TOOLS` give it: its description, then its declaration. */
-export function toolDeclaration(tool: { name: string; description: string; parameters: unknown }, output: string): string {
+/**
+ * A tool as `describeTool()`, `ALL_TOOLS` and codemode's description give it: its description, its
+ * prompt guidelines (the system prompt has them only for declared tools), then its declaration.
+ * The foreign text is made inert: it cannot close the fence nor open a section of its own.
+ */
+export function toolDeclaration(tool: { name: string; description: string; parameters: unknown }, output: string, guidelines: readonly string[] = []): string {
   const declaration = `declare const tools: { ${scriptIdentifier(tool.name)}(args: ${schemaType(tool.parameters)}): Promise<${output}>; };`;
-  return `${tool.description.trim()}\n\ncodemode tool declaration:\n\`\`\`ts\n${declaration}\n\`\`\``;
+  const bullets = guidelines.flatMap((g) => (g.trim() ? [`- ${g.trim()}`] : []));
+  const about = bullets.length > 0 ? `${tool.description.trim()}\n\n${bullets.join("\n")}` : tool.description.trim();
+  return `${inert(about)}\n\ncodemode tool declaration:\n\`\`\`ts\n${declaration}\n\`\`\``;
+}
+
+/**
+ * Foreign text made inert inside codemode's description: it cannot open a section of its own (a
+ * line starting `#`) nor close or open a code fence, so a tool's description cannot pass itself
+ * off as another tool's declaration or a namespace.
+ */
+export function inert(text: string): string {
+  return text.replace(/`{3,}/g, (fence) => "'".repeat(fence.length)).replace(/^([ \t]*)#/gm, "$1\\#");
 }

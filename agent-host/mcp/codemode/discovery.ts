@@ -22,12 +22,14 @@ export interface CallableTool {
   mcp: boolean;
   namespace?: ScriptNamespace;
   searchable: SearchableTool;
+  /** Its prompt guidelines, carried in its declaration (the system prompt has them only for declared tools). */
+  guidelines?: readonly string[];
 }
 
 const MCP_RESULT = "{ content: unknown[]; structuredContent?: Record<string, unknown>; isError?: boolean }";
 const DEFAULT_LIMIT = 8;
 
-export const declarationOf = (c: CallableTool): string => toolDeclaration(c.tool, c.mcp ? MCP_RESULT : "string");
+export const declarationOf = (c: CallableTool): string => toolDeclaration(c.tool, c.mcp ? MCP_RESULT : "string", c.guidelines);
 
 export const listEntry = (c: CallableTool): { name: string; description: string } => ({ name: scriptIdentifier(c.tool.name), description: declarationOf(c) });
 

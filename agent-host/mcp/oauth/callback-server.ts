@@ -13,8 +13,11 @@ export interface CallbackResult {
 export interface LoopbackCallback {
   /** The redirect URI to register and send: the listener's actual port filled in. */
   redirectUrl: string;
-  /** Resolves with the code of the answer carrying `state`; rejects on an error answer, `signal` or the time limit. */
-  wait(state: string, signal: AbortSignal, timeoutMs: number): Promise<CallbackResult>;
+  /**
+   * Resolves with the code of the answer carrying `state`; rejects on an error answer, `signal`, the
+   * time limit, or when `refuse` finds something wrong with the answer (its reason is shown).
+   */
+  wait(state: string, signal: AbortSignal, timeoutMs: number, refuse?: (answer: URLSearchParams) => string | undefined): Promise<CallbackResult>;
   close(): Promise<void>;
 }
 
@@ -41,8 +44,8 @@ function listen(server: Server, host: string, port: number): Promise<number> {
 export async function listenForCallback(options: { callbackUrl?: string; port?: number; preferredPort?: number }): Promise<LoopbackCallback> {
   const template = new URL(options.callbackUrl ?? "http://127.0.0.1/callback");
   const bindHost = template.hostname === "[::1]" ? "::1" : template.hostname === "localhost" ? "127.0.0.1" : template.hostname;
-  /** The waiting sign-in: whether the answer was its own. */
-  let answer: ((url: URL) => boolean) | undefined;
+  /** The waiting sign-in: whether the answer was its own, and why it refused it. */
+  let answer: ((url: URL) => { own: boolean; refused?: string }) | undefined;
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://loopback");
     if (req.method !== "GET" || url.pathname !== template.pathname) {
@@ -53,8 +56,13 @@ export async function listenForCallback(options: { callbackUrl?: string; port?: 
       res.writeHead(410, { "content-type": "text/html; charset=utf-8" }).end(page("Sign-in", "No sign-in is waiting here. You may close this page."));
       return;
     }
-    if (!answer(url)) {
+    const { own, refused } = answer(url);
+    if (!own) {
       res.writeHead(400, { "content-type": "text/html; charset=utf-8" }).end(page("Sign-in", "This answer does not belong to the sign-in under way."));
+      return;
+    }
+    if (refused) {
+      res.writeHead(400, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(page("Sign-in refused", `Sign-in refused: ${escapeHtml(refused)}. You may close this page.`));
       return;
     }
     const error = url.searchParams.get("error");
@@ -75,7 +83,7 @@ export async function listenForCallback(options: { callbackUrl?: string; port?: 
   const redirectUrl = options.callbackUrl && template.port ? options.callbackUrl : redirect.href;
   return {
     redirectUrl,
-    wait: (state, signal, timeoutMs) =>
+    wait: (state, signal, timeoutMs, refuse) =>
       new Promise<CallbackResult>((resolve, reject) => {
         const finish = (): void => {
           answer = undefined;
@@ -88,14 +96,19 @@ export async function listenForCallback(options: { callbackUrl?: string; port?: 
         signal.addEventListener("abort", aborted, { once: true });
         answer = (url) => {
           // Another page's request (no or a wrong state) does not end this sign-in.
-          if (url.searchParams.get("state") !== state) return false;
+          if (url.searchParams.get("state") !== state) return { own: false };
           finish();
+          const refused = refuse?.(url.searchParams);
+          if (refused) {
+            reject(new Error(refused));
+            return { own: true, refused };
+          }
           const error = url.searchParams.get("error");
           const code = url.searchParams.get("code");
           if (error) reject(new Error(`the authorization server refused: ${plain(error)}${url.searchParams.get("error_description") ? ` (${plain(url.searchParams.get("error_description"))})` : ""}`));
           else if (!code) reject(new Error("the authorization server's answer has no code"));
           else resolve({ code });
-          return true;
+          return { own: true };
         };
       }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve()).closeAllConnections()),

@@ -12,7 +12,7 @@ import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprot
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { McpOAuthSettings } from "../config";
 import { checkAuthorizationUrl } from "../../../shared/mcp-oauth-url";
-import type { McpAuthSlot, McpAuthState } from "./store";
+import { storeTokens, type McpAuthSlot, type McpAuthState } from "./store";
 
 /** The server wants a sign-in the user has to approve; connections report it, they do not start it. */
 export class SignInRequired extends Error {
@@ -85,13 +85,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   saveTokens(tokens: OAuthTokens): void {
-    const expiresAt = tokens.expires_in === undefined ? undefined : Date.now() + tokens.expires_in * 1000;
-    this.options.slot.update((state) => {
-      const next: McpAuthState = { ...state, tokens: tokens as McpAuthState["tokens"] };
-      if (expiresAt === undefined) delete next.tokensExpireAt;
-      else next.tokensExpireAt = expiresAt;
-      return next;
-    });
+    storeTokens(this.options.slot, tokens as Parameters<typeof storeTokens>[1]);
   }
 
   redirectToAuthorization(url: URL): void {

@@ -10,6 +10,8 @@ import { loadMcpSdk } from "../sdk";
 import { listenForCallback } from "./callback-server";
 import { McpOAuthProvider } from "./provider";
 import { isLoopbackHost } from "../../../shared/mcp-oauth-url";
+import { issuerCheck } from "./issuer-check";
+import { refreshingFetch } from "./refresh-lock";
 import type { McpAuthSlot } from "./store";
 
 /** How long a sign-in waits for the browser (Pi: 300 s). */
@@ -46,8 +48,10 @@ function registeredPort(slot: McpAuthSlot): number | undefined {
 
 const withPort = (port: number | undefined): { preferredPort?: number } => (port === undefined ? {} : { preferredPort: port });
 
-export async function startSignIn(options: { serverUrl: string; settings: McpOAuthSettings; slot: McpAuthSlot; signal: AbortSignal; timeoutMs?: number; requestTimeoutMs?: number }): Promise<SignIn> {
+export async function startSignIn(options: { serverUrl: string; settings: McpOAuthSettings; slot: McpAuthSlot; signal: AbortSignal; timeoutMs?: number; requestTimeoutMs?: number; /** The server's refresh lock (refresh-lock.ts): a refresh with the stored token takes it. */ refreshLock?: string }): Promise<SignIn> {
   const { settings, slot, signal } = options;
+  // Pi identifies itself with its own document on pi.dev, and registers when it runs under another name; this host has none of its own.
+  if (settings.clientRegistration === "cimd" && !settings.clientId) throw new Error('oauth.clientRegistration is "cimd", but this host has no Client ID Metadata Document of its own (pi\'s on pi.dev names pi); set it to "auto" or "dcr" to register a client, or give oauth.clientId');
   const sdk = loadMcpSdk();
   const callback = await listenForCallback({
     ...(settings.callbackUrl ? { callbackUrl: settings.callbackUrl } : {}),
@@ -58,7 +62,8 @@ export async function startSignIn(options: { serverUrl: string; settings: McpOAu
     let authorizationUrl: URL | undefined;
     const provider = new McpOAuthProvider({ slot, settings, redirectUrl: callback.redirectUrl, authorize: (url) => (authorizationUrl = url) });
     const scope = settings.scope ? { scope: settings.scope } : {};
-    const fetchFn = timedFetch(signal, options.requestTimeoutMs ?? AUTH_REQUEST_TIMEOUT_MS);
+    const timed = timedFetch(signal, options.requestTimeoutMs ?? AUTH_REQUEST_TIMEOUT_MS);
+    const fetchFn = options.refreshLock ? refreshingFetch(slot, options.refreshLock, timed) : timed;
     const first = await sdk.auth(provider, { serverUrl: options.serverUrl, fetchFn, ...scope });
     if (first === "AUTHORIZED") {
       await callback.close();
@@ -67,7 +72,9 @@ export async function startSignIn(options: { serverUrl: string; settings: McpOAu
     if (!authorizationUrl) throw new Error("the server asked for a sign-in but gave no authorization page");
     const done = (async () => {
       try {
-        const { code } = await callback.wait(provider.state(), signal, options.timeoutMs ?? SIGN_IN_TIMEOUT_MS);
+        // The metadata the first auth() discovered (or reused): whether and how the answer names its issuer.
+        const metadata = (slot.load().discovery as { authorizationServerMetadata?: unknown } | undefined)?.authorizationServerMetadata;
+        const { code } = await callback.wait(provider.state(), signal, options.timeoutMs ?? SIGN_IN_TIMEOUT_MS, issuerCheck(metadata));
         const result = await sdk.auth(provider, { serverUrl: options.serverUrl, authorizationCode: code, fetchFn, ...scope });
         if (result !== "AUTHORIZED") throw new Error("the authorization server did not issue tokens");
       } finally {

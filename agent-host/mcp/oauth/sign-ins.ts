@@ -6,6 +6,7 @@
  */
 import type { McpConnection } from "../connection";
 import { startSignIn } from "./sign-in";
+import { refreshLockPath, withRefreshLock } from "./refresh-lock";
 import { mcpAuthSlot } from "./store";
 
 export type NoticeKind = "info" | "warning" | "error";
@@ -50,6 +51,7 @@ export class McpSignIns {
         serverUrl: connection.config.url,
         settings: connection.config.oauth ?? {},
         slot: mcpAuthSlot(this.options.agentDir!, name, connection.config.url),
+        refreshLock: refreshLockPath(this.options.agentDir!, name, connection.config.url),
         signal: controller.signal,
         ...(this.options.timeoutMs ? { timeoutMs: this.options.timeoutMs } : {}),
       });
@@ -82,7 +84,9 @@ export class McpSignIns {
     const running = this.running.get(connection);
     this.running.delete(connection);
     running?.abort();
-    const removed = mcpAuthSlot(this.options.agentDir!, name, connection.config.url).remove();
+    // Under the refresh lock: a refresh under way ends (and stores its tokens) first, then they are removed; it cannot undo the sign-out.
+    const agentDir = this.options.agentDir!;
+    const removed = await withRefreshLock(refreshLockPath(agentDir, name, connection.config.url!), async () => mcpAuthSlot(agentDir, name, connection.config.url!).remove());
     await connection.reconnect();
     return { removed };
   }

@@ -3,7 +3,8 @@
  * unknown fields left alone, the file the user's alone even when pi wrote it wider.
  */
 import { strict as assert } from "node:assert";
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chownSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import * as lockfile from "proper-lockfile";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mcpAuthSlot } from "./store";
@@ -40,5 +41,31 @@ describe("mcp-auth.json", () => {
     writeFileSync(file(), "{not json");
     assert.throws(() => mcpAuthSlot(dir, "a", url).load(), /mcp-auth\.json is not valid JSON/);
     assert.equal(readFileSync(file(), "utf8"), "{not json");
+  });
+
+  it("a symbolic link in the file's place, or another user's file, is refused by name, never read or followed", () => {
+    const planted = join(dir, "planted.json");
+    writeFileSync(planted, JSON.stringify({ [`mcp__s|${url}`]: { serverUrl: url, tokens: { access_token: "theirs", token_type: "bearer" } } }));
+    symlinkSync(planted, file());
+    assert.throws(() => mcpAuthSlot(dir, "s", url).load(), /mcp-auth\.json is a symbolic link; refused/);
+    rmSync(file());
+    if (process.getuid?.() !== 0) return; // chown needs root
+    writeFileSync(file(), readFileSync(planted), { mode: 0o600 });
+    chownSync(file(), 65534, 65534);
+    assert.throws(() => mcpAuthSlot(dir, "s", url).load(), /belongs to another user \(uid 65534\); refused/);
+  });
+
+  it("reads and writes under pi's lock on the file (mcp-auth.json.lock): held elsewhere, a write waits, then gives up saying so", () => {
+    writeFileSync(file(), "{}", { mode: 0o600 });
+    const release = lockfile.lockSync(file());
+    try {
+      const started = Date.now();
+      assert.throws(() => mcpAuthSlot(dir, "s", url).update((state) => ({ ...state, x: 1 })), /mcp-auth\.json is locked by another process/);
+      assert.ok(Date.now() - started >= 150, "it retried before giving up");
+    } finally {
+      release();
+    }
+    mcpAuthSlot(dir, "s", url).update((state) => ({ ...state, x: 1 }));
+    assert.equal(mcpAuthSlot(dir, "s", url).load().x, 1);
   });
 });

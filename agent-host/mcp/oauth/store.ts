@@ -6,8 +6,8 @@
  * the user's alone (0600 / 0700), written whole through a temp file and a rename.
  */
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { chmodSync, closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../../../shared/node/private-files";
 import { mcpNamespace } from "../exposure";
 
@@ -39,13 +39,32 @@ export function mcpAuthKeys(name: string, serverUrl: string): { key: string; leg
 
 type States = Record<string, McpAuthState>;
 
-function read(file: string): States {
-  let text: string;
+/**
+ * The file's text, or "" when there is none. Not through a symbolic link, and only a file of this
+ * user's: tokens planted by someone else (or a link to their file) are not sent anywhere.
+ */
+function readOwn(file: string): string {
+  let fd: number;
   try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    return {};
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return "";
+    if (code === "ELOOP") throw new Error(`${file} is a symbolic link; refused (replace it with the file itself, or remove it and sign in again)`);
+    throw error;
   }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new Error(`${file} is not a regular file; refused`);
+    if (typeof process.getuid === "function" && stat.uid !== process.getuid()) throw new Error(`${file} belongs to another user (uid ${stat.uid}); refused`);
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function read(file: string): States {
+  const text = readOwn(file);
   if (!text.trim()) return {};
   let parsed: unknown;
   try {
@@ -54,6 +73,36 @@ function read(file: string): States {
     throw new Error(`${file} is not valid JSON; fix or remove it, then sign in again`);
   }
   return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as States) : {};
+}
+
+/** proper-lockfile, loaded with the first OAuth server's first read (start-up does not need it). */
+const loadLockfile = (): typeof import("proper-lockfile") => require("proper-lockfile") as typeof import("proper-lockfile");
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Runs `work` holding pi's lock on the file (pi 1.5.2's FileAuthStorageBackend: proper-lockfile's
+ * `<file>.lock`, taken synchronously, 10 tries 20 ms apart), so a read-change-write by pi and one
+ * by our host never interleave and neither loses the other's server.
+ */
+function withFileLock<T>(file: string, work: () => T): T {
+  mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+  const lockfile = loadLockfile();
+  let release: (() => void) | undefined;
+  for (let attempt = 1; !release; attempt++) {
+    try {
+      // pi locks the file's real path; the file itself is never a link here (readOwn), so its folder's real path is enough.
+      release = lockfile.lockSync(file, { realpath: false, lockfilePath: `${join(realpathSync(dirname(file)), basename(file))}.lock` });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ELOCKED") throw error;
+      if (attempt === 10) throw new Error(`${file} is locked by another process (its .lock); try again`);
+      Atomics.wait(pause, 0, 0, 20);
+    }
+  }
+  try {
+    return work();
+  } finally {
+    release();
+  }
 }
 
 function write(file: string, states: States): void {
@@ -78,25 +127,42 @@ export function mcpAuthSlot(agentDir: string, name: string, serverUrl: string): 
   const own = (state: McpAuthState | undefined): McpAuthState => (state && state.serverUrl === normalizedUrl ? state : { serverUrl: normalizedUrl });
   return {
     load() {
-      const states = read(file);
-      if (states[key] || !states[legacyKey]) return own(states[key]);
-      states[key] = states[legacyKey]!;
-      delete states[legacyKey];
-      write(file, states);
-      return own(states[key]);
+      return withFileLock(file, () => {
+        const states = read(file);
+        if (states[key] || !states[legacyKey]) return own(states[key]);
+        states[key] = states[legacyKey]!;
+        delete states[legacyKey];
+        write(file, states);
+        return own(states[key]);
+      });
     },
     update(change) {
-      const states = read(file);
-      states[key] = change(own(states[key]));
-      write(file, states);
+      withFileLock(file, () => {
+        const states = read(file);
+        states[key] = change(own(states[key]));
+        write(file, states);
+      });
     },
     remove() {
-      const states = read(file);
-      const stored = key in states ? key : legacyKey in states ? legacyKey : undefined;
-      if (!stored) return false;
-      delete states[stored];
-      write(file, states);
-      return true;
+      return withFileLock(file, () => {
+        const states = read(file);
+        const stored = key in states ? key : legacyKey in states ? legacyKey : undefined;
+        if (!stored) return false;
+        delete states[stored];
+        write(file, states);
+        return true;
+      });
     },
   };
+}
+
+/** Tokens as the SDK hands them (a token response), stored with their expiry as Pi keeps it. */
+export function storeTokens(slot: McpAuthSlot, tokens: NonNullable<McpAuthState["tokens"]> & { expires_in?: unknown }): void {
+  const expiresAt = typeof tokens.expires_in === "number" ? Date.now() + tokens.expires_in * 1000 : undefined;
+  slot.update((state) => {
+    const next: McpAuthState = { ...state, tokens };
+    if (expiresAt === undefined) delete next.tokensExpireAt;
+    else next.tokensExpireAt = expiresAt;
+    return next;
+  });
 }

@@ -52,6 +52,11 @@ const BUILTIN_GUIDELINES: Record<string, readonly string[]> = {
   write: ["Use write only to create a file or to replace a file's whole content."],
 };
 
+/** A tool's rules as the prompt states them (codemode's `only` mode carries them in the tool's declaration). */
+export function toolGuidelines(name: string, guidelines?: readonly string[]): readonly string[] {
+  return guidelines ?? BUILTIN_GUIDELINES[name] ?? [];
+}
+
 /** The prompt's sections in order, non-preamble ones already wrapped in their tags. */
 export function buildSystemPromptSections(input: SystemPromptInput): SystemPromptSections {
   const names = new Set(input.tools.map((t) => t.name));
@@ -104,7 +109,7 @@ function rules(tools: readonly PromptTool[], names: ReadonlySet<string>): string
   if (shell && !names.has("grep") && !names.has("find") && !names.has("ls")) {
     add(`Use ${shell} to list, search and find files (for example ls, rg, find).`);
   }
-  for (const tool of tools) for (const rule of tool.guidelines ?? BUILTIN_GUIDELINES[tool.name] ?? []) add(rule);
+  for (const tool of tools) for (const rule of toolGuidelines(tool.name, tool.guidelines)) add(rule);
   add("Keep your answers short and to the point.");
   add("Name file paths clearly whenever you work with files.");
   return out.map((r) => `- ${r}`).join("\n");
