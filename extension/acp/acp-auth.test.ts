@@ -15,12 +15,14 @@ describe("ACP sign-in: methods and the quick pick's rows", () => {
     { id: "gateway", name: "AI API Gateway", description: "Use a custom AI API Gateway", _meta: { gateway: { protocol: "google" } } },
   ];
 
-  it("gemini's methods: its own sign-in, a stored key (GEMINI_API_KEY) for api-key, our model gateway for its gateway (a protocol we do not route: its own)", () => {
+  it("gemini's methods: its own sign-in and our model gateway for its gateway (a protocol we do not route: its own); a stored key for api-key only where no gateway method serves its provider", () => {
     const methods = signInMethods(gemini, undefined);
-    assert.deepEqual(methods.map((m) => [m.id, m.kind]), [["oauth-personal", "agent"], ["gemini-api-key", "api-key"], ["gateway", "gateway"]]);
-    assert.equal((methods[2] as Extract<SignInMethod, { kind: "gateway" }>).variable, "GEMINI_API_KEY");
+    // Its gemini-api-key method (the key handed to the agent) is left out: the gateway serves Google and keeps the key.
+    assert.deepEqual(methods.map((m) => [m.id, m.kind]), [["oauth-personal", "agent"], ["gateway", "gateway"]]);
+    assert.equal((methods[1] as Extract<SignInMethod, { kind: "gateway" }>).variable, "GEMINI_API_KEY");
     assert.equal(signInMethods([{ id: "g", name: "g", _meta: { gateway: { protocol: "carrier-pigeon" } } }], undefined)[0]!.kind, "agent");
-    assert.equal((methods[1] as Extract<SignInMethod, { kind: "api-key" }>).variable, "GEMINI_API_KEY");
+    const keyOnly = signInMethods(gemini.filter((m) => m.id !== "gateway"), undefined);
+    assert.equal((keyOnly.find((m) => m.id === "gemini-api-key") as Extract<SignInMethod, { kind: "api-key" }>).variable, "GEMINI_API_KEY", "offered where no gateway method is");
     assert.equal(signInMethods([{ id: "k", name: "k", _meta: { "api-key": { provider: "nobody-stores-this" } } }], undefined)[0]!.kind, "api-key");
   });
 

@@ -47,7 +47,7 @@ const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.f
 
 /** What the editor can do for each method the agent offers (a terminal method only when it can run one). */
 export function signInMethods(methods: readonly acp.AuthMethod[], invocation: AgentInvocation | undefined): SignInMethod[] {
-  return methods.slice(0, MAX_METHODS).flatMap((method): SignInMethod[] => {
+  const offered = methods.slice(0, MAX_METHODS).flatMap((method): SignInMethod[] => {
     const base = { id: String(method.id), name: String(method.name ?? method.id), description: typeof method.description === "string" ? method.description : "" };
     const meta = method._meta && typeof method._meta === "object" ? (method._meta as Record<string, unknown>) : {};
     if ("type" in method && method.type === "terminal") {
@@ -68,6 +68,10 @@ export function signInMethods(methods: readonly acp.AuthMethod[], invocation: Ag
     }
     return [{ ...base, kind: "agent" }];
   });
+  // Keys stay out of agents: where the editor's gateway can serve a provider, the method that hands
+  // the agent the key itself is not offered for it.
+  const routed = new Set(offered.flatMap((m) => (m.kind === "gateway" ? [m.provider] : [])));
+  return offered.filter((m) => m.kind !== "api-key" || !routed.has(m.provider));
 }
 
 /** A command line as the user reads it: each word quoted where the shell would split or expand it. */
