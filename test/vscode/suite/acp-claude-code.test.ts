@@ -14,6 +14,10 @@ import { startAcpAgent, stopAcpAgent } from "./acp-support";
 import { chatText, chatView, settled } from "./chat-support";
 import { requireUi, ui } from "./ui";
 
+const modified = ".monaco-diff-editor .editor.modified";
+const text = (...lines: string[]) => lines.map((l) => `${l}\n`).join("");
+const original = text("alpha 1", "alpha 2", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "alpha 7", "alpha 8");
+
 /** What a VS Code terminal shows, read by selecting all of it and copying. */
 async function terminalText(terminal: vscode.Terminal): Promise<string> {
   terminal.show();
@@ -38,7 +42,7 @@ describe("ACP: claude-code-acp driven from the chat (its commands in our termina
     const env: Record<string, string | undefined> = {};
     for (const [name, value] of Object.entries(launch.env)) if (name === "HOME" || name === "IS_SANDBOX" || /^(ANTHROPIC_|DISABLE_|CLAUDE_CODE_)/.test(name)) env[name] = value;
     // `node …/dist/index.js` is no name we know: the protocol is set.
-    api = await startAcpAgent({ command: launch.command, args: launch.args, env, protocol: "acp" }, dir);
+    api = await startAcpAgent({ command: launch.command, args: launch.args, env, protocol: "acp" }, dir, () => fs.writeFileSync(path.join(dir, "a.txt"), original));
   });
 
   afterEach(async function () {
@@ -87,6 +91,29 @@ describe("ACP: claude-code-acp driven from the chat (its commands in our termina
     assert.match(shown, /\$ echo editor-out-\$\(\(6\*7\)\)/, "the command as the header");
     assert.match(shown, /\[exit 0\]/);
     await ui.screenshot("acp-claude-terminal");
+  });
+
+  it("asks before its write in a quick pick; the write (fs/write_text_file) is reviewed and one hunk undone", async () => {
+    const file = path.join(dir, "a.txt");
+    const after = text("alpha 1", "ALPHA TWO", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "ALPHA SEVEN", "alpha 8");
+    decide = (request) => (toolResults(request).length > 0 ? { text: ["Written."] } : { toolUses: [{ name: "mcp__acp__Write", input: { file_path: file, content: after } }] });
+    await vscode.commands.executeCommand("pi.sendPrompt", "rewrite acp-claude-test/a.txt");
+    await eventually("claude's question", async () => ((await ui.quickPickItems().catch(() => [] as string[])).includes("Allow") ? true : undefined), 60_000);
+    await ui.screenshot("acp-claude-write-question");
+    await ui.pickQuickPickItem("Allow");
+    await eventually("the file written", () => fs.readFileSync(file, "utf8") === after || undefined, 30_000);
+    await settled({ api });
+
+    // In the Changes view with its before (recorded before the write): Undo is offered per hunk.
+    await eventually("a.txt to review", () => api.review.files().some((f) => f.path === file) || undefined, 20_000);
+    await vscode.commands.executeCommand("pi.review.openDiff", api.review.files().find((f) => f.path === file));
+    await ui.waitForSelector(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`);
+    await ui.screenshot("acp-claude-review");
+    await ui.click(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`);
+    const oneUndone = text("alpha 1", "ALPHA TWO", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "alpha 7", "alpha 8");
+    await eventually("the second hunk undone on disk", () => fs.readFileSync(file, "utf8") === oneUndone || undefined);
+    await vscode.commands.executeCommand("pi.review.keepAll");
+    await vscode.commands.executeCommand("workbench.action.closeAllEditors");
   });
 
   it("Abort kills the command still running in our terminal", async () => {

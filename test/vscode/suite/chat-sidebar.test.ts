@@ -62,7 +62,11 @@ for (const variant of agents) describe(`Pi chat in the side bar with ${variant.n
     const name = numbers(await ui.webviewProperties(chatView, "#model-picker .model-name", ["scrollWidth", "clientWidth"]));
     await ui.screenshot(`sidebar-header-running-${variant.longAnswer ? "host" : "pi"}`);
     assert.ok(name.scrollWidth! <= name.clientWidth!, `the model's whole name shows: ${name.clientWidth}px of ${name.scrollWidth}px`);
-    const [thinking, actions, footer, abort] = await Promise.all(["#thinking-picker", ".header-actions", "#footer", "vscode-button#abort"].map(box));
+    const [thinking, actions, footer, abort, model] = await Promise.all(["#thinking-picker", ".header-actions", "#footer", "vscode-button#abort", "#model"].map(box));
+    // With pi, the editor-tools badge is in words too: under the name when there is no room beside it.
+    const badge = await ui.webviewText(chatView, "#model").catch(() => "");
+    if (!variant.longAnswer) assert.match(badge, /Editor tools: bridge/);
+    assert.ok(model.right <= actions.left + 0.5, `the model and its badges end before the header's buttons: ${model.right} vs ${actions.left}`);
     // pi's mock model has no thinking levels: its picker is hidden then (width 0).
     if (thinking.width > 0) assert.ok(thinking.right <= actions.left + 0.5, `the thinking level ends before the header's buttons: ${thinking.right} vs ${actions.left}`);
     else assert.equal(variant.longAnswer, undefined, "the bundled host's model has thinking levels");
