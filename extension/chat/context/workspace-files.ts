@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { isStub } from "../../../shared/node/sandbox/stubs";
 import type { MentionCandidate } from "../../../shared/webview-protocol";
 import { foldersOf, rankPaths } from "./path-rank";
 
@@ -26,10 +27,12 @@ export class WorkspaceFiles implements vscode.Disposable {
     this.watching = true;
     const watcher = vscode.workspace.createFileSystemWatcher("**/*", false, true, false);
     const forget = () => (this.listing = undefined);
+    // The sandbox's mount points (an empty .envrc, …) come and go with each command: no reason to list again.
+    const forgetUnlessStub = (uri: vscode.Uri) => isStub(uri.fsPath) || forget();
     this.subscriptions.push(
       watcher,
-      watcher.onDidCreate(forget),
-      watcher.onDidDelete(forget),
+      watcher.onDidCreate(forgetUnlessStub),
+      watcher.onDidDelete(forgetUnlessStub),
       vscode.workspace.onDidChangeWorkspaceFolders(forget),
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration("files.exclude") || e.affectsConfiguration("search.exclude")) forget();
@@ -41,7 +44,7 @@ export class WorkspaceFiles implements vscode.Disposable {
   files(): Promise<string[]> {
     this.watch();
     this.listing ??= Promise.resolve(vscode.workspace.findFiles("**/*", excludeGlob(), maxFiles)).then(
-      (uris) => uris.map((uri) => this.relative(uri)),
+      (uris) => uris.filter((uri) => !isStub(uri.fsPath)).map((uri) => this.relative(uri)),
       () => [],
     );
     return this.listing;
