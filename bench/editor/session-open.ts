@@ -62,12 +62,33 @@ export interface ScrollFigures {
   longestFrame: number;
   /** The webview's JS heap after a garbage collection (MB; needs chromium's --expose-gc and precise memory info). */
   heapMb: number | undefined;
+  /**
+   * What the longest animation frame spent its time on (chromium's long-animation-frame entries):
+   * its duration, the part before rendering (scripts), style and layout, and its longest scripts
+   * with who called them and their forced layouts. Undefined where the browser has no such entries.
+   */
+  longestFrameParts?: string;
 }
 
 /** Runs in the webview: scrolls the conversation up as a user would, then to its top, timing every frame. */
 export async function scrollToTop(): Promise<ScrollFigures> {
   const scroller = document.getElementById("transcript")!;
   const frame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
+  interface LoafScript { invoker: string; sourceFunctionName: string; duration: number; forcedStyleAndLayoutDuration: number }
+  interface Loaf { duration: number; startTime: number; renderStart: number; styleAndLayoutStart: number; scripts: LoafScript[] }
+  const loafs: Loaf[] = [];
+  const longTasks: { duration: number; name: string }[] = [];
+  let observer: PerformanceObserver | undefined;
+  let taskObserver: PerformanceObserver | undefined;
+  try {
+    observer = new PerformanceObserver((list) => loafs.push(...(list.getEntries() as unknown as Loaf[])));
+    observer.observe({ type: "long-animation-frame", buffered: false });
+    // Tasks over 50 ms on this event loop, whichever frame ran them (the name says: self, an ancestor, …).
+    taskObserver = new PerformanceObserver((list) => longTasks.push(...list.getEntries().map((e) => ({ duration: e.duration, name: e.name }))));
+    taskObserver.observe({ type: "longtask", buffered: false });
+  } catch {
+    observer = undefined; // no such entries here
+  }
   const frames: number[] = [];
   let running = true;
   void (async () => {
@@ -88,7 +109,21 @@ export async function scrollToTop(): Promise<ScrollFigures> {
   const w = window as unknown as { gc?: () => void };
   w.gc?.();
   const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
-  return { longestFrame: Math.max(0, ...frames), heapMb: memory ? memory.usedJSHeapSize / 2 ** 20 : undefined };
+  observer?.disconnect();
+  taskObserver?.disconnect();
+  const tasks = longTasks.length ? `; long tasks: ${longTasks.length}, longest ${Math.round(Math.max(...longTasks.map((t) => t.duration)))} ms (${[...new Set(longTasks.map((t) => t.name))].join(", ")})` : "; no long task on its event loop";
+  const worst = loafs.sort((a, b) => b.duration - a.duration)[0];
+  const ms = (n: number) => `${Math.round(n)} ms`;
+  const parts = worst
+    ? [
+        `${ms(worst.duration)}: scripts ${ms((worst.renderStart || worst.startTime + worst.duration) - worst.startTime)}, style and layout ${ms(worst.renderStart && worst.styleAndLayoutStart ? worst.startTime + worst.duration - worst.styleAndLayoutStart : 0)}`,
+        ...worst.scripts
+          .sort((a, b) => b.duration - a.duration)
+          .slice(0, 4)
+          .map((script) => `${script.invoker || "?"} ${script.sourceFunctionName || ""} ${ms(script.duration)} (forced layout ${ms(script.forcedStyleAndLayoutDuration)})`),
+      ].join("; ") + tasks
+    : `no long animation frame in the chat's document${tasks}`;
+  return { longestFrame: Math.max(0, ...frames), heapMb: memory ? memory.usedJSHeapSize / 2 ** 20 : undefined, ...(parts ? { longestFrameParts: parts } : {}) };
 }
 
 /** Runs in the webview: when watchMarker saw its marker. */
