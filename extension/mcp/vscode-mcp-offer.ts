@@ -64,3 +64,23 @@ export function offeredEntries(servers: readonly FoundMcpServer[], picked: reado
   for (const server of servers) if (server.entry && chosen.has(server.key)) entries[server.name] = server.entry;
   return Object.keys(entries).length > 0 ? entries : undefined;
 }
+
+/** The offered servers travel in one environment variable: at most this long. */
+const MAX_OFFER_CHARS = 100_000;
+
+/** The picked servers of `sources` as the JSON the bundled host reads (PI_EDITOR_MCP_SERVERS), or undefined for none. */
+export function offeredServersJson(sources: VsCodeMcpSources, picked: readonly string[], log: { warn(message: string): void; info(message: string): void }): string | undefined {
+  if (picked.length === 0) return undefined;
+  const found = findVsCodeMcpServers(sources);
+  for (const problem of found.problems) log.warn(`VS Code MCP servers: ${problem}`);
+  const entries = offeredEntries(found.servers, picked);
+  if (!entries) return undefined;
+  const json = JSON.stringify(entries);
+  // One environment string may hold 128 KiB on Linux: more would keep the agent from starting at all.
+  if (json.length > MAX_OFFER_CHARS) {
+    log.warn(`VS Code MCP servers: the picked servers take ${json.length} characters, more than ${MAX_OFFER_CHARS}; none offered`);
+    return undefined;
+  }
+  log.info(`VS Code MCP servers offered to the agent: ${Object.keys(entries).join(", ")}`);
+  return json;
+}

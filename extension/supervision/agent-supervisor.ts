@@ -1,13 +1,12 @@
 import * as fs from "node:fs";
 import * as vscode from "vscode";
 import { ProcessTransport } from "../../shared/node/process-transport";
-import { vscodeSignInUi } from "../acp/sign-in-ui";
 import { AcpTransport } from "../acp/acp-transport";
 import { protocolOf } from "../acp/known-agents";
-import { AcpEditorServices } from "../acp/editor-services";
+import { spawnAcpAgent } from "../acp/spawn-acp-agent";
 import { RpcClient, type AgentCapabilities } from "../../shared/rpc";
 import type { AgentStatus } from "../../shared/webview-protocol";
-import { findVsCodeMcpServers, offeredEntries } from "../mcp/vscode-mcp-offer";
+import { offeredServersJson } from "../mcp/vscode-mcp-offer";
 import { describeLaunch, resolveAgentLaunch, type AgentLaunch } from "./agent-command";
 import { Lifetime } from "../lifetime";
 import { settings } from "../settings";
@@ -41,9 +40,6 @@ export interface AgentSessions {
   load(sessionId: string): Promise<void>;
 }
 import { bridgeEditorToolsNote, noEditorToolsNote } from "./capability-notes";
-
-/** The VS Code MCP servers offered to the host travel in one environment variable: at most this long. */
-const MAX_OFFER_CHARS = 100_000;
 
 /** Hooks run on each new agent process, before it is used (dialog handlers, event forwarding). */
 export type AgentAttach = (client: RpcClient, lifetime: Lifetime) => void;
@@ -237,7 +233,9 @@ export class AgentSupervisor implements vscode.Disposable {
     // unused handoff file would only hand it a token.
     const piAgent = settings.agentCommand !== "" && protocolOf(settings.agentProtocol, settings.agentCommand, settings.agentArgs) !== "acp";
     const bridge = piAgent && editorTools && editorTools().length > 0 ? await AgentBridge.start(editorTools) : undefined;
-    const editorMcp = this.editorMcpServers(cwd, projectTrusted === true);
+    // The VS Code MCP servers the user offered, for the bundled host only.
+    const userDir = this.options.vscodeUserDir;
+    const editorMcp = userDir && settings.agentCommand === "" ? offeredServersJson({ userDir, folder: cwd, workspaceAllowed: vscode.workspace.isTrusted && projectTrusted === true }, settings.vscodeMcpServers, this.log) : undefined;
     const resolved = resolveAgentLaunch(this.options.extensionPath, cwd, { ...(projectTrusted === undefined ? {} : { projectTrusted }), ...(permissionMode ? { permissionMode } : {}), gatewayEnv: gateway?.env ?? {}, ...(sessionFile ? { sessionFile } : {}), ...(checkpointDir ? { checkpointDir } : {}), ...(bridge ? { bridgeEnv: bridge.env } : {}), ...(editorMcp ? { editorMcpServers: editorMcp } : {}) });
     for (const warning of resolved.warnings ?? []) this.log.warn(warning);
     const lifetime = new Lifetime();
@@ -252,7 +250,7 @@ export class AgentSupervisor implements vscode.Disposable {
     const spawnable = spawnCommand(launch.command, launch.args, process.platform, { env: launch.env });
     const transport: AgentTransport = lifetime.add(
       launch.protocol === "acp"
-        ? await this.spawnAcp(launch, spawnable, sandboxed.launch !== resolved, gateway)
+        ? await spawnAcpAgent(launch, spawnable, { sandboxed: sandboxed.launch !== resolved, keys: this.options.keys, gateway, log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() })
         : ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) }),
     );
     const client = lifetime.add(new RpcClient(transport, { trace: this.tracer.hook }));
@@ -299,25 +297,6 @@ export class AgentSupervisor implements vscode.Disposable {
     return client;
   }
 
-  /** An ACP agent: the SDK is loaded now (not before), files and terminals are the editor's. */
-  private async spawnAcp(launch: AgentLaunch, spawnable: { command: string; args: string[] }, sandboxed: boolean, gateway: AgentGateway | undefined): Promise<AcpTransport> {
-    let named: () => string = () => launch.label.replace(/^ACP: /, "");
-    // Its terminals are named by the name it gives itself once initialized (not `node`).
-    const editor = new AcpEditorServices(() => named());
-    const transport = await AcpTransport.spawn(
-      { command: spawnable.command, args: spawnable.args, cwd: launch.cwd, env: launch.env },
-      {
-        agentName: launch.label.replace(/^ACP: /, ""), files: editor, terminalView: editor, sandboxed, terminalEnv: launch.env, log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire(),
-        // Sign-in: the agent's methods in a quick pick; a stored key through the model gateway, or given over ACP where the method takes one (never its environment).
-        signIn: vscodeSignInUi(this.options.keys, gateway, launch.cwd),
-        invocation: { command: launch.command, args: launch.args },
-      },
-    );
-    named = () => transport.bridge.name;
-    transport.onClose(() => editor.dispose());
-    return transport;
-  }
-
   private exited(entry: Running, code: number | null, how: string | null): void {
     if (this.current === entry) this.current = undefined;
     if (entry.stopping || !entry.ready) return; // a failed start is reported by start()
@@ -352,25 +331,6 @@ export class AgentSupervisor implements vscode.Disposable {
     this.notices.gaveUp(message, () => void this.restart().catch((error: unknown) => this.log.error(`Restart after giving up failed: ${errorText(error)}`)));
   }
 
-
-  /** The VS Code MCP servers the user offered, for the bundled host (JSON), or undefined. */
-  private editorMcpServers(cwd: string, projectTrusted: boolean): string | undefined {
-    const userDir = this.options.vscodeUserDir;
-    const picked = settings.vscodeMcpServers;
-    if (!userDir || picked.length === 0 || settings.agentCommand !== "") return undefined;
-    const found = findVsCodeMcpServers({ userDir, folder: cwd, workspaceAllowed: vscode.workspace.isTrusted && projectTrusted });
-    for (const problem of found.problems) this.log.warn(`VS Code MCP servers: ${problem}`);
-    const entries = offeredEntries(found.servers, picked);
-    if (!entries) return undefined;
-    const json = JSON.stringify(entries);
-    // One environment string may hold 128 KiB on Linux: more would keep the agent from starting at all.
-    if (json.length > MAX_OFFER_CHARS) {
-      this.log.warn(`VS Code MCP servers: the picked servers take ${json.length} characters, more than ${MAX_OFFER_CHARS}; none offered`);
-      return undefined;
-    }
-    this.log.info(`VS Code MCP servers offered to the agent: ${Object.keys(entries).join(", ")}`);
-    return json;
-  }
   private cancelScheduledRestart(): void {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
