@@ -10,13 +10,9 @@ import type { PiExtensionApi } from "../../../extension/main";
 import { acpAgentLaunch, type AcpAgentLaunch } from "../../support/acp-agents";
 import { startMockAnthropic, toolResults, type AnthropicRequest, type AnthropicTurn, type MockAnthropic } from "../../support/mock-anthropic";
 import { eventually } from "./agent-fixture";
-import { startAcpAgent, stopAcpAgent } from "./acp-support";
+import { original, rewritten, startAcpAgent, stopAcpAgent, undoSecondHunkInReview } from "./acp-support";
 import { chatText, chatView, settled } from "./chat-support";
 import { requireUi, ui } from "./ui";
-
-const modified = ".monaco-diff-editor .editor.modified";
-const text = (...lines: string[]) => lines.map((l) => `${l}\n`).join("");
-const original = text("alpha 1", "alpha 2", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "alpha 7", "alpha 8");
 
 /** What a VS Code terminal shows, read by selecting all of it and copying. */
 async function terminalText(terminal: vscode.Terminal): Promise<string> {
@@ -95,7 +91,7 @@ describe("ACP: claude-code-acp driven from the chat (its commands in our termina
 
   it("asks before its write in a quick pick; the write (fs/write_text_file) is reviewed and one hunk undone", async () => {
     const file = path.join(dir, "a.txt");
-    const after = text("alpha 1", "ALPHA TWO", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "ALPHA SEVEN", "alpha 8");
+    const after = rewritten;
     decide = (request) => (toolResults(request).length > 0 ? { text: ["Written."] } : { toolUses: [{ name: "mcp__acp__Write", input: { file_path: file, content: after } }] });
     await vscode.commands.executeCommand("pi.sendPrompt", "rewrite acp-claude-test/a.txt");
     await eventually("claude's question", async () => ((await ui.quickPickItems().catch(() => [] as string[])).includes("Allow") ? true : undefined), 60_000);
@@ -105,13 +101,7 @@ describe("ACP: claude-code-acp driven from the chat (its commands in our termina
     await settled({ api });
 
     // In the Changes view with its before (recorded before the write): Undo is offered per hunk.
-    await eventually("a.txt to review", () => api.review.files().some((f) => f.path === file) || undefined, 20_000);
-    await vscode.commands.executeCommand("pi.review.openDiff", api.review.files().find((f) => f.path === file));
-    await ui.waitForSelector(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`);
-    await ui.screenshot("acp-claude-review");
-    await ui.click(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`);
-    const oneUndone = text("alpha 1", "ALPHA TWO", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "alpha 7", "alpha 8");
-    await eventually("the second hunk undone on disk", () => fs.readFileSync(file, "utf8") === oneUndone || undefined);
+    await undoSecondHunkInReview(api, file, "acp-claude-review");
     await vscode.commands.executeCommand("pi.review.keepAll");
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
   });

@@ -12,13 +12,9 @@ import type { PiExtensionApi } from "../../../extension/main";
 import { acpAgentLaunch, type AcpAgentLaunch } from "../../support/acp-agents";
 import { functionResponses, lastUserText, startMockGoogle, type GoogleRequest, type GoogleTurn, type MockGoogle } from "../../support/mock-google";
 import { eventually } from "./agent-fixture";
-import { startAcpAgent, stopAcpAgent } from "./acp-support";
+import { original, rewritten, startAcpAgent, stopAcpAgent, undoSecondHunkInReview } from "./acp-support";
 import { chatText, chatView, settled } from "./chat-support";
 import { requireUi, ui } from "./ui";
-
-const modified = ".monaco-diff-editor .editor.modified";
-const text = (...lines: string[]) => lines.map((l) => `${l}\n`).join("");
-const original = text("alpha 1", "alpha 2", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "alpha 7", "alpha 8");
 
 describe("ACP: gemini-cli driven from the chat", function () {
   this.timeout(180_000);
@@ -62,7 +58,7 @@ describe("ACP: gemini-cli driven from the chat", function () {
 
   it("asks before the write in a quick pick with gemini's options; the write is reviewed and one hunk undone", async () => {
     const file = path.join(dir, "a.txt");
-    const after = text("alpha 1", "ALPHA TWO", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "ALPHA SEVEN", "alpha 8");
+    const after = rewritten;
     decide = (request) => {
       if (functionResponses(request).length > 0) return { text: ["Written."] };
       if (lastUserText(request).includes("rewrite")) return { functionCalls: [{ name: "write_file", args: { file_path: file, content: after } }] };
@@ -79,13 +75,7 @@ describe("ACP: gemini-cli driven from the chat", function () {
     await settled({ api });
 
     // In the Changes view with its before (recorded before the write): Undo is offered per hunk.
-    await eventually("a.txt to review", () => api.review.files().some((f) => f.path === file) || undefined, 20_000);
-    await vscode.commands.executeCommand("pi.review.openDiff", api.review.files().find((f) => f.path === file));
-    await ui.waitForSelector(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`);
-    await ui.screenshot("acp-gemini-review");
-    await ui.click(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`);
-    const oneUndone = text("alpha 1", "ALPHA TWO", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "alpha 7", "alpha 8");
-    await eventually("the second hunk undone on disk", () => fs.readFileSync(file, "utf8") === oneUndone || undefined);
+    await undoSecondHunkInReview(api, file, "acp-gemini-review");
   });
 
   it("the mode picker lists gemini's own modes and sets one (session/set_mode)", async () => {

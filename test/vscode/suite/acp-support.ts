@@ -3,8 +3,9 @@
 import * as fs from "node:fs";
 import * as vscode from "vscode";
 import type { PiExtensionApi } from "../../../extension/main";
-import { activateExtension } from "./agent-fixture";
+import { activateExtension, eventually } from "./agent-fixture";
 import { openChat } from "./chat-support";
+import { ui } from "./ui";
 
 const keys = ["agent.command", "agent.args", "agent.env", "agent.protocol", "sandbox.otherAgents"];
 const config = () => vscode.workspace.getConfiguration("pi");
@@ -46,4 +47,25 @@ export async function stopAcpAgent(api: PiExtensionApi | undefined, dir: string 
   // Past the review's grace after a run (2 s), so that the removal is not left for the next suites to review.
   await new Promise((resolve) => setTimeout(resolve, 2500));
   await vscode.commands.executeCommand("pi.review.keepAll");
+}
+
+const modified = ".monaco-diff-editor .editor.modified";
+export const lines = (...each: string[]) => each.map((l) => `${l}\n`).join("");
+/** The file the write tests rewrite: `a.txt` in the agent's folder, made before its first run. */
+export const original = lines("alpha 1", "alpha 2", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "alpha 7", "alpha 8");
+/** What an agent writes over it: two hunks (lines 2 and 7). */
+export const rewritten = lines("alpha 1", "ALPHA TWO", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "ALPHA SEVEN", "alpha 8");
+
+/**
+ * After an agent wrote `rewritten` over `file`: it is in the Changes view with its before, and Undo
+ * on its second hunk in the review diff puts line 7 back on disk.
+ */
+export async function undoSecondHunkInReview(api: PiExtensionApi, file: string, screenshot: string): Promise<void> {
+  await eventually("the file to review", () => api.review.files().some((f) => f.path === file) || undefined, 20_000);
+  await vscode.commands.executeCommand("pi.review.openDiff", api.review.files().find((f) => f.path === file));
+  await ui.waitForSelector(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`);
+  await ui.screenshot(screenshot);
+  await ui.click(`${modified} .codelens-decoration a:has-text("Undo") >> nth=1`);
+  const oneUndone = lines("alpha 1", "ALPHA TWO", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "alpha 7", "alpha 8");
+  await eventually("the second hunk undone on disk", () => fs.readFileSync(file, "utf8") === oneUndone || undefined);
 }
