@@ -12,6 +12,7 @@ import * as nodeModule from "node:module";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as vm from "node:vm";
+import { ownedPrivately } from "../shared/node/private-files";
 
 const main = path.join(__dirname, "agent-host-main.js");
 /** Files apart that the main bundle requires when first needed (esbuild.mjs): cached the same way. */
@@ -47,12 +48,6 @@ function privateCacheDir(): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Owned by this user and closed to everyone else (POSIX; Windows' per-user folder has its own ACL). */
-function ownedPrivately(stat: fs.Stats): boolean {
-  if (process.platform === "win32") return !stat.isSymbolicLink();
-  return !stat.isSymbolicLink() && stat.uid === process.getuid?.() && (stat.mode & 0o077) === 0;
 }
 
 /** The cache file, if it is a private file of ours (checked on the file actually opened). */

@@ -10,7 +10,7 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join } from "node:path";
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../private-files";
+import { ownedPrivately, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../private-files";
 import { homeStartupFiles, protectedWorkspaceNames } from "./protected-paths";
 
 let dirFound: string | undefined | null = null; // null: not looked for yet; undefined: none usable
@@ -33,9 +33,7 @@ function privateDir(dir: string): string | undefined {
   }
   try {
     const info = lstatSync(dir);
-    const uid = process.getuid?.();
-    if (!info.isDirectory() || (uid !== undefined && info.uid !== uid) || (info.mode & 0o077) !== 0) return undefined;
-    return dir;
+    return info.isDirectory() && ownedPrivately(info) ? dir : undefined;
   } catch {
     return undefined;
   }
