@@ -11,7 +11,7 @@ const BATCH_GAP_MS = 16;
  * A long conversation goes to the webview in parts, so that its last message shows at once: the
  * reset carries the newest entries, and the older ones follow in batches, newest first, each put
  * before those shown (a 20,000-message session is 14 MB of entries, seconds through code-server's
- * connection). The batches carry the reset's own copies; an entry changed before its batch waits
+ * connection). The batches carry the reset's own items (never changed in place, see Transcript.snapshot); an entry changed before its batch waits
  * for it, which takes the entry as the transcript holds it then (or leaves it out, gone); a new
  * reset drops what was left.
  */
@@ -56,7 +56,7 @@ export class HistoryParts {
       if (!this.changed.delete(copy.key)) items.push(copy);
       else {
         const now = this.transcript.get(copy.key);
-        if (now) items.push(structuredClone(now));
+        if (now) items.push(now);
       }
     }
     if (items.length > 0) this.post({ type: "history", items });

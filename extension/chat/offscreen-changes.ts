@@ -47,7 +47,7 @@ export class OffscreenChanges {
     let before: string | undefined;
     for (const key of this.transcript.keys()) {
       const item = this.touched.has(key) ? this.transcript.get(key) : undefined;
-      if (item) messages.push({ type: "upsert", item: structuredClone(item), now, ...(before === undefined ? {} : { after: before }) });
+      if (item) messages.push({ type: "upsert", item, now, ...(before === undefined ? {} : { after: before }) });
       before = key;
     }
     this.forget();

@@ -38,4 +38,26 @@ describe("Transcript", () => {
     transcript.upsert(notice("e"));
     assert.deepEqual(keys(transcript), ["c", "e"]);
   });
+
+  it("gives a snapshot (and so a reset) that stays what it was while the chat streams on, without copying it", () => {
+    const transcript = new Transcript(() => {});
+    transcript.upsert({ key: "m", kind: "assistant", blocks: [{ type: "text", text: "Hel" }], streaming: true });
+    transcript.upsert({ key: "t", kind: "tool", toolCallId: "c", name: "bash", args: {}, output: "a", status: "running" });
+    const before = transcript.snapshot();
+    const reset = transcript.resetMessage();
+    transcript.appendBlock("m", 0, "text", "lo");
+    transcript.appendBlock("m", 1, "thinking", "hmm");
+    transcript.setOutput("t", "b", false);
+    transcript.update("t", "tool", { status: "done" });
+    assert.deepEqual(before, [
+      { key: "m", kind: "assistant", blocks: [{ type: "text", text: "Hel" }], streaming: true },
+      { key: "t", kind: "tool", toolCallId: "c", name: "bash", args: {}, output: "a", status: "running" },
+    ]);
+    assert.deepEqual(reset.type === "reset" && reset.items, before);
+    assert.deepEqual(transcript.get("m", "assistant")?.blocks, [{ type: "text", text: "Hello" }, { type: "thinking", text: "hmm" }]);
+    assert.equal(transcript.get("t", "tool")?.output, "ab");
+    // What holds that up: an item is never changed in place, and a change in place fails loudly.
+    const item = transcript.get("t", "tool")!;
+    assert.throws(() => Object.assign(item, { output: "changed in place" }), TypeError);
+  });
 });

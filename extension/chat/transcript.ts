@@ -62,9 +62,14 @@ export class Transcript {
     return { type: "reset", items: this.snapshot(), now: this.now() };
   }
 
+  /**
+   * The items in order, as they are: an item is never changed in place (every change replaces it,
+   * frozen), so a snapshot stays what it was however the chat goes on, and costs no copy; a reset
+   * of 20,000 entries was a 100-300 ms deep copy in the extension host.
+   */
   snapshot(): ChatItem[] {
     const items: ChatItem[] = [];
-    for (let entry = this.head; entry; entry = entry.next) items.push(structuredClone(entry.item));
+    for (let entry = this.head; entry; entry = entry.next) items.push(entry.item);
     return items;
   }
 
@@ -97,6 +102,7 @@ export class Transcript {
 
   /** Adds or replaces an item; a new one goes at the end, or right after the item `after` when there is one. */
   upsert(item: ChatItem, after?: string): void {
+    Object.freeze(item);
     const existing = this.entries.get(item.key);
     const anchor = existing === undefined && after !== undefined ? this.entries.get(after) : undefined;
     if (existing) existing.item = item;
@@ -141,20 +147,23 @@ export class Transcript {
 
   /** Streams text into block `block` of an assistant item, creating blocks up to it. */
   appendBlock(key: string, block: number, blockType: AssistantBlock["type"], text: string): void {
-    const item = this.get(key, "assistant");
-    if (!item || text === "") return;
-    while (item.blocks.length <= block) item.blocks.push({ type: blockType, text: "" });
-    const target = item.blocks[block];
-    if (target.type !== blockType) item.blocks[block] = { type: blockType, text: "" };
-    item.blocks[block].text += text;
+    const entry = this.entries.get(key);
+    const item = entry?.item;
+    if (item?.kind !== "assistant" || text === "") return;
+    const blocks = item.blocks.slice();
+    while (blocks.length <= block) blocks.push({ type: blockType, text: "" });
+    const target = blocks[block];
+    blocks[block] = { type: blockType, text: (target.type === blockType ? target.text : "") + text };
+    entry!.item = Object.freeze({ ...item, blocks });
     this.post({ type: "append", key, block, blockType, text });
   }
 
   /** Live output of a tool or bash item. */
   setOutput(key: string, text: string, replace: boolean): void {
-    const item = this.get(key);
+    const entry = this.entries.get(key);
+    const item = entry?.item;
     if (!item || (item.kind !== "tool" && item.kind !== "bash")) return;
-    item.output = replace ? text : item.output + text;
+    entry!.item = Object.freeze({ ...item, output: replace ? text : item.output + text });
     this.post({ type: "output", key, text, replace });
   }
 
