@@ -20,6 +20,8 @@ export interface UiActions {
   text: { params: { selector: string }; result: string };
   /** Moves the mouse over an element (hovers, tooltips). */
   hover: { params: { selector: string }; result: null };
+  /** Drags the right edge of an element (a part's sash: the side bar's) until the element is `width` px wide, as a user resizing it; returns the width reached. */
+  dragRightEdge: { params: { selector: string; width: number }; result: number };
   /** The element's outerHTML (e.g. to check which links a rendered tooltip holds). */
   html: { params: { selector: string; timeoutMs?: number }; result: string };
   pressKey: { params: { key: string }; result: null };

@@ -123,6 +123,17 @@ function createHandlers(page: Page, screenshotDir: string): Handlers {
       await page.locator(selector).first().hover({ timeout: actionTimeout });
       return null;
     },
+    dragRightEdge: async ({ selector, width }) => {
+      const element = page.locator(selector).first();
+      const box = await element.boundingBox({ timeout: actionTimeout });
+      if (!box) throw new Error(`${selector} is not shown`);
+      const y = box.y + box.height / 2;
+      await page.mouse.move(box.x + box.width, y);
+      await page.mouse.down();
+      await page.mouse.move(box.x + width, y, { steps: 8 });
+      await page.mouse.up();
+      return (await element.boundingBox())?.width ?? 0;
+    },
     html: async ({ selector, timeoutMs }) => page.locator(selector).first().evaluate((element) => element.outerHTML, undefined, { timeout: timeoutMs ?? actionTimeout }),
     pressKey: async ({ key }) => {
       await page.keyboard.press(key);

@@ -64,6 +64,7 @@ export const ui = {
     call("waitForSelector", { selector, state, ...(timeoutMs === undefined ? {} : { timeoutMs }) }),
   text: (selector: string) => call("text", { selector }),
   hover: (selector: string) => call("hover", { selector }),
+  dragRightEdge: (selector: string, width: number) => call("dragRightEdge", { selector, width }),
   html: (selector: string, timeoutMs?: number) => call("html", { selector, ...(timeoutMs === undefined ? {} : { timeoutMs }) }),
   /** Playwright key names, e.g. "Enter", "Escape", "Control+Shift+P". */
   pressKey: (key: string) => call("pressKey", { key }),
