@@ -1,5 +1,6 @@
 import { h, iconButton } from "./dom";
 import { findAll, locate, step } from "./find-text";
+import { entrySelector } from "./transcript-entries";
 
 const highlightAll = "pi-find";
 const highlightCurrent = "pi-find-current";
@@ -138,7 +139,7 @@ export class FindBar {
 function matchRanges(transcript: HTMLElement, query: string): Range[] {
   if (!query) return [];
   const ranges: Range[] = [];
-  for (const item of transcript.querySelectorAll(":scope > .item")) {
+  for (const item of transcript.querySelectorAll(entrySelector(".item"))) {
     const nodes: Text[] = [];
     const walker = document.createTreeWalker(item, NodeFilter.SHOW_TEXT, {
       acceptNode: (node) => (node.parentElement?.closest(skipped) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),

@@ -1,3 +1,5 @@
+import { onNextFrame } from "./frames";
+
 /** How close to the end (px) counts as "at the end": then new content keeps it in view. */
 const followSlack = 40;
 
@@ -7,13 +9,19 @@ const followSlack = 40;
  * or the box growing below it). Scrolls this class makes itself are told apart from the user's,
  * so content that grows between a scroll and its event never stops the following. While the user
  * is away from the end, `jump` (a "Jump to latest" button) is shown and takes them back.
+ *
+ * A change only asks for a frame: the scroll and the jump button are set once per frame, before
+ * it paints. Each of them reads the layout, and in a 20,000-entry conversation a layout is
+ * ~20 ms: read per change (each entry rendered as it scrolls near, each batch of history), they
+ * made tasks of 60-190 ms while the user scrolled.
  */
 export class FollowEnd {
   private following = true;
   /** The scrollTop this class set last (its own scroll events are not the user's). */
   private ownTop = -1;
   /** Sizes that move the end: the element's, and its last entry's (a card whose buttons lay out after it was added grows with no mutation to see). */
-  private readonly sizes = new ResizeObserver(() => this.keep());
+  private readonly sizes = new ResizeObserver(() => this.keepNow());
+  private readonly keepInFrame = () => this.keepNow();
   private lastEntry: Element | null = null;
 
   constructor(
@@ -35,8 +43,13 @@ export class FollowEnd {
     jump?.addEventListener("click", () => this.toEnd());
   }
 
-  /** Scrolls to the end if following; shows or hides the jump button. */
+  /** Scrolls to the end if following and shows or hides the jump button, before the next frame paints. */
   keep(): void {
+    onNextFrame(this.keepInFrame);
+  }
+
+  /** What `keep` does, now (a size change is seen once per frame already, after its layout). */
+  private keepNow(): void {
     if (this.following) {
       this.element.scrollTop = this.element.scrollHeight;
       this.ownTop = this.element.scrollTop;
@@ -55,7 +68,7 @@ export class FollowEnd {
   /** Back to the end, following again (the jump button, a new transcript, the user's own message). */
   toEnd(): void {
     this.following = true;
-    this.keep();
+    this.keepNow();
   }
 
   /** A scroll position saved before a reload. */

@@ -14,15 +14,23 @@ export function flushFrames(): void {
   flush();
 }
 
+/** Runs the pending tasks, and those they queue (a render that then asks to keep the end in view: the same frame). */
 function flush(): void {
-  scheduled = false;
-  const tasks = [...pending];
-  pending.clear();
-  for (const task of tasks) {
-    try {
-      task();
-    } catch (error) {
-      console.error("chat render task failed", error);
+  scheduled = true; // what the tasks queue runs in this flush: no frame of its own
+  for (let round = 0; pending.size > 0 && round < 10; round++) {
+    const tasks = [...pending];
+    pending.clear();
+    for (const task of tasks) {
+      try {
+        task();
+      } catch (error) {
+        console.error("chat render task failed", error);
+      }
     }
+  }
+  scheduled = false;
+  if (pending.size > 0) {
+    scheduled = true;
+    requestAnimationFrame(flush);
   }
 }

@@ -1,4 +1,5 @@
 import { transcriptAction } from "./keys";
+import { entrySelector, firstEntryOf, isEntryOf, lastEntryOf, neighbourEntry } from "./transcript-entries";
 
 /** What can take the focus inside an entry, with the scrollers Chrome would make tabbable. */
 const controls = "a[href], button, summary, input, select, textarea, [tabindex], vscode-button, vscode-textfield, vscode-textarea, pre, table, .diff";
@@ -82,16 +83,16 @@ export class TranscriptFocus {
     });
   }
 
-  /** The entry (an item directly in the transcript) that `element` is or is inside. */
+  /** The entry (an item of the transcript, not one nested in another) that `element` is or is inside. */
   private entryOf(element: HTMLElement): HTMLElement | undefined {
     const entry = element.closest<HTMLElement>(".item");
-    return entry?.parentElement === this.transcript ? entry : undefined;
+    return entry && isEntryOf(this.transcript, entry) ? entry : undefined;
   }
 
   private neighbour(entry: HTMLElement, action: "previous" | "next" | "first" | "last"): HTMLElement | undefined {
     const t = this.transcript;
-    const next = action === "first" ? t.firstElementChild : action === "last" ? t.lastElementChild : action === "previous" ? entry.previousElementSibling : entry.nextElementSibling;
-    if (!(next instanceof HTMLElement)) return undefined;
+    const next = action === "first" ? firstEntryOf(t) : action === "last" ? lastEntryOf(t) : neighbourEntry(entry, action === "next");
+    if (!next) return undefined;
     return next.classList.contains("item-placeholder") ? this.renderPlaceholder(next) : next;
   }
 
@@ -136,14 +137,14 @@ export class TranscriptFocus {
   }
 
   private lastEntry(): HTMLElement | undefined {
-    for (let e = this.transcript.lastElementChild; e; e = e.previousElementSibling) if (e instanceof HTMLElement && e.classList.contains("item")) return e;
+    for (let e = lastEntryOf(this.transcript); e; e = neighbourEntry(e, false)) if (e.classList.contains("item")) return e;
     return undefined;
   }
 
   private currentEntry(): HTMLElement | undefined {
     if (this.followLast || this.currentKey === undefined) return this.lastEntry();
     if (this.tabStop?.isConnected && this.tabStop.dataset.key === this.currentKey) return this.tabStop;
-    const entry = this.transcript.querySelector<HTMLElement>(`:scope > .item[data-key="${CSS.escape(this.currentKey)}"]`);
+    const entry = this.transcript.querySelector<HTMLElement>(entrySelector(`.item[data-key="${CSS.escape(this.currentKey)}"]`));
     if (entry) return entry;
     this.followLast = true;
     return this.lastEntry();
@@ -166,7 +167,7 @@ export class TranscriptFocus {
     if (this.focusedKey === undefined) return;
     const active = document.activeElement;
     if (active && active !== document.body) return;
-    const entry = this.transcript.querySelector<HTMLElement>(`:scope > .item[data-key="${CSS.escape(this.focusedKey)}"]`) ?? this.tabStop;
+    const entry = this.transcript.querySelector<HTMLElement>(entrySelector(`.item[data-key="${CSS.escape(this.focusedKey)}"]`)) ?? this.tabStop;
     (entry ?? this.transcript).focus({ preventScroll: true });
   }
 }

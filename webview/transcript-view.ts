@@ -1,8 +1,10 @@
 import type { ChatItem, FromWebview } from "../shared/webview-protocol";
 import { FollowEnd } from "./follow-end";
 import { flushFrames } from "./frames";
+import { h } from "./dom";
 import { createView, sameKind, type ItemContext, type ItemView } from "./items";
 import { eagerItems, LazyItems } from "./lazy-items";
+import { historyPartClass } from "./transcript-entries";
 import { TranscriptFocus } from "./transcript-focus";
 
 /**
@@ -19,6 +21,11 @@ export class TranscriptView {
   private readonly lazy: LazyItems;
   /** Set by collapse all / expand all, for tool cards rendered later. */
   private toolCardsOpen: boolean | undefined;
+  /**
+   * The transcript's width, for placeholders' estimated heights: kept from its size changes, not
+   * read when a batch of history arrives (a read then is a layout of the whole conversation).
+   */
+  private width = 0;
 
   constructor(
     readonly element: HTMLElement,
@@ -28,6 +35,7 @@ export class TranscriptView {
     jumpToLatest?: HTMLElement,
   ) {
     this.follow = new FollowEnd(element, jumpToLatest, onScroll);
+    new ResizeObserver((entries) => (this.width = entries.at(-1)?.contentRect.width ?? this.width)).observe(element);
     this.ctx = { post, clockSkew: () => this.clockSkewMs, changed: () => this.keepAtEnd() };
     this.lazy = new LazyItems(element, (item, placeholder) => {
       const view = this.createView(item);
@@ -49,17 +57,22 @@ export class TranscriptView {
     for (const view of this.views.values()) view.dispose?.();
     this.views.clear();
     this.lazy.clear();
-    const width = this.element.clientWidth || 300;
+    const width = (this.width ||= this.element.clientWidth) || 300;
     const firstEager = Math.max(0, items.length - eagerItems);
     const elements = items.map((item, index) => (index < firstEager ? this.lazy.placeholder(item, width) : this.createView(item).element));
     this.element.replaceChildren(...elements);
     this.follow.toEnd(); // another conversation (a rewind, a session switch): its end
   }
 
-  /** Older entries of this conversation (a long one comes in parts): before those shown, as placeholders rendered when scrolled near. */
+  /**
+   * Older entries of this conversation (a long one comes in parts): before those shown, as
+   * placeholders rendered when scrolled near, in an element of their own (transcript-entries.ts).
+   */
   prependHistory(items: ChatItem[]): void {
-    const width = this.element.clientWidth || 300;
-    this.element.prepend(...items.map((item) => this.lazy.placeholder(item, width)));
+    const width = this.width || 300;
+    const part = h("div", { class: historyPartClass });
+    part.append(...items.map((item) => this.lazy.placeholder(item, width)));
+    this.element.prepend(part);
     this.keepAtEnd();
   }
 
@@ -87,12 +100,12 @@ export class TranscriptView {
     const placeholder = this.placeholderOf(key);
     if (placeholder) {
       this.lazy.drop(placeholder);
-      placeholder.remove();
+      removeEntry(placeholder);
     }
     const view = this.views.get(key);
     if (!view) return;
     view.dispose?.();
-    view.element.remove();
+    removeEntry(view.element);
     this.views.delete(key);
   }
 
@@ -184,4 +197,11 @@ export class TranscriptView {
     if (!link.dataset.href) return;
     if (event.type === "click" || event.button === 1) this.post({ type: "openLink", href: link.dataset.href ?? "" });
   }
+}
+
+/** Removes an entry, and the history part it was the last of. */
+function removeEntry(entry: HTMLElement): void {
+  const parent = entry.parentElement;
+  entry.remove();
+  if (parent?.classList.contains(historyPartClass) && parent.childElementCount === 0) parent.remove();
 }
