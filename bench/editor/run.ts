@@ -78,6 +78,7 @@ async function main(): Promise<void> {
   const stampsFile = path.join(stateDir, "stamps.jsonl");
   const runsFile = path.join(stateDir, "runs.jsonl");
   const errorsFile = path.join(stateDir, "agent-errors.log");
+  const phasesFile = path.join(stateDir, "phases.jsonl");
   fs.writeFileSync(stampsFile, "");
   fs.writeFileSync(runsFile, "");
   // Our host as the extension runs it (the editor's Node, dist/agent-host.js), and pi on its Node 22.
@@ -134,7 +135,7 @@ async function main(): Promise<void> {
         // see a private /tmp without its control file, nor reach the scripted server (no network) —
         // on a fresh checkout the bench failed with "The agent exited (code 1)".
         "pi.sandbox.otherAgents": false,
-        "pi.agent.env": { BENCH_EDITOR_CONTROL: control, BENCH_EDITOR_STAMPS: stampsFile, BENCH_EDITOR_RUNS: runsFile, BENCH_EDITOR_ERRORS: errorsFile },
+        "pi.agent.env": { BENCH_EDITOR_CONTROL: control, BENCH_EDITOR_STAMPS: stampsFile, BENCH_EDITOR_RUNS: runsFile, BENCH_EDITOR_ERRORS: errorsFile, BENCH_EDITOR_PHASES: phasesFile },
       },
     });
     const write = (subject: Subject, sessions = false) =>
@@ -234,8 +235,8 @@ async function main(): Promise<void> {
         await ready();
         for (const [entries, metric] of openMetrics) {
           const tag = `${subject}${round + 1}x${entries}`;
-          const ms = await openSession({ page, chat, agentDirs: [launches.host.agentDir, launches.pi.agentDir], workspace, tag, entries, runCommand: command });
-          console.log(`${round < 0 ? "warm-up " : ""}${subject}: ${entries}-message session shown after ${Math.round(ms.total)} ms (webview ${ms.render === undefined ? "?" : Math.round(ms.render)} ms)`);
+          const ms = await openSession({ page, chat, agentDirs: [launches.host.agentDir, launches.pi.agentDir], workspace, tag, entries, runCommand: command, phasesFile });
+          console.log(`${round < 0 ? "warm-up " : ""}${subject}: ${entries}-message session shown after ${Math.round(ms.total)} ms (webview ${ms.render === undefined ? "?" : Math.round(ms.render)} ms)${ms.phases ? `: ${ms.phases}` : ""}`);
           if (ms.scroll.longestFrameParts) console.log(`  its longest frame scrolling to the top: ${ms.scroll.longestFrameParts}`);
           if (round < 0) continue;
           metric.total.add(subject, ms.total);

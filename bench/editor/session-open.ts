@@ -142,13 +142,15 @@ export interface OpenOptions {
   /** Message entries in the session (default 1,000). */
   entries?: number;
   runCommand(title: string): Promise<void>;
+  /** Where the agent command notes when switch_session and get_messages reach the agent and their responses leave (stamp-agent.mjs). */
+  phasesFile?: string;
 }
 
 /**
  * One measured open: `total` from Enter to the first frame showing the last message; `render`
  * from the `reset` message reaching the webview to the frame after it is painted (the view's own cost).
  */
-export async function openSession(o: OpenOptions): Promise<{ total: number; render: number | undefined; scroll: ScrollFigures }> {
+export async function openSession(o: OpenOptions): Promise<{ total: number; render: number | undefined; phases: string | undefined; scroll: ScrollFigures }> {
   const first = `bench-open-${o.tag} first message`;
   const marker = `bench-end-${o.tag}`;
   for (const dir of o.agentDirs) {
@@ -170,6 +172,48 @@ export async function openSession(o: OpenOptions): Promise<{ total: number; rend
     new Promise<undefined>((_, reject) => setTimeout(() => reject(new Error("the session's last message never showed")), 60_000)),
   ]);
   if (t1 === undefined) throw new Error("the marker watch was lost (webview reloaded?)");
-  const scroll = await body.evaluate(scrollToTop);
-  return { total: t1.shown - t0, render: t1.reset === undefined ? undefined : t1.painted - t1.reset, scroll };
+  const scroll = await profiled(o.page, `${o.tag}-scroll`, () => body.evaluate(scrollToTop));
+  return { total: t1.shown - t0, render: t1.reset === undefined ? undefined : t1.painted - t1.reset, phases: o.phasesFile && phasesOf(o.phasesFile, t0, t1), scroll };
+}
+
+/**
+ * Where an open's time went, from Enter (ms after it): each command reaching the agent and its
+ * response leaving it, the reset reaching the webview, the marker shown. What lies between is the
+ * editor's: the pick closing and the extension's requests (before "in"), the extension host's
+ * parsing and replay and code-server's connection (between "out get_messages" and "reset").
+ */
+function phasesOf(file: string, t0: number, t1: MarkerTimes): string {
+  const at = (t: number) => `+${Math.round(t - t0)}`;
+  const seen = fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { what: string; t: number })
+    .filter((p) => p.t >= t0 && p.t <= t1.shown);
+  const parts = seen.map((p) => `${p.what} ${at(p.t)}`);
+  if (t1.reset !== undefined) parts.push(`reset at the webview ${at(t1.reset)}`);
+  parts.push(`shown ${at(t1.shown)}`);
+  return parts.join(", ");
+}
+
+/**
+ * Runs `work` under chromium's CPU profiler when $BENCH_PROFILE_DIR is set, and writes the profile
+ * there as `<name>.cpuprofile` (the page's renderer: the workbench and its same-origin webviews).
+ */
+async function profiled<T>(page: Page, name: string, work: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_PROFILE_DIR;
+  if (!dir) return work();
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+    await cdp.send("Profiler.start");
+    const result = await work();
+    const { profile } = await cdp.send("Profiler.stop");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    return result;
+  } finally {
+    await cdp.detach();
+  }
 }

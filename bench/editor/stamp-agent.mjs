@@ -21,32 +21,63 @@ child.on("error", (error) => {
   if (process.env.BENCH_EDITOR_ERRORS) appendFileSync(process.env.BENCH_EDITOR_ERRORS, line);
   process.exit(1);
 });
-process.stdin.pipe(child.stdin);
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 process.on("SIGTERM", () => child.kill("SIGTERM"));
 
 let stamps = [];
 let first;
-let rest = "";
+
+/**
+ * Calls `onLine(head, now)` for each line of a stream, with its first 4 KB only: a 14 MB response
+ * line is neither kept nor searched again per chunk (the scan was quadratic and held up the
+ * stream it timed).
+ */
+function lineHeads(onLine) {
+  let head = "";
+  return (chunk) => {
+    const now = performance.timeOrigin + performance.now();
+    let start = 0;
+    let lf;
+    while ((lf = chunk.indexOf("\n", start)) !== -1) {
+      if (head.length < 4096) head += chunk.slice(start, Math.min(lf, start + 4096 - head.length));
+      onLine(head, now);
+      head = "";
+      start = lf + 1;
+    }
+    if (head.length < 4096) head += chunk.slice(start, Math.min(chunk.length, start + 4096 - head.length));
+  };
+}
+
+/** When each command reached the agent and its response left it ($BENCH_EDITOR_PHASES, one JSON line each). */
+const phase = (what, now) => process.env.BENCH_EDITOR_PHASES && appendFileSync(process.env.BENCH_EDITOR_PHASES, JSON.stringify({ what, t: now }) + "\n");
+
+const onStdin = lineHeads((head, now) => {
+  const command = /"type":"(switch_session|get_messages)"/.exec(head)?.[1];
+  if (command) phase(`in ${command}`, now);
+});
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (chunk) => {
+  child.stdin.write(chunk);
+  onStdin(chunk);
+});
+process.stdin.on("end", () => child.stdin.end());
+
 child.stdout.setEncoding("utf8");
+const onStdout = lineHeads((line, now) => {
+  if (line.startsWith('{"type":"message_update"') && line.includes('"text_delta"')) {
+    if (stamps.length === 0) first = /"delta":"x([0-9a-z]{3}) "/.exec(line)?.[1];
+    stamps.push(now);
+  } else if (line.includes('"type":"agent_settled"')) {
+    if (process.env.BENCH_EDITOR_STAMPS) appendFileSync(process.env.BENCH_EDITOR_STAMPS, JSON.stringify(stamps) + "\n");
+    if (process.env.BENCH_EDITOR_RUNS && first !== undefined) appendFileSync(process.env.BENCH_EDITOR_RUNS, JSON.stringify({ first: parseInt(first, 36), stamps }) + "\n");
+    stamps = [];
+    first = undefined;
+  } else if (line.includes('"type":"response"')) {
+    const command = /"command":"(switch_session|get_messages)"/.exec(line)?.[1];
+    if (command) phase(`out ${command}`, now);
+  }
+});
 child.stdout.on("data", (chunk) => {
   process.stdout.write(chunk);
-  const now = performance.timeOrigin + performance.now();
-  rest += chunk;
-  let start = 0;
-  let lf;
-  while ((lf = rest.indexOf("\n", start)) !== -1) {
-    const line = rest.slice(start, lf);
-    start = lf + 1;
-    if (line.startsWith('{"type":"message_update"') && line.includes('"text_delta"')) {
-      if (stamps.length === 0) first = /"delta":"x([0-9a-z]{3}) "/.exec(line)?.[1];
-      stamps.push(now);
-    } else if (line.includes('"type":"agent_settled"')) {
-      if (process.env.BENCH_EDITOR_STAMPS) appendFileSync(process.env.BENCH_EDITOR_STAMPS, JSON.stringify(stamps) + "\n");
-      if (process.env.BENCH_EDITOR_RUNS && first !== undefined) appendFileSync(process.env.BENCH_EDITOR_RUNS, JSON.stringify({ first: parseInt(first, 36), stamps }) + "\n");
-      stamps = [];
-      first = undefined;
-    }
-  }
-  rest = rest.slice(start);
+  onStdout(chunk);
 });
