@@ -98,6 +98,25 @@ describe("sandbox: the bubblewrap arguments", () => {
     assert.ok(has(args, "--ro-bind", "/dev/null", "/home/u/.profile"), "a missing one cannot be created");
   });
 
+  it("pins the folders between the root and a deeper start-up entry (a mount moves with a renamed folder)", () => {
+    const policy = { mode: "workspace-write" as const, network: false, workspaceRoot: "/home/u", writableRoots: [] };
+    const files = { ...fs, "/home/u/.config": "dir", "/home/u/.config/fish": "dir" } as const;
+    const { args, stubs } = buildBwrapArgs(inputs(files, { policy, cwd: "/home/u" }), ["true"]);
+    const pin = indexOf(args, "--bind", "/home/u/.config", "/home/u/.config");
+    assert.ok(pin > 0, "~/.config is a mount point: `mv ~/.config x` fails");
+    assert.ok(pin < indexOf(args, "--ro-bind", "/home/u/.config/fish", "/home/u/.config/fish"), "pinned before its read-only entry");
+    assert.equal(mounts(args).filter((m) => m[0] === "--bind" && m[1] === "/home/u/.config").length, 1, "once");
+    // ~/.local is missing: it is the stub, read-only, not an empty .local/bin in a folder that can be renamed.
+    assert.ok(has(args, "--tmpfs", "/home/u/.local") && has(args, "--remount-ro", "/home/u/.local"));
+    assert.ok(stubs.includes("/home/u/.local") && !stubs.some((s) => s.startsWith("/home/u/.local/")));
+    // Home strictly inside the root: home itself is pinned.
+    const wider = buildBwrapArgs(inputs({ ...files, "/home": "dir" }, { policy: { ...policy, workspaceRoot: "/home" }, cwd: "/home/u" }), ["true"]).args;
+    assert.ok(has(wider, "--bind", "/home/u", "/home/u") && has(wider, "--bind", "/home/u/.config", "/home/u/.config"));
+    // A symlinked ~/.config cannot be pinned: not bound (it would land on the target), its entries mounted as before.
+    const linked = buildBwrapArgs(inputs(files, { policy, cwd: "/home/u", realPath: (p) => p.replace("/home/u/.config", "/home/u/dotfiles/config") }), ["true"]).args;
+    assert.equal(mounts(linked).some((m) => m[0] === "--bind" && m[1].startsWith("/home/u/dotfiles")), false);
+  });
+
   it("protects a worktree's git dir (config, hooks) when it lies inside a writable root", () => {
     const policy = { mode: "workspace-write" as const, network: false, workspaceRoot: "/home/u/proj", writableRoots: ["/home/u/main"] };
     const files = { ...fs, "/home/u/proj/.git": "file", "/home/u/main": "dir", "/home/u/main/.git": "dir" } as const;

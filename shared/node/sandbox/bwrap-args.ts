@@ -138,7 +138,18 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
   }
   const home = input.home;
   if (home && insideRoots(home)) {
-    for (const entry of homeStartupFiles) keepReadOnly(join(home, entry.name), entry.kind);
+    const pinned = new Set<string>();
+    for (const entry of homeStartupFiles) {
+      const path = join(home, entry.name);
+      const root = roots.find((r) => isInside(path, r)) ?? home;
+      const stopped = pinFoldersBetween(root, path, pinned, input, args);
+      if (stopped === undefined) keepReadOnly(path, entry.kind);
+      else if (!stubs.includes(stopped) && input.pathKind(stopped) === "missing") {
+        // Missing: it and all below it (every start-up entry there) are one stub, empty and read-only.
+        args.push("--tmpfs", stopped, "--remount-ro", stopped);
+        stubs.push(stopped);
+      }
+    }
   }
 
   // 5. Secrets hidden (after everything else: a later mount would show them again).
@@ -159,6 +170,35 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
 
   args.push("--chdir", input.cwd, "--", ...command);
   return { args, stubs };
+}
+
+/**
+ * A mount moves with the folder holding it: `mv ~/.config x && mkdir -p ~/.config/git` would leave
+ * the read-only `~/.config/git` behind, renamed, and make a writable one. So every folder between
+ * the writable root and `path` is bound onto itself (still writable, but a mount point cannot be
+ * renamed or removed: EBUSY). Returns the first one missing (or not a folder), where pinning stops:
+ * a missing one is to be a stub itself; with a file there, `path` cannot exist, and the file is
+ * kept read-only. A folder reached through a symlink cannot be pinned (the link stays
+ * replaceable): it is left as before and `path` is mounted where the link leads.
+ */
+function pinFoldersBetween(root: string, path: string, pinned: Set<string>, input: BwrapInputs, args: string[]): string | undefined {
+  const parts = relative(root, dirname(path)).split(sep).filter(Boolean);
+  let folder = root;
+  for (const part of parts) {
+    folder = join(folder, part);
+    if (pinned.has(folder)) continue;
+    const kind = input.pathKind(folder);
+    if (kind === "missing") return folder;
+    if (input.realPath(folder) !== folder) return undefined;
+    if (kind === "file") {
+      args.push("--ro-bind", folder, folder);
+      pinned.add(folder);
+      return folder;
+    }
+    args.push("--bind", folder, folder);
+    pinned.add(folder);
+  }
+  return undefined;
 }
 
 /** Under /tmp or the runtime dir, which the sandbox replaces. */

@@ -52,7 +52,8 @@ export function writeOwnEntry(dir: string, held: readonly string[]): void {
   }
 }
 
-const stubNames = new Set([...protectedWorkspaceNames, ...homeStartupFiles].map((entry) => basename(entry.name)));
+// A nested start-up entry's first folder is a stub too where it is missing (`.local` for `.local/bin`: bwrap-args.ts).
+const stubNames = new Set([...protectedWorkspaceNames, ...homeStartupFiles].flatMap((entry) => [basename(entry.name), entry.name.split("/")[0]]));
 
 /** Whether a stub could have this path's name (the check before any file is read: file events run through it). */
 export const mayBeStub = (path: string): boolean => stubNames.has(basename(path));

@@ -1,0 +1,114 @@
+// Attack (#34 hostile review of the stubs held across processes): the bundled host over RPC with
+// the scripted LLM and real bubblewrap, the model's own sandboxed bash as the attacker.
+//  - Home inside the workspace (a user who opens ~ as the folder): ~/.config/fish, ~/.config/git,
+//    ~/.config/systemd, ~/.local/bin … are kept read-only by mounts one folder down, and a mount
+//    moves with its folder: `mv .config x && mkdir -p .config/git` wrote a global git config
+//    (core.fsmonitor: run by every git of the user's) and `mv .local x` a program in ~/.local/bin.
+//  - The ledger folder taken by another local user (`/tmp/pi-sandbox-stubs-<uid>` made first, where
+//    there is no $XDG_RUNTIME_DIR): no ledger, so a second host removed the mount points the first
+//    host's background job still used, and that job wrote .vscode/tasks.json on the host.
+// Both failed before the fix.
+import { strict as assert } from "node:assert";
+import { execFileSync } from "node:child_process";
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startMockLlm, type MockLlm } from "../support/mock-llm";
+import { peerLaunch, type PeerLaunch } from "../support/peers";
+import { RawHost, until, type Frame } from "./raw-host";
+
+let ids = 0;
+const nextId = () => `t${++ids}`;
+const sandboxed = ["--sandbox", "workspace-write", "--permission-mode", "auto"];
+
+async function bash(llm: MockLlm, host: RawHost, command: string): Promise<string> {
+  llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "done" });
+  const { from } = await host.promptAnswering(nextId(), "run it", () => undefined);
+  const end = host.frames.slice(from).find((f) => f.type === "tool_execution_end") as (Frame & { result: { content: { text?: string }[] } }) | undefined;
+  assert.ok(end, "the bash tool ran");
+  return end.result.content.map((c) => c.text ?? "").join("");
+}
+
+describe("agent host: the sandbox's mount points attacked from inside and by another user", function () {
+  this.timeout(180_000);
+  let llm: MockLlm;
+  let root: string;
+  const launches: PeerLaunch[] = [];
+
+  before(async () => {
+    llm = await startMockLlm();
+    root = mkdtempSync(join(tmpdir(), "stub-attacks-"));
+  });
+  after(async () => {
+    await llm.close();
+    for (const launch of launches) launch.cleanup();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("home as the workspace: renaming ~/.config or ~/.local does not take their read-only startup folders along", async () => {
+    const launch = peerLaunch("host", { mockBaseUrl: llm.baseUrl });
+    launches.push(launch);
+    const home = launch.cwd;
+    mkdirSync(join(home, ".config/fish"), { recursive: true }); // ~/.local is missing: bwrap would make it
+    const before = readdirSync(home).sort();
+    const host = new RawHost(launch.command, [...launch.args, ...sandboxed], { env: { ...launch.env, HOME: home, PI_SANDBOX_LEDGER_DIR: mkdtempSync(join(root, "ledger-")) }, cwd: home });
+    try {
+      const output = await bash(
+        llm,
+        host,
+        [
+          `(mv .config .config.moved && mkdir -p .config/git && printf '[core]\\n\\tfsmonitor = touch /tmp/pwned\\n' > .config/git/config && echo GOT:git-config) 2>&1`,
+          `(mv .local .local.moved && mkdir -p .local/bin && echo 'echo pwned' > .local/bin/ls && echo GOT:local-bin) 2>&1`,
+          `(rm -rf .config/systemd; mkdir -p .config/systemd/user && echo '[Service]' > .config/systemd/user/x.service && echo GOT:systemd) 2>&1`,
+          "true",
+        ].join("\n"),
+      );
+      assert.doesNotMatch(output, /GOT:/, output);
+      assert.equal(existsSync(join(home, ".config/git/config")), false, "no global git config written");
+      assert.equal(existsSync(join(home, ".local/bin/ls")), false, "nothing put in ~/.local/bin");
+      assert.equal(existsSync(join(home, ".config/systemd/user/x.service")), false, "no user service");
+      // Still a usable home: files beside the startup folders are written as before.
+      assert.match(await bash(llm, host, "mkdir -p .config/app && echo ok > .config/app/x && cat .config/app/x"), /ok/);
+    } finally {
+      await host.stop();
+    }
+    rmSync(join(home, ".config/app"), { recursive: true, force: true });
+    // ~/.cache is the host's own (its compile cache), not a mount point.
+    assert.deepEqual(readdirSync(home).filter((name) => name !== ".cache").sort(), before, "no mount point left in the user's home");
+    assert.deepEqual(readdirSync(join(home, ".config")), ["fish"], "nor in ~/.config");
+  });
+
+  it("a ledger folder another user made first: a second host still leaves the first's mount points while its job runs", async function () {
+    if (process.getuid?.() !== 0) this.skip(); // giving a folder to another user takes root
+    // No $XDG_RUNTIME_DIR (an ssh login, a container): the ledger's place is <tmp>/pi-sandbox-stubs-<uid>, made by someone else.
+    const tmp = mkdtempSync(join(root, "tmp-"));
+    const taken = join(tmp, `pi-sandbox-stubs-${process.getuid?.()}`);
+    mkdirSync(taken, { mode: 0o755 });
+    chownSync(taken, 65534, 65534);
+    const env = { TMPDIR: tmp, XDG_RUNTIME_DIR: "", PI_SANDBOX_LEDGER_DIR: "" };
+    const launch = peerLaunch("host", { mockBaseUrl: llm.baseUrl });
+    launches.push(launch);
+    execFileSync("git", ["init", "-q", "."], { cwd: launch.cwd });
+    const first = new RawHost(launch.command, [...launch.args, ...sandboxed], { env: { ...launch.env, ...env }, cwd: launch.cwd });
+    const llm2 = await startMockLlm();
+    try {
+      const secondLaunch = peerLaunch("host", { mockBaseUrl: llm2.baseUrl, cwd: launch.cwd });
+      launches.push(secondLaunch);
+      const second = new RawHost(secondLaunch.command, [...secondLaunch.args, ...sandboxed], { env: { ...secondLaunch.env, ...env }, cwd: launch.cwd });
+      const secondRun = bash(llm2, second, "sleep 1; echo second");
+      assert.equal(await until(() => existsSync(join(launch.cwd, ".vscode"))), true, "the second's mount point");
+      const job = "(sleep 3; mkdir -p .vscode 2>/dev/null; echo '{}' > .vscode/tasks.json 2>/dev/null && echo GOT > got.txt) > /dev/null 2>&1 &";
+      assert.match(await bash(llm, first, `${job} echo first`), /first/);
+      assert.match(await secondRun, /second/);
+      await second.stop();
+      await new Promise((resolve) => setTimeout(resolve, 3_500));
+      assert.equal(existsSync(join(launch.cwd, "got.txt")), false, "the first's job could not make .vscode/tasks.json");
+      assert.equal(existsSync(join(launch.cwd, ".vscode/tasks.json")), false);
+    } finally {
+      await first.stop();
+      await llm2.close();
+    }
+    assert.deepEqual(readdirSync(taken), [], "nothing written into the other user's folder");
+    assert.equal(readFileSync(join(launch.cwd, ".git/HEAD"), "utf8").startsWith("ref:"), true);
+  });
+});
