@@ -10,7 +10,7 @@
 // Both failed before the fix.
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockLlm, type MockLlm } from "../support/mock-llm";
@@ -76,6 +76,59 @@ describe("agent host: the sandbox's mount points attacked from inside and by ano
     // ~/.cache is the host's own (its compile cache), not a mount point.
     assert.deepEqual(readdirSync(home).filter((name) => name !== ".cache").sort(), before, "no mount point left in the user's home");
     assert.deepEqual(readdirSync(join(home, ".config")), ["fish"], "nor in ~/.config");
+  });
+
+  it("$TMPDIR inside the workspace: the sandboxed bash cannot reach the ledgers (a FIFO hung the host, a dead entry removed the user's empty files)", async () => {
+    const launch = peerLaunch("host", { mockBaseUrl: llm.baseUrl });
+    launches.push(launch);
+    const tmp = join(launch.cwd, "tmp");
+    mkdirSync(tmp);
+    const ledger = join(tmp, `pi-sandbox-stubs-${process.getuid?.()}`);
+    mkdirSync(join(launch.cwd, "notes"));
+    writeFileSync(join(launch.cwd, "notes/.envrc"), ""); // the user's own, empty
+    const host = new RawHost(launch.command, [...launch.args, ...sandboxed], { env: { ...launch.env, TMPDIR: tmp, XDG_RUNTIME_DIR: "", PI_SANDBOX_LEDGER_DIR: "" }, cwd: launch.cwd });
+    try {
+      const planted = await bash(
+        llm,
+        host,
+        [
+          `ls ${ledger}/*.json > /dev/null 2>&1 && echo GOT:ledger-readable`, // the host's own entry is there while this runs
+          `(mkfifo ${ledger}/4194000.json && echo GOT:fifo) 2>&1`,
+          `(ln -s /dev/zero ${ledger}/4194001.json && echo GOT:zero) 2>&1`,
+          `(echo '["${join(launch.cwd, "notes/.envrc")}"]' > ${ledger}/4194002.json && echo GOT:dead-entry) 2>&1`,
+          "true",
+        ].join("\n"),
+      );
+      assert.doesNotMatch(planted, /GOT:/, planted);
+      const next = await Promise.race([bash(llm, host, "echo next"), new Promise<string>((resolve) => setTimeout(() => resolve("TIMED OUT"), 15_000))]);
+      assert.match(next, /next/, "the next command runs");
+    } finally {
+      await host.stop();
+    }
+    // The next host removes the stubs of dead entries: none planted reaches it.
+    const next = new RawHost(launch.command, [...launch.args, ...sandboxed], { env: { ...launch.env, TMPDIR: tmp, XDG_RUNTIME_DIR: "", PI_SANDBOX_LEDGER_DIR: "" }, cwd: launch.cwd });
+    try {
+      assert.match(await bash(llm, next, "echo again"), /again/);
+    } finally {
+      await next.stop();
+    }
+    assert.ok(existsSync(join(launch.cwd, "notes/.envrc")), "the user's empty .envrc stays");
+  });
+
+  it("a ledger entry that is a FIFO, a link to /dev/zero or huge is no entry: the host neither hangs nor fills its memory", async () => {
+    const ledger = mkdtempSync(join(root, "ledger-"));
+    execFileSync("mkfifo", [join(ledger, "4194100.json")]);
+    symlinkSync("/dev/zero", join(ledger, "4194101.json"));
+    writeFileSync(join(ledger, "4194102.json"), `[${'"/x/.git",'.repeat(100_000)}"/x/.git"]`);
+    const launch = peerLaunch("host", { mockBaseUrl: llm.baseUrl });
+    launches.push(launch);
+    const host = new RawHost(launch.command, [...launch.args, ...sandboxed], { env: { ...launch.env, PI_SANDBOX_LEDGER_DIR: ledger }, cwd: launch.cwd });
+    try {
+      const run = await Promise.race([bash(llm, host, "echo ran"), new Promise<string>((resolve) => setTimeout(() => resolve("TIMED OUT"), 15_000))]);
+      assert.match(run, /ran/);
+    } finally {
+      await host.stop();
+    }
   });
 
   it("a ledger folder another user made first: a second host still leaves the first's mount points while its job runs", async function () {

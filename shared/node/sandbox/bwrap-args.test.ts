@@ -98,6 +98,14 @@ describe("sandbox: the bubblewrap arguments", () => {
     assert.ok(has(args, "--ro-bind", "/dev/null", "/home/u/.profile"), "a missing one cannot be created");
   });
 
+  it("hides a hidden path that lies inside a writable root after the root's bind (which would show it again)", () => {
+    const files = { ...fs, "/home/u/proj/tmp/pi-sandbox-stubs-0": "dir" } as const;
+    const { args } = buildBwrapArgs(inputs(files, { hiddenPaths: ["/home/u/proj/tmp/pi-sandbox-stubs-0"] }), ["true"]);
+    const bind = indexOf(args, "--bind", "/home/u/proj", "/home/u/proj");
+    const hidden = mounts(args).map((m) => m.join(" ")).lastIndexOf("--tmpfs /home/u/proj/tmp/pi-sandbox-stubs-0");
+    assert.ok(bind > 0 && hidden > bind, "the last word is the tmpfs");
+  });
+
   it("pins the folders between the root and a deeper start-up entry (a mount moves with a renamed folder)", () => {
     const policy = { mode: "workspace-write" as const, network: false, workspaceRoot: "/home/u", writableRoots: [] };
     const files = { ...fs, "/home/u/.config": "dir", "/home/u/.config/fish": "dir" } as const;

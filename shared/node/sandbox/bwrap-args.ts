@@ -87,11 +87,12 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
   }
   for (const [name, value] of Object.entries(input.setenv ?? {})) args.push("--setenv", name, value);
   const hidden = [input.runtimeDir, ...hiddenSockets, ...(input.hiddenPaths ?? [])].flatMap((p) => (p && pathKind(p) !== "missing" ? [input.realPath(p)] : []));
-  for (const dir of new Set(hidden)) {
-    const kind = pathKind(dir);
-    if (kind === "dir") args.push("--tmpfs", dir, "--remount-ro", dir);
-    else if (kind === "file") args.push("--ro-bind", "/dev/null", dir);
-  }
+  const hide = (path: string) => {
+    const kind = pathKind(path);
+    if (kind === "dir") args.push("--tmpfs", path, "--remount-ro", path);
+    else if (kind === "file") args.push("--ro-bind", "/dev/null", path);
+  };
+  for (const path of new Set(hidden)) hide(path);
   // What /tmp (or the runtime dir) hid that must stay visible: home, and in read-only mode the workspace.
   const reshow = [input.home, ...(policy.readableRoots ?? []), ...(policy.mode === "read-only" ? [policy.workspaceRoot] : [])];
   for (const path of reshow) {
@@ -151,6 +152,10 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
       }
     }
   }
+
+  // A hidden path inside a writable root (the stub ledgers where $TMPDIR is in the workspace, a
+  // socket there) was shown again by the root's bind: hidden once more.
+  for (const path of new Set(hidden)) if (insideRoots(path)) hide(path);
 
   // 5. Secrets hidden (after everything else: a later mount would show them again).
   if (home) {

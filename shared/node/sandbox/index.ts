@@ -19,6 +19,7 @@ import { buildSeatbeltProfile, seatbeltCommand } from "./seatbelt";
 import { unixSocketFilterFile, withSeccomp } from "./seccomp";
 import { NestedGuard } from "./nested-guard";
 import type { ScanLimits } from "./protected-scan";
+import { ledgerDir } from "./stub-ledger";
 import { acquireStubs, isStub, releaseStubs, removeOrphanedStubs } from "./stubs";
 
 export * from "./policy";
@@ -200,8 +201,10 @@ export class CommandSandbox {
       mountPointIn(sessionTemp, bridgeMount.slice("/tmp/".length));
     }
     removeOrphanedStubs();
+    // The stub ledgers are the host's: where they lie in a writable root ($TMPDIR in the workspace), hidden.
+    const ledger = ledgerDir();
     const guard = this.nested.begin();
-    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp, runtimeDir, hiddenPaths: socketsNamed(this.env), pathKind, realPath: realOrSame, gitDirOf, nested: guard.found.entries, ...net }, inner);
+    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp, runtimeDir, hiddenPaths: [...socketsNamed(this.env), ...(ledger ? [ledger] : [])], pathKind, realPath: realOrSame, gitDirOf, nested: guard.found.entries, ...net }, inner);
     acquireStubs(plan.stubs);
     guard.track(plan.stubs);
     let released = false;

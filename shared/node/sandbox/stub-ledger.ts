@@ -7,7 +7,7 @@
  * commands' process groups however it ends: process-groups.ts; an agent sandboxed whole ends with
  * its stdin), so nothing still mounts a dead process's stubs. `$PI_SANDBOX_LEDGER_DIR` for tests.
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join } from "node:path";
 import { ownedPrivately, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../private-files";
@@ -59,11 +59,11 @@ const stubNames = new Set([...protectedWorkspaceNames, ...homeStartupFiles].flat
 export const mayBeStub = (path: string): boolean => stubNames.has(basename(path));
 
 /** Removes the stubs of entries whose process is gone (those no live process holds too), and the entries. */
-export function removeStubsOfDeadProcesses(dir: string, removeIfEmpty: (path: string) => void): void {
+export function removeStubsOfDeadProcesses(dir: string, remove: (paths: string[]) => void): void {
   const { live, dead } = readEntries(dir);
   const held = new Set(live.flatMap((entry) => entry.paths));
+  remove([...new Set(dead.flatMap((entry) => entry.paths))].filter((path) => !held.has(path) && mayBeStub(path)));
   for (const entry of dead) {
-    for (const path of entry.paths) if (!held.has(path) && mayBeStub(path)) removeIfEmpty(path);
     try {
       unlinkSync(entry.file);
     } catch {
@@ -116,12 +116,22 @@ function readEntries(dir: string): { live: Entry[]; dead: Entry[] } {
   return { live, dead };
 }
 
+/** An entry is a short list: a larger file is no entry of ours. */
+const MAX_ENTRY_BYTES = 256 * 1024;
+
 function readPaths(file: string): string[] {
+  let fd: number | undefined;
   try {
-    const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
+    // Not through a symlink (to /dev/zero), not blocking on a FIFO: a regular file of a sane size only.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const info = fstatSync(fd);
+    if (!info.isFile() || info.size > MAX_ENTRY_BYTES) return [];
+    const parsed: unknown = JSON.parse(readFileSync(fd, "utf8"));
     return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === "string" && isAbsolute(p)) : [];
   } catch {
     return [];
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
