@@ -9,8 +9,8 @@
 //    host's background job still used, and that job wrote .vscode/tasks.json on the host.
 // Both failed before the fix.
 import { strict as assert } from "node:assert";
-import { execFileSync } from "node:child_process";
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockLlm, type MockLlm } from "../support/mock-llm";
@@ -128,6 +128,34 @@ describe("agent host: the sandbox's mount points attacked from inside and by ano
       assert.match(run, /ran/);
     } finally {
       await host.stop();
+    }
+  });
+
+  it("a killed host's pid given to another process since: its entry is still a dead one, its mount points removed", async () => {
+    const ledger = mkdtempSync(join(root, "ledger-"));
+    const launch = peerLaunch("host", { mockBaseUrl: llm.baseUrl });
+    launches.push(launch);
+    execFileSync("git", ["init", "-q", "."], { cwd: launch.cwd });
+    const env = { ...launch.env, PI_SANDBOX_LEDGER_DIR: ledger };
+    const killed = new RawHost(launch.command, [...launch.args, ...sandboxed], { env, cwd: launch.cwd });
+    assert.match(await bash(llm, killed, "(sleep 3023 &) ; echo started"), /started/);
+    killed.kill("SIGKILL");
+    await killed.exited;
+    assert.ok(existsSync(join(launch.cwd, ".vscode")), "the killed host's stubs");
+    // The pid reused: a process running now (not ours) under the killed host's entry.
+    const other = spawn("sleep", ["60"], { stdio: "ignore" });
+    try {
+      renameSync(join(ledger, `${killed.pid}.json`), join(ledger, `${other.pid}.json`));
+      const next = new RawHost(launch.command, [...launch.args, ...sandboxed], { env, cwd: launch.cwd });
+      try {
+        assert.match(await bash(llm, next, "echo next"), /next/);
+      } finally {
+        await next.stop();
+      }
+      assert.deepEqual(readdirSync(launch.cwd).sort(), [".git"], "no stub left");
+      assert.deepEqual(readdirSync(ledger), [], "the dead entry went");
+    } finally {
+      other.kill("SIGKILL");
     }
   });
 

@@ -39,13 +39,21 @@ function privateDir(dir: string): string | undefined {
   }
 }
 
+/** What `<pid>.json` holds: the process's start time (a pid reused later has another) and its stubs. An array alone: an older version's. */
+interface StoredEntry {
+  start: string;
+  paths: string[];
+}
+let ownStart: string | undefined;
+
 /** This process's entry: the stubs it holds now (none: the entry goes). */
 export function writeOwnEntry(dir: string, held: readonly string[]): void {
   const file = join(dir, `${process.pid}.json`);
   try {
     if (held.length === 0) return unlinkSync(file);
     const temp = `${file}.${Date.now()}.tmp`;
-    writeFileSync(temp, JSON.stringify(held), { mode: PRIVATE_FILE_MODE });
+    const entry: StoredEntry = { start: (ownStart ??= startTimeOf(process.pid) ?? ""), paths: [...held] };
+    writeFileSync(temp, JSON.stringify(entry), { mode: PRIVATE_FILE_MODE });
     renameSync(temp, file);
   } catch {
     // no entry: a crash would leave these stubs, and others would take them for real files
@@ -110,8 +118,9 @@ function readEntries(dir: string): { live: Entry[]; dead: Entry[] } {
     const match = /^(\d+)\.json$/.exec(name);
     if (!match) continue;
     const pid = Number(match[1]);
-    const entry = { file: join(dir, name), pid, paths: readPaths(join(dir, name)) };
-    (pid === process.pid || isAlive(pid) ? live : dead).push(entry);
+    const { start, paths } = readEntry(join(dir, name));
+    const entry = { file: join(dir, name), pid, paths };
+    (pid === process.pid || isAlive(pid, start) ? live : dead).push(entry);
   }
   return { live, dead };
 }
@@ -119,27 +128,42 @@ function readEntries(dir: string): { live: Entry[]; dead: Entry[] } {
 /** An entry is a short list: a larger file is no entry of ours. */
 const MAX_ENTRY_BYTES = 256 * 1024;
 
-function readPaths(file: string): string[] {
+function readEntry(file: string): { start?: string; paths: string[] } {
   let fd: number | undefined;
   try {
     // Not through a symlink (to /dev/zero), not blocking on a FIFO: a regular file of a sane size only.
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     const info = fstatSync(fd);
-    if (!info.isFile() || info.size > MAX_ENTRY_BYTES) return [];
+    if (!info.isFile() || info.size > MAX_ENTRY_BYTES) return { paths: [] };
     const parsed: unknown = JSON.parse(readFileSync(fd, "utf8"));
-    return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === "string" && isAbsolute(p)) : [];
+    const stored = Array.isArray(parsed) ? { paths: parsed } : (parsed as Partial<Record<keyof StoredEntry, unknown>> | null);
+    const paths = Array.isArray(stored?.paths) ? stored.paths.filter((p): p is string => typeof p === "string" && isAbsolute(p)) : [];
+    return typeof stored?.start === "string" && stored.start ? { start: stored.start, paths } : { paths };
   } catch {
-    return [];
+    return { paths: [] };
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether the process that wrote an entry still runs: its pid, and where known its start time (the pid may have been given to another since). */
+function isAlive(pid: number, start: string | undefined): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
+  }
+  const now = start === undefined ? undefined : startTimeOf(pid);
+  return now === undefined || now === start;
+}
+
+/** A process's start time, in clock ticks since boot (/proc/<pid>/stat's 22nd field); undefined where there is no /proc. */
+function startTimeOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The name (field 2) may hold spaces and parentheses: fields are counted from the last ')'.
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] || undefined;
+  } catch {
+    return undefined;
   }
 }
