@@ -27,8 +27,10 @@ export function removeOrphanedStubs(): void {
 
 /** Whether `path` is a mount point a sandbox made, this process's or another live one's (a second host, the editor's). */
 export function isStub(path: string): boolean {
-  // Another's only while still empty: a forged entry cannot hide a real `.git` full of hooks.
-  return users.has(path) || (mayBeStub(path) && stubsOfOtherProcesses().has(path) && isEmpty(path));
+  // Only while still empty, this process's too: a forged entry cannot hide a real `.git` full of
+  // hooks, and what a writer outside the sandbox put into one (another agent's .npmrc while pi,
+  // sandboxed whole, holds it) is a change the review shows.
+  return (users.has(path) || (mayBeStub(path) && stubsOfOtherProcesses().has(path))) && isEmpty(path);
 }
 
 export function acquireStubs(paths: readonly string[]): void {
