@@ -159,6 +159,45 @@ describe("agent host: the sandbox's mount points attacked from inside and by ano
     }
   });
 
+  it("a second host over a subfolder: its empty .git there is no way into a repository for the first host's job", async () => {
+    const ledger = mkdtempSync(join(root, "ledger-"));
+    const outer = peerLaunch("host", { mockBaseUrl: llm.baseUrl });
+    launches.push(outer);
+    execFileSync("git", ["init", "-q", "."], { cwd: outer.cwd });
+    const sub = join(outer.cwd, "pkg");
+    mkdirSync(sub);
+    const marker = join(root, "sub-fsmonitor-ran");
+    const llm2 = await startMockLlm();
+    const inner = peerLaunch("host", { mockBaseUrl: llm2.baseUrl, cwd: sub });
+    launches.push(inner);
+    const second = new RawHost(inner.command, [...inner.args, ...sandboxed], { env: { ...inner.env, PI_SANDBOX_LEDGER_DIR: ledger }, cwd: sub });
+    const first = new RawHost(outer.command, [...outer.args, ...sandboxed], { env: { ...outer.env, PI_SANDBOX_LEDGER_DIR: ledger }, cwd: outer.cwd });
+    try {
+      // The second host's job keeps its stubs (an empty pkg/.git among them) for a while.
+      assert.match(await bash(llm2, second, "(sleep 20 &) ; echo held"), /held/);
+      assert.ok(existsSync(join(sub, ".git")), "the second's stub");
+      // The first host's job fills that empty .git with a repository (no new name appears: nothing to watch) and stays.
+      const fill = [
+        "cd pkg/.git && mkdir -p objects refs/heads && echo 'ref: refs/heads/main' > HEAD",
+        `printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tfsmonitor = "touch ${marker}; false"\\n' > config && echo GOT > ../../filled.txt`,
+      ].join(" && ");
+      const output = await bash(llm, first, `(sleep 1; (${fill}); echo > tried.txt; sleep 10) > /dev/null 2>&1 &\necho started`);
+      assert.equal(await until(() => existsSync(join(outer.cwd, "tried.txt")), 5_000), true, `the job tried (bash said: ${output.trim()})`);
+      assert.equal(existsSync(join(outer.cwd, "filled.txt")), false, "the job could not write into the second's .git");
+      // What the editor's git does once it sees pkg/.git/HEAD change (outside any sandbox), while the job runs.
+      try {
+        execFileSync("git", ["status", "--porcelain"], { cwd: sub, stdio: "ignore", env: { ...process.env, HOME: outer.env.HOME } });
+      } catch {
+        // only the marker matters
+      }
+      assert.equal(existsSync(marker), false, `the first host's bash made the second's stub a repository whose fsmonitor ran outside (bash said: ${output.trim()})`);
+    } finally {
+      await first.stop();
+      await second.stop();
+      await llm2.close();
+    }
+  });
+
   it("a ledger folder another user made first: a second host still leaves the first's mount points while its job runs", async function () {
     if (process.getuid?.() !== 0) this.skip(); // giving a folder to another user takes root
     // No $XDG_RUNTIME_DIR (an ssh login, a container): the ledger's place is <tmp>/pi-sandbox-stubs-<uid>, made by someone else.

@@ -76,7 +76,10 @@ function socketsNamed(env: NodeJS.ProcessEnv): string[] {
 function pathKind(path: string): PathKind {
   // A stub (this process's or another's) counts as missing: mounted again and held as this one's
   // too, so that it stays until every sandbox using it is done (stubs.ts).
-  if (isStub(path)) return "missing";
+  return isStub(path) ? "missing" : kindOnDisk(path);
+}
+
+function kindOnDisk(path: string): PathKind {
   try {
     return statSync(path).isDirectory() ? "dir" : "file";
   } catch {
@@ -204,7 +207,10 @@ export class CommandSandbox {
     // The stub ledgers are the host's: where they lie in a writable root ($TMPDIR in the workspace), hidden.
     const ledger = ledgerDir();
     const guard = this.nested.begin();
-    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp, runtimeDir, hiddenPaths: [...socketsNamed(this.env), ...(ledger ? [ledger] : [])], pathKind, realPath: realOrSame, gitDirOf, nested: guard.found.entries, ...net }, inner);
+    // What the deep scan found is mounted as it is on disk, another process's stub deeper down included (nested-guard.ts).
+    const nested = new Set(guard.found.entries.map((entry) => entry.path));
+    const kind = (path: string) => (nested.has(path) ? kindOnDisk(path) : pathKind(path));
+    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp, runtimeDir, hiddenPaths: [...socketsNamed(this.env), ...(ledger ? [ledger] : [])], pathKind: kind, realPath: realOrSame, gitDirOf, nested: guard.found.entries, ...net }, inner);
     acquireStubs(plan.stubs);
     guard.track(plan.stubs);
     let released = false;

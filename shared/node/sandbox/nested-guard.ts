@@ -4,6 +4,7 @@
  * commands run the watch (protected-watch.ts) that triggers their sweeps; when each ends its sweep
  * (quarantine.ts), told to the model (the tool result) and to the user (`onQuarantine`).
  */
+import { dirname } from "node:path";
 import { ScanCache, scanProtected, type ProtectedScan, type ScanLimits } from "./protected-scan";
 import { ProtectedWatch } from "./protected-watch";
 import { describeSweep, sweep } from "./quarantine";
@@ -53,7 +54,12 @@ export class NestedGuard {
   ) {}
 
   private scan(stubs: readonly string[]): ProtectedScan {
-    const found = scanProtected(this.roots(), (path) => isStub(path) || stubs.includes(path), this.options.scanLimits, this.cache);
+    const roots = this.roots();
+    // Skipped: the stubs at the top of a root, which every sandbox here mounts (as missing). Another
+    // process's stub deeper down (a second host over a subfolder: its empty `sub/.git`) is found,
+    // so that this sandbox mounts it read-only too: a job could otherwise fill it into a repository.
+    const skip = (path: string) => stubs.includes(path) || (roots.includes(dirname(path)) && isStub(path));
+    const found = scanProtected(roots, skip, this.options.scanLimits, this.cache);
     if (!found.complete && !this.toldIncomplete) {
       this.toldIncomplete = true;
       this.options.onQuarantine?.(`The workspace is too big to look through whole for nested protected paths (stopped after ${found.dirs} folders): a nested .git, .vscode, … beyond that is not kept read-only by the sandbox.`);
