@@ -45,6 +45,22 @@ describe("agent host: the sandbox's mount points attacked from inside and by ano
     rmSync(root, { recursive: true, force: true });
   });
 
+  /** A host over a repository and a second one over its subfolder `pkg/`, one ledger folder; the path a planted fsmonitor would touch. */
+  const nestedHosts = async (markerName: string) => {
+    const ledger = mkdtempSync(join(root, "ledger-"));
+    const outer = peerLaunch("host", { mockBaseUrl: llm.baseUrl });
+    launches.push(outer);
+    execFileSync("git", ["init", "-q", "."], { cwd: outer.cwd });
+    const sub = join(outer.cwd, "pkg");
+    mkdirSync(sub);
+    const llm2 = await startMockLlm();
+    const inner = peerLaunch("host", { mockBaseUrl: llm2.baseUrl, cwd: sub });
+    launches.push(inner);
+    const first = new RawHost(outer.command, [...outer.args, ...sandboxed], { env: { ...outer.env, PI_SANDBOX_LEDGER_DIR: ledger }, cwd: outer.cwd });
+    const second = new RawHost(inner.command, [...inner.args, ...sandboxed], { env: { ...inner.env, PI_SANDBOX_LEDGER_DIR: ledger }, cwd: sub });
+    return { outer, sub, marker: join(root, markerName), llm2, first, second };
+  };
+
   it("home as the workspace: renaming ~/.config or ~/.local does not take their read-only startup folders along", async () => {
     const launch = peerLaunch("host", { mockBaseUrl: llm.baseUrl });
     launches.push(launch);
@@ -160,18 +176,7 @@ describe("agent host: the sandbox's mount points attacked from inside and by ano
   });
 
   it("a second host over a subfolder: its empty .git there is no way into a repository for the first host's job", async () => {
-    const ledger = mkdtempSync(join(root, "ledger-"));
-    const outer = peerLaunch("host", { mockBaseUrl: llm.baseUrl });
-    launches.push(outer);
-    execFileSync("git", ["init", "-q", "."], { cwd: outer.cwd });
-    const sub = join(outer.cwd, "pkg");
-    mkdirSync(sub);
-    const marker = join(root, "sub-fsmonitor-ran");
-    const llm2 = await startMockLlm();
-    const inner = peerLaunch("host", { mockBaseUrl: llm2.baseUrl, cwd: sub });
-    launches.push(inner);
-    const second = new RawHost(inner.command, [...inner.args, ...sandboxed], { env: { ...inner.env, PI_SANDBOX_LEDGER_DIR: ledger }, cwd: sub });
-    const first = new RawHost(outer.command, [...outer.args, ...sandboxed], { env: { ...outer.env, PI_SANDBOX_LEDGER_DIR: ledger }, cwd: outer.cwd });
+    const { outer, sub, marker, llm2, first, second } = await nestedHosts("sub-fsmonitor-ran");
     try {
       // The second host's job keeps its stubs (an empty pkg/.git among them) for a while.
       assert.match(await bash(llm2, second, "(sleep 20 &) ; echo held"), /held/);
@@ -191,6 +196,32 @@ describe("agent host: the sandbox's mount points attacked from inside and by ano
         // only the marker matters
       }
       assert.equal(existsSync(marker), false, `the first host's bash made the second's stub a repository whose fsmonitor ran outside (bash said: ${output.trim()})`);
+    } finally {
+      await first.stop();
+      await second.stop();
+      await llm2.close();
+    }
+  });
+
+  it("a second host over a subfolder started while the first host's job runs: what the job puts into its pkg/.git is moved out, the stub stays mounted", async () => {
+    const { outer, sub, marker, llm2, first, second } = await nestedHosts("late-fsmonitor-ran");
+    try {
+      // The first host's job waits for pkg/.git to appear (the second host's stub, made after the job's sandbox), then fills it.
+      const fill = `cd pkg/.git && mkdir -p objects refs/heads && echo 'ref: refs/heads/main' > HEAD && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tfsmonitor = "touch ${marker}; false"\\n' > config`;
+      assert.match(await bash(llm, first, `(for i in $(seq 100); do [ -d pkg/.git ] && break; sleep 0.1; done; (${fill}); echo 'script-shell=/tmp/evil.sh' > pkg/.npmrc; echo > tried.txt; sleep 15) > /dev/null 2>&1 &\necho started`), /started/);
+      assert.match(await bash(llm2, second, "(sleep 20 &) ; echo held"), /held/);
+      assert.equal(await until(() => existsSync(join(outer.cwd, "tried.txt")), 10_000), true, "the job tried");
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the editor's git looks 500 ms after a change
+      try {
+        execFileSync("git", ["status", "--porcelain"], { cwd: sub, stdio: "ignore", env: { ...process.env, HOME: outer.env.HOME } });
+      } catch {
+        // only the marker matters
+      }
+      assert.equal(existsSync(marker), false, "the second host's stub became a repository whose fsmonitor ran outside");
+      assert.deepEqual(readdirSync(join(sub, ".git")), [], "what the job made in it moved out, the stub left");
+      assert.equal(readFileSync(join(sub, ".npmrc"), "utf8"), "", "what the job wrote into its .npmrc stub moved out too");
+      // Still the second sandbox's mount: its commands cannot make .git there.
+      assert.doesNotMatch(await bash(llm2, second, "(mkdir .git/x && echo GOT) 2>&1; true"), /GOT/);
     } finally {
       await first.stop();
       await second.stop();

@@ -113,6 +113,16 @@ export class NestedGuard {
     };
   }
 
+  private onProtected(path: string): void {
+    if (isStub(path)) {
+      // Another sandbox's stub that appeared below a root after this one was set up (a second host
+      // over a subfolder): not mounted here, so what a job puts into it is watched for.
+      if (!this.roots().includes(dirname(path))) this.watch?.watchContents(path);
+      return;
+    }
+    if (this.live.size > 0) this.sweepLiveSoon();
+  }
+
   /** A protected name appeared while commands run: sweep soon (one sweep for a burst of events). */
   private sweepLiveSoon(): void {
     this.sweepTimer ??= setTimeout(() => {
@@ -132,7 +142,7 @@ export class NestedGuard {
     this.unwatchTimer = undefined;
     // The stubs bwrap makes at the top are the sandbox's own, not the command's; events while no command runs are the user's.
     if (this.watch) this.watch.addScanned(before.folders);
-    else this.watch = new ProtectedWatch(before.folders, (path) => isStub(path) || this.live.size === 0 || this.sweepLiveSoon());
+    else this.watch = new ProtectedWatch(before.folders, (path) => this.onProtected(path));
     return () => {
       this.live.delete(sweepNow);
       if (this.live.size > 0) return;
