@@ -10,7 +10,7 @@
 // Both failed before the fix.
 import { strict as assert } from "node:assert";
 import { execFileSync, spawn } from "node:child_process";
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockLlm, type MockLlm } from "../support/mock-llm";
@@ -92,6 +92,34 @@ describe("agent host: the sandbox's mount points attacked from inside and by ano
     // ~/.cache is the host's own (its compile cache), not a mount point.
     assert.deepEqual(readdirSync(home).filter((name) => name !== ".cache").sort(), before, "no mount point left in the user's home");
     assert.deepEqual(readdirSync(join(home, ".config")), ["fish"], "nor in ~/.config");
+  });
+
+  it("home as the workspace with ~/.config a symlink (dotfiles): the link cannot be replaced for good, its target's folders not renamed", async () => {
+    const launch = peerLaunch("host", { mockBaseUrl: llm.baseUrl });
+    launches.push(launch);
+    const home = launch.cwd;
+    mkdirSync(join(home, "dotfiles/config/fish"), { recursive: true });
+    symlinkSync("dotfiles/config", join(home, ".config"));
+    const host = new RawHost(launch.command, [...launch.args, ...sandboxed], { env: { ...launch.env, HOME: home, PI_SANDBOX_LEDGER_DIR: mkdtempSync(join(root, "ledger-")) }, cwd: home });
+    try {
+      const output = await bash(
+        llm,
+        host,
+        [
+          `(mv dotfiles dotfiles.moved && mkdir -p dotfiles/config/git && printf '[core]\\n\\tfsmonitor = touch /tmp/pwned\\n' > dotfiles/config/git/config && echo GOT:renamed-target) 2>&1`,
+          `(mv dotfiles/config dotfiles/config.moved && mkdir -p dotfiles/config/git && echo x > dotfiles/config/git/config && echo GOT:renamed-config) 2>&1`,
+          `(rm .config && mkdir -p .config/git && printf '[core]\\n\\tfsmonitor = touch /tmp/pwned\\n' > .config/git/config && echo replaced) 2>&1`,
+          "true",
+        ].join("\n"),
+      );
+      assert.doesNotMatch(output, /GOT:/, output);
+      assert.match(output, /replaced/, "the link itself can be replaced while the command runs");
+      assert.equal(readlinkSync(join(home, ".config")), "dotfiles/config", `put back when it ended (bash said: ${output})`);
+      assert.equal(existsSync(join(home, ".config/git/config")), false, "no global git config");
+      assert.equal(existsSync(join(home, "dotfiles.moved")), false);
+    } finally {
+      await host.stop();
+    }
   });
 
   it("$TMPDIR inside the workspace: the sandboxed bash cannot reach the ledgers (a FIFO hung the host, a dead entry removed the user's empty files)", async () => {

@@ -15,7 +15,7 @@
  *     made deeper cannot be kept from appearing: quarantine.ts moves it aside afterwards);
  *  5. the home secrets hidden (an empty read-only directory, or /dev/null for a file).
  */
-import { dirname, join, relative, sep } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { bridgeMount } from "./net/bridge";
 import type { SandboxPolicy } from "./policy";
 import { homeSecrets, homeStartupFiles, protectedWorkspaceNames } from "./protected-paths";
@@ -143,6 +143,11 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
     for (const entry of homeStartupFiles) {
       const path = join(home, entry.name);
       const root = roots.find((r) => isInside(path, r)) ?? home;
+      // Through a symlinked folder (`~/.config -> dotfiles/config`) the mount lands where it leads: those folders are pinned too.
+      const parent = dirname(path);
+      const real = input.pathKind(parent) === "dir" ? join(input.realPath(parent), basename(path)) : path;
+      const realRoot = roots.find((r) => isInside(real, r));
+      if (real !== path && realRoot) pinFoldersBetween(realRoot, real, pinned, input, args);
       const stopped = pinFoldersBetween(root, path, pinned, input, args);
       if (stopped === undefined) keepReadOnly(path, entry.kind);
       else if (!stubs.includes(stopped) && input.pathKind(stopped) === "missing") {
@@ -184,7 +189,8 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
  * renamed or removed: EBUSY). Returns the first one missing (or not a folder), where pinning stops:
  * a missing one is to be a stub itself; with a file there, `path` cannot exist, and the file is
  * kept read-only. A folder reached through a symlink cannot be pinned (the link stays
- * replaceable): it is left as before and `path` is mounted where the link leads.
+ * replaceable: the sweep puts it back, index.ts `startupLinks`): pinning stops there, and the
+ * caller pins the folders the link leads to.
  */
 function pinFoldersBetween(root: string, path: string, pinned: Set<string>, input: BwrapInputs, args: string[]): string | undefined {
   const parts = relative(root, dirname(path)).split(sep).filter(Boolean);

@@ -9,7 +9,8 @@ import { lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, 
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { piAgentDir } from "../project-trust";
-import { buildBwrapArgs, type PathKind } from "./bwrap-args";
+import { buildBwrapArgs, isInside, type PathKind } from "./bwrap-args";
+import { homeStartupFiles } from "./protected-paths";
 import { bridgeCommand, bridgeMount } from "./net/bridge";
 import { parseHostPattern, type HostPattern } from "./net/hosts";
 import { NetworkProxy, type HostDecision, type Refusal } from "./net/proxy";
@@ -130,7 +131,33 @@ export class CommandSandbox {
       sweepAfter: options.sweepAfter !== false,
       ...(options.onQuarantine ? { onQuarantine: options.onQuarantine } : {}),
       ...(options.scanLimits ? { scanLimits: options.scanLimits } : {}),
+      links: () => this.startupLinks(),
     });
+  }
+
+  /**
+   * With home inside a writable root, the symlinked folders on the way to its start-up entries
+   * (`~/.config -> dotfiles/config`): a mount cannot keep a link from being replaced by a folder
+   * holding a fresh `git/config`, so the sweep puts it back (bwrap-args.ts pins the real folders).
+   */
+  private startupLinks(): string[] {
+    const home = this.env.HOME ? realOrSame(this.env.HOME) : undefined;
+    if (!home || !this.writableRoots().some((root) => isInside(home, root))) return [];
+    const links = new Set<string>();
+    for (const entry of homeStartupFiles) {
+      let folder = home;
+      for (const part of entry.name.split("/").slice(0, -1)) {
+        folder = join(folder, part);
+        try {
+          if (!lstatSync(folder).isSymbolicLink()) continue;
+          links.add(folder);
+        } catch {
+          // missing: a stub, made read-only
+        }
+        break;
+      }
+    }
+    return [...links];
   }
 
   /** The writable roots the protected names are looked for below (none in read-only mode). */

@@ -5,7 +5,7 @@
  * (quarantine.ts), told to the model (the tool result) and to the user (`onQuarantine`).
  */
 import { dirname } from "node:path";
-import { ScanCache, scanProtected, type ProtectedScan, type ScanLimits } from "./protected-scan";
+import { identify, ScanCache, scanProtected, type ProtectedScan, type ScanLimits } from "./protected-scan";
 import { ProtectedWatch } from "./protected-watch";
 import { describeSweep, sweep } from "./quarantine";
 import { isStub } from "./stubs";
@@ -17,6 +17,8 @@ export interface NestedGuardOptions {
   /** Whether to sweep after commands (false: the scan at the start only). */
   sweepAfter: boolean;
   scanLimits?: ScanLimits;
+  /** Symlinks besides the protected names that a command must not replace (the sweep puts them back): `~/.config -> dotfiles/config` where home is in a root. */
+  links?(): readonly string[];
 }
 
 /** One command's part: what it found at its start, its sweep, its end. */
@@ -60,6 +62,10 @@ export class NestedGuard {
     // so that this sandbox mounts it read-only too: a job could otherwise fill it into a repository.
     const skip = (path: string) => stubs.includes(path) || (roots.includes(dirname(path)) && isStub(path));
     const found = scanProtected(roots, skip, this.options.scanLimits, this.cache);
+    for (const path of this.options.links?.() ?? []) {
+      const link = identify(path);
+      if (link?.kind === "symlink" && !found.entries.some((entry) => entry.path === path)) found.entries.push(link);
+    }
     if (!found.complete && !this.toldIncomplete) {
       this.toldIncomplete = true;
       this.options.onQuarantine?.(`The workspace is too big to look through whole for nested protected paths (stopped after ${found.dirs} folders): a nested .git, .vscode, … beyond that is not kept read-only by the sandbox.`);
