@@ -6,7 +6,8 @@
  * user), stale (a pid reused, a folder's mtime that did not move) or apart (two processes with
  * different runtime dirs); the kernel's own list cannot. Linux only: elsewhere, nothing is found.
  *
- * Cost: one readlink per process and one mountinfo per other namespace (~1 ms at 100 processes).
+ * Cost: one readlink per process and one mountinfo per other namespace: ~1 ms at 100 processes,
+ * ~5 ms at 1,000 (median of 20; 10 ms the slowest), once per command that ends holding a stub.
  */
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
