@@ -117,6 +117,9 @@ describe("sandbox: the bubblewrap arguments", () => {
     // ~/.local is missing: it is the stub, read-only, not an empty .local/bin in a folder that can be renamed.
     assert.ok(has(args, "--tmpfs", "/home/u/.local") && has(args, "--remount-ro", "/home/u/.local"));
     assert.ok(stubs.includes("/home/u/.local") && !stubs.some((s) => s.startsWith("/home/u/.local/")));
+    // A nested repository in ~/.config stays read-only: the pin comes before it (a later bind would cover it).
+    const nested = buildBwrapArgs(inputs(files, { policy, cwd: "/home/u", nested: [{ path: "/home/u/.config/tool/.git", kind: "dir", dev: 1, ino: 2 }], pathKind: (p) => (p === "/home/u/.config/tool/.git" ? "dir" : (files as Record<string, PathKind>)[p] ?? "missing") }), ["true"]).args;
+    assert.ok(indexOf(nested, "--bind", "/home/u/.config", "/home/u/.config") < indexOf(nested, "--ro-bind", "/home/u/.config/tool/.git", "/home/u/.config/tool/.git"));
     // Home strictly inside the root: home itself is pinned.
     const wider = buildBwrapArgs(inputs({ ...files, "/home": "dir" }, { policy: { ...policy, workspaceRoot: "/home" }, cwd: "/home/u" }), ["true"]).args;
     assert.ok(has(wider, "--bind", "/home/u", "/home/u") && has(wider, "--bind", "/home/u/.config", "/home/u/.config"));

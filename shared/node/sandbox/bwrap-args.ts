@@ -103,6 +103,10 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
   const roots = policy.mode === "workspace-write" ? unique([policy.workspaceRoot, ...policy.writableRoots]).filter((r) => pathKind(r) === "dir") : [];
   for (const root of roots) args.push("--bind", root, root);
   const insideRoots = (path: string) => roots.some((root) => isInside(path, root));
+  // Home inside a root: the folders on the way to its start-up entries are pinned before anything
+  // is mounted inside the roots (a folder bound later would cover a nested `.git` mounted read-only in it).
+  const home = input.home;
+  const startup = home && insideRoots(home) ? pinStartupFolders(home, roots, input, args) : [];
   const keepReadOnly = (path: string, kind: "dir" | "file") => {
     const found = pathKind(path);
     if (found !== "missing") {
@@ -137,24 +141,12 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
   for (const path of policy.readOnlyPaths ?? []) {
     if (insideRoots(path) && pathKind(path) !== "missing") args.push("--ro-bind", input.realPath(path), input.realPath(path));
   }
-  const home = input.home;
-  if (home && insideRoots(home)) {
-    const pinned = new Set<string>();
-    for (const entry of homeStartupFiles) {
-      const path = join(home, entry.name);
-      const root = roots.find((r) => isInside(path, r)) ?? home;
-      // Through a symlinked folder (`~/.config -> dotfiles/config`) the mount lands where it leads: those folders are pinned too.
-      const parent = dirname(path);
-      const real = input.pathKind(parent) === "dir" ? join(input.realPath(parent), basename(path)) : path;
-      const realRoot = roots.find((r) => isInside(real, r));
-      if (real !== path && realRoot) pinFoldersBetween(realRoot, real, pinned, input, args);
-      const stopped = pinFoldersBetween(root, path, pinned, input, args);
-      if (stopped === undefined) keepReadOnly(path, entry.kind);
-      else if (!stubs.includes(stopped) && input.pathKind(stopped) === "missing") {
-        // Missing: it and all below it (every start-up entry there) are one stub, empty and read-only.
-        args.push("--tmpfs", stopped, "--remount-ro", stopped);
-        stubs.push(stopped);
-      }
+  for (const { path, kind, stopped } of startup) {
+    if (stopped === undefined) keepReadOnly(path, kind);
+    else if (!stubs.includes(stopped) && pathKind(stopped) === "missing") {
+      // Missing: it and all below it (every start-up entry there) are one stub, empty and read-only.
+      args.push("--tmpfs", stopped, "--remount-ro", stopped);
+      stubs.push(stopped);
     }
   }
 
@@ -180,6 +172,21 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
 
   args.push("--chdir", input.cwd, "--", ...command);
   return { args, stubs };
+}
+
+/** Each home start-up entry with the folders on its way pinned (pinFoldersBetween), and where pinning stopped. */
+function pinStartupFolders(home: string, roots: readonly string[], input: BwrapInputs, args: string[]): { path: string; kind: "dir" | "file"; stopped: string | undefined }[] {
+  const pinned = new Set<string>();
+  return homeStartupFiles.map((entry) => {
+    const path = join(home, entry.name);
+    const root = roots.find((r) => isInside(path, r)) ?? home;
+    // Through a symlinked folder (`~/.config -> dotfiles/config`) the mount lands where it leads: those folders are pinned too.
+    const parent = dirname(path);
+    const real = input.pathKind(parent) === "dir" ? join(input.realPath(parent), basename(path)) : path;
+    const realRoot = roots.find((r) => isInside(real, r));
+    if (real !== path && realRoot) pinFoldersBetween(realRoot, real, pinned, input, args);
+    return { path, kind: entry.kind, stopped: pinFoldersBetween(root, path, pinned, input, args) };
+  });
 }
 
 /**
