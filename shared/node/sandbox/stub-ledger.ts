@@ -120,7 +120,8 @@ function readEntries(dir: string): { live: Entry[]; dead: Entry[] } {
     const pid = Number(match[1]);
     const { start, paths } = readEntry(join(dir, name));
     const entry = { file: join(dir, name), pid, paths };
-    (pid === process.pid || isAlive(pid, start) ? live : dead).push(entry);
+    // Our own pid's entry may be a dead process's that had it before (its start time says so).
+    (isAlive(pid, start) ? live : dead).push(entry);
   }
   return { live, dead };
 }

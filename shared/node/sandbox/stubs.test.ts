@@ -2,7 +2,7 @@ import { strict as assert } from "node:assert";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { acquireStubs, isStub, releaseStubs } from "./stubs";
+import { acquireStubs, isStub, releaseStubs, removeOrphanedStubs } from "./stubs";
 
 describe("sandbox: the stubs this process holds (stubs.ts)", () => {
   let dir: string;
@@ -17,6 +17,14 @@ describe("sandbox: the stubs this process holds (stubs.ts)", () => {
     if (ledgerBefore === undefined) delete process.env.PI_SANDBOX_LEDGER_DIR;
     else process.env.PI_SANDBOX_LEDGER_DIR = ledgerBefore;
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("an entry under this process's pid written by a process that had the pid before: its stubs are a dead process's", () => {
+    const envrc = join(dir, ".envrc");
+    writeFileSync(envrc, "");
+    writeFileSync(join(dir, "ledger", `${process.pid}.json`), JSON.stringify({ start: "1", paths: [envrc] }));
+    removeOrphanedStubs();
+    assert.equal(existsSync(envrc), false, "the earlier process's stub removed");
   });
 
   it("one filled while held (by a writer outside the sandbox: another agent, the user) is a file of the user's: shown by the review, kept", () => {
