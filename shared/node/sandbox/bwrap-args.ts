@@ -141,6 +141,7 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
   for (const path of policy.readOnlyPaths ?? []) {
     if (insideRoots(path) && pathKind(path) !== "missing") args.push("--ro-bind", input.realPath(path), input.realPath(path));
   }
+  for (const path of policy.uncreatableDirs ?? []) if (insideRoots(path)) keepReadOnly(path, "dir");
   for (const { path, kind, stopped } of startup) {
     if (stopped === undefined) keepReadOnly(path, kind);
     else if (!stubs.includes(stopped) && pathKind(stopped) === "missing") {
