@@ -1,8 +1,9 @@
 import { strict as assert } from "node:assert";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { acquireStubs, isStub, releaseStubs, removeOrphanedStubs } from "./stubs";
+import { removeStubsOfDeadProcesses } from "./stub-ledger";
+import { acquireStubs, isStub, releaseStubs } from "./stubs";
 
 describe("sandbox: the stubs this process holds (stubs.ts)", () => {
   let dir: string;
@@ -10,7 +11,7 @@ describe("sandbox: the stubs this process holds (stubs.ts)", () => {
   before(() => {
     dir = mkdtempSync(join(tmpdir(), "stubs-test-"));
     mkdirSync(join(dir, "ledger"), { mode: 0o700 });
-    // Read at the first use of the ledger in this process (no other test of this process makes stubs).
+    // Read at the first use of the ledger in this process: where another test made stubs first, its folder (nothing here depends on which).
     process.env.PI_SANDBOX_LEDGER_DIR = join(dir, "ledger");
   });
   after(() => {
@@ -20,11 +21,13 @@ describe("sandbox: the stubs this process holds (stubs.ts)", () => {
   });
 
   it("an entry under this process's pid written by a process that had the pid before: its stubs are a dead process's", () => {
+    const ledger = mkdtempSync(join(dir, "own-pid-"));
     const envrc = join(dir, ".envrc");
-    writeFileSync(envrc, "");
-    writeFileSync(join(dir, "ledger", `${process.pid}.json`), JSON.stringify({ start: "1", paths: [envrc] }));
-    removeOrphanedStubs();
-    assert.equal(existsSync(envrc), false, "the earlier process's stub removed");
+    writeFileSync(join(ledger, `${process.pid}.json`), JSON.stringify({ start: "1", paths: [envrc] }));
+    const removed: string[] = [];
+    removeStubsOfDeadProcesses(ledger, (paths) => removed.push(...paths));
+    assert.deepEqual(removed, [envrc], "the earlier process's stub is to be removed");
+    assert.deepEqual(readdirSync(ledger), [], "and its entry");
   });
 
   it("one filled while held (by a writer outside the sandbox: another agent, the user) is a file of the user's: shown by the review, kept", () => {
