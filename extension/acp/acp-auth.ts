@@ -71,14 +71,35 @@ export function signInMethods(methods: readonly acp.AuthMethod[], invocation: Ag
   // Keys stay out of agents: where the editor's gateway can serve a provider, the method that hands
   // the agent the key itself is not offered for it.
   const routed = new Set(offered.flatMap((m) => (m.kind === "gateway" ? [m.provider] : [])));
-  return offered.filter((m) => m.kind !== "api-key" || !routed.has(m.provider));
+  return offered.filter((m) => (m.kind !== "api-key" || !routed.has(m.provider)) && (m.kind !== "terminal" || fitsToRead(m)));
 }
 
-/** A command line as the user reads it: each word quoted where the shell would split or expand it. */
+/** Blank characters (spaces of every width, braille blank, Hangul fillers) that push what follows out of sight. */
+const blankRun = /[\s\u2800\u3164\uffa0]{4,}/gu;
+
+/**
+ * A command line as the user reads it: each word quoted where the shell would split or expand it,
+ * a run of 4 or more blank characters counted (`⟨3000 blank characters⟩`), not drawn: 3,000 spaces
+ * before `; curl … | sh` would push it out of the modal's sight.
+ */
 export function commandLine(command: string, args: readonly string[]): string {
-  const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
-  return [command, ...args].map(quote).join(" ");
+  return shownWords([command, ...args]);
 }
+
+/** The variables a terminal sign-in sets, as the user reads them (`NAME=value`, quoted and counted as `commandLine`). */
+export function variablesLine(env: Readonly<Record<string, string>>): string {
+  return shownWords(Object.entries(env).map(([name, value]) => `${name}=${value}`));
+}
+
+function shownWords(words: readonly string[]): string {
+  const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+  return words.map(quote).join(" ").replace(blankRun, (run) => `⟨${[...run].length} blank characters⟩`);
+}
+
+/** A sign-in command longer than this, variables included, is not offered: no sign-in needs it, and no one reads it. */
+const MAX_TERMINAL_TEXT = 4096;
+const fitsToRead = (method: Extract<SignInMethod, { kind: "terminal" }>): boolean =>
+  [method.command, ...method.args, ...Object.entries(method.env).flat()].reduce((sum, word) => sum + word.length + 1, 0) <= MAX_TERMINAL_TEXT;
 
 /** A row of the sign-in quick pick; rows with a `methodId` choose it, the others are its text. */
 export interface SignInRow {

@@ -5,7 +5,7 @@
  * sign-in run in a VS Code terminal after its whole command line was shown and agreed to.
  */
 import * as vscode from "vscode";
-import { commandLine, signInReasonRows, signInRows, signInTitle, type SignInMethod } from "./acp-auth";
+import { commandLine, signInReasonRows, signInRows, signInTitle, variablesLine, type SignInMethod } from "./acp-auth";
 import type { SignInUi } from "./acp-sign-in";
 import { notificationText } from "../ui/plain-text";
 
@@ -47,7 +47,7 @@ function choose(agentName: string, reason: string, methods: readonly SignInMetho
 
 async function runInTerminal(agentName: string, method: Extract<SignInMethod, { kind: "terminal" }>, cwd: string): Promise<number | undefined> {
   const line = commandLine(method.command, method.args);
-  const env = Object.keys(method.env).length ? `\nWith: ${Object.entries(method.env).map(([k, v]) => `${k}=${v}`).join(" ")}` : "";
+  const env = Object.keys(method.env).length ? `\nWith: ${variablesLine(method.env)}` : "";
   const run = "Run in a terminal";
   const answer = await vscode.window.showWarningMessage(
     notificationText(`${agentName} asks you to sign in by running a command`),

@@ -80,7 +80,8 @@ export class AgentGateway implements vscode.Disposable {
     for (const provider of served) env[provider.variable] = server.token;
     const custom = Object.fromEntries(served.map((l) => [l.name, { ...l.config, baseUrl: `${server.url}/${l.name}${l.basePath}`, apiKey: `$${l.variable}` }]));
     env[GATEWAY_ENV] = JSON.stringify({ ...gatewayDescriptor(server.url, plan.providers), ...(served.length ? { custom } : {}) });
-    const routes = new Map(plan.providers.map((p) => [p.variable, { baseUrl: `${server.url}/${p.name}`, token: server.token }]));
+    // An agent given one route (an ACP sign-in) gets that route's own token, not the one for every stored key.
+    const routes = new Map(plan.providers.map((p) => [p.variable, { baseUrl: `${server.url}/${p.name}`, token: server.routeToken(p.name) ?? server.token }]));
     return new AgentGateway(server, env, plan.unroutable, [...plan.providers.map((p) => p.name), ...served.map((l) => l.name)], routes);
   }
 

@@ -41,6 +41,11 @@ export interface GatewayServer {
   readonly url: string;
   /** The per-session token the agent uses in place of every key. */
   readonly token: string;
+  /**
+   * A token for one route alone (undefined: no such route): for an agent given a single provider
+   * (an ACP agent's sign-in), which is then not given the user's other keys to spend.
+   */
+  routeToken(name: string): string | undefined;
   close(): Promise<void>;
 }
 
@@ -107,13 +112,14 @@ function redact<T extends string | string[] | number>(value: T, key: string): T 
 /** Starts a gateway on 127.0.0.1 (a random port) for these routes, with a fresh 32-byte token. */
 export async function startGatewayServer(routes: readonly GatewayRoute[], options: GatewayOptions = {}): Promise<GatewayServer> {
   const token = crypto.randomBytes(32).toString("base64url");
-  const tokenBytes = Buffer.from(token);
+  const routeTokens = new Map<string, string>();
   const upstreams = new Map<string, Upstream>();
   for (const route of routes) {
     if (!routeName.test(route.name)) throw new Error(`Not a provider name the gateway can route: ${route.name}`);
     const url = new URL(route.upstream);
     if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(`Provider ${route.name}: not an http(s) URL`);
     upstreams.set(route.name, upstreamFor(route, url, options.proxyEnv ?? {}));
+    routeTokens.set(route.name, crypto.randomBytes(32).toString("base64url"));
   }
   const local = options.local ?? new Map<string, LocalHandler>();
   for (const name of local.keys()) {
@@ -133,10 +139,11 @@ export async function startGatewayServer(routes: readonly GatewayRoute[], option
     res.end(JSON.stringify({ error: { type: "gateway_refused", message } }));
   };
 
-  /** Whether `value` is the token, alone or after a scheme word ("Bearer <token>"); constant time. */
-  const carriesToken = (value: string): boolean => {
+  /** Whether `value` is the session token or `route`'s own, alone or after a scheme word ("Bearer <token>"); constant time. */
+  const carriesToken = (value: string, route: string): boolean => {
     const candidate = Buffer.from(value.slice(value.lastIndexOf(" ") + 1));
-    return candidate.length === tokenBytes.length && crypto.timingSafeEqual(candidate, tokenBytes);
+    const same = (expected: string | undefined) => expected !== undefined && candidate.length === expected.length && crypto.timingSafeEqual(candidate, Buffer.from(expected));
+    return same(token) || same(routeTokens.get(route));
   };
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -155,7 +162,7 @@ export async function startGatewayServer(routes: readonly GatewayRoute[], option
     const serveLocally = local.get(name);
     if (serveLocally) {
       const authorization = req.headers.authorization;
-      if (typeof authorization !== "string" || !carriesToken(authorization)) return refuse(res, 401, "missing or wrong gateway token");
+      if (typeof authorization !== "string" || !carriesToken(authorization, "")) return refuse(res, 401, "missing or wrong gateway token");
       return serveLocally(req, res, rest).catch((error: unknown) => {
         if (!res.headersSent) refuse(res, 500, error instanceof Error ? error.message : String(error));
         else res.destroy();
@@ -170,17 +177,18 @@ export async function startGatewayServer(routes: readonly GatewayRoute[], option
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined || notForwarded.has(name)) continue;
       headers[name] = value;
-      if (typeof value === "string" && upstream.carriers.has(name) && carriesToken(value)) carriers.push(name);
+      if (typeof value === "string" && upstream.carriers.has(name) && carriesToken(value, upstream.route.name)) carriers.push(name);
     }
     const search = new URL(rest, "http://gateway.invalid").searchParams;
-    const queryCarries = search.getAll("key").some(carriesToken); // Google's ?key=
-    if (carriers.length === 0 && !queryCarries) return refuse(res, 401, "missing or wrong gateway token");
+    const queryToken = search.getAll("key").find((value) => carriesToken(value, upstream.route.name)); // Google's ?key=
+    if (carriers.length === 0 && queryToken === undefined) return refuse(res, 401, "missing or wrong gateway token");
     if (upstream.proxyProblem) return refuse(res, 502, `upstream: ${upstream.proxyProblem}`);
     const key = await upstream.route.key().catch(() => undefined); // SecretStorage failing: refused below as no key
     if (!key) return refuse(res, 502, `no key stored for ${upstream.route.name}`);
+    // Both tokens are 43 characters: the one carried ends the value.
     for (const name of carriers) headers[name] = (headers[name] as string).slice(0, -token.length) + key;
     // The token is base64url: it stands in the query exactly as it was issued.
-    const path = queryCarries ? rest.split(token).join(encodeURIComponent(key)) : rest;
+    const path = queryToken !== undefined ? rest.split(queryToken).join(encodeURIComponent(key)) : rest;
     headers.host = upstream.url.host;
     headers["accept-encoding"] = "identity"; // so that an error body can be read for the key (below)
 
@@ -240,6 +248,7 @@ export async function startGatewayServer(routes: readonly GatewayRoute[], option
   return {
     url: `http://${ownHost}`,
     token,
+    routeToken: (name) => routeTokens.get(name),
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -13,6 +13,7 @@ import { CommandSandbox, probeSandbox, type SandboxProbe } from "../../shared/no
 import { piAgentDir } from "../../shared/node/project-trust";
 import { settings } from "../settings";
 import { knownAgentOf } from "../acp/known-agents";
+import { agentDirGuard } from "./agent-dir-guard";
 import type { AgentLaunch } from "../supervision/agent-command";
 
 /** What the chat header shows about the sandbox: only what the user should know (full access, none). */
@@ -36,12 +37,6 @@ function agentDirOf(launch: AgentLaunch): string {
   return launch.env.PI_CODING_AGENT_DIR ? piAgentDir(launch.env, home) : path.join(home, isOmp(launch) ? ".omp" : ".pi", "agent");
 }
 
-/**
- * What in its own directory a whole agent may not change from inside: what it loads or trusts at
- * its next start (and the key gateway's routes, from models.json). Its sessions and its logins
- * (auth.json, which pi opens for writing when it reads it) stay writable.
- */
-const agentDirReadOnly = ["models.json", "models.yml", "settings.json", "trust.json", "mcp.json", "extensions", "skills", "prompts", "themes", "AGENTS.md", "SYSTEM.md", "APPEND_SYSTEM.md", "keybindings.json"];
 
 /**
  * Where the whole agent may write besides the workspace: its own directory (less the above), omp's
@@ -77,7 +72,8 @@ export async function sandboxAgentLaunch(launch: AgentLaunch, checkpointDir: str
   const sandbox = new CommandSandbox(
     {
       mode, network: true, workspaceRoot: launch.cwd, writableRoots: agentWritableRoots(launch, agentDir, checkpointDir, moreWritable),
-      visibleSecrets: [".pi/agent/auth.json"], readableRoots: [agentDir, home], readOnlyPaths: agentDirReadOnly.map((name) => path.join(agentDir, name)),
+      // What it loads or trusts at its next start may not be changed nor made from inside (agent-dir-guard.ts); its sessions and logins stay writable.
+      visibleSecrets: [".pi/agent/auth.json"], readableRoots: [agentDir, home], ...agentDirGuard(agentDir, !isOmp(launch)),
     },
     launch.env,
     { sweepAfter: false },

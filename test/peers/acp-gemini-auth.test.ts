@@ -61,7 +61,7 @@ describe("ACP sign-in with the real gemini-cli (offline)", function () {
       const ui: SignInUi = {
         choose: async (_name, _reason, methods) => (asked.push(methods), "gateway"),
         apiKey: async () => assert.fail("the key is not read for the gateway: the gateway reads it"),
-        gateway: async (variable) => (variable === "GEMINI_API_KEY" ? { baseUrl: `${gateway.url}/google`, token: gateway.token } : undefined),
+        gateway: async (variable) => (variable === "GEMINI_API_KEY" ? { baseUrl: `${gateway.url}/google`, token: gateway.routeToken("google")! } : undefined),
         runInTerminal: async () => assert.fail("no terminal"),
       };
       peer = await startAcpPeer("gemini", "http://127.0.0.1:9/unused", cwd, files, { signedOut: true, signIn: ui });
@@ -76,7 +76,7 @@ describe("ACP sign-in with the real gemini-cli (offline)", function () {
       assert.ok(generate.length > 0, "the requests went through the gateway to the model server");
       for (const request of generate) assert.equal(request.headers["x-goog-api-key"], KEY, "the gateway put the stored key on it");
       const pid = peer.transport.pid!;
-      for (const secret of [KEY, gateway.token]) {
+      for (const secret of [KEY, gateway.token, gateway.routeToken("google")!]) {
         assert.ok(!fs.readFileSync(`/proc/${pid}/environ`).includes(secret), "not in the agent's environment");
         assert.ok(!fs.readFileSync(`/proc/${pid}/cmdline`).includes(secret), "not in its argument list");
         assert.deepEqual(filesHolding(peer.home, secret), [], "not in a file of its HOME");

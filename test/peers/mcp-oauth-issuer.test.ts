@@ -69,6 +69,27 @@ describe("MCP OAuth: the issuer of an authorization answer (RFC 9207)", function
     });
   }
 
+  // A mix-up's forged metadata (#34 hostile review): the server this sign-in went to claims another
+  // server's issuer in its metadata (nothing checks that the document names the address it came
+  // from), so an answer from that other server, with its code, passed as this one's.
+  for (const [what, metadata] of [["advertised", advertised], ["not advertised", undefined]] as const) {
+    it(`${what}, metadata naming another server as its issuer, and the answer names that one: refused, the code never exchanged`, async function () {
+      server = await startOAuthMcpServer({ metadata: { ...metadata, issuer: "https://honest.example/" } });
+      server.provider.iss = "https://honest.example/";
+      const outcome = await signIn(server);
+      assert.equal(outcome.page.status, 400);
+      assert.match(outcome.error ?? "", new RegExp(`comes from the issuer https://honest\\.example/, not ${issuerOf(server).replace(/[.]/g, "\\.")}`));
+      assert.deepEqual([outcome.exchanges, outcome.signedIn], [0, false]);
+    });
+  }
+
+  it("metadata whose issuer differs from its address only by a trailing slash, the answer naming it: signed in", async function () {
+    server = await startOAuthMcpServer({ metadata: advertised });
+    server.provider.iss = issuerOf(server).replace(/\/$/, "");
+    const outcome = await signIn(server);
+    assert.deepEqual([outcome.page.status, outcome.error, outcome.signedIn], [200, undefined, true]);
+  });
+
   it("not advertised, and no issuer named: signed in as before", async function () {
     server = await startOAuthMcpServer();
     const outcome = await signIn(server);

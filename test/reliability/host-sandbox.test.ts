@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startMockLlm, type MockLlm } from "../support/mock-llm";
 import { peerLaunch, type PeerLaunch } from "../support/peers";
-import { RawHost, type Frame } from "./raw-host";
+import { RawHost, until, type Frame } from "./raw-host";
 
 let ids = 0;
 const nextId = () => `s${++ids}`;
@@ -239,13 +239,4 @@ function pgrep(pattern: string): string[] {
   } catch {
     return [];
   }
-}
-
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return true;
 }

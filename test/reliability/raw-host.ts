@@ -108,9 +108,14 @@ export function alive(pid: number): boolean {
 }
 
 /** Waits up to `timeoutMs` for `pid` to be gone; true when it is. */
-export async function gone(pid: number, timeoutMs = 5_000): Promise<boolean> {
+export function gone(pid: number, timeoutMs = 5_000): Promise<boolean> {
+  return until(() => !alive(pid), timeoutMs);
+}
+
+/** Waits up to `timeoutMs` for `check` to hold, looking every 50 ms; true when it did. */
+export async function until(check: () => boolean, timeoutMs = 5_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  while (alive(pid)) {
+  while (!check()) {
     if (Date.now() > deadline) return false;
     await new Promise((r) => setTimeout(r, 50));
   }

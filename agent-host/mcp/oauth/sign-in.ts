@@ -73,8 +73,9 @@ export async function startSignIn(options: { serverUrl: string; settings: McpOAu
     const done = (async () => {
       try {
         // The metadata the first auth() discovered (or reused): whether and how the answer names its issuer.
-        const metadata = (slot.load().discovery as { authorizationServerMetadata?: unknown } | undefined)?.authorizationServerMetadata;
-        const { code } = await callback.wait(provider.state(), signal, options.timeoutMs ?? SIGN_IN_TIMEOUT_MS, issuerCheck(metadata));
+        const discovery = slot.load().discovery as { authorizationServerMetadata?: unknown; authorizationServerUrl?: unknown } | undefined;
+        const serverUrl = typeof discovery?.authorizationServerUrl === "string" ? discovery.authorizationServerUrl : undefined;
+        const { code } = await callback.wait(provider.state(), signal, options.timeoutMs ?? SIGN_IN_TIMEOUT_MS, issuerCheck(discovery?.authorizationServerMetadata, serverUrl));
         const result = await sdk.auth(provider, { serverUrl: options.serverUrl, authorizationCode: code, fetchFn, ...scope });
         if (result !== "AUTHORIZED") throw new Error("the authorization server did not issue tokens");
       } finally {

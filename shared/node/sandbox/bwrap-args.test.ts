@@ -98,6 +98,36 @@ describe("sandbox: the bubblewrap arguments", () => {
     assert.ok(has(args, "--ro-bind", "/dev/null", "/home/u/.profile"), "a missing one cannot be created");
   });
 
+  it("hides a hidden path that lies inside a writable root after the root's bind (which would show it again)", () => {
+    const files = { ...fs, "/home/u/proj/tmp/pi-sandbox-stubs-0": "dir" } as const;
+    const { args } = buildBwrapArgs(inputs(files, { hiddenPaths: ["/home/u/proj/tmp/pi-sandbox-stubs-0"] }), ["true"]);
+    const bind = indexOf(args, "--bind", "/home/u/proj", "/home/u/proj");
+    const hidden = mounts(args).map((m) => m.join(" ")).lastIndexOf("--tmpfs /home/u/proj/tmp/pi-sandbox-stubs-0");
+    assert.ok(bind > 0 && hidden > bind, "the last word is the tmpfs");
+  });
+
+  it("pins the folders between the root and a deeper start-up entry (a mount moves with a renamed folder)", () => {
+    const policy = { mode: "workspace-write" as const, network: false, workspaceRoot: "/home/u", writableRoots: [] };
+    const files = { ...fs, "/home/u/.config": "dir", "/home/u/.config/fish": "dir" } as const;
+    const { args, stubs } = buildBwrapArgs(inputs(files, { policy, cwd: "/home/u" }), ["true"]);
+    const pin = indexOf(args, "--bind", "/home/u/.config", "/home/u/.config");
+    assert.ok(pin > 0, "~/.config is a mount point: `mv ~/.config x` fails");
+    assert.ok(pin < indexOf(args, "--ro-bind", "/home/u/.config/fish", "/home/u/.config/fish"), "pinned before its read-only entry");
+    assert.equal(mounts(args).filter((m) => m[0] === "--bind" && m[1] === "/home/u/.config").length, 1, "once");
+    // ~/.local is missing: it is the stub, read-only, not an empty .local/bin in a folder that can be renamed.
+    assert.ok(has(args, "--tmpfs", "/home/u/.local") && has(args, "--remount-ro", "/home/u/.local"));
+    assert.ok(stubs.includes("/home/u/.local") && !stubs.some((s) => s.startsWith("/home/u/.local/")));
+    // A nested repository in ~/.config stays read-only: the pin comes before it (a later bind would cover it).
+    const nested = buildBwrapArgs(inputs(files, { policy, cwd: "/home/u", nested: [{ path: "/home/u/.config/tool/.git", kind: "dir", dev: 1, ino: 2 }], pathKind: (p) => (p === "/home/u/.config/tool/.git" ? "dir" : (files as Record<string, PathKind>)[p] ?? "missing") }), ["true"]).args;
+    assert.ok(indexOf(nested, "--bind", "/home/u/.config", "/home/u/.config") < indexOf(nested, "--ro-bind", "/home/u/.config/tool/.git", "/home/u/.config/tool/.git"));
+    // Home strictly inside the root: home itself is pinned.
+    const wider = buildBwrapArgs(inputs({ ...files, "/home": "dir" }, { policy: { ...policy, workspaceRoot: "/home" }, cwd: "/home/u" }), ["true"]).args;
+    assert.ok(has(wider, "--bind", "/home/u", "/home/u") && has(wider, "--bind", "/home/u/.config", "/home/u/.config"));
+    // A symlinked ~/.config cannot be pinned: not bound (it would land on the target), its entries mounted as before.
+    const linked = buildBwrapArgs(inputs(files, { policy, cwd: "/home/u", realPath: (p) => p.replace("/home/u/.config", "/home/u/dotfiles/config") }), ["true"]).args;
+    assert.equal(mounts(linked).some((m) => m[0] === "--bind" && m[1].startsWith("/home/u/dotfiles")), false);
+  });
+
   it("protects a worktree's git dir (config, hooks) when it lies inside a writable root", () => {
     const policy = { mode: "workspace-write" as const, network: false, workspaceRoot: "/home/u/proj", writableRoots: ["/home/u/main"] };
     const files = { ...fs, "/home/u/proj/.git": "file", "/home/u/main": "dir", "/home/u/main/.git": "dir" } as const;

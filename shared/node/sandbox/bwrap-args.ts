@@ -15,7 +15,7 @@
  *     made deeper cannot be kept from appearing: quarantine.ts moves it aside afterwards);
  *  5. the home secrets hidden (an empty read-only directory, or /dev/null for a file).
  */
-import { dirname, join, relative, sep } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { bridgeMount } from "./net/bridge";
 import type { SandboxPolicy } from "./policy";
 import { homeSecrets, homeStartupFiles, protectedWorkspaceNames } from "./protected-paths";
@@ -87,11 +87,12 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
   }
   for (const [name, value] of Object.entries(input.setenv ?? {})) args.push("--setenv", name, value);
   const hidden = [input.runtimeDir, ...hiddenSockets, ...(input.hiddenPaths ?? [])].flatMap((p) => (p && pathKind(p) !== "missing" ? [input.realPath(p)] : []));
-  for (const dir of new Set(hidden)) {
-    const kind = pathKind(dir);
-    if (kind === "dir") args.push("--tmpfs", dir, "--remount-ro", dir);
-    else if (kind === "file") args.push("--ro-bind", "/dev/null", dir);
-  }
+  const hide = (path: string) => {
+    const kind = pathKind(path);
+    if (kind === "dir") args.push("--tmpfs", path, "--remount-ro", path);
+    else if (kind === "file") args.push("--ro-bind", "/dev/null", path);
+  };
+  for (const path of new Set(hidden)) hide(path);
   // What /tmp (or the runtime dir) hid that must stay visible: home, and in read-only mode the workspace.
   const reshow = [input.home, ...(policy.readableRoots ?? []), ...(policy.mode === "read-only" ? [policy.workspaceRoot] : [])];
   for (const path of reshow) {
@@ -102,6 +103,10 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
   const roots = policy.mode === "workspace-write" ? unique([policy.workspaceRoot, ...policy.writableRoots]).filter((r) => pathKind(r) === "dir") : [];
   for (const root of roots) args.push("--bind", root, root);
   const insideRoots = (path: string) => roots.some((root) => isInside(path, root));
+  // Home inside a root: the folders on the way to its start-up entries are pinned before anything
+  // is mounted inside the roots (a folder bound later would cover a nested `.git` mounted read-only in it).
+  const home = input.home;
+  const startup = home && insideRoots(home) ? pinStartupFolders(home, roots, input, args) : [];
   const keepReadOnly = (path: string, kind: "dir" | "file") => {
     const found = pathKind(path);
     if (found !== "missing") {
@@ -136,10 +141,19 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
   for (const path of policy.readOnlyPaths ?? []) {
     if (insideRoots(path) && pathKind(path) !== "missing") args.push("--ro-bind", input.realPath(path), input.realPath(path));
   }
-  const home = input.home;
-  if (home && insideRoots(home)) {
-    for (const entry of homeStartupFiles) keepReadOnly(join(home, entry.name), entry.kind);
+  for (const path of policy.uncreatableDirs ?? []) if (insideRoots(path)) keepReadOnly(path, "dir");
+  for (const { path, kind, stopped } of startup) {
+    if (stopped === undefined) keepReadOnly(path, kind);
+    else if (!stubs.includes(stopped) && pathKind(stopped) === "missing") {
+      // Missing: it and all below it (every start-up entry there) are one stub, empty and read-only.
+      args.push("--tmpfs", stopped, "--remount-ro", stopped);
+      stubs.push(stopped);
+    }
   }
+
+  // A hidden path inside a writable root (the stub ledgers where $TMPDIR is in the workspace, a
+  // socket there) was shown again by the root's bind: hidden once more.
+  for (const path of new Set(hidden)) if (insideRoots(path)) hide(path);
 
   // 5. Secrets hidden (after everything else: a later mount would show them again).
   if (home) {
@@ -159,6 +173,51 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
 
   args.push("--chdir", input.cwd, "--", ...command);
   return { args, stubs };
+}
+
+/** Each home start-up entry with the folders on its way pinned (pinFoldersBetween), and where pinning stopped. */
+function pinStartupFolders(home: string, roots: readonly string[], input: BwrapInputs, args: string[]): { path: string; kind: "dir" | "file"; stopped: string | undefined }[] {
+  const pinned = new Set<string>();
+  return homeStartupFiles.map((entry) => {
+    const path = join(home, entry.name);
+    const root = roots.find((r) => isInside(path, r)) ?? home;
+    // Through a symlinked folder (`~/.config -> dotfiles/config`) the mount lands where it leads: those folders are pinned too.
+    const parent = dirname(path);
+    const real = input.pathKind(parent) === "dir" ? join(input.realPath(parent), basename(path)) : path;
+    const realRoot = roots.find((r) => isInside(real, r));
+    if (real !== path && realRoot) pinFoldersBetween(realRoot, real, pinned, input, args);
+    return { path, kind: entry.kind, stopped: pinFoldersBetween(root, path, pinned, input, args) };
+  });
+}
+
+/**
+ * A mount moves with the folder holding it: `mv ~/.config x && mkdir -p ~/.config/git` would leave
+ * the read-only `~/.config/git` behind, renamed, and make a writable one. So every folder between
+ * the writable root and `path` is bound onto itself (still writable, but a mount point cannot be
+ * renamed or removed: EBUSY). Returns the first one missing (or not a folder), where pinning stops:
+ * a missing one is to be a stub itself; with a file there, `path` cannot exist, and the file is
+ * kept read-only. A folder reached through a symlink cannot be pinned (the link stays
+ * replaceable: the sweep puts it back, index.ts `startupLinks`): pinning stops there, and the
+ * caller pins the folders the link leads to.
+ */
+function pinFoldersBetween(root: string, path: string, pinned: Set<string>, input: BwrapInputs, args: string[]): string | undefined {
+  const parts = relative(root, dirname(path)).split(sep).filter(Boolean);
+  let folder = root;
+  for (const part of parts) {
+    folder = join(folder, part);
+    if (pinned.has(folder)) continue;
+    const kind = input.pathKind(folder);
+    if (kind === "missing") return folder;
+    if (input.realPath(folder) !== folder) return undefined;
+    if (kind === "file") {
+      args.push("--ro-bind", folder, folder);
+      pinned.add(folder);
+      return folder;
+    }
+    args.push("--bind", folder, folder);
+    pinned.add(folder);
+  }
+  return undefined;
 }
 
 /** Under /tmp or the runtime dir, which the sandbox replaces. */

@@ -9,7 +9,8 @@ import { lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, 
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { piAgentDir } from "../project-trust";
-import { buildBwrapArgs, type PathKind } from "./bwrap-args";
+import { buildBwrapArgs, isInside, type PathKind } from "./bwrap-args";
+import { homeStartupFiles } from "./protected-paths";
 import { bridgeCommand, bridgeMount } from "./net/bridge";
 import { parseHostPattern, type HostPattern } from "./net/hosts";
 import { NetworkProxy, type HostDecision, type Refusal } from "./net/proxy";
@@ -19,6 +20,7 @@ import { buildSeatbeltProfile, seatbeltCommand } from "./seatbelt";
 import { unixSocketFilterFile, withSeccomp } from "./seccomp";
 import { NestedGuard } from "./nested-guard";
 import type { ScanLimits } from "./protected-scan";
+import { ledgerDir } from "./stub-ledger";
 import { acquireStubs, isStub, releaseStubs, removeOrphanedStubs } from "./stubs";
 
 export * from "./policy";
@@ -75,7 +77,10 @@ function socketsNamed(env: NodeJS.ProcessEnv): string[] {
 function pathKind(path: string): PathKind {
   // A stub (this process's or another's) counts as missing: mounted again and held as this one's
   // too, so that it stays until every sandbox using it is done (stubs.ts).
-  if (isStub(path)) return "missing";
+  return isStub(path) ? "missing" : kindOnDisk(path);
+}
+
+function kindOnDisk(path: string): PathKind {
   try {
     return statSync(path).isDirectory() ? "dir" : "file";
   } catch {
@@ -126,7 +131,33 @@ export class CommandSandbox {
       sweepAfter: options.sweepAfter !== false,
       ...(options.onQuarantine ? { onQuarantine: options.onQuarantine } : {}),
       ...(options.scanLimits ? { scanLimits: options.scanLimits } : {}),
+      links: () => this.startupLinks(),
     });
+  }
+
+  /**
+   * With home inside a writable root, the symlinked folders on the way to its start-up entries
+   * (`~/.config -> dotfiles/config`): a mount cannot keep a link from being replaced by a folder
+   * holding a fresh `git/config`, so the sweep puts it back (bwrap-args.ts pins the real folders).
+   */
+  private startupLinks(): string[] {
+    const home = this.env.HOME ? realOrSame(this.env.HOME) : undefined;
+    if (!home || !this.writableRoots().some((root) => isInside(home, root))) return [];
+    const links = new Set<string>();
+    for (const entry of homeStartupFiles) {
+      let folder = home;
+      for (const part of entry.name.split("/").slice(0, -1)) {
+        folder = join(folder, part);
+        try {
+          if (!lstatSync(folder).isSymbolicLink()) continue;
+          links.add(folder);
+        } catch {
+          // missing: a stub, made read-only
+        }
+        break;
+      }
+    }
+    return [...links];
   }
 
   /** The writable roots the protected names are looked for below (none in read-only mode). */
@@ -200,8 +231,13 @@ export class CommandSandbox {
       mountPointIn(sessionTemp, bridgeMount.slice("/tmp/".length));
     }
     removeOrphanedStubs();
+    // The stub ledgers are the host's: where they lie in a writable root ($TMPDIR in the workspace), hidden.
+    const ledger = ledgerDir();
     const guard = this.nested.begin();
-    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp, runtimeDir, hiddenPaths: socketsNamed(this.env), pathKind, realPath: realOrSame, gitDirOf, nested: guard.found.entries, ...net }, inner);
+    // What the deep scan found is mounted as it is on disk, another process's stub deeper down included (nested-guard.ts).
+    const nested = new Set(guard.found.entries.map((entry) => entry.path));
+    const kind = (path: string) => (nested.has(path) ? kindOnDisk(path) : pathKind(path));
+    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp, runtimeDir, hiddenPaths: [...socketsNamed(this.env), ...(ledger ? [ledger] : [])], pathKind: kind, realPath: realOrSame, gitDirOf, nested: guard.found.entries, ...net }, inner);
     acquireStubs(plan.stubs);
     guard.track(plan.stubs);
     let released = false;

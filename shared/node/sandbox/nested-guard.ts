@@ -4,7 +4,8 @@
  * commands run the watch (protected-watch.ts) that triggers their sweeps; when each ends its sweep
  * (quarantine.ts), told to the model (the tool result) and to the user (`onQuarantine`).
  */
-import { ScanCache, scanProtected, type ProtectedScan, type ScanLimits } from "./protected-scan";
+import { dirname } from "node:path";
+import { identify, ScanCache, scanProtected, type ProtectedScan, type ScanLimits } from "./protected-scan";
 import { ProtectedWatch } from "./protected-watch";
 import { describeSweep, sweep } from "./quarantine";
 import { isStub } from "./stubs";
@@ -16,6 +17,8 @@ export interface NestedGuardOptions {
   /** Whether to sweep after commands (false: the scan at the start only). */
   sweepAfter: boolean;
   scanLimits?: ScanLimits;
+  /** Symlinks besides the protected names that a command must not replace (the sweep puts them back): `~/.config -> dotfiles/config` where home is in a root. */
+  links?(): readonly string[];
 }
 
 /** One command's part: what it found at its start, its sweep, its end. */
@@ -53,7 +56,16 @@ export class NestedGuard {
   ) {}
 
   private scan(stubs: readonly string[]): ProtectedScan {
-    const found = scanProtected(this.roots(), (path) => isStub(path) || stubs.includes(path), this.options.scanLimits, this.cache);
+    const roots = this.roots();
+    // Skipped: the stubs at the top of a root, which every sandbox here mounts (as missing). Another
+    // process's stub deeper down (a second host over a subfolder: its empty `sub/.git`) is found,
+    // so that this sandbox mounts it read-only too: a job could otherwise fill it into a repository.
+    const skip = (path: string) => stubs.includes(path) || (roots.includes(dirname(path)) && isStub(path));
+    const found = scanProtected(roots, skip, this.options.scanLimits, this.cache);
+    for (const path of this.options.links?.() ?? []) {
+      const link = identify(path);
+      if (link?.kind === "symlink" && !found.entries.some((entry) => entry.path === path)) found.entries.push(link);
+    }
     if (!found.complete && !this.toldIncomplete) {
       this.toldIncomplete = true;
       this.options.onQuarantine?.(`The workspace is too big to look through whole for nested protected paths (stopped after ${found.dirs} folders): a nested .git, .vscode, … beyond that is not kept read-only by the sandbox.`);
@@ -107,6 +119,16 @@ export class NestedGuard {
     };
   }
 
+  private onProtected(path: string): void {
+    if (isStub(path)) {
+      // Another sandbox's stub that appeared below a root after this one was set up (a second host
+      // over a subfolder): not mounted here, so what a job puts into it is watched for.
+      if (!this.roots().includes(dirname(path))) this.watch?.watchContents(path);
+      return;
+    }
+    if (this.live.size > 0) this.sweepLiveSoon();
+  }
+
   /** A protected name appeared while commands run: sweep soon (one sweep for a burst of events). */
   private sweepLiveSoon(): void {
     this.sweepTimer ??= setTimeout(() => {
@@ -126,7 +148,7 @@ export class NestedGuard {
     this.unwatchTimer = undefined;
     // The stubs bwrap makes at the top are the sandbox's own, not the command's; events while no command runs are the user's.
     if (this.watch) this.watch.addScanned(before.folders);
-    else this.watch = new ProtectedWatch(before.folders, (path) => isStub(path) || this.live.size === 0 || this.sweepLiveSoon());
+    else this.watch = new ProtectedWatch(before.folders, (path) => this.onProtected(path));
     return () => {
       this.live.delete(sweepNow);
       if (this.live.size > 0) return;

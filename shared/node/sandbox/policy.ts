@@ -32,6 +32,11 @@ export interface SandboxPolicy {
   readableRoots?: readonly string[];
   /** Paths inside the writable roots kept read-only where they exist (a whole agent's own settings, extensions, models). */
   readOnlyPaths?: readonly string[];
+  /**
+   * Folders inside the writable roots that may not be made either (a whole agent's `extensions/`,
+   * loaded by the next agent, ours outside any sandbox): a missing one is a stub, empty and read-only.
+   */
+  uncreatableDirs?: readonly string[];
 }
 
 export function isSandboxMode(value: string): value is SandboxMode {

@@ -32,6 +32,24 @@ export class ProtectedWatch {
     for (const { path, shallow } of folders) if (!this.watchers.has(path)) this.watchOne(path, shallow);
   }
 
+  /**
+   * Anything made in `path` (a folder) or written to it (a file) is reported as `path` itself: for
+   * another sandbox's stub that appeared below the roots while a command runs, which this one could
+   * not mount and whose filling no new name would show.
+   */
+  watchContents(path: string): void {
+    if (this.watchers.has(path) || this.watchers.size >= this.maxWatches) return;
+    try {
+      const info = lstatSync(path);
+      if (!info.isDirectory() && !info.isFile()) return;
+      const watcher = watch(path, { persistent: false }, () => this.onProtected(path));
+      watcher.on("error", () => this.drop(path));
+      this.watchers.set(path, { watcher, ino: info.ino });
+    } catch {
+      // gone already: the sweep at the end looks again
+    }
+  }
+
   /** Whether some folders were left unwatched (the cap, or the system's inotify limit). */
   get partial(): boolean {
     return this.full;

@@ -7,9 +7,10 @@
  * folder — is renamed out of the workspace into a quarantine folder of the user's, with a
  * `moved.json` saying where each came from (the user's way back: the tool result and the notice give the `mv` for each); a symlink that was replaced is put back.
  */
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, constants, copyFileSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { dirname, join } from "node:path";
+import { mountedElsewhere } from "./foreign-mounts";
 import { identify, sameEntry, type ProtectedEntry, type ProtectedScan } from "./protected-scan";
 
 export interface Moved {
@@ -56,9 +57,13 @@ export function sweep(before: ProtectedScan, after: ProtectedScan, quarantineRoo
   const report: SweepReport = { moved: [], relinked: [], failed: [] };
   if (fresh.length === 0 && replacedLinks.length === 0) return report;
   const batch = join(quarantineRoot, `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}`);
+  const inUse = mountedElsewhere(fresh.map((e) => e.path));
   const moveAside = (path: string) => {
     try {
-      const to = moveInto(join(batch, String(report.moved.length + 1)), path);
+      const target = join(batch, String(report.moved.length + 1));
+      // Another sandbox's mount point (its stub, filled from here): what is in it goes, not it, as
+      // moving it would unmount it there and let that sandbox make the name for real.
+      const to = inUse.has(path) ? moveContentsInto(target, path) : moveInto(target, path);
       report.moved.push({ from: path, to });
       const moved = identify(to);
       if (moved) movedAway.add(identity(moved));
@@ -99,6 +104,19 @@ function moveInto(to: string, path: string): string {
   renameWritable(path, inert);
   cpSync(inert, to, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false });
   rmSync(inert, { recursive: true, force: true });
+  return to;
+}
+
+/** What `path` holds, moved to `to`, `path` left as the empty folder or file it was. */
+function moveContentsInto(to: string, path: string): string {
+  mkdirSync(dirname(to), { recursive: true, mode: 0o700 });
+  if (!lstatSync(path).isDirectory()) {
+    copyFileSync(path, to, constants.COPYFILE_EXCL);
+    truncateSync(path, 0);
+    return to;
+  }
+  mkdirSync(to, { mode: 0o700 });
+  for (const name of readdirSync(path)) moveInto(join(to, name), join(path, name));
   return to;
 }
 

@@ -7,7 +7,7 @@
  * commands' process groups however it ends: process-groups.ts; an agent sandboxed whole ends with
  * its stdin), so nothing still mounts a dead process's stubs. `$PI_SANDBOX_LEDGER_DIR` for tests.
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join } from "node:path";
 import { ownedPrivately, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../private-files";
@@ -39,30 +39,39 @@ function privateDir(dir: string): string | undefined {
   }
 }
 
+/** What `<pid>.json` holds: the process's start time (a pid reused later has another) and its stubs. An array alone: an older version's. */
+interface StoredEntry {
+  start: string;
+  paths: string[];
+}
+let ownStart: string | undefined;
+
 /** This process's entry: the stubs it holds now (none: the entry goes). */
 export function writeOwnEntry(dir: string, held: readonly string[]): void {
   const file = join(dir, `${process.pid}.json`);
   try {
     if (held.length === 0) return unlinkSync(file);
     const temp = `${file}.${Date.now()}.tmp`;
-    writeFileSync(temp, JSON.stringify(held), { mode: PRIVATE_FILE_MODE });
+    const entry: StoredEntry = { start: (ownStart ??= startTimeOf(process.pid) ?? ""), paths: [...held] };
+    writeFileSync(temp, JSON.stringify(entry), { mode: PRIVATE_FILE_MODE });
     renameSync(temp, file);
   } catch {
     // no entry: a crash would leave these stubs, and others would take them for real files
   }
 }
 
-const stubNames = new Set([...protectedWorkspaceNames, ...homeStartupFiles].map((entry) => basename(entry.name)));
+// A nested start-up entry's first folder is a stub too where it is missing (`.local` for `.local/bin`: bwrap-args.ts).
+const stubNames = new Set([...protectedWorkspaceNames, ...homeStartupFiles].flatMap((entry) => [basename(entry.name), entry.name.split("/")[0]]));
 
 /** Whether a stub could have this path's name (the check before any file is read: file events run through it). */
 export const mayBeStub = (path: string): boolean => stubNames.has(basename(path));
 
 /** Removes the stubs of entries whose process is gone (those no live process holds too), and the entries. */
-export function removeStubsOfDeadProcesses(dir: string, removeIfEmpty: (path: string) => void): void {
+export function removeStubsOfDeadProcesses(dir: string, remove: (paths: string[]) => void): void {
   const { live, dead } = readEntries(dir);
   const held = new Set(live.flatMap((entry) => entry.paths));
+  remove([...new Set(dead.flatMap((entry) => entry.paths))].filter((path) => !held.has(path) && mayBeStub(path)));
   for (const entry of dead) {
-    for (const path of entry.paths) if (!held.has(path) && mayBeStub(path)) removeIfEmpty(path);
     try {
       unlinkSync(entry.file);
     } catch {
@@ -109,26 +118,53 @@ function readEntries(dir: string): { live: Entry[]; dead: Entry[] } {
     const match = /^(\d+)\.json$/.exec(name);
     if (!match) continue;
     const pid = Number(match[1]);
-    const entry = { file: join(dir, name), pid, paths: readPaths(join(dir, name)) };
-    (pid === process.pid || isAlive(pid) ? live : dead).push(entry);
+    const { start, paths } = readEntry(join(dir, name));
+    const entry = { file: join(dir, name), pid, paths };
+    // Our own pid's entry may be a dead process's that had it before (its start time says so).
+    (isAlive(pid, start) ? live : dead).push(entry);
   }
   return { live, dead };
 }
 
-function readPaths(file: string): string[] {
+/** An entry is a short list: a larger file is no entry of ours. */
+const MAX_ENTRY_BYTES = 256 * 1024;
+
+function readEntry(file: string): { start?: string; paths: string[] } {
+  let fd: number | undefined;
   try {
-    const parsed: unknown = JSON.parse(readFileSync(file, "utf8"));
-    return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === "string" && isAbsolute(p)) : [];
+    // Not through a symlink (to /dev/zero), not blocking on a FIFO: a regular file of a sane size only.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const info = fstatSync(fd);
+    if (!info.isFile() || info.size > MAX_ENTRY_BYTES) return { paths: [] };
+    const parsed: unknown = JSON.parse(readFileSync(fd, "utf8"));
+    const stored = Array.isArray(parsed) ? { paths: parsed } : (parsed as Partial<Record<keyof StoredEntry, unknown>> | null);
+    const paths = Array.isArray(stored?.paths) ? stored.paths.filter((p): p is string => typeof p === "string" && isAbsolute(p)) : [];
+    return typeof stored?.start === "string" && stored.start ? { start: stored.start, paths } : { paths };
   } catch {
-    return [];
+    return { paths: [] };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether the process that wrote an entry still runs: its pid, and where known its start time (the pid may have been given to another since). */
+function isAlive(pid: number, start: string | undefined): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
+  }
+  const now = start === undefined ? undefined : startTimeOf(pid);
+  return now === undefined || now === start;
+}
+
+/** A process's start time, in clock ticks since boot (/proc/<pid>/stat's 22nd field); undefined where there is no /proc. */
+function startTimeOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The name (field 2) may hold spaces and parentheses: fields are counted from the last ')'.
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] || undefined;
+  } catch {
+    return undefined;
   }
 }

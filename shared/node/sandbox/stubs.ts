@@ -8,6 +8,7 @@
  * good, and other processes do not take them for the user's files.
  */
 import { lstatSync, readdirSync, rmdirSync, unlinkSync } from "node:fs";
+import { mountedElsewhere } from "./foreign-mounts";
 import { ledgerDir, mayBeStub, removeStubsOfDeadProcesses, stubsOfOtherProcesses, writeOwnEntry } from "./stub-ledger";
 
 const users = new Map<string, number>();
@@ -21,13 +22,15 @@ export function removeOrphanedStubs(): void {
   if (orphansRemoved) return;
   orphansRemoved = true;
   const dir = ledgerDir();
-  if (dir) removeStubsOfDeadProcesses(dir, removeIfEmpty);
+  if (dir) removeStubsOfDeadProcesses(dir, removeUnused);
 }
 
 /** Whether `path` is a mount point a sandbox made, this process's or another live one's (a second host, the editor's). */
 export function isStub(path: string): boolean {
-  // Another's only while still empty: a forged entry cannot hide a real `.git` full of hooks.
-  return users.has(path) || (mayBeStub(path) && stubsOfOtherProcesses().has(path) && isEmpty(path));
+  // Only while still empty, this process's too: a forged entry cannot hide a real `.git` full of
+  // hooks, and what a writer outside the sandbox put into one (another agent's .npmrc while pi,
+  // sandboxed whole, holds it) is a change the review shows.
+  return (users.has(path) || (mayBeStub(path) && stubsOfOtherProcesses().has(path))) && isEmpty(path);
 }
 
 export function acquireStubs(paths: readonly string[]): void {
@@ -49,7 +52,17 @@ export function releaseStubs(paths: readonly string[]): void {
   record();
   // The last holder removes it: another process's sandbox may mount it where it found it.
   const others = stubsOfOtherProcesses();
-  for (const path of paths) if (!users.has(path) && !others.has(path)) removeIfEmpty(path);
+  removeUnused(paths.filter((path) => !users.has(path) && !others.has(path)));
+}
+
+/**
+ * Removes the stubs no sandbox mounts any more. The ledgers said none holds them; the kernel is
+ * asked too (foreign-mounts.ts), as a ledger can be missing or stale, and removing a stub still
+ * mounted elsewhere would let that sandbox create the protected name for real.
+ */
+function removeUnused(paths: readonly string[]): void {
+  const inUse = mountedElsewhere(paths);
+  for (const path of paths) if (!inUse.has(path)) removeIfEmpty(path);
 }
 
 function record(): void {
