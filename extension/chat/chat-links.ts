@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
+import { notificationText } from "../ui/plain-text";
 import { beforeAndAfter, fileChangeOf } from "./edit-diff";
 
 const externalSchemes = /^(https?|mailto):/i;
@@ -44,7 +45,7 @@ export class ChatLinks implements vscode.Disposable, vscode.TextDocumentContentP
     try {
       await vscode.workspace.fs.stat(uri);
     } catch {
-      void vscode.window.showWarningMessage(`Pi: ${file} does not exist.`);
+      void vscode.window.showWarningMessage(`Pi: ${notificationText(file)} does not exist.`);
       return;
     }
     const selection = line ? new vscode.Range(line - 1, 0, line - 1, 0) : undefined;

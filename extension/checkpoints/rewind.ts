@@ -16,6 +16,7 @@ import { entryTimes, sessionLineage } from "./lineage";
 import { applyRestore, changesFile, type RestoreResult } from "./restore";
 import { guardSteps, realWorkspace } from "./restore-guard";
 import { withoutContext } from "../chat/context/context-format";
+import { notificationText } from "../ui/plain-text";
 
 export type RewindMode = "both" | "files" | "conversation";
 
@@ -85,7 +86,7 @@ export async function rewind(deps: RewindDeps, request: RewindRequest = {}): Pro
       result = await applyRestore(deps.store()!, supervisor.workspaceFolder, steps);
       deps.log.info(`Rewind: restored ${result.restored.length}, deleted ${result.deleted.length}, failed ${result.failed.length} file(s)`);
       if (result.failed.length > 0) {
-        void vscode.window.showWarningMessage(`Pi: ${files(result.failed.length)} could not be restored: ${result.failed.map((f) => `${vscode.workspace.asRelativePath(f.path)} (${f.reason})`).join(", ")}`);
+        void vscode.window.showWarningMessage(`Pi: ${files(result.failed.length)} could not be restored: ${notificationText(result.failed.map((f) => `${vscode.workspace.asRelativePath(f.path)} (${f.reason})`).join(", "))}`);
       }
     }
     if (mode !== "files") await forkBefore(client, target, omp, session);
@@ -94,7 +95,7 @@ export async function rewind(deps: RewindDeps, request: RewindRequest = {}): Pro
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     deps.log.warn(`Rewind failed: ${message}`);
-    void vscode.window.showErrorMessage(`Pi: the rewind failed: ${message}`);
+    void vscode.window.showErrorMessage(`Pi: the rewind failed: ${notificationText(message)}`);
     return undefined;
   }
 }

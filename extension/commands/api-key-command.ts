@@ -1,6 +1,7 @@
 import * as vscode from "vscode";
 import { apiKeyProviders, isVariableName } from "../api-keys";
 import { errorText, type CommandContext } from "./context";
+import { notificationText } from "../ui/plain-text";
 
 const other = "Other provider…";
 
@@ -42,12 +43,12 @@ export function registerApiKeyCommand(ctx: CommandContext): vscode.Disposable {
       else if (has) await ctx.apiKeys.delete(target.variable);
       else return;
     } catch (error) {
-      return void vscode.window.showErrorMessage(`Pi: could not store the key: ${errorText(error)}`);
+      return void vscode.window.showErrorMessage(`Pi: could not store the key: ${notificationText(errorText(error))}`);
     }
     ctx.log.info(`API key for ${target.variable} ${key.trim() ? "stored" : "removed"}; restarting the agent`);
     if (ctx.supervisor.client || ctx.supervisor.status === "crashed") {
-      await ctx.supervisor.restart().catch((error: unknown) => void vscode.window.showErrorMessage(errorText(error)));
+      await ctx.supervisor.restart().catch((error: unknown) => void vscode.window.showErrorMessage(notificationText(errorText(error))));
     }
-    void vscode.window.showInformationMessage(`Pi: API key for ${target.label} ${key.trim() ? "saved" : "removed"}.`);
+    void vscode.window.showInformationMessage(`Pi: API key for ${notificationText(target.label)} ${key.trim() ? "saved" : "removed"}.`);
   });
 }

@@ -2,7 +2,7 @@ import * as vscode from "vscode";
 import type { RpcClient } from "../../shared/rpc";
 import type { AgentSupervisor } from "../supervision/agent-supervisor";
 import type { ApiKeyStore } from "../api-keys";
-import { quickPickText } from "../ui/plain-text";
+import { notificationText, quickPickText } from "../ui/plain-text";
 
 /** What the chat view offers commands (implemented in main.ts over the chat controller). */
 export interface ChatAccess {
@@ -35,7 +35,7 @@ export async function agentClient(ctx: CommandContext): Promise<RpcClient | unde
   try {
     return await ctx.supervisor.ensureStarted();
   } catch (error) {
-    void vscode.window.showErrorMessage(errorText(error), "Show Log").then((choice) => choice && ctx.log.show());
+    void vscode.window.showErrorMessage(notificationText(errorText(error)), "Show Log").then((choice) => choice && ctx.log.show());
     return undefined;
   }
 }
@@ -48,7 +48,7 @@ export async function run<T>(ctx: CommandContext, what: string, action: (client:
     return await action(client);
   } catch (error) {
     ctx.log.warn(`${what} failed: ${errorText(error)}`);
-    void vscode.window.showErrorMessage(`Pi: ${what} failed: ${errorText(error)}`);
+    void vscode.window.showErrorMessage(`Pi: ${what} failed: ${notificationText(errorText(error))}`);
     return undefined;
   }
 }

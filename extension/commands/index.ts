@@ -7,6 +7,7 @@ import { errorText, type CommandContext } from "./context";
 import { registerModelCommands } from "./model-commands";
 import { registerPromptCommands } from "./prompt-commands";
 import { registerSessionCommands } from "./session-commands";
+import { notificationText } from "../ui/plain-text";
 
 export type { ChatAccess, CommandContext } from "./context";
 export { sessionCommandActions } from "./session-commands";
@@ -19,7 +20,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       try {
         await ctx.supervisor.restart();
       } catch (error) {
-        void vscode.window.showErrorMessage(errorText(error), "Show Log").then((choice) => choice && ctx.log.show());
+        void vscode.window.showErrorMessage(notificationText(errorText(error)), "Show Log").then((choice) => choice && ctx.log.show());
       }
     }),
     vscode.commands.registerCommand("pi.showLog", () => ctx.log.show()),

@@ -1,5 +1,6 @@
 import * as vscode from "vscode";
 import { commandTitle, errorText, run, sendMessage, type CommandContext } from "./context";
+import { notificationText } from "../ui/plain-text";
 
 /** A fenced block with the file path and lines, e.g. for Send Selection and the code action. */
 export function fencedSnippet(document: vscode.TextDocument, range: vscode.Range): string {
@@ -47,7 +48,7 @@ export function registerPromptCommands(ctx: CommandContext): vscode.Disposable[]
       try {
         await client.request("abort", {});
       } catch (error) {
-        void vscode.window.showErrorMessage(`Pi: abort failed: ${errorText(error)}`);
+        void vscode.window.showErrorMessage(`Pi: abort failed: ${notificationText(errorText(error))}`);
       }
     }),
     vscode.commands.registerCommand("pi.askToFix", async (uri: vscode.Uri, diagnostic: vscode.Diagnostic) => {

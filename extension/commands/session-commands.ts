@@ -113,10 +113,13 @@ export function sessionCommandActions(ctx: CommandContext) {
     exportHtml: () =>
       run(ctx, "Exporting the session", async (client) => {
         const { sessionFile } = await client.request("get_state", {});
-        const file = await client.request("export_html", { outputPath: exportPath(ctx.exportsDir, sessionFile) }).then((result) => result.path);
+        // The path we asked for, not the one the agent answers: a sandboxed pi is foreign to the
+        // editor, and its answer would be chmod'ed, opened in the browser and shown as a link.
+        const file = exportPath(ctx.exportsDir, sessionFile);
+        await client.request("export_html", { outputPath: file });
         fs.chmodSync(file, 0o600); // whatever the agent's umask: the export holds the whole conversation
         const uri = vscode.Uri.file(file);
-        void vscode.window.showInformationMessage(`Pi: exported the session to ${file}`, "Open in Browser", "Open as Text", "Save As…").then(async (choice) => {
+        void vscode.window.showInformationMessage(`Pi: exported the session to ${notificationText(file)}`, "Open in Browser", "Open as Text", "Save As…").then(async (choice) => {
           if (choice === "Open in Browser") void vscode.env.openExternal(uri);
           else if (choice === "Open as Text") void vscode.commands.executeCommand("vscode.open", uri);
           else if (choice === "Save As…") {

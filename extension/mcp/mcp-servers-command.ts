@@ -67,7 +67,7 @@ export function registerMcpServersCommand(sessions: SessionRegistry): vscode.Dis
       if (out) void vscode.window.showInformationMessage(out.removed ? `Pi: signed out of MCP server ${notificationText(server.name)}.` : `Pi: MCP server ${notificationText(server.name)} had no stored sign-in.`);
     } else if (action === "show-error" || (actions.length === 0 && server.error)) {
       // The whole error in a modal message, as plain text (messages do not render markup).
-      void vscode.window.showWarningMessage(`MCP server ${server.name} failed`, { modal: true, detail: server.error });
+      void vscode.window.showWarningMessage(`MCP server ${notificationText(server.name)} failed`, { modal: true, detail: server.error });
     }
   });
 }

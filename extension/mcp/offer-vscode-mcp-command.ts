@@ -9,7 +9,7 @@
 import * as vscode from "vscode";
 import type { ProjectTrust } from "../supervision/project-trust";
 import { settings } from "../settings";
-import { quickPickText } from "../ui/plain-text";
+import { notificationText, quickPickText } from "../ui/plain-text";
 import { findVsCodeMcpServers, type FoundMcpServer } from "./vscode-mcp-offer";
 
 const ORIGIN = { user: "VS Code user mcp.json", workspace: ".vscode/mcp.json" } as const;
@@ -41,7 +41,7 @@ export function registerOfferVsCodeMcpCommand(options: { userDir: string; projec
     const found = findVsCodeMcpServers({ userDir: options.userDir, folder: folder ?? "", workspaceAllowed: Boolean(folder) && vscode.workspace.isTrusted && projectTrusted });
     if (found.servers.length === 0) {
       const where = folder && !(vscode.workspace.isTrusted && projectTrusted) ? " (this folder's .vscode/mcp.json is read only in a trusted workspace whose project you trusted)" : "";
-      void vscode.window.showInformationMessage(`Pi: VS Code has no MCP servers to offer${where}.${found.problems.length ? ` ${found.problems.join("; ")}` : ""}`);
+      void vscode.window.showInformationMessage(`Pi: VS Code has no MCP servers to offer${where}.${found.problems.length ? ` ${notificationText(found.problems.join("; "))}` : ""}`);
       return;
     }
     const items = offerItems(found.servers, settings.vscodeMcpServers);
@@ -53,7 +53,7 @@ export function registerOfferVsCodeMcpCommand(options: { userDir: string; projec
     const shown = new Set(found.servers.map((s) => s.key));
     const kept = settings.vscodeMcpServers.filter((key) => !shown.has(key));
     await vscode.workspace.getConfiguration("pi").update("mcp.vscodeServers", [...kept, ...offered], vscode.ConfigurationTarget.Global);
-    if (ignored.length) void vscode.window.showWarningMessage(`Pi: not offered (they cannot be): ${ignored.join(", ")}`);
+    if (ignored.length) void vscode.window.showWarningMessage(`Pi: not offered (they cannot be): ${notificationText(ignored.join(", "))}`);
     // A change of the setting restarts running agents (restartWhenChanged), which then take the servers.
     void vscode.window.showInformationMessage(`Pi: ${offered.length} VS Code MCP server${offered.length === 1 ? "" : "s"} offered to the bundled agent.`);
   });

@@ -4,6 +4,7 @@ import { Lifetime } from "../lifetime";
 import type { AgentSession } from "../sessions/agent-session";
 import type { SessionRegistry } from "../sessions/session-registry";
 import type { AgentModes } from "../supervision/agent-supervisor";
+import { notificationText } from "../ui/plain-text";
 
 const modes = permissionModeInfo;
 /** Status bar text (codicon + word). */
@@ -81,7 +82,7 @@ export class PermissionModes implements vscode.Disposable {
       id = picked?.id;
     }
     if (!id) return;
-    await agentModes.set(id).catch((error: unknown) => void vscode.window.showErrorMessage(`Pi: the mode did not change: ${error instanceof Error ? error.message : String(error)}`));
+    await agentModes.set(id).catch((error: unknown) => void vscode.window.showErrorMessage(`Pi: the mode did not change: ${notificationText(error instanceof Error ? error.message : String(error))}`));
   }
 
   /** Switches a session's mode (default: the active one's), asking which when none is given. */

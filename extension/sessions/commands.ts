@@ -8,6 +8,7 @@ import type { SessionRegistry } from "./session-registry";
 import type { SessionNode } from "./sessions-view";
 import { terminalLaunch } from "./terminal-handoff";
 import { createWorktree, gitRoot, worktreeBranch } from "./worktree";
+import { notificationText } from "../ui/plain-text";
 
 export interface SessionsCommandDeps {
   registry: SessionRegistry;
@@ -64,7 +65,7 @@ export function registerSessionsCommands(deps: SessionsCommandDeps): vscode.Disp
         log.info(`Created worktree ${worktree.path} on branch ${worktree.branch}`);
         return registry.openInTab({ cwd: worktree.path, worktree }).id;
       } catch (error) {
-        void vscode.window.showErrorMessage(`Pi: could not create a worktree: ${errorText(error)}`);
+        void vscode.window.showErrorMessage(`Pi: could not create a worktree: ${notificationText(errorText(error))}`);
         return undefined;
       }
     }),

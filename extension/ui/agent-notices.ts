@@ -11,13 +11,13 @@ export class AgentNotices {
 
   crashRestarting(what: string, delayMs: number): void {
     const seconds = Math.max(1, Math.round(delayMs / 1000));
-    void vscode.window.showErrorMessage(`${what}. Restarting in ${seconds} s.`, "Show Log").then((choice) => {
+    void vscode.window.showErrorMessage(`${notificationText(what)}. Restarting in ${seconds} s.`, "Show Log").then((choice) => {
       if (choice === "Show Log") this.log.show();
     });
   }
 
   gaveUp(message: string, restart: () => void): void {
-    void vscode.window.showErrorMessage(message, "Restart", "Show Log").then((choice) => {
+    void vscode.window.showErrorMessage(notificationText(message), "Restart", "Show Log").then((choice) => {
       if (choice === "Restart") restart();
       else if (choice === "Show Log") this.log.show();
     });

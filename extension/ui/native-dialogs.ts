@@ -4,7 +4,7 @@ import type { DialogAnswer, DialogRequest, UiRequestOf } from "../../shared/prot
 import { visibleText } from "../../shared/visible-text";
 import { settings } from "../settings";
 import type { EditorDialogs } from "./editor-dialog";
-import { iconsAsText } from "./plain-text";
+import { iconsAsText, notificationText } from "./plain-text";
 import { QuestionQueue } from "./question-queue";
 import { wholeQuestion, type WholeQuestion } from "./whole-question";
 
@@ -64,7 +64,7 @@ function pick(title: string, placeholder: string | undefined, options: string[],
       : [...answers, ...(showChange ? [{ label: "", kind: vscode.QuickPickItemKind.Separator }, ...change] : [])];
     if (showChange) quickPick.buttons = [showChangeButton];
     if (whole && answers[0]) quickPick.activeItems = [answers[0]];
-    const openChange = () => void showChange?.().catch((error: unknown) => void vscode.window.showErrorMessage(`Pi: the change could not be shown: ${error instanceof Error ? error.message : String(error)}`));
+    const openChange = () => void showChange?.().catch((error: unknown) => void vscode.window.showErrorMessage(`Pi: the change could not be shown: ${notificationText(error instanceof Error ? error.message : String(error))}`));
     quickPick.ignoreFocusOut = true;
     let result: string | undefined;
     const subs = [
@@ -92,7 +92,7 @@ async function confirm(request: UiRequestOf<"confirm">, token: CancellationToken
   // A modal message cannot be closed when the request times out: use it only without a timeout.
   // (Its message and detail wrap, so a long question shows whole there too.)
   if (settings.confirmStyle === "modal" && !request.timeout) {
-    const choice = await vscode.window.showInformationMessage(visibleText(request.title), { modal: true, detail: visibleText(request.message) }, "Yes", "No");
+    const choice = await vscode.window.showInformationMessage(notificationText(request.title), { modal: true, detail: visibleText(request.message) }, "Yes", "No");
     return choice === undefined ? cancelled : { confirmed: choice === "Yes" };
   }
   const choice = await pick(request.title, request.message, ["Yes", "No"], token, wholeQuestion(request));

@@ -5,6 +5,7 @@ import type { ImageAttachment, Mention, MentionCandidate, ToWebview } from "../.
 import { withContext, type LineRange } from "./context-format";
 import { imageMimeTypes, readImage, resolveMentions } from "./context-resolver";
 import { WorkspaceFiles } from "./workspace-files";
+import { notificationText } from "../../ui/plain-text";
 
 export interface ChatAttachments {
   mentions: Mention[];
@@ -65,7 +66,7 @@ export class ChatContext implements vscode.Disposable {
         else if (mime && !lines) {
           const image = await readImage(uri, mime);
           if (image) images.push({ name: path.basename(uri.path), mimeType: image.mimeType, data: image.data });
-          else void vscode.window.showWarningMessage(`Pi: ${relative} is too large to attach as an image.`);
+          else void vscode.window.showWarningMessage(`Pi: ${notificationText(relative)} is too large to attach as an image.`);
         } else mentions.push(lines ? { kind: "file", path: relative, lines } : { kind: "file", path: relative });
       } catch (error) {
         this.log.debug(`Could not attach ${uri.toString()}: ${String(error)}`);
