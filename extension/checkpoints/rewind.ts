@@ -16,7 +16,7 @@ import { entryTimes, sessionLineage } from "./lineage";
 import { applyRestore, changesFile, type RestoreResult } from "./restore";
 import { guardSteps, realWorkspace } from "./restore-guard";
 import { withoutContext } from "../chat/context/context-format";
-import { notificationText } from "../ui/plain-text";
+import { notificationText, quickPickLine } from "../ui/plain-text";
 
 export type RewindMode = "both" | "files" | "conversation";
 
@@ -146,7 +146,7 @@ async function pickMessage(messages: ForkMessage[], plans: (index: number, exact
   const items = messages
     .map((m, index) => {
       const touched = plans(index, false).length;
-      return { label: oneLine(withoutContext(m.text)) || "(empty message)", description: touched ? `${files(touched)} touched since` : "", index };
+      return { label: quickPickLine(withoutContext(m.text)) || "(empty message)", description: touched ? `${files(touched)} touched since` : "", index };
     })
     .reverse();
   const picked = await vscode.window.showQuickPick(items, { title: "Pi: Rewind to Message", placeHolder: "Rewind the files and/or the conversation to before this message" });

@@ -4,7 +4,8 @@ import * as vscode from "vscode";
 import type { RpcClient } from "../../shared/rpc";
 import { withoutContext } from "../chat/context/context-format";
 import { commandTitle, run, type CommandContext } from "./context";
-import { listSessions, type SessionSummary } from "./session-list";
+import { listSessions } from "./session-list";
+import { forkRows, sessionRow } from "./session-items";
 import { notificationText, quickPickText } from "../ui/plain-text";
 import { acpResumeLack, acpSessionRows } from "./acp-session-items";
 import type { AgentSessions } from "../supervision/agent-supervisor";
@@ -26,21 +27,6 @@ async function idleFirst(ctx: CommandContext, client: RpcClient, what: string): 
   if (choice !== "Abort and Continue") return false;
   await client.request("abort", {});
   return true;
-}
-
-const oneLine = (text: string, max = 80) => {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-};
-
-function sessionItem(session: SessionSummary, current: string | undefined): vscode.QuickPickItem & { session: SessionSummary } {
-  const title = session.name ?? (session.firstMessage ? oneLine(session.firstMessage) : "(no messages)");
-  return {
-    label: title,
-    description: `${session.modified.toLocaleString()}${session.file === current ? " (current)" : ""}`,
-    detail: `${session.messageCount} messages · ${path.basename(session.file)}`,
-    session,
-  };
 }
 
 /**
@@ -81,7 +67,7 @@ export function sessionCommandActions(ctx: CommandContext) {
         }
         const sessions = listSessions(path.dirname(state.sessionFile));
         if (sessions.length === 0) return void vscode.window.showInformationMessage("Pi: no saved sessions for this workspace yet.");
-        const picked = await vscode.window.showQuickPick(sessions.map((s) => sessionItem(s, state.sessionFile)), {
+        const picked = await vscode.window.showQuickPick(sessions.map((s) => sessionRow(s, state.sessionFile)), {
           title: commandTitle(ctx, "Pi: Resume Session"),
           placeHolder: "Sessions of this workspace, newest first",
           matchOnDescription: true,
@@ -101,7 +87,7 @@ export function sessionCommandActions(ctx: CommandContext) {
         const omp = ctx.supervisor.capabilities?.forkCommand === "branch";
         const { messages } = omp ? await client.request("get_branch_messages", {}) : await client.request("get_fork_messages", {});
         if (messages.length === 0) return void vscode.window.showInformationMessage("Pi: there is no user message to fork from yet.");
-        const items = messages.map((m, i) => ({ label: oneLine(withoutContext(m.text)), description: `#${i + 1}`, entryId: m.entryId })).reverse();
+        const items = forkRows(messages);
         const picked = await vscode.window.showQuickPick(items, { title: commandTitle(ctx, "Pi: Fork from Message"), placeHolder: "A new session with everything before this message" });
         if (!picked) return;
         if (!(await idleFirst(ctx, client, "fork"))) return;

@@ -27,3 +27,9 @@ export function iconsAsText(text: string): string {
 export function quickPickText(text: string): string {
   return iconsAsText(visibleText(text).replace(/\n/g, ""));
 }
+
+/** For a quick-pick row made from foreign text (a message, a session's name): one line of at most `max` characters, escaped as quickPickText. */
+export function quickPickLine(text: string, max = 80): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return quickPickText(line.length > max ? `${line.slice(0, max - 1)}…` : line);
+}
