@@ -5,12 +5,12 @@
  * the token in each provider's key variable and PI_MODEL_GATEWAY (the gateway's base URLs).
  * Upstream requests go through the proxy the agent would have used (gatewayProxyEnv).
  */
-import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type * as vscode from "vscode";
 import { withHttpProxy, type Env } from "../../shared/node/http-proxy";
 import { piAgentDir } from "../../shared/node/project-trust";
+import { readRegularText } from "../../shared/node/regular-file";
 import { gatewayDescriptor, GATEWAY_ENV, planGateway } from "./gateway-plan";
 import { startGatewayServer, type GatewayServer, type LocalHandler } from "./gateway-server";
 import { approvedProviders, type OriginApproval } from "./key-origins";
@@ -115,7 +115,7 @@ export function gatewayProxyEnv(agentEnv: Readonly<Env>, settingsHttpProxy: stri
 function readHttpProxy(agentDir: string): string | undefined {
   let text: string;
   try {
-    text = fs.readFileSync(path.join(agentDir, "settings.json"), "utf8");
+    text = readRegularText(path.join(agentDir, "settings.json"));
   } catch {
     return undefined;
   }
@@ -130,7 +130,7 @@ function readModelsJson(agentDir: string): unknown {
   for (const name of ["models.json", "models.yml"]) {
     let text: string;
     try {
-      text = fs.readFileSync(path.join(agentDir, name), "utf8");
+      text = readRegularText(path.join(agentDir, name));
     } catch {
       continue; // missing: the next, else nothing is routed but the built-in providers
     }

@@ -7,9 +7,9 @@
  * changed since is not offered until picked again.
  */
 import { createHash } from "node:crypto";
-import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { readRegularText } from "../../shared/node/regular-file";
 import { convertVsCodeMcp, type OfferedMcpServer, type PiMcpEntry } from "./vscode-mcp-config";
 
 export interface VsCodeMcpSources {
@@ -29,7 +29,7 @@ export interface FoundMcpServer extends OfferedMcpServer {
 
 function read(file: string): string | undefined {
   try {
-    return fs.readFileSync(file, "utf8");
+    return readRegularText(file);
   } catch {
     return undefined;
   }

@@ -3,14 +3,15 @@
  * foreign-JSON door: inert, checked with its schema, what does not fit dropped. A missing file is
  * `{}`; an unreadable or broken one is `{}` with the reason in `problems`, never a throw.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { readRegularText } from "./regular-file";
 import { parseForeignFile, type SchemaValidator } from "../foreign-json";
 
 export function readForeignFile<T extends object>(file: string, validate: SchemaValidator, problems: string[]): Partial<T> {
   if (!existsSync(file)) return {};
   let text: string;
   try {
-    text = readFileSync(file, "utf8");
+    text = readRegularText(file);
   } catch (error) {
     problems.push(`${file}: ${error instanceof Error ? error.message : String(error)}`);
     return {};

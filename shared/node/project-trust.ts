@@ -8,6 +8,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { isRecord, parseForeignJson } from "../foreign-json";
+import { readRegularText } from "./regular-file";
 
 /** The two answers to the trust question, the same wherever it is asked (the editor, the host at first read). */
 export const TRUST_AND_LOAD = "Trust and Load";
@@ -89,7 +90,7 @@ export function trustFile(agentDir: string): string {
  * a decision makes the whole file invalid (it throws): trust fails closed.
  */
 function readStore(file: string): Record<string, boolean | null> {
-  return parseStore(file, fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined);
+  return parseStore(file, fs.existsSync(file) ? readRegularText(file) : undefined);
 }
 
 function parseStore(file: string, text: string | undefined): Record<string, boolean | null> {
@@ -146,7 +147,7 @@ export async function saveTrust(agentDir: string, folder: string, trusted: boole
 /** `defaultProjectTrust` of the user's settings (never a project's): "ask" unless set. */
 export function defaultProjectTrust(agentDir: string): ProjectTrustDefault {
   try {
-    const read = parseForeignJson(fs.readFileSync(path.join(agentDir, "settings.json"), "utf8"));
+    const read = parseForeignJson(readRegularText(path.join(agentDir, "settings.json")));
     const value = read.ok && isRecord(read.value) ? read.value.defaultProjectTrust : undefined;
     return value === "always" || value === "never" ? value : "ask";
   } catch {

@@ -2,7 +2,8 @@
  * Pi's session files read from disk (parsing: shared/session-format). Reading a file may throw
  * (missing, unreadable); its lines never make it throw.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+import { openRegularFile } from "./regular-file";
 import { parseHeader, parseSessionLines, type ParsedSession, type ParseOptions } from "../session-format/parse";
 import type { SessionHeader } from "../session-format/schema";
 
@@ -16,12 +17,9 @@ const CHUNK_BYTES = 1 << 20;
  * made the next get_messages slower by more (measured).
  */
 function* readFileLines(file: string): Generator<string> {
-  // Only a regular file (a symlink to one too): a session folder is written by agents, and a FIFO
-  // there would block this open, a device (/dev/zero) would be read without end, in the editor's
-  // extension host. Opened non-blocking so that a FIFO's open returns; the check is on what was opened.
-  const fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  // Only a regular file: a session folder is written by agents (pi/omp sandboxed whole).
+  const fd = openRegularFile(file);
   try {
-    if (!fstatSync(fd).isFile()) throw new Error(`${file} is not a regular file`);
     let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     let filled = 0;
     for (;;) {
