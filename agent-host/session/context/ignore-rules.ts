@@ -7,7 +7,7 @@
  * re-includes, a trailing slash matches folders only, nothing below an ignored folder comes back.
  */
 import type { Ignore } from "ignore";
-import { readFileSync } from "node:fs";
+import { readRegularText } from "../../../shared/node/regular-file";
 import { join, relative, sep } from "node:path";
 
 const IGNORE_FILES = [".gitignore", ".ignore", ".fdignore"];
@@ -25,7 +25,7 @@ export class IgnoreRules {
     for (const name of IGNORE_FILES) {
       let text: string;
       try {
-        text = readFileSync(join(dir, name), "utf8");
+        text = readRegularText(join(dir, name));
       } catch {
         continue;
       }

@@ -3,7 +3,8 @@
  * it in `get_commands`), the diagnostics they collect instead of throwing, and small sync
  * file-system helpers. Everything here is read once at startup (and on reload), so it is sync.
  */
-import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, realpathSync, statSync } from "node:fs";
+import { readRegularText } from "../../../shared/node/regular-file";
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -68,9 +69,13 @@ export function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-/** UTF-8 text without a byte-order mark. Throws like readFileSync. */
+/**
+ * UTF-8 text without a byte-order mark. Throws like readFileSync, and for what is not a regular
+ * file or is over 16 MB: a repository's AGENTS.md (loaded whatever the trust) can be a symlink to
+ * /dev/zero or a FIFO.
+ */
 export function readText(path: string): string {
-  return stripBom(readFileSync(path, "utf8"));
+  return stripBom(readRegularText(path));
 }
 
 export interface DirEntry {
