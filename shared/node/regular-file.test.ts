@@ -3,19 +3,18 @@
 // are read synchronously in the extension host: a FIFO or a device must not hang it or fill its
 // memory. Each read runs in a child process, so that a hang is a failure, not a stuck run.
 import { strict as assert } from "node:assert";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { runInChild } from "../../test/support/run-in-child";
 
 const foreignFile = path.join(__dirname, "foreign-file.ts");
 
 /** readForeignFile of `file` in a child: its problems, whether it hung, its peak memory (MB). */
 function readInChild(file: string): { timedOut: boolean; problems: string; peakMb: number } {
-  const script = `const { readForeignFile } = require(${JSON.stringify(foreignFile)}); const problems = []; readForeignFile(${JSON.stringify(file)}, () => true, problems); console.log(JSON.stringify(problems)); console.log(Math.round(process.resourceUsage().maxRSS / 1024));`;
-  const run = spawnSync(process.execPath, ["--import", "tsx", "-e", script], { encoding: "utf8", timeout: 15_000, killSignal: "SIGKILL" });
-  const [problems = "", peak = "0"] = run.stdout.trim().split("\n");
-  return { timedOut: run.signal === "SIGKILL", problems: problems || run.stderr.trim(), peakMb: Number(peak) };
+  const run = runInChild(`const { readForeignFile } = require(${JSON.stringify(foreignFile)}); const problems = []; readForeignFile(${JSON.stringify(file)}, () => true, problems); console.log(JSON.stringify(problems))`);
+  return { timedOut: run.timedOut, problems: run.lines[0] ?? run.stderr, peakMb: run.peakMb };
 }
 
 describe("foreign files read by the editor: only regular files, of bounded size", function () {

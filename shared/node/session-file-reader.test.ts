@@ -3,22 +3,19 @@
 // reads every *.jsonl there in the extension host, synchronously: a FIFO or a device there must not
 // hang it or fill its memory. Run in a child process, so that a hang is a failure, not a stuck run.
 import { strict as assert } from "node:assert";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { runInChild } from "../../test/support/run-in-child";
 
 const reader = path.join(__dirname, "session-summary.ts");
 
-/** The files listed, and the child's peak memory (MB). */
+/** The files listed, whether it hung, the child's peak memory (MB). */
 function summariesIn(dir: string): { timedOut: boolean; out: string; ms: number; peakMb: number } {
   const started = Date.now();
-  const script = `const path = require("node:path"); const { listSessions } = require(${JSON.stringify(reader)}); console.log(JSON.stringify(listSessions(${JSON.stringify(dir)}).map((s) => path.basename(s.file)))); console.log(Math.round(process.resourceUsage().maxRSS / 1024));`;
-  const run = spawnSync(process.execPath, ["--import", "tsx", "-e", script], {
-    encoding: "utf8", timeout: 15_000, killSignal: "SIGKILL", env: { ...process.env, NODE_OPTIONS: "--max-old-space-size=512" },
-  });
-  const [listed = "", peak = "0"] = run.stdout.trim().split("\n");
-  return { timedOut: run.signal === "SIGKILL", out: listed || run.stderr.trim(), ms: Date.now() - started, peakMb: Number(peak) };
+  const run = runInChild(`const path = require("node:path"); const { listSessions } = require(${JSON.stringify(reader)}); console.log(JSON.stringify(listSessions(${JSON.stringify(dir)}).map((s) => path.basename(s.file))))`);
+  return { timedOut: run.timedOut, out: run.lines[0] ?? run.stderr, ms: Date.now() - started, peakMb: run.peakMb };
 }
 
 describe("session files read by the editor: only regular files (foreign folder)", function () {

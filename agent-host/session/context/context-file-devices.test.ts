@@ -3,26 +3,25 @@
 // hang the host or fill its memory; the file is left out with a diagnostic. In a child process, so
 // that a hang is a failure, not a stuck run.
 import { strict as assert } from "node:assert";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { runInChild } from "../../../test/support/run-in-child";
 
 const module = path.join(__dirname, "context-files.ts");
 const ignoreModule = path.join(__dirname, "ignore-rules.ts");
 
 /** A skill folder's .gitignore read by IgnoreRules in a child: whether it hung. */
 function ignoreRulesInChild(dir: string): { timedOut: boolean; out: string } {
-  const script = `const { IgnoreRules } = require(${JSON.stringify(ignoreModule)}); new IgnoreRules(${JSON.stringify(dir)}).addFolder(${JSON.stringify(dir)}); console.log("done");`;
-  const run = spawnSync(process.execPath, ["--import", "tsx", "-e", script], { encoding: "utf8", timeout: 15_000, killSignal: "SIGKILL" });
-  return { timedOut: run.signal === "SIGKILL", out: run.stdout.trim() || run.stderr.trim() };
+  const run = runInChild(`const { IgnoreRules } = require(${JSON.stringify(ignoreModule)}); new IgnoreRules(${JSON.stringify(dir)}).addFolder(${JSON.stringify(dir)}); console.log("done")`);
+  return { timedOut: run.timedOut, out: run.lines[0] ?? run.stderr };
 }
 
+/** The contents of the context files of `cwd`'s own folders loaded in a child, whether it hung, its peak memory. */
 function loadInChild(cwd: string): { timedOut: boolean; loaded: string; peakMb: number } {
-  const script = `const { loadContextFiles } = require(${JSON.stringify(module)}); const files = loadContextFiles({ cwd: ${JSON.stringify(cwd)}, agentDir: ${JSON.stringify(path.join(cwd, "agent"))} }); console.log(JSON.stringify(files.filter((f) => f.path.startsWith(${JSON.stringify(cwd)})).map((f) => f.content))); console.log(Math.round(process.resourceUsage().maxRSS / 1024));`;
-  const run = spawnSync(process.execPath, ["--import", "tsx", "-e", script], { encoding: "utf8", timeout: 15_000, killSignal: "SIGKILL" });
-  const [loaded = "", peak = "0"] = run.stdout.trim().split("\n");
-  return { timedOut: run.signal === "SIGKILL", loaded: loaded || run.stderr.trim(), peakMb: Number(peak) };
+  const run = runInChild(`const { loadContextFiles } = require(${JSON.stringify(module)}); const files = loadContextFiles({ cwd: ${JSON.stringify(cwd)}, agentDir: ${JSON.stringify(path.join(cwd, "agent"))} }); console.log(JSON.stringify(files.filter((f) => f.path.startsWith(${JSON.stringify(cwd)})).map((f) => f.content)))`);
+  return { timedOut: run.timedOut, loaded: run.lines[0] ?? run.stderr, peakMb: run.peakMb };
 }
 
 describe("context and ignore files that are not regular files (a repository's AGENTS.md, a skill folder's .gitignore)", function () {
