@@ -21,14 +21,14 @@ const ours = new Set([
   "extension/vscode-tools/index.ts: vscode.version",
   'extension/commands/api-key-command.ts: key.trim() ? "saved" : "removed"',
   "extension/checkpoints/rewind.ts: files(result.failed.length)",
-  "extension/review/review-actions.ts: list", 'extension/review/review-actions.ts: unavailable.map((p) => name(p.file)).join(", ")', 'extension/review/review-actions.ts: failed.join(", ")', // name() escapes
+  "extension/review/review-actions.ts: list", "extension/review/review-actions.ts: name(found.path)", 'extension/review/review-actions.ts: unavailable.map((p) => name(p.file)).join(", ")', 'extension/review/review-actions.ts: failed.join(", ")', // name() escapes
   "extension/sessions/agent-session.ts: text", // a fixed notice
   "extension/sessions/attention.ts: message", // escaped where built
   "extension/ui/agent-notices.ts: seconds", "extension/ui/agent-notices.ts: untrustedMessage",
   "extension/ui/recovery-notice.ts: count",
 ]);
 /** Calls whose result is escaped already. */
-const escaping = /^(notificationText|failure|name)\(/;
+const escaping = /^(notificationText|failure)\(/;
 
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
