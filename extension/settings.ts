@@ -140,6 +140,19 @@ export const settings = {
   get trace(): TraceLevel {
     return section().get<TraceLevel>("trace", "off");
   },
+  /**
+   * Record files before the agent changes them, so Rewind can restore them. The user's value only:
+   * the records and their budget are the user's, across every project, and a repository turning
+   * them off would take away what undoes the agent's changes.
+   */
+  get checkpointsEnabled(): boolean {
+    return userValue<unknown>("checkpoints.enabled", true) !== false;
+  },
+  /** The checkpoint store's budget in bytes (the user's value only; anything but a finite number is the default). */
+  get checkpointsMaxBytes(): number {
+    const megabytes = userValue<unknown>("checkpoints.maxMegabytes", 200);
+    return (typeof megabytes === "number" && Number.isFinite(megabytes) ? Math.max(1, megabytes) : 200) * 1024 * 1024;
+  },
 };
 
 /** Changing these restarts the agent (the current session is reopened). */

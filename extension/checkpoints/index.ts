@@ -13,7 +13,6 @@ import { settings } from "../settings";
 import { registerCheckpointContent } from "./diff-preview";
 import { recordFileChanges } from "./recording";
 import { rewind, type RewindRequest } from "./rewind";
-import { checkpointSettings } from "./settings";
 
 export type { RewindRequest } from "./rewind";
 
@@ -47,7 +46,7 @@ export function installCheckpoints(services: CheckpointServices): Checkpoints {
   const { log } = services;
   const lifetime = new Lifetime();
   const dir = path.join(services.storageDir, "checkpoints");
-  const activeStore = () => (checkpointSettings.enabled ? dir : undefined);
+  const activeStore = () => (settings.checkpointsEnabled ? dir : undefined);
   const live = new Set<string>();
   const cwd = services.cwd ?? (() => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd());
 
@@ -55,7 +54,7 @@ export function installCheckpoints(services: CheckpointServices): Checkpoints {
     if (!activeStore()) return;
     try {
       const inUse = services.sessions().all.flatMap((s) => (s.supervisor.state?.sessionId ? [s.supervisor.state.sessionId] : []));
-      const result = pruneStore(dir, { maxBytes: checkpointSettings.maxBytes, keep: new Set([...live, ...inUse]) });
+      const result = pruneStore(dir, { maxBytes: settings.checkpointsMaxBytes, keep: new Set([...live, ...inUse]) });
       if (result.removedManifests || result.removedObjects) {
         log.info(`Checkpoints pruned: ${result.removedManifests} session(s), ${result.removedObjects} file version(s); ${result.bytesBefore} → ${result.bytesAfter} bytes`);
       }
