@@ -19,6 +19,12 @@ export class FollowEnd {
   private following = true;
   /** The scrollTop this class set last (its own scroll events are not the user's). */
   private ownTop = -1;
+  /**
+   * A keep asked for and not done yet (it waits for the next frame). A scroll event meanwhile is
+   * the content moving under a reader at the end (it grew, or the browser anchored it), not the
+   * user leaving it: the end is kept in that frame.
+   */
+  private keepPending = false;
   /** Sizes that move the end: the element's, and its last entry's (a card whose buttons lay out after it was added grows with no mutation to see). */
   private readonly sizes = new ResizeObserver(() => this.keepNow());
   private readonly keepInFrame = () => this.keepNow();
@@ -30,7 +36,7 @@ export class FollowEnd {
     private readonly onScroll: (scrollTop: number, atEnd: boolean) => void,
   ) {
     element.addEventListener("scroll", () => {
-      const own = this.following && Math.abs(element.scrollTop - this.ownTop) < 1;
+      const own = this.following && (this.keepPending || Math.abs(element.scrollTop - this.ownTop) < 1);
       if (!own) this.following = this.distance() <= followSlack;
       this.showJump();
       this.onScroll(element.scrollTop, this.following);
@@ -45,11 +51,13 @@ export class FollowEnd {
 
   /** Scrolls to the end if following and shows or hides the jump button, before the next frame paints. */
   keep(): void {
+    this.keepPending = true;
     onNextFrame(this.keepInFrame);
   }
 
   /** What `keep` does, now (a size change is seen once per frame already, after its layout). */
   private keepNow(): void {
+    this.keepPending = false;
     if (this.following) {
       this.element.scrollTop = this.element.scrollHeight;
       this.ownTop = this.element.scrollTop;
