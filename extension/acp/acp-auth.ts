@@ -150,3 +150,29 @@ export function signInTitle(agentName: string): string {
 export function signInReasonRows(reason: string): SignInRow[] {
   return rowsOf(reason);
 }
+
+/** A row of a terminal sign-in's confirmation: an `action` row answers it, the others are its text. */
+export interface ConfirmRow {
+  label: string;
+  description?: string;
+  action?: "run" | "cancel";
+}
+
+/**
+ * A terminal sign-in's confirmation, whole, before it runs: the command line, the variables the
+ * agent sets (values whole: it chose them), the folder, and that it runs as the user outside the
+ * agent's sandbox; then Run and Cancel. The agent's text goes through `pickText` once per row.
+ */
+export function terminalConfirmRows(method: Extract<SignInMethod, { kind: "terminal" }>, cwd: string): ConfirmRow[] {
+  const agentVariables = Object.entries(method.env);
+  return [
+    { label: "Command:" },
+    ...rowsOf(commandLine(method.command, method.args)),
+    ...(agentVariables.length ? [{ label: "Set by the agent:" }, ...agentVariables.flatMap(([k, v]) => rowsOf(`${k}=${v}`))] : []),
+    { label: "In:" },
+    ...rowsOf(cwd),
+    ...rowsOf("It runs in the editor's environment, outside the agent's sandbox, with your permissions: the agent chose its arguments and variables."),
+    { label: "Run in a terminal", action: "run" },
+    { label: "Cancel", action: "cancel" },
+  ];
+}

@@ -111,6 +111,8 @@ export class AcpBridge {
   connect(stream: acp.Stream): Promise<void> {
     const app = this.clientApp();
     this.connection = app.connect(stream);
+    // The agent gone (exited, its output ended): a sign-in the user is in is closed, not left open for nobody.
+    this.connection.signal.addEventListener("abort", () => this.signIn.close(`${this.name}'s connection closed`), { once: true });
     this.ready = this.start(this.connection);
     this.ready.catch((error: unknown) => this.options.log?.(`ACP start failed: ${errorText(error)}`)); // the first command reports it
     return this.ready;
@@ -136,6 +138,8 @@ export class AcpBridge {
       this.dialogs.answer(String(frame.id), frame);
       return;
     }
+    // Abort closes a sign-in the user is in at once (at the start too: it does not wait for the session).
+    if (frame.type === "abort" || frame.type === "abort_and_prompt") this.signIn.cancel();
     void this.command(frame);
   }
 
@@ -149,6 +153,7 @@ export class AcpBridge {
   }
 
   dispose(): void {
+    this.signIn.close("the session closed");
     this.cardOutput.dispose();
     this.dialogs.cancelAll();
     this.terminals.dispose();

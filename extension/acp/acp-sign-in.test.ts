@@ -25,10 +25,14 @@ interface AgentScript {
   refusesPrompt?: () => boolean;
 }
 
-async function start(script: AgentScript, ui: SignInUi | undefined) {
+async function start(script: AgentScript, ui: SignInUi | undefined, extra: { signInEnv?: Record<string, string> } = {}) {
   const acp = (await import("@agentclientprotocol/sdk")) as typeof Acp;
   const toAgent = new TransformStream<Uint8Array, Uint8Array>();
   const toClient = new TransformStream<Uint8Array, Uint8Array>();
+  // The agent's output goes through a pipe the test can cut, as an agent's stdout ends when it exits.
+  const agentOut = new TransformStream<Uint8Array, Uint8Array>();
+  const output = new AbortController();
+  agentOut.readable.pipeTo(toClient.writable, { signal: output.signal }).catch(() => undefined);
   const seen: { initialize?: Acp.InitializeRequest; authenticate: Acp.AuthenticateRequest[]; sessionNew: number; prompts: number } = { authenticate: [], sessionNew: 0, prompts: 0 };
   acp.agent()
     .onRequest("initialize", ({ params }) => ((seen.initialize = params), { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: {}, authMethods: script.methods }))
@@ -44,7 +48,7 @@ async function start(script: AgentScript, ui: SignInUi | undefined) {
       if (script.refusesPrompt?.()) throw acp.RequestError.authRequired(undefined, "sign in to prompt");
       return { stopReason: "end_turn" as const };
     })
-    .connect(acp.ndJsonStream(toClient.writable, toAgent.readable));
+    .connect(acp.ndJsonStream(agentOut.writable, toAgent.readable));
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), "acp-sign-in-"));
   const frames: Record<string, unknown>[] = [];
   const bridge = new AcpBridge(acp, (f) => frames.push(f as Record<string, unknown>), {
@@ -53,9 +57,10 @@ async function start(script: AgentScript, ui: SignInUi | undefined) {
     files: { readTextFile: async () => "", writeTextFile: async () => undefined },
     ...(ui ? { signIn: ui } : {}),
     invocation: { command: "node", args: ["/opt/agent.js", "--acp"] },
+    ...extra,
   });
   const started = bridge.connect(acp.ndJsonStream(toAgent.writable, toClient.readable));
-  return { bridge, seen, started, frames, cleanup: () => (bridge.dispose(), fs.rmSync(cwd, { recursive: true, force: true })) };
+  return { bridge, seen, started, frames, endAgentOutput: () => output.abort(), cleanup: () => (bridge.dispose(), fs.rmSync(cwd, { recursive: true, force: true })) };
 }
 
 const noUi = (overrides: Partial<SignInUi>): SignInUi => ({
@@ -191,5 +196,132 @@ describe("ACP sign-in through the bridge (an SDK agent that needs it)", function
     } finally {
       agent.cleanup();
     }
+  });
+
+  describe("cancelled while the user signs in: the pick, the confirmation and the terminal wait close, the call fails at once", () => {
+    /** A UI whose pick (or terminal) stays open until its signal aborts; records what was closed. */
+    function openUntilClosed(kind: "pick" | "terminal") {
+      const closed: string[] = [];
+      let opened: () => void = () => undefined;
+      const open = new Promise<void>((resolve) => (opened = resolve));
+      const waitForClose = <T>(what: string, signal: AbortSignal | undefined): Promise<T> =>
+        new Promise<T>(() => {
+          opened();
+          signal?.addEventListener("abort", () => closed.push(what));
+        });
+      const ui = noUi(
+        kind === "pick"
+          ? { choose: (_n, _r, _m, signal) => waitForClose("pick", signal) }
+          : { choose: async (_n, _r, methods) => methods[0]!.id, runInTerminal: (_n, _m, signal) => waitForClose("terminal", signal) },
+      );
+      return { ui, closed, open };
+    }
+    const within = <T>(ms: number, what: string, promise: Promise<T>): Promise<T> =>
+      Promise.race([promise, new Promise<never>((_r, reject) => setTimeout(() => reject(new Error(`${what}: still waiting after ${ms} ms`)), ms))]);
+    const settled = async (frames: Record<string, unknown>[]) => {
+      for (let i = 0; i < 100 && !frames.some((f) => f.type === "agent_settled"); i++) await new Promise((r) => setTimeout(r, 10));
+      return frames.find((f) => f.type === "agent_settled");
+    };
+
+    it("Abort while the pick is open at a prompt: the pick is closed, the turn ends aborted at once, the prompt is not sent again, and the chat can prompt again", async () => {
+      const { ui, closed, open } = openUntilClosed("pick");
+      let refuse = true;
+      const agent = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => false, refusesPrompt: () => refuse }, ui);
+      try {
+        await agent.started;
+        agent.bridge.receive({ type: "prompt", id: "p", message: "hi" });
+        await within(2000, "the pick", open);
+        agent.bridge.receive({ type: "abort", id: "a" });
+        assert.deepEqual(await settled(agent.frames), { type: "agent_settled", aborted: true }, "the turn ended aborted without the user answering");
+        assert.deepEqual(closed, ["pick"]);
+        assert.equal(agent.seen.prompts, 1);
+        const abortAnswer = agent.frames.find((f) => f.type === "response" && f.id === "a");
+        assert.equal(abortAnswer?.success, true, "Abort answered");
+        refuse = false;
+        agent.frames.length = 0;
+        agent.bridge.receive({ type: "prompt", id: "p2", message: "again" });
+        assert.deepEqual(await settled(agent.frames), { type: "agent_settled" }, "idle: the next prompt runs");
+        assert.equal(agent.seen.prompts, 2);
+      } finally {
+        agent.cleanup();
+      }
+    });
+
+    it("Abort while a terminal sign-in runs: the terminal wait is closed, the turn ends aborted, nothing sent again", async () => {
+      const { ui, closed, open } = openUntilClosed("terminal");
+      const agent = await start({ methods: [{ id: "login", name: "Log in", type: "terminal", args: ["--login"] }], refuses: () => false, refusesPrompt: () => true }, ui);
+      try {
+        await agent.started;
+        agent.bridge.receive({ type: "prompt", id: "p", message: "hi" });
+        await within(2000, "the terminal", open);
+        agent.bridge.receive({ type: "abort", id: "a" });
+        assert.deepEqual(await settled(agent.frames), { type: "agent_settled", aborted: true });
+        assert.deepEqual(closed, ["terminal"]);
+        assert.equal(agent.seen.prompts, 1);
+        assert.deepEqual(agent.seen.authenticate, []);
+      } finally {
+        agent.cleanup();
+      }
+    });
+
+    it("the session closing (the bridge disposed: Stop, Restart, the window closing) while the pick is open at start: the pick is closed, the start fails saying so", async () => {
+      const { ui, closed, open } = openUntilClosed("pick");
+      const agent = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => true }, ui);
+      try {
+        await within(2000, "the pick", open);
+        agent.bridge.dispose();
+        await within(2000, "the start", assert.rejects(agent.started, /sign-in .*cancelled/i));
+        assert.deepEqual(closed, ["pick"]);
+        assert.equal(agent.seen.sessionNew, 1, "not asked again");
+      } finally {
+        agent.cleanup();
+      }
+    });
+
+    it("the agent exiting (its connection ends) while the pick is open at start: the pick is closed, the start fails", async () => {
+      const { ui, closed, open } = openUntilClosed("pick");
+      const agent = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => true }, ui);
+      try {
+        await within(2000, "the pick", open);
+        agent.endAgentOutput();
+        await within(2000, "the start", assert.rejects(agent.started));
+        assert.deepEqual(closed, ["pick"]);
+      } finally {
+        agent.cleanup();
+      }
+    });
+
+    it("Abort while the start's pick is open: the pick is closed and the start fails (the chat's Abort does not wait for the user)", async () => {
+      const { ui, closed, open } = openUntilClosed("pick");
+      const agent = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => true }, ui);
+      try {
+        await within(2000, "the pick", open);
+        agent.bridge.receive({ type: "abort", id: "a" });
+        await within(2000, "the start", assert.rejects(agent.started, /sign-in .*cancelled/i));
+        assert.deepEqual(closed, ["pick"]);
+      } finally {
+        agent.cleanup();
+      }
+    });
+
+    it("a UI that ignores the signal: the call still fails at once, and its late answer runs nothing", async () => {
+      let answer: (id: string) => void = () => undefined;
+      const ran: string[] = [];
+      const agent = await start(
+        { methods: [{ id: "login", name: "Log in", type: "terminal", args: ["--login"] }], refuses: () => true },
+        noUi({ choose: () => new Promise((resolve) => (answer = resolve)), runInTerminal: async () => (ran.push("terminal"), 0) }),
+      );
+      try {
+        for (let i = 0; i < 100 && agent.seen.sessionNew === 0; i++) await new Promise((r) => setTimeout(r, 10));
+        await new Promise((r) => setTimeout(r, 50));
+        agent.bridge.dispose();
+        await within(2000, "the start", assert.rejects(agent.started, /sign-in .*cancelled/i));
+        answer("login");
+        await new Promise((r) => setTimeout(r, 100));
+        assert.deepEqual(ran, [], "no terminal for a session that is gone");
+      } finally {
+        agent.cleanup();
+      }
+    });
   });
 });
