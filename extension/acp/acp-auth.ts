@@ -35,6 +35,18 @@ export type SignInMethod =
   | { kind: "gateway"; id: string; name: string; description: string; provider: string; variable: string }
   | { kind: "terminal"; id: string; name: string; description: string; command: string; args: string[]; env: Record<string, string> };
 
+/** A terminal sign-in as it runs: the method, and the user's own `pi.agent.env` it runs with. */
+export type TerminalSignIn = Extract<SignInMethod, { kind: "terminal" }> & { userEnv: Record<string, string> };
+
+/**
+ * The variables a terminal sign-in runs with (over the editor's environment): the user's
+ * `pi.agent.env`, as the agent itself was started, then the method's own. Never a key of
+ * SecretStorage or the gateway's token: the agent is started without them too.
+ */
+export function terminalEnvironment(method: TerminalSignIn): Record<string, string> {
+  return { ...method.userEnv, ...method.env };
+}
+
 /** How the agent was started: a spec terminal method runs it again with its own arguments added. */
 export interface AgentInvocation {
   command: string;
@@ -160,15 +172,18 @@ export interface ConfirmRow {
 
 /**
  * A terminal sign-in's confirmation, whole, before it runs: the command line, the variables the
- * agent sets (values whole: it chose them), the folder, and that it runs as the user outside the
+ * agent sets (values whole: it chose them), the names of the user's own, the folder, and that it runs as the user outside the
  * agent's sandbox; then Run and Cancel. The agent's text goes through `pickText` once per row.
  */
-export function terminalConfirmRows(method: Extract<SignInMethod, { kind: "terminal" }>, cwd: string): ConfirmRow[] {
+export function terminalConfirmRows(method: TerminalSignIn, cwd: string): ConfirmRow[] {
   const agentVariables = Object.entries(method.env);
+  // The user's own values are not shown (a proxy's password, a key they put there): their names are.
+  const userNames = Object.keys(method.userEnv);
   return [
     { label: "Command:" },
     ...rowsOf(commandLine(method.command, method.args)),
-    ...(agentVariables.length ? [{ label: "Set by the agent:" }, ...agentVariables.flatMap(([k, v]) => rowsOf(`${k}=${v}`))] : []),
+    ...(agentVariables.length ? [{ label: "Set by the agent:" }, ...agentVariables.flatMap(([k, v]) => rowsOf(`${k}=${v}${k in method.userEnv ? " (instead of your pi.agent.env's)" : ""}`))] : []),
+    ...(userNames.length ? [{ label: "Your pi.agent.env (as the agent was started; values not shown):" }, ...rowsOf(userNames.join(", "))] : []),
     { label: "In:" },
     ...rowsOf(cwd),
     ...rowsOf("It runs in the editor's environment, outside the agent's sandbox, with your permissions: the agent chose its arguments and variables."),

@@ -46,6 +46,8 @@ export interface AcpBridgeOptions {
   signIn?: SignInUi;
   /** How the agent was started: a terminal sign-in method of the spec's runs it again with its arguments. */
   invocation?: AgentInvocation;
+  /** The user's `pi.agent.env`: a terminal sign-in runs with it (and the method's own variables). */
+  signInEnv?: Readonly<Record<string, string>>;
 }
 
 /** A card shows the end of its terminal's output (the terminal keeps up to 1 MB; the editor's terminal shows it all). */
@@ -81,7 +83,7 @@ export class AcpBridge {
     const agent = () => this.connection!.agent;
     const sessionId = () => this.sessionId!;
     const name = () => this.name;
-    this.signIn = new SignIn(options.signIn, options.invocation, agent, name);
+    this.signIn = new SignIn(options.signIn, options.invocation, agent, name, options.signInEnv);
     this.choices = new SessionChoices({ agent, sessionId, name, capabilities: () => this.agentCapabilities, cwd: options.cwd, log: options.log });
     this.agentModes = new AgentModes({ agent, sessionId, name, ready: () => this.ready ?? Promise.resolve(), choices: this.choices, onModes: options.onModes });
     this.turns = new AcpTurns({

@@ -12,7 +12,7 @@ import * as path from "node:path";
 import type * as Acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
 import { AcpBridge } from "./acp-bridge";
 import type { SignInMethod } from "./acp-auth";
-import type { SignInUi } from "./acp-sign-in";
+import { terminalEnvironment, type SignInUi, type TerminalSignIn } from "./acp-sign-in";
 
 interface AgentScript {
   methods: Acp.AuthMethod[];
@@ -87,6 +87,23 @@ describe("ACP sign-in through the bridge (an SDK agent that needs it)", function
       assert.deepEqual(ran.map((m) => m.kind === "terminal" && [m.command, m.args, m.env]), [["node", ["/opt/agent.js", "--acp", "--login"], { LOGIN: "1" }]]);
       assert.deepEqual(seen.authenticate, [], "a terminal method is never passed to authenticate");
       assert.equal(seen.sessionNew, 2);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("a terminal sign-in's environment: the user's pi.agent.env, then the method's own variables (the agent's win where both set one); nothing else of ours", async () => {
+    let signedIn = false;
+    const ran: TerminalSignIn[] = [];
+    const { started, cleanup } = await start(
+      { methods: [{ id: "login", name: "Log in", type: "terminal", args: ["--login"], env: { SHARED: "agent", LOGIN: "1" } }], refuses: () => !signedIn },
+      noUi({ choose: async (_n, _r, methods) => methods[0]!.id, runInTerminal: async (_n, method) => (ran.push(method), (signedIn = true), 0) }),
+      { signInEnv: { HTTPS_PROXY: "http://proxy.example:3128", SHARED: "user" } },
+    );
+    try {
+      await started;
+      assert.deepEqual(ran.map((m) => terminalEnvironment(m)), [{ HTTPS_PROXY: "http://proxy.example:3128", SHARED: "agent", LOGIN: "1" }]);
+      assert.deepEqual(ran[0]!.userEnv, { HTTPS_PROXY: "http://proxy.example:3128", SHARED: "user" }, "shown apart from the agent's");
     } finally {
       cleanup();
     }

@@ -7,7 +7,8 @@
  * fail the call at once: nothing the user answers afterwards is run.
  */
 import type * as acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
-import { commandLine, isAuthRequired, signInMethods, type AgentInvocation, type SignInMethod } from "./acp-auth";
+import { commandLine, isAuthRequired, signInMethods, type AgentInvocation, type SignInMethod, type TerminalSignIn } from "./acp-auth";
+export { terminalEnvironment, type TerminalSignIn } from "./acp-auth";
 
 /** The editor's side (VS Code in the extension; a script in tests). */
 export interface SignInUi {
@@ -28,8 +29,6 @@ export interface SignInUi {
   runInTerminal(agentName: string, method: TerminalSignIn, signal: AbortSignal): Promise<number | undefined>;
 }
 
-export type TerminalSignIn = Extract<SignInMethod, { kind: "terminal" }>;
-
 /** Why a sign-in ended without the user's answer. */
 export class SignInCancelled extends Error {}
 
@@ -48,6 +47,8 @@ export class SignIn {
     private readonly invocation: AgentInvocation | undefined,
     private readonly agent: () => acp.ClientConnection["agent"],
     private readonly agentName: () => string,
+    /** The user's `pi.agent.env`: a terminal sign-in runs with it, as the agent was started. */
+    private readonly userEnv: Readonly<Record<string, string>> = {},
   ) {}
 
   /** The client capability: terminal methods only when the editor can run them. */
@@ -153,7 +154,7 @@ export class SignIn {
     const cancellable = { cancellationSignal: signal, stopWaitingOnCancel: true };
     switch (method.kind) {
       case "terminal": {
-        const code = await this.untilCancelled(ui.runInTerminal(name, method, signal), signal);
+        const code = await this.untilCancelled(ui.runInTerminal(name, { ...method, userEnv: { ...this.userEnv } }, signal), signal);
         if (code === undefined) return false;
         if (code !== 0) throw new Error(`Sign-in for ${name} failed: \`${commandLine(method.command, method.args)}\` exited with code ${code}.`);
         return true;

@@ -9,7 +9,7 @@
  * no extension can close.
  */
 import * as vscode from "vscode";
-import { signInReasonRows, signInRows, signInTitle, pickText, terminalConfirmRows, type SignInMethod } from "./acp-auth";
+import { signInReasonRows, signInRows, signInTitle, pickText, terminalConfirmRows, terminalEnvironment, type SignInMethod } from "./acp-auth";
 import type { SignInUi, TerminalSignIn } from "./acp-sign-in";
 
 type Row = vscode.QuickPickItem & { answer?: string };
@@ -65,7 +65,7 @@ async function runInTerminal(agentName: string, method: TerminalSignIn, cwd: str
   // The first row of text is active, not Run: a second Enter does not run the agent's command unread.
   const answer = await ask(pickText(`${agentName.slice(0, 60)} asks you to sign in by running a command`), "Read the command, then pick Run in a terminal or Cancel", rows, rows[0], signal);
   if (answer !== "run" || signal.aborted) return undefined;
-  const terminal = vscode.window.createTerminal({ name: `Sign in: ${agentName}`.slice(0, 60), shellPath: method.command, shellArgs: [...method.args], env: method.env, cwd });
+  const terminal = vscode.window.createTerminal({ name: `Sign in: ${agentName}`.slice(0, 60), shellPath: method.command, shellArgs: [...method.args], env: terminalEnvironment(method), cwd });
   terminal.show();
   return new Promise((resolve) => {
     const done = (code: number | undefined) => {

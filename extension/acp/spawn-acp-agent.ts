@@ -13,6 +13,8 @@ export interface AcpSpawnContext {
   sandboxed: boolean;
   keys: KeySource | undefined;
   gateway: AgentGateway | undefined;
+  /** The user's `pi.agent.env` (user settings): a terminal sign-in runs with it, as the agent does. */
+  agentEnv: Readonly<Record<string, string>>;
   log(message: string): void;
   onModes(): void;
 }
@@ -28,6 +30,8 @@ export async function spawnAcpAgent(launch: AgentLaunch, spawnable: { command: s
       // Sign-in: the agent's methods in a quick pick; a stored key through the model gateway, or given over ACP where the method takes one (never its environment).
       signIn: vscodeSignInUi(context.keys, context.gateway, launch.cwd),
       invocation: { command: launch.command, args: launch.args },
+      // Not launch.env: that is the whole extension host's environment; the terminal has the editor's already.
+      signInEnv: context.agentEnv,
     },
   );
   named = () => transport.bridge.name;

@@ -250,7 +250,7 @@ export class AgentSupervisor implements vscode.Disposable {
     const spawnable = spawnCommand(launch.command, launch.args, process.platform, { env: launch.env });
     const transport: AgentTransport = lifetime.add(
       launch.protocol === "acp"
-        ? await spawnAcpAgent(launch, spawnable, { sandboxed: sandboxed.launch !== resolved, keys: this.options.keys, gateway, log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() })
+        ? await spawnAcpAgent(launch, spawnable, { sandboxed: sandboxed.launch !== resolved, keys: this.options.keys, gateway, agentEnv: settings.agentEnv, log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() })
         : ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) }),
     );
     const client = lifetime.add(new RpcClient(transport, { trace: this.tracer.hook }));
