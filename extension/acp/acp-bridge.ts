@@ -22,6 +22,7 @@ import { AgentModes, type ModeChoice } from "./acp-modes";
 import type { AcpSdk } from "./sdk";
 import { SignIn, type SignInUi } from "./acp-sign-in";
 import type { AgentInvocation } from "./acp-auth";
+import type { SignOutResult } from "./acp-sign-out";
 
 export interface AcpBridgeOptions {
   cwd: string;
@@ -226,6 +227,25 @@ export class AcpBridge {
   /** What the agent says it can do with saved sessions (initialize): list them, load one (with its history). */
   get sessionSupport(): { list: boolean; load: boolean } {
     return this.choices.support();
+  }
+
+  /**
+   * Sign Out: `logout` where the agent declares `auth.logout` (the spec forbids it otherwise), and
+   * what the editor gave it this run, for the report (acp-sign-out.ts).
+   */
+  /** Whether the agent declares ACP's `logout` (initialize's agentCapabilities.auth.logout). */
+  get logoutOffered(): boolean {
+    return Boolean(this.agentCapabilities?.auth?.logout);
+  }
+
+  async signOut(): Promise<SignOutResult> {
+    await this.ready;
+    const given = this.signIn.given;
+    const result = (loggedOut: boolean): SignOutResult => ({ agentName: this.name, loggedOut, ...(given ? { given } : {}) });
+    if (!this.logoutOffered) return result(false);
+    await this.connection!.agent.request("logout", {});
+    this.signIn.given = undefined;
+    return result(true);
   }
 
   /** session/list for this folder (Resume Session's list). */

@@ -23,6 +23,8 @@ interface AgentScript {
   hang?: boolean;
   /** session/prompt: throws auth required while it answers true. */
   refusesPrompt?: () => boolean;
+  /** Declares agentCapabilities.auth.logout; `logout` runs this. */
+  logout?: () => void;
 }
 
 async function start(script: AgentScript, ui: SignInUi | undefined, extra: { signInEnv?: Record<string, string> } = {}) {
@@ -33,10 +35,11 @@ async function start(script: AgentScript, ui: SignInUi | undefined, extra: { sig
   const agentOut = new TransformStream<Uint8Array, Uint8Array>();
   const output = new AbortController();
   agentOut.readable.pipeTo(toClient.writable, { signal: output.signal }).catch(() => undefined);
-  const seen: { initialize?: Acp.InitializeRequest; authenticate: Acp.AuthenticateRequest[]; sessionNew: number; prompts: number } = { authenticate: [], sessionNew: 0, prompts: 0 };
+  const seen: { initialize?: Acp.InitializeRequest; authenticate: Acp.AuthenticateRequest[]; sessionNew: number; prompts: number; logout: number } = { authenticate: [], sessionNew: 0, prompts: 0, logout: 0 };
   acp.agent()
-    .onRequest("initialize", ({ params }) => ((seen.initialize = params), { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: {}, authMethods: script.methods }))
+    .onRequest("initialize", ({ params }) => ((seen.initialize = params), { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: script.logout ? { auth: { logout: {} } } : {}, authMethods: script.methods }))
     .onRequest("authenticate", ({ params }) => (seen.authenticate.push(params), {}))
+    .onRequest("logout", () => (seen.logout++, script.logout?.(), {}))
     .onRequest("session/new", async () => {
       seen.sessionNew++;
       if (script.hang) await new Promise(() => undefined);
@@ -338,6 +341,49 @@ describe("ACP sign-in through the bridge (an SDK agent that needs it)", function
         assert.deepEqual(ran, [], "no terminal for a session that is gone");
       } finally {
         agent.cleanup();
+      }
+    });
+  });
+
+  describe("sign-out", () => {
+    it("an agent that declares auth.logout: Sign Out sends logout; the next prompt it refuses asks to sign in again", async () => {
+      let signedIn = false;
+      let asked = 0;
+      const agent = await start(
+        { methods: [{ id: "own", name: "Own" }], refuses: () => !signedIn, refusesPrompt: () => !signedIn, logout: () => (signedIn = false) },
+        noUi({ choose: async () => (asked++, (signedIn = true), "own") }),
+      );
+      try {
+        await agent.started;
+        assert.equal(asked, 1);
+        const result = await agent.bridge.signOut();
+        assert.deepEqual(result, { agentName: "test agent", loggedOut: true, given: { kind: "agent", method: "Own" } });
+        assert.equal(agent.seen.logout, 1);
+        agent.bridge.receive({ type: "prompt", id: "p", message: "hi" });
+        for (let i = 0; i < 200 && !agent.frames.some((f) => f.type === "agent_settled"); i++) await new Promise((r) => setTimeout(r, 10));
+        assert.equal(asked, 2, "asked to sign in again");
+        assert.equal(agent.seen.prompts, 2);
+      } finally {
+        agent.cleanup();
+      }
+    });
+
+    it("an agent that does not declare it: no logout is sent (the spec forbids it); what the editor gave it this run is reported", async () => {
+      let signedIn = false;
+      const agent = await start({ methods: [{ id: "gw", name: "Gateway", _meta: { gateway: { protocol: "google" } } }], refuses: () => !signedIn }, noUi({ choose: async () => "gw", gateway: async () => ((signedIn = true), { baseUrl: "http://127.0.0.1:1/google", token: "tok" }) }));
+      try {
+        await agent.started;
+        assert.deepEqual(await agent.bridge.signOut(), { agentName: "test agent", loggedOut: false, given: { kind: "gateway", method: "Gateway", variable: "GEMINI_API_KEY" } });
+        assert.equal(agent.seen.logout, 0);
+      } finally {
+        agent.cleanup();
+      }
+      const untouched = await start({ methods: [], refuses: () => false }, undefined);
+      try {
+        await untouched.started;
+        assert.deepEqual(await untouched.bridge.signOut(), { agentName: "test agent", loggedOut: false });
+      } finally {
+        untouched.cleanup();
       }
     });
   });

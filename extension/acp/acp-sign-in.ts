@@ -9,6 +9,7 @@
 import type * as acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
 import { commandLine, isAuthRequired, signInMethods, type AgentInvocation, type SignInMethod, type TerminalSignIn } from "./acp-auth";
 export { terminalEnvironment, type TerminalSignIn } from "./acp-auth";
+import type { SignInGiven } from "./acp-sign-out";
 
 /** The editor's side (VS Code in the extension; a script in tests). */
 export interface SignInUi {
@@ -36,6 +37,8 @@ export class SignIn {
   private methods: acp.AuthMethod[] = [];
   /** The sign-in going on, aborted by cancel() and close(). */
   private current: AbortController | undefined;
+  /** What the last sign-in of this run gave the agent (Sign Out reports it). */
+  given: SignInGiven | undefined;
   /** The session is gone (the bridge disposed, the agent exited): no sign-in starts any more. */
   private closedBecause: string | undefined;
   /** The user's time in sign-in (the quick pick, a terminal login): a start's deadline does not count it. */
@@ -157,6 +160,7 @@ export class SignIn {
         const code = await this.untilCancelled(ui.runInTerminal(name, { ...method, userEnv: { ...this.userEnv } }, signal), signal);
         if (code === undefined) return false;
         if (code !== 0) throw new Error(`Sign-in for ${name} failed: \`${commandLine(method.command, method.args)}\` exited with code ${code}.`);
+        this.given = { kind: "terminal", method: method.name, command: commandLine(method.command, method.args) };
         return true;
       }
       case "api-key": {
@@ -164,6 +168,7 @@ export class SignIn {
         const key = await this.untilCancelled(ui.apiKey(method.variable), signal);
         if (!key) throw new Error(`No ${method.variable} is stored: run "Pi: Set API Key" for it, then start ${name} again.`);
         await this.untilCancelled(this.agent().request("authenticate", { methodId: method.id, _meta: { "api-key": key } }, cancellable), signal);
+        this.given = { kind: "api-key", method: method.name, variable: method.variable };
         return true;
       }
       case "gateway": {
@@ -171,10 +176,12 @@ export class SignIn {
         if (!route) throw new Error(`No ${method.variable} is stored: run "Pi: Set API Key" for it, then start ${name} again.`);
         // gemini-cli: the key in _meta["api-key"] (here the token), the base URL in _meta.gateway.
         await this.untilCancelled(this.agent().request("authenticate", { methodId: method.id, _meta: { "api-key": route.token, gateway: { baseUrl: route.baseUrl } } }, cancellable), signal);
+        this.given = { kind: "gateway", method: method.name, variable: method.variable };
         return true;
       }
       case "agent":
         await this.untilCancelled(this.agent().request("authenticate", { methodId: method.id }, cancellable), signal);
+        this.given = { kind: "agent", method: method.name };
         return true;
     }
   }

@@ -2,7 +2,8 @@ import * as fs from "node:fs";
 import * as vscode from "vscode";
 import { ProcessTransport } from "../../shared/node/process-transport";
 import { AcpTransport } from "../acp/acp-transport";
-import { protocolOf } from "../acp/known-agents";
+import { knownAgentOf, protocolOf } from "../acp/known-agents";
+import type { SignOutResult } from "../acp/acp-sign-out";
 import { spawnAcpAgent } from "../acp/spawn-acp-agent";
 import { RpcClient, type AgentCapabilities } from "../../shared/rpc";
 import type { AgentStatus } from "../../shared/webview-protocol";
@@ -31,6 +32,15 @@ export interface AgentModes {
 }
 
 /** An ACP agent's saved sessions (session/list, session/load), where it declares them. */
+export interface AcpSignOut {
+  agentName: string;
+  /** It declares ACP's logout; without it nothing is sent and the report says what stays. */
+  logoutOffered: boolean;
+  /** What it records of a sign-in in its own files (known agents). */
+  record?: string;
+  signOut(): Promise<SignOutResult>;
+}
+
 export interface AgentSessions {
   agentName: string;
   canList: boolean;
@@ -167,6 +177,15 @@ export class AgentSupervisor implements vscode.Disposable {
   get acpAgentName(): string | undefined {
     const transport = this.current?.transport;
     return transport instanceof AcpTransport ? transport.bridge.name : undefined;
+  }
+
+  /** The running ACP agent's sign-out (Pi: Sign Out of ACP Agent), or undefined for Pi agents. */
+  get acpSignOut(): AcpSignOut | undefined {
+    const transport = this.current?.transport;
+    if (!(transport instanceof AcpTransport)) return undefined;
+    const { bridge } = transport;
+    const record = knownAgentOf(settings.agentCommand, settings.agentArgs)?.signInRecord;
+    return { agentName: bridge.name, logoutOffered: bridge.logoutOffered, ...(record ? { record } : {}), signOut: () => bridge.signOut() };
   }
 
   /** The running ACP agent's saved sessions (Resume Session), or undefined for Pi agents. */
