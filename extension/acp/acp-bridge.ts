@@ -94,6 +94,7 @@ export class AcpBridge {
       flushOutput: () => this.cardOutput.flush(),
       killTerminals: () => this.terminals.killAll(),
       cancelQuestions: () => this.dialogs.cancelAll(),
+      cancelSignIn: () => this.signIn.cancel(),
       signedIn: (call) => this.signIn.around(call),
     });
     this.files = new FileRequests(options, () => this.name);

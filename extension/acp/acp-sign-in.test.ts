@@ -267,6 +267,26 @@ describe("ACP sign-in through the bridge (an SDK agent that needs it)", function
       }
     });
 
+    it("New Session while the pick is open at a prompt: the pick is closed, the turn ends aborted, the new session opens", async () => {
+      const { ui, closed, open } = openUntilClosed("pick");
+      const agent = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => false, refusesPrompt: () => true }, ui);
+      try {
+        await agent.started;
+        agent.bridge.receive({ type: "prompt", id: "p", message: "hi" });
+        await within(2000, "the pick", open);
+        agent.bridge.receive({ type: "new_session", id: "n" });
+        await within(2000, "New Session", (async () => {
+          while (!agent.frames.some((f) => f.type === "response" && f.id === "n")) await new Promise((r) => setTimeout(r, 10));
+        })());
+        assert.equal(agent.frames.find((f) => f.type === "response" && f.id === "n")?.success, true);
+        assert.deepEqual(agent.frames.find((f) => f.type === "agent_settled"), { type: "agent_settled", aborted: true });
+        assert.deepEqual(closed, ["pick"]);
+        assert.equal(agent.seen.sessionNew, 2);
+      } finally {
+        agent.cleanup();
+      }
+    });
+
     it("Abort while a terminal sign-in runs: the terminal wait is closed, the turn ends aborted, nothing sent again", async () => {
       const { ui, closed, open } = openUntilClosed("terminal");
       const agent = await start({ methods: [{ id: "login", name: "Log in", type: "terminal", args: ["--login"] }], refuses: () => false, refusesPrompt: () => true }, ui);

@@ -29,6 +29,8 @@ export interface TurnContext {
   flushOutput(): void;
   killTerminals(): void;
   cancelQuestions(): void;
+  /** Closes a sign-in the user is in (its call fails at once: acp-sign-in.ts). */
+  cancelSignIn(): void;
   /** The call, and after "authentication required" and a sign-in, once more (acp-sign-in.ts). */
   signedIn<T>(call: () => Promise<T>): Promise<T>;
 }
@@ -68,8 +70,10 @@ export class AcpTurns {
     return cleared;
   }
 
-  /** session/cancel; open questions are answered "cancelled"; commands are killed; resolves when the turn has ended. */
+  /** session/cancel; open questions are answered "cancelled", a sign-in closed; commands are killed; resolves when the turn has ended. */
   async abort(): Promise<void> {
+    // Also with no turn: a sign-in of Resume Session's load, say, is not left waiting for the user.
+    this.context.cancelSignIn();
     const run = this.run;
     if (!run) return;
     this.cancelled = true;

@@ -301,7 +301,8 @@ export class AgentSupervisor implements vscode.Disposable {
       entry.stopping = true;
       lifetime.dispose();
       if (this.current === entry) this.current = undefined;
-      this.agent.setStatus("crashed");
+      // Stopped while it started (Stop, Restart): stopped, not crashed.
+      if (!entry.stopping) this.agent.setStatus("crashed");
       if (recovery) this.agent.keepRecovery(recovery);
       throw new Error(`The agent did not start (${launch.label}): ${message}`);
     }
@@ -371,7 +372,11 @@ export class AgentSupervisor implements vscode.Disposable {
   async restart(): Promise<RpcClient> {
     this.policy.reset();
     const recovery: Recovery | undefined = this.current?.ready ? this.agent.recoveryPoint() : this.agent.takeRecovery();
-    await this.starting?.catch(() => undefined); // a failed start has reported itself; this only waits it out
+    // A start waiting for the user (an ACP agent's sign-in) is stopped, which closes its pick, not
+    // waited for; then what it started meanwhile is stopped too. A failed start has reported itself.
+    const starting = this.starting;
+    await this.stop();
+    await starting?.catch(() => undefined);
     await this.stop();
     if (recovery) this.agent.keepRecovery(recovery);
     return this.ensureStarted();
