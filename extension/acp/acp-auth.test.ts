@@ -99,4 +99,12 @@ describe("ACP sign-in: methods and the quick pick's rows", () => {
     assert.deepEqual(rows.filter((r) => r.action).map((r) => [r.label, r.action]), [["Run in a terminal", "run"], ["Cancel", "cancel"]]);
     assert.equal(rows[2]!.action, undefined, "then text: Enter on it runs nothing (the pick makes it the active row)");
   });
+
+  it("a terminal method's variables: only names an environment can hold (no `=`, newline or empty name that would show one variable and set another)", () => {
+    const env = { "A=B": "x", OK_1: "y", "bad\nname": "z", "": "e", "1ST": "d", "LD_PRELOAD": "/tmp/x.so" };
+    const [spec] = signInMethods([{ id: "t", name: "t", type: "terminal", env }], { command: "agent", args: [] });
+    assert.deepEqual(spec && spec.kind === "terminal" && spec.env, { OK_1: "y", LD_PRELOAD: "/tmp/x.so" });
+    const [meta] = signInMethods([{ id: "m", name: "m", _meta: { "terminal-auth": { command: "login", env } } }], undefined);
+    assert.deepEqual(meta && meta.kind === "terminal" && meta.env, { OK_1: "y", LD_PRELOAD: "/tmp/x.so" });
+  });
 });

@@ -53,8 +53,12 @@ export interface AgentInvocation {
   args: readonly string[];
 }
 
-const stringRecord = (value: unknown): Record<string, string> =>
-  value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string")) : {};
+/**
+ * Variables as an environment holds them: string values under names of letters, digits and `_`
+ * (a name with `=` or a newline would show as one variable and set another).
+ */
+export const environmentVariables = (value: unknown): Record<string, string> =>
+  value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(e[0]))) : {};
 const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
 
 /** What the editor can do for each method the agent offers (a terminal method only when it can run one). */
@@ -64,11 +68,11 @@ export function signInMethods(methods: readonly acp.AuthMethod[], invocation: Ag
     const meta = method._meta && typeof method._meta === "object" ? (method._meta as Record<string, unknown>) : {};
     if ("type" in method && method.type === "terminal") {
       if (!invocation) return [];
-      return [{ ...base, kind: "terminal", command: invocation.command, args: [...invocation.args, ...stringList(method.args)], env: stringRecord(method.env) }];
+      return [{ ...base, kind: "terminal", command: invocation.command, args: [...invocation.args, ...stringList(method.args)], env: environmentVariables(method.env) }];
     }
     const terminalAuth = meta["terminal-auth"] as { command?: unknown; args?: unknown; env?: unknown } | undefined;
     if (terminalAuth && typeof terminalAuth === "object" && typeof terminalAuth.command === "string" && terminalAuth.command) {
-      return [{ ...base, kind: "terminal", command: terminalAuth.command, args: stringList(terminalAuth.args), env: stringRecord(terminalAuth.env) }];
+      return [{ ...base, kind: "terminal", command: terminalAuth.command, args: stringList(terminalAuth.args), env: environmentVariables(terminalAuth.env) }];
     }
     const gateway = meta.gateway as { protocol?: unknown } | undefined;
     const routed = gateway && typeof gateway === "object" ? builtInProviders.find((p) => p.provider === gateway.protocol) : undefined;

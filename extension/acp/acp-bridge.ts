@@ -95,7 +95,7 @@ export class AcpBridge {
       killTerminals: () => this.terminals.killAll(),
       cancelQuestions: () => this.dialogs.cancelAll(),
       cancelSignIn: () => this.signIn.cancel(),
-      signedIn: (call) => this.signIn.around(call),
+      signedIn: (call, aborted) => this.signIn.around(call, aborted),
     });
     this.files = new FileRequests(options, () => this.name);
     this.terminals = new AcpTerminals(options.cwd, {

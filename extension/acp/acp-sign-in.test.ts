@@ -25,6 +25,8 @@ interface AgentScript {
   refusesPrompt?: () => boolean;
   /** Declares agentCapabilities.auth.logout; `logout` runs this. */
   logout?: () => void;
+  /** session/prompt: waits for session/cancel, then throws auth required. */
+  refusesAfterCancel?: boolean;
 }
 
 async function start(script: AgentScript, ui: SignInUi | undefined, extra: { signInEnv?: Record<string, string> } = {}) {
@@ -35,6 +37,8 @@ async function start(script: AgentScript, ui: SignInUi | undefined, extra: { sig
   const agentOut = new TransformStream<Uint8Array, Uint8Array>();
   const output = new AbortController();
   agentOut.readable.pipeTo(toClient.writable, { signal: output.signal }).catch(() => undefined);
+  let cancelled: () => void = () => undefined;
+  const cancel = new Promise<void>((resolve) => (cancelled = resolve));
   const seen: { initialize?: Acp.InitializeRequest; authenticate: Acp.AuthenticateRequest[]; sessionNew: number; prompts: number; logout: number } = { authenticate: [], sessionNew: 0, prompts: 0, logout: 0 };
   acp.agent()
     .onRequest("initialize", ({ params }) => ((seen.initialize = params), { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: script.logout ? { auth: { logout: {} } } : {}, authMethods: script.methods }))
@@ -46,8 +50,13 @@ async function start(script: AgentScript, ui: SignInUi | undefined, extra: { sig
       if (script.refuses()) throw script.error ? script.error(acp) : acp.RequestError.authRequired(undefined, "sign in first");
       return { sessionId: "s1" };
     })
-    .onRequest("session/prompt", () => {
+    .onNotification("session/cancel", () => cancelled())
+    .onRequest("session/prompt", async () => {
       seen.prompts++;
+      if (script.refusesAfterCancel) {
+        await cancel;
+        throw acp.RequestError.authRequired(undefined, "sign in to prompt");
+      }
       if (script.refusesPrompt?.()) throw acp.RequestError.authRequired(undefined, "sign in to prompt");
       return { stopReason: "end_turn" as const };
     })
@@ -282,6 +291,22 @@ describe("ACP sign-in through the bridge (an SDK agent that needs it)", function
         assert.deepEqual(agent.frames.find((f) => f.type === "agent_settled"), { type: "agent_settled", aborted: true });
         assert.deepEqual(closed, ["pick"]);
         assert.equal(agent.seen.sessionNew, 2);
+      } finally {
+        agent.cleanup();
+      }
+    });
+
+    it("Abort before the agent says sign in is required (its prompt refused after the cancel): no pick opens, the turn ends aborted", async () => {
+      let asked = 0;
+      const agent = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => false, refusesAfterCancel: true }, noUi({ choose: async () => (asked++, "own") }));
+      try {
+        await agent.started;
+        agent.bridge.receive({ type: "prompt", id: "p", message: "hi" });
+        for (let i = 0; i < 100 && agent.seen.prompts === 0; i++) await new Promise((r) => setTimeout(r, 10));
+        agent.bridge.receive({ type: "abort", id: "a" });
+        assert.deepEqual(await settled(agent.frames), { type: "agent_settled", aborted: true });
+        assert.equal(asked, 0, "no sign-in for a turn the user aborted");
+        assert.equal(agent.seen.prompts, 1);
       } finally {
         agent.cleanup();
       }

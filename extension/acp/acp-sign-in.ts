@@ -7,7 +7,7 @@
  * fail the call at once: nothing the user answers afterwards is run.
  */
 import type * as acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
-import { commandLine, isAuthRequired, signInMethods, type AgentInvocation, type SignInMethod, type TerminalSignIn } from "./acp-auth";
+import { commandLine, environmentVariables, isAuthRequired, signInMethods, type AgentInvocation, type SignInMethod, type TerminalSignIn } from "./acp-auth";
 export { terminalEnvironment, type TerminalSignIn } from "./acp-auth";
 import type { SignInGiven } from "./acp-sign-out";
 
@@ -64,12 +64,16 @@ export class SignIn {
     this.methods = [...(methods ?? [])];
   }
 
-  /** `call`, and after "authentication required" and a sign-in the user chose, `call` once more. */
-  async around<T>(call: () => Promise<T>): Promise<T> {
+  /**
+   * `call`, and after "authentication required" and a sign-in the user chose, `call` once more.
+   * `aborted`: the call's own cancellation (a prompt's Abort may come before the agent's refusal):
+   * then no sign-in is asked for, the refusal stands.
+   */
+  async around<T>(call: () => Promise<T>, aborted: () => boolean = () => false): Promise<T> {
     try {
       return await call();
     } catch (error) {
-      if (!isAuthRequired(error) || !this.ui || this.methods.length === 0) throw error;
+      if (!isAuthRequired(error) || !this.ui || this.methods.length === 0 || aborted()) throw error;
       if (this.closedBecause) throw this.cancelled(this.closedBecause);
       const controller = new AbortController();
       this.current?.abort(); // one sign-in at a time: an older one no longer counts
@@ -157,7 +161,7 @@ export class SignIn {
     const cancellable = { cancellationSignal: signal, stopWaitingOnCancel: true };
     switch (method.kind) {
       case "terminal": {
-        const code = await this.untilCancelled(ui.runInTerminal(name, { ...method, userEnv: { ...this.userEnv } }, signal), signal);
+        const code = await this.untilCancelled(ui.runInTerminal(name, { ...method, userEnv: environmentVariables(this.userEnv) }, signal), signal);
         if (code === undefined) return false;
         if (code !== 0) throw new Error(`Sign-in for ${name} failed: \`${commandLine(method.command, method.args)}\` exited with code ${code}.`);
         this.given = { kind: "terminal", method: method.name, command: commandLine(method.command, method.args) };
