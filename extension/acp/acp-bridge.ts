@@ -230,23 +230,15 @@ export class AcpBridge {
     return this.choices.support();
   }
 
-  /**
-   * Sign Out: `logout` where the agent declares `auth.logout` (the spec forbids it otherwise), and
-   * what the editor gave it this run, for the report (acp-sign-out.ts).
-   */
   /** Whether the agent declares ACP's `logout` (initialize's agentCapabilities.auth.logout). */
   get logoutOffered(): boolean {
     return Boolean(this.agentCapabilities?.auth?.logout);
   }
 
+  /** Sign Out (acp-sign-in.ts): `logout` where the agent declares it, and what the editor gave it this run. */
   async signOut(): Promise<SignOutResult> {
     await this.ready;
-    const given = this.signIn.given;
-    const result = (loggedOut: boolean): SignOutResult => ({ agentName: this.name, loggedOut, ...(given ? { given } : {}) });
-    if (!this.logoutOffered) return result(false);
-    await this.connection!.agent.request("logout", {});
-    this.signIn.given = undefined;
-    return result(true);
+    return this.signIn.signOut(this.logoutOffered);
   }
 
   /** session/list for this folder (Resume Session's list). */

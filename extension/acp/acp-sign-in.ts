@@ -9,7 +9,7 @@
 import type * as acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
 import { commandLine, environmentVariables, isAuthRequired, signInMethods, type AgentInvocation, type SignInMethod, type TerminalSignIn } from "./acp-auth";
 export { terminalEnvironment, type TerminalSignIn } from "./acp-auth";
-import type { SignInGiven } from "./acp-sign-out";
+import type { SignInGiven, SignOutResult } from "./acp-sign-out";
 
 /** The editor's side (VS Code in the extension; a script in tests). */
 export interface SignInUi {
@@ -88,6 +88,19 @@ export class SignIn {
       }
       return call();
     }
+  }
+
+  /**
+   * `logout` where the agent declares it (`offered`: the spec forbids it otherwise), and what the
+   * editor gave the agent this run, for the report (acp-sign-out.ts).
+   */
+  async signOut(offered: boolean): Promise<SignOutResult> {
+    const given = this.given;
+    const result = (loggedOut: boolean): SignOutResult => ({ agentName: this.agentName(), loggedOut, ...(given ? { given } : {}) });
+    if (!offered) return result(false);
+    await this.agent().request("logout", {});
+    this.given = undefined;
+    return result(true);
   }
 
   /** Abort: the sign-in going on, if any, is closed and its call fails. */
