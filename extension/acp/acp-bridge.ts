@@ -230,6 +230,11 @@ export class AcpBridge {
     return this.choices.support();
   }
 
+  /** Whether the user is signing in to this agent now (its pick, confirmation or terminal is open). */
+  get signingIn(): boolean {
+    return this.signIn.asking;
+  }
+
   /** Whether the agent declares ACP's `logout` (initialize's agentCapabilities.auth.logout). */
   get logoutOffered(): boolean {
     return Boolean(this.agentCapabilities?.auth?.logout);

@@ -372,11 +372,11 @@ export class AgentSupervisor implements vscode.Disposable {
   async restart(): Promise<RpcClient> {
     this.policy.reset();
     const recovery: Recovery | undefined = this.current?.ready ? this.agent.recoveryPoint() : this.agent.takeRecovery();
-    // A start waiting for the user (an ACP agent's sign-in) is stopped, which closes its pick, not
-    // waited for; then what it started meanwhile is stopped too. A failed start has reported itself.
-    const starting = this.starting;
-    await this.stop();
-    await starting?.catch(() => undefined);
+    // A start waiting for the user's sign-in (an ACP agent) is stopped, which closes its pick,
+    // rather than waited for; any other start is waited out. A failed start has reported itself.
+    const transport = this.current?.transport;
+    if (this.current && !this.current.ready && transport instanceof AcpTransport && transport.bridge.signingIn) await this.stop();
+    await this.starting?.catch(() => undefined);
     await this.stop();
     if (recovery) this.agent.keepRecovery(recovery);
     return this.ensureStarted();
