@@ -20,7 +20,7 @@ import { Coalescer } from "./coalescer";
 import { AcpTurns, errorText } from "./acp-turns";
 import { AgentModes, type ModeChoice } from "./acp-modes";
 import type { AcpSdk } from "./sdk";
-import { SignIn, type SignInUi } from "./acp-sign-in";
+import { SignIn, type SignInMemory, type SignInUi } from "./acp-sign-in";
 import type { AgentInvocation } from "./acp-auth";
 import type { SignOutResult } from "./acp-sign-out";
 
@@ -49,6 +49,8 @@ export interface AcpBridgeOptions {
   invocation?: AgentInvocation;
   /** The user's `pi.agent.env`: a terminal sign-in runs with it (and the method's own variables). */
   signInEnv?: Readonly<Record<string, string>>;
+  /** The gateway sign-in chosen for an agent, made again at its next start. */
+  signInMemory?: SignInMemory;
 }
 
 /** A card shows the end of its terminal's output (the terminal keeps up to 1 MB; the editor's terminal shows it all). */
@@ -84,7 +86,7 @@ export class AcpBridge {
     const agent = () => this.connection!.agent;
     const sessionId = () => this.sessionId!;
     const name = () => this.name;
-    this.signIn = new SignIn(options.signIn, options.invocation, agent, name, options.signInEnv);
+    this.signIn = new SignIn(options.signIn, options.invocation, agent, name, options.signInEnv, options.signInMemory);
     this.choices = new SessionChoices({ agent, sessionId, name, capabilities: () => this.agentCapabilities, cwd: options.cwd, log: options.log });
     this.agentModes = new AgentModes({ agent, sessionId, name, ready: () => this.ready ?? Promise.resolve(), choices: this.choices, onModes: options.onModes });
     this.turns = new AcpTurns({
@@ -211,6 +213,7 @@ export class AcpBridge {
     this.agentInfo = init.agentInfo ?? undefined;
     this.agentCapabilities = init.agentCapabilities;
     this.signIn.offered(init.authMethods);
+    await this.signIn.resume();
     await this.newSession(connection);
   }
 

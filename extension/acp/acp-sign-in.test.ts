@@ -12,7 +12,7 @@ import * as path from "node:path";
 import type * as Acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
 import { AcpBridge } from "./acp-bridge";
 import type { SignInMethod } from "./acp-auth";
-import { terminalEnvironment, type SignInUi, type TerminalSignIn } from "./acp-sign-in";
+import { terminalEnvironment, type SignInMemory, type SignInUi, type TerminalSignIn } from "./acp-sign-in";
 
 interface AgentScript {
   methods: Acp.AuthMethod[];
@@ -29,7 +29,7 @@ interface AgentScript {
   refusesAfterCancel?: boolean;
 }
 
-async function start(script: AgentScript, ui: SignInUi | undefined, extra: { signInEnv?: Record<string, string> } = {}) {
+async function start(script: AgentScript, ui: SignInUi | undefined, extra: { signInEnv?: Record<string, string>; signInMemory?: SignInMemory } = {}) {
   const acp = (await import("@agentclientprotocol/sdk")) as typeof Acp;
   const toAgent = new TransformStream<Uint8Array, Uint8Array>();
   const toClient = new TransformStream<Uint8Array, Uint8Array>();
@@ -388,6 +388,33 @@ describe("ACP sign-in through the bridge (an SDK agent that needs it)", function
         agent.cleanup();
       }
     });
+  });
+
+  it("a gateway sign-in is remembered: the agent's next start is signed in through the gateway before session/new, without asking (gemini records the choice and does not ask again); signed out, it is forgotten", async () => {
+    const memory = new Map<string, string>();
+    const signInMemory: SignInMemory = { chosen: (agent) => memory.get(agent), remember: (agent, methodId) => void (methodId ? memory.set(agent, methodId) : memory.delete(agent)) };
+    let recorded = false; // the agent's own record of the method chosen (gemini's settings.json), across its processes
+    const methods = [{ id: "gateway", name: "Gateway", _meta: { gateway: { protocol: "google" } } }];
+    const route = { baseUrl: "http://127.0.0.1:1/google", token: "tok" };
+    let asked = 0;
+    const ui = noUi({ choose: async () => (asked++, "gateway"), gateway: async () => ((recorded = true), route) });
+    const first = await start({ methods, refuses: () => !recorded }, ui, { signInMemory });
+    try {
+      await first.started;
+      assert.equal(asked, 1);
+    } finally {
+      first.cleanup();
+    }
+    const second = await start({ methods, refuses: () => !recorded }, ui, { signInMemory });
+    try {
+      await second.started;
+      assert.equal(asked, 1, "not asked again");
+      assert.deepEqual(second.seen.authenticate, [{ methodId: "gateway", _meta: { "api-key": "tok", gateway: { baseUrl: route.baseUrl } } }], "the new process got the gateway's address and token");
+      assert.equal((await second.bridge.signOut()).given?.kind, "gateway");
+      assert.equal(memory.size, 0, "forgotten at sign-out");
+    } finally {
+      second.cleanup();
+    }
   });
 
   describe("sign-out", () => {

@@ -30,6 +30,16 @@ export interface SignInUi {
   runInTerminal(agentName: string, method: TerminalSignIn, signal: AbortSignal): Promise<number | undefined>;
 }
 
+/**
+ * The gateway sign-in the user chose for an agent, by its name, kept across its starts (the
+ * editor's globalState): gemini-cli records the method chosen and does not ask again, but a new
+ * process holds no gateway address, so the editor signs it in again at start, without asking.
+ */
+export interface SignInMemory {
+  chosen(agent: string): string | undefined;
+  remember(agent: string, methodId: string | undefined): void | PromiseLike<void>;
+}
+
 /** Why a sign-in ended without the user's answer. */
 export class SignInCancelled extends Error {}
 
@@ -52,7 +62,33 @@ export class SignIn {
     private readonly agentName: () => string,
     /** The user's `pi.agent.env`: a terminal sign-in runs with it, as the agent was started. */
     private readonly userEnv: Readonly<Record<string, string>> = {},
+    private readonly memory?: SignInMemory,
   ) {}
+
+  /**
+   * At start, before the first session call: the gateway sign-in the user chose for this agent
+   * before is made again, without asking (its address and this run's token; never the key). A
+   * failure forgets it: the agent then asks, or says why.
+   */
+  async resume(): Promise<void> {
+    const name = this.agentName();
+    const chosen = this.memory?.chosen(name);
+    if (!chosen || !this.ui || this.closedBecause) return;
+    const method = signInMethods(this.methods, this.invocation).find((m) => m.id === chosen);
+    const route = method?.kind === "gateway" ? await this.ui.gateway(method.variable) : undefined;
+    if (method?.kind !== "gateway" || !route) return;
+    try {
+      await this.authenticateThroughGateway(method, route);
+    } catch {
+      await this.memory?.remember(name, undefined);
+    }
+  }
+
+  private async authenticateThroughGateway(method: Extract<SignInMethod, { kind: "gateway" }>, route: { baseUrl: string; token: string }, options?: { cancellationSignal: AbortSignal; stopWaitingOnCancel: boolean }): Promise<void> {
+    // gemini-cli: the key in _meta["api-key"] (here the token), the base URL in _meta.gateway.
+    await this.agent().request("authenticate", { methodId: method.id, _meta: { "api-key": route.token, gateway: { baseUrl: route.baseUrl } } }, options);
+    this.given = { kind: "gateway", method: method.name, variable: method.variable };
+  }
 
   /** The client capability: terminal methods only when the editor can run them. */
   get capability(): { terminal: boolean } {
@@ -97,6 +133,8 @@ export class SignIn {
   async signOut(offered: boolean): Promise<SignOutResult> {
     const given = this.given;
     const result = (loggedOut: boolean): SignOutResult => ({ agentName: this.agentName(), loggedOut, ...(given ? { given } : {}) });
+    // The editor no longer signs it in at start.
+    await this.memory?.remember(this.agentName(), undefined);
     if (!offered) return result(false);
     await this.agent().request("logout", {});
     this.given = undefined;
@@ -178,6 +216,7 @@ export class SignIn {
         if (code === undefined) return false;
         if (code !== 0) throw new Error(`Sign-in for ${name} failed: \`${commandLine(method.command, method.args)}\` exited with code ${code}.`);
         this.given = { kind: "terminal", method: method.name, command: commandLine(method.command, method.args) };
+        await this.memory?.remember(name, undefined);
         return true;
       }
       case "api-key": {
@@ -186,19 +225,20 @@ export class SignIn {
         if (!key) throw new Error(`No ${method.variable} is stored: run "Pi: Set API Key" for it, then start ${name} again.`);
         await this.untilCancelled(this.agent().request("authenticate", { methodId: method.id, _meta: { "api-key": key } }, cancellable), signal);
         this.given = { kind: "api-key", method: method.name, variable: method.variable };
+        await this.memory?.remember(name, undefined);
         return true;
       }
       case "gateway": {
         const route = await this.untilCancelled(ui.gateway(method.variable), signal);
         if (!route) throw new Error(`No ${method.variable} is stored: run "Pi: Set API Key" for it, then start ${name} again.`);
-        // gemini-cli: the key in _meta["api-key"] (here the token), the base URL in _meta.gateway.
-        await this.untilCancelled(this.agent().request("authenticate", { methodId: method.id, _meta: { "api-key": route.token, gateway: { baseUrl: route.baseUrl } } }, cancellable), signal);
-        this.given = { kind: "gateway", method: method.name, variable: method.variable };
+        await this.untilCancelled(this.authenticateThroughGateway(method, route, cancellable), signal);
+        await this.memory?.remember(name, method.id);
         return true;
       }
       case "agent":
         await this.untilCancelled(this.agent().request("authenticate", { methodId: method.id }, cancellable), signal);
         this.given = { kind: "agent", method: method.name };
+        await this.memory?.remember(name, undefined);
         return true;
     }
   }

@@ -31,7 +31,7 @@ export function signOutReport(result: SignOutResult, agentRecord?: string): { me
   const name = text(result.agentName);
   const given = result.given;
   const held = given?.kind === "gateway"
-    ? `This run ${name} holds a token of Pi's model gateway (never your key): Restart Agent ends it (each start has a new one). Your ${given.variable} stays in the editor's secret storage: Pi: Set API Key changes or removes it.`
+    ? `This run ${name} holds a token of Pi's model gateway (never your key): Restart Agent ends it (each start has a new one), and the editor no longer signs it in through the gateway when it starts. Your ${given.variable} stays in the editor's secret storage: Pi: Set API Key changes or removes it.`
     : given?.kind === "api-key"
       ? `This run ${name} holds your stored ${given.variable} in memory (given over ACP when you picked "${text(given.method)}"): Restart Agent ends that. Pi: Set API Key changes or removes the stored key.`
       : undefined;

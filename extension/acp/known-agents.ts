@@ -35,7 +35,7 @@ export const knownAcpAgents: readonly KnownAcpAgent[] = [
     install: "npm install -g @google/gemini-cli",
     detail: "asks before writes and commands; reads and writes through the editor (review, checkpoints)",
     stateDirs: [".gemini"],
-    signInRecord: "Gemini CLI records the sign-in method chosen in ~/.gemini/settings.json (security.auth.selectedType)",
+    signInRecord: "Gemini CLI records the sign-in method chosen in ~/.gemini/settings.json (security.auth.selectedType) and does not ask again while it is set: change it there, or in gemini's own /auth, to be asked",
     matches: (base, args) => base === "gemini" && (args.includes("--acp") || args.includes("--experimental-acp")),
   },
   {

@@ -7,6 +7,7 @@ import type { AgentGateway, KeySource } from "../gateway/agent-gateway";
 import { AcpTransport } from "./acp-transport";
 import { AcpEditorServices } from "./editor-services";
 import { vscodeSignInUi } from "./sign-in-ui";
+import type { SignInMemory } from "./acp-sign-in";
 
 export interface AcpSpawnContext {
   /** Whether the launch runs inside our sandbox. */
@@ -15,6 +16,8 @@ export interface AcpSpawnContext {
   gateway: AgentGateway | undefined;
   /** The user's `pi.agent.env` (user settings): a terminal sign-in runs with it, as the agent does. */
   agentEnv: Readonly<Record<string, string>>;
+  /** The gateway sign-in chosen for an agent, made again at its next start. */
+  signInMemory?: SignInMemory;
   log(message: string): void;
   onModes(): void;
 }
@@ -32,6 +35,7 @@ export async function spawnAcpAgent(launch: AgentLaunch, spawnable: { command: s
       invocation: { command: launch.command, args: launch.args },
       // Not launch.env: that is the whole extension host's environment; the terminal has the editor's already.
       signInEnv: context.agentEnv,
+      ...(context.signInMemory ? { signInMemory: context.signInMemory } : {}),
     },
   );
   named = () => transport.bridge.name;

@@ -26,7 +26,8 @@ export function registerAcpSignOutCommand(ctx: CommandContext): vscode.Disposabl
     try {
       const report = signOutReport(await target.signOut(), target.record);
       const restart = "Restart Agent";
-      const choice = await vscode.window.showInformationMessage(report.message, { modal: true, ...(report.detail ? { detail: report.detail } : {}) }, ...(report.restart ? [restart] : []));
+      // A notification, not a modal: it informs, and Restart Agent stays at hand.
+      const choice = await vscode.window.showInformationMessage([report.message, report.detail].filter(Boolean).join(" ").replace(/\n+/g, " "), ...(report.restart ? [restart] : []));
       if (choice === restart) await vscode.commands.executeCommand("pi.restartAgent");
     } catch (error) {
       ctx.log.warn(`Signing out of ${target.agentName} failed: ${errorText(error)}`);

@@ -4,6 +4,7 @@ import { ProcessTransport } from "../../shared/node/process-transport";
 import { AcpTransport } from "../acp/acp-transport";
 import { knownAgentOf, protocolOf } from "../acp/known-agents";
 import type { SignOutResult } from "../acp/acp-sign-out";
+import type { SignInMemory } from "../acp/acp-sign-in";
 import { spawnAcpAgent } from "../acp/spawn-acp-agent";
 import { RpcClient, type AgentCapabilities } from "../../shared/rpc";
 import type { AgentStatus } from "../../shared/webview-protocol";
@@ -60,6 +61,8 @@ export interface SupervisorOptions {
   trust?: WorkspaceTrust;
   /** API keys (SecretStorage): served to the agent through a model gateway of its own, never given. */
   keys?: KeySource;
+  /** The ACP agents signed in through the model gateway: signed in again at their next start. */
+  acpSignIns?: SignInMemory;
   restartPolicy?: RestartPolicyOptions;
   /** Where the agent runs (a git worktree of its own); default the first workspace folder. */
   cwd?: string;
@@ -269,7 +272,7 @@ export class AgentSupervisor implements vscode.Disposable {
     const spawnable = spawnCommand(launch.command, launch.args, process.platform, { env: launch.env });
     const transport: AgentTransport = lifetime.add(
       launch.protocol === "acp"
-        ? await spawnAcpAgent(launch, spawnable, { sandboxed: sandboxed.launch !== resolved, keys: this.options.keys, gateway, agentEnv: settings.agentEnv, log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() })
+        ? await spawnAcpAgent(launch, spawnable, { sandboxed: sandboxed.launch !== resolved, keys: this.options.keys, gateway, agentEnv: settings.agentEnv, ...(this.options.acpSignIns ? { signInMemory: this.options.acpSignIns } : {}), log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() })
         : ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) }),
     );
     const client = lifetime.add(new RpcClient(transport, { trace: this.tracer.hook }));

@@ -99,6 +99,39 @@ describe("ACP sign-in in the editor: the agent's methods in the quick pick", fun
       const pid = api!.supervisor.pid!;
       assert.ok(!fs.readFileSync(`/proc/${pid}/environ`).includes(KEY), "the key is not in gemini's environment");
     });
+
+    it("the gateway sign-in is remembered: a restarted gemini is signed in again without asking (it records its choice and asks no more)", async () => {
+      const first = api!.supervisor.pid;
+      await api!.supervisor.restart();
+      assert.notEqual(api!.supervisor.pid, first);
+      const generate = () => google.requests.filter((r) => r.path.includes("generateContent"));
+      const before = generate().length;
+      await vscode.commands.executeCommand("pi.sendPrompt", "hello again");
+      await settled({ api: api! });
+      await eventually("gemini's model request through the gateway", () => generate().length > before || undefined, 30_000);
+      for (const request of generate().slice(before)) assert.equal(request.headers["x-goog-api-key"], KEY, "the gateway put the stored key on it");
+    });
+
+    it("Pi: Sign Out of ACP Agent: gemini declares no logout, so nothing is sent; the notification says what stays; after its Restart Agent the editor no longer signs gemini in", async () => {
+      const first = api!.supervisor.pid;
+      const signingOut = vscode.commands.executeCommand("pi.signOutAcpAgent");
+      const toast = (text: string) => `.notifications-toasts .notification-toast:has-text(${JSON.stringify(text)})`;
+      await ui.waitForSelector(toast("Gemini CLI offers no sign-out over ACP"), "visible", 10_000);
+      const text = await ui.text(toast("Gemini CLI offers no sign-out over ACP"));
+      assert.match(text, /token of Pi's model gateway \(never your key\): Restart Agent ends it/);
+      assert.match(text, /no longer signs it in through the gateway when it starts/);
+      assert.match(text, /GEMINI_API_KEY stays in the editor's secret storage/);
+      assert.match(text, /security\.auth\.selectedType/, "the choice gemini recorded in its own settings, named");
+      await ui.screenshot("acp-sign-out-gemini");
+      await ui.click(`${toast("Gemini CLI offers no sign-out over ACP")} .monaco-button:has-text("Restart Agent")`);
+      await signingOut;
+      await eventually("a new gemini process, ready", () => (api!.supervisor.pid !== first && api!.supervisor.status === "idle") || undefined, 60_000);
+      // Nothing was given to the new process: Sign Out says so.
+      const again = vscode.commands.executeCommand("pi.signOutAcpAgent");
+      await ui.waitForSelector(toast("The editor did not sign Gemini CLI in this run"), "visible", 10_000);
+      await vscode.commands.executeCommand("notifications.clearAll");
+      await again;
+    });
   });
 
   describe("an agent whose method is a terminal sign-in (an SDK agent script)", () => {
