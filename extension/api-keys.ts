@@ -44,6 +44,19 @@ export class ApiKeyStore {
     this.changeEmitter.fire(variable);
   }
 
+  /**
+   * The ACP agents (by name) the user signed in through the model gateway, and with which of their
+   * methods: made again at the agent's next start (acp/acp-sign-in.ts), forgotten at sign-out.
+   * Method ids only, never a key or a token.
+   */
+  readonly gatewaySignIns = {
+    chosen: (agent: string): string | undefined => this.state.get<Record<string, string>>(gatewaySignInsKey, {})[agent],
+    remember: (agent: string, methodId: string | undefined): Thenable<void> => {
+      const { [agent]: _left, ...others } = this.state.get<Record<string, string>>(gatewaySignInsKey, {});
+      return this.state.update(gatewaySignInsKey, methodId ? { ...others, [agent]: methodId } : others);
+    },
+  };
+
   /** The stored key of `variable`, read when a request needs it. */
   async key(variable: string): Promise<string | undefined> {
     return this.variables.includes(variable) ? await this.secrets.get(secretKey(variable)) : undefined;
@@ -83,4 +96,5 @@ export class ApiKeyStore {
 }
 
 const originsKey = "pi.apiKeyOrigins";
+const gatewaySignInsKey = "pi.acpGatewaySignIns";
 

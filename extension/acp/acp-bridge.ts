@@ -20,8 +20,9 @@ import { Coalescer } from "./coalescer";
 import { AcpTurns, errorText } from "./acp-turns";
 import { AgentModes, type ModeChoice } from "./acp-modes";
 import type { AcpSdk } from "./sdk";
-import { SignIn, type SignInUi } from "./acp-sign-in";
+import { SignIn, type SignInMemory, type SignInUi } from "./acp-sign-in";
 import type { AgentInvocation } from "./acp-auth";
+import type { SignOutResult } from "./acp-sign-out";
 
 export interface AcpBridgeOptions {
   cwd: string;
@@ -46,6 +47,10 @@ export interface AcpBridgeOptions {
   signIn?: SignInUi;
   /** How the agent was started: a terminal sign-in method of the spec's runs it again with its arguments. */
   invocation?: AgentInvocation;
+  /** The user's `pi.agent.env`: a terminal sign-in runs with it (and the method's own variables). */
+  signInEnv?: Readonly<Record<string, string>>;
+  /** The gateway sign-in chosen for an agent, made again at its next start. */
+  signInMemory?: SignInMemory;
 }
 
 /** A card shows the end of its terminal's output (the terminal keeps up to 1 MB; the editor's terminal shows it all). */
@@ -81,7 +86,7 @@ export class AcpBridge {
     const agent = () => this.connection!.agent;
     const sessionId = () => this.sessionId!;
     const name = () => this.name;
-    this.signIn = new SignIn(options.signIn, options.invocation, agent, name);
+    this.signIn = new SignIn(options.signIn, options.invocation, agent, name, options.signInEnv, options.signInMemory);
     this.choices = new SessionChoices({ agent, sessionId, name, capabilities: () => this.agentCapabilities, cwd: options.cwd, log: options.log });
     this.agentModes = new AgentModes({ agent, sessionId, name, ready: () => this.ready ?? Promise.resolve(), choices: this.choices, onModes: options.onModes });
     this.turns = new AcpTurns({
@@ -91,7 +96,8 @@ export class AcpBridge {
       flushOutput: () => this.cardOutput.flush(),
       killTerminals: () => this.terminals.killAll(),
       cancelQuestions: () => this.dialogs.cancelAll(),
-      signedIn: (call) => this.signIn.around(call),
+      cancelSignIn: () => this.signIn.cancel(),
+      signedIn: (call, aborted) => this.signIn.around(call, aborted),
     });
     this.files = new FileRequests(options, () => this.name);
     this.terminals = new AcpTerminals(options.cwd, {
@@ -111,6 +117,8 @@ export class AcpBridge {
   connect(stream: acp.Stream): Promise<void> {
     const app = this.clientApp();
     this.connection = app.connect(stream);
+    // The agent gone (exited, its output ended): a sign-in the user is in is closed, not left open for nobody.
+    this.connection.signal.addEventListener("abort", () => this.signIn.close(`${this.name}'s connection closed`), { once: true });
     this.ready = this.start(this.connection);
     this.ready.catch((error: unknown) => this.options.log?.(`ACP start failed: ${errorText(error)}`)); // the first command reports it
     return this.ready;
@@ -136,6 +144,8 @@ export class AcpBridge {
       this.dialogs.answer(String(frame.id), frame);
       return;
     }
+    // Abort closes a sign-in the user is in at once (at the start too: it does not wait for the session).
+    if (frame.type === "abort" || frame.type === "abort_and_prompt") this.signIn.cancel();
     void this.command(frame);
   }
 
@@ -149,6 +159,7 @@ export class AcpBridge {
   }
 
   dispose(): void {
+    this.signIn.close("the session closed");
     this.cardOutput.dispose();
     this.dialogs.cancelAll();
     this.terminals.dispose();
@@ -202,6 +213,7 @@ export class AcpBridge {
     this.agentInfo = init.agentInfo ?? undefined;
     this.agentCapabilities = init.agentCapabilities;
     this.signIn.offered(init.authMethods);
+    await this.signIn.resume();
     await this.newSession(connection);
   }
 
@@ -219,6 +231,22 @@ export class AcpBridge {
   /** What the agent says it can do with saved sessions (initialize): list them, load one (with its history). */
   get sessionSupport(): { list: boolean; load: boolean } {
     return this.choices.support();
+  }
+
+  /** Whether the user is signing in to this agent now (its pick, confirmation or terminal is open). */
+  get signingIn(): boolean {
+    return this.signIn.asking;
+  }
+
+  /** Whether the agent declares ACP's `logout` (initialize's agentCapabilities.auth.logout). */
+  get logoutOffered(): boolean {
+    return Boolean(this.agentCapabilities?.auth?.logout);
+  }
+
+  /** Sign Out (acp-sign-in.ts): `logout` where the agent declares it, and what the editor gave it this run. */
+  async signOut(): Promise<SignOutResult> {
+    await this.ready;
+    return this.signIn.signOut(this.logoutOffered);
   }
 
   /** session/list for this folder (Resume Session's list). */

@@ -12,7 +12,7 @@ import * as path from "node:path";
 import type * as Acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
 import { AcpBridge } from "./acp-bridge";
 import type { SignInMethod } from "./acp-auth";
-import type { SignInUi } from "./acp-sign-in";
+import { terminalEnvironment, type SignInMemory, type SignInUi, type TerminalSignIn } from "./acp-sign-in";
 
 interface AgentScript {
   methods: Acp.AuthMethod[];
@@ -23,28 +23,44 @@ interface AgentScript {
   hang?: boolean;
   /** session/prompt: throws auth required while it answers true. */
   refusesPrompt?: () => boolean;
+  /** Declares agentCapabilities.auth.logout; `logout` runs this. */
+  logout?: () => void;
+  /** session/prompt: waits for session/cancel, then throws auth required. */
+  refusesAfterCancel?: boolean;
 }
 
-async function start(script: AgentScript, ui: SignInUi | undefined) {
+async function start(script: AgentScript, ui: SignInUi | undefined, extra: { signInEnv?: Record<string, string>; signInMemory?: SignInMemory } = {}) {
   const acp = (await import("@agentclientprotocol/sdk")) as typeof Acp;
   const toAgent = new TransformStream<Uint8Array, Uint8Array>();
   const toClient = new TransformStream<Uint8Array, Uint8Array>();
-  const seen: { initialize?: Acp.InitializeRequest; authenticate: Acp.AuthenticateRequest[]; sessionNew: number; prompts: number } = { authenticate: [], sessionNew: 0, prompts: 0 };
+  // The agent's output goes through a pipe the test can cut, as an agent's stdout ends when it exits.
+  const agentOut = new TransformStream<Uint8Array, Uint8Array>();
+  const output = new AbortController();
+  agentOut.readable.pipeTo(toClient.writable, { signal: output.signal }).catch(() => undefined);
+  let cancelled: () => void = () => undefined;
+  const cancel = new Promise<void>((resolve) => (cancelled = resolve));
+  const seen: { initialize?: Acp.InitializeRequest; authenticate: Acp.AuthenticateRequest[]; sessionNew: number; prompts: number; logout: number } = { authenticate: [], sessionNew: 0, prompts: 0, logout: 0 };
   acp.agent()
-    .onRequest("initialize", ({ params }) => ((seen.initialize = params), { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: {}, authMethods: script.methods }))
+    .onRequest("initialize", ({ params }) => ((seen.initialize = params), { protocolVersion: acp.PROTOCOL_VERSION, agentCapabilities: script.logout ? { auth: { logout: {} } } : {}, authMethods: script.methods }))
     .onRequest("authenticate", ({ params }) => (seen.authenticate.push(params), {}))
+    .onRequest("logout", () => (seen.logout++, script.logout?.(), {}))
     .onRequest("session/new", async () => {
       seen.sessionNew++;
       if (script.hang) await new Promise(() => undefined);
       if (script.refuses()) throw script.error ? script.error(acp) : acp.RequestError.authRequired(undefined, "sign in first");
       return { sessionId: "s1" };
     })
-    .onRequest("session/prompt", () => {
+    .onNotification("session/cancel", () => cancelled())
+    .onRequest("session/prompt", async () => {
       seen.prompts++;
+      if (script.refusesAfterCancel) {
+        await cancel;
+        throw acp.RequestError.authRequired(undefined, "sign in to prompt");
+      }
       if (script.refusesPrompt?.()) throw acp.RequestError.authRequired(undefined, "sign in to prompt");
       return { stopReason: "end_turn" as const };
     })
-    .connect(acp.ndJsonStream(toClient.writable, toAgent.readable));
+    .connect(acp.ndJsonStream(agentOut.writable, toAgent.readable));
   const cwd = fs.mkdtempSync(path.join(os.tmpdir(), "acp-sign-in-"));
   const frames: Record<string, unknown>[] = [];
   const bridge = new AcpBridge(acp, (f) => frames.push(f as Record<string, unknown>), {
@@ -53,9 +69,10 @@ async function start(script: AgentScript, ui: SignInUi | undefined) {
     files: { readTextFile: async () => "", writeTextFile: async () => undefined },
     ...(ui ? { signIn: ui } : {}),
     invocation: { command: "node", args: ["/opt/agent.js", "--acp"] },
+    ...extra,
   });
   const started = bridge.connect(acp.ndJsonStream(toAgent.writable, toClient.readable));
-  return { bridge, seen, started, frames, cleanup: () => (bridge.dispose(), fs.rmSync(cwd, { recursive: true, force: true })) };
+  return { bridge, seen, started, frames, endAgentOutput: () => output.abort(), cleanup: () => (bridge.dispose(), fs.rmSync(cwd, { recursive: true, force: true })) };
 }
 
 const noUi = (overrides: Partial<SignInUi>): SignInUi => ({
@@ -82,6 +99,23 @@ describe("ACP sign-in through the bridge (an SDK agent that needs it)", function
       assert.deepEqual(ran.map((m) => m.kind === "terminal" && [m.command, m.args, m.env]), [["node", ["/opt/agent.js", "--acp", "--login"], { LOGIN: "1" }]]);
       assert.deepEqual(seen.authenticate, [], "a terminal method is never passed to authenticate");
       assert.equal(seen.sessionNew, 2);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("a terminal sign-in's environment: the user's pi.agent.env, then the method's own variables (the agent's win where both set one); nothing else of ours", async () => {
+    let signedIn = false;
+    const ran: TerminalSignIn[] = [];
+    const { started, cleanup } = await start(
+      { methods: [{ id: "login", name: "Log in", type: "terminal", args: ["--login"], env: { SHARED: "agent", LOGIN: "1" } }], refuses: () => !signedIn },
+      noUi({ choose: async (_n, _r, methods) => methods[0]!.id, runInTerminal: async (_n, method) => (ran.push(method), (signedIn = true), 0) }),
+      { signInEnv: { HTTPS_PROXY: "http://proxy.example:3128", SHARED: "user" } },
+    );
+    try {
+      await started;
+      assert.deepEqual(ran.map((m) => terminalEnvironment(m)), [{ HTTPS_PROXY: "http://proxy.example:3128", SHARED: "agent", LOGIN: "1" }]);
+      assert.deepEqual(ran[0]!.userEnv, { HTTPS_PROXY: "http://proxy.example:3128", SHARED: "user" }, "shown apart from the agent's");
     } finally {
       cleanup();
     }
@@ -191,5 +225,238 @@ describe("ACP sign-in through the bridge (an SDK agent that needs it)", function
     } finally {
       agent.cleanup();
     }
+  });
+
+  describe("cancelled while the user signs in: the pick, the confirmation and the terminal wait close, the call fails at once", () => {
+    /** A UI whose pick (or terminal) stays open until its signal aborts; records what was closed. */
+    function openUntilClosed(kind: "pick" | "terminal") {
+      const closed: string[] = [];
+      let opened: () => void = () => undefined;
+      const open = new Promise<void>((resolve) => (opened = resolve));
+      const waitForClose = <T>(what: string, signal: AbortSignal | undefined): Promise<T> =>
+        new Promise<T>(() => {
+          opened();
+          signal?.addEventListener("abort", () => closed.push(what));
+        });
+      const ui = noUi(
+        kind === "pick"
+          ? { choose: (_n, _r, _m, signal) => waitForClose("pick", signal) }
+          : { choose: async (_n, _r, methods) => methods[0]!.id, runInTerminal: (_n, _m, signal) => waitForClose("terminal", signal) },
+      );
+      return { ui, closed, open };
+    }
+    const within = <T>(ms: number, what: string, promise: Promise<T>): Promise<T> =>
+      Promise.race([promise, new Promise<never>((_r, reject) => setTimeout(() => reject(new Error(`${what}: still waiting after ${ms} ms`)), ms))]);
+    const settled = async (frames: Record<string, unknown>[]) => {
+      for (let i = 0; i < 100 && !frames.some((f) => f.type === "agent_settled"); i++) await new Promise((r) => setTimeout(r, 10));
+      return frames.find((f) => f.type === "agent_settled");
+    };
+
+    it("Abort while the pick is open at a prompt: the pick is closed, the turn ends aborted at once, the prompt is not sent again, and the chat can prompt again", async () => {
+      const { ui, closed, open } = openUntilClosed("pick");
+      let refuse = true;
+      const agent = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => false, refusesPrompt: () => refuse }, ui);
+      try {
+        await agent.started;
+        agent.bridge.receive({ type: "prompt", id: "p", message: "hi" });
+        await within(2000, "the pick", open);
+        agent.bridge.receive({ type: "abort", id: "a" });
+        assert.deepEqual(await settled(agent.frames), { type: "agent_settled", aborted: true }, "the turn ended aborted without the user answering");
+        assert.deepEqual(closed, ["pick"]);
+        assert.equal(agent.seen.prompts, 1);
+        const abortAnswer = agent.frames.find((f) => f.type === "response" && f.id === "a");
+        assert.equal(abortAnswer?.success, true, "Abort answered");
+        refuse = false;
+        agent.frames.length = 0;
+        agent.bridge.receive({ type: "prompt", id: "p2", message: "again" });
+        assert.deepEqual(await settled(agent.frames), { type: "agent_settled" }, "idle: the next prompt runs");
+        assert.equal(agent.seen.prompts, 2);
+      } finally {
+        agent.cleanup();
+      }
+    });
+
+    it("New Session while the pick is open at a prompt: the pick is closed, the turn ends aborted, the new session opens", async () => {
+      const { ui, closed, open } = openUntilClosed("pick");
+      const agent = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => false, refusesPrompt: () => true }, ui);
+      try {
+        await agent.started;
+        agent.bridge.receive({ type: "prompt", id: "p", message: "hi" });
+        await within(2000, "the pick", open);
+        agent.bridge.receive({ type: "new_session", id: "n" });
+        await within(2000, "New Session", (async () => {
+          while (!agent.frames.some((f) => f.type === "response" && f.id === "n")) await new Promise((r) => setTimeout(r, 10));
+        })());
+        assert.equal(agent.frames.find((f) => f.type === "response" && f.id === "n")?.success, true);
+        assert.deepEqual(agent.frames.find((f) => f.type === "agent_settled"), { type: "agent_settled", aborted: true });
+        assert.deepEqual(closed, ["pick"]);
+        assert.equal(agent.seen.sessionNew, 2);
+      } finally {
+        agent.cleanup();
+      }
+    });
+
+    it("Abort before the agent says sign in is required (its prompt refused after the cancel): no pick opens, the turn ends aborted", async () => {
+      let asked = 0;
+      const agent = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => false, refusesAfterCancel: true }, noUi({ choose: async () => (asked++, "own") }));
+      try {
+        await agent.started;
+        agent.bridge.receive({ type: "prompt", id: "p", message: "hi" });
+        for (let i = 0; i < 100 && agent.seen.prompts === 0; i++) await new Promise((r) => setTimeout(r, 10));
+        agent.bridge.receive({ type: "abort", id: "a" });
+        assert.deepEqual(await settled(agent.frames), { type: "agent_settled", aborted: true });
+        assert.equal(asked, 0, "no sign-in for a turn the user aborted");
+        assert.equal(agent.seen.prompts, 1);
+      } finally {
+        agent.cleanup();
+      }
+    });
+
+    it("Abort while a terminal sign-in runs: the terminal wait is closed, the turn ends aborted, nothing sent again", async () => {
+      const { ui, closed, open } = openUntilClosed("terminal");
+      const agent = await start({ methods: [{ id: "login", name: "Log in", type: "terminal", args: ["--login"] }], refuses: () => false, refusesPrompt: () => true }, ui);
+      try {
+        await agent.started;
+        agent.bridge.receive({ type: "prompt", id: "p", message: "hi" });
+        await within(2000, "the terminal", open);
+        agent.bridge.receive({ type: "abort", id: "a" });
+        assert.deepEqual(await settled(agent.frames), { type: "agent_settled", aborted: true });
+        assert.deepEqual(closed, ["terminal"]);
+        assert.equal(agent.seen.prompts, 1);
+        assert.deepEqual(agent.seen.authenticate, []);
+      } finally {
+        agent.cleanup();
+      }
+    });
+
+    it("the session closing (the bridge disposed: Stop, Restart, the window closing) while the pick is open at start: the pick is closed, the start fails saying so", async () => {
+      const { ui, closed, open } = openUntilClosed("pick");
+      const agent = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => true }, ui);
+      try {
+        await within(2000, "the pick", open);
+        agent.bridge.dispose();
+        await within(2000, "the start", assert.rejects(agent.started, /sign-in .*cancelled/i));
+        assert.deepEqual(closed, ["pick"]);
+        assert.equal(agent.seen.sessionNew, 1, "not asked again");
+      } finally {
+        agent.cleanup();
+      }
+    });
+
+    it("the agent exiting (its connection ends) while the pick is open at start: the pick is closed, the start fails", async () => {
+      const { ui, closed, open } = openUntilClosed("pick");
+      const agent = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => true }, ui);
+      try {
+        await within(2000, "the pick", open);
+        agent.endAgentOutput();
+        await within(2000, "the start", assert.rejects(agent.started));
+        assert.deepEqual(closed, ["pick"]);
+      } finally {
+        agent.cleanup();
+      }
+    });
+
+    it("Abort while the start's pick is open: the pick is closed and the start fails (the chat's Abort does not wait for the user)", async () => {
+      const { ui, closed, open } = openUntilClosed("pick");
+      const agent = await start({ methods: [{ id: "own", name: "Own" }], refuses: () => true }, ui);
+      try {
+        await within(2000, "the pick", open);
+        agent.bridge.receive({ type: "abort", id: "a" });
+        await within(2000, "the start", assert.rejects(agent.started, /sign-in .*cancelled/i));
+        assert.deepEqual(closed, ["pick"]);
+      } finally {
+        agent.cleanup();
+      }
+    });
+
+    it("a UI that ignores the signal: the call still fails at once, and its late answer runs nothing", async () => {
+      let answer: (id: string) => void = () => undefined;
+      const ran: string[] = [];
+      const agent = await start(
+        { methods: [{ id: "login", name: "Log in", type: "terminal", args: ["--login"] }], refuses: () => true },
+        noUi({ choose: () => new Promise((resolve) => (answer = resolve)), runInTerminal: async () => (ran.push("terminal"), 0) }),
+      );
+      try {
+        for (let i = 0; i < 100 && agent.seen.sessionNew === 0; i++) await new Promise((r) => setTimeout(r, 10));
+        await new Promise((r) => setTimeout(r, 50));
+        agent.bridge.dispose();
+        await within(2000, "the start", assert.rejects(agent.started, /sign-in .*cancelled/i));
+        answer("login");
+        await new Promise((r) => setTimeout(r, 100));
+        assert.deepEqual(ran, [], "no terminal for a session that is gone");
+      } finally {
+        agent.cleanup();
+      }
+    });
+  });
+
+  it("a gateway sign-in is remembered: the agent's next start is signed in through the gateway before session/new, without asking (gemini records the choice and does not ask again); signed out, it is forgotten", async () => {
+    const memory = new Map<string, string>();
+    const signInMemory: SignInMemory = { chosen: (agent) => memory.get(agent), remember: (agent, methodId) => void (methodId ? memory.set(agent, methodId) : memory.delete(agent)) };
+    let recorded = false; // the agent's own record of the method chosen (gemini's settings.json), across its processes
+    const methods = [{ id: "gateway", name: "Gateway", _meta: { gateway: { protocol: "google" } } }];
+    const route = { baseUrl: "http://127.0.0.1:1/google", token: "tok" };
+    let asked = 0;
+    const ui = noUi({ choose: async () => (asked++, "gateway"), gateway: async () => ((recorded = true), route) });
+    const first = await start({ methods, refuses: () => !recorded }, ui, { signInMemory });
+    try {
+      await first.started;
+      assert.equal(asked, 1);
+    } finally {
+      first.cleanup();
+    }
+    const second = await start({ methods, refuses: () => !recorded }, ui, { signInMemory });
+    try {
+      await second.started;
+      assert.equal(asked, 1, "not asked again");
+      assert.deepEqual(second.seen.authenticate, [{ methodId: "gateway", _meta: { "api-key": "tok", gateway: { baseUrl: route.baseUrl } } }], "the new process got the gateway's address and token");
+      assert.equal((await second.bridge.signOut()).given?.kind, "gateway");
+      assert.equal(memory.size, 0, "forgotten at sign-out");
+    } finally {
+      second.cleanup();
+    }
+  });
+
+  describe("sign-out", () => {
+    it("an agent that declares auth.logout: Sign Out sends logout; the next prompt it refuses asks to sign in again", async () => {
+      let signedIn = false;
+      let asked = 0;
+      const agent = await start(
+        { methods: [{ id: "own", name: "Own" }], refuses: () => !signedIn, refusesPrompt: () => !signedIn, logout: () => (signedIn = false) },
+        noUi({ choose: async () => (asked++, (signedIn = true), "own") }),
+      );
+      try {
+        await agent.started;
+        assert.equal(asked, 1);
+        const result = await agent.bridge.signOut();
+        assert.deepEqual(result, { agentName: "test agent", loggedOut: true, given: { kind: "agent", method: "Own" } });
+        assert.equal(agent.seen.logout, 1);
+        agent.bridge.receive({ type: "prompt", id: "p", message: "hi" });
+        for (let i = 0; i < 200 && !agent.frames.some((f) => f.type === "agent_settled"); i++) await new Promise((r) => setTimeout(r, 10));
+        assert.equal(asked, 2, "asked to sign in again");
+        assert.equal(agent.seen.prompts, 2);
+      } finally {
+        agent.cleanup();
+      }
+    });
+
+    it("an agent that does not declare it: no logout is sent (the spec forbids it); what the editor gave it this run is reported", async () => {
+      let signedIn = false;
+      const agent = await start({ methods: [{ id: "gw", name: "Gateway", _meta: { gateway: { protocol: "google" } } }], refuses: () => !signedIn }, noUi({ choose: async () => "gw", gateway: async () => ((signedIn = true), { baseUrl: "http://127.0.0.1:1/google", token: "tok" }) }));
+      try {
+        await agent.started;
+        assert.deepEqual(await agent.bridge.signOut(), { agentName: "test agent", loggedOut: false, given: { kind: "gateway", method: "Gateway", variable: "GEMINI_API_KEY" } });
+        assert.equal(agent.seen.logout, 0);
+      } finally {
+        agent.cleanup();
+      }
+      const untouched = await start({ methods: [], refuses: () => false }, undefined);
+      try {
+        await untouched.started;
+        assert.deepEqual(await untouched.bridge.signOut(), { agentName: "test agent", loggedOut: false });
+      } finally {
+        untouched.cleanup();
+      }
+    });
   });
 });

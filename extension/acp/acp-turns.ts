@@ -29,8 +29,10 @@ export interface TurnContext {
   flushOutput(): void;
   killTerminals(): void;
   cancelQuestions(): void;
-  /** The call, and after "authentication required" and a sign-in, once more (acp-sign-in.ts). */
-  signedIn<T>(call: () => Promise<T>): Promise<T>;
+  /** Closes a sign-in the user is in (its call fails at once: acp-sign-in.ts). */
+  cancelSignIn(): void;
+  /** The call, and after "authentication required" and a sign-in, once more (acp-sign-in.ts); none once `aborted()`. */
+  signedIn<T>(call: () => Promise<T>, aborted: () => boolean): Promise<T>;
 }
 
 export class AcpTurns {
@@ -68,8 +70,10 @@ export class AcpTurns {
     return cleared;
   }
 
-  /** session/cancel; open questions are answered "cancelled"; commands are killed; resolves when the turn has ended. */
+  /** session/cancel; open questions are answered "cancelled", a sign-in closed; commands are killed; resolves when the turn has ended. */
   async abort(): Promise<void> {
+    // Also with no turn: a sign-in of Resume Session's load, say, is not left waiting for the user.
+    this.context.cancelSignIn();
     const run = this.run;
     if (!run) return;
     this.cancelled = true;
@@ -95,7 +99,7 @@ export class AcpTurns {
     // An agent may ask to sign in at the first prompt rather than at session/new.
     this.run = context
       // Aborted while the user signed in: not sent again.
-      .signedIn((): Promise<acp.PromptResponse> => (this.cancelled ? Promise.resolve({ stopReason: "cancelled" }) : agent.request("session/prompt", { sessionId, prompt })))
+      .signedIn((): Promise<acp.PromptResponse> => (this.cancelled ? Promise.resolve({ stopReason: "cancelled" }) : agent.request("session/prompt", { sessionId, prompt })), () => this.cancelled)
       .then(
         (result) => this.endRun(this.cancelled ? "aborted" : (stopReasons[result.stopReason] ?? "stop"), result.stopReason === "refusal" ? `${context.name()} refused` : undefined),
         (error: unknown) => this.endRun(this.cancelled ? "aborted" : "error", errorText(error)),

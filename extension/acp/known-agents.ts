@@ -20,6 +20,8 @@ export interface KnownAcpAgent {
   detail: string;
   /** Where it keeps its state, under HOME: writable in the sandbox (pi.sandbox.otherAgents). */
   stateDirs: string[];
+  /** What it records of a sign-in in its own files, which Pi does not edit (Sign Out says it). */
+  signInRecord?: string;
   /** The configured command (its base name) and arguments are this agent in ACP mode. */
   matches(base: string, args: readonly string[]): boolean;
 }
@@ -33,6 +35,7 @@ export const knownAcpAgents: readonly KnownAcpAgent[] = [
     install: "npm install -g @google/gemini-cli",
     detail: "asks before writes and commands; reads and writes through the editor (review, checkpoints)",
     stateDirs: [".gemini"],
+    signInRecord: "Gemini CLI records the sign-in method chosen in ~/.gemini/settings.json (security.auth.selectedType) and does not ask again while it is set: change it there, or in gemini's own /auth, to be asked",
     matches: (base, args) => base === "gemini" && (args.includes("--acp") || args.includes("--experimental-acp")),
   },
   {

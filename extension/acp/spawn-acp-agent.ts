@@ -7,12 +7,17 @@ import type { AgentGateway, KeySource } from "../gateway/agent-gateway";
 import { AcpTransport } from "./acp-transport";
 import { AcpEditorServices } from "./editor-services";
 import { vscodeSignInUi } from "./sign-in-ui";
+import type { SignInMemory } from "./acp-sign-in";
 
 export interface AcpSpawnContext {
   /** Whether the launch runs inside our sandbox. */
   sandboxed: boolean;
   keys: KeySource | undefined;
   gateway: AgentGateway | undefined;
+  /** The user's `pi.agent.env` (user settings): a terminal sign-in runs with it, as the agent does. */
+  agentEnv: Readonly<Record<string, string>>;
+  /** The gateway sign-in chosen for an agent, made again at its next start. */
+  signInMemory?: SignInMemory;
   log(message: string): void;
   onModes(): void;
 }
@@ -28,6 +33,9 @@ export async function spawnAcpAgent(launch: AgentLaunch, spawnable: { command: s
       // Sign-in: the agent's methods in a quick pick; a stored key through the model gateway, or given over ACP where the method takes one (never its environment).
       signIn: vscodeSignInUi(context.keys, context.gateway, launch.cwd),
       invocation: { command: launch.command, args: launch.args },
+      // Not launch.env: that is the whole extension host's environment; the terminal has the editor's already.
+      signInEnv: context.agentEnv,
+      ...(context.signInMemory ? { signInMemory: context.signInMemory } : {}),
     },
   );
   named = () => transport.bridge.name;

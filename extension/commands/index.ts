@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 import { CHAT_VIEW_ID } from "../chat/chat-view";
 import { registerAddToChat } from "./add-to-chat";
 import { registerApiKeyCommand } from "./api-key-command";
+import { registerAcpSignOutCommand } from "./acp-sign-out-command";
 import { AskPiCodeActions } from "./code-actions";
 import { errorText, type CommandContext } from "./context";
 import { registerModelCommands } from "./model-commands";
@@ -28,6 +29,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     ...registerModelCommands(ctx),
     ...registerSessionCommands(ctx),
     registerApiKeyCommand(ctx),
+    registerAcpSignOutCommand(ctx),
     registerAddToChat(ctx),
     vscode.languages.registerCodeActionsProvider({ scheme: "file" }, new AskPiCodeActions(ctx.supervisor), {
       providedCodeActionKinds: AskPiCodeActions.kinds,

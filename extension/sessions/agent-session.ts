@@ -89,6 +89,7 @@ export class AgentSession implements vscode.Disposable {
         extensionPath: services.extensionPath,
         log,
         keys: services.apiKeys,
+        acpSignIns: services.apiKeys.gatewaySignIns,
         localProviders: () => vscodeLmProviders(log),
         ...(services.checkpointStore ? { checkpointStore: services.checkpointStore } : {}),
         ...(services.projectTrust ? { projectTrust: services.projectTrust } : {}),

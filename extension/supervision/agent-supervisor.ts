@@ -2,7 +2,9 @@ import * as fs from "node:fs";
 import * as vscode from "vscode";
 import { ProcessTransport } from "../../shared/node/process-transport";
 import { AcpTransport } from "../acp/acp-transport";
-import { protocolOf } from "../acp/known-agents";
+import { knownAgentOf, protocolOf } from "../acp/known-agents";
+import type { SignOutResult } from "../acp/acp-sign-out";
+import type { SignInMemory } from "../acp/acp-sign-in";
 import { spawnAcpAgent } from "../acp/spawn-acp-agent";
 import { RpcClient, type AgentCapabilities } from "../../shared/rpc";
 import type { AgentStatus } from "../../shared/webview-protocol";
@@ -31,6 +33,15 @@ export interface AgentModes {
 }
 
 /** An ACP agent's saved sessions (session/list, session/load), where it declares them. */
+export interface AcpSignOut {
+  agentName: string;
+  /** It declares ACP's logout; without it nothing is sent and the report says what stays. */
+  logoutOffered: boolean;
+  /** What it records of a sign-in in its own files (known agents). */
+  record?: string;
+  signOut(): Promise<SignOutResult>;
+}
+
 export interface AgentSessions {
   agentName: string;
   canList: boolean;
@@ -50,6 +61,8 @@ export interface SupervisorOptions {
   trust?: WorkspaceTrust;
   /** API keys (SecretStorage): served to the agent through a model gateway of its own, never given. */
   keys?: KeySource;
+  /** The ACP agents signed in through the model gateway: signed in again at their next start. */
+  acpSignIns?: SignInMemory;
   restartPolicy?: RestartPolicyOptions;
   /** Where the agent runs (a git worktree of its own); default the first workspace folder. */
   cwd?: string;
@@ -169,6 +182,15 @@ export class AgentSupervisor implements vscode.Disposable {
     return transport instanceof AcpTransport ? transport.bridge.name : undefined;
   }
 
+  /** The running ACP agent's sign-out (Pi: Sign Out of ACP Agent), or undefined for Pi agents. */
+  get acpSignOut(): AcpSignOut | undefined {
+    const transport = this.current?.transport;
+    if (!(transport instanceof AcpTransport)) return undefined;
+    const { bridge } = transport;
+    const record = knownAgentOf(settings.agentCommand, settings.agentArgs)?.signInRecord;
+    return { agentName: bridge.name, logoutOffered: bridge.logoutOffered, ...(record ? { record } : {}), signOut: () => bridge.signOut() };
+  }
+
   /** The running ACP agent's saved sessions (Resume Session), or undefined for Pi agents. */
   get agentSessions(): AgentSessions | undefined {
     const transport = this.current?.transport;
@@ -250,7 +272,7 @@ export class AgentSupervisor implements vscode.Disposable {
     const spawnable = spawnCommand(launch.command, launch.args, process.platform, { env: launch.env });
     const transport: AgentTransport = lifetime.add(
       launch.protocol === "acp"
-        ? await spawnAcpAgent(launch, spawnable, { sandboxed: sandboxed.launch !== resolved, keys: this.options.keys, gateway, log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() })
+        ? await spawnAcpAgent(launch, spawnable, { sandboxed: sandboxed.launch !== resolved, keys: this.options.keys, gateway, agentEnv: settings.agentEnv, ...(this.options.acpSignIns ? { signInMemory: this.options.acpSignIns } : {}), log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() })
         : ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) }),
     );
     const client = lifetime.add(new RpcClient(transport, { trace: this.tracer.hook }));
@@ -282,7 +304,8 @@ export class AgentSupervisor implements vscode.Disposable {
       entry.stopping = true;
       lifetime.dispose();
       if (this.current === entry) this.current = undefined;
-      this.agent.setStatus("crashed");
+      // Stopped while it started (Stop, Restart): stopped, not crashed.
+      if (!entry.stopping) this.agent.setStatus("crashed");
       if (recovery) this.agent.keepRecovery(recovery);
       throw new Error(`The agent did not start (${launch.label}): ${message}`);
     }
@@ -352,7 +375,11 @@ export class AgentSupervisor implements vscode.Disposable {
   async restart(): Promise<RpcClient> {
     this.policy.reset();
     const recovery: Recovery | undefined = this.current?.ready ? this.agent.recoveryPoint() : this.agent.takeRecovery();
-    await this.starting?.catch(() => undefined); // a failed start has reported itself; this only waits it out
+    // A start waiting for the user's sign-in (an ACP agent) is stopped, which closes its pick,
+    // rather than waited for; any other start is waited out. A failed start has reported itself.
+    const transport = this.current?.transport;
+    if (this.current && !this.current.ready && transport instanceof AcpTransport && transport.bridge.signingIn) await this.stop();
+    await this.starting?.catch(() => undefined);
     await this.stop();
     if (recovery) this.agent.keepRecovery(recovery);
     return this.ensureStarted();

@@ -20,6 +20,15 @@ export interface AcpAgentSettings {
 
 /** Starts the agent; `dir` (in the workspace) is emptied first and removed after. */
 export async function startAcpAgent(agent: AcpAgentSettings, dir: string, prepare: () => void = () => undefined): Promise<PiExtensionApi> {
+  const api = await configureAcpAgent(agent, dir, prepare);
+  await api.supervisor.ensureStarted();
+  await openChat();
+  await vscode.commands.executeCommand("pi.review.keepAll");
+  return api;
+}
+
+/** The agent's settings written (the agent stopped, `dir` emptied), not started: for a start the test drives (a sign-in). */
+export async function configureAcpAgent(agent: AcpAgentSettings, dir: string, prepare: () => void = () => undefined): Promise<PiExtensionApi> {
   const api = await activateExtension();
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir);
@@ -33,9 +42,6 @@ export async function startAcpAgent(agent: AcpAgentSettings, dir: string, prepar
   await config().update("agent.args", agent.args, vscode.ConfigurationTarget.Global);
   await config().update("agent.env", agent.env, vscode.ConfigurationTarget.Global);
   if (agent.protocol) await config().update("agent.protocol", agent.protocol, vscode.ConfigurationTarget.Global);
-  await api.supervisor.ensureStarted();
-  await openChat();
-  await vscode.commands.executeCommand("pi.review.keepAll");
   return api;
 }
 
