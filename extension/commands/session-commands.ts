@@ -8,7 +8,7 @@ import { listSessions } from "./session-list";
 import { forkRows, sessionRow } from "./session-items";
 import { notificationText, quickPickText } from "../ui/plain-text";
 import { acpResumeLack, acpSessionRows } from "./acp-session-items";
-import type { AgentSessions } from "../supervision/agent-supervisor";
+import type { AgentSessions } from "../acp/acp-agent-features";
 
 /**
  * An export's path in the extension's storage (folder 0700), named after the session: exports hold

@@ -3,7 +3,7 @@ import { permissionModeInfo, permissionModes, type PermissionMode } from "../../
 import { Lifetime } from "../lifetime";
 import type { AgentSession } from "../sessions/agent-session";
 import type { SessionRegistry } from "../sessions/session-registry";
-import type { AgentModes } from "../supervision/agent-supervisor";
+import type { AgentModes } from "../acp/acp-agent-features";
 import { notificationText } from "../ui/plain-text";
 
 const modes = permissionModeInfo;

@@ -2,8 +2,8 @@ import * as fs from "node:fs";
 import * as vscode from "vscode";
 import { ProcessTransport } from "../../shared/node/process-transport";
 import { AcpTransport } from "../acp/acp-transport";
-import { knownAgentOf, protocolOf } from "../acp/known-agents";
-import type { SignOutResult } from "../acp/acp-sign-out";
+import { protocolOf } from "../acp/known-agents";
+import { acpAgentName, acpModes, acpSessions, acpSignOut, type AcpSignOut, type AgentModes, type AgentSessions } from "../acp/acp-agent-features";
 import type { SignInMemory } from "../acp/acp-sign-in";
 import { spawnAcpAgent } from "../acp/spawn-acp-agent";
 import { RpcClient, type AgentCapabilities } from "../../shared/rpc";
@@ -25,31 +25,6 @@ import { sandboxAgentLaunch, type SandboxNote } from "../sandbox/agent-sandbox";
 import { AgentBridge } from "../editor-bridge/agent-bridge";
 import type { HostTool } from "../../shared/rpc/host-tool-registry";
 
-/** An ACP agent's own modes, as our mode picker shows them. */
-export interface AgentModes {
-  current: string;
-  available: { id: string; name: string; description?: string }[];
-  set(id: string): Promise<void>;
-}
-
-/** An ACP agent's saved sessions (session/list, session/load), where it declares them. */
-export interface AcpSignOut {
-  agentName: string;
-  /** It declares ACP's logout; without it nothing is sent and the report says what stays. */
-  logoutOffered: boolean;
-  /** What it records of a sign-in in its own files (known agents). */
-  record?: string;
-  signOut(): Promise<SignOutResult>;
-}
-
-export interface AgentSessions {
-  agentName: string;
-  canList: boolean;
-  canLoad: boolean;
-  list(): Promise<{ sessionId: string; title?: string; updatedAt?: string }[]>;
-  /** Reopens one; its history becomes the chat's (get_messages). */
-  load(sessionId: string): Promise<void>;
-}
 import { bridgeEditorToolsNote, noEditorToolsNote } from "./capability-notes";
 
 /** Hooks run on each new agent process, before it is used (dialog handlers, event forwarding). */
@@ -172,38 +147,22 @@ export class AgentSupervisor implements vscode.Disposable {
 
   /** The running ACP agent's own modes (its mode picker), or undefined for Pi agents and ACP agents without modes. */
   get agentModes(): AgentModes | undefined {
-    const transport = this.current?.transport;
-    return transport instanceof AcpTransport ? transport.bridge.modeChoice() : undefined;
+    return acpModes(this.current?.transport);
   }
 
   /** The running agent's name when it speaks ACP (as it names itself), else undefined. */
   get acpAgentName(): string | undefined {
-    const transport = this.current?.transport;
-    return transport instanceof AcpTransport ? transport.bridge.name : undefined;
+    return acpAgentName(this.current?.transport);
   }
 
   /** The running ACP agent's sign-out (Pi: Sign Out of ACP Agent), or undefined for Pi agents. */
   get acpSignOut(): AcpSignOut | undefined {
-    const transport = this.current?.transport;
-    if (!(transport instanceof AcpTransport)) return undefined;
-    const { bridge } = transport;
-    const record = knownAgentOf(settings.agentCommand, settings.agentArgs)?.signInRecord;
-    return { agentName: bridge.name, logoutOffered: bridge.logoutOffered, ...(record ? { record } : {}), signOut: () => bridge.signOut() };
+    return acpSignOut(this.current?.transport);
   }
 
   /** The running ACP agent's saved sessions (Resume Session), or undefined for Pi agents. */
   get agentSessions(): AgentSessions | undefined {
-    const transport = this.current?.transport;
-    if (!(transport instanceof AcpTransport)) return undefined;
-    const { bridge } = transport;
-    const { list, load } = bridge.sessionSupport;
-    return {
-      agentName: bridge.name,
-      canList: list,
-      canLoad: load,
-      list: async () => (await bridge.listSessions()).map((s) => ({ sessionId: s.sessionId, ...(s.title ? { title: s.title } : {}), ...(s.updatedAt ? { updatedAt: s.updatedAt } : {}) })),
-      load: (sessionId) => bridge.loadSession(sessionId),
-    };
+    return acpSessions(this.current?.transport);
   }
 
   get capabilities(): AgentCapabilities | undefined {
