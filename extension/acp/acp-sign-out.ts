@@ -6,7 +6,7 @@
  * terminal sign-in, its own method, a choice it records in its settings) is the agent's to clear.
  * Plain: no VS Code, no SDK.
  */
-import { visibleText } from "../../shared/visible-text";
+import { notificationText } from "../ui/plain-text";
 
 /** What a sign-in of this run gave the agent (acp-sign-in.ts records it). */
 export type SignInGiven =
@@ -24,7 +24,7 @@ export interface SignOutResult {
 }
 
 /** For a notification: a name on one line (a newline shown as ↵), no link (`](` broken), every character visible. */
-const text = (name: string): string => visibleText(name).replace(/↵\n/g, "↵").replace(/\]\s*\(/g, "] (");
+const text = (name: string): string => notificationText(name).replace(/↵\n/g, "↵");
 
 /** What the command shows: a message, its detail, and whether Restart Agent is offered (it ends what the process holds). */
 export function signOutReport(result: SignOutResult, agentRecord?: string): { message: string; detail: string; restart: boolean } {

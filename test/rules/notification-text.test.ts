@@ -15,6 +15,7 @@ const root = path.resolve(__dirname, "..", "..");
 const ours = new Set([
   "extension/acp/agent-picker.ts: agent.label", "extension/acp/agent-picker.ts: agent.command", "extension/acp/agent-picker.ts: agent.install", // our table of known agents
   "extension/commands/prompt-commands.ts: result.tokensBefore",
+  "extension/commands/acp-sign-out-command.ts: name", 'extension/commands/acp-sign-out-command.ts: [report.message, report.detail].filter(Boolean).join(" ").replace(/\\n+/g, " ")', // escaped where built (notificationText; signOutReport's text())
   "extension/commands/context.ts: what", "extension/commands/session-commands.ts: what", // our own words for the action
   "extension/commands/session-commands.ts: lack", // acpResumeLack escapes the agent's name
   "extension/mcp/offer-vscode-mcp-command.ts: where", "extension/mcp/offer-vscode-mcp-command.ts: offered.length", 'extension/mcp/offer-vscode-mcp-command.ts: offered.length === 1 ? "" : "s"',
