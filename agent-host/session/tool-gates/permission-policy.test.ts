@@ -15,6 +15,22 @@ function gateAnswering(tools: string[], pick: (options: string[]) => string | un
 }
 
 describe("permission gate", () => {
+  it("asks one question at a time: calls of one turn waiting meanwhile are covered by what the first answer allowed (found by the #32 trial: edit, write, edit each asked after 'any file for this session')", async () => {
+    let release: (() => void) | undefined;
+    const asked: string[] = [];
+    const gate = createPermissionGate(new Set(["write", "edit"]), async (title, options) => {
+      asked.push(title);
+      await new Promise<void>((resolve) => (release = resolve)); // the user takes a moment
+      return options.find((o) => o.includes("any file"));
+    }, { cwd, session: () => session });
+    const calls = [call("edit", { path: "a.ts", edits: [] }), call("write", { path: "b.ts", content: "x" }), call("edit", { path: "README.md", edits: [] })];
+    const results = calls.map((c) => gate(c, signal));
+    await new Promise((resolve) => setImmediate(resolve));
+    release!();
+    assert.deepEqual(await Promise.all(results), [undefined, undefined, undefined]);
+    assert.equal(asked.length, 1, asked.join("\n"));
+  });
+
   it("asks only for listed tools, allows once, and denies on Deny or without an answer", async () => {
     const answers = [DENY, ALLOW_ONCE, undefined];
     const { gate, asked } = gateAnswering(["bash"], () => answers.shift());

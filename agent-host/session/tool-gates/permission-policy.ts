@@ -85,19 +85,33 @@ export function createPermissionGate(tools: ReadonlySet<string>, ask: AskChoice,
     if (session() !== allowedIn) [allowed, allowedIn] = [[], session()];
     return allowed;
   };
+  // One question at a time, and what is allowed is looked at when a call's turn comes: the calls
+  // of one turn (edit, write, edit) wait while the first is asked, and an answer allowing changes
+  // to any file for the session covers them then, instead of three questions already open.
+  // A call that runs unasked never waits for another's question.
+  let turn: Promise<unknown> = Promise.resolve();
   return async (call: ToolCall, signal: AbortSignal): Promise<BeforeToolCallResult> => {
+    if ((await questionFor(call)) === undefined) return undefined;
+    const result = turn.then(async () => {
+      if (signal.aborted) return { block: true, reason: `The run was aborted while this ${call.name} call waited for permission.` };
+      const asked = await questionFor(call); // what was allowed meanwhile
+      return asked === undefined ? undefined : answer(call, asked.question, asked.protectedFile, signal);
+    });
+    turn = result.catch(() => undefined);
+    return result;
+  };
+
+  /** The question a call needs now, or undefined when it runs unasked. */
+  async function questionFor(call: ToolCall): Promise<{ question: PermissionQuestion; protectedFile?: ProtectedTarget } | undefined> {
     const hints = options.toolHints?.(call.name);
-    if (hints?.destructive) return answer(call, destructiveQuestion(call), undefined, signal);
+    if (hints?.destructive) return { question: destructiveQuestion(call) };
     if (mode() === "auto") return undefined;
     const protectedFile = protectedTarget(call.name, call.arguments, cwd);
-    const current = sessionAllowances();
-    let question: PermissionQuestion;
-    if (protectedFile !== undefined) question = protectedPathQuestion(call, protectedFile);
-    else if (hints?.readOnly) return undefined;
-    else if ((!tools.has(call.name) && !hints) || runsWithoutAsking(mode(), call.name) || (await coveredByAny(current, call))) return undefined;
-    else question = await permissionQuestion(call);
-    return answer(call, question, protectedFile, signal);
-  };
+    if (protectedFile !== undefined) return { question: protectedPathQuestion(call, protectedFile), protectedFile };
+    if (hints?.readOnly) return undefined;
+    if ((!tools.has(call.name) && !hints) || runsWithoutAsking(mode(), call.name) || (await coveredByAny(sessionAllowances(), call))) return undefined;
+    return { question: await permissionQuestion(call) };
+  }
 
   async function answer(call: ToolCall, question: PermissionQuestion, protectedFile: ProtectedTarget | undefined, signal: AbortSignal): Promise<BeforeToolCallResult> {
     const choice = await ask(question.title, question.options, signal, call);
