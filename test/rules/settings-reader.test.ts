@@ -50,16 +50,14 @@ describe("settings: one reader, the user's own values declared machine-scoped", 
       if (file.endsWith(path.join("extension", "settings.ts"))) continue;
       const text = fs.readFileSync(file, "utf8");
       if (!/getConfiguration\(\s*["']pi["']\s*\)/.test(text)) continue;
+      const where = (call: { line: number }) => `${path.relative(root, file)}:${call.line}`;
+      // The section read at once, kept in a variable, or behind a function: only .update on it.
+      const held = [...text.matchAll(/const (\w+) = vscode\.workspace\.getConfiguration\(\s*["']pi["']\s*\)/g)].map((m) => `${m[1]!}`);
+      const behind = [...text.matchAll(/const (\w+) = \(\) => vscode\.workspace\.getConfiguration\(\s*["']pi["']\s*\)/g)].map((m) => `${m[1]!}()`);
       for (const call of calls(file)) {
-        if (/getConfiguration\(\s*["']pi["']\s*\)\s*\.\s*(get|inspect|has)$/.test(call.callee.replace(/\s+/g, ""))) readers.push(`${path.relative(root, file)}:${call.line}`);
+        const callee = call.callee.replace(/\s+/g, "");
+        if (/getConfiguration\(["']pi["']\)\.(get|inspect|has)$/.test(callee) || [...held, ...behind].some((name) => callee === `${name}.get` || callee === `${name}.inspect` || callee === `${name}.has`)) readers.push(where(call));
       }
-      // A section kept in a variable: only .update on it.
-      for (const match of text.matchAll(/const (\w+) = vscode\.workspace\.getConfiguration\(\s*["']pi["']\s*\)/g)) {
-        const name = match[1]!;
-        for (const call of calls(file)) if (new RegExp(`^${name}\\.(get|inspect|has)$`).test(call.callee)) readers.push(`${path.relative(root, file)}:${call.line}`);
-      }
-      const sections = [...text.matchAll(/const (\w+) = \(\) => vscode\.workspace\.getConfiguration\(\s*["']pi["']\s*\)/g)].map((m) => m[1]!);
-      for (const name of sections) for (const call of calls(file)) if (new RegExp(`^${name}\\(\\)\\.(get|inspect|has)$`).test(call.callee)) readers.push(`${path.relative(root, file)}:${call.line}`);
     }
     assert.deepEqual(readers, []);
   });
