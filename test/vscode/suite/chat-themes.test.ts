@@ -68,7 +68,9 @@ describe("chat themes: plan, changes and a question in the side bar and a wide t
     const todo = { phases: [{ name: "Tidy the greeting", tasks: [{ content: "Read the file", status: "completed" }, { content: "Change the second line", status: "in_progress" }, { content: "Run the checks", status: "pending" }] }] };
     host.llm.enqueue({ toolCalls: [{ name: "todo", arguments: todo }] }, { text: "Planned: three tasks." });
     await send("Plan the change");
-    await eventually("the plan's run", () => idle() || undefined, 30_000);
+    // Idle alone is also the moment between the prompt's acceptance and agent_start: the next
+    // prompt sent then steers this run (ci-27: the edit never came). Its reply shown, then idle.
+    await eventually("the plan's run", async () => ((await ui.webviewText(view, ".transcript")).includes("Planned: three tasks.") && idle()) || undefined, 30_000);
     host.llm.enqueue({ toolCalls: [{ name: "edit", arguments: { path: file, edits: [{ oldText: "second line", newText: "second line, tidied" }] } }] }, { text: "Edited the **second** line; see `" + file + "`." });
     void send("Make the edit");
     await eventually("the edit's question", async () => (await ui.quickPickItems()).includes("Allow once") || undefined);
