@@ -24,7 +24,7 @@ const GOALS: Goal[] = [
   { text: "eight agents at once: memory per extra session ≤ 1.2 x a bare Node process", metric: "manyMemoryRatio", limit: 1.2 },
 ];
 
-export function writeEditorReport(file: string, r: { version: string; runs: number; activation?: number; ownActivation?: number; metrics: Metric[] }): void {
+export function writeEditorReport(file: string, r: { version: string; runs: number; activation?: number; ownActivation?: { ms: number; parts?: string }; metrics: Metric[] }): void {
   const subjects = ["host", "pi"];
   const rows = [
     `| metric | unit | **our extension + our host** | **our extension + pi 0.87.1** |`,
@@ -54,7 +54,7 @@ export function writeEditorReport(file: string, r: { version: string; runs: numb
     "",
     `Extension activation (Developer: Show Running Extensions): ${r.activation === undefined ? "not measured" : `${num(r.activation)} ms`}; ` +
       `measured by the extension (performance.now() from its bundle's first module to the end of activate, its log's "Activated in"): ` +
-      `${r.ownActivation === undefined ? "not measured" : `${num(r.ownActivation)} ms`} (issue 31's goal: ≤ 30 ms, ${r.ownActivation === undefined ? "not measured" : r.ownActivation <= 30 ? "**met**" : "**not met**"}).`,
+      `${r.ownActivation === undefined ? "not measured" : `${num(r.ownActivation.ms)} ms${r.ownActivation.parts ? ` (${r.ownActivation.parts})` : ""}`} (issue 31's goal: ≤ 30 ms, ${r.ownActivation === undefined ? "not measured" : r.ownActivation.ms <= 30 ? "**met**" : "**not met**"}).`,
     "",
     ...rows,
     "",
