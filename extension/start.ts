@@ -1,0 +1,36 @@
+/**
+ * dist/extension.js, what VS Code loads: runs the extension's bundle (dist/extension-main.js)
+ * with V8's code cache from an earlier window (shared/node/code-cache.ts), so that activation
+ * deserializes the code it compiled then instead of compiling the bundle again. Only this file is
+ * ever cached this way: Node's own compile cache would be the whole extension host's, every other
+ * extension's too. The cache is written once per build, a while after activation, so that it
+ * holds what activating and the first chat compiled. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+ */
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import type * as vscode from "vscode";
+import { privateCacheDir, runWithCodeCache } from "../shared/node/code-cache";
+import { LOAD_MARK } from "./load-mark";
+import type * as Main from "./main";
+
+performance.mark(LOAD_MARK);
+const SAVE_AFTER_MS = 20_000;
+const file = path.join(__dirname, "extension-main.js");
+const dir = process.env.NODE_DISABLE_COMPILE_CACHE ? undefined : privateCacheDir("pi-agent-vscode");
+const loaded = dir ? runWithCodeCache(file, dir) : { exports: (require as (id: string) => unknown)(file), save: undefined };
+const main = loaded.exports as typeof Main;
+
+export function activate(context: vscode.ExtensionContext): Main.PiExtensionApi {
+  const api = main.activate(context);
+  const save = loaded.save;
+  if (save) {
+    const timer = setTimeout(save, SAVE_AFTER_MS);
+    timer.unref();
+    context.subscriptions.push({ dispose: () => clearTimeout(timer) });
+  }
+  return api;
+}
+
+export function deactivate(): Promise<void> {
+  return main.deactivate();
+}
