@@ -16,6 +16,7 @@ const GOALS: Goal[] = [
   { text: "a 1,000-message session open in ≤ 500 ms", metric: "sessionOpen", limit: 500 },
   { text: "a 20,000-message session open in ≤ 1 s (issue 31)", metric: "sessionOpen20000", limit: 1000 },
   { text: "the 20,000-message session scrolled to its top: no frame over 50 ms", metric: "sessionScroll20000", limit: 50 },
+  { text: "  the same in the chat's own document (its long animation frames)", metric: "sessionChatFrame20000", limit: 50 },
   { text: "the webview's heap with 20,000 messages ≤ 2 x with 1,000", metric: "sessionHeapRatio", limit: 2 },
   { text: "a 1 MB tool call: ≤ 50 ms of extension-host CPU per 100 KB (issue 31)", metric: "bigCallCpu", limit: 50 },
   { text: "eight agents at once: every delta on screen ≤ 250 ms after it leaves its agent", metric: "manyMaxLatency", limit: 250 },
@@ -53,7 +54,7 @@ export function writeEditorReport(file: string, r: { version: string; runs: numb
     "callback of that frame, just before it paints.",
     "",
     `Extension activation (Developer: Show Running Extensions): ${r.activation === undefined ? "not measured" : `${num(r.activation)} ms`}; ` +
-      `measured by the extension (performance.now() from its bundle's first module to the end of activate, its log's "Activated in"): ` +
+      `the extension's own work, measured by it (its log's "Activated in": loading its bundle, i.e. reading it, compiling it or taking it from the code cache and running its modules, plus activate(); not VS Code's time between the two): ` +
       `${r.ownActivation === undefined ? "not measured" : `${num(r.ownActivation.ms)} ms${r.ownActivation.parts ? ` (${r.ownActivation.parts})` : ""}`} (issue 31's goal: ≤ 30 ms, ${r.ownActivation === undefined ? "not measured" : r.ownActivation.ms <= 30 ? "**met**" : "**not met**"}).`,
     "",
     ...rows,

@@ -52,7 +52,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   }
 }
 
-/** The extension's own figure (its log's "Activated in N ms (modules M ms, activate A ms)": from its bundle's first module to the end of activate). */
+/** The extension's own figure (its log's "Activated in N ms (loading L ms, activate A ms)": its bundle loaded, plus activate()). */
 function activationFromLog(dir: string): { ms: number; parts?: string } | undefined {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile() || !entry.name.endsWith("Pi Agent.log")) continue;
@@ -107,13 +107,15 @@ async function main(): Promise<void> {
     memoryRatio: new Metric("manyMemoryRatio", "  memory per extra session (agent + extension host growth) over a bare Node process", "x"),
   };
   const sessionOpen = new Metric("sessionOpen", "Resume Session: Enter on a 1,000-message session → its last message painted", "ms");
-  const openMetrics = new Map<number, { total: Metric; render: Metric; scroll: Metric; heap: Metric }>();
+  const openMetrics = new Map<number, { total: Metric; render: Metric; scroll: Metric; scrollMedian: Metric; chatFrame: Metric; heap: Metric }>();
   for (const n of sizes) {
     const size = n.toLocaleString("en-US");
     openMetrics.set(n, {
       total: n === 1000 ? sessionOpen : new Metric(`sessionOpen${n}`, `Resume Session: Enter on a ${size}-message session → its last message painted`, "ms"),
       render: new Metric(`sessionRender${n}`, `  of which the webview: ${size} items arrive → laid out and painted`, "ms"),
       scroll: new Metric(`sessionScroll${n}`, `  then scrolled up 30 pages and to its top: longest frame`, "ms"),
+      scrollMedian: new Metric(`sessionScrollMedian${n}`, `    its median frame`, "ms"),
+      chatFrame: new Metric(`sessionChatFrame${n}`, `    the chat document's longest animation frame (over 50 ms; 0: none)`, "ms"),
       heap: new Metric(`sessionHeap${n}`, `  the webview's JS heap after (garbage collected)`, "MB"),
     });
   }
@@ -242,6 +244,8 @@ async function main(): Promise<void> {
           metric.total.add(subject, ms.total);
           if (ms.render !== undefined) metric.render.add(subject, ms.render);
           metric.scroll.add(subject, ms.scroll.longestFrame);
+          metric.scrollMedian.add(subject, ms.scroll.medianFrame);
+          if (ms.scroll.chatLongestFrame !== undefined) metric.chatFrame.add(subject, ms.scroll.chatLongestFrame);
           if (ms.scroll.heapMb !== undefined) metric.heap.add(subject, ms.scroll.heapMb);
         }
       }
@@ -260,7 +264,7 @@ async function main(): Promise<void> {
     launches.pi.cleanup();
     fs.rmSync(stateDir, { recursive: true, force: true });
   }
-  const opened = [...openMetrics.values()].flatMap((m) => [m.total, m.render, m.scroll, m.heap]);
+  const opened = [...openMetrics.values()].flatMap((m) => [m.total, m.render, m.scroll, m.scrollMedian, m.chatFrame, m.heap]);
   // The webview's heap with the largest session over that with 1,000 messages (issue 31: ≤ 2x).
   const heapRatio = new Metric("sessionHeapRatio", `the webview's heap: the ${Math.max(...sizes).toLocaleString("en-US")}-message session's over the 1,000-message one's`, "x");
   for (const subject of ["host", "pi"]) {

@@ -60,6 +60,14 @@ export function watchMarker(_body: Element, marker: string): void {
 export interface ScrollFigures {
   /** The longest frame while scrolling up a page per frame (30 pages), jumping to the top and the second after. */
   longestFrame: number;
+  /** The median frame of the same. */
+  medianFrame: number;
+  /**
+   * The longest animation frame of the chat's own document (chromium's long-animation-frame
+   * entries, over 50 ms; 0 when it had none): a longer frame above it is the workbench's, the
+   * compositor's or a busy machine's, not work of the chat's. Undefined where there are no such entries.
+   */
+  chatLongestFrame?: number;
   /** The webview's JS heap after a garbage collection (MB; needs chromium's --expose-gc and precise memory info). */
   heapMb: number | undefined;
   /**
@@ -123,7 +131,14 @@ export async function scrollToTop(): Promise<ScrollFigures> {
           .map((script) => `${script.invoker || "?"} ${script.sourceFunctionName || ""} ${ms(script.duration)} (forced layout ${ms(script.forcedStyleAndLayoutDuration)})`),
       ].join("; ") + tasks
     : `no long animation frame in the chat's document${tasks}`;
-  return { longestFrame: Math.max(0, ...frames), heapMb: memory ? memory.usedJSHeapSize / 2 ** 20 : undefined, ...(parts ? { longestFrameParts: parts } : {}) };
+  const sorted = [...frames].sort((a, b) => a - b);
+  return {
+    longestFrame: Math.max(0, ...frames),
+    medianFrame: sorted[Math.floor(sorted.length / 2)] ?? 0,
+    ...(observer ? { chatLongestFrame: worst?.duration ?? 0 } : {}),
+    heapMb: memory ? memory.usedJSHeapSize / 2 ** 20 : undefined,
+    ...(parts ? { longestFrameParts: parts } : {}),
+  };
 }
 
 /** Runs in the webview: when watchMarker saw its marker. */
