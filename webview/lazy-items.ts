@@ -27,33 +27,52 @@ export function estimateHeight(item: ChatItem, width: number): number {
 /**
  * Placeholders for items far above what is shown: a box of the estimated height, replaced by
  * the real view when it scrolls within `margin` of the visible part.
+ *
+ * A history part (a batch of 1,000 older entries, transcript-entries.ts) is observed as one box;
+ * its placeholders are observed one by one only while the part is near. The browser checks every
+ * observed element against the view in each frame of a scroll: 20,000 placeholders observed each
+ * cost a 300 px chat 27–34 ms per frame in a plain chromium page, against 17–18 ms (the display's
+ * own 16.7) this way.
  */
 export class LazyItems {
   private readonly items = new Map<Element, ChatItem>();
   private readonly byKey = new Map<string, HTMLElement>();
+  /** Placeholders (and those of parts near the view) to render when near. */
   private readonly observer: IntersectionObserver;
+  /** History parts: when one comes near, its placeholders are observed; when it leaves, no longer. */
+  private readonly parts: IntersectionObserver;
 
   constructor(
     root: HTMLElement,
     private readonly render: (item: ChatItem, placeholder: HTMLElement) => HTMLElement,
   ) {
-    this.observer = new IntersectionObserver((entries) => this.near(entries.filter((e) => e.isIntersecting).map((e) => e.target as HTMLElement)), {
-      root,
-      rootMargin: `${margin}px 0px`,
-    });
+    const options = { root, rootMargin: `${margin}px 0px` };
+    this.observer = new IntersectionObserver((entries) => this.near(entries.filter((e) => e.isIntersecting).map((e) => e.target as HTMLElement)), options);
+    this.parts = new IntersectionObserver((entries) => {
+      for (const entry of entries) for (const placeholder of this.placeholdersIn(entry.target)) {
+        if (entry.isIntersecting) this.observer.observe(placeholder);
+        else this.observer.unobserve(placeholder);
+      }
+    }, options);
   }
 
   get size(): number {
     return this.items.size;
   }
 
-  placeholder(item: ChatItem, width: number): HTMLElement {
+  /** `inPart`: the placeholder goes into a history part given to observePart, which observes it while near. */
+  placeholder(item: ChatItem, width: number, inPart = false): HTMLElement {
     const element = h("div", { class: "item-placeholder", "data-key": item.key, "aria-hidden": "true" });
     element.style.height = `${estimateHeight(item, width)}px`;
     this.items.set(element, item);
     this.byKey.set(item.key, element);
-    this.observer.observe(element);
+    if (!inPart) this.observer.observe(element);
     return element;
+  }
+
+  /** A history part of placeholders (made with `inPart`): they are rendered as it comes near. */
+  observePart(part: HTMLElement): void {
+    this.parts.observe(part);
   }
 
   /** The placeholder of an item not rendered yet. */
@@ -78,11 +97,16 @@ export class LazyItems {
     this.items.clear();
     this.byKey.clear();
     this.observer.disconnect();
+    this.parts.disconnect();
   }
 
   /** Renders every placeholder (e.g. before searching the whole transcript). */
   renderAll(): void {
     this.near([...this.items.keys()] as HTMLElement[]);
+  }
+
+  private *placeholdersIn(part: Element): Iterable<HTMLElement> {
+    for (const child of Array.from(part.children)) if (child instanceof HTMLElement && this.items.has(child)) yield child;
   }
 
   // The browser's scroll anchoring (overflow-anchor) keeps what is shown in place when the

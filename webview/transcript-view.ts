@@ -71,8 +71,9 @@ export class TranscriptView {
   prependHistory(items: ChatItem[]): void {
     const width = this.width || 300;
     const part = h("div", { class: historyPartClass });
-    part.append(...items.map((item) => this.lazy.placeholder(item, width)));
+    part.append(...items.map((item) => this.lazy.placeholder(item, width, true)));
     this.element.prepend(part);
+    this.lazy.observePart(part);
     this.keepAtEnd();
   }
 

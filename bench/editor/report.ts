@@ -16,7 +16,7 @@ const GOALS: Goal[] = [
   { text: "a 1,000-message session open in ≤ 500 ms", metric: "sessionOpen", limit: 500 },
   { text: "a 20,000-message session open in ≤ 1 s (issue 31)", metric: "sessionOpen20000", limit: 1000 },
   { text: "the 20,000-message session scrolled to its top: no frame over 50 ms", metric: "sessionScroll20000", limit: 50 },
-  { text: "  the same in the chat's own document (its long animation frames)", metric: "sessionChatFrame20000", limit: 50 },
+  { text: "  no task over 50 ms on the chat's own event loop meanwhile", metric: "sessionChatTask20000", limit: 50 },
   { text: "the webview's heap with 20,000 messages ≤ 2 x with 1,000", metric: "sessionHeapRatio", limit: 2 },
   { text: "a 1 MB tool call: ≤ 50 ms of extension-host CPU per 100 KB (issue 31)", metric: "bigCallCpu", limit: 50 },
   { text: "eight agents at once: every delta on screen ≤ 250 ms after it leaves its agent", metric: "manyMaxLatency", limit: 250 },

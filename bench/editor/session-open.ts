@@ -63,11 +63,11 @@ export interface ScrollFigures {
   /** The median frame of the same. */
   medianFrame: number;
   /**
-   * The longest animation frame of the chat's own document (chromium's long-animation-frame
-   * entries, over 50 ms; 0 when it had none): a longer frame above it is the workbench's, the
-   * compositor's or a busy machine's, not work of the chat's. Undefined where there are no such entries.
+   * The longest task on the chat's own event loop (chromium's longtask entries, over 50 ms; 0 when
+   * none): work of the chat's that holds up its input and frames. A longer frame than this is the
+   * workbench's, the compositor's or a busy machine's. Undefined where there are no such entries.
    */
-  chatLongestFrame?: number;
+  chatLongestTask?: number;
   /** The webview's JS heap after a garbage collection (MB; needs chromium's --expose-gc and precise memory info). */
   heapMb: number | undefined;
   /**
@@ -135,7 +135,7 @@ export async function scrollToTop(): Promise<ScrollFigures> {
   return {
     longestFrame: Math.max(0, ...frames),
     medianFrame: sorted[Math.floor(sorted.length / 2)] ?? 0,
-    ...(observer ? { chatLongestFrame: worst?.duration ?? 0 } : {}),
+    ...(taskObserver ? { chatLongestTask: Math.max(0, ...longTasks.map((t) => t.duration)) } : {}),
     heapMb: memory ? memory.usedJSHeapSize / 2 ** 20 : undefined,
     ...(parts ? { longestFrameParts: parts } : {}),
   };
