@@ -7,6 +7,7 @@ import type { AgentSupervisor } from "../supervision/agent-supervisor";
 import { settings } from "../settings";
 import { ChatDialogs } from "./chat-dialogs";
 import { contentText } from "../../shared/protocol";
+import { EventHold, replaySession } from "./session-replay";
 import { ChatEvents } from "./chat-events";
 import { AboveBox } from "./above-box";
 import { parseBuiltin, type BuiltinCall } from "./builtin-commands";
@@ -56,6 +57,8 @@ export class ChatController implements vscode.Disposable {
   /** CSP violations the webview reported (there should be none). */
   readonly cspViolations: string[] = [];
   private readonly events: ChatEvents;
+  /** Agent events wait while a session's messages are replayed (session-replay.ts). */
+  private readonly replaying = new EventHold();
   private readonly links: ChatLinks;
   /** Streamed text joined per few milliseconds on its way to the webview. */
   private readonly streamed: ReturnType<typeof coalesceAppends>;
@@ -140,13 +143,13 @@ export class ChatController implements vscode.Disposable {
     supervisor.onAttach((client, lifetime) => {
       this.header.agentRestarted();
       this.header.change({ sandbox: supervisor.sandboxNote });
-      lifetime.add(client.onEvent((event) => {
+      lifetime.add(client.onEvent((event) => this.replaying.deliver(() => {
         if (event.type === "message_start" && event.message.role === "user" && !this.header.firstPrompt) this.noteFirstPrompt(contentText(event.message.content));
         this.events.apply(event);
         if (event.type === "message_end") this.header.noteMessage(event.message);
         // The agent's commands changed (ACP agents and omp announce them): the slash menu asks again.
         if (event.type === "available_commands_update") this.quietly(this.header.refreshCommands(client));
-      }));
+      })));
       lifetime.add(client.onSettled(() => {
         this.queue.settled();
         this.quietly(this.header.refreshStats(client));
@@ -286,10 +289,12 @@ export class ChatController implements vscode.Disposable {
     if (!client) return;
     try {
       const { messages } = await client.request("get_messages", {});
-      this.transcript.replaceAll(() => {
-        if (this.safeguards) this.transcript.upsert(this.safeguards);
-        this.events.replay(messages);
-      });
+      const shown = await this.replaying.during(() =>
+        replaySession(this.transcript, this.events, messages, () => {
+          if (this.safeguards) this.transcript.upsert(this.safeguards);
+        }),
+      );
+      if (!shown) return; // another session's load came after it
       const first = messages.find((m) => m.role === "user");
       this.noteFirstPrompt(first ? contentText(first.content) : undefined);
       this.quietly(this.header.refreshStats(client));

@@ -35,6 +35,8 @@ export class Transcript {
   private tail?: Entry;
   private counter = 0;
   private muted = false;
+  /** Bumped by each rebuild (replaceAll, clear): a rebuild in slices that is no longer the latest stops. */
+  private generation = 0;
 
   constructor(
     private readonly sink: (message: ToWebview) => void,
@@ -47,6 +49,7 @@ export class Transcript {
 
   /** Rebuilds everything (e.g. another session) and sends it as one reset, not one message per change. */
   replaceAll(build: () => void): void {
+    this.generation++;
     this.forgetAll();
     this.muted = true;
     try {
@@ -55,6 +58,26 @@ export class Transcript {
       this.muted = false;
     }
     this.post(this.resetMessage());
+  }
+
+  /**
+   * replaceAll for a build that yields between slices (a long session's messages): `current()` says
+   * whether it is still the latest rebuild. A later one (or clear) ends it: it then sends nothing
+   * and leaves the transcript to the later one. True when its reset was sent.
+   */
+  async replaceAllInSlices(build: (current: () => boolean) => Promise<void>): Promise<boolean> {
+    const generation = ++this.generation;
+    const current = () => generation === this.generation;
+    this.forgetAll();
+    this.muted = true;
+    try {
+      await build(current);
+    } finally {
+      if (current()) this.muted = false;
+    }
+    if (!current()) return false;
+    this.post(this.resetMessage());
+    return true;
   }
 
   /** The message that shows the whole transcript. */
@@ -168,6 +191,8 @@ export class Transcript {
   }
 
   clear(): void {
+    this.generation++;
+    this.muted = false; // a rebuild in slices under way ends (it sends nothing)
     this.forgetAll();
     this.post({ type: "reset", items: [], now: this.now() });
   }
