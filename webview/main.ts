@@ -122,6 +122,7 @@ const composer: Composer = new Composer(
   byId("attachments"),
   app,
   () => pickers.cycleMode(),
+  (paths) => channel.request("mentionKinds", { paths }),
 );
 const queue = new QueueView(byId("queue"), post, (text) => composer.setText(text, true));
 const plan = new PlanView(byId("plan"), post);
