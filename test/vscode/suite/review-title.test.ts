@@ -12,13 +12,18 @@ import { ui } from "./ui";
 
 const titleActions = ".editor-group-container.active .editor-actions";
 
-/** The icons and labels of the active editor's title actions. */
-async function actions(): Promise<{ icons: string[]; labels: string[] }> {
+/** The active editor's title actions: each one's label and the classes of its element (its icon). */
+async function actions(): Promise<{ labels: string[]; classOf: (label: RegExp) => string }> {
   const html = await ui.html(titleActions);
-  const icons = [...html.matchAll(/codicon-([a-z-]+)/g)].map((m) => m[1]!);
-  const labels = [...html.matchAll(/aria-label="([^"]*)"/g)].map((m) => m[1]!);
-  return { icons, labels };
+  const tags = [...html.matchAll(/<a\b[^>]*>/g)].map((m) => m[0]);
+  const attr = (tag: string, name: string) => new RegExp(`${name}="([^"]*)"`).exec(tag)?.[1] ?? "";
+  const labels = tags.map((t) => attr(t, "aria-label")).filter(Boolean);
+  return { labels, classOf: (label) => attr(tags.find((t) => label.test(attr(t, "aria-label"))) ?? "", "class") };
 }
+
+// VS Code's "Previous Change" and ours "Go to Previous Change": both an ↑ from change to change.
+const up = /^(Go to )?Previous Change\b/;
+const down = /^(Go to )?Next Change\b/;
 
 describe("review diff title bar: one pair of change arrows", function () {
   this.timeout(120_000);
@@ -57,11 +62,15 @@ describe("review diff title bar: one pair of change arrows", function () {
       return shown.labels.some((l) => l.startsWith("Keep Changes in File")) ? shown : undefined;
     });
     await ui.screenshot("review-title-diff");
-    const count1 = (icon: string, list: string[]) => list.filter((i) => i === icon).length;
-    assert.equal(count1("arrow-up", diff.icons), 1, `one ↑ in the diff's title: ${diff.labels.join(" | ")}`);
-    assert.equal(count1("arrow-down", diff.icons), 1, `one ↓ in the diff's title: ${diff.labels.join(" | ")}`);
-    assert.ok(!diff.labels.some((l) => l.startsWith("Go to Next Change") || l.startsWith("Go to Previous Change")), `not our change arrows in a diff: ${diff.labels.join(" | ")}`);
-    assert.ok(diff.labels.some((l) => l.startsWith("Go to Next Changed File")), `ours to the next file: ${diff.labels.join(" | ")}`);
+    const said = (shown: { labels: string[] }) => shown.labels.join(" | ");
+    assert.equal(diff.labels.filter((l) => up.test(l)).length, 1, `one ↑ in the diff's title: ${said(diff)}`);
+    assert.equal(diff.labels.filter((l) => down.test(l)).length, 1, `one ↓ in the diff's title: ${said(diff)}`);
+    assert.ok(!diff.labels.some((l) => l.startsWith("Go to Next Change (") || l.startsWith("Go to Previous Change (") || l === "Go to Next Change" || l === "Go to Previous Change"), `VS Code's, not ours: ${said(diff)}`);
+    // Ours where it adds something: to the other file, with an icon of its own.
+    assert.ok(diff.labels.some((l) => l.startsWith("Go to Next Changed File")), `ours to the next file: ${said(diff)}`);
+    const ours = diff.classOf(/^Go to Next Changed File/);
+    const theirs = diff.classOf(/^Next Change\b/);
+    assert.ok(ours !== "" && ours !== theirs, `another icon: "${ours}" vs VS Code's "${theirs}"`);
 
     // Ours takes the user to the other file's diff.
     await ui.click(`${titleActions} .action-label[aria-label^="Go to Next Changed File"]`);
@@ -73,8 +82,8 @@ describe("review diff title bar: one pair of change arrows", function () {
       const shown = await actions();
       return shown.labels.some((l) => l.startsWith("Go to Next Change")) ? shown : undefined;
     });
-    assert.equal(count1("arrow-up", plain.icons), 1, `one ↑ in the plain editor: ${plain.labels.join(" | ")}`);
-    assert.equal(count1("arrow-down", plain.icons), 1, `one ↓ in the plain editor: ${plain.labels.join(" | ")}`);
-    assert.ok(!plain.labels.some((l) => l.startsWith("Go to Next Changed File")), `no file arrows where the change arrows cross files: ${plain.labels.join(" | ")}`);
+    assert.equal(plain.labels.filter((l) => up.test(l)).length, 1, `one ↑ in the plain editor: ${said(plain)}`);
+    assert.equal(plain.labels.filter((l) => down.test(l)).length, 1, `one ↓ in the plain editor: ${said(plain)}`);
+    assert.ok(!plain.labels.some((l) => l.startsWith("Go to Next Changed File")), `no file arrows where the change arrows cross files: ${said(plain)}`);
   });
 });
