@@ -176,12 +176,15 @@ describe("webview channel", () => {
       mentions: async ({ query }) => (query === "bad" ? (results as never) : [{ kind: "file", path: `${query}.ts` }]),
       models: async () => ({ models: [{ provider: "p", id: "m" }], current: { provider: "p", id: "m" } }),
       thinkingLevels: async () => ({ levels: ["off", "high"] }),
+      mentionKinds: async ({ paths }) => paths.map((p) => (p.endsWith("/") ? "folder" : p === "gone.ts" ? "none" : "file")),
     }));
     extension.listen();
     webview.listen();
     assert.deepEqual(await request(webview, check, "mentions", { query: "src/a" }), [{ kind: "file", path: "src/a.ts" }]);
     assert.deepEqual(await request(webview, check, "models", {}), { models: [{ provider: "p", id: "m" }], current: { provider: "p", id: "m" } });
     assert.deepEqual(await request(webview, check, "thinkingLevels", {}), { levels: ["off", "high"] });
+    assert.deepEqual(await request(webview, check, "mentionKinds", { paths: ["src/a.ts", "gone.ts"] }), ["file", "none"]);
+    await assert.rejects(request(webview, check, "mentionKinds", { paths: Array.from({ length: 51 }, () => "a") }), (error: unknown) => error instanceof ResponseError && error.code === ErrorCodes.InvalidParams);
     await assert.rejects(request(webview, check, "mentions", { query: 5 } as never), (error: unknown) => error instanceof ResponseError && error.code === ErrorCodes.InvalidParams);
     assert.match(extensionLog.warnings.join("\n"), /malformed mentions request/);
     results = [{ kind: "socket", path: 1 }];

@@ -140,7 +140,7 @@ export const Widget = Type.Object({ key: Type.String(), lines: Type.Array(Type.S
 export type Widget = Static<typeof Widget>;
 
 /** Context attached to a message: `@file`, `@file#L10-20`, `@folder/`, `@selection`, `@problems`. */
-export const attachmentLimits = { images: 10, imageBytes: 5 * 1024 * 1024, mentions: 50 } as const;
+export const attachmentLimits = { images: 10, imageBytes: 5 * 1024 * 1024, mentions: 50, mentionPath: 4096 } as const;
 export const MentionKind = Type.Union([Type.Literal("file"), Type.Literal("folder"), Type.Literal("selection"), Type.Literal("problems")]);
 export const Mention = Type.Object({
   kind: MentionKind,
@@ -160,6 +160,9 @@ export const ImageAttachment = Type.Object({
 export type ImageAttachment = Static<typeof ImageAttachment>;
 export const MentionCandidate = Type.Object({ kind: Type.Union([Type.Literal("file"), Type.Literal("folder")]), path: Type.String() });
 export type MentionCandidate = Static<typeof MentionCandidate>;
+/** What a path names in the workspace. */
+export const PathKind = Type.Union([Type.Literal("file"), Type.Literal("folder"), Type.Literal("none")]);
+export type PathKind = Static<typeof PathKind>;
 
 /** A model the agent can switch to (get_available_models), for the header's model picker. */
 export const ModelChoice = Type.Object({ provider: Type.String(), id: Type.String(), name: Type.Optional(Type.String()), contextWindow: Type.Optional(Type.Number()) });
@@ -280,6 +283,8 @@ export type FromWebview = Static<typeof FromWebview>;
 export const webviewRequestSchemas = {
   /** `@` typed in the box: workspace files and folders matching `query`. */
   mentions: { params: Type.Object({ query: Type.String({ maxLength: 1024 }) }), result: Type.Array(MentionCandidate) },
+  /** The box's `@` paths: what each names ("none": nothing there), so that a chip shows only for a file or folder that exists. */
+  mentionKinds: { params: Type.Object({ paths: Type.Array(Type.String({ maxLength: attachmentLimits.mentionPath }), { maxItems: attachmentLimits.mentions }) }), result: Type.Array(PathKind) },
   /** The header's model picker opens: the agent's models and the current one. */
   models: { params: Type.Object({}), result: ModelChoices },
   /** The thinking-level picker opens: the levels the model supports and the current one. */

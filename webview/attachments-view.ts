@@ -20,9 +20,10 @@ export class AttachmentsView {
     private readonly onRemove: (chip: Chip) => void,
   ) {}
 
-  render(spans: readonly MentionSpan[], images: readonly ImageAttachment[], note = ""): void {
+  /** `spans` with their index among the text's mentions (the one a chip's remove button takes out). */
+  render(spans: readonly (MentionSpan & { index: number })[], images: readonly ImageAttachment[], note = ""): void {
     const chips = [
-      ...spans.map((span, index) => this.chip({ kind: "mention", index }, mentionIcon(span.mention), mentionLabel(span.mention), mentionTitle(span.mention))),
+      ...spans.map((span) => this.chip({ kind: "mention", index: span.index }, mentionIcon(span.mention), mentionLabel(span.mention), mentionTitle(span.mention))),
       ...images.map((image, index) =>
         this.chip({ kind: "image", index }, h("img", { class: "chip-thumb", src: `data:${image.mimeType};base64,${image.data}`, alt: "" }), image.name || "image", image.name || "Pasted image"),
       ),

@@ -1,9 +1,13 @@
-import { attachmentLimits, type FromWebview, type ImageAttachment, type Mention } from "../shared/webview-protocol";
+import { attachmentLimits, type FromWebview, type ImageAttachment, type Mention, type PathKind } from "../shared/webview-protocol";
 import { AttachmentsView, droppedUris, readImages, type Chip } from "./attachments-view";
-import { mentionToken, parseMentions, removeSpan, uniqueMentions } from "./mentions";
+import { chipSpans, mentionToken, parseMentions, removeSpan, uniqueMentions } from "./mentions";
 
 export interface AttachmentHost {
   text(): string;
+  /** Where the caret is in the text. */
+  caret(): number;
+  /** What each `@` path names in the workspace. */
+  kinds(paths: string[]): Promise<PathKind[]>;
   /** Replaces the box's text (the caret goes to the end). */
   setText(text: string): void;
   post(message: FromWebview): void;
@@ -18,6 +22,8 @@ export class ComposerAttachments {
   private note = "";
   private noteTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly view: AttachmentsView;
+  /** What the extension said each `@` path names (undefined while asked); forgotten when a message goes. */
+  private readonly known = new Map<string, PathKind | undefined>();
 
   constructor(
     container: HTMLElement,
@@ -47,9 +53,32 @@ export class ComposerAttachments {
     });
   }
 
-  /** The chips again, after the text changed. */
+  /**
+   * The chips again, after the text changed: one per mention whose file or folder is there (each
+   * path asked once). The word the caret ends is still being typed: a chip only once it names a
+   * file (`@src/` on the way to `@src/main.ts` makes none, nor does `@src/mai`).
+   */
   refresh(): void {
-    this.view.render(parseMentions(this.host.text()), this.images, this.note);
+    const text = this.host.text();
+    const caret = this.host.caret();
+    const spans = parseMentions(text);
+    this.ask(spans.flatMap((s) => (s.mention.path !== undefined && !this.known.has(s.mention.path) ? [s.mention.path] : [])));
+    this.view.render(chipSpans(spans, text, caret, (p) => this.known.get(p)), this.images, this.note);
+  }
+
+  private ask(paths: string[]): void {
+    // A path longer than any the extension takes names nothing (asked with the others, it would fail them all).
+    for (const p of paths) if (p.length > attachmentLimits.mentionPath) this.known.set(p, "none");
+    const unique = [...new Set(paths.filter((p) => p.length <= attachmentLimits.mentionPath))].slice(0, attachmentLimits.mentions);
+    if (unique.length === 0) return;
+    for (const p of unique) this.known.set(p, undefined);
+    this.host.kinds(unique).then(
+      (kinds) => {
+        unique.forEach((p, i) => this.known.set(p, kinds[i] ?? "none"));
+        this.refresh();
+      },
+      () => unique.forEach((p) => this.known.delete(p)),
+    );
   }
 
   /** Attachments from the extension ("Add to Pi Chat", dropped files): mentions join the text. */
@@ -77,6 +106,7 @@ export class ComposerAttachments {
     const mentions = uniqueMentions(parseMentions(text).map((s) => s.mention)).slice(0, attachmentLimits.mentions);
     const images = this.images;
     this.images = [];
+    this.known.clear();
     this.setNote("");
     return { ...(mentions.length ? { mentions } : {}), ...(images.length ? { images } : {}) };
   }
@@ -114,3 +144,4 @@ export class ComposerAttachments {
     this.refresh();
   }
 }
+

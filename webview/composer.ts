@@ -1,4 +1,4 @@
-import type { FromWebview, ImageAttachment, Mention, MentionCandidate, SlashCommandInfo } from "../shared/webview-protocol";
+import type { FromWebview, ImageAttachment, Mention, MentionCandidate, PathKind, SlashCommandInfo } from "../shared/webview-protocol";
 import { ComposerAttachments } from "./composer-attachments";
 import { h, icon } from "./dom";
 import { composerAction, composerHint, type ComposerAction } from "./keys";
@@ -52,9 +52,14 @@ export class Composer {
     dropTarget: HTMLElement,
     /** The mode key: the next permission mode. */
     private readonly onCycleMode: () => void = () => undefined,
+    /** What `@` paths name in the workspace (a chip shows only for a file or folder that is there). */
+    mentionKinds: (paths: string[]) => Promise<PathKind[]> = async (paths) => paths.map(() => "file" as const),
   ) {
     this.attachments = new ComposerAttachments(chips, prompt, dropTarget, {
       text: () => this.prompt.value,
+      // Unfocused, no word is being typed.
+      caret: () => (document.activeElement === this.prompt ? this.caret() : -1),
+      kinds: mentionKinds,
       setText: (text) => this.setText(text),
       post,
     });
@@ -64,7 +69,10 @@ export class Composer {
     prompt.addEventListener("input", () => this.changed());
     // Close when focus moves elsewhere in the view, not when the whole view loses focus for a moment.
     prompt.addEventListener("blur", () => setTimeout(() => {
-      if (document.activeElement !== this.prompt) this.closeCompletions();
+      if (document.activeElement !== this.prompt) {
+        this.closeCompletions();
+        this.attachments.refresh();
+      }
     }, 150));
     this.render();
   }

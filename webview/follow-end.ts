@@ -91,7 +91,16 @@ export class FollowEnd {
     return this.element.scrollHeight - this.element.scrollTop - this.element.clientHeight;
   }
 
+  /**
+   * The button while the user is away from the end. Its row is kept while the conversation
+   * overflows, shown or not, so that the button coming never takes lines from the conversation
+   * (it did: a card's last lines went under the row the moment the user scrolled up).
+   */
   private showJump(): void {
-    if (this.jump) this.jump.hidden = this.following || this.distance() <= followSlack;
+    if (!this.jump) return;
+    const away = !this.following && this.distance() > followSlack;
+    this.jump.hidden = !away;
+    const row = this.jump.parentElement;
+    if (row?.classList.contains("jump-row")) row.hidden = !away && this.element.scrollHeight <= this.element.clientHeight + 1;
   }
 }

@@ -65,7 +65,7 @@ app.innerHTML = `
   <div class="transcript-wrap">
     <!-- Jump to latest is for the pointer: from the keyboard, End in the transcript goes there (Tab order unchanged). -->
     <section id="transcript" class="transcript" role="log" aria-live="polite" aria-relevant="additions" aria-label="Conversation" tabindex="0"></section>
-    <button type="button" id="jump-latest" class="jump-latest" hidden tabindex="-1" aria-label="Jump to latest" title="Jump to the latest output (End in the conversation)"><span class="codicon codicon-arrow-down" aria-hidden="true"></span>Jump to latest</button>
+    <div class="jump-row" hidden><button type="button" id="jump-latest" class="jump-latest" hidden tabindex="-1" aria-label="Jump to latest" title="Jump to the latest output (End in the conversation)"><span class="codicon codicon-arrow-down" aria-hidden="true"></span>Jump to latest</button></div>
   </div>
   <div id="widgets-above" class="widgets" hidden></div>
   <div id="plan" class="plan" hidden></div>
@@ -122,6 +122,7 @@ const composer: Composer = new Composer(
   byId("attachments"),
   app,
   () => pickers.cycleMode(),
+  (paths) => channel.request("mentionKinds", { paths }),
 );
 const queue = new QueueView(byId("queue"), post, (text) => composer.setText(text, true));
 const plan = new PlanView(byId("plan"), post);

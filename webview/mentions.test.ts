@@ -2,7 +2,7 @@ import * as assert from "node:assert/strict";
 import { Value } from "@sinclair/typebox/value";
 import { attachmentLimits, fromWebviewSchemas } from "../shared/webview-protocol";
 import { splitUserContext } from "./items/user-context";
-import { mentionLabel, mentionQueryAt, mentionToken, parseMentions, removeSpan, replaceMentionQuery, uniqueMentions } from "./mentions";
+import { chipSpans, mentionLabel, mentionQueryAt, mentionToken, parseMentions, removeSpan, replaceMentionQuery, uniqueMentions } from "./mentions";
 
 const mentions = (text: string) => parseMentions(text).map((s) => s.mention);
 
@@ -80,5 +80,30 @@ describe("@ mentions in the message box", () => {
       labels: ["src/a.ts#L2-3", "selection (no text is selected in the editor)"],
     });
     assert.equal(splitUserContext("just <context type=\"x\"> typed"), undefined);
+  });
+
+  it("chips only for paths that are there, none for the word still being typed unless it names a file (#32: @src/mai)", () => {
+    const there: Record<string, "file" | "folder"> = { "src/main.ts": "file", src: "folder", "my dir/b.ts": "file", "/etc/hosts": "file" };
+    const kindOf = (p: string) => there[p] ?? "none";
+    const chips = (text: string, caret = text.length, known: (p: string) => "file" | "folder" | "none" | undefined = kindOf) =>
+      chipSpans(parseMentions(text), text, caret, known).map((s) => `${s.index}:${mentionLabel(s.mention)}`);
+    // Typed key by key: no chip on the way (a folder, a half name), one once the name is a file's.
+    for (const typed of ["@s", "@src", "@src/", "@src/mai", "@src/main.t"]) assert.deepEqual(chips(`look at ${typed}`), [], typed);
+    assert.deepEqual(chips("look at @src/main.ts"), ["0:main.ts"]);
+    assert.deepEqual(chips("look at @src/main.ts#L3-4"), ["0:main.ts:3-4"]);
+    // Written out (a space after it, the caret elsewhere, or the box unfocused: caret -1).
+    assert.deepEqual(chips("look at @src/mai and more"), []);
+    assert.deepEqual(chips("look at @src/ and more"), ["0:src/"]);
+    assert.deepEqual(chips("look at @src/", 3), ["0:src/"]);
+    assert.deepEqual(chips("look at @src/", -1), ["0:src/"]);
+    // The caret inside a word is not at its end: "@src/main.ts" with the caret before ".ts".
+    assert.deepEqual(chips("@src/main.ts", 9), ["0:main.ts"]);
+    // Indexes stay those of the text's mentions (the × removes the right one).
+    assert.deepEqual(chips("@gone.ts @selection @src/main.ts @\"my dir/b.ts\" x"), ["1:Selection", "2:main.ts", "3:b.ts"]);
+    // Not known yet: no chip until the extension answers; an absolute path is asked like the others.
+    assert.deepEqual(chips("@src/main.ts x", undefined, () => undefined), []);
+    assert.deepEqual(chips("@/etc/hosts x"), ["0:hosts"]);
+    // @selection and @problems need no answer, at the caret or not.
+    assert.deepEqual(chips("@selection"), ["0:Selection"]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Mention } from "../shared/webview-protocol";
+import type { Mention, PathKind } from "../shared/webview-protocol";
 
 /**
  * `@` mentions as they are written in the message box: `@src/a.ts`, `@src/a.ts#L10-20`,
@@ -109,4 +109,27 @@ export function uniqueMentions(mentions: readonly Mention[]): Mention[] {
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * The mentions that get a chip, each with its index among `spans`: @selection and @problems, and a
+ * path the extension said is a file or folder (`kindOf`: undefined while not known yet). The word
+ * the caret ends is still being typed: it gets one only once it names a file (not on the way, at
+ * `@src/` or `@src/mai`). `caret` -1: the box does not have focus.
+ */
+export function chipSpans(spans: readonly MentionSpan[], text: string, caret: number, kindOf: (path: string) => PathKind | undefined): (MentionSpan & { index: number })[] {
+  return spans.flatMap((span, index) => {
+    const path = span.mention.path;
+    if (path === undefined) return [{ ...span, index }];
+    const kind = kindOf(path);
+    const typing = caret === span.end && caret === endOfWord(text, span.start);
+    const shown = typing ? kind === "file" && span.mention.kind === "file" : kind === "file" || kind === "folder";
+    return shown ? [{ ...span, index }] : [];
+  });
+}
+
+/** Where the word starting at `start` ends (the next whitespace, or the end of the text). */
+function endOfWord(text: string, start: number): number {
+  const rest = /\s/.exec(text.slice(start));
+  return rest ? start + rest.index : text.length;
 }

@@ -117,6 +117,7 @@ export class ChatController implements vscode.Disposable {
       }),
       view.answerRequests({
         mentions: ({ query }) => this.context.candidates(query),
+        mentionKinds: ({ paths }) => this.context.kinds(paths),
         models: () => this.pickers.models(),
         thinkingLevels: () => this.pickers.thinkingLevels(),
       }),

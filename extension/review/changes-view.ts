@@ -50,6 +50,8 @@ export class ChangesView implements vscode.TreeDataProvider<FileChange>, vscode.
     void vscode.commands.executeCommand("setContext", "pi.hasChanges", files.length > 0);
     // For `resourcePath in pi.reviewPaths` (the diff's title actions, the hunk keys).
     void vscode.commands.executeCommand("setContext", "pi.reviewPaths", files.map((f) => vscode.Uri.file(f.path).path));
+    // A diff's own arrows go from change to change in its file; ours go to another file only when there is one.
+    void vscode.commands.executeCommand("setContext", "pi.reviewManyFiles", files.length > 1);
     this.changeEmitter.fire();
   }
 

@@ -1,6 +1,7 @@
 /**
  * The review's commands: Keep / Undo for a hunk (a lens, or the cursor), for a file (its row, the
- * diff's title, the palette) and for all files; next / previous change; open a file's diff.
+ * diff's title, the palette) and for all files; next / previous change (a plain editor's title:
+ * in a diff, VS Code's own arrows do that) and next / previous file (a diff's title); open a file's diff.
  * Nothing is overwritten silently: a hunk the user edited since is refused, and a file the user
  * changed since the agent's last write is undone only after a warning.
  */
@@ -123,6 +124,16 @@ async function goToChange(state: ReviewState, direction: 1 | -1): Promise<void> 
   await openReviewDiff(file, direction === 1 ? lines[0] : lines.at(-1));
 }
 
+/** The next (or previous) file under review after the active editor's, opened at its first change. */
+async function goToFile(state: ReviewState, direction: 1 | -1): Promise<void> {
+  const files = state.files().map((f) => f.path);
+  if (files.length === 0) return;
+  const uri = vscode.window.activeTextEditor?.document.uri;
+  const at = uri?.scheme === "file" ? files.indexOf(uri.fsPath) : -1;
+  const file = files[(at === -1 ? (direction === 1 ? 0 : files.length - 1) : at + direction + files.length) % files.length];
+  await openReviewDiff(file, placedHunks(state, file, textOf(readCurrent(file)) ?? "")[0]?.line);
+}
+
 export function registerReviewCommands(state: ReviewState, log: vscode.LogOutputChannel): vscode.Disposable {
   const lifetime = new Lifetime();
   const command = (id: string, run: (arg: unknown) => Promise<void> | void) =>
@@ -159,5 +170,7 @@ export function registerReviewCommands(state: ReviewState, log: vscode.LogOutput
   command("pi.review.undoAll", () => undoFiles(state, state.files().map((f) => f.path)));
   command("pi.review.nextChange", () => goToChange(state, 1));
   command("pi.review.previousChange", () => goToChange(state, -1));
+  command("pi.review.nextFile", () => goToFile(state, 1));
+  command("pi.review.previousFile", () => goToFile(state, -1));
   return lifetime;
 }

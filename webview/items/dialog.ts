@@ -8,9 +8,14 @@ type DialogItem = ChatItemOf<"dialog">;
 type Answer = Extract<FromWebview, { type: "dialogAnswer" }>["answer"];
 type Field = HTMLElement & { value: string };
 
+/** Longer answers than this give way (cut, whole in their tooltip) so that the choices keep to one line. */
+const shortAnswer = 16;
+
 /**
  * An extension's question in the chat, answerable here while the native prompt is also open.
- * Shows a countdown when the dialog has a timeout, and afterwards how it ended.
+ * A choice (select, confirm) is a compact mirror of the quick pick: a line of what is asked (the
+ * whole question unfolds from it) and a line of small buttons, the first answer the primary one.
+ * Shows a countdown when the dialog has a timeout, and afterwards how it ended, folded in place.
  */
 export class DialogView implements ItemView {
   element: HTMLElement;
@@ -46,63 +51,66 @@ export class DialogView implements ItemView {
     element.dataset.method = item.method;
     element.setAttribute("role", "group");
     const countdown = item.state === "open" && item.deadline !== undefined ? h("span", { class: "dialog-countdown", "aria-live": "off" }) : null;
-    element.append(itemHeader("question", "Question", countdown));
     // Whole, with newlines and control characters visible: what the user approves is what runs.
     const title = h("div", { class: "dialog-title" }, visibleText(item.title));
     const message = item.message ? h("div", { class: "dialog-message" }, visibleText(item.message)) : null;
     this.field = undefined;
     if (item.state !== "open") {
-      // Over: folded to a line of its title and how it ended; the question whole when unfolded.
-      const fold = h("details", { class: "dialog-fold" }, h("summary", { title: "Show the whole question" }, title));
+      // Over: folded in place to one line, its title and how it ended; the question whole when unfolded.
+      const fold = h("details", { class: "dialog-fold" }, h("summary", { title: "Show the whole question" }, title, this.outcome()));
       if (message) fold.append(message);
-      element.append(fold, this.outcome());
+      element.append(fold);
       return element;
     }
-    element.append(title);
-    if (message) element.append(message);
-    if (item.nativeDismissed) element.append(h("div", { class: "dialog-note" }, "Dismissed in VS Code: answer here, or cancel."));
-    element.append(this.controls());
+    const note = item.nativeDismissed ? h("div", { class: "dialog-note" }, "Dismissed in VS Code: answer here, or cancel.") : null;
+    if (item.method !== "input" && item.method !== "editor") {
+      // One line of the question (cut where it is long; unfolded, the whole of it), then the choices.
+      element.classList.add("dialog-compact");
+      // The message (a command to confirm, …) follows the title on that line, whole when unfolded.
+      const preview = item.message ? h("span", { class: "dialog-message-line" }, visibleText(item.message).replace(/\n/g, " ⏎ ")) : null;
+      const fold = h("details", { class: "dialog-fold" }, h("summary", { title: "Show the whole question" }, title, preview));
+      if (message) fold.append(message);
+      element.append(h("div", { class: "dialog-head" }, icon("question"), fold, countdown), ...(note ? [note] : []), this.choices());
+    } else {
+      element.append(itemHeader("question", "Question", countdown), title, ...(message ? [message] : []), ...(note ? [note] : []), this.fieldControls(item.method));
+    }
     if (countdown) this.startCountdown(countdown);
     return element;
   }
 
-  private controls(): HTMLElement {
+  /** The answers of a select or confirm as small buttons on a line: the first primary, a long one cut (whole in its tooltip), Cancel last. */
+  private choices(): HTMLElement {
     const item = this.item;
-    const controls = h("div", { class: "dialog-controls" });
-    const button = (label: string, answer: Answer, attrs: Record<string, string | boolean> = {}) => {
-      const b = h("vscode-button", { ...attrs }, label);
+    const options: [string, Answer][] = item.method === "confirm" ? [["Yes", { confirmed: true }], ["No", { confirmed: false }]] : (item.options ?? []).map((option) => [option, { value: option }]);
+    const buttons = options.map(([option, answer], i) => {
+      const label = visibleText(option);
+      const b = h("button", { type: "button", class: `dialog-choice${i === 0 ? " primary" : ""}`, "data-option": option, title: label, ...(label.length > shortAnswer ? { "data-long": "" } : {}) }, h("span", { class: "dialog-choice-label" }, label));
       b.addEventListener("click", () => this.answer(answer));
       return b;
-    };
-    const cancel = button("Cancel", { cancelled: true }, { secondary: true, "data-action": "cancel" });
-    switch (item.method) {
-      case "select":
-        // One primary answer (the first, "Allow once" for a permission); the others, Deny above all, quieter.
-        controls.append(
-          h("div", { class: "dialog-options", role: "group", "aria-label": item.title }, ...(item.options ?? []).map((option, i) => button(visibleText(option), { value: option }, { "data-option": option, ...(i > 0 ? { secondary: true } : {}) })), cancel),
-        );
-        return controls;
-      case "confirm":
-        controls.append(h("div", { class: "dialog-options" }, button("Yes", { confirmed: true }, { "data-option": "Yes" }), button("No", { confirmed: false }, { secondary: true, "data-option": "No" }), cancel));
-        return controls;
-      case "input":
-      case "editor": {
-        const field = (item.method === "input"
-          ? h("vscode-textfield", { class: "dialog-field", placeholder: item.placeholder ?? "", "aria-label": item.title })
-          : h("vscode-textarea", { class: "dialog-field", rows: 6, resize: "vertical", "aria-label": item.title })) as Field;
-        if (item.prefill !== undefined) field.value = item.prefill;
-        field.addEventListener("keydown", (event: KeyboardEvent) => {
-          const submit = item.method === "input" ? event.key === "Enter" : event.key === "Enter" && (event.ctrlKey || event.metaKey);
-          if (submit && !event.isComposing) {
-            event.preventDefault();
-            this.answer({ value: field.value });
-          }
-        });
-        this.field = field;
-        controls.append(field, h("div", { class: "dialog-options" }, this.submitButton(field), cancel));
-        return controls;
+    });
+    const cancel = h("button", { type: "button", class: "dialog-choice dialog-cancel", "data-action": "cancel", title: "Cancel: no answer", "aria-label": "Cancel" }, icon("close"));
+    cancel.addEventListener("click", () => this.answer({ cancelled: true }));
+    return h("div", { class: "dialog-options dialog-choices", role: "group", "aria-label": item.title }, ...buttons, cancel);
+  }
+
+  /** A field (input: a line, Enter submits; editor: lines, Ctrl+Enter submits), Submit and Cancel. */
+  private fieldControls(method: "input" | "editor"): HTMLElement {
+    const item = this.item;
+    const cancel = h("vscode-button", { secondary: true, "data-action": "cancel" }, "Cancel");
+    cancel.addEventListener("click", () => this.answer({ cancelled: true }));
+    const field = (method === "input"
+      ? h("vscode-textfield", { class: "dialog-field", placeholder: item.placeholder ?? "", "aria-label": item.title })
+      : h("vscode-textarea", { class: "dialog-field", rows: 6, resize: "vertical", "aria-label": item.title })) as Field;
+    if (item.prefill !== undefined) field.value = item.prefill;
+    field.addEventListener("keydown", (event: KeyboardEvent) => {
+      const submit = method === "input" ? event.key === "Enter" : event.key === "Enter" && (event.ctrlKey || event.metaKey);
+      if (submit && !event.isComposing) {
+        event.preventDefault();
+        this.answer({ value: field.value });
       }
-    }
+    });
+    this.field = field;
+    return h("div", { class: "dialog-controls" }, field, h("div", { class: "dialog-options" }, this.submitButton(field), cancel));
   }
 
   private submitButton(field: Field): HTMLElement {
@@ -116,11 +124,11 @@ export class DialogView implements ItemView {
     const where = item.via === "native" ? " in VS Code" : item.via === "inline" ? " here" : "";
     switch (item.state) {
       case "answered":
-        return h("div", { class: "dialog-outcome answered" }, icon("check"), h("span", { class: "dialog-answer" }, visibleText(item.answer ?? "")), h("span", { class: "dialog-via" }, `answered${where}`));
+        return h("span", { class: "dialog-outcome answered" }, icon("check"), h("span", { class: "dialog-answer" }, visibleText(item.answer ?? "")), h("span", { class: "dialog-via" }, `answered${where}`));
       case "timedOut":
-        return h("div", { class: "dialog-outcome timed-out" }, icon("watch"), "Timed out");
+        return h("span", { class: "dialog-outcome timed-out" }, icon("watch"), "Timed out");
       default:
-        return h("div", { class: "dialog-outcome cancelled" }, icon("close"), `Cancelled${where}`);
+        return h("span", { class: "dialog-outcome cancelled" }, icon("close"), `Cancelled${where}`);
     }
   }
 
@@ -138,6 +146,6 @@ export class DialogView implements ItemView {
   private answer(answer: Answer): void {
     if (this.item.state !== "open") return;
     this.ctx.post({ type: "dialogAnswer", id: this.item.id, answer });
-    for (const control of Array.from(this.element.querySelectorAll("vscode-button"))) control.setAttribute("disabled", "");
+    for (const control of Array.from(this.element.querySelectorAll("vscode-button, button.dialog-choice"))) control.setAttribute("disabled", "");
   }
 }

@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { ImageContent } from "../../../shared/protocol";
-import type { ImageAttachment, Mention, MentionCandidate, ToWebview } from "../../../shared/webview-protocol";
+import type { ImageAttachment, Mention, MentionCandidate, PathKind, ToWebview } from "../../../shared/webview-protocol";
 import { withContext, type LineRange } from "./context-format";
 import { imageMimeTypes, readImage, resolveMentions } from "./context-resolver";
 import { WorkspaceFiles } from "./workspace-files";
@@ -51,6 +51,11 @@ export class ChatContext implements vscode.Disposable {
       this.log.debug(`@ completion failed: ${String(error)}`);
       return [];
     });
+  }
+
+  /** What each `@` path names (a chip shows only for a file or folder that is there). */
+  kinds(paths: readonly string[]): Promise<PathKind[]> {
+    return Promise.all(paths.map((p) => this.files.kind(p).catch(() => "none" as const)));
   }
 
   /** Files and folders as attachments: image files as images, the rest as mentions (with `lines` for a file). */

@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { isStub } from "../../../shared/node/sandbox/stubs";
-import type { MentionCandidate } from "../../../shared/webview-protocol";
+import type { MentionCandidate, PathKind } from "../../../shared/webview-protocol";
 import { foldersOf, rankPaths } from "./path-rank";
 
 const maxFiles = 20_000;
@@ -74,6 +74,14 @@ export class WorkspaceFiles implements vscode.Disposable {
       if (await exists(uri)) return uri;
     }
     return undefined;
+  }
+
+  /** What a mention's path names (absolute, or in a workspace folder): a file, a folder, or nothing. */
+  async kind(mentionPath: string): Promise<PathKind> {
+    const uri = await this.resolve(mentionPath);
+    const stat = uri && (await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined));
+    if (!stat) return "none";
+    return stat.type & vscode.FileType.Directory ? "folder" : "file";
   }
 
   relative(uri: vscode.Uri): string {

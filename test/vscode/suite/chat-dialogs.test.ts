@@ -22,14 +22,15 @@ describe("Pi chat: dialogs as cards", function () {
     assert.deepEqual(await ui.quickPickItems(), ["red", "green", "blue"]);
     assert.equal(await ui.webviewText(chatView, `${card("select")} .dialog-title`), "Pick a color");
     // One primary answer, the first; the others quieter (a Deny must not look like an Allow).
-    const secondary = async (option: string) => (await ui.webviewProperties(chatView, `${card("select")} [data-option="${option}"]`, ["secondary"])).secondary;
-    assert.deepEqual([await secondary("red"), await secondary("green"), await secondary("blue")], [false, true, true]);
+    const primary = async (option: string) => String((await ui.webviewProperties(chatView, `${card("select")} [data-option="${option}"]`, ["className"])).className).split(" ").includes("primary");
+    assert.deepEqual([await primary("red"), await primary("green"), await primary("blue")], [true, false, false]);
     await ui.screenshot("chat-dialog-open");
     await ui.clickInWebview(chatView, `${card("select")} [data-option="green"]`);
     assert.equal(await chatText("the select answer", `${card("select", "answered")} .dialog-answer`), "green");
     assert.equal(await ui.webviewText(chatView, `${card("select", "answered")} .dialog-via`), "answered here");
     // confirm: the color quick pick has made way for it; answered natively, the card shows it.
-    await chatText("the confirm card", `${card("confirm")} .dialog-message`, (t) => t === "Really proceed?");
+    // Its message on the question's line (whole when the line is unfolded).
+    await chatText("the confirm card", `${card("confirm")} .dialog-message-line`, (t) => t === "Really proceed?");
     await eventually("the confirm quick pick", async () => (await ui.quickPickItems()).join() === "Yes,No" || undefined);
     await ui.pickQuickPickItem("Yes");
     assert.equal(await chatText("the confirm answer", `${card("confirm", "answered")} .dialog-answer`), "Yes");

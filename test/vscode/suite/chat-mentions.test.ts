@@ -1,5 +1,5 @@
 // Context attachment as a user meets it: `@` completion in the chat's box, line ranges of unsaved
-// files, @problems, chips removed before sending, "Add to Pi Chat", files dropped and images
+// files, @problems, chips only for files that are there and not while typed, chips removed before sending, "Add to Pi Chat", files dropped and images
 // pasted — each checked in what the scripted LLM received from a real pi 0.87.1.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
@@ -159,6 +159,20 @@ describe("Chat context: @ mentions and attachments", function () {
     } finally {
       collection.dispose();
     }
+  });
+
+  it("makes a chip only for a file that is there, and none while its path is being typed", async () => {
+    const chips = async () => (await ui.webviewText(chatView, "#attachments").catch(() => "")).trim();
+    await ui.typeInWebview(chatView, promptBox, "look at @src/mentions-sam");
+    // The @ completion lists the file: the box has taken every key, and the path is still being typed.
+    await chatText("the completion", "#completions", (t) => t.includes("mentions-sample.txt"));
+    assert.equal(await chips(), "", "no chip while the path is being typed");
+    // Written out: the half path names no file (no chip), the whole one does.
+    await ui.typeText(" and @src/mentions-sample.txt too");
+    await chatText("the chip of the file that is there", '.chip[data-kind="mention"] .chip-label', (t) => t === "mentions-sample.txt");
+    await ui.screenshot("chat-mention-typed");
+    assert.equal(await chips(), "mentions-sample.txt", "one chip: none for @src/mentions-sam, which is no file");
+    await clearPrompt();
   });
 
   it("chips removed before sending (× button, Backspace at the start) are not sent", async () => {

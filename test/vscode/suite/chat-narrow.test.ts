@@ -63,7 +63,7 @@ describe("Pi chat in a 250 px side bar", function () {
     const answers = await ui.webviewProperties(chatView, ".item-dialog", ["innerText"]);
     await ui.screenshot("chat-250px-question");
     for (const option of ["Allow once", "Allow `echo`", "Deny"]) {
-      const button = await box(`.item-dialog vscode-button[data-option^="${option}"]`);
+      const button = await box(`.item-dialog [data-option^="${option}"]`);
       assert.ok(button.left >= card.left - 0.5 && button.right <= card.right + 0.5, `"${option}" inside the card: ${JSON.stringify(button)} in ${JSON.stringify(card)} (${String(answers.innerText)})`);
     }
     await fitsSideways("a question open");

@@ -1,11 +1,13 @@
 // The chat at the default side-bar width: a queued message shows whole lines (not a dozen
-// characters beside its buttons), an answered question folds to one line, a message put back
+// characters beside its buttons), an open question is a two-line mirror of its quick pick and
+// folds to one line once answered, a message put back
 // into the box is selected (typing replaces it instead of running on after it), and the
 // sessions menu does not look like a message's Rewind button.
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { eventually, usePiAgent, type AgentFixture } from "./agent-fixture";
 import { chatText, chatView, promptBox, promptValue, settled, typePrompt, useChatSuiteWith } from "./chat-support";
+import { printFigures } from "./figures";
 import { useBundledHost } from "./host-fixture";
 import { ui } from "./ui";
 
@@ -77,22 +79,40 @@ for (const variant of agents) describe(`Pi chat in the side bar with ${variant.n
     await settled(agent);
   });
 
-  it("folds an answered question to a line of its title; unfolded, it shows the whole question", async () => {
+  it("shows an open question in two lines, folds it to one once answered; unfolded, it shows the whole question", async () => {
     const agent = fixture();
     const command = variant.command("echo first-line\necho second-line\necho third-line");
     agent.llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "done" });
     void vscode.commands.executeCommand("pi.sendPrompt", "run three lines");
     await eventually("the question's quick pick", async () => (await ui.quickPickItems()).includes(variant.allow) || undefined);
+    await chatText("the question's card", `.item-dialog[data-state="open"] [data-option="${variant.allow}"]`);
     const open = numbers(await ui.webviewProperties(chatView, ".item-dialog", ["offsetHeight", "clientWidth"]));
-    // Every answer button fits inside the card (a long one wraps), none runs out of it.
-    const widest = variant.longAnswer ? numbers(await ui.webviewProperties(chatView, `.item-dialog vscode-button[data-option^="${variant.longAnswer}"]`, ["offsetWidth"]).catch(() => ({ offsetWidth: -1 }))) : undefined;
+    // A line of the chat's text (its font size, spaced as text is).
+    const line = 1.4 * parseFloat((await ui.webviewLayout(chatView, "body", ["font-size"])).styles["font-size"]!);
+    if (variant.longAnswer) await ui.screenshot("sidebar-question-open");
+    // A compact mirror of the quick pick (#32, 016: ~170 px of stacked buttons at 300 px): a line of
+    // the question, a line of its answers, each answer inside the card and whole in its tooltip.
+    assert.ok(open.offsetHeight! <= 3.5 * line, `the open question takes two lines: ${open.offsetHeight}px, a line ${line}px`);
+    const options = await ui.webviewProperties(chatView, ".item-dialog .dialog-choices", ["innerText", "childElementCount"]);
+    const middles: number[] = [];
+    const card = (await ui.webviewLayout(chatView, ".item-dialog")).box;
+    for (let i = 1; i <= Number(options.childElementCount); i++) {
+      const choice = await ui.webviewLayout(chatView, `.item-dialog .dialog-choices > :nth-child(${i})`);
+      assert.ok(choice.box.width > 0 && choice.box.left >= card.left - 0.5 && choice.box.right <= card.right + 0.5, `answer ${i} inside the card: ${JSON.stringify(choice.box)} in ${JSON.stringify(card)}`);
+      middles.push((choice.box.top + choice.box.bottom) / 2);
+    }
+    assert.ok(Math.max(...middles) - Math.min(...middles) <= 3, `the answers on one line: ${String(options.innerText)} at ${middles.join(", ")}`);
+    if (variant.longAnswer) {
+      const long = await ui.webviewProperties(chatView, `.item-dialog [data-option^="${variant.longAnswer}"]`, ["title", "offsetWidth"]);
+      assert.match(String(long.title), new RegExp(`^${variant.longAnswer}`), "the whole answer in its tooltip");
+    }
     await ui.pickQuickPickItem(variant.allow);
-    if (widest) assert.ok(widest.offsetWidth! > 0 && widest.offsetWidth! <= open.clientWidth!, `the longest answer fits the card: ${widest.offsetWidth}px of ${open.clientWidth}px`);
     await settled(agent);
     await chatText("the answered card", ".item-dialog", (t) => t.includes("answered"));
     assert.equal((await ui.webviewProperties(chatView, ".item-dialog .dialog-fold", ["open"])).open, false, "folded");
     const folded = numbers(await ui.webviewProperties(chatView, ".item-dialog", ["offsetHeight"]));
-    assert.ok(folded.offsetHeight! < open.offsetHeight! / 2, `folded ${folded.offsetHeight}px, open ${open.offsetHeight}px`);
+    printFigures(`${variant.name}: an open question ${open.offsetHeight} px high in a ${open.clientWidth} px card, answered ${folded.offsetHeight} px`);
+    assert.ok(folded.offsetHeight! <= 2 * line, `folded in place to one line: ${folded.offsetHeight}px, a line ${line}px (open ${open.offsetHeight}px)`);
     if (variant.longAnswer) await ui.screenshot("sidebar-question-folded");
     await ui.clickInWebview(chatView, ".item-dialog .dialog-fold > summary");
     await chatText("the unfolded question", ".item-dialog", (t) => t.includes("echo first-line") && t.includes("echo third-line"));

@@ -1,9 +1,10 @@
 // Issue 32's done-when: the chat with a plan, changes and an open question, in the side bar and
-// in a wide editor tab, in a dark, a light and a high-contrast theme. In each of the six: nothing
+// in a wide editor tab, in a dark, a light and both high-contrast themes. In each of the eight: nothing
 // runs out of the webview sideways, the header's status, model and mode pill are whole, the
 // conversation keeps its room, the plan and the changes line show above the box, the question's
 // answers fit its card, lines keep a readable measure, and the text is readable on its
-// background (WCAG contrast of the computed colours). A screenshot of each.
+// background (WCAG contrast of the computed colours), a code block's plain text and tokens included,
+// in both high-contrast themes too. A screenshot of each.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -16,9 +17,10 @@ import type { WebviewRef } from "../bridge-protocol";
 import { ui } from "./ui";
 
 const themes = [
+  { name: "Default High Contrast", bodyClass: "vscode-high-contrast", tag: "high-contrast" },
+  { name: "Default High Contrast Light", bodyClass: "vscode-high-contrast-light", tag: "high-contrast-light" },
   { name: "Default Dark Modern", bodyClass: "vscode-dark", tag: "dark" },
   { name: "Default Light Modern", bodyClass: "vscode-light", tag: "light" },
-  { name: "Default High Contrast", bodyClass: "vscode-high-contrast", tag: "high-contrast" },
 ];
 
 type Layout = Awaited<ReturnType<typeof ui.webviewLayout>>;
@@ -46,7 +48,7 @@ function over(front: [number, number, number, number], back: [number, number, nu
   return [front[0] * a + back[0] * (1 - a), front[1] * a + back[1] * (1 - a), front[2] * a + back[2] * (1 - a), 1];
 }
 
-describe("chat themes: plan, changes and a question in the side bar and a wide tab, dark, light and high contrast", function () {
+describe("chat themes: plan, changes and a question in the side bar and a wide tab, dark, light and both high contrasts", function () {
   this.timeout(240_000);
   const suiteHost = useHostSuite();
   const workbench = vscode.workspace.getConfiguration("workbench");
@@ -66,7 +68,7 @@ describe("chat themes: plan, changes and a question in the side bar and a wide t
     const host = suiteHost();
     fs.writeFileSync(path.join(workspaceRoot(), file), "first line\nsecond line\n");
     const todo = { phases: [{ name: "Tidy the greeting", tasks: [{ content: "Read the file", status: "completed" }, { content: "Change the second line", status: "in_progress" }, { content: "Run the checks", status: "pending" }] }] };
-    host.llm.enqueue({ toolCalls: [{ name: "todo", arguments: todo }] }, { text: "Planned: three tasks." });
+    host.llm.enqueue({ toolCalls: [{ name: "todo", arguments: todo }] }, { text: "Planned: three tasks.\n\n```ts\nconst total = lines.map(parseLine) // the sum\n```\n" });
     await send("Plan the change");
     // Idle alone is also the moment between the prompt's acceptance and agent_start: the next
     // prompt sent then steers this run (ci-27: the edit never came). Its reply shown, then idle.
@@ -105,7 +107,7 @@ describe("chat themes: plan, changes and a question in the side bar and a wide t
     // The open question is the conversation's last entry: the chat follows it whole into view.
     assert.ok(card.box.bottom <= transcript.box.bottom + 1 && card.box.top >= transcript.box.top - 1, `${context}: the open question whole in view: ${JSON.stringify(card.box)} in ${JSON.stringify(transcript.box)}`);
     for (const option of ["Allow once", "Allow this exact command for this session", "Deny"]) {
-      const { box } = await layout(`.item-dialog[data-state="open"] vscode-button[data-option="${option}"]`);
+      const { box } = await layout(`.item-dialog[data-state="open"] [data-option="${option}"]`);
       assert.ok(box.width > 0 && box.left >= card.box.left - 0.5 && box.right <= card.box.right + 0.5, `${context}: "${option}" inside its card: ${JSON.stringify(box)} in ${JSON.stringify(card.box)}`);
     }
     if (wide) {
@@ -122,6 +124,8 @@ describe("chat themes: plan, changes and a question in the side bar and a wide t
       ["#status", page, 4.5],
       ["#mode-picker", page, 4.5],
       ["#changes", page, 4.5],
+      // A code block's plain tokens ("total = lines."): the code's own colour on the block's background (#32: they vanished in both high-contrast themes).
+      [".item-assistant .code-block pre code", over(rgba((await layout(".item-assistant .code-block", ["background-color"])).styles["background-color"]!), page), 4.5],
     ];
     for (const [selector, back, least] of texts) {
       const { styles } = await layout(selector, ["color", "background-color"]);
@@ -129,6 +133,15 @@ describe("chat themes: plan, changes and a question in the side bar and a wide t
       const behind = own[3] > 0 ? over(own, back) : back;
       const ratio = contrast(over(rgba(styles.color!), behind), behind);
       assert.ok(ratio >= least, `${context}: ${selector} readable: contrast ${ratio.toFixed(2)} (at least ${least}), ${styles.color} on ${JSON.stringify(behind)}`);
+    }
+    // Every highlighted token of the block too, at the contrast of large or bold text at least.
+    const block = over(rgba((await layout(".item-assistant .code-block", ["background-color"])).styles["background-color"]!), page);
+    const tokens = await ui.webviewProperties(view, ".item-assistant .code-block pre code", ["childElementCount"]);
+    for (let i = 1; i <= Number(tokens.childElementCount); i++) {
+      const { styles } = await layout(`.item-assistant .code-block pre code > span:nth-of-type(${i})`, ["color", "opacity"]);
+      const colour = rgba(styles.color!);
+      const ratio = contrast(over([colour[0], colour[1], colour[2], colour[3] * Number(styles.opacity ?? 1)], block), block);
+      assert.ok(ratio >= 3, `${context}: code token ${i} readable: contrast ${ratio.toFixed(2)}, ${styles.color} (opacity ${styles.opacity}) on ${JSON.stringify(block)}`);
     }
   }
 

@@ -1,11 +1,14 @@
 // The chat a person first sees and reads (bundled host, 300 px side bar, then a wide editor tab):
-// a welcome with starters and hints in an empty chat; the model's name readable in the header;
+// a welcome with starters and hints in an empty chat; the model's whole name in the header (a long
+// dated one wraps, never cut);
 // "Jump to latest" beside the text, not over it; a link still being streamed never shown as raw
 // markdown; tables with borders; lines no wider than a readable measure in a wide tab.
 import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import { eventually } from "./agent-fixture";
-import { chatText, chatView, promptValue, settled, typePrompt, useChatSuiteWith } from "./chat-support";
+import { chatText, chatView, openChat, promptValue, settled, typePrompt, useChatSuiteWith } from "./chat-support";
 import { useBundledHost } from "./host-fixture";
 import { ui } from "./ui";
 
@@ -50,18 +53,48 @@ describe("Pi chat welcome and reading: what an empty chat offers and how a reply
     }
   });
 
-  it("shows the model's name whole at 300 px", async () => {
+  it("shows the model's name whole at 300 px, a long dated one too (wrapped, never cut)", async () => {
     const agent = fixture();
     agent.llm.enqueue({ text: "hi" });
     await typePrompt("hello");
     await settled(agent);
     // Measured once laid out: the header is redrawn when the agent's state arrives after the run.
-    const name = await eventually("the model's name laid out", async () => {
-      const shown = await ui.webviewProperties(chatView, "#model-picker .model-name", ["scrollWidth", "clientWidth", "textContent"]);
-      return Number(shown.clientWidth) > 0 ? shown : undefined;
-    });
-    assert.ok(Number(name.scrollWidth) <= Number(name.clientWidth), `the name is not cut: ${JSON.stringify(name)}`);
+    const whole = async (expected: string) => {
+      const name = await eventually(`the model's name ${expected} laid out`, async () => {
+        const shown = await ui.webviewProperties(chatView, "#model-picker .model-name", ["scrollWidth", "clientWidth", "scrollHeight", "clientHeight", "textContent"]);
+        return Number(shown.clientWidth) > 0 && shown.textContent === expected ? shown : undefined;
+      });
+      assert.ok(Number(name.scrollWidth) <= Number(name.clientWidth) && Number(name.scrollHeight) <= Number(name.clientHeight), `the name is not cut: ${JSON.stringify(name)}`);
+      const [model, actions, status] = await Promise.all(["#model", ".header-actions", "#status"].map(async (s) => (await ui.webviewLayout(chatView, s)).box));
+      assert.ok(model.right <= actions.left + 0.5 && model.left >= status.right - 0.5, `the name between the status and the header's buttons: ${JSON.stringify({ model, actions, status })}`);
+      return name;
+    };
+    await whole("Mock mock-a");
     await chatText("no welcome once there is a conversation", "#app", (t) => !t.includes("Try one of these"));
+
+    // The trial's model (#32, 001: "Mock claude-sonnet-4-5-…"): its date is what tells it from the others.
+    const models = path.join(agent.agentDir, "models.json");
+    const config = JSON.parse(fs.readFileSync(models, "utf8")) as { providers: Record<string, { models: { id: string; name: string }[] }> };
+    const long = { ...config.providers.mock!.models[1]!, id: "claude-sonnet-4-5-20250929", name: "Mock claude-sonnet-4-5-20250929" };
+    config.providers.mock!.models.push(long);
+    fs.writeFileSync(models, JSON.stringify(config));
+    const pick = async (id: string) => {
+      await ui.clickInWebview(chatView, "#model-picker");
+      await chatText("the list of models", ".picker[data-picker='model-picker']", (t) => t.includes(`mock/${id}`));
+      await ui.clickInWebview(chatView, `.picker-option:has-text('mock/${id}')`);
+    };
+    await agent.api.supervisor.restart();
+    await openChat();
+    try {
+      await pick(long.id);
+      const name = await whole(long.name);
+      await ui.screenshot("chat-header-long-model-300px");
+      const line = await ui.webviewProperties(chatView, "#status", ["offsetHeight"]);
+      assert.ok(Number(name.clientHeight) <= 2.5 * Number(line.offsetHeight), `two lines at most: ${String(name.clientHeight)} px, a line ${String(line.offsetHeight)} px`);
+    } finally {
+      await pick("mock-a");
+      await eventually("the model back", async () => (await ui.webviewText(chatView, "#model-picker .model-name")) === "Mock mock-a" || undefined);
+    }
   });
 
   it("never shows a half-streamed link as raw markdown, and draws tables with borders", async () => {
@@ -87,12 +120,19 @@ describe("Pi chat welcome and reading: what an empty chat offers and how a reply
     agent.llm.enqueue({ text: Array.from({ length: 80 }, (_, i) => `Line ${i} of a long answer.\n\n`), delayMs: 40 });
     await typePrompt("Write a lot");
     await chatText("a long reply", ".item-assistant", (t) => t.includes("Line 30"));
+    const reading = await ui.webviewLayout(chatView, "#transcript");
     await ui.wheelInWebview(chatView, "#transcript", -600);
     await eventually("Jump to latest", async () => (await ui.webviewProperties(chatView, "#jump-latest", ["hidden"])).hidden === false || undefined);
     const jump = await ui.webviewLayout(chatView, "#jump-latest");
     const transcript = await ui.webviewLayout(chatView, "#transcript");
     await ui.screenshot("chat-jump-latest-300px");
     assert.equal(overlap(jump.box, transcript.box), 0, `the button is not over the transcript: ${JSON.stringify(jump.box)} / ${JSON.stringify(transcript.box)}`);
+    // Nor does it take lines from it when it comes (#32, 013: a card's text went under its row).
+    assert.ok(Math.abs(transcript.box.bottom - reading.box.bottom) <= 1, `the conversation keeps its lines when the button shows: its bottom ${reading.box.bottom} before, ${transcript.box.bottom} after`);
+    for (const below of ["#changes", "#plan", ".composer-wrap"]) {
+      const { box } = await ui.webviewLayout(chatView, below);
+      if (box.height > 0) assert.equal(overlap(jump.box, box), 0, `the button is not over ${below}: ${JSON.stringify(jump.box)} / ${JSON.stringify(box)}`);
+    }
     await settled(agent);
   });
 

@@ -79,8 +79,8 @@ describe("faults: dialogs and host tools", function () {
       await run(`${kind} cancelled from its card`, async () => {
         const reported = notified(`fault ${kind}: ${defaults[kind]}`);
         const done = api().chat.prompt(`/fault ${kind}`);
-        await chatText(`the ${kind} card`, `${card(kind)} vscode-button[data-action="cancel"]`);
-        await ui.clickInWebview(chatView, `${card(kind)} vscode-button[data-action="cancel"]`);
+        await chatText(`the ${kind} card`, `${card(kind)} [data-action="cancel"]`);
+        await ui.clickInWebview(chatView, `${card(kind)} [data-action="cancel"]`);
         await chatText(`the ${kind} card cancelled`, card(kind, "cancelled"));
         await reported;
         await done;
