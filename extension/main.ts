@@ -140,6 +140,7 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
       openInTerminal: (target) => openInTerminal(target, log),
       setActive: (target) => sessions.setActive(target),
       setPermissionMode: (target, mode): Promise<unknown> => permissionModes.choose(mode, target),
+      approvePlan: (target): Promise<unknown> => permissionModes.approvePlan(target),
     });
   const projectTrust = new ProjectTrust(log);
   // VS Code's user folder (its mcp.json): globalStorageUri is <user folder>/globalStorage/<extension id>.
