@@ -142,14 +142,15 @@ describe("Pi chat in plan mode: refusals are not failures, the plan in the chat 
     const count = agent.llm.requests.length;
     agent.llm.enqueue({
       text: [
-        "| Step | File | Risk |\n|---|---|---|\n| Validate | `src/validation/parseLineStrict.ts` | low |\n| Tests | `src/validation/parseLineStrict.test.ts` | none |\n| Docs | README.md | none |\n\n",
+        // Words without spaces or punctuation (a path may break after "/"), in the body's font.
+        "| Step | Module | Risk |\n|---|---|---|\n| Validate | parseLineStrictValidator | low |\n| Tests | parseLineStrictValidatorTests | none |\n| Docs | README | none |\n\n",
         "| Task | Why |\n|---|---|\n| Reject lines with a missing price or quantity | Malformed input crashed the total |\n",
       ].join(""),
     });
     await typePrompt("Show the plan as a table");
     await agent.llm.waitForRequests(count + 1);
     await settled(agent);
-    const wide = "#transcript .item-assistant:last-child .markdown table:has-text('parseLineStrict')";
+    const wide = "#transcript .item-assistant:last-child .markdown table:has-text('parseLineStrictValidator')";
     const prose = "#transcript .item-assistant:last-child .markdown table:has-text('Malformed')";
     await chatText("the tables", prose, (t) => t.includes("Malformed"));
     await ui.screenshot("chat-plan-table-300px");
