@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { eventually } from "./agent-fixture";
+import { printFigures } from "./figures";
 import { chatText, chatView, promptBox, settled, typePrompt, useChatSuiteWith } from "./chat-support";
 import { useBundledHost } from "./host-fixture";
 import { workspaceRoot } from "./host-tools-support";
@@ -143,7 +144,7 @@ describe("Pi chat in plan mode: refusals are not failures, the plan in the chat 
     agent.llm.enqueue({
       text: [
         // Words without spaces or punctuation (a path may break after "/"), in the body's font.
-        "| Step | Module | Risk |\n|---|---|---|\n| Validate | parseLineStrictValidator | low |\n| Tests | parseLineStrictValidatorTests | none |\n| Docs | README | none |\n\n",
+        "| Step | Module | Risk |\n|---|---|---|\n| Validate | parseLineStrictValidator | low |\n| Tests | parseLineStrictValidatorTests | none |\n| Docs | README | none |\n| 1 | 2 | 3 |\n\n",
         "| Task | Why |\n|---|---|\n| Reject lines with a missing price or quantity | Malformed input crashed the total |\n",
       ].join(""),
     });
@@ -155,11 +156,11 @@ describe("Pi chat in plan mode: refusals are not failures, the plan in the chat 
     await chatText("the tables", prose, (t) => t.includes("Malformed"));
     await ui.screenshot("chat-plan-table-300px");
     const height = async (selector: string) => Number((await ui.webviewProperties(chatView, selector, ["offsetHeight"])).offsetHeight);
-    // One word per cell: every row one line high, as high as the header's.
-    const header = await height(`${wide} tr:nth-child(1)`);
-    for (const row of [1, 2, 3]) {
-      const h = await height(`${wide} tbody tr:nth-child(${row})`);
-      assert.ok(Math.abs(h - header) <= 1, `row ${row} of single words on one line: ${h} px, the header ${header} px (a word split across lines makes it taller)`);
+    // One word per cell: every row one line high, as high as the last row's single digits.
+    const line = await height(`${wide} tbody tr:nth-child(4)`);
+    for (const row of [`${wide} thead tr`, ...[1, 2, 3].map((n) => `${wide} tbody tr:nth-child(${n})`)]) {
+      const h = await height(row);
+      assert.ok(Math.abs(h - line) <= 1, `${row.slice(row.lastIndexOf(")") + 2)}: single words on one line: ${h} px, a line ${line} px (a word split across lines makes it taller)`);
     }
     const scroll = numbers(await ui.webviewProperties(chatView, wide, ["scrollWidth", "clientWidth"]));
     assert.ok(scroll.scrollWidth! > scroll.clientWidth!, `too wide for 300 px: the table scrolls sideways (${scroll.scrollWidth} in ${scroll.clientWidth})`);
@@ -188,15 +189,17 @@ describe("Pi chat in plan mode: refusals are not failures, the plan in the chat 
     await typePrompt("Plan, then write the two files");
     await agent.llm.waitForRequests(count + 3);
     await settled(agent);
-    const summary = await chatText("the plan's line", "#plan summary", (t) => /Plan · 2 of 5 done/.test(t));
-    assert.match(summary, /Add tests for malformed lines/, "what is under way, on the same line");
+    await chatText("the plan in the chat", "#plan", (t) => t.includes("Add tests for malformed lines"));
     await chatText("the changes line", "#changes", (t) => /2 files changed/.test(t));
     const after = await room();
     const [plan, changes] = await Promise.all(["#plan", "#changes"].map(async (s) => (await ui.webviewLayout(chatView, s)).box));
     await ui.screenshot("chat-plan-folded-300px");
     const said = `transcript ${before} px alone, ${after} px with the plan (${plan!.height} px) and the changes (${changes!.height} px)`;
+    printFigures(`room at 300 px: ${said}`);
     assert.ok(plan!.height <= 32 && changes!.height <= 32, `a line each: ${said}`);
     assert.ok(before - after <= 64, `the transcript keeps its room: ${said}`);
+    const summary = await chatText("the plan's line", "#plan summary", (t) => /Plan · 2 of 5 done/.test(t));
+    assert.match(summary, /Add tests for malformed lines/, "what is under way, on the same line");
 
     // The line unfolds (Enter on it) to every task, within a part of the view, and folds again.
     await shiftTabTo("plan-fold");
