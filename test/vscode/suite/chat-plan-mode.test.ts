@@ -125,6 +125,16 @@ describe("Pi chat in plan mode: refusals are not failures, the plan in the chat 
     await agent.llm.waitForRequests(count + 1);
     await settled(agent);
     await chatText("Approve plan again", approve);
+    // The palette's Keep Planning does the same as the chat's button.
+    await vscode.commands.executeCommand("pi.keepPlanning");
+    await eventually("the actions put away by the palette", async () => !(await offersDecision()) || undefined);
+    await chatText("the message box focused by the palette", `${promptBox}:focus`);
+    count = agent.llm.requests.length;
+    agent.llm.enqueue({ text: "Revised again: blank lines as well." });
+    await typePrompt("And blank lines");
+    await agent.llm.waitForRequests(count + 1);
+    await settled(agent);
+    await chatText("Approve plan once more", approve);
     await shiftTabTo("plan-approve");
     count = agent.llm.requests.length;
     agent.llm.enqueue({ text: "Starting." });
