@@ -9,12 +9,11 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { eventually } from "./agent-fixture";
 import { printFigures } from "./figures";
-import { chatText, chatView, promptBox, settled, typePrompt, useChatSuiteWith } from "./chat-support";
-import { useBundledHost } from "./host-fixture";
+import { chatText, chatView, numbers, promptBox, settled, typePrompt, useChatSuiteWith } from "./chat-support";
+import { useBundledHost, type HostFixture } from "./host-fixture";
 import { workspaceRoot } from "./host-tools-support";
 import { ui } from "./ui";
 
-const numbers = (props: Record<string, unknown>) => Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Number(v)]));
 const approve = "#plan [data-action='plan-approve']";
 const keep = "#plan [data-action='plan-keep']";
 const todo = { name: "todo", arguments: { phases: [
@@ -37,6 +36,16 @@ async function shiftTabTo(action: string): Promise<void> {
 
 /** The plan's part of the chat holds the decision (Approve plan, Keep planning). */
 const offersDecision = async () => String((await ui.webviewProperties(chatView, "#plan", ["textContent"])).textContent).includes("Approve plan");
+
+/** The user asks for a change in plan mode, the agent answers: the decision is offered again. */
+async function revise(agent: Pick<HostFixture, "api" | "llm">, prompt: string, reply: string): Promise<void> {
+  const count = agent.llm.requests.length;
+  agent.llm.enqueue({ text: reply });
+  await typePrompt(prompt);
+  await agent.llm.waitForRequests(count + 1);
+  await settled(agent);
+  await chatText("Approve plan offered again", approve);
+}
 
 async function toPlanMode(agent: { state(): Promise<{ permissionMode?: string }> }): Promise<void> {
   await vscode.commands.executeCommand("pi.setPermissionMode", "ask");
@@ -119,22 +128,12 @@ describe("Pi chat in plan mode: refusals are not failures, the plan in the chat 
     assert.equal(agent.llm.requests.length, count + 2, "nothing sent to the model");
 
     // The agent revises the plan: the actions are back; Approve plan (by keyboard) asks how to work, as the palette does.
-    count = agent.llm.requests.length;
-    agent.llm.enqueue({ text: "Revised: empty lines too." });
-    await typePrompt("Cover empty lines too");
-    await agent.llm.waitForRequests(count + 1);
-    await settled(agent);
-    await chatText("Approve plan again", approve);
+    await revise(agent, "Cover empty lines too", "Revised: empty lines too.");
     // The palette's Keep Planning does the same as the chat's button.
     await vscode.commands.executeCommand("pi.keepPlanning");
     await eventually("the actions put away by the palette", async () => !(await offersDecision()) || undefined);
     await chatText("the message box focused by the palette", `${promptBox}:focus`);
-    count = agent.llm.requests.length;
-    agent.llm.enqueue({ text: "Revised again: blank lines as well." });
-    await typePrompt("And blank lines");
-    await agent.llm.waitForRequests(count + 1);
-    await settled(agent);
-    await chatText("Approve plan once more", approve);
+    await revise(agent, "And blank lines", "Revised again: blank lines as well.");
     await shiftTabTo("plan-approve");
     count = agent.llm.requests.length;
     agent.llm.enqueue({ text: "Starting." });

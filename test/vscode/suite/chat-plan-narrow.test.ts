@@ -5,39 +5,25 @@
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { eventually } from "./agent-fixture";
-import { chatText, chatView, settled, typePrompt, useChatSuiteWith } from "./chat-support";
+import { chatText, chatView, fitsSideways, numbers, settled, typePrompt, useSideBarWidth, useChatSuiteWith } from "./chat-support";
 import { useBundledHost } from "./host-fixture";
 import { ui } from "./ui";
 
-const sideBar = "#workbench\\.parts\\.sidebar";
-const numbers = (props: Record<string, unknown>) => Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Number(v)]));
 const markup = `<img src=x onerror="document.body.dataset.pwned='1'">`;
 const longWord = "x".repeat(200);
 const url = `https://example.com/${"segment/".repeat(20)}end`;
 
-async function fitsSideways(what: string): Promise<void> {
-  const root = numbers(await ui.webviewProperties(chatView, "html", ["scrollWidth", "clientWidth"]));
-  assert.ok(root.scrollWidth! <= root.clientWidth! + 1, `${what}: the chat is ${root.scrollWidth}px wide in a ${root.clientWidth}px view`);
-}
-
 describe("Pi chat's plan at 250 px with a long plan, markup in a task and a wide table", function () {
   this.timeout(120_000);
   const fixture = useChatSuiteWith(useBundledHost);
-  let widthBefore = 0;
-  before(async () => {
-    await vscode.commands.executeCommand("pi.focusChat");
-    widthBefore = (await ui.webviewLayout(chatView, "body")).viewport.width;
-  });
+  const sideBarWidth = useSideBarWidth(250);
   after(async () => {
-    if (widthBefore > 0) await ui.dragRightEdge(sideBar, widthBefore + 2).catch(() => undefined);
     await vscode.commands.executeCommand("pi.setPermissionMode", "ask");
   });
 
   it("keeps the plan's line, its decision and the table inside the view, the tasks as text", async () => {
     const agent = fixture();
-    const reached = await ui.dragRightEdge(sideBar, 250);
-    assert.ok(Math.abs(reached - 250) <= 4, `the side bar dragged to 250 px: ${reached}`);
-    await eventually("the chat narrowed", async () => (await ui.webviewLayout(chatView, "body")).viewport.width <= 252 || undefined);
+    await sideBarWidth.narrow();
     await vscode.commands.executeCommand("pi.setPermissionMode", "ask");
     await vscode.commands.executeCommand("pi.setPermissionMode", "plan");
     await eventually("plan mode", async () => ((await agent.state()).permissionMode === "plan") || undefined);
