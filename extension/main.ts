@@ -146,6 +146,7 @@ export function activate(context: vscode.ExtensionContext, loadMs?: number): PiE
       openInTerminal: (target) => openInTerminal(target, log),
       setActive: (target) => sessions.setActive(target),
       setPermissionMode: (target, mode): Promise<unknown> => permissionModes.choose(mode, target),
+      approvePlan: (target): Promise<unknown> => permissionModes.approvePlan(target),
     });
   const projectTrust = new ProjectTrust(log);
   // VS Code's user folder (its mcp.json): globalStorageUri is <user folder>/globalStorage/<extension id>.

@@ -213,8 +213,11 @@ export const toWebviewSchemas = {
   /** A built-in slash command (/model, /thinking, /mode) opens one of the chat's own pickers. */
   openPicker: Type.Object({ type: Type.Literal("openPicker"), picker: Type.Union([Type.Literal("model"), Type.Literal("thinking"), Type.Literal("mode")]) }),
   widgets: Type.Object({ type: Type.Literal("widgets"), widgets: Type.Array(Widget) }),
-  /** The session's plan (seed 001's todo phases); empty for agents without one. */
-  plan: Type.Object({ type: Type.Literal("plan"), phases: Type.Array(TodoPhase) }),
+  /**
+   * The session's plan (seed 001's todo phases); empty for agents without one. `awaitingApproval`:
+   * the agent in plan mode has answered and waits for the user's decision (Approve plan, Keep planning).
+   */
+  plan: Type.Object({ type: Type.Literal("plan"), phases: Type.Array(TodoPhase), awaitingApproval: Type.Optional(Type.Boolean()) }),
   /** What waits for review (shown above the message box while there is something). */
   changes: Type.Object({ type: Type.Literal("changes"), summary: ChangesSummary }),
   focus: Type.Object({ type: Type.Literal("focus") }),
@@ -258,6 +261,8 @@ export const fromWebviewSchemas = {
   /** The changes line's buttons. */
   changes: Type.Object({ type: Type.Literal("changes"), action: Type.Union([Type.Literal("review"), Type.Literal("keepAll"), Type.Literal("undoAll")]) }),
   planToggle: Type.Object({ type: Type.Literal("planToggle"), phaseId: Type.String(), taskId: Type.String() }),
+  /** The plan's buttons in the chat: Approve plan, Keep planning, or edit it in the Plan view. */
+  planAction: Type.Object({ type: Type.Literal("planAction"), action: Type.Union([Type.Literal("approve"), Type.Literal("keepPlanning"), Type.Literal("edit")]) }),
   openLink: Type.Object({ type: Type.Literal("openLink"), href: Type.String({ maxLength: 8192 }) }),
   openDiff: Type.Object({ type: Type.Literal("openDiff"), key: Type.String() }),
   /** "Rewind…" on the user message with this item key (files, conversation or both). */

@@ -125,7 +125,7 @@ const composer: Composer = new Composer(
   (paths) => channel.request("mentionKinds", { paths }),
 );
 const queue = new QueueView(byId("queue"), post, (text) => composer.setText(text, true));
-const plan = new PlanView(byId("plan"), post);
+const plan = new PlanView(byId("plan"), post, () => composer.focus());
 byId("transcript").before(welcome((text) => composer.setText(text, true)));
 const changes = new ChangesBar(byId("changes"), post);
 byId("composer").addEventListener("submit", (event) => event.preventDefault());
@@ -177,7 +177,7 @@ function handle(message: ToWebview): void {
     case "setInput":
       return composer.setText(message.text, message.append);
     case "plan":
-      return plan.set(message.phases);
+      return plan.set(message.phases, message.awaitingApproval ?? false);
     case "changes":
       return changes.set(message.summary);
     case "queue":

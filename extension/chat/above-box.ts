@@ -1,13 +1,14 @@
 import type * as vscode from "vscode";
 import { toggleDone } from "../../shared/plan-edits";
 import type { FromWebview, ToWebview } from "../../shared/webview-protocol";
-import type { ChatChanges, ChatPlan } from "./session-actions";
+import type { ChatChanges, ChatPlan, ChatSessionActions } from "./session-actions";
 
-type AboveBoxMessage = Extract<FromWebview, { type: "planToggle" | "changes" }>;
+type AboveBoxMessage = Extract<FromWebview, { type: "planToggle" | "planAction" | "changes" }>;
 
 /**
- * What the chat shows above its message box besides the queue: the session's plan and the
- * changes waiting for review, kept up to date, and what the user does with them there.
+ * What the chat shows above its message box besides the queue: the session's plan (with the
+ * decision it waits for in plan mode) and the changes waiting for review, kept up to date, and
+ * what the user does with them there.
  */
 export class AboveBox implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -16,6 +17,7 @@ export class AboveBox implements vscode.Disposable {
     private readonly post: (message: ToWebview) => void,
     private readonly plan: ChatPlan | undefined,
     private readonly changes: ChatChanges | undefined,
+    private readonly actions: Pick<ChatSessionActions, "approvePlan" | "editPlan"> | undefined,
   ) {
     if (plan) this.subscriptions.push(plan.onDidChange(() => this.postPlan()));
     if (changes) this.subscriptions.push(changes.onDidChange(() => this.postChanges()));
@@ -27,17 +29,30 @@ export class AboveBox implements vscode.Disposable {
     this.postChanges();
   }
 
-  /** A task marked done (or not) in the chat, or a button of the changes line. */
+  /** A task marked done (or not) in the chat, the plan's decision, or a button of the changes line. */
   async handle(message: AboveBoxMessage): Promise<void> {
-    if (message.type === "planToggle") {
-      if (this.plan) await this.plan.edit(toggleDone(this.plan.phases, message));
-      return;
+    switch (message.type) {
+      case "planToggle":
+        if (this.plan) await this.plan.edit(toggleDone(this.plan.phases, message));
+        return;
+      case "planAction":
+        return this.planAction(message.action);
+      case "changes":
+        await this.changes?.act(message.action);
+        return;
     }
-    await this.changes?.act(message.action);
+  }
+
+  /** The same as the palette's Approve Plan and Keep Planning, for this chat's session. */
+  private async planAction(action: Extract<AboveBoxMessage, { type: "planAction" }>["action"]): Promise<void> {
+    if (action === "approve") return void (await this.actions?.approvePlan());
+    if (action === "edit") return void (await this.actions?.editPlan());
+    this.plan?.keepPlanning();
+    this.post({ type: "focus" });
   }
 
   private postPlan(): void {
-    if (this.plan) this.post({ type: "plan", phases: [...this.plan.phases] });
+    if (this.plan) this.post({ type: "plan", phases: [...this.plan.phases], awaitingApproval: this.plan.awaitingApproval });
   }
 
   private postChanges(): void {

@@ -131,7 +131,7 @@ export class ChatController implements vscode.Disposable {
     );
     this.showPermissionMode();
     if (!links) this.subscriptions.push(this.links);
-    this.aboveBox = new AboveBox(post, parts.plan, parts.changes);
+    this.aboveBox = new AboveBox(post, parts.plan, parts.changes, parts.actions);
     this.subscriptions.push(this.aboveBox);
     // Another session (new, switched, forked): show its messages instead.
     this.subscriptions.push(
@@ -260,6 +260,7 @@ export class ChatController implements vscode.Disposable {
         return;
       case "changes":
       case "planToggle":
+      case "planAction":
         return this.aboveBox.handle(message).catch((error: unknown) => this.showError(error));
       case "sessionCommand":
         return void this.actions?.run(message.command).catch((error: unknown) => this.showError(error));

@@ -6,9 +6,13 @@ import type { SessionCommand } from "../../shared/webview-protocol";
 /** The session's plan as the chat shows and edits it (PlanState). */
 export interface ChatPlan {
   readonly phases: readonly TodoPhase[];
+  /** The agent in plan mode has answered: the chat offers Approve plan and Keep planning. */
+  readonly awaitingApproval: boolean;
   readonly onDidChange: Event<void>;
   /** The user changed the plan: the agent gets it. */
   edit(phases: TodoPhase[]): Promise<void>;
+  /** The user keeps planning: the offer waits for the agent's next answer. */
+  keepPlanning(): void;
 }
 
 /** The agents' changes waiting for review (window-wide), as the chat's changes line shows them. */
@@ -32,4 +36,8 @@ export interface ChatSessionActions {
   rewind(userMessage?: { text: string; fromEnd: number }): Promise<unknown>;
   /** Switches this chat's session to a permission mode (Full auto is confirmed first). */
   setPermissionMode(mode: PermissionMode): Promise<unknown>;
+  /** Approve Plan for this chat's session: the working mode picked, the agent told to go ahead. */
+  approvePlan(): Promise<unknown>;
+  /** This chat's plan in the Plan view (renaming, moving, adding, removing tasks). */
+  editPlan(): Promise<unknown>;
 }

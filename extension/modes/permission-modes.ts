@@ -15,7 +15,8 @@ const order = permissionModes;
 /**
  * Permission modes per session (ours; the bundled host enforces them, `set_permission_mode`): a
  * status bar item shows the active session's mode, **Pi: Set Permission Mode** (ctrl+k ,)
- * switches it, **Pi: Approve Plan** leaves plan mode and tells the agent to go ahead. The agent
+ * switches it, **Pi: Approve Plan** leaves plan mode and tells the agent to go ahead, **Pi: Keep
+ * Planning** stays in it and gives the chat's message box back (both also under the plan in the chat). The agent
  * keeps its mode across restarts (the supervisor passes it back).
  */
 export class PermissionModes implements vscode.Disposable {
@@ -30,6 +31,7 @@ export class PermissionModes implements vscode.Disposable {
     this.lifetime.add({ dispose: () => this.watched.dispose() });
     this.lifetime.add(vscode.commands.registerCommand("pi.setPermissionMode", (mode?: PermissionMode) => this.choose(mode)));
     this.lifetime.add(vscode.commands.registerCommand("pi.approvePlan", () => this.approvePlan()));
+    this.lifetime.add(vscode.commands.registerCommand("pi.keepPlanning", () => this.keepPlanning()));
     this.watch();
   }
 
@@ -124,9 +126,9 @@ export class PermissionModes implements vscode.Disposable {
   }
 
   /** Leaves plan mode for a working mode the user picks, and tells the agent to carry the plan out. */
-  private async approvePlan(): Promise<void> {
-    const supervisor = this.session.supervisor;
-    if (this.mode !== "plan") {
+  async approvePlan(session: AgentSession = this.session): Promise<void> {
+    const supervisor = session.supervisor;
+    if (supervisor.state?.permissionMode !== "plan") {
       void vscode.window.showInformationMessage("Pi: the session is not in plan mode.");
       return;
     }
@@ -138,7 +140,18 @@ export class PermissionModes implements vscode.Disposable {
     const client = await supervisor.ensureStarted();
     await client.request("set_permission_mode", { mode: picked.mode });
     await supervisor.agent.refresh(client);
-    await this.session.chat.prompt("The plan is approved. Go ahead.");
+    await session.chat.prompt("The plan is approved. Go ahead.");
+  }
+
+  /** Stays in plan mode: the chat's message box takes what should change, the decision waits for the next answer. */
+  private keepPlanning(session: AgentSession = this.session): void {
+    if (session.supervisor.state?.permissionMode !== "plan") {
+      void vscode.window.showInformationMessage("Pi: the session is not in plan mode.");
+      return;
+    }
+    session.plan.keepPlanning();
+    session.reveal();
+    session.chat.post({ type: "focus" });
   }
 
   dispose(): void {

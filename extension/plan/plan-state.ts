@@ -3,6 +3,7 @@ import type { TodoPhase } from "../../shared/protocol";
 import type { RpcClient } from "../../shared/rpc";
 import type { AgentSupervisor } from "../supervision/agent-supervisor";
 import type { Lifetime } from "../lifetime";
+import { PlanDecision } from "./plan-decision";
 
 const statuses = new Set(["pending", "in_progress", "completed", "abandoned"]);
 
@@ -19,17 +20,42 @@ function phasesOf(value: unknown): TodoPhase[] {
 /**
  * One session's plan (seed 001's todos): kept from `todo_update` events and get_state's
  * `todoPhases`; the user's edits go to the agent with `set_todos` (our host then tells the model,
- * before its next call).
+ * before its next call). Also whether the plan waits for the user's decision (PlanDecision).
  */
 export class PlanState implements vscode.Disposable {
   private current: TodoPhase[] = [];
   private readonly changeEmitter = new vscode.EventEmitter<void>();
+  /** The phases or the decision changed. */
   readonly onDidChange = this.changeEmitter.event;
+  private readonly decision: PlanDecision;
+  private readonly decisionChanged: vscode.Disposable;
 
-  constructor(private readonly supervisor: AgentSupervisor) {}
+  constructor(private readonly supervisor: AgentSupervisor) {
+    this.decision = new PlanDecision({
+      get permissionMode() {
+        return supervisor.state?.permissionMode;
+      },
+      get status() {
+        return supervisor.status;
+      },
+      onDidChange: supervisor.agent.onDidChange,
+      onDidChangeSession: supervisor.agent.onDidChangeSession,
+    });
+    this.decisionChanged = this.decision.onDidChange(() => this.changeEmitter.fire());
+  }
 
   get phases(): readonly TodoPhase[] {
     return this.current;
+  }
+
+  /** The agent in plan mode has answered: the chat offers Approve plan and Keep planning. */
+  get awaitingApproval(): boolean {
+    return this.decision.awaitingApproval;
+  }
+
+  /** The user keeps planning (stays in plan mode): the offer waits for the agent's next answer. */
+  keepPlanning(): void {
+    this.decision.keepPlanning();
   }
 
   /** The agent keeps a plan (`set_todos`): its plan can be shown and edited. */
@@ -58,6 +84,8 @@ export class PlanState implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.decisionChanged.dispose();
+    this.decision.dispose();
     this.changeEmitter.dispose();
   }
 }

@@ -1,3 +1,4 @@
+import * as vscode from "vscode";
 import type { PermissionMode } from "../../shared/protocol";
 import type { ChatSessionActions } from "../chat/session-actions";
 import { sessionCommandActions, type CommandContext } from "../commands";
@@ -11,6 +12,7 @@ export interface ChatActionServices {
   openInTab(): unknown;
   openInTerminal(session: AgentSession): Promise<unknown>;
   setPermissionMode(session: AgentSession, mode: PermissionMode): Promise<unknown>;
+  approvePlan(session: AgentSession): Promise<unknown>;
   /** The user worked in this session's chat: it becomes the one commands act on. */
   setActive(session: AgentSession): void;
 }
@@ -32,6 +34,12 @@ export function chatActionsFor(session: AgentSession, services: ChatActionServic
       }
     },
     setPermissionMode: (mode) => services.setPermissionMode(session, mode),
+    approvePlan: () => services.approvePlan(session),
+    // The Plan view shows the active session's plan: this one becomes it.
+    editPlan: async () => {
+      services.setActive(session);
+      return vscode.commands.executeCommand("pi.plan.focus");
+    },
     rewind: (userMessage) => services.rewind({ supervisor: session.supervisor, ...(userMessage ? { userMessage } : {}) }),
   };
 }

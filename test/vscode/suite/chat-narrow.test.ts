@@ -4,38 +4,18 @@
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { eventually } from "./agent-fixture";
-import { chatText, chatView, settled, typePrompt, useChatSuiteWith } from "./chat-support";
+import { chatText, chatView, fitsSideways, numbers, settled, typePrompt, useSideBarWidth, useChatSuiteWith } from "./chat-support";
 import { useBundledHost } from "./host-fixture";
 import { ui } from "./ui";
-
-const sideBar = "#workbench\\.parts\\.sidebar";
-const numbers = (props: Record<string, unknown>) => Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Number(v)]));
-
-/** Nothing in the chat's document is wider than the view (no sideways scrolling, nothing cut at the right). */
-async function fitsSideways(what: string): Promise<void> {
-  const root = numbers(await ui.webviewProperties(chatView, "html", ["scrollWidth", "clientWidth"]));
-  assert.ok(root.scrollWidth! <= root.clientWidth! + 1, `${what}: the chat is ${root.scrollWidth}px wide in a ${root.clientWidth}px view`);
-}
 
 describe("Pi chat in a 250 px side bar", function () {
   this.timeout(120_000);
   const fixture = useChatSuiteWith(useBundledHost);
-  let widthBefore = 0;
-
-  before(async () => {
-    await vscode.commands.executeCommand("pi.focusChat");
-    widthBefore = (await ui.webviewLayout(chatView, "body")).viewport.width;
-  });
-
-  after(async () => {
-    if (widthBefore > 0) await ui.dragRightEdge(sideBar, widthBefore + 2).catch(() => undefined);
-  });
+  const sideBarWidth = useSideBarWidth(250);
 
   it("keeps the header, the usage, a question and the mode menu inside the view", async () => {
     const agent = fixture();
-    const reached = await ui.dragRightEdge(sideBar, 250);
-    assert.ok(Math.abs(reached - 250) <= 4, `the side bar dragged to 250 px: ${reached}`);
-    await eventually("the chat narrowed", async () => (await ui.webviewLayout(chatView, "body")).viewport.width <= 252 || undefined);
+    await sideBarWidth.narrow();
 
     agent.llm.enqueue({ text: "hi" });
     await typePrompt("hello");

@@ -61,6 +61,40 @@ export async function settled(agent: Pick<AgentFixture, "api">): Promise<void> {
   await eventually("the agent to settle", () => agent.api.supervisor.status === "idle", 30_000);
 }
 
+/** The workbench's side bar (dragged narrower or wider by its right edge). */
+export const sideBar = "#workbench\\.parts\\.sidebar";
+
+/**
+ * The side bar dragged to `width` for a suite's tests (`narrow()`), and given its width back after
+ * the suite.
+ */
+export function useSideBarWidth(width: number): { narrow(): Promise<void> } {
+  let widthBefore = 0;
+  before(async () => {
+    await vscode.commands.executeCommand("pi.focusChat");
+    widthBefore = (await ui.webviewLayout(chatView, "body")).viewport.width;
+  });
+  after(async () => {
+    if (widthBefore > 0) await ui.dragRightEdge(sideBar, widthBefore + 2).catch(() => undefined);
+  });
+  return {
+    async narrow() {
+      const reached = await ui.dragRightEdge(sideBar, width);
+      if (Math.abs(reached - width) > 4) throw new Error(`the side bar dragged to ${width} px reached ${reached} px`);
+      await eventually("the chat narrowed", async () => (await ui.webviewLayout(chatView, "body")).viewport.width <= width + 2 || undefined);
+    },
+  };
+}
+
+/** DOM properties read from the chat as numbers. */
+export const numbers = (props: Record<string, unknown>) => Object.fromEntries(Object.entries(props).map(([k, v]) => [k, Number(v)]));
+
+/** Nothing in the chat's document is wider than the view (no sideways scrolling, nothing cut at the right). */
+export async function fitsSideways(what: string): Promise<void> {
+  const root = numbers(await ui.webviewProperties(chatView, "html", ["scrollWidth", "clientWidth"]));
+  if (root.scrollWidth! > root.clientWidth! + 1) throw new Error(`${what}: the chat is ${root.scrollWidth}px wide in a ${root.clientWidth}px view`);
+}
+
 export function lastRequest(llm: MockLlm): RecordedRequest | undefined {
   return llm.requests.at(-1);
 }

@@ -1,7 +1,8 @@
-// The plan (seed 001's todos) in the Plan view: the bundled agent's todo tool fills it live with
-// progress; the user marks a task done (the ✓ on its row) and adds one (the view's input box);
-// both reach the agent (get_state) and the model's next request. The same plan shows above the
-// chat's message box, where a task can be marked done too.
+// The plan (seed 001's todos) in the Plan view (hidden until asked for: the chat holds the plan,
+// #32): the bundled agent's todo tool fills it live with progress; the user marks a task done (the
+// ✓ on its row) and adds one (the view's input box); both reach the agent (get_state) and the
+// model's next request. The same plan shows above the chat's message box, folded to one line,
+// where a task can be marked done too once unfolded.
 import * as assert from "node:assert/strict";
 import * as vscode from "vscode";
 import { eventually } from "./agent-fixture";
@@ -33,8 +34,12 @@ describe("plan: the agent's todo list in the Plan view, edited by the user", fun
       { text: "Planned." },
     );
     await host.prompt("Plan the refactoring.", "Planned.");
-    await vscode.commands.executeCommand("pi.plan.focus");
+    // The view is hidden until asked for: the chat's plan, unfolded, opens it for editing.
+    await eventually("the plan's line in the chat", async () => (await ui.webviewText("Chat", "#plan summary").catch(() => "")).includes("1 of 3 done") || undefined);
+    await ui.clickInWebview("Chat", "#plan summary");
+    await ui.clickInWebview("Chat", "#plan [data-action='plan-edit']");
     await ui.waitForSelector(row("Change the greeting"));
+    await ui.clickInWebview("Chat", "#plan summary"); // folded again
     assert.match(await ui.text(`${pane} .pane-header`), /1\/3 done/);
     assert.match(await ui.text(row("Refactor greet")), /1\/3/);
     await ui.screenshot("plan-view");
@@ -57,9 +62,12 @@ describe("plan: the agent's todo list in the Plan view, edited by the user", fun
     await ui.waitForSelector(row("Update the changelog"));
     await eventually("the view to count the new task", async () => /2\/4 done/.test(await ui.text(`${pane} .pane-header`)) || undefined);
 
-    // The same plan above the chat's message box, live: 2/4, and a task marked done there reaches the agent.
+    // The same plan above the chat's message box, live and folded to a line: 2 of 4 done; unfolded,
+    // every task, and a task marked done there reaches the agent.
     await vscode.commands.executeCommand("pi.focusChat");
-    await eventually("the plan in the chat", async () => (await ui.webviewText("Chat", "#plan summary").catch(() => "")).includes("2/4") || undefined);
+    await eventually("the plan in the chat", async () => (await ui.webviewText("Chat", "#plan summary").catch(() => "")).includes("2 of 4 done") || undefined);
+    assert.equal((await ui.webviewProperties("Chat", "#plan details", ["open"])).open, false, "folded to its line");
+    await ui.clickInWebview("Chat", "#plan summary");
     const chatPlan = await ui.webviewText("Chat", "#plan");
     for (const task of ["Read src/greet.ts", "Change the greeting", "Run the tests", "Update the changelog"]) assert.ok(chatPlan.includes(task), `${task} in ${chatPlan}`);
     await ui.screenshot("plan-in-chat");
@@ -68,8 +76,9 @@ describe("plan: the agent's todo list in the Plan view, edited by the user", fun
       const phases = (await host.state()).todoPhases as { tasks: { content: string; status: string }[] }[] | undefined;
       return phases?.[0]?.tasks.find((t) => t.content === "Change the greeting")?.status === "completed" || undefined;
     });
-    await eventually("the chat and the view to count it", async () => ((await ui.webviewText("Chat", "#plan summary")).includes("3/4") && /3\/4 done/.test(await ui.text(`${pane} .pane-header`))) || undefined);
-    // Folded by the user, it stays folded across updates: one line of progress.
+    await eventually("the chat and the view to count it", async () => ((await ui.webviewText("Chat", "#plan summary")).includes("3 of 4 done") && /3\/4 done/.test(await ui.text(`${pane} .pane-header`))) || undefined);
+    // Unfolded by the user, it stayed open across the update; a click folds it to its line again.
+    assert.equal((await ui.webviewProperties("Chat", "#plan details", ["open"])).open, true, "open across the update");
     await ui.clickInWebview("Chat", "#plan summary");
     assert.equal((await ui.webviewProperties("Chat", "#plan details", ["open"])).open, false);
 

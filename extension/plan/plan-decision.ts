@@ -1,0 +1,67 @@
+import { Emitter, type Disposable } from "vscode-jsonrpc";
+import type { AgentStatus } from "../../shared/webview-protocol";
+import type { PermissionMode } from "../../shared/protocol";
+
+type Listen = (listener: () => void) => Disposable;
+
+/** What the decision follows: the session's permission mode and its run status (AgentState). */
+export interface PlanDecisionSource {
+  readonly permissionMode: PermissionMode | undefined;
+  readonly status: AgentStatus;
+  readonly onDidChange: Listen;
+  /** The agent works on another session (new, switched, forked): its answers were not to this plan. */
+  readonly onDidChangeSession: Listen;
+}
+
+/**
+ * Whether the chat offers the plan's decision (Approve plan, Keep planning) under the plan: the
+ * agent is in plan mode, idle, and has answered (a run ended, not by a crash) since plan mode
+ * began, since the user last chose Keep planning, or since the session changed. Leaving plan mode
+ * (Approve plan, any mode picker) takes the offer back.
+ */
+export class PlanDecision implements Disposable {
+  private readonly changeEmitter = new Emitter<void>();
+  readonly onDidChange = this.changeEmitter.event;
+  private readonly subscriptions: Disposable[];
+  /** The agent answered in plan mode (a run went by) and the user has not chosen yet. */
+  private answered = false;
+  private running = false;
+  private offered = false;
+
+  constructor(private readonly source: PlanDecisionSource) {
+    this.subscriptions = [
+      source.onDidChange(() => this.update()),
+      source.onDidChangeSession(() => this.keepPlanning()),
+    ];
+    this.update();
+  }
+
+  /** The chat shows Approve plan and Keep planning now. */
+  get awaitingApproval(): boolean {
+    return this.offered;
+  }
+
+  /** The user keeps planning: the offer waits for the agent's next answer. */
+  keepPlanning(): void {
+    this.answered = false;
+    this.update();
+  }
+
+  private update(): void {
+    const planning = this.source.permissionMode === "plan";
+    const { status } = this.source;
+    const running = status === "running";
+    if (!planning) this.answered = false;
+    else if (this.running && status === "idle") this.answered = true;
+    this.running = planning && running;
+    const offered = planning && status === "idle" && this.answered;
+    if (offered === this.offered) return;
+    this.offered = offered;
+    this.changeEmitter.fire();
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.changeEmitter.dispose();
+  }
+}
