@@ -125,7 +125,11 @@ export class ChatController implements vscode.Disposable {
       supervisor.onDidChangeStatus(() => this.postStatus()),
       // So is the permission mode: shown as soon as the agent is probed (a fresh chat can start in
       // Plan), and whoever changed it (the pill, the status bar, the palette).
-      supervisor.agent.onDidChange(() => this.showPermissionMode()),
+      supervisor.agent.onDidChange(() => {
+        this.showPermissionMode();
+        // A model set from outside the chat (the pi.model.* settings) shows in the header too.
+        this.header.followState(supervisor.agent.session);
+      }),
       // An agent without our policy (pi, omp): what is and is not guarded, said once in the chat.
       supervisor.onReady((client) => this.noteSafeguards(client.capabilities)),
     );

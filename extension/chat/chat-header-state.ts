@@ -1,4 +1,4 @@
-import type { AgentMessage, PermissionMode, UiNotice } from "../../shared/protocol";
+import type { AgentMessage, PermissionMode, ResponseData, UiNotice } from "../../shared/protocol";
 import type { RpcClient } from "../../shared/rpc";
 import type { SessionHeader, SlashCommandInfo, ToWebview, Widget } from "../../shared/webview-protocol";
 import { withBuiltins } from "./builtin-commands";
@@ -60,14 +60,31 @@ export class ChatHeaderState {
   }
 
   async refreshState(client: RpcClient): Promise<void> {
-    const state = await client.request("get_state", {});
+    this.change(this.statePatch(await client.request("get_state", {})));
+  }
+
+  /** The agent's state as the supervisor last read it (a settings change set the model): shown when it differs. */
+  followState(state: ResponseData<"get_state"> | undefined): void {
+    if (!state) return;
+    const patch = this.statePatch(state);
+    // Only what changed there: the chat's own answer may be newer than the supervisor's last read.
+    const seen = JSON.stringify(patch);
+    if (seen === this.stateSeen) return;
+    this.stateSeen = seen;
+    if ((Object.keys(patch) as (keyof typeof patch)[]).some((key) => patch[key] !== this.current[key])) this.change(patch);
+  }
+
+  /** The last agent state followState saw. */
+  private stateSeen: string | undefined;
+
+  private statePatch(state: ResponseData<"get_state">): Pick<SessionHeader, "model" | "provider" | "thinkingLevel" | "sessionName"> {
     this.contextWindow = state.model?.contextWindow;
-    this.change({
+    return {
       model: state.model ? state.model.name || state.model.id : undefined,
       provider: state.model?.provider,
       thinkingLevel: state.model?.reasoning ? state.thinkingLevel : undefined,
       sessionName: state.sessionName,
-    });
+    };
   }
 
   /** The permission mode as the agent's state (AgentState) has it; undefined for agents without modes. */

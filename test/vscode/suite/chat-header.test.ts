@@ -4,6 +4,7 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import * as vscode from "vscode";
 import { eventually } from "./agent-fixture";
 import { chatText, chatView, openChat, settled, typePrompt, useChatSuite } from "./chat-support";
 import { ui } from "./ui";
@@ -70,5 +71,24 @@ describe("Pi chat: model and thinking level in the header", function () {
     await ui.pressKey("Escape");
     await chatText("the list closed, focus on its button", "#thinking-picker:focus[aria-expanded='false']", () => true);
     assert.equal((await client.request("get_state", {})).thinkingLevel, last);
+  });
+
+  it("follows the model settings: the agent, the header and the status bar on the model pi.model.id names", async () => {
+    // Found by the #32 review: the agent took the setting's model, the header kept the old name.
+    const agent = fixture();
+    const client = () => agent.api.supervisor.client!;
+    const before = (await client().request("get_state", {})).model?.id;
+    const target = before === "mock" ? "mock-think" : "mock";
+    const pi = vscode.workspace.getConfiguration("pi");
+    try {
+      await pi.update("model.provider", "mock", vscode.ConfigurationTarget.Global);
+      await pi.update("model.id", target, vscode.ConfigurationTarget.Global);
+      await eventually("the agent on the setting's model", async () => (await client().request("get_state", {})).model?.id === target || undefined);
+      await chatText("the header", "#model-picker .model-name", (t) => t === `Mock ${target}`);
+      await eventually("the status bar", async () => (await ui.text('.statusbar-item:has-text("Pi")')).includes(`Mock ${target}`) || undefined);
+    } finally {
+      await pi.update("model.id", undefined, vscode.ConfigurationTarget.Global);
+      await pi.update("model.provider", undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 });
