@@ -11,12 +11,17 @@ import { readCurrent } from "./review-io";
 /** The counts the Changes view's title and the chat's changes line show (declared once, in the chat's protocol). */
 export type ReviewSummary = ChangesSummary;
 
-/** What the feature offers to others (the chat's "changes" summary). */
+/** What the feature offers to others (the chat's "changes" summary): of one session, or of all. */
 export interface ChangesReview {
   readonly onDidChange: vscode.Event<void>;
-  summary(): ReviewSummary;
-  files(): readonly FileChange[];
+  summary(owner?: string): ReviewSummary;
+  files(owner?: string): readonly FileChange[];
+  /** Sessions that closed leave their changes to `heir`. */
+  adopt(live: ReadonlySet<string>, heir: string): void;
 }
+
+/** Whether a change is the session's (`owner` undefined: every session's). */
+export const ownedBy = (change: FileChange, owner: string | undefined): boolean => owner === undefined || change.owners.has(owner);
 
 export class ReviewState implements ChangesReview, vscode.Disposable {
   private readonly changes = new Map<string, FileChange>();
@@ -33,19 +38,21 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
     return this.changes.has(path);
   }
 
-  files(): FileChange[] {
-    return [...this.changes.values()].sort((a, b) => a.path.localeCompare(b.path));
+  /** The files under review: a session's (its agents changed them), or all of them. */
+  files(owner?: string): FileChange[] {
+    return [...this.changes.values()].filter((change) => ownedBy(change, owner)).sort((a, b) => a.path.localeCompare(b.path));
   }
 
-  summary(): ReviewSummary {
+  summary(owner?: string): ReviewSummary {
     let added = 0;
     let removed = 0;
-    for (const change of this.changes.values()) {
+    const files = this.files(owner);
+    for (const change of files) {
       const counts = changeCounts(change);
       added += counts?.added ?? 0;
       removed += counts?.removed ?? 0;
     }
-    return { files: this.changes.size, added, removed };
+    return { files: files.length, added, removed };
   }
 
   decidedAt(path: string): number {
@@ -55,11 +62,16 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
   /**
    * An agent changed the file: it joins the review with this before (while it is pending, the
    * first one wins, except that a checkpoint record wins over a guess from file events) and the
-   * agent's version as it is now.
+   * agent's version as it is now. `owners`: the sessions whose agents made this change (they join
+   * the file's owners).
    */
-  noteChange(path: string, before: () => Content | undefined, agent: Content, fromRecord: boolean): void {
+  noteChange(path: string, before: () => Content | undefined, agent: Content, fromRecord: boolean, owners: Iterable<string>): void {
     const known = this.changes.get(path);
     if (known) {
+      // Another session changed the file too: it is theirs as well (its chat shows it now).
+      const joining = [...owners].filter((owner) => !known.owners.has(owner));
+      for (const owner of joining) known.owners.add(owner);
+      if (joining.length > 0) this.changeEmitter.fire();
       // A file event can come before the record that says what the file was.
       const recorded = fromRecord && known.guessed ? before() : undefined;
       if (recorded !== undefined) {
@@ -70,7 +82,7 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
       // Created and deleted again in the run (a command's temporary file): nothing to review.
       if (!stillChanged(known, agent)) this.changes.delete(path);
     } else {
-      const change: FileChange = { path, before: before(), agent, ...(fromRecord ? {} : { guessed: true }) };
+      const change: FileChange = { path, before: before(), agent, owners: new Set(owners), ...(fromRecord ? {} : { guessed: true }) };
       if (!stillChanged(change, agent)) return;
       this.changes.set(path, change);
     }
@@ -85,6 +97,21 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
     if (next.agent !== undefined) change.agent = next.agent;
     if (!stillChanged(change, readCurrent(path))) this.remove(path);
     else this.changeEmitter.fire();
+  }
+
+  /**
+   * Sessions that closed leave their changes to `heir` (the side bar's session, always there): the
+   * files on disk still wait for review, and a chat must show them.
+   */
+  adopt(live: ReadonlySet<string>, heir: string): void {
+    let changed = false;
+    for (const change of this.changes.values()) {
+      const gone = [...change.owners].filter((owner) => !live.has(owner));
+      if (gone.length === 0 && change.owners.size > 0) continue;
+      for (const owner of gone) change.owners.delete(owner);
+      if (change.owners.size === 0) (change.owners.add(heir), (changed = true));
+    }
+    if (changed) this.changeEmitter.fire();
   }
 
   /** The user decided on the whole file. */

@@ -23,3 +23,15 @@ export function configuredAgentArgs(userArgs: readonly string[], ours: readonly 
   const rest = end === -1 ? [] : userArgs.slice(end);
   return [...options, ...mode, ...ours, ...rest];
 }
+
+/**
+ * Which agent the settings run, for telling a restart of the same agent from a change of agent:
+ * the protocol, the command and its script (an interpreter's first argument). A session is
+ * reopened only by the agent that keeps it: another agent has its own session folder (omp's is not
+ * pi's), may not write the file in its sandbox, and a transcript of another agent would be stale.
+ */
+export function agentIdentity(command: string, protocol: string, args: readonly string[]): string {
+  if (!command) return "bundled";
+  const script = args.find((arg) => !arg.startsWith("-"));
+  return JSON.stringify([protocol, command, script ?? ""]);
+}
