@@ -230,6 +230,10 @@ export class AgentSupervisor implements vscode.Disposable {
     }
     this.startedAgent = agent;
     const wanted = recovery?.sessionFile ?? this.initialSessionFile;
+    // A session the user chose (from the list, a terminal handoff) may be in another folder than the
+    // agent's own; one the agent reported itself it has written already (and the agent names it:
+    // never a reason to open a folder of its choice).
+    const chosen = recovery?.sessionFile ? undefined : this.initialSessionFile;
     this.initialSessionFile = undefined;
     const sessionFile = wanted && fs.existsSync(wanted) ? wanted : undefined;
     const cwd = this.options.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
@@ -252,8 +256,8 @@ export class AgentSupervisor implements vscode.Disposable {
     const lifetime = new Lifetime();
     if (gateway) lifetime.add(gateway);
     if (bridge) lifetime.add(bridge);
-    // The session it reopens is written where it is (a session from the list may be in another folder than the agent's own).
-    const writable = [...(bridge ? [bridge.folder] : []), ...(sessionFile ? [path.dirname(sessionFile)] : [])];
+    // The session the user chose is written where it is.
+    const writable = [...(bridge ? [bridge.folder] : []), ...(sessionFile && sessionFile === chosen && sessionFile.endsWith(".jsonl") ? [path.dirname(sessionFile)] : [])];
     const sandboxed = lifetime.add(await sandboxAgentLaunch(resolved, checkpointDir, writable)); // added first: freed after the process
     const launch = sandboxed.launch;
     this.sandboxNote = sandboxed.note;
@@ -292,11 +296,13 @@ export class AgentSupervisor implements vscode.Disposable {
     } catch (error) {
       const message = errorText(error);
       this.log.error(`The agent did not start: ${message}${client.recentStderr.trim() ? `\n[agent stderr]\n${client.recentStderr.trim()}` : ""}`);
+      // Stopped while it started (Stop, Restart): stopped, not crashed. (Read before it is set
+      // below: the status stayed "Starting agent…" after every failed start.)
+      const stoppedMeanwhile = entry.stopping;
       entry.stopping = true;
       lifetime.dispose();
       if (this.current === entry) this.current = undefined;
-      // Stopped while it started (Stop, Restart): stopped, not crashed.
-      if (!entry.stopping) this.agent.setStatus("crashed");
+      if (!stoppedMeanwhile) this.agent.setStatus("crashed");
       if (recovery) this.agent.keepRecovery(recovery);
       const failure = `The agent did not start (${launch.label}): ${message}`;
       this.startFailure = failure;

@@ -15,6 +15,20 @@ describe("stderrCause: what failed, from an agent's stderr", () => {
     assert.equal(stderrCause(stderr), "Error: Failed to acquire native file lock for /s/.x.jsonl.lock.os: Operation not permitted (os error 1)");
   });
 
+  it("bun's report: the source lines around the throw (with words such as 'failed' in them) are not the cause", () => {
+    const stderr = [
+      "4721 | ${t}",
+      '4722 | ${l}`;try{Xl.mkdirSync(o,{recursive:!0})}catch(p){if(!me(p))se("Terminal breadcrumb write failed",{err:p})}}',
+      '4725 | `);if(t<0)return;if(n<0)throw Error("Session title slot metadata exceeds fix',
+      "                  ^",
+      "error: Failed to acquire native file lock for /a/.s.jsonl.lock.os: Operation not permitted (os error 1)",
+      ' code: "GenericFailure"',
+      "      at tryAcquire (unknown:1:1)",
+      "      at writeTextAtomic (/p/cli.js:4726:1992)",
+    ].join("\n");
+    assert.equal(stderrCause(stderr), "error: Failed to acquire native file lock for /a/.s.jsonl.lock.os: Operation not permitted (os error 1)");
+  });
+
   it("a stack whose error line came in an earlier chunk than the frames, after warnings", () => {
     const stderr = "(node:1) Warning: something old\nTypeError: x is not a function\n    at f (a.js:1:1)\n    at g (a.js:2:2)\n";
     assert.equal(stderrCause(stderr), "TypeError: x is not a function");

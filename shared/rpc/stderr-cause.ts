@@ -5,8 +5,8 @@
  */
 const maxLength = 300;
 const escapes = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*(?:\u0007|\u001b\\)|[\u0000-\u0008\u000b-\u001f\u007f]/g;
-/** Lines of a stack or traceback: where, not what. */
-const frame = /^\s*(at\s|File\s"|Traceback \(most recent call last\)|\.\.\.\s*\d+\s+more)/;
+/** Lines of a stack or traceback: where, not what (bun also prints the source lines around the throw, "4722 | …", and a caret line). */
+const frame = /^\s*(at\s|File\s"|Traceback \(most recent call last\)|\.\.\.\s*\d+\s+more|\d+\s+\|\s|\^+\s*$)/;
 const errorWord = /\b(error|fatal|failed|failure|cannot|can't|could not|denied|not permitted|not found|bad option|panic|exception|refused)\b/i;
 
 export function stderrCause(stderr: string): string | undefined {
