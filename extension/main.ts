@@ -155,7 +155,9 @@ export function activate(context: vscode.ExtensionContext): PiExtensionApi {
   const sessions: SessionRegistry = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, files, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust, chatActions, changes, editorTools: () => editorTools, vscodeUserDir }, view, context.extensionUri));
   activeSessions = sessions;
   // A closed tab's changes are still on disk to review: the side bar's chat takes them.
-  lifetime.add(sessions.onDidChange(() => review.adopt(new Set(sessions.all.map((s) => s.id)), sessions.primary.id)));
+  const adoptOrphans = () => review.adopt(new Set(sessions.all.map((s) => s.id)), sessions.primary.id);
+  adoptOrphans();
+  lifetime.add(sessions.onDidChange(adoptOrphans));
   const participantTarget = () => sessions.active;
   lifetime.add(registerPiParticipant(participantTarget, context.extensionUri));
   const primary = sessions.primary;

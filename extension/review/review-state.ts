@@ -27,6 +27,8 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
   private readonly changes = new Map<string, FileChange>();
   /** When the user last decided on a path (kept or undid it): records made earlier are history. */
   private readonly decided = new Map<string, number>();
+  /** The window's sessions (adopt): changes belong to live ones. */
+  private sessions: { live: ReadonlySet<string>; heir: string } | undefined;
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changeEmitter.event;
 
@@ -69,7 +71,7 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
     const known = this.changes.get(path);
     if (known) {
       // Another session changed the file too: it is theirs as well (its chat shows it now).
-      const joining = [...owners].filter((owner) => !known.owners.has(owner));
+      const joining = [...this.placed(owners)].filter((owner) => !known.owners.has(owner));
       for (const owner of joining) known.owners.add(owner);
       if (joining.length > 0) this.changeEmitter.fire();
       // A file event can come before the record that says what the file was.
@@ -82,7 +84,7 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
       // Created and deleted again in the run (a command's temporary file): nothing to review.
       if (!stillChanged(known, agent)) this.changes.delete(path);
     } else {
-      const change: FileChange = { path, before: before(), agent, owners: new Set(owners), ...(fromRecord ? {} : { guessed: true }) };
+      const change: FileChange = { path, before: before(), agent, owners: this.placed(owners), ...(fromRecord ? {} : { guessed: true }) };
       if (!stillChanged(change, agent)) return;
       this.changes.set(path, change);
     }
@@ -101,17 +103,28 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
 
   /**
    * Sessions that closed leave their changes to `heir` (the side bar's session, always there): the
-   * files on disk still wait for review, and a chat must show them.
+   * files on disk still wait for review, and a chat must show them. Kept for what comes later: a
+   * closed session's late file events (its last run's grace) go to the heir too.
    */
   adopt(live: ReadonlySet<string>, heir: string): void {
+    this.sessions = { live, heir };
     let changed = false;
     for (const change of this.changes.values()) {
-      const gone = [...change.owners].filter((owner) => !live.has(owner));
-      if (gone.length === 0 && change.owners.size > 0) continue;
-      for (const owner of gone) change.owners.delete(owner);
-      if (change.owners.size === 0) (change.owners.add(heir), (changed = true));
+      const next = this.placed(change.owners);
+      if (next.size === change.owners.size && [...next].every((owner) => change.owners.has(owner))) continue;
+      change.owners.clear();
+      for (const owner of next) change.owners.add(owner);
+      changed = true;
     }
     if (changed) this.changeEmitter.fire();
+  }
+
+  /** Owners that are sessions of the window: a closed one's (or none) go to the heir. */
+  private placed(owners: Iterable<string>): Set<string> {
+    const known = this.sessions;
+    if (!known) return new Set(owners);
+    const live = [...owners].filter((owner) => known.live.has(owner));
+    return new Set(live.length > 0 ? live : [known.heir]);
   }
 
   /** The user decided on the whole file. */
