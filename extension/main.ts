@@ -99,24 +99,29 @@ export function activate(context: vscode.ExtensionContext, loadMs?: number): PiE
   installVscodeTools(everyAgent, log);
   lifetime.add(vscode.commands.registerCommand("pi.chooseVscodeTools", chooseVscodeTools));
   const checkpoints: Checkpoints = lifetime.add(installCheckpoints({ everyAgent, sessions: () => sessions, storageDir: context.globalStorageUri.fsPath, log }));
-  const { review } = lifetime.add(installReview({ everyAgent, store: () => checkpoints.activeStore(), roots: () => agentRoots(context), log }));
-  // The chat's changes line: the review's count, and its buttons run the review's own commands.
-  const changes: ChatChanges = {
+  // The palette's Keep All / Undo All act on the session the user sees (and say which).
+  const reviewSessions = {
+    active: () => ({ id: sessions.active.id, label: sessions.active.label, several: sessions.all.length > 1 }),
+    label: (id: string) => sessions.get(id)?.label,
+  };
+  const { review } = lifetime.add(installReview({ everyAgent, store: () => checkpoints.activeStore(), roots: () => agentRoots(context), sessions: reviewSessions, log }));
+  // A chat's changes line: its own session's changes, and its buttons run the review's commands for that session.
+  const changes = (session: string): ChatChanges => ({
     onDidChange: review.onDidChange,
-    summary: () => review.summary(),
+    summary: () => review.summary(session),
     act: async (action) => {
-      if (action !== "review") return vscode.commands.executeCommand(`pi.review.${action}`);
+      if (action !== "review") return vscode.commands.executeCommand(`pi.review.${action}`, { session });
       await vscode.commands.executeCommand("pi.changes.focus");
-      const first = review.files()[0];
+      const first = review.files(session)[0];
       return first && vscode.commands.executeCommand("pi.review.openDiff", first);
     },
     openDiff: async (file, near) => {
       // A file without a recorded before has no diff to review (Keep only): the call's own diff says more.
-      if (!review.files().some((f) => f.path === file && f.before !== undefined)) return false;
+      if (!review.files(session).some((f) => f.path === file && f.before !== undefined)) return false;
       await vscode.commands.executeCommand("pi.review.openDiff", { path: file, near });
       return true;
     },
-  };
+  });
 
   const view = lifetime.add(new ChatViewProvider(context.extensionUri, log));
   // A chat acts on its own session; commands on the session the user worked with last (`sessions.active`).
@@ -125,6 +130,9 @@ export function activate(context: vscode.ExtensionContext, loadMs?: number): PiE
       return (session ?? sessions.active).supervisor;
     },
     chat: { setInput: (text) => (session ?? sessions.active).chatAccess.setInput(text) },
+    get chatVisible() {
+      return (session ?? sessions.active).surface.visible;
+    },
     attachToChat: async (uris, lines) => {
       const target = session ?? sessions.active;
       target.chat.context.offer(await target.chat.context.attachmentsFor(uris, lines));
@@ -153,6 +161,10 @@ export function activate(context: vscode.ExtensionContext, loadMs?: number): PiE
   const vscodeUserDir = path.dirname(path.dirname(context.globalStorageUri.fsPath));
   const sessions: SessionRegistry = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, files, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust, chatActions, changes, editorTools: () => editorTools, vscodeUserDir }, view, context.extensionUri));
   activeSessions = sessions;
+  // A closed tab's changes are still on disk to review: the side bar's chat takes them.
+  const adoptOrphans = () => review.adopt(new Set(sessions.all.map((s) => s.id)), sessions.primary.id);
+  adoptOrphans();
+  lifetime.add(sessions.onDidChange(adoptOrphans));
   const participantTarget = () => sessions.active;
   lifetime.add(registerPiParticipant(participantTarget, context.extensionUri));
   const primary = sessions.primary;
@@ -185,7 +197,8 @@ export function activate(context: vscode.ExtensionContext, loadMs?: number): PiE
     vscode.workspace.onDidChangeConfiguration((e) => {
       for (const { supervisor } of sessions.all) {
         if (restartWhenChanged.some((key) => e.affectsConfiguration(key))) {
-          if (supervisor.client) void supervisor.restart().catch((error: unknown) => log.error(`Restart after a settings change failed: ${String(error)}`));
+          // Also after a failed start: the user is fixing what failed (the failure shows in the chat).
+          if (supervisor.client || supervisor.startFailure) void supervisor.restart().catch((error: unknown) => log.error(`Restart after a settings change failed: ${String(error)}`));
         } else if (applyWhenChanged.some((key) => e.affectsConfiguration(key))) {
           void supervisor.applySettings((key) => e.affectsConfiguration(key));
         }

@@ -143,6 +143,18 @@ export class ChatController implements vscode.Disposable {
         if (previous || this.transcript.length === 0) void this.loadSession();
       }),
     );
+    // Another agent was configured: the old one's conversation, header and notes are not this one's.
+    this.subscriptions.push(
+      supervisor.onDidReplaceAgent(() => {
+        this.safeguards = undefined;
+        this.noteFirstPrompt(undefined);
+        this.transcript.clear();
+        this.header.agentReplaced();
+      }),
+      // A failed start shows once, in place, with what to do; it goes when a start succeeds.
+      supervisor.onDidFailStart((failure) => this.transcript.upsert({ kind: "error", key: START_FAILURE_KEY, text: `${failure}\n${startFailureHint}` })),
+      supervisor.onReady(() => this.transcript.remove(START_FAILURE_KEY)),
+    );
     // How the editor tools reach this agent (the editor bridge for pi), once it was probed.
     this.subscriptions.push(supervisor.onReady(() => this.header.change({ editorTools: editorToolsBadge(supervisor.agent.editorToolsVia) })));
     supervisor.onAttach((client, lifetime) => {
@@ -356,6 +368,8 @@ export class ChatController implements vscode.Disposable {
   }
 
   private showError(error: unknown): void {
+    // A failed start is shown already (onDidFailStart), once.
+    if (errorText(error) === this.supervisor.startFailure && this.transcript.get(START_FAILURE_KEY, "error")) return;
     this.transcript.add({ kind: "error", text: errorText(error) });
   }
 
@@ -366,6 +380,9 @@ export class ChatController implements vscode.Disposable {
     for (const sub of this.subscriptions.splice(0)) sub.dispose();
   }
 }
+
+const START_FAILURE_KEY = "agent-start-failure";
+const startFailureHint = "Check the agent in Settings (pi.agent.command, pi.agent.args, pi.agent.env), then run Pi: Restart Agent. Pi: Show Log has its whole output.";
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -135,6 +135,17 @@ export class ChatHeaderState {
     return true;
   }
 
+  /** Another agent (the user changed pi.agent.*): nothing of the old one's header stays (model, usage, commands). */
+  agentReplaced(): void {
+    this.current = {};
+    this.commands = [];
+    this.contextWindow = undefined;
+    this.widgets.clear();
+    this.post({ type: "widgets", widgets: [] });
+    this.post({ type: "commands", commands: withBuiltins(this.commands) });
+    this.change({});
+  }
+
   /** A new agent process: its extensions set their widgets and title again. */
   agentRestarted(): void {
     this.widgets.clear();

@@ -15,7 +15,7 @@ export interface ChatPlan {
   keepPlanning(): void;
 }
 
-/** The agents' changes waiting for review (window-wide), as the chat's changes line shows them. */
+/** The changes of this chat's session waiting for review, as its changes line shows them (never another session's). */
 export interface ChatChanges {
   readonly onDidChange: Event<void>;
   summary(): ChangesSummary;

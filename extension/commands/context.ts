@@ -13,6 +13,8 @@ export interface ChatAccess {
 export interface CommandContext {
   supervisor: AgentSupervisor;
   chat: ChatAccess;
+  /** The session's chat is on screen: a failed start shows there, in place, not again as a toast that outlives it. */
+  readonly chatVisible?: boolean;
   /** Adds files, folders or a file's lines (1-based) to the message being written, and shows the chat. */
   attachToChat(uris: vscode.Uri[], lines?: { start: number; end: number }): Promise<void>;
   apiKeys: ApiKeyStore;
@@ -35,9 +37,23 @@ export async function agentClient(ctx: CommandContext): Promise<RpcClient | unde
   try {
     return await ctx.supervisor.ensureStarted();
   } catch (error) {
-    void vscode.window.showErrorMessage(notificationText(errorText(error)), "Show Log").then((choice) => choice && ctx.log.show());
+    startFailed(ctx, error);
     return undefined;
   }
+}
+
+/**
+ * A start failed: said in the session's chat (in place, gone once a start succeeds); a toast only
+ * when that chat is not on screen, with the ways to fix it (the agent's settings, the log, retry).
+ */
+export function startFailed(ctx: CommandContext, error: unknown): void {
+  if (ctx.chatVisible && errorText(error) === ctx.supervisor.startFailure) return;
+  const actions = ["Open Settings", "Restart Agent", "Show Log"] as const;
+  void vscode.window.showErrorMessage(notificationText(errorText(error)), ...actions).then((choice) => {
+    if (choice === "Open Settings") void vscode.commands.executeCommand("workbench.action.openSettings", "pi.agent");
+    else if (choice === "Restart Agent") void ctx.supervisor.restart().catch((again: unknown) => startFailed(ctx, again));
+    else if (choice === "Show Log") ctx.log.show();
+  });
 }
 
 /** Runs one agent command for a UI command; its failure becomes an error message. */

@@ -4,11 +4,10 @@ import { registerAddToChat } from "./add-to-chat";
 import { registerApiKeyCommand } from "./api-key-command";
 import { registerAcpSignOutCommand } from "./acp-sign-out-command";
 import { AskPiCodeActions } from "./code-actions";
-import { errorText, type CommandContext } from "./context";
+import { startFailed, type CommandContext } from "./context";
 import { registerModelCommands } from "./model-commands";
 import { registerPromptCommands } from "./prompt-commands";
 import { registerSessionCommands } from "./session-commands";
-import { notificationText } from "../ui/plain-text";
 
 export type { ChatAccess, CommandContext } from "./context";
 export { sessionCommandActions } from "./session-commands";
@@ -21,7 +20,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       try {
         await ctx.supervisor.restart();
       } catch (error) {
-        void vscode.window.showErrorMessage(notificationText(errorText(error)), "Show Log").then((choice) => choice && ctx.log.show());
+        startFailed(ctx, error);
       }
     }),
     vscode.commands.registerCommand("pi.showLog", () => ctx.log.show()),

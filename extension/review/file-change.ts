@@ -15,6 +15,11 @@ export interface FileChange {
   agent: Content;
   /** The before comes from file events, not from a checkpoint record (a record, when one comes, wins). */
   guessed?: boolean;
+  /**
+   * The sessions whose agents changed it (the editor's session ids, AgentSession.id): a chat shows
+   * and keeps or undoes only its own session's changes. Two when two sessions changed one file.
+   */
+  readonly owners: Set<string>;
 }
 
 export type ChangeKind = "created" | "deleted" | "modified";

@@ -96,6 +96,7 @@ describe("review: a file's Keep and Undo", () => {
     path: "/w/f.txt",
     before: before === undefined ? undefined : before === null ? null : buf(before),
     agent: agent === null ? null : buf(agent),
+    owners: new Set(["s1"]),
   });
 
   it("keeps one hunk: it leaves the review, the others stay", () => {
@@ -138,7 +139,7 @@ describe("review: a file's Keep and Undo", () => {
   });
 
   it("binary content has no hunks", () => {
-    const c: FileChange = { path: "/w/b.bin", before: Buffer.from([0, 1, 2]), agent: Buffer.from([0, 1, 3]) };
+    const c: FileChange = { path: "/w/b.bin", before: Buffer.from([0, 1, 2]), agent: Buffer.from([0, 1, 3]), owners: new Set(["s1"]) };
     assert.deepEqual(changeHunks(c), []);
     assert.equal(changeCounts(c), undefined);
   });

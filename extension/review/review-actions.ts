@@ -16,6 +16,24 @@ import { placedHunks, type HunkTarget, type PlacedHunk } from "./review-lenses";
 import type { ReviewState } from "./review-state";
 
 const name = (file: string) => notificationText(vscode.workspace.asRelativePath(file));
+
+/** The window's sessions as the review needs them: Keep All / Undo All from the palette take the one the user sees. */
+export interface ReviewSessions {
+  /** The session the user sees (the palette's commands act on it); `several`: the window has more than one. */
+  active(): { id: string; label: string; several: boolean };
+  label(id: string): string | undefined;
+}
+
+/**
+ * Whose changes Keep All / Undo All take: a chat's own session (its changes line passes it), else
+ * the session the user sees; `named`: said in the message, when the window has more than one.
+ */
+function targetOf(sessions: ReviewSessions, arg: unknown): { id: string; named?: string } {
+  const asked = (arg as { session?: unknown } | undefined)?.session;
+  if (typeof asked === "string") return { id: asked };
+  const active = sessions.active();
+  return { id: active.id, ...(active.several ? { named: active.label } : {}) };
+}
 const sameHunk = (a: Hunk, b: Hunk) => JSON.stringify(a) === JSON.stringify(b);
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -72,18 +90,25 @@ async function undoHunkCommand(state: ReviewState, arg: unknown): Promise<void> 
   state.update(found.path, { agent: result.agent });
 }
 
-/** Undoes files; those changed since the agent's last write are undone only if the user agrees. */
-async function undoFiles(state: ReviewState, files: readonly string[]): Promise<void> {
+/**
+ * Undoes files; those changed since the agent's last write, and those another session's agent
+ * changed too (`owner`: the session undoing), are undone only if the user agrees.
+ */
+async function undoFiles(state: ReviewState, files: readonly string[], owner?: string): Promise<void> {
   const plans = files.flatMap((file) => {
     const change = state.get(file);
-    return change ? [{ file, undo: fileUndo(change, readCurrent(file)) }] : [];
+    return change ? [{ file, undo: fileUndo(change, readCurrent(file)), shared: owner !== undefined && [...change.owners].some((o) => o !== owner) }] : [];
   });
   const unavailable = plans.filter((p) => p.undo.action === "unavailable");
   const conflicts = plans.filter((p) => p.undo.action !== "unavailable" && p.undo.conflict);
-  if (conflicts.length > 0) {
-    const list = conflicts.map((p) => name(p.file)).join(", ");
+  const shared = plans.filter((p) => p.undo.action !== "unavailable" && p.shared && !conflicts.includes(p));
+  if (conflicts.length > 0 || shared.length > 0) {
+    const said = [
+      ...(conflicts.length > 0 ? [`${conflicts.map((p) => name(p.file)).join(", ")} changed since the agent's last edit, or was seen created only by its file events.`] : []),
+      ...(shared.length > 0 ? [`${shared.map((p) => name(p.file)).join(", ")} was changed by another session's agent too: its changes there are undone as well.`] : []),
+    ];
     const undo = "Undo Anyway";
-    const answer = await vscode.window.showWarningMessage(`Pi: ${list} changed since the agent's last edit, or was seen created only by its file events. Undo puts back the content from before the agent (a created file is deleted), and later changes are lost too.`, { modal: true }, undo);
+    const answer = await vscode.window.showWarningMessage(`Pi: ${said.join(" ")} Undo puts back the content from before the agent (a created file is deleted), and later changes are lost too.`, { modal: true }, undo);
     if (answer !== undo) return;
   }
   const failed: string[] = [];
@@ -134,7 +159,22 @@ async function goToFile(state: ReviewState, direction: 1 | -1): Promise<void> {
   await openReviewDiff(file, placedHunks(state, file, textOf(readCurrent(file)) ?? "")[0]?.line);
 }
 
-export function registerReviewCommands(state: ReviewState, log: vscode.LogOutputChannel): vscode.Disposable {
+/** Keep All / Undo All of one session's changes; from the palette (the session the user sees), it says whose. */
+async function decideAll(state: ReviewState, sessions: ReviewSessions, arg: unknown, action: "keep" | "undo"): Promise<void> {
+  const target = targetOf(sessions, arg);
+  const files = state.files(target.id).map((f) => f.path);
+  const whose = target.named === undefined ? "" : ` of “${notificationText(target.named)}”`;
+  if (files.length === 0) {
+    if (target.named !== undefined) void vscode.window.showInformationMessage(`Pi: no changes${whose} to review.`);
+    return;
+  }
+  if (action === "keep") for (const file of files) state.remove(file);
+  else await undoFiles(state, files, target.id);
+  const left = files.filter((file) => !state.has(file)).length;
+  if (target.named !== undefined && left > 0) void vscode.window.showInformationMessage(`Pi: ${action === "keep" ? "kept" : "undid"} ${left} file${left === 1 ? "" : "s"}${whose}.`);
+}
+
+export function registerReviewCommands(state: ReviewState, sessions: ReviewSessions, log: vscode.LogOutputChannel): vscode.Disposable {
   const lifetime = new Lifetime();
   const command = (id: string, run: (arg: unknown) => Promise<void> | void) =>
     lifetime.add(
@@ -164,10 +204,8 @@ export function registerReviewCommands(state: ReviewState, log: vscode.LogOutput
     const file = fileOf(state, arg);
     if (file) await undoFiles(state, [file]);
   });
-  command("pi.review.keepAll", () => {
-    for (const change of state.files()) state.remove(change.path);
-  });
-  command("pi.review.undoAll", () => undoFiles(state, state.files().map((f) => f.path)));
+  command("pi.review.keepAll", (arg) => decideAll(state, sessions, arg, "keep"));
+  command("pi.review.undoAll", (arg) => decideAll(state, sessions, arg, "undo"));
   command("pi.review.nextChange", () => goToChange(state, 1));
   command("pi.review.previousChange", () => goToChange(state, -1));
   command("pi.review.nextFile", () => goToFile(state, 1));

@@ -11,17 +11,24 @@ import { readCurrent } from "./review-io";
 /** The counts the Changes view's title and the chat's changes line show (declared once, in the chat's protocol). */
 export type ReviewSummary = ChangesSummary;
 
-/** What the feature offers to others (the chat's "changes" summary). */
+/** What the feature offers to others (the chat's "changes" summary): of one session, or of all. */
 export interface ChangesReview {
   readonly onDidChange: vscode.Event<void>;
-  summary(): ReviewSummary;
-  files(): readonly FileChange[];
+  summary(owner?: string): ReviewSummary;
+  files(owner?: string): readonly FileChange[];
+  /** Sessions that closed leave their changes to `heir`. */
+  adopt(live: ReadonlySet<string>, heir: string): void;
 }
+
+/** Whether a change is the session's (`owner` undefined: every session's). */
+export const ownedBy = (change: FileChange, owner: string | undefined): boolean => owner === undefined || change.owners.has(owner);
 
 export class ReviewState implements ChangesReview, vscode.Disposable {
   private readonly changes = new Map<string, FileChange>();
   /** When the user last decided on a path (kept or undid it): records made earlier are history. */
   private readonly decided = new Map<string, number>();
+  /** The window's sessions (adopt): changes belong to live ones. */
+  private sessions: { live: ReadonlySet<string>; heir: string } | undefined;
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changeEmitter.event;
 
@@ -33,19 +40,21 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
     return this.changes.has(path);
   }
 
-  files(): FileChange[] {
-    return [...this.changes.values()].sort((a, b) => a.path.localeCompare(b.path));
+  /** The files under review: a session's (its agents changed them), or all of them. */
+  files(owner?: string): FileChange[] {
+    return [...this.changes.values()].filter((change) => ownedBy(change, owner)).sort((a, b) => a.path.localeCompare(b.path));
   }
 
-  summary(): ReviewSummary {
+  summary(owner?: string): ReviewSummary {
     let added = 0;
     let removed = 0;
-    for (const change of this.changes.values()) {
+    const files = this.files(owner);
+    for (const change of files) {
       const counts = changeCounts(change);
       added += counts?.added ?? 0;
       removed += counts?.removed ?? 0;
     }
-    return { files: this.changes.size, added, removed };
+    return { files: files.length, added, removed };
   }
 
   decidedAt(path: string): number {
@@ -55,11 +64,16 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
   /**
    * An agent changed the file: it joins the review with this before (while it is pending, the
    * first one wins, except that a checkpoint record wins over a guess from file events) and the
-   * agent's version as it is now.
+   * agent's version as it is now. `owners`: the sessions whose agents made this change (they join
+   * the file's owners).
    */
-  noteChange(path: string, before: () => Content | undefined, agent: Content, fromRecord: boolean): void {
+  noteChange(path: string, before: () => Content | undefined, agent: Content, fromRecord: boolean, owners: Iterable<string>): void {
     const known = this.changes.get(path);
     if (known) {
+      // Another session changed the file too: it is theirs as well (its chat shows it now).
+      const joining = [...this.placed(owners)].filter((owner) => !known.owners.has(owner));
+      for (const owner of joining) known.owners.add(owner);
+      if (joining.length > 0) this.changeEmitter.fire();
       // A file event can come before the record that says what the file was.
       const recorded = fromRecord && known.guessed ? before() : undefined;
       if (recorded !== undefined) {
@@ -70,7 +84,7 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
       // Created and deleted again in the run (a command's temporary file): nothing to review.
       if (!stillChanged(known, agent)) this.changes.delete(path);
     } else {
-      const change: FileChange = { path, before: before(), agent, ...(fromRecord ? {} : { guessed: true }) };
+      const change: FileChange = { path, before: before(), agent, owners: this.placed(owners), ...(fromRecord ? {} : { guessed: true }) };
       if (!stillChanged(change, agent)) return;
       this.changes.set(path, change);
     }
@@ -85,6 +99,32 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
     if (next.agent !== undefined) change.agent = next.agent;
     if (!stillChanged(change, readCurrent(path))) this.remove(path);
     else this.changeEmitter.fire();
+  }
+
+  /**
+   * Sessions that closed leave their changes to `heir` (the side bar's session, always there): the
+   * files on disk still wait for review, and a chat must show them. Kept for what comes later: a
+   * closed session's late file events (its last run's grace) go to the heir too.
+   */
+  adopt(live: ReadonlySet<string>, heir: string): void {
+    this.sessions = { live, heir };
+    let changed = false;
+    for (const change of this.changes.values()) {
+      const next = this.placed(change.owners);
+      if (next.size === change.owners.size && [...next].every((owner) => change.owners.has(owner))) continue;
+      change.owners.clear();
+      for (const owner of next) change.owners.add(owner);
+      changed = true;
+    }
+    if (changed) this.changeEmitter.fire();
+  }
+
+  /** Owners that are sessions of the window: a closed one's (or none) go to the heir. */
+  private placed(owners: Iterable<string>): Set<string> {
+    const known = this.sessions;
+    if (!known) return new Set(owners);
+    const live = [...owners].filter((owner) => known.live.has(owner));
+    return new Set(live.length > 0 ? live : [known.heir]);
   }
 
   /** The user decided on the whole file. */

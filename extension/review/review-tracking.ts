@@ -21,6 +21,7 @@ import type { ReviewState } from "./review-state";
 import { placeOf, realWorkspace } from "../checkpoints/restore-guard";
 
 export interface TrackingOptions {
+  /** Each agent process, with the session it works for (whose chat shows its changes). */
   everyAgent: { onAttach(hook: AgentAttach): void };
   /** The checkpoint store; undefined while checkpoints are off. */
   store(): string | undefined;
@@ -38,13 +39,26 @@ const RUN_SLACK_MS = 2000;
 export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
   const { state } = options;
   const lifetime = new Lifetime();
-  const running = new Set<RpcClient>();
+  /** The agents in a run, each with the editor session it works for. */
+  const running = new Map<RpcClient, string>();
   let lastRunEnd = 0;
+  /** Per editor session: when its agent's last run ended (file events come late). */
+  const runEnded = new Map<string, number>();
   /** Per session id: how many of its manifest's records were taken in. */
   const taken = new Map<string, number>();
+  /** Per session id (the agent's): the editor session whose agent works on it, whose records they are. */
+  const ownerOf = new Map<string, string>();
   /** When VS Code saved a document (the user's edit, not an agent's). */
   const saved = new Map<string, number>();
   const inRun = () => running.size > 0 || Date.now() - lastRunEnd < GRACE_MS;
+  /**
+   * Whose a file event is: the sessions in a run or just out of one. A file has no author on disk:
+   * with two sessions at work at once, a change either may have made belongs to both.
+   */
+  const runningOwners = (): string[] => {
+    const now = Date.now();
+    return [...new Set([...running.values(), ...[...runEnded].filter(([, end]) => now - end < GRACE_MS).map(([owner]) => owner)])];
+  };
 
   const beforeOf = (store: string, record: CheckpointRecord): Content | undefined => {
     if (record.skipped) return undefined;
@@ -55,42 +69,43 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
    * Per path, the first record since the user last decided on it: a record is read once, and may be
    * read before its tool has written (the file's event then finds the before here).
    */
-  const recorded = new Map<string, { time: number; before: () => Content | undefined }>();
+  const recorded = new Map<string, { time: number; before: () => Content | undefined; owners: string[] }>();
   const recordOf = (file: string) => {
     const found = recorded.get(file);
     return found && found.time >= state.decidedAt(file) ? found : undefined;
   };
 
   /** Recorded in this run but not changed yet when looked at (the tool had not written): looked at again until the run ends. */
-  const unchanged = new Set<string>();
+  const unchanged = new Map<string, string[]>();
   /**
    * Files taken in during runs: looked at again when a tool ends, since a look can fall in the
    * middle of a tool's write (another file's event, a truncated file read empty) and the write's
    * own event may have come before it ended.
    */
-  const touched = new Map<string, number>();
+  const touched = new Map<string, { time: number; owners: string[] }>();
   const refreshTouched = () => {
-    for (const [file, time] of touched) {
+    for (const [file, { time, owners }] of touched) {
       // Saved in the editor since: what is on disk now is the user's, not the agent's.
       if ((saved.get(file) ?? 0) >= time || !state.has(file)) continue;
-      state.noteChange(file, () => undefined, readCurrent(file), false);
+      state.noteChange(file, () => undefined, readCurrent(file), false, owners);
     }
   };
   const takeIn = (file: string) => {
     const record = recordOf(file);
     // Saved in the editor since the record: the file on disk is the user's now, not the agent's.
     if (record && state.has(file) && (saved.get(file) ?? 0) > record.time) return void unchanged.delete(file);
-    touched.set(file, Date.now());
-    if (record) state.noteChange(file, record.before, readCurrent(file), true);
+    const owners = record?.owners ?? unchanged.get(file) ?? runningOwners();
+    touched.set(file, { time: Date.now(), owners });
+    if (record) state.noteChange(file, record.before, readCurrent(file), true, owners);
     if (state.has(file)) unchanged.delete(file);
-    else unchanged.add(file);
+    else unchanged.set(file, owners);
   };
 
   /** Takes in the records made since the last look: each file joins the review (or its agent version follows). */
   const syncRecords = () => {
     const store = options.store();
     if (!store) return;
-    for (const file of [...unchanged]) takeIn(file);
+    for (const file of [...unchanged.keys()]) takeIn(file);
     let roots: string[] | undefined; // resolved once, and only when there are new records
     for (const [sessionId, count] of taken) {
       const records = readRecords(store, sessionId);
@@ -104,14 +119,18 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
           options.log.warn(`Review: a checkpoint record of ${JSON.stringify(record.path)} is not taken in: ${place.refused}`);
           continue;
         }
-        if (!recordOf(record.path)) recorded.set(record.path, { time: record.time, before: () => beforeOf(store, record) });
+        const owners = ownerOf.has(sessionId) ? [ownerOf.get(sessionId)!] : runningOwners();
+        const earlier = recordOf(record.path);
+        if (!earlier) recorded.set(record.path, { time: record.time, before: () => beforeOf(store, record), owners });
+        else for (const owner of owners) if (!earlier.owners.includes(owner)) earlier.owners.push(owner); // another session's record of the file: theirs too
         takeIn(record.path);
       }
     }
   };
 
   /** A session seen at a run's start: records older than the run are history. */
-  const watchSession = (sessionId: string, runStart: number) => {
+  const watchSession = (sessionId: string, runStart: number, owner: string) => {
+    ownerOf.set(sessionId, owner);
     if (taken.has(sessionId)) return;
     const store = options.store();
     const records = store ? readRecords(store, sessionId) : [];
@@ -119,16 +138,16 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
     taken.set(sessionId, older === -1 ? records.length : older);
   };
 
-  options.everyAgent.onAttach((client, agentLifetime) => {
+  options.everyAgent.onAttach((client, agentLifetime, owner) => {
     let late: ReturnType<typeof setTimeout> | undefined;
     agentLifetime.add({ dispose: () => (running.delete(client), clearTimeout(late)) });
     agentLifetime.add(
       client.onEvent((event) => {
         if (event.type === "agent_start") {
           const runStart = Date.now();
-          running.add(client);
+          running.set(client, owner);
           void client.request("get_state", {}).then(
-            (s) => (watchSession(s.sessionId, runStart), syncRecords()),
+            (s) => (watchSession(s.sessionId, runStart, owner), syncRecords()),
             (error: unknown) => options.log.warn(`Review: the session of a run is unknown: ${String(error)}`),
           );
         } else if (event.type === "tool_execution_end") {
@@ -137,6 +156,7 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
         } else if (event.type === "agent_end") {
           running.delete(client);
           lastRunEnd = Date.now();
+          runEnded.set(owner, lastRunEnd);
           syncRecords();
           clearTimeout(late);
           late = setTimeout(() => {
@@ -187,13 +207,15 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
     }
     syncRecords();
     if (Date.now() - (saved.get(file) ?? 0) < GRACE_MS) return; // saved in the editor: the user's
-    touched.set(file, Date.now());
     const record = recordOf(file);
-    if (record) return state.noteChange(file, record.before, readCurrent(file), true);
-    if (state.has(file)) return state.noteChange(file, () => undefined, readCurrent(file), false);
+    // The record's session, and whoever is at work now (another session's command may change a file recorded before).
+    const owners = [...new Set([...(record?.owners ?? []), ...runningOwners()])];
+    touched.set(file, { time: Date.now(), owners });
+    if (record) return state.noteChange(file, record.before, readCurrent(file), true, owners);
+    if (state.has(file)) return state.noteChange(file, () => undefined, readCurrent(file), false, owners);
     if (kind === "delete" ? existed === false : !fileNow) return; // a file that came and went, or a folder
     // Not recorded: a command's change. Created only if there was no file (a "create" event can be an overwrite).
-    state.noteChange(file, () => (kind === "create" && existed === false ? null : undefined), readCurrent(file), false);
+    state.noteChange(file, () => (kind === "create" && existed === false ? null : undefined), readCurrent(file), false, owners);
   };
   lifetime.add(
     vscode.workspace.onDidChangeTextDocument((e) => {

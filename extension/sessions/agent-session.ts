@@ -39,8 +39,8 @@ export interface SessionServices {
   editorTools?: () => readonly HostTool[];
   /** VS Code's user folder (its mcp.json). */
   vscodeUserDir?: string;
-  /** The agents' changes waiting for review, for the chat's changes line. */
-  changes?: ChatChanges;
+  /** The changes of a session's agents waiting for review, for its chat's changes line. */
+  changes?: (sessionId: string) => ChatChanges;
   /** What a session's chat asks of its own session (the header's menu, rewind). */
   chatActions?: (session: AgentSession) => ChatSessionActions;
 }
@@ -87,6 +87,7 @@ export class AgentSession implements vscode.Disposable {
     this.supervisor = this.lifetime.add(
       new AgentSupervisor({
         extensionPath: services.extensionPath,
+        owner: id,
         log,
         keys: services.apiKeys,
         acpSignIns: services.apiKeys.gatewaySignIns,
@@ -101,7 +102,7 @@ export class AgentSession implements vscode.Disposable {
     );
     const surface = spec.surface;
     this.plan = this.lifetime.add(new PlanState(this.supervisor));
-    this.chat = this.lifetime.add(new ChatController(this.supervisor, surface, { log, links: services.links, ...(services.files ? { files: services.files } : {}), actions: services.chatActions?.(this), plan: this.plan, changes: services.changes }));
+    this.chat = this.lifetime.add(new ChatController(this.supervisor, surface, { log, links: services.links, ...(services.files ? { files: services.files } : {}), actions: services.chatActions?.(this), plan: this.plan, changes: services.changes?.(id) }));
     this.notices = this.lifetime.add(new NoticePresenter((notice) => log.info(`UI request ${notice.method} is not shown: ${JSON.stringify(notice)}`)));
     this.pending = this.lifetime.add(new PendingDialogs((id, answer) => this.chat.dialogs.answer(id, answer)));
     this.chatAccess = {

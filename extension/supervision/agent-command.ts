@@ -6,6 +6,7 @@ import { EDITOR_MCP_SERVERS_ENV } from "../../shared/protocol/mcp";
 import { GATEWAY_ENV } from "../gateway/gateway-plan";
 import { hostSandboxArgs } from "../sandbox/host-sandbox-args";
 import { settings } from "../settings";
+import { configuredAgentArgs, hasModeOption } from "./launch-args";
 import { knownAgentOf, protocolOf, type AgentProtocol } from "../acp/known-agents";
 
 export interface AgentLaunch {
@@ -74,7 +75,6 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
     return { command: configured, args: [...userArgs], env: acpEnv, cwd, label, bundled: false, protocol: "acp" };
   }
   if (configured) {
-    const mode = userArgs.includes("--mode") ? [] : ["--mode", "rpc"];
     const label = path.isAbsolute(configured) ? path.basename(configured) : configured;
     const recorderFile = path.join(extensionPath, "dist", "pi-checkpoints.mjs");
     // Pi refuses to start when an -e file cannot be loaded: only a file that is there.
@@ -87,7 +87,7 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
     const bridgeFile = path.join(extensionPath, "dist", "pi-editor-bridge.mjs");
     const bridge = options.bridgeEnv && fs.existsSync(bridgeFile) ? ["-e", bridgeFile] : [];
     if (bridge.length) Object.assign(env, options.bridgeEnv);
-    return { command: configured, args: [...mode, ...userArgs, ...recorder, ...gateway, ...bridge, ...session], env, cwd, label, bundled: false };
+    return { command: configured, args: configuredAgentArgs(userArgs, [...recorder, ...gateway, ...bridge, ...session]), env, cwd, label, bundled: false };
   }
   if (options.editorMcpServers) {
     // Kept out of what the host's tools inherit, like the gateway's token (agent-host/rpc/secret-env.ts).
@@ -110,7 +110,8 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
     "--todo-tool", // the agent keeps its plan where the Plan view shows it
     ...(options.permissionMode && options.permissionMode !== "ask" ? ["--permission-mode", options.permissionMode] : []),
   ];
-  const args = [host, "--mode", "rpc", ...defaults, ...userArgs, ...session];
+  // The host is our script: its mode first; a mode of the user's own replaces it (never two).
+  const args = [host, ...(hasModeOption(userArgs) ? [] : ["--mode", "rpc"]), ...defaults, ...userArgs, ...session];
   const warnings = sandbox.ignored.map((entry) => `pi.sandbox.allowedHosts: ${JSON.stringify(entry)} is not a host pattern (host, *.domain, either with :port); left out`);
   return { command: process.execPath, args, env, cwd, label: "bundled agent host", bundled: true, ...(warnings.length ? { warnings } : {}) };
 }

@@ -1,4 +1,5 @@
 import * as fs from "node:fs";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import { ProcessTransport } from "../../shared/node/process-transport";
 import { AcpTransport } from "../acp/acp-transport";
@@ -10,6 +11,8 @@ import { RpcClient, type AgentCapabilities } from "../../shared/rpc";
 import type { AgentStatus } from "../../shared/webview-protocol";
 import { offeredServersJson } from "../mcp/vscode-mcp-offer";
 import { describeLaunch, resolveAgentLaunch, type AgentLaunch } from "./agent-command";
+import { agentIdentity } from "./launch-args";
+import { oneAtATime } from "./one-at-a-time";
 import { Lifetime } from "../lifetime";
 import { settings } from "../settings";
 import { AgentState, type Recovery, type SessionState } from "./agent-state";
@@ -27,11 +30,16 @@ import type { HostTool } from "../../shared/rpc/host-tool-registry";
 
 import { bridgeEditorToolsNote, noEditorToolsNote } from "./capability-notes";
 
-/** Hooks run on each new agent process, before it is used (dialog handlers, event forwarding). */
-export type AgentAttach = (client: RpcClient, lifetime: Lifetime) => void;
+/**
+ * Hooks run on each new agent process, before it is used (dialog handlers, event forwarding).
+ * `owner`: the editor session the agent works for (SupervisorOptions.owner; "" without one).
+ */
+export type AgentAttach = (client: RpcClient, lifetime: Lifetime, owner: string) => void;
 
 export interface SupervisorOptions {
   extensionPath: string;
+  /** The editor session this agent works for (AgentSession.id): what it changes is that session's to review. */
+  owner?: string;
   log: vscode.LogOutputChannel;
   trust?: WorkspaceTrust;
   /** API keys (SecretStorage): served to the agent through a model gateway of its own, never given. */
@@ -83,6 +91,19 @@ export class AgentSupervisor implements vscode.Disposable {
   private readonly agentModesEmitter = new vscode.EventEmitter<void>();
   /** An ACP agent's own modes changed (see agentModes). */
   readonly onDidChangeAgentModes = this.agentModesEmitter.event;
+  private readonly replacedEmitter = new vscode.EventEmitter<void>();
+  /**
+   * Another agent starts than the one before (the user changed pi.agent.*): its conversation,
+   * header and notes are the old agent's and go; the old agent's session is not reopened.
+   */
+  readonly onDidReplaceAgent = this.replacedEmitter.event;
+  /** The agent the last start ran (launch-args.ts agentIdentity). */
+  private startedAgent: string | undefined;
+  private readonly failedEmitter = new vscode.EventEmitter<string>();
+  /** A start failed: what failed, in one line (the chat shows it in place until a start succeeds). */
+  readonly onDidFailStart = this.failedEmitter.event;
+  /** The last start's failure, until a start succeeds. */
+  startFailure: string | undefined;
   private readonly readyEmitter = new vscode.EventEmitter<RpcClient>();
   /** The agent answered get_state, was probed and set up: commands may use it. */
   readonly onReady = this.readyEmitter.event;
@@ -175,7 +196,7 @@ export class AgentSupervisor implements vscode.Disposable {
 
   onAttach(hook: AgentAttach): void {
     this.attachHooks.push(hook);
-    if (this.current) hook(this.current.client, this.current.lifetime);
+    if (this.current) hook(this.current.client, this.current.lifetime, this.options.owner ?? "");
   }
 
   setStatus(status: AgentStatus): void {
@@ -198,8 +219,21 @@ export class AgentSupervisor implements vscode.Disposable {
       throw new Error(untrustedMessage);
     }
     this.cancelScheduledRestart();
-    const recovery = this.agent.takeRecovery();
+    let recovery = this.agent.takeRecovery();
+    const agent = agentIdentity(settings.agentCommand, settings.agentProtocol, settings.agentArgs);
+    if (this.startedAgent !== undefined && this.startedAgent !== agent) {
+      // Only what the user typed and the agent never got goes on (offered again once it is ready).
+      this.log.info("Another agent is configured: it starts a session of its own (the last agent's session stays in its folder).");
+      recovery = recovery?.queue.length ? { queue: recovery.queue } : undefined;
+      this.initialSessionFile = undefined;
+      this.replacedEmitter.fire();
+    }
+    this.startedAgent = agent;
     const wanted = recovery?.sessionFile ?? this.initialSessionFile;
+    // A session the user chose (from the list, a terminal handoff) may be in another folder than the
+    // agent's own; one the agent reported itself it has written already (and the agent names it:
+    // never a reason to open a folder of its choice).
+    const chosen = recovery?.sessionFile ? undefined : this.initialSessionFile;
     this.initialSessionFile = undefined;
     const sessionFile = wanted && fs.existsSync(wanted) ? wanted : undefined;
     const cwd = this.options.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
@@ -222,7 +256,9 @@ export class AgentSupervisor implements vscode.Disposable {
     const lifetime = new Lifetime();
     if (gateway) lifetime.add(gateway);
     if (bridge) lifetime.add(bridge);
-    const sandboxed = lifetime.add(await sandboxAgentLaunch(resolved, checkpointDir, bridge ? [bridge.folder] : [])); // added first: freed after the process
+    // The session the user chose is written where it is.
+    const writable = [...(bridge ? [bridge.folder] : []), ...(sessionFile && sessionFile === chosen && sessionFile.endsWith(".jsonl") ? [path.dirname(sessionFile)] : [])];
+    const sandboxed = lifetime.add(await sandboxAgentLaunch(resolved, checkpointDir, writable)); // added first: freed after the process
     const launch = sandboxed.launch;
     this.sandboxNote = sandboxed.note;
     if (sandboxed.note) this.log.warn(`${sandboxed.note.label}: ${sandboxed.note.detail}`);
@@ -241,7 +277,7 @@ export class AgentSupervisor implements vscode.Disposable {
     lifetime.add(client.onProtocolError((message) => this.log.warn(`[protocol] ${message}`)));
     lifetime.add(client.onExit((info) => this.exited(entry, info.code, info.signal ?? info.error ?? null)));
     lifetime.add(this.agent.observe(client));
-    for (const hook of this.attachHooks) hook(client, lifetime);
+    for (const hook of this.attachHooks) hook(client, lifetime, this.options.owner ?? "");
     try {
       // An ACP agent may ask the user to sign in first: that time is not the agent's to be late by.
       if (transport instanceof AcpTransport) await transport.bridge.whenStarted(30_000);
@@ -259,16 +295,22 @@ export class AgentSupervisor implements vscode.Disposable {
       await this.agent.refresh(client);
     } catch (error) {
       const message = errorText(error);
-      this.log.error(`The agent did not start: ${message}`);
+      this.log.error(`The agent did not start: ${message}${client.recentStderr.trim() ? `\n[agent stderr]\n${client.recentStderr.trim()}` : ""}`);
+      // Stopped while it started (Stop, Restart): stopped, not crashed. (Read before it is set
+      // below: the status stayed "Starting agent…" after every failed start.)
+      const stoppedMeanwhile = entry.stopping;
       entry.stopping = true;
       lifetime.dispose();
       if (this.current === entry) this.current = undefined;
-      // Stopped while it started (Stop, Restart): stopped, not crashed.
-      if (!entry.stopping) this.agent.setStatus("crashed");
+      if (!stoppedMeanwhile) this.agent.setStatus("crashed");
       if (recovery) this.agent.keepRecovery(recovery);
-      throw new Error(`The agent did not start (${launch.label}): ${message}`);
+      const failure = `The agent did not start (${launch.label}): ${message}`;
+      this.startFailure = failure;
+      this.failedEmitter.fire(failure);
+      throw new Error(failure);
     }
     entry.ready = true;
+    this.startFailure = undefined;
     const editorToolsVia = client.capabilities.hostTools ? "protocol" : bridge?.bridgeLoaded ? "bridge" : undefined;
     if (editorToolsVia) this.log.info(`Editor tools: ${editorToolsVia === "bridge" ? "through the editor bridge (a Pi extension)" : "through set_host_tools"}`);
     this.agent.setCapabilities(client.capabilities, launch.label, settings.interruptMode !== "default", editorToolsVia);
@@ -330,8 +372,15 @@ export class AgentSupervisor implements vscode.Disposable {
     this.agent.setStatus("stopped");
   }
 
-  /** Stops and starts the agent, reopening its session; a fresh count for the crash limit. */
-  async restart(): Promise<RpcClient> {
+  /**
+   * Stops and starts the agent, reopening its session; a fresh count for the crash limit. Asked
+   * again while a restart runs (settings changed one by one, a command meanwhile): one more restart
+   * after it, with the settings as they are then. Never two at once: the second took the first's
+   * recovery point away, and its session was not reopened.
+   */
+  readonly restart: () => Promise<RpcClient> = oneAtATime(() => this.restartNow());
+
+  private async restartNow(): Promise<RpcClient> {
     this.policy.reset();
     const recovery: Recovery | undefined = this.current?.ready ? this.agent.recoveryPoint() : this.agent.takeRecovery();
     // A start waiting for the user's sign-in (an ACP agent) is stopped, which closes its pick,
@@ -370,6 +419,8 @@ export class AgentSupervisor implements vscode.Disposable {
     this.lifetime.dispose();
     this.statusEmitter.dispose();
     this.readyEmitter.dispose();
+    this.replacedEmitter.dispose();
+    this.failedEmitter.dispose();
     this.agentModesEmitter.dispose();
   }
 }

@@ -16,6 +16,7 @@ import { assumedCapabilities, capabilitiesFrom, type AgentCapabilities } from ".
 import { DialogDispatcher, type DialogHandler, type DialogOutcome, type NoticeHandler } from "./dialogs";
 import type { DialogRequest } from "../protocol";
 import { RpcError } from "./errors";
+import { stderrCause } from "./stderr-cause";
 import { HostToolRegistry, type HostToolExecute } from "./host-tool-registry";
 import type { FrameTransport, TransportClosed } from "./transport";
 
@@ -277,8 +278,9 @@ export class RpcClient implements Disposable {
 
   private exitMessage(info: TransportClosed): string {
     const how = info.error ?? (info.signal ? `signal ${info.signal}` : `code ${info.code}`);
-    const stderr = this.recentStderr.trim().split("\n").slice(-5).join("\n");
-    return `The agent exited (${how})${stderr ? `: ${stderr}` : ""}`;
+    // What failed in one line (the whole stderr is the log's): a stack's tail says where, not what.
+    const cause = stderrCause(this.recentStderr);
+    return `The agent exited (${how})${cause ? `: ${cause}` : ""}`;
   }
 
   private closed(info: TransportClosed): void {

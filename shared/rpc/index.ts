@@ -6,3 +6,4 @@ export * from "./host-tool-registry";
 export * from "./message-builder";
 export * from "./partial-json";
 export * from "./transport";
+export * from "./stderr-cause";

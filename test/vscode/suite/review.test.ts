@@ -75,7 +75,8 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     }
     // Earlier suites' agents changed files too: start from nothing to review.
     await vscode.commands.executeCommand("pi.review.keepAll");
-    assert.equal(host.api.review.summary().files, 0);
+    const left = host.api.review.files().map((f) => `${f.path} (${[...f.owners].join(", ")})`);
+    assert.deepEqual(left, [], `the side bar's Keep All left ${left.length} (sessions ${host.api.sessions.all.map((s) => s.id).join(", ")})`);
     await openChat();
   });
   beforeEach(async () => {

@@ -1,0 +1,29 @@
+/**
+ * What failed, in one line, from the stderr of an agent that exited: the line that names the
+ * error (a JavaScript error before its stack frames, a Python traceback's last line, "node: bad
+ * option"), not the tail of a stack. Terminal escapes and control characters are taken out.
+ */
+const maxLength = 300;
+const escapes = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007]*(?:\u0007|\u001b\\)|[\u0000-\u0008\u000b-\u001f\u007f]/g;
+/** Lines of a stack or traceback: where, not what (bun also prints the source lines around the throw, "4722 | …", and a caret line). */
+const frame = /^\s*(at\s|File\s"|Traceback \(most recent call last\)|\.\.\.\s*\d+\s+more|\d+\s+\|\s|\^+\s*$)/;
+const errorWord = /\b(error|fatal|failed|failure|cannot|can't|could not|denied|not permitted|not found|bad option|panic|exception|refused)\b/i;
+
+export function stderrCause(stderr: string): string | undefined {
+  const lines = stderr.replace(escapes, "").split("\n");
+  const kept: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (!line.trim()) continue;
+    if (frame.test(line)) {
+      // A Python frame's next line is its source code.
+      if (/^\s*File\s"/.test(line) && i + 1 < lines.length && /^\s{4,}/.test(lines[i + 1])) i++;
+      continue;
+    }
+    kept.push(line.trim());
+  }
+  if (kept.length === 0) return undefined;
+  // A traceback names its error last; a JavaScript error comes before its frames: the first line naming an error (not a Node warning), else the last line.
+  const found = lines.some((line) => /^Traceback/.test(line)) ? kept.at(-1) : (kept.find((line) => errorWord.test(line) && !/^\(\w+:\d+\)\s*Warning/.test(line)) ?? kept.at(-1));
+  return found && found.length > maxLength ? found.slice(0, maxLength) : found;
+}
