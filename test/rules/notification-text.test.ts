@@ -22,7 +22,9 @@ const ours = new Set([
   "extension/vscode-tools/index.ts: vscode.version",
   'extension/commands/api-key-command.ts: key.trim() ? "saved" : "removed"',
   "extension/checkpoints/rewind.ts: files(result.failed.length)",
-  "extension/review/review-actions.ts: list", "extension/review/review-actions.ts: name(found.path)", 'extension/review/review-actions.ts: unavailable.map((p) => name(p.file)).join(", ")', 'extension/review/review-actions.ts: failed.join(", ")', // name() escapes
+  "extension/review/review-actions.ts: name(found.path)", 'extension/review/review-actions.ts: unavailable.map((p) => name(p.file)).join(", ")', 'extension/review/review-actions.ts: failed.join(", ")', 'extension/review/review-actions.ts: said.join(" ")', // name() escapes
+  "extension/review/review-actions.ts: whose", // escaped where built (notificationText of the session's name)
+  "extension/review/review-actions.ts: left", // a count
   "extension/sessions/agent-session.ts: text", // a fixed notice
   "extension/sessions/attention.ts: message", // escaped where built
   "extension/ui/agent-notices.ts: seconds", "extension/ui/agent-notices.ts: untrustedMessage",
