@@ -32,6 +32,14 @@ export default tseslint.config(
       "no-empty": ["error", { allowEmptyCatch: false }],
       "no-debugger": "error",
       eqeqeq: ["error", "smart"],
+      // Node 20 can collect a timeout signal inside AbortSignal.any before it fires: the limit is lost.
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.object.name='AbortSignal'][callee.property.name='any'] CallExpression[callee.object.name='AbortSignal'][callee.property.name='timeout']",
+          message: "a timeout inside AbortSignal.any can be garbage-collected before it fires (Node 20): use shared/node/bounded-fetch.ts, or a timer that holds its controller",
+        },
+      ],
     },
   },
   // Tests run in Node: the platform-free folders' tests may use Node modules.

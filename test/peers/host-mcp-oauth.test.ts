@@ -17,6 +17,7 @@ import { mcpAuthSlot } from "../../agent-host/mcp/oauth/store";
 import { mcpTools, run, stop, type Started } from "./mcp-support";
 import { startMockLlm } from "../support/mock-llm";
 import { startPeerClient } from "./peer-client";
+import { collectEvery } from "../support/gc-pressure";
 
 /** An agent whose agent dir holds `mcp` as mcp.json and, when given, `auth` as mcp-auth.json. */
 async function startHost(mcp: object, auth?: string, kind: "host" | "pi-1.5.2" = "host"): Promise<Started> {
@@ -216,6 +217,8 @@ describe("MCP OAuth in the agent host (a server built from the SDK's own auth)",
       const agentDir = mkdtempSync(join(tmpdir(), "mcp-oauth-agent-"));
       const controller = new AbortController();
       const started = Date.now();
+      // A busy process collects garbage while the request waits: once that lost the limit and the sign-in waited for ever (Node 20).
+      const stopCollecting = collectEvery(20);
       try {
         const signIn = await startSignIn({ serverUrl: server.url, settings: {}, slot: mcpAuthSlot(agentDir, "slow", server.url), signal: controller.signal, timeoutMs: 20_000, requestTimeoutMs: 1_000 });
         await approveInBrowser(signIn.authorizationUrl!.href);
@@ -224,6 +227,7 @@ describe("MCP OAuth in the agent host (a server built from the SDK's own auth)",
       } catch (error) {
         assert.match(String(error), /timed out|aborted|timeout/i);
       } finally {
+        stopCollecting();
         controller.abort();
       }
       assert.ok(Date.now() - started < 10_000, `ended after ${Date.now() - started} ms`);

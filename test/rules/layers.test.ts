@@ -45,4 +45,14 @@ describe("layer rules (eslint.config.mjs)", function () {
   for (const [file, code, expected] of cases) {
     it(`${expected ? "refuses" : "allows"} in ${file}: ${code}`, async () => assert.equal(await refused(file, code), expected));
   }
+
+  // Not a layer rule, the same way of checking it: a time limit garbage collection can lose (ci's MCP OAuth hang).
+  it("refuses a timeout signal inside AbortSignal.any anywhere; allows one alone", async () => {
+    const lost = async (code: string) => {
+      const [result] = await eslint.lintText(code, { filePath: path.join(root, "agent-host/mcp/x.ts") });
+      return (result?.messages ?? []).some((m) => m.ruleId === "no-restricted-syntax");
+    };
+    assert.equal(await lost("export const s = (o: AbortSignal) => AbortSignal.any([o, AbortSignal.timeout(1000)]);"), true);
+    assert.equal(await lost("export const s = AbortSignal.timeout(1000);"), false);
+  });
 });

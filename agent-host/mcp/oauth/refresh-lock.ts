@@ -15,6 +15,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { boundedFetch } from "../../../shared/node/bounded-fetch";
 import { PRIVATE_DIR_MODE } from "../../../shared/node/private-files";
 import { mcpAuthKeys, storeTokens, type McpAuthSlot } from "./store";
 
@@ -80,7 +81,7 @@ export function refreshingFetch(slot: McpAuthSlot, lockPath: string, inner: type
         return json(200, { access_token, token_type, refresh_token, ...(typeof scope === "string" ? { scope } : {}), ...(expiresIn === undefined ? {} : { expires_in: expiresIn }) });
       }
       // Bounded: an authorization server that never answers must not hold every process's refresh.
-      const response = await inner(input, { ...init, signal: AbortSignal.any([AbortSignal.timeout(REQUEST_MS), ...(init?.signal ? [init.signal] : [])]) });
+      const response = await boundedFetch(inner, REQUEST_MS)(input, init);
       if (response.ok) {
         const tokens = (await response.clone().json().catch(() => undefined)) as Record<string, unknown> | undefined;
         // Stored before the lock is let go: the next process reads the new refresh token, not the spent one.

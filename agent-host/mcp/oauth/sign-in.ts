@@ -12,20 +12,13 @@ import { McpOAuthProvider } from "./provider";
 import { isLoopbackHost } from "../../../shared/mcp-oauth-url";
 import { issuerCheck } from "./issuer-check";
 import { refreshingFetch } from "./refresh-lock";
+import { boundedFetch } from "../../../shared/node/bounded-fetch";
 import type { McpAuthSlot } from "./store";
 
 /** How long a sign-in waits for the browser (Pi: 300 s). */
 export const SIGN_IN_TIMEOUT_MS = 300_000;
 /** Each request to the authorization server (discovery, registration, token): a server that never answers ends the sign-in. */
 export const AUTH_REQUEST_TIMEOUT_MS = 30_000;
-
-/** fetch, each request ended by its own time limit or the sign-in's signal. */
-function timedFetch(signal: AbortSignal, timeoutMs: number): typeof fetch {
-  return (input, init) => {
-    const signals = [signal, AbortSignal.timeout(timeoutMs), ...(init?.signal ? [init.signal] : [])];
-    return fetch(input, { ...init, signal: AbortSignal.any(signals) });
-  };
-}
 
 export interface SignIn {
   /** The page the user must open; absent when the stored refresh token was enough. */
@@ -62,7 +55,8 @@ export async function startSignIn(options: { serverUrl: string; settings: McpOAu
     let authorizationUrl: URL | undefined;
     const provider = new McpOAuthProvider({ slot, settings, redirectUrl: callback.redirectUrl, authorize: (url) => (authorizationUrl = url) });
     const scope = settings.scope ? { scope: settings.scope } : {};
-    const timed = timedFetch(signal, options.requestTimeoutMs ?? AUTH_REQUEST_TIMEOUT_MS);
+    // Each request ended by its own time limit or the sign-in's signal.
+    const timed = boundedFetch(fetch, options.requestTimeoutMs ?? AUTH_REQUEST_TIMEOUT_MS, signal);
     const fetchFn = options.refreshLock ? refreshingFetch(slot, options.refreshLock, timed) : timed;
     const first = await sdk.auth(provider, { serverUrl: options.serverUrl, fetchFn, ...scope });
     if (first === "AUTHORIZED") {
