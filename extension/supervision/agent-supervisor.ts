@@ -1,31 +1,29 @@
 import * as fs from "node:fs";
-import * as path from "node:path";
 import * as vscode from "vscode";
 import { ProcessTransport } from "../../shared/node/process-transport";
 import { AcpTransport } from "../acp/acp-transport";
-import { protocolOf } from "../acp/known-agents";
 import { acpAgentName, acpModes, acpSessions, acpSignOut, type AcpSignOut, type AgentModes, type AgentSessions } from "../acp/acp-agent-features";
 import type { SignInMemory } from "../acp/acp-sign-in";
 import { spawnAcpAgent } from "../acp/spawn-acp-agent";
 import { RpcClient, type AgentCapabilities } from "../../shared/rpc";
 import type { AgentStatus } from "../../shared/webview-protocol";
-import { offeredServersJson } from "../mcp/vscode-mcp-offer";
-import { describeLaunch, resolveAgentLaunch, type AgentLaunch } from "./agent-command";
+import { describeLaunch, type AgentLaunch } from "./agent-command";
+import { prepareLaunch } from "./prepare-launch";
 import { agentIdentity } from "./launch-args";
 import { oneAtATime } from "./one-at-a-time";
 import { Lifetime } from "../lifetime";
 import { settings } from "../settings";
 import { AgentState, type Recovery, type SessionState } from "./agent-state";
 import { applyStartSettings, restoreRecovered } from "./apply-settings";
-import { RestartPolicy, type RestartPolicyOptions } from "./restart-policy";
+import type { RestartPolicy, RestartPolicyOptions } from "./restart-policy";
+import { CrashRestarts, errorText } from "./crash-restarts";
 import { ProtocolTracer } from "./tracer";
 import { spawnCommand } from "./windows-command";
 import type { ProjectTrust } from "./project-trust";
 import { untrustedMessage, vscodeWorkspaceTrust, type WorkspaceTrust } from "./trust";
-import { AgentNotices, duration } from "../ui/agent-notices";
-import { AgentGateway, type KeySource, type LocalProvider } from "../gateway/agent-gateway";
-import { sandboxAgentLaunch, type SandboxNote } from "../sandbox/agent-sandbox";
-import { AgentBridge } from "../editor-bridge/agent-bridge";
+import { AgentNotices } from "../ui/agent-notices";
+import type { KeySource, LocalProvider } from "../gateway/agent-gateway";
+import type { SandboxNote } from "../sandbox/agent-sandbox";
 import type { HostTool } from "../../shared/rpc/host-tool-registry";
 
 import { bridgeEditorToolsNote, noEditorToolsNote } from "./capability-notes";
@@ -85,7 +83,7 @@ interface Running {
  */
 export class AgentSupervisor implements vscode.Disposable {
   readonly agent = new AgentState();
-  readonly policy: RestartPolicy;
+  private readonly crashes: CrashRestarts;
   private readonly statusEmitter = new vscode.EventEmitter<AgentStatus>();
   readonly onDidChangeStatus = this.statusEmitter.event;
   private readonly agentModesEmitter = new vscode.EventEmitter<void>();
@@ -115,7 +113,6 @@ export class AgentSupervisor implements vscode.Disposable {
   /** What the chat header says about the sandbox of the agent started last (extension/sandbox/). */
   sandboxNote: SandboxNote | undefined;
   private starting: Promise<RpcClient> | undefined;
-  private restartTimer: NodeJS.Timeout | undefined;
   private readonly notices: AgentNotices;
   private disposed = false;
   private initialSessionFile: string | undefined;
@@ -124,9 +121,9 @@ export class AgentSupervisor implements vscode.Disposable {
 
   constructor(private readonly options: SupervisorOptions) {
     this.trust = options.trust ?? vscodeWorkspaceTrust;
-    this.policy = new RestartPolicy(options.restartPolicy);
     this.initialSessionFile = options.sessionFile;
     this.notices = new AgentNotices(options.log);
+    this.crashes = this.lifetime.add(new CrashRestarts({ log: options.log, agent: this.agent, notices: this.notices, start: () => this.ensureStarted(), restart: () => this.restart(), ...(options.restartPolicy ? { policy: options.restartPolicy } : {}) }));
     this.tracer = this.lifetime.add(new ProtocolTracer(options.log, () => this.agent.refreshSoon()));
     this.agent.setBlocked(this.trust.isTrusted ? undefined : untrustedMessage);
     this.lifetime.add(this.agent);
@@ -218,7 +215,7 @@ export class AgentSupervisor implements vscode.Disposable {
       this.notices.untrustedOnce();
       throw new Error(untrustedMessage);
     }
-    this.cancelScheduledRestart();
+    this.crashes.cancel();
     let recovery = this.agent.takeRecovery();
     const agent = agentIdentity(settings.agentCommand, settings.agentProtocol, settings.agentArgs);
     if (this.startedAgent !== undefined && this.startedAgent !== agent) {
@@ -236,38 +233,15 @@ export class AgentSupervisor implements vscode.Disposable {
     const chosen = recovery?.sessionFile ? undefined : this.initialSessionFile;
     this.initialSessionFile = undefined;
     const sessionFile = wanted && fs.existsSync(wanted) ? wanted : undefined;
-    const cwd = this.options.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
-    const checkpointDir = this.options.checkpointStore?.();
-    const projectTrusted = this.options.projectTrust ? await this.options.projectTrust.decide(cwd, { ...process.env, ...settings.agentEnv }) : false;
-    const permissionMode = this.agent.session?.permissionMode;
-    const local = (await this.options.localProviders?.()) ?? [];
-    const gateway = this.options.keys ? await AgentGateway.start(this.options.keys, { ...process.env, ...settings.agentEnv }, settings.editorProxy, local) : undefined;
-    if (gateway?.unroutable.length) this.notices.keysNotGivenOnce(gateway.unroutable);
-    const editorTools = this.options.editorTools;
-    // Not for an ACP agent: it reaches the editor through ACP's own fs/terminal requests, and an
-    // unused handoff file would only hand it a token.
-    const piAgent = settings.agentCommand !== "" && protocolOf(settings.agentProtocol, settings.agentCommand, settings.agentArgs) !== "acp";
-    const bridge = piAgent && editorTools && editorTools().length > 0 ? await AgentBridge.start(editorTools) : undefined;
-    // The VS Code MCP servers the user offered, for the bundled host only.
-    const userDir = this.options.vscodeUserDir;
-    const editorMcp = userDir && settings.agentCommand === "" ? offeredServersJson({ userDir, folder: cwd, workspaceAllowed: vscode.workspace.isTrusted && projectTrusted === true }, settings.vscodeMcpServers, this.log) : undefined;
-    const resolved = resolveAgentLaunch(this.options.extensionPath, cwd, { ...(projectTrusted === undefined ? {} : { projectTrusted }), ...(permissionMode ? { permissionMode } : {}), gatewayEnv: gateway?.env ?? {}, ...(sessionFile ? { sessionFile } : {}), ...(checkpointDir ? { checkpointDir } : {}), ...(bridge ? { bridgeEnv: bridge.env } : {}), ...(editorMcp ? { editorMcpServers: editorMcp } : {}) });
-    for (const warning of resolved.warnings ?? []) this.log.warn(warning);
-    const lifetime = new Lifetime();
-    if (gateway) lifetime.add(gateway);
-    if (bridge) lifetime.add(bridge);
-    // The session the user chose is written where it is.
-    const writable = [...(bridge ? [bridge.folder] : []), ...(sessionFile && sessionFile === chosen && sessionFile.endsWith(".jsonl") ? [path.dirname(sessionFile)] : [])];
-    const sandboxed = lifetime.add(await sandboxAgentLaunch(resolved, checkpointDir, writable)); // added first: freed after the process
-    const launch = sandboxed.launch;
-    this.sandboxNote = sandboxed.note;
-    if (sandboxed.note) this.log.warn(`${sandboxed.note.label}: ${sandboxed.note.detail}`);
+    const prepared = await prepareLaunch(this.options, { sessionFile, chosen, permissionMode: this.agent.session?.permissionMode }, this.notices);
+    const { launch, lifetime, gateway, bridge } = prepared;
+    this.sandboxNote = prepared.sandboxNote;
     this.agent.setStatus("starting");
     this.log.info(`Starting ${launch.label}: ${describeLaunch(launch)}${sessionFile ? " (reopening the session)" : ""}`);
     const spawnable = spawnCommand(launch.command, launch.args, process.platform, { env: launch.env });
     const transport: AgentTransport = lifetime.add(
       launch.protocol === "acp"
-        ? await spawnAcpAgent(launch, spawnable, { sandboxed: sandboxed.launch !== resolved, keys: this.options.keys, gateway, agentEnv: settings.agentEnv, ...(this.options.acpSignIns ? { signInMemory: this.options.acpSignIns } : {}), log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() })
+        ? await spawnAcpAgent(launch, spawnable, { sandboxed: prepared.sandboxed, keys: this.options.keys, gateway, agentEnv: settings.agentEnv, ...(this.options.acpSignIns ? { signInMemory: this.options.acpSignIns } : {}), log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() })
         : ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) }),
     );
     const client = lifetime.add(new RpcClient(transport, { trace: this.tracer.hook }));
@@ -330,39 +304,11 @@ export class AgentSupervisor implements vscode.Disposable {
     entry.lifetime.dispose();
     this.agent.keepRecovery(this.agent.recoveryPoint());
     this.agent.setStatus("crashed");
-    this.crashed(`Pi agent (${entry.launch.label}) exited unexpectedly (${cause})`);
-  }
-
-  /** After a crash (or a failed restart): restart with back-off, or give up with a clear message. */
-  private crashed(what: string): void {
-    if (this.disposed) return;
-    const decision = settings.autoRestart ? this.policy.crashed(Date.now()) : undefined;
-    if (decision?.restart) {
-      this.log.info(`Restarting the agent in ${decision.delayMs} ms (crash ${decision.crashes} in the window)`);
-      this.agent.setRestart({ at: Date.now() + decision.delayMs });
-      this.restartTimer = setTimeout(() => {
-        this.restartTimer = undefined;
-        this.ensureStarted().catch((error: unknown) => this.crashed(errorText(error)));
-      }, decision.delayMs);
-      this.notices.crashRestarting(what, decision.delayMs);
-      return;
-    }
-    const message = decision
-      ? `${what}. It crashed ${decision.crashes} times within ${duration(this.policy.options.windowMs)} and will not be restarted automatically.`
-      : `${what}.`;
-    this.log.error(message);
-    this.agent.setRestart({ gaveUp: true });
-    this.notices.gaveUp(message, () => void this.restart().catch((error: unknown) => this.log.error(`Restart after giving up failed: ${errorText(error)}`)));
-  }
-
-  private cancelScheduledRestart(): void {
-    if (this.restartTimer) clearTimeout(this.restartTimer);
-    this.restartTimer = undefined;
-    this.agent.setRestart(undefined);
+    this.crashes.crashed(`Pi agent (${entry.launch.label}) exited unexpectedly (${cause})`);
   }
 
   async stop(): Promise<void> {
-    this.cancelScheduledRestart();
+    this.crashes.cancel();
     const entry = this.current;
     if (!entry) return;
     entry.stopping = true;
@@ -381,7 +327,7 @@ export class AgentSupervisor implements vscode.Disposable {
   readonly restart: () => Promise<RpcClient> = oneAtATime(() => this.restartNow());
 
   private async restartNow(): Promise<RpcClient> {
-    this.policy.reset();
+    this.crashes.policy.reset();
     const recovery: Recovery | undefined = this.current?.ready ? this.agent.recoveryPoint() : this.agent.takeRecovery();
     // A start waiting for the user's sign-in (an ACP agent) is stopped, which closes its pick,
     // rather than waited for; any other start is waited out. A failed start has reported itself.
@@ -401,14 +347,19 @@ export class AgentSupervisor implements vscode.Disposable {
     await this.agent.refresh(client);
   }
 
+  /** The crash limit's count (tests reset it between crashes of their own). */
+  get policy(): RestartPolicy {
+    return this.crashes.policy;
+  }
+
   /** For tests: the restart policy's timing. */
   setRestartPolicy(options: RestartPolicyOptions): void {
-    this.policy.options = options;
+    this.crashes.policy.options = options;
   }
 
   dispose(): void {
     this.disposed = true;
-    this.cancelScheduledRestart();
+    this.crashes.cancel();
     const entry = this.current;
     this.current = undefined;
     if (entry) {
@@ -425,6 +376,3 @@ export class AgentSupervisor implements vscode.Disposable {
   }
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
