@@ -1,7 +1,7 @@
 /**
  * `npm run bench:extension`: the extension host's per-delta path without VS Code (issue 31): the
  * frames an agent writes, as bytes in 64 KB reads, through StreamTransport (line decoding,
- * JSON.parse), RpcClient (frame checks, events), the chat's ChatEvents, Transcript and
+ * JSON.parse), RpcClient (frame checks, events), the replay's EventHold, the chat's ChatEvents, Transcript and
  * coalesceAppends, to a sink that serializes each webview message as postMessage would. Four
  * streams of 100 KB and 1 MB: a `write` call's arguments in 20-character deltas (then the call
  * runs), an assistant message in 20-character deltas, a tool result (a bash tool's rolling
@@ -23,6 +23,7 @@ import type { ToWebview } from "../shared/webview-protocol";
 import { ChatEvents } from "../extension/chat/chat-events";
 import { coalesceAppends } from "../extension/chat/coalesce-appends";
 import { Transcript } from "../extension/chat/transcript";
+import { EventHold } from "../extension/chat/session-replay";
 import { num, summarize } from "./lib/stats";
 
 const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
@@ -112,7 +113,9 @@ async function replay(frames: unknown[], bash: boolean): Promise<Figures> {
   const transcript = new Transcript((m) => coalesced.post(m));
   const events = new ChatEvents(transcript, { header: () => undefined });
   const bashKey = bash ? events.bashStarted("cat big", false) : undefined;
-  client.onEvent((event) => events.apply(event));
+  // As the chat controller does: each event through the replay's hold (applied at once, no replay runs).
+  const hold = new EventHold();
+  client.onEvent((event) => hold.deliver(() => events.apply(event)));
 
   let longest = 0;
   const cpu0 = process.cpuUsage();
