@@ -1,6 +1,8 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { notificationText } from "../ui/plain-text";
+import { realPathOf } from "../../shared/node/real-path";
+import { resolveWorkspacePath } from "../host-tools/workspace-paths";
+import { notificationText, quickPickText } from "../ui/plain-text";
 import { beforeAndAfter, fileChangeOf } from "./edit-diff";
 
 const externalSchemes = /^(https?|mailto):/i;
@@ -9,7 +11,8 @@ const anyScheme = /^[a-z][a-z0-9+.-]*:/i;
 /**
  * Links and files the chat asks to open. Web links open in the browser after a confirmation;
  * other schemes (command:, vscode:, file:, javascript:, …) are refused; a relative path opens
- * the workspace file.
+ * the workspace file. A link is the model's text: one that leads outside the workspace (an absolute
+ * path, `..`, a symlink out) opens only after the user saw the whole path and said so.
  */
 export class ChatLinks implements vscode.Disposable, vscode.TextDocumentContentProvider {
   static readonly scheme = "pi-diff";
@@ -28,20 +31,38 @@ export class ChatLinks implements vscode.Disposable, vscode.TextDocumentContentP
       return;
     }
     const match = /^([^#?]*)(?:#L?(\d+))?/.exec(href);
-    if (match?.[1]) await this.openFile(decodeURIComponent(match[1]), match[2] ? Number(match[2]) : undefined);
+    if (!match?.[1]) return;
+    await this.openFile(decodeURIComponent(match[1]), match[2] ? Number(match[2]) : undefined);
+  }
+
+  /** Asks before opening a file outside the workspace, showing where it really leads (a symlink's target). */
+  private async confirmOutside(file: string): Promise<boolean> {
+    let real = file;
+    try {
+      real = realPathOf(file);
+    } catch {
+      // A link loop: the path as named is all there is to show.
+    }
+    const where = real === file ? file : `${file} → ${real}`;
+    const open = { label: "Open file", detail: quickPickText(where) };
+    const choice = await vscode.window.showQuickPick([open], { title: "Open a file outside the workspace? The agent named it.", placeHolder: quickPickText(where) });
+    if (choice !== open) this.log?.info(`Did not open a chat link outside the workspace: ${file.slice(0, 300)}`);
+    return choice === open;
   }
 
   /** A web link from the agent opens only once the user says so (or is copied instead). */
   private async confirmExternal(href: string): Promise<void> {
-    const open = { label: "Open link", detail: href };
-    const copy = { label: "Copy link", detail: href };
-    const choice = await vscode.window.showQuickPick([open, copy], { title: "Open a link from the chat?", placeHolder: href });
+    const open = { label: "Open link", detail: quickPickText(href) };
+    const copy = { label: "Copy link", detail: quickPickText(href) };
+    const choice = await vscode.window.showQuickPick([open, copy], { title: "Open a link from the chat?", placeHolder: quickPickText(href) });
     if (choice === open) await vscode.env.openExternal(vscode.Uri.parse(href, true));
     else if (choice === copy) await vscode.env.clipboard.writeText(href);
   }
 
+  /** A file the chat names (a link, a tool card's path): one outside the workspace after asking. */
   async openFile(file: string, line?: number): Promise<void> {
     const uri = resolveInWorkspace(file);
+    if (!insideWorkspace(file) && !(await this.confirmOutside(uri.fsPath))) return;
     try {
       await vscode.workspace.fs.stat(uri);
     } catch {
@@ -81,6 +102,16 @@ export class ChatLinks implements vscode.Disposable, vscode.TextDocumentContentP
   dispose(): void {
     this.registration.dispose();
     this.documents.clear();
+  }
+}
+
+/** Whether `file` (relative to the first folder, or absolute) is a workspace file, symlinks followed. */
+function insideWorkspace(file: string): boolean {
+  try {
+    resolveWorkspacePath(file, (vscode.workspace.workspaceFolders ?? []).map((folder) => folder.uri.fsPath));
+    return true;
+  } catch {
+    return false;
   }
 }
 

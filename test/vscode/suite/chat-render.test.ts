@@ -2,6 +2,9 @@
 // DOM, a bash tool card with live output and its result, an edit card with an inline diff and
 // a diff editor, and the transcript and draft restored after the view is hidden or reloaded.
 import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import { eventually } from "./agent-fixture";
 import { chatText, chatView, lastRequest, openChat, requestText, settled, typePrompt, useChatSuite } from "./chat-support";
@@ -138,6 +141,40 @@ describe("Pi chat: rendering", function () {
     await ui.pickQuickPickItem("Copy link");
     await eventually("the link on the clipboard", async () => (await vscode.env.clipboard.readText()) === "https://example.com/docs" || undefined);
     await settled(agent);
+  });
+
+  it("a link to a file outside the workspace opens only after the user saw where it leads (absolute, .., a symlink out)", async () => {
+    const agent = fixture();
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), "pi-link-outside-"));
+    const secret = path.join(outside, "secret.txt");
+    fs.writeFileSync(secret, "not the workspace's\n");
+    const link = path.join(folder, "src", "leads-out.txt");
+    fs.symlinkSync(secret, link);
+    const up = path.relative(folder, secret);
+    try {
+      agent.llm.enqueue({ text: `Read [one](${secret}), [two](${up}) and [three](src/leads-out.txt).` });
+      await typePrompt("Where?");
+      await chatText("the links", ".item-assistant:not([data-streaming]) a", (t) => t === "one");
+      const opened = () => vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === secret || e.document.uri.fsPath === link);
+      for (const [href, shown] of [[secret, secret], [up, secret], ["src/leads-out.txt", `${link} → ${secret}`]] as const) {
+        await ui.clickInWebview(chatView, `.item-assistant a[data-href='${href}']`);
+        await eventually(`the question for ${href}`, async () => ((await ui.quickPickItems()).join() === "Open file" ? true : undefined));
+        assert.ok((await ui.text(".quick-input-widget")).includes(shown), `the question shows ${shown}`);
+        await ui.pressKey("Escape");
+        await new Promise((resolve) => setTimeout(resolve, 500)); // nothing opens after Escape
+        assert.equal(opened(), false, `${href} stayed closed`);
+      }
+      await ui.clickInWebview(chatView, `.item-assistant a[data-href='${secret}']`);
+      await eventually("the question", async () => ((await ui.quickPickItems()).join() === "Open file" ? true : undefined));
+      await ui.pickQuickPickItem("Open file");
+      await eventually("the file opened once the user said so", () => (opened() ? true : undefined));
+      await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+      await settled(agent);
+    } finally {
+      fs.rmSync(link, { force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it("keeps the transcript when hidden and restores it and the draft after a reload", async () => {
