@@ -28,7 +28,10 @@ export async function runBuiltin(call: BuiltinCall, services: BuiltinServices): 
       return void (await actions?.rewind());
     case "compact": {
       const client = await supervisor.ensureStarted();
-      await client.request("compact", call.argument ? { customInstructions: call.argument } : {});
+      // A failure the agent reports in its compaction_end too is shown from there (chat-events.ts), once.
+      await client.request("compact", call.argument ? { customInstructions: call.argument } : {}).catch((error: unknown) => {
+        if (!/nothing to compact|compaction failed|compaction cancelled/i.test(error instanceof Error ? error.message : String(error))) throw error;
+      });
       return;
     }
     case "thinking":

@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import type { AgentEvent, AssistantMessage } from "../../shared/protocol";
 import type { SessionHeader, ToWebview } from "../../shared/webview-protocol";
-import { PLAN_REFUSAL_START } from "../../shared/protocol";
+import { planRefusal, userDenial } from "../../shared/protocol";
 import { ChatEvents, noticeTitle } from "./chat-events";
 import { beforeAndAfter, fileChangeOf } from "./edit-diff";
 import { Transcript } from "./transcript";
@@ -110,6 +110,13 @@ describe("chat events → transcript", () => {
     const last = transcript.snapshot().at(-1);
     assert.ok(last?.kind === "compaction" && last.tokensBefore === 120_000);
     assert.equal(transcript.snapshot().filter((i) => i.kind === "banner").length, 1);
+    // The agent's own "Compaction failed: …" is not prefixed again; a session too short is said calmly.
+    apply({ type: "compaction_start", reason: "manual" }, { type: "compaction_end", reason: "manual", aborted: false, willRetry: false, errorMessage: "Compaction failed: the model refused" });
+    const failed = transcript.snapshot().at(-1);
+    assert.ok(failed?.kind === "banner" && failed.tone === "error" && failed.text === "Compaction failed: the model refused", JSON.stringify(failed));
+    apply({ type: "compaction_start", reason: "manual" }, { type: "compaction_end", reason: "manual", aborted: false, willRetry: false, errorMessage: "Compaction failed: Nothing to compact (session too small)" });
+    const calm = transcript.snapshot().at(-1);
+    assert.ok(calm?.kind === "banner" && calm.tone === "info" && /Nothing to compact yet/.test(calm.text), JSON.stringify(calm));
     apply({ type: "queue_update", steering: ["a"], followUp: ["b"] }, { type: "thinking_level_changed", level: "high" });
     assert.deepEqual(headers, [{ thinkingLevel: "high" }]);
   });
@@ -173,12 +180,29 @@ describe("chat events: plan mode's refusals and our notes", () => {
     return [item?.status, item?.notRun];
   };
 
-  it("shows the host's plan refusal as not run, anything else as it was", () => {
-    assert.deepEqual(statusOf(end(true, `${PLAN_REFUSAL_START}write call was not run.`)), ["notRun", "plan mode"]);
+  it("shows the host's plan refusal and the user's denial as not run, anything else as it was", () => {
+    assert.deepEqual(statusOf(end(true, planRefusal("write"))), ["notRun", "plan mode"]);
+    assert.deepEqual(statusOf(end(true, userDenial("write"))), ["notRun", "denied by you"]);
     assert.deepEqual(statusOf(end(true, "ENOENT: no such file")), ["error", undefined]);
-    // A tool's own output that quotes the sentence is not a refusal (only an error result is).
-    assert.deepEqual(statusOf(end(false, `${PLAN_REFUSAL_START}write call was not run.`)), ["done", undefined]);
-    assert.deepEqual(statusOf(end(true, ` ${PLAN_REFUSAL_START}`)), ["error", undefined]);
+    // A tool's own output that quotes the sentence is not a refusal (only an error result is, and only the whole text).
+    assert.deepEqual(statusOf(end(false, planRefusal("write"))), ["done", undefined]);
+    assert.deepEqual(statusOf(end(true, ` ${planRefusal("write")}`)), ["error", undefined]);
+    assert.deepEqual(statusOf(end(true, `${userDenial("write")}\n\nCommand exited with code 1`)), ["error", undefined]);
+    assert.deepEqual(statusOf(end(true, userDenial("bash"))), ["error", undefined], "another tool's denial");
+  });
+
+  it("says our host's mode change in the user's words; a note without valid details as written", () => {
+    const { transcript, apply } = setup();
+    const note = (details: unknown) => apply({ type: "message_start", message: { role: "custom", customType: "permission_mode", content: "The user switched to plan mode: …", display: true, details, timestamp: 1 } });
+    note({ from: "ask", to: "plan" });
+    note({ from: "plan", to: "acceptEdits" });
+    note({ from: "plan", to: "__proto__" });
+    const texts = transcript.snapshot().map((i) => (i.kind === "notice" ? i.text : ""));
+    assert.deepEqual(texts, [
+      "Plan mode: only read-only tools run until you approve the plan.",
+      "Plan approved: the agent carries it out in Auto-accept edits mode (file edits run without asking and can be reviewed after; commands still ask).",
+      "The user switched to plan mode: …",
+    ]);
   });
 
   it("titles notes in words", () => {

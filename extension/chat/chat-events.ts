@@ -1,4 +1,4 @@
-import { contentText, PLAN_REFUSAL_START, type AgentEvent, type AgentMessage, type BashResult, type EventOf, type TextOrImage, type ToolCall } from "../../shared/protocol";
+import { contentText, permissionModeInfo, permissionModes, refusalOf, type PermissionMode, type AgentEvent, type AgentMessage, type BashResult, type EventOf, type TextOrImage, type ToolCall } from "../../shared/protocol";
 import type { SessionHeader } from "../../shared/webview-protocol";
 import { AssistantStream } from "./assistant-stream";
 import type { Transcript } from "./transcript";
@@ -170,7 +170,7 @@ export class ChatEvents {
         this.assistant.start(message);
         return;
       case "custom":
-        if (message.display) this.transcript.add({ kind: "notice", title: noticeTitle(message.customType), text: contentText(message.content) });
+        if (message.display) this.transcript.add({ kind: "notice", title: noticeTitle(message.customType), text: modeChangeForUser(message) ?? contentText(message.content) });
         return;
       case "compactionSummary":
         return this.addSummary(message.summary, message.tokensBefore);
@@ -219,7 +219,7 @@ export class ChatEvents {
     this.toolStarted.delete(event.toolCallId);
     const existing = this.transcript.get(key, "tool");
     const output = resultText(event.result.content);
-    const refused = event.isError && output.startsWith(PLAN_REFUSAL_START);
+    const refused = event.isError ? refusalOf(event.toolName, output) : undefined;
     this.transcript.upsert({
       key,
       kind: "tool",
@@ -228,7 +228,7 @@ export class ChatEvents {
       args: existing?.args ?? {},
       output,
       status: refused ? "notRun" : event.isError ? "error" : "done",
-      ...(refused ? { notRun: "plan mode" } : {}),
+      ...(refused ? { notRun: refused } : {}),
       durationMs: event.durationMs ?? (started === undefined ? undefined : this.now() - started),
       images: imageCount(event.result.content) || undefined,
       ...(existing?.parent ? { parent: existing.parent } : {}),
@@ -244,8 +244,14 @@ export class ChatEvents {
     else if (event.result) {
       this.transcript.remove(key);
       this.addSummary(event.result.summary, event.result.tokensBefore);
-    } else if (errorMessage) this.banner(key, "error", `Compaction failed: ${errorMessage}`, false);
+    } else if (errorMessage) this.compactionFailed(key, errorMessage);
     else this.transcript.remove(key);
+  }
+
+  /** Pi and our host say "Compaction failed: …" themselves; a session too short to compact is no failure. */
+  private compactionFailed(key: string, errorMessage: string): void {
+    if (/nothing to compact/i.test(errorMessage)) return this.banner(key, "info", "Nothing to compact yet: the conversation is still short.", false);
+    this.banner(key, "error", /^compaction failed/i.test(errorMessage) ? errorMessage : `Compaction failed: ${errorMessage}`, false);
   }
 
   private addSummary(summary: string, tokensBefore: number): void {
@@ -277,6 +283,17 @@ function seconds(ms: number): string {
 }
 
 /** Titles of our own notes; an extension's type is shown in words ("my_note" → "My note"). */
+/** Our host's mode-change note in the user's words (its content is what the model is told), when its details say which change. */
+function modeChangeForUser(message: { customType: string; details?: unknown }): string | undefined {
+  if (message.customType !== "permission_mode" || typeof message.details !== "object" || message.details === null) return undefined;
+  const { from, to } = message.details as { from?: unknown; to?: unknown };
+  const known = (mode: unknown): mode is PermissionMode => typeof mode === "string" && (permissionModes as readonly string[]).includes(mode);
+  if (!known(from) || !known(to)) return undefined;
+  if (to === "plan") return "Plan mode: only read-only tools run until you approve the plan.";
+  if (from === "plan") return `Plan approved: the agent carries it out in ${permissionModeInfo[to].label} mode (${permissionModeInfo[to].detail.toLowerCase()}).`;
+  return `${permissionModeInfo[to].label} mode: ${permissionModeInfo[to].detail.toLowerCase()}.`;
+}
+
 const noticeTitles: Record<string, string> = { permission_mode: "Mode changed", plan: "Plan edited by you" };
 
 export function noticeTitle(customType: string): string {

@@ -22,10 +22,20 @@ export const PermissionMode = Type.Union([Type.Literal("ask"), Type.Literal("acc
 export type PermissionMode = Static<typeof PermissionMode>;
 
 /**
- * How the bundled host's refusal of a call in plan mode begins (the result the model reads): the
- * chat shows such a result as "not run: plan mode", not as a failure.
+ * The bundled host's result of a call it refused by the user's choice (what the model reads): the
+ * chat shows exactly these as "not run: …", not as a failure. Whole texts, compared whole, so that
+ * a failing command cannot dress its output as one.
  */
-export const PLAN_REFUSAL_START = "Plan mode: the user asked for a plan first, so only read-only tools run and this ";
+export const planRefusal = (tool: string): string =>
+  `Plan mode: the user asked for a plan first, so only read-only tools run and this ${tool} call was not run. Investigate, then propose the plan; the user approves it before anything changes.`;
+export const userDenial = (tool: string): string => `The user denied this ${tool} call.`;
+
+/** Why a call's error result means it never ran by the user's choice ("plan mode", "denied by you"), or undefined. */
+export function refusalOf(tool: string, result: string): string | undefined {
+  if (result === planRefusal(tool)) return "plan mode";
+  if (result === userDenial(tool)) return "denied by you";
+  return undefined;
+}
 
 /** How each permission mode is named and explained wherever it is shown (status bar, chat header, pickers). */
 export const permissionModeInfo: Record<PermissionMode, { label: string; short: string; icon: string; detail: string }> = {

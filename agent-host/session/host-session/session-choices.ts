@@ -20,5 +20,6 @@ export function useModel(session: HostSession, model: Model): void {
 /** Tells the model of a permission mode change (a custom message) when the change matters to it. */
 export function notePermissionModeChange(session: HostSession, from: PermissionMode, to: PermissionMode): void {
   const note = modeChangeNote(from, to);
-  if (note) deliverCustomMessage(session, { role: "custom", customType: "permission_mode", content: note, display: true, timestamp: Date.now() });
+  // The details let a client say it to the user in the user's words (the content is the model's).
+  if (note) deliverCustomMessage(session, { role: "custom", customType: "permission_mode", content: note, display: true, details: { from, to }, timestamp: Date.now() });
 }

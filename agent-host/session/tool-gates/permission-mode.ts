@@ -4,7 +4,7 @@
  * without a question (bash still asks); `plan` lets only read-only tools run, every other call is
  * refused with a reason the model reads; `auto` asks nothing.
  */
-import { PLAN_REFUSAL_START, type PermissionMode } from "../../../shared/protocol";
+import { planRefusal, type PermissionMode } from "../../../shared/protocol";
 import type { BeforeToolCallResult } from "../../agent/types";
 import type { ToolCall } from "../../ai/types";
 
@@ -15,9 +15,6 @@ export const readOnlyTools: ReadonlySet<string> = new Set([
 ]);
 
 const editTools = new Set(["edit", "write"]);
-
-export const planRefusal = (tool: string): string =>
-  `${PLAN_REFUSAL_START}${tool} call was not run. Investigate, then propose the plan; the user approves it before anything changes.`;
 
 /**
  * Refuses what the mode does not allow (plan: anything not read-only, unknown tools included).

@@ -1,7 +1,7 @@
 import { fitsOneLine } from "../../../shared/visible-text";
 import type { BeforeToolCallResult } from "../../agent/types";
 import type { ToolCall } from "../../ai/types";
-import type { PermissionMode } from "../../../shared/protocol";
+import { userDenial, type PermissionMode } from "../../../shared/protocol";
 import { changePreview } from "./change-preview";
 import { harmlessPrograms } from "./harmless-programs";
 import { runsWithoutAsking } from "./permission-mode";
@@ -124,7 +124,7 @@ export function createPermissionGate(tools: ReadonlySet<string>, ask: AskChoice,
       sessionAllowances().push(allowance);
       return undefined;
     }
-    if (choice === DENY) return { block: true, reason: `The user denied this ${call.name} call.` };
+    if (choice === DENY) return { block: true, reason: userDenial(call.name) };
     if (signal.aborted) return { block: true, reason: `The run was aborted while this ${call.name} call waited for permission.` };
     return { block: true, reason: `No permission for this ${call.name} call (the question was not answered).` };
   }

@@ -24,6 +24,13 @@ describe("Pi chat slash commands: the chat's own commands beside the agent's", f
     await clearPrompt();
     const requests = agent.llm.requests.length;
 
+    // /compact with nothing to compact yet: one calm line, not two errors that say it twice.
+    await typePrompt("/compact");
+    const calm = await chatText("the compaction's answer", ".item-banner", (t) => /nothing to compact/i.test(t));
+    assert.doesNotMatch(calm, /Compaction failed: Compaction failed/, calm);
+    const shown = String((await ui.webviewProperties(chatView, "#transcript", ["innerHTML"])).innerHTML);
+    assert.doesNotMatch(shown, /data-tone="error"|item-error/, "no error in the chat");
+
     // /mode plan, /mode ask: straight to the agent's state; /mode alone opens the menu.
     await typePrompt("/mode plan");
     await eventually("plan mode", async () => ((await agent.state()).permissionMode === "plan") || undefined);
