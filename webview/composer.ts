@@ -29,6 +29,8 @@ const specialMentions = [
 export class Composer {
   private running = false;
   private queueLength = 0;
+  /** Whether the agent has permission modes (the hint offers Alt+M only then). */
+  private modesAvailable = true;
   private commands: SlashCommandInfo[] = [];
   private matches: CompletionItem[] = [];
   private selected = 0;
@@ -116,6 +118,12 @@ export class Composer {
     this.render();
   }
 
+  setModesAvailable(available: boolean): void {
+    if (available === this.modesAvailable) return;
+    this.modesAvailable = available;
+    this.render();
+  }
+
   setQueueLength(length: number): void {
     this.queueLength = length;
     this.render();
@@ -131,7 +139,7 @@ export class Composer {
     this.abortButton.hidden = !this.running;
     this.sendButton.textContent = this.running ? "Steer" : "Send";
     this.sendButton.setAttribute("aria-label", this.running ? "Steer the agent with this message" : "Send message");
-    const hint = composerHint(this.running, this.queueLength);
+    const hint = composerHint(this.running, this.queueLength, this.modesAvailable);
     this.hint.textContent = hint.text;
     this.hint.title = hint.title;
   }

@@ -53,11 +53,11 @@ export function composerAction(e: KeyInfo, ctx: ComposerContext): ComposerAction
 }
 
 /** The hint beside the buttons (short) and its tooltip (all of it). */
-export function composerHint(running: boolean, queueLength: number): { text: string; title: string } {
+export function composerHint(running: boolean, queueLength: number, modesAvailable = true): { text: string; title: string } {
   if (!running) {
     return {
-      text: `Enter to send · Shift+Enter new line · / commands · @ context · !cmd shell · ${cycleModeKey} mode`,
-      title: `Enter sends · Shift+Enter adds a new line · / completes commands · @ attaches files, folders, lines (@file#L10-20), @selection or @problems; paste or drop images · !cmd runs a shell command (!!cmd keeps it out of the context) · ${cycleModeKey} switches the permission mode (Ask, Auto-accept edits, Plan)`,
+      text: `Enter to send · Shift+Enter new line · / commands · @ context · !cmd shell${modesAvailable ? ` · ${cycleModeKey} mode` : ""}`,
+      title: `Enter sends · Shift+Enter adds a new line · / completes commands · @ attaches files, folders, lines (@file#L10-20), @selection or @problems; paste or drop images · !cmd runs a shell command (!!cmd keeps it out of the context)${modesAvailable ? ` · ${cycleModeKey} switches the permission mode (Ask, Auto-accept edits, Plan)` : ""}`,
     };
   }
   const restore = queueLength > 0 ? " · Esc puts the queue back" : "";

@@ -186,6 +186,9 @@ function handle(message: ToWebview): void {
       composer.setQueueLength(message.unconfirmed ? 0 : queue.length);
       return;
     case "header":
+      // An agent without permission modes (pi, omp): no hint offers to switch them.
+      composer.setModesAvailable(message.header.permissionMode !== undefined);
+      document.body.classList.toggle("no-modes", message.header.permissionMode === undefined);
       return header.setHeader(message.header);
     case "commands":
       return composer.setCommands(message.commands);

@@ -26,7 +26,7 @@ export function welcome(fill: (text: string) => void): HTMLElement {
     h("ul", { class: "welcome-hints" },
       h("li", {}, h("kbd", {}, "@"), " attaches files, folders, @selection or @problems; paste or drop images"),
       h("li", {}, h("kbd", {}, "/"), " lists commands: /new, /resume, /model, /mode, /compact, /export…"),
-      h("li", {}, h("kbd", {}, cycleModeKey), " switches the permission mode (Ask, Auto-accept edits, Plan)"),
+      h("li", { class: "hint-mode" }, h("kbd", {}, cycleModeKey), " switches the permission mode (Ask, Auto-accept edits, Plan)"),
       h("li", {}, h("kbd", {}, "!"), "cmd runs a shell command")),
   );
 }

@@ -26,7 +26,7 @@ import type { KeySource, LocalProvider } from "../gateway/agent-gateway";
 import type { SandboxNote } from "../sandbox/agent-sandbox";
 import type { HostTool } from "../../shared/rpc/host-tool-registry";
 
-import { bridgeEditorToolsNote, noEditorToolsNote } from "./capability-notes";
+import { agentName, toastWorthy } from "./capability-notes";
 
 /**
  * Hooks run on each new agent process, before it is used (dialog handlers, event forwarding).
@@ -288,7 +288,7 @@ export class AgentSupervisor implements vscode.Disposable {
     const editorToolsVia = client.capabilities.hostTools ? "protocol" : bridge?.bridgeLoaded ? "bridge" : undefined;
     if (editorToolsVia) this.log.info(`Editor tools: ${editorToolsVia === "bridge" ? "through the editor bridge (a Pi extension)" : "through set_host_tools"}`);
     this.agent.setCapabilities(client.capabilities, launch.label, settings.interruptMode !== "default", editorToolsVia);
-    this.notices.notesOnce(launch.label, this.agent.notes.filter((note) => note !== noEditorToolsNote && note !== bridgeEditorToolsNote));
+    this.notices.notesOnce(agentName(launch, client.capabilities), toastWorthy(this.agent.notes));
     this.agent.setStatus("idle");
     this.readyEmitter.fire(client);
     if (recovery?.queue.length) this.agent.reportUndelivered(recovery.queue);

@@ -15,12 +15,26 @@ export const noEditorToolsNote = "This agent cannot use the editor's tools (unsa
 /** The same, for an agent that gets the editor's tools through the editor bridge. */
 export const bridgeEditorToolsNote = "This agent has no host-tool protocol: the editor tools reach it through the editor bridge (a Pi extension).";
 
+/** Said in the status tooltip only: nothing the user asked for is lost (Set Thinking Level still works). */
+export const noSessionTreeNote = "This agent cannot list thinking levels or the session tree: Set Thinking Level offers every level.";
+
+/** The notes worth a toast at start: those about a setting the user made that this agent ignores. */
+export function toastWorthy(notes: readonly string[]): string[] {
+  return notes.filter((note) => note !== noEditorToolsNote && note !== bridgeEditorToolsNote && note !== noSessionTreeNote);
+}
+
+/** A Pi-RPC agent as the user knows it: by what the probe found (pi, omp), not by its command (`node`, `bun`, a path). */
+export function agentName(launch: { label: string; bundled: boolean; protocol?: string }, caps: AgentCapabilities): string {
+  if (launch.bundled || launch.protocol === "acp") return launch.label;
+  return caps.flavor === "omp" ? "omp" : "pi";
+}
+
 /** What a less capable agent means for the user: each missing capability as one sentence. */
 export function capabilityNotes(caps: AgentCapabilities, wantsInterruptMode: boolean, editorToolsVia?: EditorToolsVia): string[] {
   const notes: string[] = [];
   if (editorToolsVia === "bridge") notes.push(bridgeEditorToolsNote);
   else if (!caps.hostTools) notes.push(noEditorToolsNote);
-  if (!caps.sessionTree) notes.push("This agent cannot list thinking levels or the session tree: Set Thinking Level offers every level.");
+  if (!caps.sessionTree) notes.push(noSessionTreeNote);
   if (!caps.interruptMode && wantsInterruptMode) notes.push("This agent has no interrupt mode: the setting pi.queue.interruptMode is ignored.");
   return notes;
 }

@@ -32,6 +32,9 @@ describe("Pi chat with pi: what is and is not guarded, said once in the chat", f
     const welcome = await ui.webviewLayout(chatView, ".welcome", ["display"]);
     assert.notEqual(welcome.styles.display, "none", "the welcome of an empty chat");
     assert.ok(welcome.box.height > 0 && welcome.box.bottom <= (await ui.webviewLayout(chatView, note)).box.top + 1, "the note under the welcome");
+    // No hint offers modes pi does not have.
+    assert.equal((await ui.webviewLayout(chatView, ".welcome .hint-mode", ["display"])).styles.display, "none", "the welcome offers no Alt+M");
+    assert.doesNotMatch(await ui.webviewText(chatView, "#hint"), /Alt\+M/, "the hint under the box offers no Alt+M");
     await ui.screenshot("chat-safeguards-pi-300px");
 
     // Once: a restart of the same agent does not say it again.
@@ -68,5 +71,10 @@ describe("Pi chat with omp: the same note, and omp's plan card in words", functi
     assert.equal(await chatText("the todo card's title", ".item-tool[data-tool='todo'] .tool-summary"), "Plan: 3 tasks");
     await settled(agent);
     await ui.screenshot("chat-safeguards-omp-300px");
+    // What omp cannot do that the user did not ask for is in the status tooltip, not a toast; none names it by its runtime.
+    await vscode.commands.executeCommand("notifications.showList");
+    const notifications = await ui.text(".notifications-center").catch(() => "");
+    await vscode.commands.executeCommand("notifications.hideList");
+    assert.doesNotMatch(notifications, /session tree|Pi \(bun\)|Pi \(node\)/i, notifications);
   });
 });
