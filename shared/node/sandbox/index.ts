@@ -242,7 +242,7 @@ export class CommandSandbox {
     guard.track(plan.stubs);
     let released = false;
     // With the network on, the host's abstract unix sockets are reachable: a seccomp filter refuses AF_UNIX sockets.
-    const filter = this.policy.network ? unixSocketFilterFile() : undefined;
+    const filter = this.policy.network ? unixSocketFilterFile({ allowDatagram: this.policy.allowUnixDatagram === true }) : undefined;
     const launch = filter ? withSeccomp(probe.program, plan.args, filter) : { file: probe.program, args: plan.args };
     return {
       file: launch.file,

@@ -37,6 +37,8 @@ export interface SandboxPolicy {
    * loaded by the next agent, ours outside any sandbox): a missing one is a stub, empty and read-only.
    */
   uncreatableDirs?: readonly string[];
+  /** With `network`: datagram unix sockets allowed (seccomp.ts: omp sandboxed whole locks its files with one). */
+  allowUnixDatagram?: boolean;
 }
 
 export function isSandboxMode(value: string): value is SandboxMode {
