@@ -65,9 +65,11 @@ export interface CodeCacheOptions {
 
 /** Runs a CommonJS file as Node would, with V8's code cache from an earlier run. */
 export function runWithCodeCache(file: string, dir: string, options: CodeCacheOptions = {}): CachedRun {
-  const source = fs.readFileSync(file, "utf8");
-  // Hashing a bundle of a megabyte takes under a millisecond.
-  const hash = crypto.createHash("sha256").update(source).digest("hex").slice(0, 32);
+  // The bytes are hashed as read: hashing the decoded string would encode it to UTF-8 again
+  // (a few milliseconds for a megabyte, more when one non-ASCII character makes it a two-byte string).
+  const bytes = fs.readFileSync(file);
+  const hash = crypto.createHash("sha256").update(bytes).digest("hex").slice(0, 32);
+  const source = bytes.toString("utf8");
   const cacheFile = path.join(dir, `${path.basename(file, ".js")}-${process.version}-${process.arch}-${hash}.bin`);
   const cachedData = readPrivate(cacheFile);
   const script = new vm.Script(nodeModule.wrap(source), { filename: file, ...(cachedData ? { cachedData } : {}) });
