@@ -16,13 +16,13 @@ const loadStartedAt = performance.now();
 const SAVE_AFTER_MS = 20_000;
 const file = path.join(__dirname, "extension-main.js");
 const dir = process.env.NODE_DISABLE_COMPILE_CACHE ? undefined : privateCacheDir("pi-agent-vscode");
-const loaded = dir ? runWithCodeCache(file, dir) : { exports: (require as (id: string) => unknown)(file), save: undefined };
+const loaded = dir ? runWithCodeCache(file, dir) : { exports: (require as (id: string) => unknown)(file), save: undefined, cache: "off" as const };
 const main = loaded.exports as typeof Main;
 /** Reading, compiling (or taking from the cache) and running the bundle's modules: activation's first part. */
 const loadMs = performance.now() - loadStartedAt;
 
 export function activate(context: vscode.ExtensionContext): Main.PiExtensionApi {
-  const api = main.activate(context, loadMs);
+  const api = main.activate(context, { ms: loadMs, codeCache: loaded.cache });
   const save = loaded.save;
   if (save) {
     const timer = setTimeout(save, SAVE_AFTER_MS);

@@ -54,6 +54,8 @@ export interface CachedRun {
    * The later it runs, the more of the functions compiled while the program ran it holds.
    */
   save: (() => void) | undefined;
+  /** Whether V8 took a cache from an earlier run ("taken"), found none ("none") or refused the one it found ("rejected"). */
+  cache: "taken" | "none" | "rejected";
 }
 
 export interface CodeCacheOptions {
@@ -104,7 +106,7 @@ export function runWithCodeCache(file: string, dir: string, options: CodeCacheOp
     return apart.get(apartId);
   }, nodeRequire);
   run.call(exports, exports, requireHere, module, file, path.dirname(file));
-  return { exports: module.exports, save };
+  return { exports: module.exports, save, cache: !cachedData ? "none" : script.cachedDataRejected ? "rejected" : "taken" };
 }
 
 /** Each build writes a cache of its own: keep the few most recent (other installed builds' too). */
