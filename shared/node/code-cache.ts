@@ -61,8 +61,12 @@ export interface CachedRun {
 export interface CodeCacheOptions {
   /** Files beside the bundle that it requires when first needed (`./ajv.js`): run through the cache too. */
   filesApart?: ReadonlySet<string>;
-  /** Files apart write their caches at exit (the host), or never (the extension host: not ours to hold up). */
-  saveFilesApartAtExit?: boolean;
+  /**
+   * Called when a file apart is first loaded, with its cache's state and the write of its cache
+   * when it needs one: the host writes them at exit, the extension a while after the load (never
+   * at exit: the extension host is not ours to hold up). Without it, files apart write no cache.
+   */
+  onFileApart?: (file: string, loaded: CachedRun) => void;
 }
 
 /** Runs a CommonJS file as Node would, with V8's code cache from an earlier run. */
@@ -100,7 +104,7 @@ export function runWithCodeCache(file: string, dir: string, options: CodeCacheOp
     if (!filesApart.has(apartId)) return nodeRequire(id);
     if (!apart.has(apartId)) {
       const loaded = runWithCodeCache(path.join(path.dirname(file), apartId), dir, options);
-      if (loaded.save && options.saveFilesApartAtExit) process.once("exit", loaded.save);
+      options.onFileApart?.(apartId, loaded);
       apart.set(apartId, loaded.exports);
     }
     return apart.get(apartId);

@@ -56,4 +56,14 @@ describe("extension: activation loads only what a window needs before Pi is used
     const apart = required.filter((id) => /(^|\/)(diff|ajv|proper-lockfile|yaml|ignore|minimatch|client-validators|acp-sdk)\.js$/.test(id));
     assert.deepEqual(apart, [], "activation required files apart from the bundle");
   });
+
+  it("loads every file apart that the bundle names through the code cache (dist/extension.js's list)", function () {
+    const bundle = readFileSync(join(dist, "extension-main.js"), "utf8");
+    const named = new Set([...bundle.matchAll(/require\("\.\/([\w.-]+\.js)"\)|__dirname, "([\w.-]+\.js)"\)/g)].map((m) => `./${m[1] ?? m[2]}`));
+    const list = /new Set\((\[[^\]]*\])\)/.exec(readFileSync(join(dist, "extension.js"), "utf8"));
+    assert.ok(list, "dist/extension.js names no files apart: they load without the code cache");
+    const cached = new Set(JSON.parse(list[1]) as string[]);
+    assert.ok(named.size >= 4, `the bundle names only ${[...named].join(", ")}`);
+    assert.deepEqual([...named].filter((file) => !cached.has(file)), [], "files apart loaded without the code cache");
+  });
 });
