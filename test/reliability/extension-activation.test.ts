@@ -13,7 +13,7 @@ const dist = join(__dirname, "../../dist");
 const stub = join(__dirname, "../support/vscode-stub.cjs");
 
 /** What an activation in a fresh process required (ids as written), and what it returned. */
-function activate(): { required: string[]; api: string[]; commands: number } {
+function activate(): { required: string[]; api: string[]; counts: Record<string, number> } {
   const cacheHome = mkdtempSync(join(tmpdir(), "extension-activation-"));
   try {
     const child = `
@@ -28,11 +28,11 @@ function activate(): { required: string[]; api: string[]; commands: number } {
       const home = process.env.XDG_CACHE_HOME;
       const context = { subscriptions: [], extensionPath: ${JSON.stringify(join(dist, ".."))}, extensionUri: uri(${JSON.stringify(join(dist, ".."))}), globalStorageUri: uri(home + "/global"), storageUri: uri(home + "/ws"), logUri: uri(home + "/log"), globalState: memento(), workspaceState: memento(), secrets: { get: async () => undefined, store: async () => {}, delete: async () => {}, onDidChange: () => ({ dispose() {} }) } };
       const api = ext.activate(context);
-      process.stdout.write(JSON.stringify({ required, api: Object.keys(api), commands: stub.__counts.registerCommand }));
+      process.stdout.write(JSON.stringify({ required, api: Object.keys(api), counts: stub.__counts }));
       process.exit(0);`;
     const run = spawnSync(process.execPath, ["-e", child], { env: { ...process.env, XDG_CACHE_HOME: cacheHome, NODE_DISABLE_COMPILE_CACHE: "1" }, encoding: "utf8", timeout: 30_000 });
     assert.equal(run.status, 0, `activation failed: ${run.stderr}`);
-    return JSON.parse(run.stdout) as { required: string[]; api: string[]; commands: number };
+    return JSON.parse(run.stdout) as { required: string[]; api: string[]; counts: Record<string, number> };
   } finally {
     rmSync(cacheHome, { recursive: true, force: true });
   }
@@ -50,11 +50,16 @@ describe("extension: activation loads only what a window needs before Pi is used
   });
 
   it("activates without reading a library kept apart (jsdiff, AJV, proper-lockfile, the frame checks)", function () {
-    const { required, api, commands } = activate();
+    const { required, api, counts } = activate();
     assert.ok(api.includes("sessions") && api.includes("review"), `activate returned ${api.join(", ")}`);
-    assert.ok(commands > 40, `only ${commands} commands registered: the stand-in did not run activate through`);
+    assert.ok(counts.registerCommand > 40, `only ${counts.registerCommand} commands registered: the stand-in did not run activate through`);
     const apart = required.filter((id) => /(^|\/)(diff|ajv|proper-lockfile|yaml|ignore|minimatch|client-validators|acp-sdk)\.js$/.test(id));
     assert.deepEqual(apart, [], "activation required files apart from the bundle");
+  });
+
+  it("registers no code lens provider while there is nothing to review (the workbench asks one for every editor, after every edit)", function () {
+    const { counts } = activate();
+    assert.equal(counts.registerCodeLensProvider ?? 0, 0, "a code lens provider is registered at activation");
   });
 
   it("loads every file apart that the bundle names through the code cache (dist/extension.js's list)", function () {
