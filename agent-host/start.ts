@@ -26,6 +26,6 @@ if (!cacheDir) {
   (require as (id: string) => unknown)(main);
 } else {
   // At exit the cache also holds the functions compiled while the host ran.
-  const { save } = runWithCodeCache(main, cacheDir, { filesApart: FILES_APART, saveFilesApartAtExit: true });
+  const { save } = runWithCodeCache(main, cacheDir, { filesApart: FILES_APART, onFileApart: (_file, loaded) => loaded.save && process.once("exit", loaded.save) });
   if (save) process.once("exit", save);
 }

@@ -79,8 +79,13 @@ function agentRoots(context: vscode.ExtensionContext): string[] {
 let extensionLifetime: Lifetime | undefined;
 let activeSessions: SessionRegistry | undefined;
 
-/** `loadMs`: how long dist/extension.js took to load this bundle (extension/start.ts). */
-export function activate(context: vscode.ExtensionContext, loadMs?: number): PiExtensionApi {
+/** How dist/extension.js loaded this bundle (extension/start.ts): in how long, and whether V8's code cache was taken. */
+export interface BundleLoad {
+  ms: number;
+  codeCache: "taken" | "none" | "rejected" | "off";
+}
+
+export function activate(context: vscode.ExtensionContext, load?: BundleLoad): PiExtensionApi {
   const activateCalledAt = performance.now();
   deferClientValidators();
   const lifetime = new Lifetime();
@@ -208,9 +213,9 @@ export function activate(context: vscode.ExtensionContext, loadMs?: number): PiE
   context.subscriptions.push(lifetime);
   const activateMs = performance.now() - activateCalledAt;
   // Loaded some other way (not through dist/extension.js): from this bundle's first module on.
-  const loadingMs = loadMs ?? activateCalledAt - moduleLoadedAt;
+  const loadingMs = load?.ms ?? activateCalledAt - moduleLoadedAt;
   const activationMs = loadingMs + activateMs;
-  log.info(`Activated in ${activationMs.toFixed(1)} ms (loading ${loadingMs.toFixed(1)} ms, activate ${activateMs.toFixed(1)} ms)`);
+  log.info(`Activated in ${activationMs.toFixed(1)} ms (loading ${loadingMs.toFixed(1)} ms, activate ${activateMs.toFixed(1)} ms; code cache ${load?.codeCache ?? "not used"})`);
   return {
     supervisor: primary.supervisor,
     chat: primary.chat,

@@ -52,7 +52,7 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, timeo
   }
 }
 
-/** The extension's own figure (its log's "Activated in N ms (loading L ms, activate A ms)": its bundle loaded, plus activate()). */
+/** The extension's own figure (its log's "Activated in N ms (loading L ms, activate A ms; code cache taken)": its bundle loaded, plus activate()). */
 function activationFromLog(dir: string): { ms: number; parts?: string } | undefined {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile() || !entry.name.endsWith("Pi Agent.log")) continue;

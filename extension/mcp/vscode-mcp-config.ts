@@ -8,7 +8,7 @@
  * `${userHome}` are resolved here. Commands stay one executable and its arguments: nothing runs
  * through a shell. Plain: no vscode, no I/O.
  */
-import { parse, printParseErrorCode, type ParseError } from "jsonc-parser";
+import type { ParseError } from "jsonc-parser";
 
 export type VsCodeMcpOrigin = "user" | "workspace";
 
@@ -119,9 +119,13 @@ function convertServer(name: string, raw: unknown, origin: VsCodeMcpOrigin, vars
   }
 }
 
+/** jsonc-parser, run when the first mcp.json is read: its tables cost activation ~0.5 ms otherwise. */
+const loadJsonc = (): typeof import("jsonc-parser") => require("jsonc-parser") as typeof import("jsonc-parser");
+
 /** Every server of one VS Code mcp.json text, offered or skipped with a reason; `problems` for a file that does not parse. */
 export function convertVsCodeMcp(text: string, origin: VsCodeMcpOrigin, vars: ResolveVariables): { servers: OfferedMcpServer[]; problems: string[] } {
   const errors: ParseError[] = [];
+  const { parse, printParseErrorCode } = loadJsonc();
   const parsed: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0 || !isRecord(parsed)) return { servers: [], problems: errors.length > 0 ? errors.map((e) => `${printParseErrorCode(e.error)} at offset ${e.offset}`) : ["not a JSON object"] };
   const servers = isRecord(parsed.servers) ? parsed.servers : {};

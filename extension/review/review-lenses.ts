@@ -36,28 +36,46 @@ export function placedHunks(state: ReviewState, path: string, currentText: strin
 
 const counts = (hunk: Hunk) => [hunk.newLines.length ? `+${hunk.newLines.length}` : "", hunk.oldLines.length ? `−${hunk.oldLines.length}` : ""].filter(Boolean).join(" ");
 
+/**
+ * The Keep / Undo lenses on the agent's hunks. The provider is registered only while there is a
+ * change to review: a code lens provider for every file is asked by the workbench for each editor
+ * shown and again after each edit, in a window where Pi has changed nothing too (#31).
+ */
 export function registerReviewLenses(state: ReviewState): vscode.Disposable {
   const lifetime = new Lifetime();
   const changed = lifetime.add(new vscode.EventEmitter<void>());
-  lifetime.add(state.onDidChange(() => changed.fire()));
-  lifetime.add(
-    vscode.languages.registerCodeLensProvider({ scheme: "file" }, {
-      onDidChangeCodeLenses: changed.event,
-      provideCodeLenses(document) {
-        const path = document.uri.fsPath;
-        if (!state.has(path)) return [];
-        return placedHunks(state, path, document.getText()).flatMap(({ hunk, line, conflict }) => {
-          const at = new vscode.Range(Math.min(line, document.lineCount - 1), 0, Math.min(line, document.lineCount - 1), 0);
-          const target: HunkTarget = { path, hunk };
-          const keep = new vscode.CodeLens(at, { title: "$(check) Keep", tooltip: "Keep this change of the agent (ctrl+k ctrl+y)", command: "pi.review.keepHunk", arguments: [target] });
-          if (conflict) {
-            return [keep, new vscode.CodeLens(at, { title: "$(warning) Edited since the agent's change: cannot be undone alone", command: "" })];
-          }
-          const undo = new vscode.CodeLens(at, { title: "$(discard) Undo", tooltip: "Undo this change of the agent (ctrl+k ctrl+z)", command: "pi.review.undoHunk", arguments: [target] });
-          return [keep, undo, new vscode.CodeLens(at, { title: `Pi: ${counts(hunk)}`, command: "" })];
-        });
-      },
-    }),
-  );
+  let provider: vscode.Disposable | undefined;
+  const follow = () => {
+    if (state.files().length === 0) {
+      provider?.dispose();
+      provider = undefined;
+    } else {
+      provider ??= registerProvider(state, changed.event);
+    }
+    changed.fire();
+  };
+  lifetime.add(state.onDidChange(follow));
+  lifetime.add({ dispose: () => provider?.dispose() });
+  follow();
   return lifetime;
+}
+
+function registerProvider(state: ReviewState, onDidChangeCodeLenses: vscode.Event<void>): vscode.Disposable {
+  return vscode.languages.registerCodeLensProvider({ scheme: "file" }, {
+    onDidChangeCodeLenses,
+    provideCodeLenses(document) {
+      const path = document.uri.fsPath;
+      if (!state.has(path)) return [];
+      return placedHunks(state, path, document.getText()).flatMap(({ hunk, line, conflict }) => {
+        const at = new vscode.Range(Math.min(line, document.lineCount - 1), 0, Math.min(line, document.lineCount - 1), 0);
+        const target: HunkTarget = { path, hunk };
+        const keep = new vscode.CodeLens(at, { title: "$(check) Keep", tooltip: "Keep this change of the agent (ctrl+k ctrl+y)", command: "pi.review.keepHunk", arguments: [target] });
+        if (conflict) {
+          return [keep, new vscode.CodeLens(at, { title: "$(warning) Edited since the agent's change: cannot be undone alone", command: "" })];
+        }
+        const undo = new vscode.CodeLens(at, { title: "$(discard) Undo", tooltip: "Undo this change of the agent (ctrl+k ctrl+z)", command: "pi.review.undoHunk", arguments: [target] });
+        return [keep, undo, new vscode.CodeLens(at, { title: `Pi: ${counts(hunk)}`, command: "" })];
+      });
+    },
+  });
 }

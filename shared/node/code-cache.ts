@@ -54,20 +54,28 @@ export interface CachedRun {
    * The later it runs, the more of the functions compiled while the program ran it holds.
    */
   save: (() => void) | undefined;
+  /** Whether V8 took a cache from an earlier run ("taken"), found none ("none") or refused the one it found ("rejected"). */
+  cache: "taken" | "none" | "rejected";
 }
 
 export interface CodeCacheOptions {
   /** Files beside the bundle that it requires when first needed (`./ajv.js`): run through the cache too. */
   filesApart?: ReadonlySet<string>;
-  /** Files apart write their caches at exit (the host), or never (the extension host: not ours to hold up). */
-  saveFilesApartAtExit?: boolean;
+  /**
+   * Called when a file apart is first loaded, with its cache's state and the write of its cache
+   * when it needs one: the host writes them at exit, the extension a while after the load (never
+   * at exit: the extension host is not ours to hold up). Without it, files apart write no cache.
+   */
+  onFileApart?: (file: string, loaded: CachedRun) => void;
 }
 
 /** Runs a CommonJS file as Node would, with V8's code cache from an earlier run. */
 export function runWithCodeCache(file: string, dir: string, options: CodeCacheOptions = {}): CachedRun {
-  const source = fs.readFileSync(file, "utf8");
-  // Hashing a bundle of a megabyte takes under a millisecond.
-  const hash = crypto.createHash("sha256").update(source).digest("hex").slice(0, 32);
+  // The bytes are hashed as read: hashing the decoded string would encode it to UTF-8 again
+  // (a few milliseconds for a megabyte, more when one non-ASCII character makes it a two-byte string).
+  const bytes = fs.readFileSync(file);
+  const hash = crypto.createHash("sha256").update(bytes).digest("hex").slice(0, 32);
+  const source = bytes.toString("utf8");
   const cacheFile = path.join(dir, `${path.basename(file, ".js")}-${process.version}-${process.arch}-${hash}.bin`);
   const cachedData = readPrivate(cacheFile);
   const script = new vm.Script(nodeModule.wrap(source), { filename: file, ...(cachedData ? { cachedData } : {}) });
@@ -96,13 +104,13 @@ export function runWithCodeCache(file: string, dir: string, options: CodeCacheOp
     if (!filesApart.has(apartId)) return nodeRequire(id);
     if (!apart.has(apartId)) {
       const loaded = runWithCodeCache(path.join(path.dirname(file), apartId), dir, options);
-      if (loaded.save && options.saveFilesApartAtExit) process.once("exit", loaded.save);
+      options.onFileApart?.(apartId, loaded);
       apart.set(apartId, loaded.exports);
     }
     return apart.get(apartId);
   }, nodeRequire);
   run.call(exports, exports, requireHere, module, file, path.dirname(file));
-  return { exports: module.exports, save };
+  return { exports: module.exports, save, cache: !cachedData ? "none" : script.cachedDataRejected ? "rejected" : "taken" };
 }
 
 /** Each build writes a cache of its own: keep the few most recent (other installed builds' too). */
