@@ -34,7 +34,7 @@ export class SessionAttention implements vscode.Disposable {
   private readonly notices = new Map<string, { session: AgentSession; request: DialogRequest; actions: string[]; close(): void }>();
 
   constructor(
-    registry: SessionRegistry,
+    private readonly registry: SessionRegistry,
     private readonly setting: () => AttentionSetting,
     private readonly answerNatively: (session: AgentSession, request: DialogRequest) => Promise<void>,
   ) {
@@ -75,9 +75,11 @@ export class SessionAttention implements vscode.Disposable {
     const token = randomUUID();
     const isOpen = () => session.pending.list.some((d) => d.request.id === request.id);
     const notice = closableNotice(message, actions.map((label, i) => ({ label, command: ANSWER_FROM_NOTICE, args: [token, i] })));
-    const watch = session.pending.onDidChange(() => !isOpen() && close());
+    // Gone too with its session (closed, its agent stopped): its questions with it.
+    const stillThere = () => isOpen() && this.registry.get(session.id) !== undefined;
+    const watches = [session.pending.onDidChange(() => !stillThere() && close()), this.registry.onDidChange(() => !stillThere() && close())];
     const close = () => {
-      watch.dispose();
+      for (const watch of watches) watch.dispose();
       notice.dispose();
       this.notices.delete(token);
     };
