@@ -296,7 +296,7 @@ export class ChatController implements vscode.Disposable {
     } else if (action === "showLog") {
       await vscode.commands.executeCommand("pi.showLog");
     } else {
-      await vscode.commands.executeCommand("workbench.action.openSettings", "pi.agent");
+      await vscode.commands.executeCommand("pi.openAgentSettings");
     }
   }
 

@@ -93,7 +93,7 @@ export class AgentNotices implements vscode.Disposable {
 }
 
 const showLog: NoticeLink = { label: "Show Log", command: "pi.showLog" };
-const openSettings: NoticeLink = { label: "Open Settings", command: "workbench.action.openSettings", args: ["pi.agent"] };
+const openSettings: NoticeLink = { label: "Open Settings", command: "pi.openAgentSettings" };
 
 export function duration(ms: number): string {
   if (ms < 60_000) return `${Math.round(ms / 1000)} seconds`;

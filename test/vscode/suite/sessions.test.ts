@@ -114,7 +114,8 @@ describe("parallel sessions", function () {
     await ui.screenshot("sessions-list-waiting");
     // Its answers are links in its text (a notification that can be closed has no buttons of its own).
     await ui.click(`${toast} a:has-text("Allow once")`);
-    await ui.waitForSelector(toast, "hidden", 5_000);
+    // Gone with the question (the run's "finished" notification names the session too).
+    await ui.waitForSelector(`.notifications-toasts .notification-toast:has-text("“${tab.label}” is waiting for you")`, "hidden", 5_000);
 
     await eventually("beta to finish", () => transcriptText(tab).includes("Beta is done.") || undefined, 30_000);
     await eventually("alpha to finish", async () => (await primary.supervisor.readyClient?.request("get_state", {}))?.isStreaming === false && transcriptText(primary).includes(alphaReply) ? true : undefined, 30_000);
