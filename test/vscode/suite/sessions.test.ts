@@ -191,8 +191,11 @@ describe("parallel sessions", function () {
     assert.ok(api.sessions.all.includes(tab), `still listed (activity at close ${activityAtClose}, now ${tab.activity}) ${logTail(api.logFolder.fsPath)}`);
     assert.equal(tab.activity, "running");
     assert.ok(alive(pid), "its agent process lives on");
+    const background = `.notifications-toasts .notification-toast:has-text("keeps running in the background")`;
+    await ui.waitForSelector(background);
     await vscode.commands.executeCommand("pi.sessions.show", tab.id);
     await eventually("the tab to come back", () => tab.surface.visible || undefined);
+    await ui.waitForSelector(background, "hidden", 3_000); // no longer in the background: the notification goes
     await vscode.commands.executeCommand("pi.sessions.abort", tab.id);
     await eventually("gamma to stop", () => tab.activity !== "running" || undefined);
     await vscode.commands.executeCommand("pi.sessions.stop", tab.id);
