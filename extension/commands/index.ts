@@ -44,7 +44,8 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
  */
 async function openAgentSettings(): Promise<void> {
   try {
-    await vscode.commands.executeCommand("workbench.action.openRemoteSettings", "pi.agent");
+    // An object: this command reads no query from a bare string (workbench.action.openSettings does).
+    await vscode.commands.executeCommand("workbench.action.openRemoteSettings", { query: "pi.agent" });
   } catch {
     await vscode.commands.executeCommand("workbench.action.openSettings", "pi.agent"); // a local window: no such command
   }
