@@ -14,7 +14,7 @@ export interface NoticeLink {
  * The arguments are encoded, parentheses too (a `)` would end the link).
  */
 export function noticeLinks(links: readonly NoticeLink[]): string {
-  return links.map(({ label, command, args }) => `[${visibleText(label).replace(/\]/g, "\uff3d")}](command:${command}${args ? `?${uriArgs(args)}` : ""})`).join(" ");
+  return links.map(({ label, command, args }) => `[${visibleText(label).replace(/\]/g, "\uff3d")}](command:${command}${args ? `?${uriArgs(args)}` : ""})`).join(" · ");
 }
 
 function uriArgs(args: readonly unknown[]): string {
