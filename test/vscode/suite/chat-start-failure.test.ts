@@ -109,12 +109,10 @@ describe("Pi chat: an agent that does not start, with what to do about it", func
     await eventually("the chat hidden", () => !api.sessions.primary.surface.visible || undefined);
     await vscode.commands.executeCommand("pi.restartAgent");
     await ui.waitForSelector(failureToast, "visible", 30_000);
-    // What to do, as links in its text, in view (the toast is not cut to one line); a still bar (nothing is under way, unlike a restart's notice).
-    for (const link of ["Open Settings", "Restart", "Show Log"]) {
-      const selector = `${failureToast} a:has-text("${link}")`;
-      await ui.waitForSelector(selector);
-      await ui.hover(selector); // fails when the link is cut out of the toast's one line (nothing there to hover)
-    }
+    // What to do, as links in its text, in view: the toast expanded (collapsed, VS Code cuts it to
+    // one line, the links out of sight); a still bar (nothing is under way, unlike a restart's notice).
+    await ui.waitForSelector(`${failureToast} .notification-list-item.expanded`, "visible", 5_000);
+    for (const link of ["Open Settings", "Restart", "Show Log"]) await ui.waitForSelector(`${failureToast} a:has-text("${link}")`);
     await ui.waitForSelector(`${failureToast} .monaco-progress-container.infinite`, "hidden", 1_000);
     await new Promise((resolve) => setTimeout(resolve, 500)); // faded in
     await ui.screenshot("start-failure-toast");
