@@ -36,6 +36,9 @@ export const DialogMethod = Type.Union([Type.Literal("select"), Type.Literal("co
 export const DialogState = Type.Union([Type.Literal("open"), Type.Literal("answered"), Type.Literal("timedOut"), Type.Literal("cancelled")]);
 export type DialogState = Static<typeof DialogState>;
 const Tone = Type.Union([Type.Literal("info"), Type.Literal("warning"), Type.Literal("error")]);
+/** What the user can do about an agent that did not start, from the chat: start it again, read its log, fix its settings. */
+export const StartFailureAction = Type.Union([Type.Literal("retry"), Type.Literal("showLog"), Type.Literal("openSettings")]);
+export type StartFailureAction = Static<typeof StartFailureAction>;
 
 /** One entry of the transcript. `key` is stable; an upsert with the same key replaces it. */
 export const chatItemSchemas = {
@@ -76,7 +79,8 @@ export const chatItemSchemas = {
   /** Progress of retries and compaction: `active` while it lasts. */
   banner: item("banner", { tone: Tone, text: Type.String(), active: Type.Optional(Type.Boolean()) }),
   notice: item("notice", { text: Type.String(), title: Type.Optional(Type.String()) }),
-  error: item("error", { text: Type.String() }),
+  /** `actions`: the buttons of a failed start (Retry, Show Log, Open Settings). */
+  error: item("error", { text: Type.String(), actions: Type.Optional(Type.Array(StartFailureAction)) }),
   dialog: item("dialog", {
     id: Type.String(),
     method: DialogMethod,
@@ -263,6 +267,8 @@ export const fromWebviewSchemas = {
   planToggle: Type.Object({ type: Type.Literal("planToggle"), phaseId: Type.String(), taskId: Type.String() }),
   /** The plan's buttons in the chat: Approve plan, Keep planning, or edit it in the Plan view. */
   planAction: Type.Object({ type: Type.Literal("planAction"), action: Type.Union([Type.Literal("approve"), Type.Literal("keepPlanning"), Type.Literal("edit")]) }),
+  /** A button of the failed start's entry in the chat. */
+  startFailureAction: Type.Object({ type: Type.Literal("startFailureAction"), action: StartFailureAction }),
   openLink: Type.Object({ type: Type.Literal("openLink"), href: Type.String({ maxLength: 8192 }) }),
   openDiff: Type.Object({ type: Type.Literal("openDiff"), key: Type.String() }),
   /** "Rewind…" on the user message with this item key (files, conversation or both). */

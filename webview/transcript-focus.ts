@@ -12,8 +12,8 @@ const savedTab = "data-tab";
  * Up/Down/Home/End move between entries (rendering lazy placeholders on the way), Enter or F2
  * puts the controls of the focused entry back in the Tab order and focuses the first of them,
  * Escape returns to the entry. The tab stop is the entry last focused, or the last entry while
- * the user has not moved off it. An open question card keeps its controls in the Tab order: it is
- * waiting for an answer. Entries are rebuilt as they change: a MutationObserver applies all this
+ * the user has not moved off it. An open question card and a failed start's buttons keep their
+ * controls in the Tab order: they wait for the user. Entries are rebuilt as they change: a MutationObserver applies all this
  * to new elements, and gives the focus back to an entry whose focused element was replaced.
  */
 export class TranscriptFocus {
@@ -130,7 +130,7 @@ export class TranscriptFocus {
   /** Takes the controls in `root` (an entry or part of one) out of the Tab order. */
   private untabWithin(root: HTMLElement): void {
     const entry = this.entryOf(root);
-    if (!entry || entry === this.entered || entry.matches(".item-dialog[data-state='open']")) return;
+    if (!entry || entry === this.entered || entry.matches(".item-dialog[data-state='open'], .item[data-awaits-user]")) return;
     const found = root.querySelectorAll<HTMLElement>(controls);
     if (root !== entry && root.matches(controls)) untab(root);
     for (const control of found) untab(control);

@@ -2,7 +2,7 @@ import * as vscode from "vscode";
 import { editorToolsBadge } from "../supervision/capability-notes";
 import type { DialogRequest, ImageContent, UiNotice } from "../../shared/protocol";
 import type { AgentCapabilities, DialogHandler } from "../../shared/rpc";
-import type { ChatItemOf, FromWebview, ToWebview } from "../../shared/webview-protocol";
+import type { ChatItemOf, FromWebview, StartFailureAction, ToWebview } from "../../shared/webview-protocol";
 import type { AgentSupervisor } from "../supervision/agent-supervisor";
 import { settings } from "../settings";
 import { ChatDialogs } from "./chat-dialogs";
@@ -151,8 +151,8 @@ export class ChatController implements vscode.Disposable {
         this.transcript.clear();
         this.header.agentReplaced();
       }),
-      // A failed start shows once, in place, with what to do; it goes when a start succeeds.
-      supervisor.onDidFailStart((failure) => this.transcript.upsert({ kind: "error", key: START_FAILURE_KEY, text: `${failure}\n${startFailureHint}` })),
+      // A failed start shows once, in place, with what to do (its buttons); it goes when a start succeeds.
+      supervisor.onDidFailStart((failure) => this.transcript.upsert({ kind: "error", key: START_FAILURE_KEY, text: `${failure}\n${startFailureHint}`, actions: ["retry", "showLog", "openSettings"] })),
       supervisor.onReady(() => this.transcript.remove(START_FAILURE_KEY)),
     );
     // How the editor tools reach this agent (the editor bridge for pi), once it was probed.
@@ -241,6 +241,8 @@ export class ChatController implements vscode.Disposable {
         return this.queue.edit(message.queue);
       case "queueRestore":
         return this.queue.restore();
+      case "startFailureAction":
+        return this.startFailureAction(message.action);
       case "openLink":
         return this.links.openLink(message.href).catch((error: unknown) => this.showError(error));
       case "openFile":
@@ -282,6 +284,19 @@ export class ChatController implements vscode.Disposable {
         return void this.actions?.run(message.command).catch((error: unknown) => this.showError(error));
       case "focused":
         return; // the surface's (it makes the session the active one)
+    }
+  }
+
+  /** A button of the failed start's entry: for this chat's agent. */
+  private async startFailureAction(action: StartFailureAction): Promise<void> {
+    if (!this.transcript.get(START_FAILURE_KEY, "error")) return; // only while the chat shows a failed start
+    if (action === "retry") {
+      // A failure again replaces the entry (onDidFailStart); showError says only what is not a start failure.
+      await this.supervisor.restart().catch((error: unknown) => this.showError(error));
+    } else if (action === "showLog") {
+      await vscode.commands.executeCommand("pi.showLog");
+    } else {
+      await vscode.commands.executeCommand("pi.openAgentSettings");
     }
   }
 
@@ -382,7 +397,7 @@ export class ChatController implements vscode.Disposable {
 }
 
 const START_FAILURE_KEY = "agent-start-failure";
-const startFailureHint = "Check the agent in Settings (pi.agent.command, pi.agent.args, pi.agent.env), then run Pi: Restart Agent. Pi: Show Log has its whole output.";
+const startFailureHint = "Check the agent's settings (pi.agent.command, pi.agent.args, pi.agent.env), then retry. The log has its whole output.";
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -43,17 +43,13 @@ export async function agentClient(ctx: CommandContext): Promise<RpcClient | unde
 }
 
 /**
- * A start failed: said in the session's chat (in place, gone once a start succeeds); a toast only
- * when that chat is not on screen, with the ways to fix it (the agent's settings, the log, retry).
+ * A start failed: said in the session's chat (in place, gone once a start succeeds); a notification
+ * only when that chat is not on screen, with the ways to fix it (the agent's settings, retry, the
+ * log), and gone too once a start succeeds (AgentNotices).
  */
 export function startFailed(ctx: CommandContext, error: unknown): void {
   if (ctx.chatVisible && errorText(error) === ctx.supervisor.startFailure) return;
-  const actions = ["Open Settings", "Restart Agent", "Show Log"] as const;
-  void vscode.window.showErrorMessage(notificationText(errorText(error)), ...actions).then((choice) => {
-    if (choice === "Open Settings") void vscode.commands.executeCommand("workbench.action.openSettings", "pi.agent");
-    else if (choice === "Restart Agent") void ctx.supervisor.restart().catch((again: unknown) => startFailed(ctx, again));
-    else if (choice === "Show Log") ctx.log.show();
-  });
+  ctx.supervisor.noticeStartFailure(errorText(error));
 }
 
 /** Runs one agent command for a UI command; its failure becomes an error message. */

@@ -24,6 +24,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       }
     }),
     vscode.commands.registerCommand("pi.showLog", () => ctx.log.show()),
+    vscode.commands.registerCommand("pi.openAgentSettings", openAgentSettings),
     ...registerPromptCommands(ctx),
     ...registerModelCommands(ctx),
     ...registerSessionCommands(ctx),
@@ -34,4 +35,18 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       providedCodeActionKinds: AskPiCodeActions.kinds,
     }),
   ];
+}
+
+/**
+ * The agent's settings (pi.agent.*) in the Settings editor. They are machine settings: in a
+ * remote window (code-server, SSH, a container) they are the remote's, which the User tab does
+ * not show, so the Remote tab when there is one.
+ */
+async function openAgentSettings(): Promise<void> {
+  try {
+    // An object: this command reads no query from a bare string (workbench.action.openSettings does).
+    await vscode.commands.executeCommand("workbench.action.openRemoteSettings", { query: "pi.agent" });
+  } catch {
+    await vscode.commands.executeCommand("workbench.action.openSettings", "pi.agent"); // a local window: no such command
+  }
 }

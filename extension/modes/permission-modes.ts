@@ -4,7 +4,7 @@ import { Lifetime } from "../lifetime";
 import type { AgentSession } from "../sessions/agent-session";
 import type { SessionRegistry } from "../sessions/session-registry";
 import type { AgentModes } from "../acp/acp-agent-features";
-import { notificationText } from "../ui/plain-text";
+import { notificationText, quickPickText } from "../ui/plain-text";
 
 const modes = permissionModeInfo;
 /** Status bar text (codicon + word). */
@@ -102,7 +102,7 @@ export class PermissionModes implements vscode.Disposable {
       const current = supervisor.state?.permissionMode;
       const picked = await vscode.window.showQuickPick(
         order.map((m) => ({ label: modes[m].label, description: m === current ? "(current)" : "", detail: modes[m].detail, mode: m })),
-        { title: "Pi: Permission Mode", placeHolder: "How much may the agent do without asking?" },
+        { title: this.titleFor("Pi: Permission Mode", session), placeHolder: "How much may the agent do without asking?" },
       );
       mode = picked?.mode;
     }
@@ -134,13 +134,18 @@ export class PermissionModes implements vscode.Disposable {
     }
     const picked = await vscode.window.showQuickPick(
       (["acceptEdits", "ask"] as const).map((m) => ({ label: `Approve: ${modes[m].label}`, detail: modes[m].detail, mode: m })),
-      { title: "Pi: Approve Plan", placeHolder: "How should the agent work on it?" },
+      { title: this.titleFor("Pi: Approve Plan", session), placeHolder: "How should the agent work on it?" },
     );
     if (!picked) return;
     const client = await supervisor.ensureStarted();
     await client.request("set_permission_mode", { mode: picked.mode });
     await supervisor.agent.refresh(client);
     await session.chat.prompt("The plan is approved. Go ahead.");
+  }
+
+  /** A picker's title, naming the session it acts on when the window has more than one (#32). */
+  private titleFor(title: string, session: AgentSession): string {
+    return this.sessions.all.length > 1 ? `${title} — ${quickPickText(`${session.label} (${session.description})`)}` : title;
   }
 
   /** Stays in plan mode: the chat's message box takes what should change, the decision waits for the next answer. */

@@ -8,10 +8,10 @@ import { PlanDecision } from "./plan-decision";
 function agent(permissionMode: PermissionMode | "none" = "plan") {
   const changed = new Emitter<void>();
   const session = new Emitter<void>();
-  const source = { permissionMode: permissionMode === "none" ? undefined : permissionMode, status: "idle" as AgentStatus, onDidChange: changed.event, onDidChangeSession: session.event };
+  const source = { permissionMode: permissionMode === "none" ? undefined : permissionMode, status: "idle" as AgentStatus, lastRunAnswered: true, onDidChange: changed.event, onDidChangeSession: session.event };
   return {
     source,
-    set(change: { permissionMode?: PermissionMode; status?: AgentStatus }) {
+    set(change: { permissionMode?: PermissionMode; status?: AgentStatus; lastRunAnswered?: boolean }) {
       Object.assign(source, change);
       changed.fire();
     },
@@ -66,5 +66,22 @@ describe("PlanDecision (Approve plan / Keep planning offered in the chat)", () =
       other.set({ status: "idle" });
       assert.equal(d.awaitingApproval, false, String(mode));
     }
+  });
+
+  it("is not offered for a plan the run did not finish: aborted, failed or cut short; nor after a revision crashed", () => {
+    const a = agent();
+    const decision = new PlanDecision(a.source);
+    a.set({ status: "running", lastRunAnswered: false });
+    a.set({ status: "idle" });
+    assert.equal(decision.awaitingApproval, false, "an aborted run is no answer");
+    a.set({ status: "running", lastRunAnswered: true });
+    a.set({ status: "idle" });
+    assert.equal(decision.awaitingApproval, true, "a finished answer is");
+    // The user asks for more without choosing; the run crashes: the old answer is not offered again.
+    a.set({ status: "running", lastRunAnswered: false });
+    a.set({ status: "crashed" });
+    a.set({ status: "starting" });
+    a.set({ status: "idle" });
+    assert.equal(decision.awaitingApproval, false, "the revision never finished");
   });
 });

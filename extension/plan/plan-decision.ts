@@ -8,6 +8,8 @@ type Listen = (listener: () => void) => Disposable;
 export interface PlanDecisionSource {
   readonly permissionMode: PermissionMode | undefined;
   readonly status: AgentStatus;
+  /** The last run ended with the agent's answer (not aborted, failed or cut short). */
+  readonly lastRunAnswered: boolean;
   readonly onDidChange: Listen;
   /** The agent works on another session (new, switched, forked): its answers were not to this plan. */
   readonly onDidChangeSession: Listen;
@@ -15,9 +17,10 @@ export interface PlanDecisionSource {
 
 /**
  * Whether the chat offers the plan's decision (Approve plan, Keep planning) under the plan: the
- * agent is in plan mode, idle, and has answered (a run ended, not by a crash) since plan mode
- * began, since the user last chose Keep planning, or since the session changed. Leaving plan mode
- * (Approve plan, any mode picker) takes the offer back.
+ * agent is in plan mode, idle, and its last run ended with its answer (not a crash, an Abort, a
+ * failed request or a reply cut short: a plan it never finished) since plan mode began, since the
+ * user last chose Keep planning, or since the session changed. Leaving plan mode (Approve plan,
+ * any mode picker) takes the offer back.
  */
 export class PlanDecision implements Disposable {
   private readonly changeEmitter = new Emitter<void>();
@@ -52,7 +55,9 @@ export class PlanDecision implements Disposable {
     const { status } = this.source;
     const running = status === "running";
     if (!planning) this.answered = false;
-    else if (this.running && status === "idle") this.answered = true;
+    // A run under way revises the plan: the answer before it is not the one to approve (a crash of it leaves none).
+    else if (running) this.answered = false;
+    else if (this.running && status === "idle") this.answered = this.source.lastRunAnswered;
     this.running = planning && running;
     const offered = planning && status === "idle" && this.answered;
     if (offered === this.offered) return;

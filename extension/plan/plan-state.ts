@@ -38,6 +38,9 @@ export class PlanState implements vscode.Disposable {
       get status() {
         return supervisor.status;
       },
+      get lastRunAnswered() {
+        return supervisor.agent.lastRunEnd === "stop";
+      },
       onDidChange: supervisor.agent.onDidChange,
       onDidChangeSession: supervisor.agent.onDidChangeSession,
     });

@@ -70,6 +70,15 @@ export function registerSessionsCommands(deps: SessionsCommandDeps): vscode.Disp
       }
     }),
     vscode.commands.registerCommand("pi.sessions.show", (arg?: unknown) => withSession(arg, (s) => s.reveal())),
+    // A notice's Restart (agent-notices.ts): the agent of the session it is about, not the active one.
+    vscode.commands.registerCommand("pi.sessions.restart", (arg?: unknown) =>
+      withSession(arg, (s) =>
+        s.supervisor.restart().catch((error: unknown) => {
+          // In its chat when on screen (in place), else a notice again.
+          if (!s.surface.visible) s.supervisor.noticeStartFailure(errorText(error));
+        }),
+      ),
+    ),
     vscode.commands.registerCommand("pi.sessions.stop", (arg?: unknown) => withSession(arg, (s) => registry.close(s))),
     vscode.commands.registerCommand("pi.sessions.abort", (arg?: unknown) =>
       withSession(arg, (s) => s.supervisor.client?.request("abort", {}).catch((error: unknown) => log.warn(`Abort failed: ${errorText(error)}`))),

@@ -1,4 +1,5 @@
 import * as vscode from "vscode";
+import { closableNotice } from "../ui/closable-notice";
 import { notificationText } from "../ui/plain-text";
 import { ChatPanelSurface } from "../chat/chat-panel";
 import type { ChatSurface } from "../chat/chat-surface";
@@ -113,12 +114,18 @@ export class SessionRegistry implements vscode.Disposable {
       return;
     }
     this.changeEmitter.fire();
-    void vscode.window
-      .showInformationMessage(`Pi: “${notificationText(session.label)}” keeps running in the background. Find it in the Pi sessions list.`, "Show", "Stop")
-      .then((choice) => {
-        if (choice === "Show") session.reveal();
-        else if (choice === "Stop") void this.close(session);
-      });
+    // Said while it is so: gone once its run ends, it is stopped, or its tab is back.
+    const notice = closableNotice(`Pi: “${notificationText(session.label)}” keeps running in the background. Find it in the Pi sessions list.`, [
+      { label: "Show", command: "pi.sessions.show", args: [session.id] },
+      { label: "Stop", command: "pi.sessions.stop", args: [session.id] },
+    ]);
+    const inBackground = () => busy.has(session.activity) && this.sessions.includes(session) && !session.surface.visible;
+    const check = () => !inBackground() && close();
+    const watches = [session.onDidChange(check), session.surface.onDidChangeVisibility(check), this.onDidChange(check)];
+    const close = () => {
+      for (const watch of watches) watch.dispose();
+      notice.dispose();
+    };
   }
 
   async stopAll(): Promise<void> {

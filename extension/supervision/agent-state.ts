@@ -1,5 +1,5 @@
 import * as vscode from "vscode";
-import type { ResponseData, ThinkingLevel } from "../../shared/protocol";
+import type { ResponseData, StopReason, ThinkingLevel } from "../../shared/protocol";
 import type { AgentCapabilities, RpcClient } from "../../shared/rpc";
 import type { AgentStatus } from "../../shared/webview-protocol";
 import { AgentQueue } from "./agent-queue";
@@ -45,6 +45,11 @@ export class AgentState implements vscode.Disposable {
   /** Steering and follow-up messages the agent holds. */
   readonly queue = new AgentQueue();
   openDialogs = 0;
+  /**
+   * How the last run ended: its last assistant message's stop reason ("stop": it answered;
+   * "aborted", "error", "length", "toolUse": cut short). Undefined while none came.
+   */
+  lastRunEnd: StopReason | undefined;
   restart: RestartInfo | undefined;
   private recovery: Recovery | undefined;
   private client: RpcClient | undefined;
@@ -94,7 +99,13 @@ export class AgentState implements vscode.Disposable {
   observe(client: RpcClient): vscode.Disposable {
     this.client = client;
     const subs = [
-      client.on("agent_start", () => this.setStatus("running")),
+      client.on("agent_start", () => {
+        this.lastRunEnd = undefined;
+        this.setStatus("running");
+      }),
+      client.on("message_end", ({ message }) => {
+        if (message.role === "assistant") this.lastRunEnd = message.stopReason;
+      }),
       client.onSettled(() => {
         this.setStatus("idle");
         this.refreshSoon();

@@ -122,8 +122,8 @@ export class AgentSupervisor implements vscode.Disposable {
   constructor(private readonly options: SupervisorOptions) {
     this.trust = options.trust ?? vscodeWorkspaceTrust;
     this.initialSessionFile = options.sessionFile;
-    this.notices = new AgentNotices(options.log);
-    this.crashes = this.lifetime.add(new CrashRestarts({ log: options.log, agent: this.agent, notices: this.notices, start: () => this.ensureStarted(), restart: () => this.restart(), ...(options.restartPolicy ? { policy: options.restartPolicy } : {}) }));
+    this.notices = new AgentNotices(options.log, options.owner);
+    this.crashes = this.lifetime.add(new CrashRestarts({ log: options.log, agent: this.agent, notices: this.notices, start: () => this.ensureStarted(), ...(options.restartPolicy ? { policy: options.restartPolicy } : {}) }));
     this.tracer = this.lifetime.add(new ProtocolTracer(options.log, () => this.agent.refreshSoon()));
     this.agent.setBlocked(this.trust.isTrusted ? undefined : untrustedMessage);
     this.lifetime.add(this.agent);
@@ -131,6 +131,7 @@ export class AgentSupervisor implements vscode.Disposable {
     this.lifetime.add(
       this.trust.onDidGrant(() => {
         this.agent.setBlocked(undefined);
+        this.notices.trustGranted();
         // Trust alone starts nothing: only a start the user asked for (the chat opened, a command).
         if (this.wantedWhileUntrusted) void this.ensureStarted().catch((error: unknown) => this.log.warn(`Starting after trust was granted failed: ${errorText(error)}`));
       }),
@@ -285,6 +286,7 @@ export class AgentSupervisor implements vscode.Disposable {
     }
     entry.ready = true;
     this.startFailure = undefined;
+    this.notices.agentUp();
     const editorToolsVia = client.capabilities.hostTools ? "protocol" : bridge?.bridgeLoaded ? "bridge" : undefined;
     if (editorToolsVia) this.log.info(`Editor tools: ${editorToolsVia === "bridge" ? "through the editor bridge (a Pi extension)" : "through set_host_tools"}`);
     this.agent.setCapabilities(client.capabilities, launch.label, settings.interruptMode !== "default", editorToolsVia);
@@ -309,6 +311,7 @@ export class AgentSupervisor implements vscode.Disposable {
 
   async stop(): Promise<void> {
     this.crashes.cancel();
+    this.notices.agentUp(); // stopped on purpose: no restart is coming, nothing is down by accident
     const entry = this.current;
     if (!entry) return;
     entry.stopping = true;
@@ -337,6 +340,14 @@ export class AgentSupervisor implements vscode.Disposable {
     await this.stop();
     if (recovery) this.agent.keepRecovery(recovery);
     return this.ensureStarted();
+  }
+
+  /**
+   * A failed start said in a notification (its chat is not on screen): closed once a start
+   * succeeds or the agent is stopped.
+   */
+  noticeStartFailure(message: string): void {
+    this.notices.startFailed(message);
   }
 
   /** Applies changed model/thinking/queue settings to the running agent. */
@@ -368,6 +379,7 @@ export class AgentSupervisor implements vscode.Disposable {
       entry.lifetime.dispose();
     }
     this.lifetime.dispose();
+    this.notices.dispose();
     this.statusEmitter.dispose();
     this.readyEmitter.dispose();
     this.replacedEmitter.dispose();

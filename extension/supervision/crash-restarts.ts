@@ -1,6 +1,6 @@
 /**
  * What follows a crash (or a failed restart): a start after the policy's back-off, or, past its
- * limit, a message that offers Restart. One start is scheduled at a time; any other start or a stop
+ * limit, a notice that offers Restart (closed once the agent is up again). One start is scheduled at a time; any other start or a stop
  * cancels it.
  */
 import type * as vscode from "vscode";
@@ -15,8 +15,6 @@ export interface CrashRestartsOptions {
   notices: AgentNotices;
   /** Starts the agent (the scheduled restart). */
   start: () => Promise<unknown>;
-  /** The user's Restart, offered once the limit is reached. */
-  restart: () => Promise<unknown>;
   policy?: RestartPolicyOptions;
 }
 
@@ -48,7 +46,7 @@ export class CrashRestarts implements vscode.Disposable {
       : `${what}.`;
     log.error(message);
     agent.setRestart({ gaveUp: true });
-    notices.gaveUp(message, () => void this.options.restart().catch((error: unknown) => log.error(`Restart after giving up failed: ${errorText(error)}`)));
+    notices.gaveUp(message);
   }
 
   /** Cancels a scheduled restart (a start or stop from elsewhere). */

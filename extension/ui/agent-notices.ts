@@ -1,26 +1,54 @@
 import * as vscode from "vscode";
 import { notificationText } from "./plain-text";
 import { untrustedMessage } from "../supervision/trust";
+import { closableNotice, type NoticeLink } from "./closable-notice";
 
-/** The supervisor's messages to the user: crashes, the give-up, missing capabilities, trust. */
-export class AgentNotices {
+/**
+ * The supervisor's messages to the user: crashes, the give-up, a failed start, missing
+ * capabilities, trust. Those about the agent's state (down, restarting, not started, untrusted)
+ * are closable notices that go when the state ends (closable-notice.ts): one at a time, gone once
+ * the agent is ready (or stopped), or once trust is granted.
+ */
+export class AgentNotices implements vscode.Disposable {
   private readonly notesShown = new Set<string>();
   private untrustedShown = false;
+  /** The notice of the agent being down (a failed start, a crash, the give-up), while it is. */
+  private down: vscode.Disposable | undefined;
+  private untrusted: vscode.Disposable | undefined;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {}
+  /** `owner`: the editor session of the agent (AgentSession.id), whose agent Restart restarts; none: the active session's. */
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly owner?: string,
+  ) {}
+
+  private get restartLink(): NoticeLink {
+    return this.owner ? { label: "Restart", command: "pi.sessions.restart", args: [this.owner] } : { label: "Restart", command: "pi.restartAgent" };
+  }
+
+  private showDown(text: string, links: NoticeLink[], busy = false): void {
+    this.down?.dispose();
+    this.down = closableNotice(text, links, { busy });
+  }
 
   crashRestarting(what: string, delayMs: number): void {
     const seconds = Math.max(1, Math.round(delayMs / 1000));
-    void vscode.window.showErrorMessage(`${notificationText(what)}. Restarting in ${seconds} s.`, "Show Log").then((choice) => {
-      if (choice === "Show Log") this.log.show();
-    });
+    this.showDown(`${notificationText(what)}. Restarting in ${seconds} s.`, [showLog], true);
   }
 
-  gaveUp(message: string, restart: () => void): void {
-    void vscode.window.showErrorMessage(notificationText(message), "Restart", "Show Log").then((choice) => {
-      if (choice === "Restart") restart();
-      else if (choice === "Show Log") this.log.show();
-    });
+  gaveUp(message: string): void {
+    this.showDown(notificationText(message), [this.restartLink, showLog]);
+  }
+
+  /** A start failed while its chat is not on screen (the chat shows it in place otherwise). */
+  startFailed(message: string): void {
+    this.showDown(notificationText(message), [openSettings, this.restartLink, showLog]);
+  }
+
+  /** The agent is ready, or was stopped: what said it was down or restarting goes. */
+  agentUp(): void {
+    this.down?.dispose();
+    this.down = undefined;
   }
 
   /** Each missing capability once per agent command: an information message, not an error. */
@@ -50,11 +78,22 @@ export class AgentNotices {
   untrustedOnce(): void {
     if (this.untrustedShown) return;
     this.untrustedShown = true;
-    void vscode.window.showWarningMessage(untrustedMessage, "Manage Workspace Trust").then((choice) => {
-      if (choice) void vscode.commands.executeCommand("workbench.trust.manage");
-    });
+    this.untrusted = closableNotice(untrustedMessage, [{ label: "Manage Workspace Trust", command: "workbench.trust.manage" }]);
+  }
+
+  trustGranted(): void {
+    this.untrusted?.dispose();
+    this.untrusted = undefined;
+  }
+
+  dispose(): void {
+    this.agentUp();
+    this.trustGranted();
   }
 }
+
+const showLog: NoticeLink = { label: "Show Log", command: "pi.showLog" };
+const openSettings: NoticeLink = { label: "Open Settings", command: "pi.openAgentSettings" };
 
 export function duration(ms: number): string {
   if (ms < 60_000) return `${Math.round(ms / 1000)} seconds`;

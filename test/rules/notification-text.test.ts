@@ -1,4 +1,5 @@
 // A notification's message is rendered: VS Code turns `[label](command:…)` in it into a link that
+// (a progress notification's title too: closable-notice.ts puts its own links there)
 // runs the command when clicked (with arguments: `command:id?%7B…%7D` needs no space). So every
 // value put into a show{Information,Warning,Error}Message text goes through notificationText (or a
 // helper that calls it), unless it is ours (a number, a count, a fixed word): the table below.
@@ -28,8 +29,11 @@ const ours = new Set([
   "extension/sessions/agent-session.ts: text", // a fixed notice
   "extension/sessions/attention.ts: message", // escaped where built
   "extension/ui/agent-notices.ts: seconds", "extension/ui/agent-notices.ts: untrustedMessage",
+  "extension/ui/agent-notices.ts: text", // showDown's: escaped by its callers (checked here as this.showDown)
   "extension/ui/recovery-notice.ts: count",
 ]);
+/** The calls that show a notification: VS Code's messages, and our closable notices (a progress notification's title, links rendered the same). */
+const notifying = /^(vscode\.window\.show(Information|Warning|Error)Message|closableNotice|this\.showDown)$/;
 /** Calls whose result is escaped already. */
 const escaping = /^(notificationText|failure)\(/;
 
@@ -46,7 +50,7 @@ function unescapedInterpolations(file: string): string[] {
   const source = ts.createSourceFile(file, fs.readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && /^vscode\.window\.show(Information|Warning|Error)Message$/.test(node.expression.getText(source))) {
+    if (ts.isCallExpression(node) && notifying.test(node.expression.getText(source))) {
       const message = node.arguments[0];
       const check = (expr: ts.Expression): void => {
         if (ts.isStringLiteralLike(expr)) return;

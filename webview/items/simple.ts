@@ -1,4 +1,4 @@
-import type { ChatItem, ChatItemOf } from "../../shared/webview-protocol";
+import type { ChatItem, ChatItemOf, StartFailureAction } from "../../shared/webview-protocol";
 import { h, icon, iconButton } from "../dom";
 import { formatTokens } from "../format";
 import { renderMarkdown } from "../markdown";
@@ -72,11 +72,24 @@ export class SimpleView implements ItemView {
         const element = article(item, "Error");
         element.setAttribute("role", "alert");
         element.append(itemHeader("error", "Error"), h("div", { class: "text" }, item.text));
+        if (item.actions?.length) this.startFailureActions(element, item.actions);
         return element;
       }
       default:
         return article(item, item.kind);
     }
+  }
+
+  /** A failed start's buttons: they wait for the user, so they stay in the Tab order (as an open question's do). */
+  private startFailureActions(element: HTMLElement, actions: StartFailureAction[]): void {
+    element.dataset.awaitsUser = "true";
+    const buttons = actions.map((action, i) => {
+      const { label, title } = startFailureButtons[action];
+      const button = h("button", { type: "button", class: `dialog-choice${i === 0 ? " primary" : ""}`, "data-action": `start-${action}`, title }, label);
+      button.addEventListener("click", () => this.ctx.post({ type: "startFailureAction", action }));
+      return button;
+    });
+    element.append(h("div", { class: "dialog-choices start-failure-actions", role: "group", "aria-label": "The agent did not start" }, ...buttons));
   }
 
   private bash(item: ChatItemOf<"bash">): HTMLElement {
@@ -96,3 +109,9 @@ export class SimpleView implements ItemView {
     return element;
   }
 }
+
+const startFailureButtons: Record<StartFailureAction, { label: string; title: string }> = {
+  retry: { label: "Retry", title: "Start the agent again (Pi: Restart Agent)" },
+  showLog: { label: "Show Log", title: "The agent's whole output (Pi: Show Log)" },
+  openSettings: { label: "Open Settings", title: "The agent's settings (pi.agent.*)" },
+};

@@ -13,18 +13,11 @@ import type { PiExtensionApi } from "../../../extension/main";
 import { assertPeerInstalled, peerLaunch, type PeerLaunch } from "../../support/peers";
 import { eventually } from "./agent-fixture";
 import { chatView, openChat } from "./chat-support";
-import { useBundledHost, type HostFixture } from "./host-fixture";
+import { configureAgent as configure, useBundledHost, type HostFixture } from "./host-fixture";
 import { requireUi, ui } from "./ui";
 
 const config = () => vscode.workspace.getConfiguration("pi");
 const failureToast = '.notifications-toasts .notification-toast:has-text("did not start")';
-
-/** The agent's settings, one key at a time (each change restarts the agent, as in the Settings editor). */
-async function configure(command: string | undefined, args: string[] | undefined, env: Record<string, string> | undefined): Promise<void> {
-  await config().update("agent.env", env, vscode.ConfigurationTarget.Global);
-  await config().update("agent.command", command, vscode.ConfigurationTarget.Global);
-  await config().update("agent.args", args, vscode.ConfigurationTarget.Global);
-}
 
 const envOf = (launch: PeerLaunch) => Object.fromEntries(["HOME", "PI_CODING_AGENT_DIR", "PATH", "PI_NO_TITLE", "PI_OFFLINE"].flatMap((key) => (launch.env[key] === undefined ? [] : [[key, launch.env[key]]])));
 /** The launch as a user writes it: the interpreter's script and the options, without `--mode rpc`, with sessions kept (as the trial). */

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { eventually } from "./agent-fixture";
 import { printFigures } from "./figures";
-import { chatText, chatView, numbers, promptBox, settled, typePrompt, useChatSuiteWith } from "./chat-support";
+import { chatText, chatView, numbers, promptBox, settled, shiftTabTo, typePrompt, useChatSuiteWith } from "./chat-support";
 import { useBundledHost, type HostFixture } from "./host-fixture";
 import { workspaceRoot } from "./host-tools-support";
 import { ui } from "./ui";
@@ -20,19 +20,6 @@ const todo = { name: "todo", arguments: { phases: [
   { name: "Validation", tasks: [{ content: "Read src/util.ts", status: "completed" }, { content: "Reject lines with a missing price or quantity in parseLine", status: "completed" }, { content: "Add tests for malformed lines", status: "in_progress" }] },
   { name: "Docs", tasks: [{ content: "Document the line format", status: "pending" }, { content: "Note it in the changelog", status: "pending" }] },
 ] } };
-
-/** Presses Shift+Tab from the message box until the element with `action` has the focus (a few stops at most). */
-async function shiftTabTo(action: string): Promise<void> {
-  await ui.clickInWebview(chatView, promptBox);
-  const focused: string[] = [];
-  for (let stop = 0; stop < 6; stop++) {
-    await ui.pressKey("Shift+Tab");
-    const html = String((await ui.webviewProperties(chatView, "#app :focus", ["outerHTML"])).outerHTML);
-    if (html.includes(`data-action="${action}"`)) return;
-    focused.push(html.slice(0, 80));
-  }
-  assert.fail(`${action} not reached with Shift+Tab from the message box: ${focused.join(" | ")}`);
-}
 
 /** The plan's part of the chat holds the decision (Approve plan, Keep planning). */
 const offersDecision = async () => String((await ui.webviewProperties(chatView, "#plan", ["textContent"])).textContent).includes("Approve plan");
@@ -145,6 +132,35 @@ describe("Pi chat in plan mode: refusals are not failures, the plan in the chat 
     assert.equal((await agent.state()).permissionMode, "acceptEdits");
     assert.match(JSON.stringify(agent.llm.requests[count]!.body.messages), /The plan is approved\. Go ahead\./);
     await eventually("the actions gone", async () => !(await offersDecision()) || undefined);
+  });
+
+  it("offers no decision for a plan the run did not finish: after Abort, after a failed request; a finished answer brings it back", async () => {
+    const agent = fixture();
+    await toPlanMode(agent);
+    // The agent writes part of a plan, then its next request hangs: the user presses Abort.
+    let count = agent.llm.requests.length;
+    agent.llm.enqueue({ toolCalls: [todo] }, { kind: "hang" });
+    await typePrompt("Plan the validation, slowly");
+    await agent.llm.waitForRequests(count + 2);
+    await chatText("the partial plan in the chat", "#plan summary", (t) => /Plan · 2 of 5 done/.test(t));
+    await ui.clickInWebview(chatView, "vscode-button#abort");
+    await settled(agent);
+    // The decision would come with the idle status (and the state read after it): give it the time.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await ui.screenshot("chat-plan-aborted-300px");
+    assert.equal(await offersDecision(), false, `no Approve plan for an aborted plan: ${await ui.webviewText(chatView, "#plan")}`);
+
+    // A request that fails (the provider refuses it) is no answer either.
+    count = agent.llm.requests.length;
+    agent.llm.enqueue({ kind: "error", status: 400, message: "bad request" });
+    await typePrompt("Go on planning");
+    await agent.llm.waitForRequests(count + 1);
+    await settled(agent);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal(await offersDecision(), false, "no Approve plan after a failed request");
+
+    // The agent finishes its plan: the decision is offered.
+    await revise(agent, "Finish the plan", "Here is the whole plan.");
   });
 
   it("wraps the plan's table at word boundaries at 300 px and scrolls it sideways rather than splitting a word", async () => {

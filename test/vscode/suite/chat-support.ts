@@ -37,6 +37,19 @@ export async function promptValue(): Promise<string> {
   return typeof value === "string" ? value : "";
 }
 
+/** Presses Shift+Tab from the message box until the element with `data-action="<action>"` has the focus (a few stops at most). */
+export async function shiftTabTo(action: string, stops = 8): Promise<void> {
+  await ui.clickInWebview(chatView, promptBox);
+  const focused: string[] = [];
+  for (let stop = 0; stop < stops; stop++) {
+    await ui.pressKey("Shift+Tab");
+    const html = String((await ui.webviewProperties(chatView, "#app :focus", ["outerHTML"])).outerHTML);
+    if (html.includes(`data-action="${action}"`)) return;
+    focused.push(html.slice(0, 80));
+  }
+  throw new Error(`${action} not reached with Shift+Tab from the message box: ${focused.join(" | ")}`);
+}
+
 /** Empties the message box as a user would (select all, delete). */
 export async function clearPrompt(): Promise<void> {
   await ui.clickInWebview(chatView, promptBox);

@@ -79,6 +79,14 @@ export async function useBundledHost(): Promise<HostFixture> {
   return fixture;
 }
 
+/** The agent's settings, one key at a time as the Settings editor writes them (each change restarts a started or failed agent). */
+export async function configureAgent(command: string | undefined, args: string[] | undefined, env: Record<string, string> | undefined): Promise<void> {
+  const config = vscode.workspace.getConfiguration("pi");
+  await config.update("agent.env", env, vscode.ConfigurationTarget.Global);
+  await config.update("agent.command", command, vscode.ConfigurationTarget.Global);
+  await config.update("agent.args", args, vscode.ConfigurationTarget.Global);
+}
+
 /** The text of every message of the current branch, as get_messages returns them. */
 export async function messageTexts(api: PiExtensionApi): Promise<string[]> {
   const client = await api.supervisor.ensureStarted();

@@ -1,6 +1,7 @@
 // Parallel sessions: two agents at once (the side panel's and one in an editor tab), each with
 // its own process, stream and dialogs; the sessions list and the status bar show what each does;
-// a notification asks for the pending permission and answers it; closing a busy tab keeps its
+// a notification asks for the pending permission and answers it, and goes once the question is
+// answered anywhere; closing a busy tab keeps its
 // agent; the terminal handoff opens `pi --session FILE`.
 import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -111,7 +112,10 @@ describe("parallel sessions", function () {
     // The list in the Pi Session panel (its header shows only beside the Plan and Changes views).
     await ui.waitForSelector('.pane:has(.pane-header h3.title:text-is("Sessions")) .monaco-list-row');
     await ui.screenshot("sessions-list-waiting");
-    await ui.click(`${toast} .monaco-button:has-text("Allow once")`);
+    // Its answers are links in its text (a notification that can be closed has no buttons of its own).
+    await ui.click(`${toast} a:has-text("Allow once")`);
+    // Gone with the question (the run's "finished" notification names the session too).
+    await ui.waitForSelector(`.notifications-toasts .notification-toast:has-text("“${tab.label}” is waiting for you")`, "hidden", 5_000);
 
     await eventually("beta to finish", () => transcriptText(tab).includes("Beta is done.") || undefined, 30_000);
     await eventually("alpha to finish", async () => (await primary.supervisor.readyClient?.request("get_state", {}))?.isStreaming === false && transcriptText(primary).includes(alphaReply) ? true : undefined, 30_000);
@@ -122,6 +126,22 @@ describe("parallel sessions", function () {
       new Set(api.attention.shown.slice(shownBefore).filter((n) => n.kind === "done").map((n) => n.sessionId)).size === 2 || undefined,
     );
     assert.notEqual(primary.sessionFile, tab.sessionFile, "each session has its own file");
+  });
+
+  it("takes a question's notification away when the question is answered elsewhere (its quick pick)", async () => {
+    const { api } = host;
+    const primary = api.sessions.primary;
+    const shownBefore = api.attention.shown.length;
+    for (let i = 0; i < 2; i++) host.llm.enqueue(route);
+    await primary.chat.prompt("beta task: run a command, asked in the side bar");
+    await eventually("the notification for the question", () => api.attention.shown.slice(shownBefore).find((n) => n.sessionId === primary.id && n.kind === "dialog"));
+    const toast = `.notifications-toasts .notification-toast:has-text("“${primary.label}” is waiting for you")`;
+    await ui.waitForSelector(toast);
+    // Answered in the question's own quick pick, not in the notification.
+    await eventually("the question's quick pick", async () => (await ui.quickPickItems()).includes("Allow once") || undefined);
+    await ui.pickQuickPickItem("Allow once");
+    await eventually("the run to finish", () => transcriptText(primary).includes("Beta is done.") || undefined, 30_000);
+    await ui.waitForSelector(toast, "hidden", 5_000);
   });
 
   it("acts on the chat the user clicked into: the palette's commands say which, the status bar follows", async () => {
@@ -171,8 +191,11 @@ describe("parallel sessions", function () {
     assert.ok(api.sessions.all.includes(tab), `still listed (activity at close ${activityAtClose}, now ${tab.activity}) ${logTail(api.logFolder.fsPath)}`);
     assert.equal(tab.activity, "running");
     assert.ok(alive(pid), "its agent process lives on");
+    const background = `.notifications-toasts .notification-toast:has-text("keeps running in the background")`;
+    await ui.waitForSelector(background);
     await vscode.commands.executeCommand("pi.sessions.show", tab.id);
     await eventually("the tab to come back", () => tab.surface.visible || undefined);
+    await ui.waitForSelector(background, "hidden", 3_000); // no longer in the background: the notification goes
     await vscode.commands.executeCommand("pi.sessions.abort", tab.id);
     await eventually("gamma to stop", () => tab.activity !== "running" || undefined);
     await vscode.commands.executeCommand("pi.sessions.stop", tab.id);

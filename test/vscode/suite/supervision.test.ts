@@ -1,6 +1,7 @@
 // Supervision of the bundled agent host in the real VS Code: a killed agent comes back with its
 // session, queued texts are offered again, the crash limit stops the restarts with a clear
-// message, the status bar item restarts it, and an untrusted workspace gets no agent at all.
+// message, the status bar item restarts it, and an untrusted workspace gets no agent at all. A
+// notification of the agent being down (crashed, given up, untrusted) goes once it is up again.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as vscode from "vscode";
@@ -37,12 +38,18 @@ describe("agent supervision", function () {
     });
   }
 
-  it("restarts a killed agent and reopens the same session file with its messages", async () => {
+  it("restarts a killed agent and reopens the same session file with its messages; the crash's notification goes once it is back", async () => {
     await host.prompt("Remember the word banana.", "I will remember banana.");
     const before = await host.state();
     assert.ok(before.sessionFile && fs.existsSync(before.sessionFile), "the session is saved");
-    await killAndWaitForRestart();
+    // A back-off long enough to see the notification while the restart waits.
+    host.api.supervisor.setRestartPolicy({ maxCrashes: 3, windowMs: 60_000, baseDelayMs: 3000, maxDelayMs: 3000 });
+    const restarted = killAndWaitForRestart();
     await ui.waitForSelector(toast("exited unexpectedly"), "visible");
+    await restarted;
+    host.api.supervisor.setRestartPolicy({ maxCrashes: 3, windowMs: 60_000, baseDelayMs: 300, maxDelayMs: 2000 });
+    // Back: the notification said what no longer is (VS Code's plain toasts cannot be closed).
+    await ui.waitForSelector(toast("exited unexpectedly"), "hidden", 5_000);
     const after = await host.state();
     assert.equal(after.sessionFile, before.sessionFile);
     assert.equal(after.sessionId, before.sessionId);
@@ -109,6 +116,7 @@ describe("agent supervision", function () {
     await ui.click(`${item} a`);
     await eventually("the agent restarted from the status bar", () => host.api.supervisor.status === "idle");
     assert.equal((await host.state()).sessionFile, sessionFile);
+    await ui.waitForSelector(toast("will not be restarted automatically"), "hidden", 5_000);
   });
 
   it("restarts on the Restart Agent command, keeping the session", async () => {
@@ -136,6 +144,7 @@ describe("agent supervision", function () {
       grant.fire();
       await eventually("the agent to start once trusted", () => supervisor.status === "idle" && supervisor.pid !== undefined);
       assert.equal(supervisor.agent.blockedReason, undefined);
+      await ui.waitForSelector(toast("does not start an agent in an untrusted workspace"), "hidden", 5_000);
     } finally {
       await supervisor.stop();
       supervisor.dispose();
