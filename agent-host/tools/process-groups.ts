@@ -7,8 +7,9 @@
  * because the host is gone, kills the groups still listed. Only `setsid` daemons escape (they
  * leave the group on purpose).
  */
+import type { ChildProcessByStdio } from "node:child_process";
 import type { Socket } from "node:net";
-import type { Writable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import { childProcess } from "./lazy-node";
 
 const WATCHDOG_SCRIPT = `g=" "
@@ -79,6 +80,35 @@ function watchLingeringGroups(): void {
     clearInterval(pruneTimer);
     pruneTimer = undefined;
   }
+}
+
+export interface TrackedChild {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  /** Call when the child itself has ended (see trackProcessGroup). */
+  release(): void;
+}
+
+/**
+ * The one door for a command the host starts: in a process group of its own (stdin closed,
+ * output piped), tracked. The watchdog is started first: spawned after the command, it left a
+ * window of milliseconds (spawning it) where a SIGKILLed host lost the command for good.
+ */
+export function spawnTracked(
+  file: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; signal?: AbortSignal },
+  onGone?: () => void,
+): TrackedChild {
+  if (!started) startWatchdog();
+  const child = childProcess().spawn(file, args, {
+    ...options,
+    detached: process.platform !== "win32",
+    stdio: ["ignore", "pipe", "pipe"],
+    windowsHide: true,
+  });
+  // The group outlives the child when it left something in the background: `onGone` (a sandbox's clean-up) waits for the group.
+  const release = child.pid ? trackProcessGroup(child.pid, onGone) : (onGone?.(), () => undefined);
+  return { child, release };
 }
 
 /**

@@ -9,8 +9,7 @@ import { access } from "node:fs/promises";
 import { constants as osConstants } from "node:os";
 import { ShellAbortedError, ShellTimeoutError, type ShellExecOptions, type ShellIo } from "./io";
 import { waitForExit } from "./process";
-import { killGroup, trackProcessGroup } from "./process-groups";
-import { childProcess } from "./lazy-node";
+import { killGroup, spawnTracked } from "./process-groups";
 import { plainLaunch, type Start, type ToolSandbox } from "./tool-sandbox";
 
 export interface ShellConfig {
@@ -78,15 +77,7 @@ async function runOnce(launch: Start, cwd: string, { onData, signal, timeoutMs, 
     launch.release();
     throw new ShellAbortedError();
   }
-  const child = childProcess().spawn(launch.file, launch.args, {
-    cwd,
-    detached: process.platform !== "win32",
-    env: env ?? process.env,
-    stdio: ["ignore", "pipe", "pipe"],
-    windowsHide: true,
-  });
-  // The group outlives the shell when it left something in the background: the sandbox's stubs are released when the group is gone.
-  const release = child.pid ? trackProcessGroup(child.pid, launch.release) : (launch.release(), () => undefined);
+  const { child, release } = spawnTracked(launch.file, launch.args, { cwd, env: env ?? process.env }, launch.release);
   let timedOut = false;
   const kill = () => {
     if (child.pid) killGroup(child.pid);

@@ -4,7 +4,6 @@
  * gives `message_start`/`message_end` (and a `custom_message` entry), `appendEntry` gives
  * `entry_appended`, `setSessionName` gives `session_info_changed`.
  */
-import { childProcess } from "../../tools/lazy-node";
 import type { CustomMessage, SlashCommand } from "../../../shared/protocol";
 import type { Model, ThinkingLevel } from "../../ai/types";
 import type { ProviderOverride } from "../../ai/models/registry";
@@ -13,7 +12,7 @@ import type { HostSession } from "../host-session/host-session";
 import { appendCustomMessage } from "../host-session/custom-message";
 import type { ExtensionHostOptions } from "./context";
 import type { Content, CustomMessageInput, ExecOptions, ExecResult } from "./types";
-import { trackProcessGroup } from "../../tools/process-groups";
+import { spawnTracked } from "../../tools/process-groups";
 import { plainLaunch } from "../../tools/tool-sandbox";
 
 export class SessionActions {
@@ -138,10 +137,7 @@ export class SessionActions {
     if ("refused" in launch) return { stdout: "", stderr: launch.refused, code: 1, killed: false };
     return new Promise((resolve) => {
       // In a process group of its own, tracked as the shells' are: what it leaves ends with the host.
-      const child = childProcess().spawn(launch.file, launch.args, {
-        cwd, env: this.options.env ?? process.env, signal: options.signal, stdio: ["ignore", "pipe", "pipe"], detached: process.platform !== "win32",
-      });
-      const release = child.pid ? trackProcessGroup(child.pid, launch.release) : (launch.release(), undefined);
+      const { child, release } = spawnTracked(launch.file, launch.args, { cwd, env: this.options.env ?? process.env, ...(options.signal ? { signal: options.signal } : {}) }, launch.release);
       let stdout = "";
       let stderr = "";
       let killed = false;
@@ -153,7 +149,7 @@ export class SessionActions {
         if (!killed) stderr += error.message;
       });
       child.on("close", (code) => {
-        release?.();
+        release();
         if (timer) clearTimeout(timer);
         resolve({ stdout, stderr, code: code ?? 1, killed: killed || options.signal?.aborted === true });
       });
