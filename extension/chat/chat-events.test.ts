@@ -200,7 +200,7 @@ describe("chat events: plan mode's refusals and our notes", () => {
     const texts = transcript.snapshot().map((i) => (i.kind === "notice" ? i.text : ""));
     assert.deepEqual(texts, [
       "Plan mode: only read-only tools run until you approve the plan.",
-      "Plan approved: the agent carries it out in Auto-accept edits mode (file edits run without asking and can be reviewed after; commands still ask).",
+      "Left plan mode for Auto-accept edits (file edits run without asking and can be reviewed after; commands still ask).",
       "The user switched to plan mode: …",
     ]);
   });

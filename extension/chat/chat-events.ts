@@ -290,7 +290,7 @@ function modeChangeForUser(message: { customType: string; details?: unknown }): 
   const known = (mode: unknown): mode is PermissionMode => typeof mode === "string" && (permissionModes as readonly string[]).includes(mode);
   if (!known(from) || !known(to)) return undefined;
   if (to === "plan") return "Plan mode: only read-only tools run until you approve the plan.";
-  if (from === "plan") return `Plan approved: the agent carries it out in ${permissionModeInfo[to].label} mode (${permissionModeInfo[to].detail.toLowerCase()}).`;
+  if (from === "plan") return `Left plan mode for ${permissionModeInfo[to].label} (${permissionModeInfo[to].detail.toLowerCase()}).`;
   return `${permissionModeInfo[to].label} mode: ${permissionModeInfo[to].detail.toLowerCase()}.`;
 }
 

@@ -33,6 +33,7 @@ export function runsWithoutAsking(mode: PermissionMode, tool: string): boolean {
 /** What the model is told when the mode changes, if anything. */
 export function modeChangeNote(from: PermissionMode, to: PermissionMode): string | undefined {
   if (to === "plan" && from !== "plan") return "The user switched to plan mode: only read-only tools run now. Investigate and propose a plan (the todo tool keeps it); nothing may change until the user approves it.";
-  if (from === "plan" && to !== "plan") return `The user approved the plan and left plan mode (${to === "ask" ? "risky tools ask first" : to === "acceptEdits" ? "file edits run without asking" : "nothing asks"}): carry it out.`;
+  // Leaving plan mode is not approving the plan (the user may only be cycling modes): approval is the user's own message.
+  if (from === "plan" && to !== "plan") return `The user left plan mode (${to === "ask" ? "risky tools ask first" : to === "acceptEdits" ? "file edits run without asking" : "nothing asks"}). This alone does not approve the plan: act on it only when the user says so.`;
   return undefined;
 }

@@ -52,7 +52,7 @@ describe("permission modes: plan refuses changes until the plan is approved", fu
     await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
     assert.equal(fs.readFileSync(target(), "utf8"), "written\n", "the write ran without a question");
     const goAhead = JSON.stringify(host.llm.requests[count]!.body.messages);
-    assert.match(goAhead, /The user approved the plan/);
+    assert.match(goAhead, /The user left plan mode/);
     assert.match(goAhead, /The plan is approved\. Go ahead\./);
     await ui.waitForSelector('.statusbar-item:has-text("Auto-edits")');
   });
