@@ -3,6 +3,7 @@
  * (get_state's todoPhases, set_todos); the tool replaces it and answers with the list as text.
  */
 import { Type, type Static } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
 import type { AgentTool } from "../agent/tool";
 
 const Status = Type.Union([Type.Literal("pending"), Type.Literal("in_progress"), Type.Literal("completed"), Type.Literal("abandoned")]);
@@ -38,6 +39,14 @@ const mark = { pending: "[ ]", in_progress: "[~]", completed: "[x]", abandoned: 
 export function formatTodos(phases: TodoPhaseState[]): string {
   if (phases.length === 0) return "The todo list is empty.";
   return phases.map((phase) => [`${phase.name}:`, ...phase.tasks.map((t) => `  ${mark[t.status]} ${t.content}`)].join("\n")).join("\n");
+}
+
+const Phases = Type.Array(Phase);
+
+/** A plan recorded in a session (a todo call's details, the user's edit): checked, since session files are foreign data. */
+export function recordedTodos(details: unknown): TodoPhaseState[] | undefined {
+  const phases = details !== null && typeof details === "object" ? (details as { phases?: unknown }).phases : undefined;
+  return Value.Check(Phases, phases) ? normalizeTodos(phases) : undefined;
 }
 
 export function createTodoTool(store: TodoStore): AgentTool<typeof todoSchema, { phases: TodoPhaseState[] }> {

@@ -8,6 +8,15 @@ import { formatTodos } from "../../tools/todo";
 import { branchInPlace, clone, fork, forkMessages, newSession, switchSession } from "../../session/host-session/navigation";
 import type { McpSignIns } from "../../mcp/oauth/sign-ins";
 import type { Handlers } from "./types";
+import type { HostRuntime } from "../runtime";
+import { todosOfBranch } from "../branch-todos";
+
+/** After the session or its branch changed: the todo list is the branch's (a client hears todo_update when it changed). */
+function withBranchTodos<T>(runtime: HostRuntime, result: T): T {
+  const phases = todosOfBranch(runtime.session.sessions.branch());
+  if (JSON.stringify(phases) !== JSON.stringify(runtime.todos.get())) runtime.todos.set(phases);
+  return result;
+}
 
 /** Session files and navigation, compaction, export, user shell commands, host tools and todos. */
 export const sessionHandlers: Pick<
@@ -16,12 +25,12 @@ export const sessionHandlers: Pick<
   | "get_entries" | "get_tree" | "export_html" | "compact" | "bash" | "abort_bash" | "set_host_tools" | "set_todos" | "set_permission_mode"
   | "get_mcp_servers" | "mcp_login" | "mcp_logout"
 > = {
-  new_session: (command, { runtime }) => newSession(runtime.session, command.parentSession),
-  switch_session: (command, { runtime }) => switchSession(runtime.session, command.sessionPath),
-  fork: (command, { runtime }) => fork(runtime.session, command.entryId),
-  clone: (_c, { runtime }) => clone(runtime.session),
+  new_session: (command, { runtime }) => withBranchTodos(runtime, newSession(runtime.session, command.parentSession)),
+  switch_session: (command, { runtime }) => withBranchTodos(runtime, switchSession(runtime.session, command.sessionPath)),
+  fork: (command, { runtime }) => withBranchTodos(runtime, fork(runtime.session, command.entryId)),
+  clone: (_c, { runtime }) => withBranchTodos(runtime, clone(runtime.session)),
   get_fork_messages: (_c, { runtime }) => ({ messages: forkMessages(runtime.session) }),
-  branch: (command, { runtime }) => branchInPlace(runtime.session, command.entryId),
+  branch: (command, { runtime }) => withBranchTodos(runtime, branchInPlace(runtime.session, command.entryId)),
   get_branch_messages: (_c, { runtime }) => ({ messages: forkMessages(runtime.session) }),
   get_entries: (command, { runtime }) => {
     const sessions = runtime.session.sessions;
@@ -86,7 +95,8 @@ export const sessionHandlers: Pick<
     const phases = runtime.todos.get();
     // A plan the client set (the user's edit in the editor) is news to the model: it reads it
     // before its next call (steered into a run, else with the next prompt), as a custom message.
-    deliverCustomMessage(runtime.session, { role: "custom", customType: "plan", content: `The user changed the plan:\n${formatTodos(phases)}`, display: true, timestamp: Date.now() });
+    // The phases go in its details too: the plan is restored from the branch when the session is opened again.
+    deliverCustomMessage(runtime.session, { role: "custom", customType: "plan", content: `The user changed the plan:\n${formatTodos(phases)}`, display: true, details: { phases }, timestamp: Date.now() });
     return { phases };
   },
 };
