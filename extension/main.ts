@@ -23,6 +23,7 @@ import { SessionAttention } from "./sessions/attention";
 import type { AgentSession } from "./sessions/agent-session";
 import { chatActionsFor } from "./sessions/chat-actions";
 import { answerNatively, openInTerminal, registerSessionsCommands } from "./sessions/commands";
+import { registerSidebarCommands } from "./sessions/sidebar-commands";
 import { SessionRegistry } from "./sessions/session-registry";
 import { SESSIONS_VIEW_ID, SessionsTreeProvider } from "./sessions/sessions-view";
 import { SessionsStatusItem } from "./sessions/sessions-status";
@@ -198,6 +199,7 @@ export function activate(context: vscode.ExtensionContext, load?: BundleLoad): P
   for (const disposable of registerCommands(commandContext())) lifetime.add(disposable);
   lifetime.add(registerChatCommands(() => sessions.active.chat));
   for (const disposable of registerSessionsCommands({ registry: sessions, log, editorDialogs, storage: context.globalStorageUri })) lifetime.add(disposable);
+  for (const disposable of registerSidebarCommands(() => sessions.focusPrimary())) lifetime.add(disposable);
   lifetime.add(
     vscode.workspace.onDidChangeConfiguration((e) => {
       for (const { supervisor } of sessions.all) {

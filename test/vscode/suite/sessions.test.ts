@@ -175,6 +175,20 @@ describe("parallel sessions", function () {
     await primary.supervisor.readyClient!.request("set_model", { provider: "mock", modelId: "mock-a" });
   });
 
+  // #32 trial: with an editor tab's chat the active one, the side bar's "New Session" button reset the tab's chat.
+  it("runs the side bar's title buttons on the side bar's chat, whichever chat was active", async () => {
+    const { api } = host;
+    const primary = api.sessions.primary;
+    const tab = second!;
+    const fileOf = async (session: AgentSession) => (await session.supervisor.readyClient!.request("get_state", {})).sessionFile;
+    const [primaryBefore, tabBefore] = [await fileOf(primary), await fileOf(tab)];
+    api.sessions.setActive(tab);
+    await ui.click('.part.sidebar .title-actions .action-label[aria-label^="New Session"]');
+    await eventually("the side bar's chat to start a new session", async () => (await fileOf(primary)) !== primaryBefore || undefined);
+    assert.equal(await fileOf(tab), tabBefore, "the tab's session is untouched");
+    assert.equal(api.sessions.active, primary, "the side bar's chat is the one the user works with now");
+  });
+
   it("keeps a busy agent running when its tab closes, and shows it again from the list", async () => {
     const { api } = host;
     const tab = second!;
