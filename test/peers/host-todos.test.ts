@@ -8,11 +8,13 @@ import { strict as assert } from "node:assert";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { recordedTodos } from "../../agent-host/tools/todo";
 import { startMockLlm, type MockLlm } from "../support/mock-llm";
 import { runPrompt, startPeerClient, type PeerClient } from "./peer-client";
 
 const plan = [{ name: "Fix", tasks: [{ content: "divide by 100", status: "in_progress" }, { content: "add tests", status: "pending" }] }];
-const names = (phases: { name: string; tasks: { content: string; status: string }[] }[]) => phases.map((p) => `${p.name}: ${p.tasks.map((t) => `${t.content} (${t.status})`).join(", ")}`);
+type Phase = { name: string; tasks: { content: string; status: string }[] };
+const names = (phases: unknown) => ((phases ?? []) as Phase[]).map((p) => `${p.name}: ${p.tasks.map((t) => `${t.content} (${t.status})`).join(", ")}`);
 
 describe("host: the todo list is the session's (new session, switch, fork)", function () {
   this.timeout(60_000);
@@ -68,11 +70,10 @@ describe("host: the todo list is the session's (new session, switch, fork)", fun
     assert.deepEqual((await state()).todoPhases, []);
   });
 
-  it("ignores a plan a crafted session file holds in the wrong shape", async () => {
-    const phases = await import("../../agent-host/tools/todo");
-    assert.equal(phases.recordedTodos({ phases: [{ name: 1, tasks: "x" }] }), undefined);
-    assert.equal(phases.recordedTodos({ phases: [{ name: "a", tasks: [{ content: "b", status: "done; rm -rf" }] }] }), undefined);
-    assert.equal(phases.recordedTodos(null), undefined);
-    assert.deepEqual(phases.recordedTodos({ phases: [] }), []);
+  it("ignores a plan a crafted session file holds in the wrong shape", () => {
+    assert.equal(recordedTodos({ phases: [{ name: 1, tasks: "x" }] }), undefined);
+    assert.equal(recordedTodos({ phases: [{ name: "a", tasks: [{ content: "b", status: "done; rm -rf" }] }] }), undefined);
+    assert.equal(recordedTodos(null), undefined);
+    assert.deepEqual(recordedTodos({ phases: [] }), []);
   });
 });

@@ -88,6 +88,35 @@ describe("agent sessions (#32s): another configured agent starts clean in the sa
     assert.ok(!shown.includes("did not start"), shown.slice(0, 300));
   });
 
+  // #32 trial: Pi: Choose Agent offered the bundled host and ACP agents only, none of the Pi family a user has on PATH.
+  it("Choose Agent offers pi and omp; picking Pi starts the pi found on PATH", async () => {
+    const { api } = host;
+    const pi = peerLaunch("pi", { mockBaseUrl: host.llm.baseUrl });
+    launches.push(pi);
+    // `pi` on PATH as a user installs it: a launcher of the installed peer (its node and cli.js).
+    const bin = fs.mkdtempSync(path.join(pi.agentDir, "..", "bin-"));
+    fs.writeFileSync(path.join(bin, "pi"), `#!/bin/sh\nexec ${JSON.stringify(pi.command)} ${pi.args.slice(0, 1).map((a) => JSON.stringify(a)).join(" ")} --provider mock --model mock --offline "$@"\n`, { mode: 0o755 });
+    const pathBefore = process.env.PATH;
+    process.env.PATH = `${bin}${path.delimiter}${pathBefore ?? ""}`;
+    try {
+      await config().update("agent.env", { ...envOf(pi), PATH: `${bin}${path.delimiter}${pi.env.PATH ?? ""}` }, vscode.ConfigurationTarget.Global);
+      const done = vscode.commands.executeCommand("pi.chooseAgent");
+      const items = await eventually("the agent picker", async () => {
+        const labels = await ui.quickPickItems();
+        return labels.includes("Pi") ? labels : undefined;
+      });
+      assert.ok(items.includes("oh-my-pi"), `omp offered: ${items.join(", ")}`);
+      await ui.screenshot("agent-switch-choose-agent");
+      await ui.pickQuickPickItem("Pi");
+      await done;
+      assert.equal(config().get("agent.command"), "pi");
+      assert.deepEqual(config().get("agent.args"), []);
+      await readyOn(api, "pi");
+    } finally {
+      process.env.PATH = pathBefore;
+    }
+  });
+
   it("a start that fails shows once in the chat, saying what failed; a good start takes it away, no toast left", async () => {
     const { api } = host;
     // In the workspace: the agent runs sandboxed, with a /tmp of its own.
