@@ -3,7 +3,6 @@
  * (get_state's todoPhases, set_todos); the tool replaces it and answers with the list as text.
  */
 import { Type, type Static } from "@sinclair/typebox";
-import { Value } from "@sinclair/typebox/value";
 import type { AgentTool } from "../agent/tool";
 
 const Status = Type.Union([Type.Literal("pending"), Type.Literal("in_progress"), Type.Literal("completed"), Type.Literal("abandoned")]);
@@ -41,12 +40,16 @@ export function formatTodos(phases: TodoPhaseState[]): string {
   return phases.map((phase) => [`${phase.name}:`, ...phase.tasks.map((t) => `  ${mark[t.status]} ${t.content}`)].join("\n")).join("\n");
 }
 
-const Phases = Type.Array(Phase);
+const statuses: readonly unknown[] = ["pending", "in_progress", "completed", "abandoned"];
+const record = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
+const optionalId = (value: Record<string, unknown>) => value.id === undefined || typeof value.id === "string";
+const isTask = (task: unknown) => record(task) && optionalId(task) && typeof task.content === "string" && statuses.includes(task.status);
+const isPhase = (phase: unknown) => record(phase) && optionalId(phase) && typeof phase.name === "string" && Array.isArray(phase.tasks) && phase.tasks.every(isTask);
 
-/** A plan recorded in a session (a todo call's details, the user's edit): checked, since session files are foreign data. */
+/** A plan recorded in a session (a todo call's details, the user's edit): checked (the Phase schema's shape), since session files are foreign data. */
 export function recordedTodos(details: unknown): TodoPhaseState[] | undefined {
-  const phases = details !== null && typeof details === "object" ? (details as { phases?: unknown }).phases : undefined;
-  return Value.Check(Phases, phases) ? normalizeTodos(phases) : undefined;
+  const phases = record(details) ? details.phases : undefined;
+  return Array.isArray(phases) && phases.every(isPhase) ? normalizeTodos(phases as TodoInput["phases"]) : undefined;
 }
 
 export function createTodoTool(store: TodoStore): AgentTool<typeof todoSchema, { phases: TodoPhaseState[] }> {
