@@ -121,6 +121,7 @@ export function activate(context: vscode.ExtensionContext, load?: BundleLoad): P
       const first = review.files(session)[0];
       return first && vscode.commands.executeCommand("pi.review.openDiff", first);
     },
+    takeUndone: () => review.takeUndone(session),
     openDiff: async (file, near) => {
       // A file without a recorded before has no diff to review (Keep only): the call's own diff says more.
       if (!review.files(session).some((f) => f.path === file && f.before !== undefined)) return false;
@@ -136,6 +137,7 @@ export function activate(context: vscode.ExtensionContext, load?: BundleLoad): P
       return (session ?? sessions.active).supervisor;
     },
     chat: { setInput: (text) => (session ?? sessions.active).chatAccess.setInput(text) },
+    composeMessage: async (text) => (await (session ?? sessions.active).chat.context.compose(text)).message,
     get chatVisible() {
       return (session ?? sessions.active).surface.visible;
     },

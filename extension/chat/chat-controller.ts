@@ -107,7 +107,7 @@ export class ChatController implements vscode.Disposable {
     this.pickers = new HeaderPickers(supervisor, this.header, parts.actions, (error) => this.showError(error));
     this.subscriptions.push(this.queue);
     this.links = links ?? new ChatLinks(log);
-    this.context = new ChatContext(post, log, parts.files);
+    this.context = new ChatContext(post, log, parts.files, parts.changes);
     this.subscriptions.push(this.context);
     this.subscriptions.push(
       view.onMessage((message) => void this.handle(message)),

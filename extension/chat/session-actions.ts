@@ -26,6 +26,8 @@ export interface ChatChanges {
    * `near` when the file holds it (a tool card's change): false when the file is not under review.
    */
   openDiff(file: string, near?: string): Promise<boolean>;
+  /** Files (absolute) of this session's agent the user undid since the last message: the next one tells the agent. */
+  takeUndone(): string[];
 }
 
 /** What a chat asks of its own session (never of "the active one"): the header's menu and rewind. */

@@ -21,6 +21,8 @@ export interface CommandContext {
   log: vscode.LogOutputChannel;
   /** Where exports go: the extension's own storage, never the workspace. */
   exportsDir: string;
+  /** The message the agent gets for `text`, as the session's chat composes it (what the user undid since, say). */
+  composeMessage?(text: string): Promise<string>;
   /** The session the command acts on, by name, when the window has more than one (else undefined). */
   readonly targetName?: string | undefined;
 }
@@ -68,7 +70,8 @@ export async function run<T>(ctx: CommandContext, what: string, action: (client:
 /** Sends a user message: a prompt when idle; while running, steering or a follow-up. */
 export async function sendMessage(ctx: CommandContext, text: string, whileRunning: "steer" | "followUp" = "steer"): Promise<void> {
   await run(ctx, "Sending the message", async (client) => {
-    if (ctx.supervisor.status !== "running") return client.request("prompt", { message: text });
-    return whileRunning === "steer" ? client.request("steer", { message: text }) : client.request("follow_up", { message: text });
+    const message = ctx.composeMessage ? await ctx.composeMessage(text) : text;
+    if (ctx.supervisor.status !== "running") return client.request("prompt", { message });
+    return whileRunning === "steer" ? client.request("steer", { message }) : client.request("follow_up", { message });
   });
 }

@@ -87,6 +87,7 @@ async function undoHunkCommand(state: ReviewState, arg: unknown): Promise<void> 
     return void vscode.window.showWarningMessage(`Pi: this change in ${name(found.path)} was edited since the agent made it, so it was not undone (nothing changed). Edit it by hand, or Undo the whole file.`);
   }
   await replaceLines(found.path, result.line, found.placed.hunk.newLines, found.placed.hunk.oldLines);
+  state.noteUndone(found.path);
   state.update(found.path, { agent: result.agent });
 }
 
@@ -116,6 +117,7 @@ async function undoFiles(state: ReviewState, files: readonly string[], owner?: s
     if (undo.action === "unavailable") continue;
     try {
       await writeContent(file, undo.action === "delete" ? null : undo.content);
+      state.noteUndone(file);
       state.remove(file);
     } catch (error) {
       failed.push(`${name(file)} (${notificationText(message(error))})`);

@@ -18,6 +18,8 @@ export interface ChangesReview {
   files(owner?: string): readonly FileChange[];
   /** Sessions that closed leave their changes to `heir`. */
   adopt(live: ReadonlySet<string>, heir: string): void;
+  /** The files of the session's agents the user undid (all or part) since the last call: its agent is told with the next message. */
+  takeUndone(owner: string): string[];
 }
 
 /** Whether a change is the session's (`owner` undefined: every session's). */
@@ -31,6 +33,8 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
   private sessions: { live: ReadonlySet<string>; heir: string } | undefined;
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changeEmitter.event;
+  /** Per session: files whose agent's change the user undid, not yet told to that agent. */
+  private readonly undone = new Map<string, Set<string>>();
 
   get(path: string): FileChange | undefined {
     return this.changes.get(path);
@@ -127,6 +131,21 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
     return new Set(live.length > 0 ? live : [known.heir]);
   }
 
+  /** The user undid the change to `path`, or part of it: its agents' sessions are told (takeUndone). */
+  noteUndone(path: string): void {
+    for (const owner of this.changes.get(path)?.owners ?? []) {
+      const files = this.undone.get(owner) ?? new Set<string>();
+      files.add(path);
+      this.undone.set(owner, files);
+    }
+  }
+
+  takeUndone(owner: string): string[] {
+    const files = [...(this.undone.get(owner) ?? [])].sort();
+    this.undone.delete(owner);
+    return files;
+  }
+
   /** The user decided on the whole file. */
   remove(path: string): void {
     this.decided.set(path, Date.now());
@@ -146,7 +165,9 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
       const current = seen ?? readCurrent(path);
       const agent = revertedByUser(change, current);
       if (agent !== undefined) change.agent = agent;
-      if (!stillChanged(change, current)) this.changes.delete(path);
+      const back = !stillChanged(change, current);
+      if (agent !== undefined || back) this.noteUndone(path);
+      if (back) this.changes.delete(path);
       changed ||= agent !== undefined || !this.changes.has(path);
     }
     if (changed) this.changeEmitter.fire();

@@ -15,7 +15,7 @@ export function splitUserContext(text: string): { text: string; context: string;
 
 function label(attrs: string): string {
   const values = Object.fromEntries([...attrs.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2].replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&amp;/g, "&")]));
-  const where = values.path ? `${values.path}${values.lines ? `#L${values.lines}` : ""}` : values.type;
+  const where = values.path ? `${values.path}${values.lines ? `#L${values.lines}` : ""}` : values.type === "undone" ? "what you undid" : values.type;
   return values.omitted || values.error ? `${where} (${values.omitted ?? values.error})` : where;
 }
 

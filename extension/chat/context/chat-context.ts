@@ -2,7 +2,8 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { ImageContent } from "../../../shared/protocol";
 import type { ImageAttachment, Mention, MentionCandidate, PathKind, ToWebview } from "../../../shared/webview-protocol";
-import { withContext, type LineRange } from "./context-format";
+import type { ChatChanges } from "../session-actions";
+import { undoneBlock, withContext, type LineRange } from "./context-format";
 import { imageMimeTypes, readImage, resolveMentions } from "./context-resolver";
 import { WorkspaceFiles } from "./workspace-files";
 import { notificationText } from "../../ui/plain-text";
@@ -27,6 +28,8 @@ export class ChatContext implements vscode.Disposable {
     private readonly post: (message: ToWebview) => void,
     private readonly log: vscode.LogOutputChannel,
     files?: WorkspaceFiles,
+    /** The session's changes under review: what the user undid is told to the agent with the next message. */
+    private readonly changes?: Pick<ChatChanges, "takeUndone">,
   ) {
     this.ownFiles = !files;
     this.files = files ?? new WorkspaceFiles();
@@ -92,11 +95,16 @@ export class ChatContext implements vscode.Disposable {
     this.offer(await this.attachmentsFor(parsed));
   }
 
-  /** The message the agent gets: the text with the mentions' context after it, and the images. */
+  /**
+   * The message the agent gets: the text with the mentions' context after it, and the images; and,
+   * when the user undid some of the agent's changes since its last message, which files (else the
+   * agent goes on from files that are no longer as it left them).
+   */
   async compose(text: string, mentions: readonly Mention[] = [], images: readonly ImageAttachment[] = []): Promise<{ message: string; images?: ImageContent[] }> {
     const resolved = mentions.length ? await resolveMentions(mentions, this.files) : { blocks: [], images: [] };
     const all: ImageContent[] = [...images.map((i) => ({ type: "image" as const, mimeType: i.mimeType, data: i.data })), ...resolved.images];
-    const message = withContext(text, resolved.blocks);
+    const undone = this.changes?.takeUndone().map((file) => this.files.relative(vscode.Uri.file(file))) ?? [];
+    const message = withContext(text, undone.length ? [...resolved.blocks, undoneBlock(undone)] : resolved.blocks);
     return all.length ? { message, images: all } : { message };
   }
 

@@ -64,6 +64,14 @@ export function folderBlock(path: string, entries: readonly string[], limit = co
   return { attrs: { type: "folder", path: `${path}/` }, body: shown.length ? shown.join("\n") : "(empty)" };
 }
 
+/** The files of the agent's the user undid (all or part of its change) since its last message. */
+export function undoneBlock(paths: readonly string[]): ContextBlock {
+  return {
+    attrs: { type: "undone" },
+    body: `The user undid your changes (all or part) to these files after you made them; read them again before you build on them:\n${paths.join("\n")}`,
+  };
+}
+
 /** Cuts blocks to the per-block and total budgets, saying where and how much was left out. */
 export function capBlocks(blocks: readonly ContextBlock[], limits = contextLimits): ContextBlock[] {
   let budget = limits.totalChars;
