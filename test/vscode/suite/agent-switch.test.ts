@@ -93,8 +93,10 @@ describe("agent sessions (#32s): another configured agent starts clean in the sa
     const { api } = host;
     const pi = peerLaunch("pi", { mockBaseUrl: host.llm.baseUrl });
     launches.push(pi);
-    // `pi` on PATH as a user installs it: a launcher of the installed peer (its node and cli.js).
-    const bin = fs.mkdtempSync(path.join(pi.agentDir, "..", "bin-"));
+    // `pi` on PATH as a user installs it: a launcher of the installed peer (its node and cli.js),
+    // in the agent's folder (pi runs sandboxed whole, with a /tmp of its own).
+    const bin = path.join(pi.agentDir, "bin");
+    fs.mkdirSync(bin);
     fs.writeFileSync(path.join(bin, "pi"), `#!/bin/sh\nexec ${JSON.stringify(pi.command)} ${pi.args.slice(0, 1).map((a) => JSON.stringify(a)).join(" ")} --provider mock --model mock --offline "$@"\n`, { mode: 0o755 });
     const pathBefore = process.env.PATH;
     process.env.PATH = `${bin}${path.delimiter}${pathBefore ?? ""}`;

@@ -187,6 +187,8 @@ describe("parallel sessions", function () {
     await eventually("the side bar's chat to start a new session", async () => (await fileOf(primary)) !== primaryBefore || undefined);
     assert.equal(await fileOf(tab), tabBefore, "the tab's session is untouched");
     assert.equal(api.sessions.active, primary, "the side bar's chat is the one the user works with now");
+    // Back to the conversation the next tests hand over (it has a file).
+    await primary.supervisor.readyClient!.request("switch_session", { sessionPath: primaryBefore! });
   });
 
   it("keeps a busy agent running when its tab closes, and shows it again from the list", async () => {
