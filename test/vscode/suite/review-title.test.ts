@@ -71,6 +71,10 @@ describe("review diff title bar: one pair of change arrows", function () {
     const ours = diff.classOf(/^Go to Next Changed File/);
     const theirs = diff.classOf(/^Next Change\b/);
     assert.ok(ours !== "" && ours !== theirs, `another icon: "${ours}" vs VS Code's "${theirs}"`);
+    // Each pair together (#32 trial: ours and VS Code's alternated, ↑ file, ↑ change, ↓ file, ↓ change).
+    const at = (pattern: RegExp) => diff.labels.findIndex((l) => pattern.test(l));
+    assert.ok(at(/^Next Change\b/) < at(/^Go to Previous Changed File/), `VS Code's pair, then ours: ${said(diff)}`);
+    assert.equal(at(/^Go to Next Changed File/), at(/^Go to Previous Changed File/) + 1, `ours side by side: ${said(diff)}`);
 
     // Ours takes the user to the other file's diff.
     await ui.click(`${titleActions} .action-label[aria-label^="Go to Next Changed File"]`);
