@@ -14,6 +14,7 @@ import { CancellationTokenSource } from "vscode-jsonrpc";
 import { isRecord, parseForeignJson } from "../../shared/foreign-json";
 import type { HostTool, HostToolOutcome } from "../../shared/rpc/host-tool-registry";
 import type { BridgeLine, BridgeMode } from "./bridge-protocol";
+import { errorText } from "../../shared/error-text";
 
 export interface BridgeServerOptions {
   /** The tools served, looked up by name at each call (the list may change). */
@@ -96,7 +97,7 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
         update: (partialResult) => line({ type: "update", partialResult }),
       });
     } catch (error) {
-      outcome = { content: [{ type: "text", text: error instanceof Error ? error.message : String(error) }], isError: true };
+      outcome = { content: [{ type: "text", text: errorText(error) }], isError: true };
     } finally {
       calls.delete(source);
       source.dispose();

@@ -7,6 +7,7 @@ import type { EditorDialogs } from "./editor-dialog";
 import { iconsAsText, notificationText } from "./plain-text";
 import { QuestionQueue } from "./question-queue";
 import { wholeQuestion, type WholeQuestion } from "./whole-question";
+import { errorText } from "../../shared/error-text";
 
 const cancelled: DialogAnswer = { cancelled: true };
 
@@ -64,7 +65,7 @@ function pick(title: string, placeholder: string | undefined, options: string[],
       : [...answers, ...(showChange ? [{ label: "", kind: vscode.QuickPickItemKind.Separator }, ...change] : [])];
     if (showChange) quickPick.buttons = [showChangeButton];
     if (whole && answers[0]) quickPick.activeItems = [answers[0]];
-    const openChange = () => void showChange?.().catch((error: unknown) => void vscode.window.showErrorMessage(`Pi: the change could not be shown: ${notificationText(error instanceof Error ? error.message : String(error))}`));
+    const openChange = () => void showChange?.().catch((error: unknown) => void vscode.window.showErrorMessage(`Pi: the change could not be shown: ${notificationText(errorText(error))}`));
     quickPick.ignoreFocusOut = true;
     let result: string | undefined;
     const subs = [

@@ -15,6 +15,7 @@ import type * as http from "node:http";
 import type { LocalHandler } from "../gateway/gateway-server";
 import { LmError, type LmBackend } from "./lm-backend";
 import { messageText, readChatCompletionsRequest } from "./openai-request";
+import { errorText } from "../../shared/error-text";
 
 /** Images in a request are base64: room for a few screenshots, not for anything unbounded. */
 const maxBody = 64 * 1024 * 1024;
@@ -29,7 +30,7 @@ const statusOf: Record<LmError["code"], { status: number; type: string }> = {
 };
 
 function errorBody(error: unknown): { status: number; body: { error: { message: string; type: string; code: string } } } {
-  const lm = error instanceof LmError ? error : new LmError("Unknown", error instanceof Error ? error.message : String(error));
+  const lm = error instanceof LmError ? error : new LmError("Unknown", errorText(error));
   const { status, type } = statusOf[lm.code];
   return { status, body: { error: { message: lm.message, type, code: lm.code } } };
 }
