@@ -97,7 +97,7 @@ export class ChatController implements vscode.Disposable {
     this.safeguards = new SafeguardsEntry(this.transcript);
     this.header = new ChatHeaderState(post, (title) => view.setDescription?.(title ?? ""));
     this.events = new ChatEvents(this.transcript, { header: (change) => this.header.change(change) });
-    this.dialogs = new ChatDialogs(this.transcript, () => view.reveal(), () => this.events.runningTools);
+    this.dialogs = new ChatDialogs(this.transcript, () => view.reveal(), this.events);
     this.queue = new ChatQueue(supervisor, post, (error) => this.showError(error));
     this.pickers = new HeaderPickers(supervisor, this.header, parts.actions, (error) => this.showError(error));
     this.subscriptions.push(this.queue);
@@ -158,9 +158,9 @@ export class ChatController implements vscode.Disposable {
     return changeAskedAbout(request, this.transcript, this.links);
   }
 
-  /** Wraps the native dialog handler: each dialog shows natively and as a card, first answer wins. */
+  /** Wraps the native dialog handler: each dialog shows natively and as a card, first answer wins; the tool asking does not count the wait. */
   withInlineDialogs(native: DialogHandler): DialogHandler {
-    return raceDialogs(native, this.dialogs, () => settings.dialogSurface);
+    return this.dialogs.aboutTools(raceDialogs(native, this.dialogs, () => settings.dialogSurface));
   }
 
   /** Notices for the chat: set_editor_text, setWidget, setTitle. False when not the chat's. */
