@@ -8,8 +8,8 @@ import { Type } from "@sinclair/typebox";
 import type { AgentTool } from "../agent/tool";
 import { searchWithNode, searchWithRipgrep, type GrepMatch } from "./grep-search";
 import { abortable, localWalkIo, type WalkIo } from "./io";
-import { resolveToCwd, type GuardedOptions } from "./paths";
-import { findExecutable } from "./process";
+import { guardedPath, type GuardedOptions } from "./paths";
+import { programLocator } from "./process";
 import { DEFAULT_MAX_BYTES, formatSize, GREP_MAX_LINE_LENGTH, truncateHead, truncateLine, type TruncationResult } from "./truncate";
 
 export const grepSchema = Type.Object({
@@ -41,12 +41,7 @@ const DEFAULT_LIMIT = 100;
 
 export function createGrepTool(cwd: string, options: GrepToolOptions = {}): AgentTool<typeof grepSchema, GrepToolDetails | undefined> {
   const io = options.io ?? localWalkIo;
-  let rg: Promise<string | undefined> | undefined;
-  const ripgrep = () => {
-    if (options.rgPath === null) return Promise.resolve(undefined);
-    if (options.rgPath) return Promise.resolve(options.rgPath);
-    return (rg ??= findExecutable("rg", options.searchPath));
-  };
+  const ripgrep = programLocator(options.rgPath, ["rg"], options.searchPath);
   return {
     name: "grep",
     label: "grep",
@@ -54,8 +49,7 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Agen
     parameters: grepSchema,
     execute: (_id, params, signal) =>
       abortable(signal, async () => {
-        const searchPath = resolveToCwd(params.path || ".", cwd);
-        options.guard?.(searchPath, params.path || ".");
+        const searchPath = guardedPath(params.path || ".", cwd, options);
         let isDirectory: boolean;
         try {
           isDirectory = (await io.stat(searchPath)).isDirectory();
