@@ -16,6 +16,7 @@ import type { LocalHandler } from "../gateway/gateway-server";
 import { LmError, type LmBackend } from "./lm-backend";
 import { messageText, readChatCompletionsRequest } from "./openai-request";
 import { errorText } from "../../shared/error-text";
+import { readRequestText } from "../../shared/node/request-body";
 
 /** Images in a request are base64: room for a few screenshots, not for anything unbounded. */
 const maxBody = 64 * 1024 * 1024;
@@ -41,28 +42,14 @@ function sendJson(res: http.ServerResponse, status: number, value: unknown): voi
   res.end(text);
 }
 
-function readBody(req: http.IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBody) {
-        reject(new LmError("BadRequest", `the request is over ${maxBody} bytes`));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => {
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown);
-      } catch {
-        reject(new LmError("BadRequest", "the body is not JSON"));
-      }
-    });
-    req.on("error", reject);
-  });
+async function readBody(req: http.IncomingMessage): Promise<unknown> {
+  const text = await readRequestText(req, maxBody);
+  if (text === undefined) throw new LmError("BadRequest", `the request is over ${maxBody} bytes`);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new LmError("BadRequest", "the body is not JSON");
+  }
 }
 
 export function createLmEndpoint(backend: LmBackend): LocalHandler {
