@@ -8,7 +8,7 @@ import path from "node:path";
 import { Type } from "@sinclair/typebox";
 import type { AgentTool } from "../agent/tool";
 import { globRegExp } from "./glob";
-import { abortable, abortError, localWalkIo, type WalkIo } from "./io";
+import { abortable, abortError, isDirectoryAt, localWalkIo, type WalkIo } from "./io";
 import { guardedPath, toPosix, type GuardedOptions } from "./paths";
 import { programLocator } from "./process";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate";
@@ -48,13 +48,7 @@ export function createFindTool(cwd: string, options: FindToolOptions = {}): Agen
       abortable(signal, async () => {
         const searchPath = guardedPath(dir || ".", cwd, options);
         const max = Math.max(1, limit ?? DEFAULT_LIMIT);
-        let isDirectory: boolean;
-        try {
-          isDirectory = (await io.stat(searchPath)).isDirectory();
-        } catch {
-          throw new Error(`Path not found: ${searchPath}`);
-        }
-        if (!isDirectory) throw new Error(`Not a directory: ${searchPath}`);
+        if (!(await isDirectoryAt(io, searchPath))) throw new Error(`Not a directory: ${searchPath}`);
         const fdPath = await fd();
         const found = fdPath ? await runFd(fdPath, pattern, searchPath, max, io, signal) : await walkFind(io, pattern, searchPath, max, signal);
         return format(found, max);

@@ -7,7 +7,7 @@ import path from "node:path";
 import { Type } from "@sinclair/typebox";
 import type { AgentTool } from "../agent/tool";
 import { searchWithNode, searchWithRipgrep, type GrepMatch } from "./grep-search";
-import { abortable, localWalkIo, type WalkIo } from "./io";
+import { abortable, isDirectoryAt, localWalkIo, type WalkIo } from "./io";
 import { guardedPath, type GuardedOptions } from "./paths";
 import { programLocator } from "./process";
 import { DEFAULT_MAX_BYTES, formatSize, GREP_MAX_LINE_LENGTH, truncateHead, truncateLine, type TruncationResult } from "./truncate";
@@ -50,12 +50,7 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Agen
     execute: (_id, params, signal) =>
       abortable(signal, async () => {
         const searchPath = guardedPath(params.path || ".", cwd, options);
-        let isDirectory: boolean;
-        try {
-          isDirectory = (await io.stat(searchPath)).isDirectory();
-        } catch {
-          throw new Error(`Path not found: ${searchPath}`);
-        }
+        const isDirectory = await isDirectoryAt(io, searchPath);
         const context = params.context && params.context > 0 ? Math.floor(params.context) : 0;
         const limit = Math.max(1, params.limit ?? DEFAULT_LIMIT);
         const query = { ...params, searchPath, isDirectory, cwd, limit, signal };
