@@ -19,6 +19,7 @@ import { clientMcpEntries } from "./mcp-servers";
 import { permissionModeOf } from "./modes";
 import { acpAskPermission } from "./permission";
 import { batchedWritable } from "./stdout-stream";
+import { errorText } from "../../shared/error-text";
 
 type Frame = { type?: unknown; [key: string]: unknown };
 
@@ -31,7 +32,7 @@ export async function serveAcp(host: AcpHost): Promise<number> {
     if (!connection) throw new Error("not connected");
     return connection.client;
   };
-  const report = (error: unknown) => host.warn(`ACP: ${error instanceof Error ? error.message : String(error)}`);
+  const report = (error: unknown) => host.warn(`ACP: ${errorText(error)}`);
   const find = (sessionId: string): AcpSession => {
     const session = sessions.get(sessionId);
     if (!session) throw acp.RequestError.sessionNotFound(sessionId);
@@ -80,7 +81,7 @@ export async function serveAcp(host: AcpHost): Promise<number> {
     try {
       return await open(params.cwd, params.mcpServers ?? [], params.sessionId);
     } catch (error) {
-      throw acp.RequestError.resourceNotFound(`${params.sessionId}: ${error instanceof Error ? error.message : String(error)}`);
+      throw acp.RequestError.resourceNotFound(`${params.sessionId}: ${errorText(error)}`);
     }
   }
 

@@ -2,6 +2,7 @@ import type { default as Ajv, Options, ValidateFunction } from "ajv";
 import { describeErrors } from "../../shared/protocol";
 import { createAjv, precompiledValidator } from "../../shared/protocol/ajv";
 import type { AnyAgentTool } from "./tool";
+import { errorText } from "../../shared/error-text";
 
 /** coerceTypes: models send "5" for 5 and "true" for true; useDefaults fills documented defaults. */
 export const toolValidatorOptions: Options = { allErrors: true, strict: false, coerceTypes: true, useDefaults: true };
@@ -36,7 +37,7 @@ export function validateToolArguments(tool: AnyAgentTool, args: unknown): Argume
     try {
       validate = precompiledValidator(toolValidatorKey(tool.parameters)) ?? (ajv ??= createAjv(toolValidatorOptions)).compile(tool.parameters);
     } catch (error) {
-      const reason = `The parameter schema of ${tool.name} cannot be used, so it cannot be called: ${error instanceof Error ? error.message : String(error)}`;
+      const reason = `The parameter schema of ${tool.name} cannot be used, so it cannot be called: ${errorText(error)}`;
       uncompilable.set(tool.parameters, reason);
       return { ok: false, error: reason };
     }

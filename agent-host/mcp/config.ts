@@ -13,6 +13,7 @@ import { createAjv, precompiledValidator, validatorOptions } from "../../shared/
 import { McpJsonFile } from "./config-schema";
 import { normalizeExposure, type Exposure } from "./exposure";
 import { checkCallbackUrl } from "../../shared/mcp-oauth-url";
+import { errorText } from "../../shared/error-text";
 
 type Entry = {
   type?: string; command?: string; args?: string[]; env?: Record<string, string>; cwd?: string; url?: string;
@@ -170,7 +171,7 @@ export function loadMcpConfig(agentDir: string, cwd: string, projectTrusted: boo
       namespaces.add(namespaceKey(name));
       servers.push(server);
     } catch (error) {
-      problems.push(`${file}: MCP server ${JSON.stringify(name)} skipped: ${error instanceof Error ? error.message : String(error)}`);
+      problems.push(`${file}: MCP server ${JSON.stringify(name)} skipped: ${errorText(error)}`);
     }
   }
   return { servers, problems };
@@ -195,7 +196,7 @@ export function editorMcpServers(json: string, cwd: string, env: NodeJS.ProcessE
     try {
       servers.push(toServer(name, entry, "vscode", { cwd, env }));
     } catch (error) {
-      problems.push(`${what}: ${JSON.stringify(name)} skipped: ${error instanceof Error ? error.message : String(error)}`);
+      problems.push(`${what}: ${JSON.stringify(name)} skipped: ${errorText(error)}`);
     }
   }
   return { servers, problems };

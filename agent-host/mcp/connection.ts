@@ -13,6 +13,7 @@ import type { McpServerConfig } from "./config";
 import { connectionAuth } from "./oauth/connection-auth";
 import { SignInRequired } from "./oauth/provider";
 import { loadMcpSdk, type CallToolResult, type McpTool } from "./sdk";
+import { errorText } from "../../shared/error-text";
 
 export type ConnectionState = "disabled" | "connecting" | "connected" | "needs-auth" | "failed" | "closed";
 
@@ -99,7 +100,7 @@ export class McpConnection {
       await client?.close().catch(() => undefined);
       this.releaseSandbox();
       if (this.config.oauth && isSignInRequired(error)) this.set("needs-auth", "requires sign-in");
-      else this.set("failed", `${error instanceof Error ? error.message : String(error)}${this.stderrTail()}`);
+      else this.set("failed", `${errorText(error)}${this.stderrTail()}`);
     }
   }
 

@@ -17,6 +17,7 @@ import { createHostRuntime } from "./host-runtime";
 import { clientMcpServer, type McpServerConfig } from "../mcp/config";
 import type { ClientMcpEntry } from "../acp/mcp-servers";
 import { takeSecretEnv } from "./secret-env";
+import { errorText } from "../../shared/error-text";
 
 /** A session id as the host makes them (a UUID) or --session-id takes them: no path separators, no dots. */
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
@@ -79,7 +80,7 @@ function checkedServers(entries: readonly ClientMcpEntry[], cwd: string, warn: (
     try {
       return [clientMcpServer(name, entry, cwd, process.env)];
     } catch (error) {
-      warn(`ACP client's MCP server ${JSON.stringify(name)} skipped: ${error instanceof Error ? error.message : String(error)}`);
+      warn(`ACP client's MCP server ${JSON.stringify(name)} skipped: ${errorText(error)}`);
       return [];
     }
   });

@@ -6,6 +6,7 @@ import { hostToolCallsFirst } from "./host-tool-order";
 import { EDITOR_MCP_SERVERS_ENV } from "../../shared/protocol/mcp";
 import { takeSecretEnv } from "./secret-env";
 import { runAcpMode } from "./acp-launch";
+import { errorText } from "../../shared/error-text";
 
 const VERSION = process.env.PI_VSCODE_VERSION ?? "0.0.0-dev";
 
@@ -82,7 +83,7 @@ export async function runCli(argv: readonly string[]): Promise<number | undefine
   // Extensions load before the first command is served; one that fails to load stops the host, as in pi.
   const failure = await runtime.ready?.then(() => undefined, (error: unknown) => error);
   if (failure !== undefined) {
-    process.stderr.write(`Error: ${failure instanceof Error ? failure.message : String(failure)}\nHint: Start without extensions using "--no-extensions".\n`, () => process.exit(1));
+    process.stderr.write(`Error: ${errorText(failure)}\nHint: Start without extensions using "--no-extensions".\n`, () => process.exit(1));
     return undefined;
   }
   await serveRpc(runtime, connection);

@@ -8,6 +8,7 @@
  */
 import * as os from "node:os";
 import { defaultProjectTrust, describeResources, DONT_LOAD, protectedResources, savedTrust, saveTrust, TRUST_AND_LOAD } from "../../shared/node/project-trust";
+import { errorText } from "../../shared/error-text";
 
 /** Asks the client a select question; the answer, or undefined when dismissed or unanswerable. */
 export type AskTrust = (title: string, options: string[]) => Promise<string | undefined>;
@@ -40,7 +41,7 @@ export class FirstReadTrust {
       const saved = savedTrust(agentDir, cwd);
       if (saved) return void (this.decided = saved.trusted);
     } catch (error) {
-      this.warn(`${error instanceof Error ? error.message : String(error)}; project resources are not loaded`);
+      this.warn(`${errorText(error)}; project resources are not loaded`);
       return void (this.decided = false);
     }
     const fallback = defaultProjectTrust(agentDir);
@@ -53,7 +54,7 @@ export class FirstReadTrust {
     try {
       await saveTrust(agentDir, cwd, this.decided);
     } catch (error) {
-      this.warn(`Saving the project trust decision failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.warn(`Saving the project trust decision failed: ${errorText(error)}`);
     }
   }
 

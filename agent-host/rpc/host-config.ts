@@ -7,6 +7,7 @@ import { protectedResources, resolveProjectTrust } from "../../shared/node/proje
 import { defaultAgentDir } from "../ai/models/registry";
 import { loadSettings, type Settings } from "../session/settings";
 import type { CliOptions } from "./cli-options";
+import { errorText } from "../../shared/error-text";
 
 export interface HostConfig {
   agentDir: string;
@@ -51,7 +52,7 @@ function projectTrust(approve: boolean | undefined, cwd: string, agentDir: strin
     if (protectedResources(cwd, os.homedir()).length === 0) return undefined;
     return resolveProjectTrust(undefined, cwd, agentDir, os.homedir());
   } catch (error) {
-    warn(`${error instanceof Error ? error.message : String(error)}; project resources are not loaded`);
+    warn(`${errorText(error)}; project resources are not loaded`);
     return false;
   }
 }

@@ -11,6 +11,7 @@ import type { CliOptions } from "./cli-options";
 import { checkProviders } from "../ai/models/models-json";
 import { gatewayProviders, gatewayRoutes, MODEL_GATEWAY_ENV, type GatewayRoute } from "./secret-env";
 import type { HostRuntime } from "./runtime";
+import { errorText } from "../../shared/error-text";
 
 /** Stands in while no model is configured: a prompt then fails with a clear message. */
 export const NO_MODEL: Model = {
@@ -96,7 +97,7 @@ function pickModel(registry: ModelRegistry, options: CliOptions, defaultProvider
       if (resolved.warning) warn(resolved.warning);
       return { model: resolved.model, ...(resolved.thinkingLevel ? { thinkingLevel: resolved.thinkingLevel } : {}) };
     } catch (error) {
-      warn(error instanceof Error ? error.message : String(error));
+      warn(errorText(error));
       if (options.model) return { model: NO_MODEL };
     }
   }

@@ -3,6 +3,7 @@ import { JsonlWriter, LineDecoder, parseJsonLine } from "../../shared/jsonl";
 import { checkInbound, type CommandOf, type CommandType, type RpcCommand } from "../../shared/protocol";
 import { handlers, type HandlerContext } from "./handlers";
 import type { HostRuntime } from "./runtime";
+import { errorText } from "../../shared/error-text";
 
 export interface RpcConnection {
   send(frame: object): void;
@@ -114,6 +115,6 @@ async function dispatch(command: RpcCommand, context: HandlerContext): Promise<v
     const data = await handler(command, context);
     context.send(data === undefined ? { ...base, success: true } : { ...base, success: true, data });
   } catch (error) {
-    context.send({ ...base, success: false, error: error instanceof Error ? error.message : String(error) });
+    context.send({ ...base, success: false, error: errorText(error) });
   }
 }

@@ -7,7 +7,7 @@ import { throwIfAborted, type AgentTool } from "../agent/tool";
 import { generateDiffString, generateUnifiedPatch } from "./diff";
 import { applyEdits, detectLineEnding, normalizeToLF, restoreLineEndings, type Edit } from "./edit-apply";
 import { localEditIo, withFileMutationQueue, type EditIo } from "./io";
-import { resolveToCwd, type GuardedOptions } from "./paths";
+import { guardedPath, type GuardedOptions } from "./paths";
 
 const replaceEditSchema = Type.Object({
   oldText: Type.String({
@@ -77,8 +77,7 @@ export function createEditTool(cwd: string, options: EditToolOptions = {}): Agen
       if (!Array.isArray(edits) || edits.length === 0) {
         throw new Error("Edit tool input is invalid. edits must contain at least one replacement.");
       }
-      const absPath = resolveToCwd(path, cwd);
-      options.guard?.(absPath, path);
+      const absPath = guardedPath(path, cwd, options);
       // Aborts are checked between steps, not raced: the queue stays held until the write settles.
       return withFileMutationQueue(absPath, async () => {
         throwIfAborted(signal);

@@ -8,9 +8,9 @@ import path from "node:path";
 import { Type } from "@sinclair/typebox";
 import type { AgentTool } from "../agent/tool";
 import { globRegExp } from "./glob";
-import { abortable, abortError, localWalkIo, type WalkIo } from "./io";
-import { resolveToCwd, toPosix, type GuardedOptions } from "./paths";
-import { findExecutable } from "./process";
+import { abortable, abortError, isDirectoryAt, localWalkIo, type WalkIo } from "./io";
+import { guardedPath, toPosix, type GuardedOptions } from "./paths";
+import { programLocator } from "./process";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate";
 import { walk } from "./walk";
 import { childProcess, readline } from "./lazy-node";
@@ -38,12 +38,7 @@ const DEFAULT_LIMIT = 1000;
 
 export function createFindTool(cwd: string, options: FindToolOptions = {}): AgentTool<typeof findSchema, FindToolDetails | undefined> {
   const io = options.io ?? localWalkIo;
-  let located: Promise<string | undefined> | undefined;
-  const fd = () => {
-    if (options.fdPath === null) return Promise.resolve(undefined);
-    if (options.fdPath) return Promise.resolve(options.fdPath);
-    return (located ??= findExecutable("fd", options.searchPath).then((p) => p ?? findExecutable("fdfind", options.searchPath)));
-  };
+  const fd = programLocator(options.fdPath, ["fd", "fdfind"], options.searchPath);
   return {
     name: "find",
     label: "find",
@@ -51,16 +46,9 @@ export function createFindTool(cwd: string, options: FindToolOptions = {}): Agen
     parameters: findSchema,
     execute: (_id, { pattern, path: dir, limit }, signal) =>
       abortable(signal, async () => {
-        const searchPath = resolveToCwd(dir || ".", cwd);
-        options.guard?.(searchPath, dir || ".");
+        const searchPath = guardedPath(dir || ".", cwd, options);
         const max = Math.max(1, limit ?? DEFAULT_LIMIT);
-        let isDirectory: boolean;
-        try {
-          isDirectory = (await io.stat(searchPath)).isDirectory();
-        } catch {
-          throw new Error(`Path not found: ${searchPath}`);
-        }
-        if (!isDirectory) throw new Error(`Not a directory: ${searchPath}`);
+        if (!(await isDirectoryAt(io, searchPath))) throw new Error(`Not a directory: ${searchPath}`);
         const fdPath = await fd();
         const found = fdPath ? await runFd(fdPath, pattern, searchPath, max, io, signal) : await walkFind(io, pattern, searchPath, max, signal);
         return format(found, max);

@@ -7,9 +7,9 @@ import path from "node:path";
 import { Type } from "@sinclair/typebox";
 import type { AgentTool } from "../agent/tool";
 import { searchWithNode, searchWithRipgrep, type GrepMatch } from "./grep-search";
-import { abortable, localWalkIo, type WalkIo } from "./io";
-import { resolveToCwd, type GuardedOptions } from "./paths";
-import { findExecutable } from "./process";
+import { abortable, isDirectoryAt, localWalkIo, type WalkIo } from "./io";
+import { guardedPath, type GuardedOptions } from "./paths";
+import { programLocator } from "./process";
 import { DEFAULT_MAX_BYTES, formatSize, GREP_MAX_LINE_LENGTH, truncateHead, truncateLine, type TruncationResult } from "./truncate";
 
 export const grepSchema = Type.Object({
@@ -41,12 +41,7 @@ const DEFAULT_LIMIT = 100;
 
 export function createGrepTool(cwd: string, options: GrepToolOptions = {}): AgentTool<typeof grepSchema, GrepToolDetails | undefined> {
   const io = options.io ?? localWalkIo;
-  let rg: Promise<string | undefined> | undefined;
-  const ripgrep = () => {
-    if (options.rgPath === null) return Promise.resolve(undefined);
-    if (options.rgPath) return Promise.resolve(options.rgPath);
-    return (rg ??= findExecutable("rg", options.searchPath));
-  };
+  const ripgrep = programLocator(options.rgPath, ["rg"], options.searchPath);
   return {
     name: "grep",
     label: "grep",
@@ -54,14 +49,8 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Agen
     parameters: grepSchema,
     execute: (_id, params, signal) =>
       abortable(signal, async () => {
-        const searchPath = resolveToCwd(params.path || ".", cwd);
-        options.guard?.(searchPath, params.path || ".");
-        let isDirectory: boolean;
-        try {
-          isDirectory = (await io.stat(searchPath)).isDirectory();
-        } catch {
-          throw new Error(`Path not found: ${searchPath}`);
-        }
+        const searchPath = guardedPath(params.path || ".", cwd, options);
+        const isDirectory = await isDirectoryAt(io, searchPath);
         const context = params.context && params.context > 0 ? Math.floor(params.context) : 0;
         const limit = Math.max(1, params.limit ?? DEFAULT_LIMIT);
         const query = { ...params, searchPath, isDirectory, cwd, limit, signal };

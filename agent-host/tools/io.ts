@@ -80,6 +80,15 @@ export class ShellTimeoutError extends Error {
   }
 }
 
+/** Whether a search starts at a directory (or a file); "Path not found" when there is nothing there. */
+export async function isDirectoryAt(io: Pick<WalkIo, "stat">, absPath: string): Promise<boolean> {
+  try {
+    return (await io.stat(absPath)).isDirectory();
+  } catch {
+    throw new Error(`Path not found: ${absPath}`);
+  }
+}
+
 export async function pathExists(absPath: string): Promise<boolean> {
   try {
     await access(absPath, constants.F_OK);

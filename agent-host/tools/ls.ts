@@ -3,7 +3,7 @@ import path from "node:path";
 import { Type } from "@sinclair/typebox";
 import type { AgentTool } from "../agent/tool";
 import { abortable, abortError, localListIo, type ListIo } from "./io";
-import { resolveToCwd, type GuardedOptions } from "./paths";
+import { guardedPath, type GuardedOptions } from "./paths";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate";
 
 export const lsSchema = Type.Object({
@@ -31,8 +31,7 @@ export function createLsTool(cwd: string, options: LsToolOptions = {}): AgentToo
     parameters: lsSchema,
     execute: (_id, params, signal) =>
       abortable(signal, async () => {
-        const dir = resolveToCwd(params.path || ".", cwd);
-        options.guard?.(dir, params.path || ".");
+        const dir = guardedPath(params.path || ".", cwd, options);
         const limit = params.limit ?? DEFAULT_LIMIT;
         if (!(await io.exists(dir))) throw new Error(`Path not found: ${dir}`);
         if (!(await io.stat(dir)).isDirectory()) throw new Error(`Not a directory: ${dir}`);

@@ -70,3 +70,10 @@ export interface GuardedOptions {
   /** Writing tools: checked right before the file is written (a symlink may lead elsewhere by then than when the call was judged). */
   beforeWrite?: PathGuard;
 }
+
+/** The absolute path a tool works on (resolveToCwd), once its guard let it pass (the guard throws to refuse it). */
+export function guardedPath(asWritten: string, cwd: string, options: GuardedOptions): string {
+  const absPath = resolveToCwd(asWritten, cwd);
+  options.guard?.(absPath, asWritten);
+  return absPath;
+}

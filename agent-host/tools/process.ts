@@ -22,6 +22,27 @@ export async function findExecutable(name: string, pathList = process.env.PATH ?
   return undefined;
 }
 
+/**
+ * A tool's external program (fd, rg): the one its option names; none when the option is `null`;
+ * else the first of `names` found on `searchPath` (PATH syntax; default: this process's PATH),
+ * looked up once, on first use.
+ */
+export function programLocator(configured: string | null | undefined, names: readonly string[], searchPath?: string): () => Promise<string | undefined> {
+  let located: Promise<string | undefined> | undefined;
+  const firstOf = async (): Promise<string | undefined> => {
+    for (const name of names) {
+      const found = await findExecutable(name, searchPath);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return () => {
+    if (configured === null) return Promise.resolve(undefined);
+    if (configured) return Promise.resolve(configured);
+    return (located ??= firstOf());
+  };
+}
+
 /** How long output may keep trickling in after the child exited (from descendants holding the pipes). */
 const AFTER_EXIT_IDLE_MS = 100;
 

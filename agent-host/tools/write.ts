@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { Type } from "@sinclair/typebox";
 import { throwIfAborted, type AgentTool } from "../agent/tool";
 import { localWriteIo, withFileMutationQueue, type WriteIo } from "./io";
-import { resolveToCwd, type GuardedOptions } from "./paths";
+import { guardedPath, type GuardedOptions } from "./paths";
 
 export const writeSchema = Type.Object({
   path: Type.String({ description: "Path to the file to write (relative or absolute)" }),
@@ -23,8 +23,7 @@ export function createWriteTool(cwd: string, options: WriteToolOptions = {}): Ag
       "Write content to a file. Creates the file if it doesn't exist, overwrites if it does. Automatically creates parent directories.",
     parameters: writeSchema,
     async execute(_id, { path, content }, signal) {
-      const absPath = resolveToCwd(path, cwd);
-      options.guard?.(absPath, path);
+      const absPath = guardedPath(path, cwd, options);
       // Aborts are checked between steps, not raced: the queue stays held until the write settles.
       return withFileMutationQueue(absPath, async () => {
         throwIfAborted(signal);

@@ -8,6 +8,7 @@ import type * as acp from "@agentclientprotocol/sdk" with { "resolution-mode": "
 import * as path from "node:path";
 import { protectedWorkspaceNames } from "../../shared/node/sandbox/protected-paths";
 import { resolveWorkspacePath } from "../host-tools/workspace-paths";
+import { errorText } from "../../shared/error-text";
 
 /** The editor's side of fs/*: the buffer as the user sees it, and a write through it. */
 export interface AcpFileServices {
@@ -58,7 +59,7 @@ export class FileRequests {
       await this.options.files.writeTextFile(target, params.content);
       end();
     } catch (error) {
-      end(error instanceof Error ? error.message : String(error));
+      end(errorText(error));
       throw error;
     }
     return {};

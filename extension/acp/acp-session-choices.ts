@@ -7,6 +7,7 @@
 import type * as acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
 import type { Model } from "../../shared/protocol";
 import { currentModelOf, modelOption, selectValues } from "./acp-config";
+import { errorText } from "../../shared/error-text";
 
 /** The most saved sessions Resume Session lists for an ACP agent, and the pages read for them. */
 const MAX_LISTED = 500;
@@ -80,6 +81,6 @@ export class SessionChoices {
    */
   async closeSession(sessionId: string | undefined): Promise<void> {
     if (!sessionId || !this.context.capabilities()?.sessionCapabilities?.close) return;
-    await this.context.agent().request("session/close", { sessionId }).catch((error: unknown) => this.context.log?.(`session/close failed: ${error instanceof Error ? error.message : String(error)}`));
+    await this.context.agent().request("session/close", { sessionId }).catch((error: unknown) => this.context.log?.(`session/close failed: ${errorText(error)}`));
   }
 }

@@ -9,6 +9,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import type { AgentSupervisor } from "../supervision/agent-supervisor";
 import { relayRun } from "./relay-run";
+import { errorText } from "../../shared/error-text";
 
 export const PARTICIPANT_ID = "pi-agent.pi";
 
@@ -32,7 +33,7 @@ export function piChatHandler(target: () => ParticipantTarget): vscode.ChatReque
     try {
       client = await session.supervisor.ensureStarted();
     } catch (error) {
-      return { errorDetails: { message: `Pi could not start its agent: ${error instanceof Error ? error.message : String(error)}` } };
+      return { errorDetails: { message: `Pi could not start its agent: ${errorText(error)}` } };
     }
     if (session.supervisor.status === "running") {
       stream.markdown("Pi is working on another request. Follow it in Pi, or ask again when it is done.");

@@ -3,6 +3,7 @@ import type { AgentSupervisor } from "../supervision/agent-supervisor";
 import { modeNamed, type BuiltinCall } from "./builtin-commands";
 import { modelChoices } from "./header-pickers";
 import type { ChatSessionActions } from "./session-actions";
+import { errorText } from "../../shared/error-text";
 
 export interface BuiltinServices {
   supervisor: AgentSupervisor;
@@ -30,7 +31,7 @@ export async function runBuiltin(call: BuiltinCall, services: BuiltinServices): 
       const client = await supervisor.ensureStarted();
       // A failure the agent reports in its compaction_end too is shown from there (chat-events.ts), once.
       await client.request("compact", call.argument ? { customInstructions: call.argument } : {}).catch((error: unknown) => {
-        if (!/nothing to compact|compaction failed|compaction cancelled/i.test(error instanceof Error ? error.message : String(error))) throw error;
+        if (!/nothing to compact|compaction failed|compaction cancelled/i.test(errorText(error))) throw error;
       });
       return;
     }

@@ -1,8 +1,8 @@
 import * as vscode from "vscode";
-import { editorToolsBadge } from "../supervision/capability-notes";
 import type { DialogRequest, ImageContent, UiNotice } from "../../shared/protocol";
-import type { AgentCapabilities, DialogHandler } from "../../shared/rpc";
-import type { ChatItemOf, FromWebview, StartFailureAction, ToWebview } from "../../shared/webview-protocol";
+import type { DialogHandler } from "../../shared/rpc";
+import type { FromWebview, ToWebview } from "../../shared/webview-protocol";
+import { errorText } from "../../shared/error-text";
 import type { AgentSupervisor } from "../supervision/agent-supervisor";
 import { settings } from "../settings";
 import { ChatDialogs } from "./chat-dialogs";
@@ -14,9 +14,8 @@ import { parseBuiltin, type BuiltinCall } from "./builtin-commands";
 import { runBuiltin } from "./chat-builtins";
 import { ChatLinks } from "./chat-links";
 import { changeAskedAbout, openToolDiff } from "./tool-diffs";
-import { safeguardsNote, SAFEGUARDS_KEY } from "./safeguards-note";
+import { SafeguardsEntry } from "./safeguards-note";
 import { ChatQueue } from "./chat-queue";
-import { coalesceAppends } from "./coalesce-appends";
 import { HeaderPickers } from "./header-pickers";
 import { ChatContext } from "./context/chat-context";
 import type { WorkspaceFiles } from "./context/workspace-files";
@@ -24,9 +23,10 @@ import type { ChatSurface } from "./chat-surface";
 import { raceDialogs } from "./dialog-race";
 import type { ChatChanges, ChatPlan, ChatSessionActions } from "./session-actions";
 import { ChatHeaderState } from "./chat-header-state";
-import { Transcript } from "./transcript";
-import { OffscreenChanges } from "./offscreen-changes";
-import { HistoryParts } from "./history-parts";
+import type { Transcript } from "./transcript";
+import { TranscriptFeed } from "./transcript-feed";
+import { StartFailureEntry } from "./start-failure";
+import { followAgent, quietly } from "./header-follow";
 
 /** What a chat is given besides its agent and its surface. */
 export interface ChatParts {
@@ -60,12 +60,8 @@ export class ChatController implements vscode.Disposable {
   /** Agent events wait while a session's messages are replayed (session-replay.ts). */
   private readonly replaying = new EventHold();
   private readonly links: ChatLinks;
-  /** Streamed text joined per few milliseconds on its way to the webview. */
-  private readonly streamed: ReturnType<typeof coalesceAppends>;
-  /** The transcript's changes while the webview is off screen. */
-  private readonly offscreen: OffscreenChanges;
-  /** A long conversation sent in parts. */
-  private readonly history: HistoryParts;
+  /** The transcript on its way to the webview. */
+  private readonly feed: TranscriptFeed;
   /** Prompts, queue edits and Abort: what the agent queues. */
   readonly queue: ChatQueue;
   /** A question of this session waits for the user (the Sessions list says so too). */
@@ -78,11 +74,13 @@ export class ChatController implements vscode.Disposable {
   private readonly log: vscode.LogOutputChannel;
   private readonly actions: ChatSessionActions | undefined;
   private readonly changes: ChatChanges | undefined;
-  /** What the chat says of an agent without our policy (undefined for the bundled host). */
-  private safeguards: ChatItemOf<"notice"> | undefined;
+  /** What the chat says of an agent without our policy (nothing for the bundled host). */
+  private readonly safeguards: SafeguardsEntry;
   private readonly pickers: HeaderPickers;
   /** The plan and the changes waiting for review, above the message box. */
   private readonly aboveBox: AboveBox;
+  /** A failed start, shown in place until a start succeeds. */
+  private readonly startFailure: StartFailureEntry;
 
   constructor(
     private readonly supervisor: AgentSupervisor,
@@ -94,15 +92,12 @@ export class ChatController implements vscode.Disposable {
     this.actions = parts.actions;
     this.changes = parts.changes;
     const post = (message: ToWebview) => view.post(message);
-    // The transcript's messages: held while off screen, appends coalesced, a long conversation in parts.
-    this.streamed = coalesceAppends((message) => this.history.send(message));
-    this.transcript = new Transcript((message) => this.offscreen.hold(message) || this.streamed.post(message));
-    this.history = new HistoryParts(this.transcript, post);
-    this.subscriptions.push(this.history);
-    this.offscreen = new OffscreenChanges(this.transcript, () => view.visible);
+    this.feed = new TranscriptFeed(view, post);
+    this.transcript = this.feed.transcript;
+    this.safeguards = new SafeguardsEntry(this.transcript);
     this.header = new ChatHeaderState(post, (title) => view.setDescription?.(title ?? ""));
     this.events = new ChatEvents(this.transcript, { header: (change) => this.header.change(change) });
-    this.dialogs = new ChatDialogs(this.transcript, () => view.reveal(), () => this.events.runningTools);
+    this.dialogs = new ChatDialogs(this.transcript, () => view.reveal(), this.events);
     this.queue = new ChatQueue(supervisor, post, (error) => this.showError(error));
     this.pickers = new HeaderPickers(supervisor, this.header, parts.actions, (error) => this.showError(error));
     this.subscriptions.push(this.queue);
@@ -111,10 +106,6 @@ export class ChatController implements vscode.Disposable {
     this.subscriptions.push(this.context);
     this.subscriptions.push(
       view.onMessage((message) => void this.handle(message)),
-      // Back on screen: what changed meanwhile, once.
-      view.onDidChangeVisibility(() => {
-        if (view.visible && this.offscreen.holding) for (const message of this.offscreen.flush()) this.streamed.post(message);
-      }),
       view.answerRequests({
         mentions: ({ query }) => this.context.candidates(query),
         mentionKinds: ({ paths }) => this.context.kinds(paths),
@@ -123,17 +114,9 @@ export class ChatController implements vscode.Disposable {
       }),
       // The run status and the queue are the supervisor's (AgentState): the chat only shows them.
       supervisor.onDidChangeStatus(() => this.postStatus()),
-      // So is the permission mode: shown as soon as the agent is probed (a fresh chat can start in
-      // Plan), and whoever changed it (the pill, the status bar, the palette).
-      supervisor.agent.onDidChange(() => {
-        this.showPermissionMode();
-        // A model set from outside the chat (the pi.model.* settings) shows in the header too.
-        this.header.followState(supervisor.agent.session);
-      }),
       // An agent without our policy (pi, omp): what is and is not guarded, said once in the chat.
-      supervisor.onReady((client) => this.noteSafeguards(client.capabilities)),
+      supervisor.onReady(({ capabilities }) => this.safeguards.agentReady({ capabilities, sandbox: supervisor.sandboxNote, sandboxMode: settings.sandboxMode, editorToolsVia: supervisor.agent.editorToolsVia, acpAgent: supervisor.acpAgentName })),
     );
-    this.showPermissionMode();
     if (!links) this.subscriptions.push(this.links);
     this.aboveBox = new AboveBox(post, parts.plan, parts.changes, parts.actions);
     this.subscriptions.push(this.aboveBox);
@@ -146,35 +129,24 @@ export class ChatController implements vscode.Disposable {
     // Another agent was configured: the old one's conversation, header and notes are not this one's.
     this.subscriptions.push(
       supervisor.onDidReplaceAgent(() => {
-        this.safeguards = undefined;
+        this.safeguards.forget();
         this.noteFirstPrompt(undefined);
         this.transcript.clear();
         this.header.agentReplaced();
       }),
-      // A failed start shows once, in place, with what to do (its buttons); it goes when a start succeeds.
-      supervisor.onDidFailStart((failure) => this.transcript.upsert({ kind: "error", key: START_FAILURE_KEY, text: `${failure}\n${startFailureHint}`, actions: ["retry", "showLog", "openSettings"] })),
-      supervisor.onReady(() => this.transcript.remove(START_FAILURE_KEY)),
+      (this.startFailure = new StartFailureEntry(supervisor, this.transcript, (error) => this.showError(error))),
     );
-    // How the editor tools reach this agent (the editor bridge for pi), once it was probed.
-    this.subscriptions.push(supervisor.onReady(() => this.header.change({ editorTools: editorToolsBadge(supervisor.agent.editorToolsVia) })));
     supervisor.onAttach((client, lifetime) => {
-      this.header.agentRestarted();
-      this.header.change({ sandbox: supervisor.sandboxNote });
       lifetime.add(client.onEvent((event) => this.replaying.deliver(() => {
         if (event.type === "message_start" && event.message.role === "user" && !this.header.firstPrompt) this.noteFirstPrompt(contentText(event.message.content));
         this.events.apply(event);
         if (event.type === "message_end") this.header.noteMessage(event.message);
         // The agent's commands changed (ACP agents and omp announce them): the slash menu asks again.
-        if (event.type === "available_commands_update") this.quietly(this.header.refreshCommands(client));
+        if (event.type === "available_commands_update") quietly(this.header.refreshCommands(client), this.log);
       })));
-      lifetime.add(client.onSettled(() => {
-        this.queue.settled();
-        this.quietly(this.header.refreshStats(client));
-        this.quietly(this.header.refreshState(client));
-      }));
-      this.quietly(this.header.refreshState(client));
-      this.quietly(this.header.refreshCommands(client));
+      lifetime.add(client.onSettled(() => this.queue.settled()));
     });
+    this.subscriptions.push(followAgent(this.header, supervisor, log));
   }
 
   post(message: ToWebview): void {
@@ -186,9 +158,9 @@ export class ChatController implements vscode.Disposable {
     return changeAskedAbout(request, this.transcript, this.links);
   }
 
-  /** Wraps the native dialog handler: each dialog shows natively and as a card, first answer wins. */
+  /** Wraps the native dialog handler: each dialog shows natively and as a card, first answer wins; the tool asking does not count the wait. */
   withInlineDialogs(native: DialogHandler): DialogHandler {
-    return raceDialogs(native, this.dialogs, () => settings.dialogSurface);
+    return this.dialogs.aboutTools(raceDialogs(native, this.dialogs, () => settings.dialogSurface));
   }
 
   /** Notices for the chat: set_editor_text, setWidget, setTitle. False when not the chat's. */
@@ -200,18 +172,10 @@ export class ChatController implements vscode.Disposable {
     return this.header.notice(notice);
   }
 
-  /** Once per transcript, at its top (a loaded session gets it again): replaced in place after a restart, never repeated. */
-  private noteSafeguards(capabilities: AgentCapabilities): void {
-    this.safeguards = safeguardsNote({ capabilities, sandbox: this.supervisor.sandboxNote, sandboxMode: settings.sandboxMode, editorToolsVia: this.supervisor.agent.editorToolsVia, acpAgent: this.supervisor.acpAgentName });
-    if (this.safeguards && !this.transcript.get(SAFEGUARDS_KEY, "notice")) this.transcript.upsert(this.safeguards);
-  }
-
   private async handle(message: FromWebview): Promise<void> {
     switch (message.type) {
       case "ready":
-        this.streamed.flush(); // held text first: the reset already contains it
-        this.offscreen.forget();
-        this.history.send(this.transcript.resetMessage());
+        this.feed.reset();
         this.postStatus();
         for (const m of this.header.messages()) this.view.post(m);
         this.queue.show();
@@ -242,7 +206,7 @@ export class ChatController implements vscode.Disposable {
       case "queueRestore":
         return this.queue.restore();
       case "startFailureAction":
-        return this.startFailureAction(message.action);
+        return this.startFailure.act(message.action);
       case "openLink":
         return this.links.openLink(message.href).catch((error: unknown) => this.showError(error));
       case "openFile":
@@ -265,7 +229,7 @@ export class ChatController implements vscode.Disposable {
         return;
       case "requestCommands": {
         const client = this.supervisor.client;
-        if (client) this.quietly(this.header.refreshCommands(client));
+        if (client) quietly(this.header.refreshCommands(client), this.log);
         return;
       }
       case "setModel":
@@ -284,19 +248,6 @@ export class ChatController implements vscode.Disposable {
         return void this.actions?.run(message.command).catch((error: unknown) => this.showError(error));
       case "focused":
         return; // the surface's (it makes the session the active one)
-    }
-  }
-
-  /** A button of the failed start's entry: for this chat's agent. */
-  private async startFailureAction(action: StartFailureAction): Promise<void> {
-    if (!this.transcript.get(START_FAILURE_KEY, "error")) return; // only while the chat shows a failed start
-    if (action === "retry") {
-      // A failure again replaces the entry (onDidFailStart); showError says only what is not a start failure.
-      await this.supervisor.restart().catch((error: unknown) => this.showError(error));
-    } else if (action === "showLog") {
-      await vscode.commands.executeCommand("pi.showLog");
-    } else {
-      await vscode.commands.executeCommand("pi.openAgentSettings");
     }
   }
 
@@ -323,14 +274,12 @@ export class ChatController implements vscode.Disposable {
     try {
       const { messages } = await client.request("get_messages", {});
       const shown = await this.replaying.during(() =>
-        replaySession(this.transcript, this.events, messages, () => {
-          if (this.safeguards) this.transcript.upsert(this.safeguards);
-        }),
+        replaySession(this.transcript, this.events, messages, () => this.safeguards.restore()),
       );
       if (!shown) return; // another session's load came after it
       const first = messages.find((m) => m.role === "user");
       this.noteFirstPrompt(first ? contentText(first.content) : undefined);
-      this.quietly(this.header.refreshStats(client));
+      quietly(this.header.refreshStats(client), this.log);
     } catch (error) {
       this.log.debug(`Chat: could not load the session's messages: ${errorText(error)}`);
     }
@@ -361,11 +310,6 @@ export class ChatController implements vscode.Disposable {
     this.postStatus();
   }
 
-  private showPermissionMode(): void {
-    const supervisor = this.supervisor;
-    this.header.setPermissionMode(supervisor.capabilities?.permissionModes ? supervisor.state?.permissionMode : undefined);
-  }
-
   private postStatus(): void {
     this.view.post({ type: "status", status: this.supervisor.status, ...(this.waiting ? { waiting: true } : {}) });
   }
@@ -378,27 +322,15 @@ export class ChatController implements vscode.Disposable {
     if (this.header.setFirstPrompt(text)) this.firstPromptEmitter.fire();
   }
 
-  private quietly(work: Promise<unknown>): void {
-    work.catch((error: unknown) => this.log.debug(`Chat header: ${errorText(error)}`));
-  }
-
   private showError(error: unknown): void {
-    // A failed start is shown already (onDidFailStart), once.
-    if (errorText(error) === this.supervisor.startFailure && this.transcript.get(START_FAILURE_KEY, "error")) return;
+    if (this.startFailure.shows(error)) return; // said once, in its entry
     this.transcript.add({ kind: "error", text: errorText(error) });
   }
 
   dispose(): void {
     this.firstPromptEmitter.dispose();
     this.events.dispose();
-    this.streamed.dispose();
+    this.feed.dispose();
     for (const sub of this.subscriptions.splice(0)) sub.dispose();
   }
-}
-
-const START_FAILURE_KEY = "agent-start-failure";
-const startFailureHint = "Check the agent's settings (pi.agent.command, pi.agent.args, pi.agent.env), then retry. The log has its whole output.";
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

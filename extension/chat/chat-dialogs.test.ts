@@ -12,7 +12,7 @@ describe("question cards beside the tool that asks", () => {
     const transcript = new Transcript((m) => sent.push(m));
     let running = ["tool-a", "tool-b"];
     for (const key of ["user-1", "assistant-1", "tool-a", "tool-b"]) transcript.upsert({ key, kind: "notice", text: key });
-    const dialogs = new ChatDialogs(transcript, () => undefined, () => running);
+    const dialogs = new ChatDialogs(transcript, () => undefined, { get runningTools() { return running; }, questionOpen: () => () => undefined });
     const order = () => transcript.snapshot().map((i) => (i.kind === "dialog" ? i.id : i.key));
 
     dialogs.open(question("q1"), undefined);
@@ -38,7 +38,7 @@ describe("question cards beside the tool that asks", () => {
   it("puts a question our host names the call of beside that call, whatever the order of the questions", () => {
     const transcript = new Transcript(() => undefined);
     for (const key of ["tool-a", "tool-b"]) transcript.upsert({ key, kind: "notice", text: key });
-    const dialogs = new ChatDialogs(transcript, () => undefined, () => ["tool-a", "tool-b"]);
+    const dialogs = new ChatDialogs(transcript, () => undefined, { runningTools: ["tool-a", "tool-b"], questionOpen: () => () => undefined });
     dialogs.open(question("qb", "b"), undefined);
     dialogs.open(question("qa", "a"), undefined);
     assert.deepEqual(transcript.snapshot().map((i) => (i.kind === "dialog" ? i.id : i.key)), ["tool-a", "qa", "tool-b", "qb"]);

@@ -1,28 +1,59 @@
 import type { DialogAnswer, DialogRequest } from "../../shared/protocol";
+import type { DialogHandler } from "../../shared/rpc";
 import type { ChatItemOf } from "../../shared/webview-protocol";
 import type { DialogEnd, InlineDialogCard, InlineDialogs } from "./dialog-race";
 import type { Transcript } from "./transcript";
+
+/** The tools the chat's questions are about (chat-events.ts). */
+export interface AskingTools {
+  /** The cards of the tools running now, in start order (a tool's question is asked while it runs). */
+  readonly runningTools: readonly string[];
+  /** A question about the tool of this card is open until the returned function is called. */
+  questionOpen(toolKey: string): () => void;
+}
+
+const noTools: AskingTools = { runningTools: [], questionOpen: () => () => undefined };
 
 /** The chat's side of extension dialogs: a card per request, answered from the webview. */
 export class ChatDialogs implements InlineDialogs {
   private readonly waiting = new Map<string, (answer: DialogAnswer) => void>();
   /** Running tools that have a question beside them already. */
   private readonly asked = new Set<string>();
+  /** The tool each question being handled is about (aboutTools), for its card. */
+  private readonly toolOf = new Map<string, string | undefined>();
 
   constructor(
     private readonly transcript: Transcript,
     /** Brings the chat into view, e.g. when a native prompt was dismissed. */
     private readonly reveal: () => void = () => undefined,
-    /** The cards of the tools running now, in start order (a tool's question is asked while it runs). */
-    private readonly runningTools: () => readonly string[] = () => [],
+    private readonly tools: AskingTools = noTools,
   ) {}
+
+  /**
+   * Wraps the chat's dialog handler: a question is linked to the tool that asks it once, on
+   * whichever surface it shows (its card goes beside that tool), and the tool's time stops while
+   * the question waits for the user.
+   */
+  aboutTools(handler: DialogHandler): DialogHandler {
+    return async (request, token) => {
+      const tool = this.askingTool(request);
+      this.toolOf.set(request.id, tool);
+      const answered = tool === undefined ? undefined : this.tools.questionOpen(tool);
+      try {
+        return await handler(request, token);
+      } finally {
+        answered?.();
+        if (this.toolOf.get(request.id) === tool) this.toolOf.delete(request.id);
+      }
+    };
+  }
 
   /**
    * The tool a new question is about: the first running tool without a question yet (tools ask
    * in the order they started); none for a question no tool asks (a command's, an extension's).
    */
   private askingTool(request: DialogRequest): string | undefined {
-    const running = this.runningTools();
+    const running = this.tools.runningTools;
     for (const key of this.asked) if (!running.includes(key)) this.asked.delete(key);
     // Our host names the call; for other agents the order of starts stands in for it.
     const named = request.method === "select" && request.toolCallId !== undefined ? `tool-${request.toolCallId}` : undefined;
@@ -41,7 +72,7 @@ export class ChatDialogs implements InlineDialogs {
     if (deadline !== undefined) card.deadline = deadline;
     this.waiting.get(request.id)?.({ cancelled: true });
     const answer = new Promise<DialogAnswer>((resolve) => this.waiting.set(request.id, resolve));
-    this.transcript.upsert(card, this.askingTool(request));
+    this.transcript.upsert(card, this.toolOf.has(request.id) ? this.toolOf.get(request.id) : this.askingTool(request));
     return {
       answer,
       nativeDismissed: () => {

@@ -1,6 +1,7 @@
 import { contentText, permissionModeInfo, permissionModes, refusalOf, type PermissionMode, type AgentEvent, type AgentMessage, type BashResult, type EventOf, type TextOrImage, type ToolCall } from "../../shared/protocol";
 import type { SessionHeader } from "../../shared/webview-protocol";
 import { AssistantStream } from "./assistant-stream";
+import { ToolClock } from "./tool-clock";
 import type { Transcript } from "./transcript";
 
 /** What the events change besides the transcript. */
@@ -16,7 +17,8 @@ const toolOutputIntervalMs = 50;
  */
 export class ChatEvents {
   private readonly assistant: AssistantStream;
-  private readonly toolStarted = new Map<string, number>();
+  /** The running calls and their own time (a question's wait left out). */
+  private readonly clock: ToolClock;
   /** For a call with nested calls running: the card of its latest nested call (the next goes after it). */
   private readonly lastNested = new Map<string, string>();
   private readonly pendingOutput = new Map<string, string>();
@@ -30,9 +32,10 @@ export class ChatEvents {
   constructor(
     private readonly transcript: Transcript,
     private readonly sink: ChatEventSink,
-    private readonly now: () => number = Date.now,
+    now: () => number = Date.now,
   ) {
     this.assistant = new AssistantStream(transcript, now);
+    this.clock = new ToolClock(now);
   }
 
   apply(event: AgentEvent): void {
@@ -125,7 +128,7 @@ export class ChatEvents {
           const call = calls.get(message.toolCallId);
           const ids = { toolCallId: message.toolCallId, toolName: message.toolName };
           this.apply({ type: "tool_execution_start", ...ids, args: call?.arguments ?? {} });
-          this.toolStarted.delete(message.toolCallId);
+          this.clock.stop(message.toolCallId); // a replayed call's time is not known
           this.apply({ type: "tool_execution_end", ...ids, result: { content: message.content, details: message.details }, isError: message.isError });
         } else {
           this.apply({ type: "message_start", message });
@@ -186,11 +189,19 @@ export class ChatEvents {
 
   /** The cards of the tools running now, in the order they started. */
   get runningTools(): string[] {
-    return [...this.toolStarted.keys()].map((id) => `tool-${id}`);
+    return this.clock.running.map((id) => `tool-${id}`);
+  }
+
+  /**
+   * A question about the tool of this card is open (chat-dialogs.ts links them): the wait is the
+   * user's, not the tool's, so its card's time stops until the returned function is called.
+   */
+  questionOpen(toolKey: string): () => void {
+    return toolKey.startsWith("tool-") ? this.clock.pauseFor(toolKey.slice("tool-".length)) : () => undefined;
   }
 
   private toolStart(event: EventOf<"tool_execution_start">): void {
-    this.toolStarted.set(event.toolCallId, this.now());
+    this.clock.start(event.toolCallId);
     const key = `tool-${event.toolCallId}`;
     const parent = event.parentToolCallId === undefined ? undefined : `tool-${event.parentToolCallId}`;
     // A nested call goes under its parent's card, after the parent's earlier nested calls.
@@ -215,8 +226,7 @@ export class ChatEvents {
   private toolEnd(event: EventOf<"tool_execution_end">): void {
     const key = `tool-${event.toolCallId}`;
     this.pendingOutput.delete(key);
-    const started = this.toolStarted.get(event.toolCallId);
-    this.toolStarted.delete(event.toolCallId);
+    const ownTime = this.clock.stop(event.toolCallId);
     const existing = this.transcript.get(key, "tool");
     const output = resultText(event.result.content);
     const refused = event.isError ? refusalOf(event.toolName, output) : undefined;
@@ -229,7 +239,7 @@ export class ChatEvents {
       output,
       status: refused ? "notRun" : event.isError ? "error" : "done",
       ...(refused ? { notRun: refused } : {}),
-      durationMs: event.durationMs ?? (started === undefined ? undefined : this.now() - started),
+      durationMs: event.durationMs ?? ownTime,
       images: imageCount(event.result.content) || undefined,
       ...(existing?.parent ? { parent: existing.parent } : {}),
     });

@@ -5,6 +5,7 @@
 import type { AgentCapabilities } from "../../shared/rpc";
 import type { ChatItemOf } from "../../shared/webview-protocol";
 import type { EditorToolsVia } from "../supervision/capability-notes";
+import type { Transcript } from "./transcript";
 
 /** The note's stable key: one per chat, replaced in place (never repeated) when the agent restarts. */
 export const SAFEGUARDS_KEY = "safeguards";
@@ -53,4 +54,27 @@ function acpNote(agent: string, sandbox: SafeguardsFacts["sandbox"]): ChatItemOf
     `• ACP has no session tree, fork, compaction or Pi extension UI: those commands say so.`,
   ];
   return { key: SAFEGUARDS_KEY, kind: "notice", title: `Safeguards with ${agent}`, text: lines.join("\n") };
+}
+
+/** The note in one chat: at the top of its transcript once, again after a replay, forgotten with its agent. */
+export class SafeguardsEntry {
+  private note: ChatItemOf<"notice"> | undefined;
+
+  constructor(private readonly transcript: Transcript) {}
+
+  /** The agent was probed: its note, once per transcript (never repeated after a restart). */
+  agentReady(facts: SafeguardsFacts): void {
+    this.note = safeguardsNote(facts);
+    if (this.note && !this.transcript.get(SAFEGUARDS_KEY, "notice")) this.transcript.upsert(this.note);
+  }
+
+  /** The transcript was rebuilt (a session's messages replayed): the note at its top again. */
+  restore(): void {
+    if (this.note) this.transcript.upsert(this.note);
+  }
+
+  /** Another agent was configured: the old one's note is not this one's. */
+  forget(): void {
+    this.note = undefined;
+  }
 }

@@ -13,6 +13,7 @@ import { settings } from "../settings";
 import { registerCheckpointContent } from "./diff-preview";
 import { recordFileChanges } from "./recording";
 import { rewind, type RewindRequest } from "./rewind";
+import { errorText } from "../../shared/error-text";
 
 export type { RewindRequest } from "./rewind";
 
@@ -59,7 +60,7 @@ export function installCheckpoints(services: CheckpointServices): Checkpoints {
         log.info(`Checkpoints pruned: ${result.removedManifests} session(s), ${result.removedObjects} file version(s); ${result.bytesBefore} → ${result.bytesAfter} bytes`);
       }
     } catch (error) {
-      log.warn(`Pruning checkpoints failed: ${error instanceof Error ? error.message : String(error)}`);
+      log.warn(`Pruning checkpoints failed: ${errorText(error)}`);
     }
   };
 

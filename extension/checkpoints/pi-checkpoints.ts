@@ -11,6 +11,7 @@
 import { CHECKPOINT_DIR_ENV, DEFAULT_MAX_FILE_BYTES } from "../../shared/checkpoints/schema";
 import { createCheckpointRecorder, type CheckpointRecorder } from "../../shared/node/checkpoint-store";
 import { FILE_CHANGING_TOOLS, toolTargetPath } from "../../shared/node/checkpoint-target";
+import { errorText } from "../../shared/error-text";
 
 /** The parts of Pi's ExtensionAPI and context used here (structural: pi is not a dependency). */
 interface SessionEntry {
@@ -59,7 +60,7 @@ export default function piCheckpoints(pi: PiExtensionApi): void {
         record(sessionId, turn, target, () => ({ skipped: "unreadable" }));
       }
     } catch (error) {
-      process.stderr.write(`pi-checkpoints: could not record ${target ?? "a file"}: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`pi-checkpoints: could not record ${target ?? "a file"}: ${errorText(error)}\n`);
     }
     return undefined;
   });

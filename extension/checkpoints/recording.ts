@@ -11,6 +11,7 @@ import { DEFAULT_MAX_FILE_BYTES } from "../../shared/checkpoints/schema";
 import { captureFile, captureText, createCheckpointRecorder, type Captured } from "../../shared/node/checkpoint-store";
 import { FILE_CHANGING_TOOLS, toolTargetPath } from "../../shared/node/checkpoint-target";
 import type { AgentAttach } from "../supervision/agent-supervisor";
+import { errorText } from "../../shared/error-text";
 
 export interface RecordingOptions {
   /** The store; undefined while checkpoints are off. */
@@ -69,7 +70,7 @@ export function recordFileChanges(options: RecordingOptions): AgentAttach {
           .then(([session, entryId]) => entryId && record(session, entryId, target, () => captured, capturedAt, event.toolName !== "editor_edit"))
           .catch((error: unknown) => {
             sessionId = turn = undefined; // asked again next time
-            options.log.warn(`Checkpoint of ${target} failed: ${error instanceof Error ? error.message : String(error)}`);
+            options.log.warn(`Checkpoint of ${target} failed: ${errorText(error)}`);
           });
       }),
     );

@@ -6,6 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { RestoreStep } from "../../shared/checkpoints/schema";
 import { checkStep, realWorkspace } from "./restore-guard";
+import { errorText } from "../../shared/error-text";
 
 export interface RestoreResult {
   restored: string[];
@@ -44,7 +45,7 @@ export async function restoreFiles(store: string, workspace: string, steps: read
         result.restored.push(step.path);
       }
     } catch (error) {
-      result.failed.push({ path: step.path, reason: error instanceof Error ? error.message : String(error) });
+      result.failed.push({ path: step.path, reason: errorText(error) });
     }
   }
   return result;

@@ -12,6 +12,7 @@ import type { RestoreStep } from "../../shared/checkpoints/schema";
 import { loadObject } from "../../shared/node/checkpoint-store";
 import { isInside, realPathOf } from "../../shared/node/real-path";
 import { protectedWorkspaceNames } from "../../shared/node/sandbox/protected-paths";
+import { errorText } from "../../shared/error-text";
 
 /** What a step may do, on the real path it would reach; or why it is refused. */
 export type CheckedStep = { refused: string } | { action: "delete"; target: string } | { action: "write"; target: string; content: Buffer };
@@ -70,7 +71,7 @@ export function placeOf(realRoots: readonly string[], recordedPath: string, acti
   try {
     target = action === "write" ? realPathOf(recordedPath) : path.join(realPathOf(path.dirname(recordedPath)), path.basename(recordedPath));
   } catch (error) {
-    return { refused: error instanceof Error ? error.message : String(error) };
+    return { refused: errorText(error) };
   }
   const root = realRoots.find((r) => isInside(r, target) && target !== r);
   if (root === undefined) return { refused: "it is outside the session's workspace folder" };

@@ -17,6 +17,7 @@ import { applyRestore, changesFile, type RestoreResult } from "./restore";
 import { guardSteps, realWorkspace } from "./restore-guard";
 import { withoutContext } from "../chat/context/context-format";
 import { notificationText, quickPickLine } from "../ui/plain-text";
+import { errorText } from "../../shared/error-text";
 
 export type RewindMode = "both" | "files" | "conversation";
 
@@ -93,7 +94,7 @@ export async function rewind(deps: RewindDeps, request: RewindRequest = {}): Pro
     await supervisor.agent.refresh(client);
     return result;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorText(error);
     deps.log.warn(`Rewind failed: ${message}`);
     void vscode.window.showErrorMessage(`Pi: the rewind failed: ${notificationText(message)}`);
     return undefined;

@@ -1,7 +1,8 @@
+import { errorText } from "../../shared/error-text";
 import * as vscode from "vscode";
 import { signOutReport } from "../acp/acp-sign-out";
 import { notificationText } from "../ui/plain-text";
-import { errorText, type CommandContext } from "./context";
+import { type CommandContext } from "./context";
 
 export const signOutCommand = "pi.signOutAcpAgent";
 

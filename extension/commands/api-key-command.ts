@@ -1,6 +1,7 @@
+import { errorText } from "../../shared/error-text";
 import * as vscode from "vscode";
 import { apiKeyProviders, isVariableName } from "../api-keys";
-import { errorText, type CommandContext } from "./context";
+import { type CommandContext } from "./context";
 import { notificationText } from "../ui/plain-text";
 
 const other = "Other provider…";

@@ -3,6 +3,7 @@ import type { RpcClient } from "../../shared/rpc";
 import type { AgentSupervisor } from "../supervision/agent-supervisor";
 import type { ApiKeyStore } from "../api-keys";
 import { notificationText, quickPickText } from "../ui/plain-text";
+import { errorText } from "../../shared/error-text";
 
 /** What the chat view offers commands (implemented in main.ts over the chat controller). */
 export interface ChatAccess {
@@ -32,7 +33,6 @@ export function commandTitle(ctx: Pick<CommandContext, "targetName">, title: str
   return ctx.targetName ? `${title} — ${quickPickText(ctx.targetName)}` : title;
 }
 
-export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** The agent, started if needed; a failure is shown, not thrown. */
 export async function agentClient(ctx: CommandContext): Promise<RpcClient | undefined> {

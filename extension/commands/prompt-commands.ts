@@ -1,5 +1,6 @@
+import { errorText } from "../../shared/error-text";
 import * as vscode from "vscode";
-import { commandTitle, errorText, run, sendMessage, type CommandContext } from "./context";
+import { commandTitle, run, sendMessage, type CommandContext } from "./context";
 import { notificationText } from "../ui/plain-text";
 
 /** A fenced block with the file path and lines, e.g. for Send Selection and the code action. */

@@ -14,6 +14,8 @@ import { CancellationTokenSource } from "vscode-jsonrpc";
 import { isRecord, parseForeignJson } from "../../shared/foreign-json";
 import type { HostTool, HostToolOutcome } from "../../shared/rpc/host-tool-registry";
 import type { BridgeLine, BridgeMode } from "./bridge-protocol";
+import { errorText } from "../../shared/error-text";
+import { readRequestText } from "../../shared/node/request-body";
 
 export interface BridgeServerOptions {
   /** The tools served, looked up by name at each call (the list may change). */
@@ -71,7 +73,7 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
     if (req.method !== "POST" || !match) return send(res, 404, { error: "no such route" });
     const tool = options.tools().find((t) => t.definition.name === match[1]);
     if (!tool) return send(res, 404, { error: `unknown editor tool: ${match[1]}` });
-    const body = await readBody(req);
+    const body = await readRequestText(req, MAX_REQUEST_BYTES);
     if (body === undefined) return send(res, 413, { error: "request too large" });
     const parsed = parseForeignJson(body);
     const call = parsed.ok && isRecord(parsed.value) ? parsed.value : undefined;
@@ -96,7 +98,7 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
         update: (partialResult) => line({ type: "update", partialResult }),
       });
     } catch (error) {
-      outcome = { content: [{ type: "text", text: error instanceof Error ? error.message : String(error) }], isError: true };
+      outcome = { content: [{ type: "text", text: errorText(error) }], isError: true };
     } finally {
       calls.delete(source);
       source.dispose();
@@ -124,21 +126,4 @@ export async function startBridgeServer(options: BridgeServerOptions): Promise<B
         server.close(() => resolve());
       }),
   };
-}
-
-/** The body as text, or undefined when it is larger than MAX_REQUEST_BYTES. */
-function readBody(req: http.IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_REQUEST_BYTES) {
-        resolve(undefined);
-        req.destroy();
-      } else chunks.push(chunk);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
 }

@@ -17,6 +17,7 @@ import { StringDecoder } from "node:string_decoder";
 import { parseForeignJson } from "../../shared/foreign-json";
 import type { ToolResult } from "../../shared/protocol";
 import { checkHandoff, checkLine, EDITOR_BRIDGE_ENV, MAX_LINE_BYTES, type BridgeHandoff } from "./bridge-protocol";
+import { errorText } from "../../shared/error-text";
 
 /** The parts of Pi's ExtensionAPI used here (structural: pi is not a dependency). */
 interface PiToolDefinition {
@@ -33,7 +34,6 @@ interface PiExtensionApi {
 }
 
 const say = (text: string): void => void process.stderr.write(`pi-editor-bridge: ${text}\n`);
-const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
  * Where the handoff is kept once read: pi builds a new extension runtime (and runs this factory

@@ -24,6 +24,7 @@ import * as http from "node:http";
 import * as https from "node:https";
 import type { AddressInfo } from "node:net";
 import { checkedProxy, createTunnelAgent, proxyAuthorization, proxyFor, type Env } from "../../shared/node/http-proxy";
+import { errorText } from "../../shared/error-text";
 
 export interface GatewayRoute {
   /** The first path segment: a provider name as the agent knows it. */
@@ -85,7 +86,7 @@ function upstreamFor(route: GatewayRoute, url: URL, proxyEnv: Env): Upstream {
   try {
     checkedProxy(proxy);
   } catch (error) {
-    return { route, url, client, agent: direct(), carriers, proxyProblem: error instanceof Error ? error.message : String(error) };
+    return { route, url, client, agent: direct(), carriers, proxyProblem: errorText(error) };
   }
   if (secure) return { route, url, client, agent: createTunnelAgent(proxy), carriers };
   return { route, url, client, agent: new http.Agent({ keepAlive: true }), carriers, forwardProxy: proxy };
@@ -164,7 +165,7 @@ export async function startGatewayServer(routes: readonly GatewayRoute[], option
       const authorization = req.headers.authorization;
       if (typeof authorization !== "string" || !carriesToken(authorization, "")) return refuse(res, 401, "missing or wrong gateway token");
       return serveLocally(req, res, rest).catch((error: unknown) => {
-        if (!res.headersSent) refuse(res, 500, error instanceof Error ? error.message : String(error));
+        if (!res.headersSent) refuse(res, 500, errorText(error));
         else res.destroy();
       });
     }

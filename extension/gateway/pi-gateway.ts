@@ -9,6 +9,7 @@
  * the providers the gateway serves itself (VS Code's models), registered with their models.
  */
 import { GATEWAY_ENV, type GatewayDescriptor } from "./gateway-plan";
+import { errorText } from "../../shared/error-text";
 
 /** The part of Pi's ExtensionAPI used here (structural: pi is not a dependency). */
 interface PiExtensionApi {
@@ -30,7 +31,7 @@ export default function piGateway(pi: PiExtensionApi): void {
     try {
       pi.registerProvider(name, { baseUrl: route.baseUrl });
     } catch (error) {
-      process.stderr.write(`pi-gateway: could not re-point ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`pi-gateway: could not re-point ${name}: ${errorText(error)}\n`);
     }
   }
   // Providers the gateway serves itself (VS Code's models): registered whole, models and all.
@@ -40,7 +41,7 @@ export default function piGateway(pi: PiExtensionApi): void {
     try {
       pi.registerProvider(name, { ...config, baseUrl });
     } catch (error) {
-      process.stderr.write(`pi-gateway: could not register ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`pi-gateway: could not register ${name}: ${errorText(error)}\n`);
     }
   }
 }

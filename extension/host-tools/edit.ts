@@ -10,6 +10,7 @@ import { applyOffsetEdits, lspEditsToOffsets, matchReplacements, type LspTextEdi
 import type { EditReviewer } from "./edit-review";
 import { loadedDocument, resolveFile } from "./editor-workspace";
 import { defineTool, jsonResult, raceCancellation, throwIfCancelled, type EditorTool } from "./tool";
+import { errorText } from "../../shared/error-text";
 
 const Position = Type.Object({ line: Type.Integer({ minimum: 0 }), character: Type.Integer({ minimum: 0 }) });
 const Replacement = Type.Object(
@@ -54,7 +55,7 @@ async function documentFor(uri: vscode.Uri, path: string): Promise<vscode.TextDo
   try {
     return await vscode.workspace.openTextDocument(uri);
   } catch (error) {
-    throw new Error(`Cannot open ${path} in the editor: ${error instanceof Error ? error.message : String(error)}. editor_edit changes existing text files.`);
+    throw new Error(`Cannot open ${path} in the editor: ${errorText(error)}. editor_edit changes existing text files.`);
   }
 }
 

@@ -34,6 +34,13 @@ function origin(at: { path: string; position: vscode.Position }) {
   return { path: at.path, position: code2lsp().asPosition(at.position) };
 }
 
+/** A position provider's answer (`what`: what the model waits for): the document opened at the position, then the provider asked there. */
+async function askAt<T>(command: string, args: { path: string; line: number; character: number }, context: HostToolContext, what: string) {
+  const at = await openAt(args, context);
+  const found = await runProvider<T>(command, [at.document.uri, at.position], at, context, what);
+  return { at, found };
+}
+
 export function createDefinitionTool(): EditorTool {
   return defineTool({
     name: "editor_definition",
@@ -42,8 +49,7 @@ export function createDefinitionTool(): EditorTool {
       "Where the symbol at a position is defined, from VS Code's language support (like F12). Returns LSP Locations (uri, path, zero-based range) with the text of the line each starts on.",
     parameters: PositionParams,
     async run(args, context) {
-      const at = await openAt(args, context);
-      const found = await runProvider<(vscode.Location | vscode.LocationLink)[]>("vscode.executeDefinitionProvider", [at.document.uri, at.position], at, context, "definitions");
+      const { at, found } = await askAt<(vscode.Location | vscode.LocationLink)[]>("vscode.executeDefinitionProvider", args, context, "definitions");
       const definitions = await withPreviews((found ?? []).map(asLocation), context);
       return jsonResult({ ...origin(at), definitions });
     },
@@ -58,8 +64,8 @@ export function createReferencesTool(): EditorTool {
       "Every reference to the symbol at a position, declaration included, from VS Code's language support (like Shift+F12). Returns LSP Locations (uri, path, zero-based range) with the text of each line.",
     parameters: ReferencesParams,
     async run(args, context) {
-      const at = await openAt(args, context);
-      const found = (await runProvider<vscode.Location[]>("vscode.executeReferenceProvider", [at.document.uri, at.position], at, context, "references")) ?? [];
+      const { at, found: answer } = await askAt<vscode.Location[]>("vscode.executeReferenceProvider", args, context, "references");
+      const found = answer ?? [];
       const max = args.limit ?? 100;
       const files = new Set(found.map((location) => location.uri.toString())).size;
       context.update({ content: [{ type: "text", text: `Found ${found.length} references in ${files} files.` }] });
@@ -77,8 +83,7 @@ export function createHoverTool(): EditorTool {
       "What VS Code shows when hovering a position: the type, signature and documentation of the symbol there, as LSP Hovers with markdown contents.",
     parameters: PositionParams,
     async run(args, context) {
-      const at = await openAt(args, context);
-      const found = await runProvider<vscode.Hover[]>("vscode.executeHoverProvider", [at.document.uri, at.position], at, context, "hover");
+      const { at, found } = await askAt<vscode.Hover[]>("vscode.executeHoverProvider", args, context, "hover");
       return jsonResult({ ...origin(at), hovers: (found ?? []).map(asHover).filter((hover) => hover.contents.value !== "") });
     },
   });

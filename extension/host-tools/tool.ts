@@ -9,6 +9,7 @@ import { createAjv, validatorOptions } from "../../shared/protocol/ajv";
 import type { CancellationToken } from "vscode-jsonrpc";
 import type { HostToolDefinition } from "../../shared/protocol";
 import type { HostToolContext, HostToolExecute, HostToolOutcome } from "../../shared/rpc/host-tool-registry";
+import { errorText } from "../../shared/error-text";
 
 export interface EditorTool {
   definition: HostToolDefinition;
@@ -90,7 +91,7 @@ export function defineTool<T extends TSchema>(spec: ToolSpec<T>): EditorTool {
         return await spec.run(args as Static<T>, context);
       } catch (error) {
         if (error instanceof CancelledError || context.token.isCancellationRequested) return errorResult(`${spec.name} was cancelled.`);
-        return errorResult(error instanceof Error ? error.message : String(error));
+        return errorResult(errorText(error));
       }
     },
   };

@@ -12,8 +12,9 @@ import type { RpcClient } from "../../shared/rpc";
 import type { SessionRegistry } from "../sessions/session-registry";
 import { notificationText, quickPickText } from "../ui/plain-text";
 import { mcpServerActions, mcpServerItems, signInChoices } from "./mcp-items";
+import { errorText } from "../../shared/error-text";
 
-const failure = (error: unknown): string => notificationText(error instanceof Error ? error.message : String(error));
+const failure = (error: unknown): string => notificationText(errorText(error));
 
 /** Asks the host for the sign-in page, then the user whether to open exactly that page. */
 async function signIn(client: RpcClient, server: McpServerStatus): Promise<void> {

@@ -9,6 +9,7 @@
  * through a shell. Plain: no vscode, no I/O.
  */
 import type { ParseError } from "jsonc-parser";
+import { errorText } from "../../shared/error-text";
 
 export type VsCodeMcpOrigin = "user" | "workspace";
 
@@ -115,7 +116,7 @@ function convertServer(name: string, raw: unknown, origin: VsCodeMcpOrigin, vars
     }
     throw new Error(`its type ${JSON.stringify(type)} is not stdio or http`);
   } catch (error) {
-    return { name, origin, shown, skipped: error instanceof Error ? error.message : String(error) };
+    return { name, origin, shown, skipped: errorText(error) };
   }
 }
 

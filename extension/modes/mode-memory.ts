@@ -3,6 +3,7 @@ import { permissionModes, type PermissionMode } from "../../shared/protocol";
 import { Lifetime } from "../lifetime";
 import type { AgentSession } from "../sessions/agent-session";
 import type { SessionRegistry } from "../sessions/session-registry";
+import { errorText } from "../../shared/error-text";
 
 const key = "pi.permissionModes";
 /** Sessions remembered per workspace: the newest this many. */
@@ -52,7 +53,7 @@ export function rememberPermissionModes(sessions: SessionRegistry, memento: vsco
         .request("set_permission_mode", { mode: wanted })
         .then(
           () => log.info(`The session ${file} is back in its permission mode: ${wanted}`),
-          (error: unknown) => log.warn(`Giving the session its permission mode back failed: ${error instanceof Error ? error.message : String(error)}`),
+          (error: unknown) => log.warn(`Giving the session its permission mode back failed: ${errorText(error)}`),
         )
         .finally(() => {
           restoring.delete(file);

@@ -5,6 +5,7 @@ import type { AgentSession } from "../sessions/agent-session";
 import type { SessionRegistry } from "../sessions/session-registry";
 import type { AgentModes } from "../acp/acp-agent-features";
 import { notificationText, quickPickText } from "../ui/plain-text";
+import { errorText } from "../../shared/error-text";
 
 const modes = permissionModeInfo;
 /** Status bar text (codicon + word). */
@@ -84,7 +85,7 @@ export class PermissionModes implements vscode.Disposable {
       id = picked?.id;
     }
     if (!id) return;
-    await agentModes.set(id).catch((error: unknown) => void vscode.window.showErrorMessage(`Pi: the mode did not change: ${notificationText(error instanceof Error ? error.message : String(error))}`));
+    await agentModes.set(id).catch((error: unknown) => void vscode.window.showErrorMessage(`Pi: the mode did not change: ${notificationText(errorText(error))}`));
   }
 
   /** Switches a session's mode (default: the active one's), asking which when none is given. */

@@ -5,6 +5,7 @@ import type { AgentSession } from "../sessions/agent-session";
 import type { SessionRegistry } from "../sessions/session-registry";
 import { addTask, moveTask, progress, removeTask, renameTask, toggleDone, type TaskRef, type TodoStatus } from "../../shared/plan-edits";
 import { notificationText } from "../ui/plain-text";
+import { errorText } from "../../shared/error-text";
 
 export const PLAN_VIEW_ID = "pi.plan";
 
@@ -40,7 +41,7 @@ export class PlanView implements vscode.TreeDataProvider<Node>, vscode.Disposabl
       vscode.commands.registerCommand(`pi.plan.${name}`, async (node?: Node) => {
         const plan = this.session.plan;
         const next = await edit(plan.phases, node ?? this.view.selection[0]);
-        if (next) await plan.edit(next).catch((error: unknown) => void vscode.window.showErrorMessage(`Pi: the plan could not be changed: ${notificationText(error instanceof Error ? error.message : String(error))}`));
+        if (next) await plan.edit(next).catch((error: unknown) => void vscode.window.showErrorMessage(`Pi: the plan could not be changed: ${notificationText(errorText(error))}`));
       });
     const ref = (node: Node | undefined): TaskRef | undefined => (node?.kind === "task" ? { phaseId: node.phase.id, taskId: node.task.id } : undefined);
     const withRef = (change: (phases: readonly TodoPhase[], ref: TaskRef) => TodoPhase[]) => (phases: readonly TodoPhase[], node: Node | undefined) => {

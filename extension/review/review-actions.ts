@@ -14,6 +14,7 @@ import { openReviewDiff } from "./review-diff";
 import { readCurrent, replaceLines, writeContent } from "./review-io";
 import { placedHunks, type HunkTarget, type PlacedHunk } from "./review-lenses";
 import type { ReviewState } from "./review-state";
+import { errorText } from "../../shared/error-text";
 
 const name = (file: string) => notificationText(vscode.workspace.asRelativePath(file));
 
@@ -35,7 +36,6 @@ function targetOf(sessions: ReviewSessions, arg: unknown): { id: string; named?:
   return { id: active.id, ...(active.several ? { named: active.label } : {}) };
 }
 const sameHunk = (a: Hunk, b: Hunk) => JSON.stringify(a) === JSON.stringify(b);
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The file a command is about: a row of the view, an editor title's resource, else the active editor's file. */
 function fileOf(state: ReviewState, arg: unknown): string | undefined {
@@ -120,7 +120,7 @@ async function undoFiles(state: ReviewState, files: readonly string[], owner?: s
       state.noteUndone(file);
       state.remove(file);
     } catch (error) {
-      failed.push(`${name(file)} (${notificationText(message(error))})`);
+      failed.push(`${name(file)} (${notificationText(errorText(error))})`);
     }
   }
   if (unavailable.length > 0) {
@@ -184,8 +184,8 @@ export function registerReviewCommands(state: ReviewState, sessions: ReviewSessi
         try {
           await run(arg);
         } catch (error) {
-          log.warn(`${id} failed: ${message(error)}`);
-          void vscode.window.showErrorMessage(`Pi: ${notificationText(message(error))}`);
+          log.warn(`${id} failed: ${errorText(error)}`);
+          void vscode.window.showErrorMessage(`Pi: ${notificationText(errorText(error))}`);
         }
       }),
     );

@@ -9,6 +9,7 @@ import type { SessionNode } from "./sessions-view";
 import { terminalLaunch } from "./terminal-handoff";
 import { createWorktree, gitRoot, worktreeBranch } from "./worktree";
 import { notificationText } from "../ui/plain-text";
+import { errorText } from "../../shared/error-text";
 
 export interface SessionsCommandDeps {
   registry: SessionRegistry;
@@ -18,7 +19,6 @@ export interface SessionsCommandDeps {
   storage: vscode.Uri;
 }
 
-const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** A command's session argument: an id, a row of the sessions list, or none (the active session). */
 function sessionOf(registry: SessionRegistry, arg: unknown): AgentSession | undefined {

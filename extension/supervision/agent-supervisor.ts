@@ -1,3 +1,4 @@
+import { errorText } from "../../shared/error-text";
 import * as fs from "node:fs";
 import * as vscode from "vscode";
 import { ProcessTransport } from "../../shared/node/process-transport";
@@ -16,7 +17,7 @@ import { settings } from "../settings";
 import { AgentState, type Recovery, type SessionState } from "./agent-state";
 import { applyStartSettings, restoreRecovered } from "./apply-settings";
 import type { RestartPolicy, RestartPolicyOptions } from "./restart-policy";
-import { CrashRestarts, errorText } from "./crash-restarts";
+import { CrashRestarts } from "./crash-restarts";
 import { ProtocolTracer } from "./tracer";
 import { spawnCommand } from "./windows-command";
 import type { ProjectTrust } from "./project-trust";

@@ -2,6 +2,7 @@ import type * as vscode from "vscode";
 import type { AgentCapabilities, RpcClient } from "../../shared/rpc";
 import { settings } from "../settings";
 import type { Recovery } from "./agent-state";
+import { errorText } from "../../shared/error-text";
 
 type Changed = (key: string) => boolean;
 
@@ -23,7 +24,7 @@ export async function applyStartSettings(
       await run();
       log.info(`Applied ${what}`);
     } catch (error) {
-      log.warn(`Could not apply ${what}: ${error instanceof Error ? error.message : String(error)}`);
+      log.warn(`Could not apply ${what}: ${errorText(error)}`);
     }
   };
   if (changed && (changed("pi.model.provider") || changed("pi.model.id")) && settings.defaultModel) {
@@ -66,6 +67,6 @@ export async function restoreRecovered(client: RpcClient, recovery: Recovery, lo
       await client.request("set_thinking_level", { level: recovery.thinkingLevel });
     }
   } catch (error) {
-    log.warn(`Could not restore the model of the previous agent: ${error instanceof Error ? error.message : String(error)}`);
+    log.warn(`Could not restore the model of the previous agent: ${errorText(error)}`);
   }
 }

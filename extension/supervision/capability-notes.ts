@@ -5,7 +5,8 @@ export type EditorToolsVia = "protocol" | "bridge";
 
 /** What the chat header says about the editor tools: nothing when they come through the host-tool protocol. */
 export function editorToolsBadge(editorToolsVia: EditorToolsVia | undefined): { label: string; detail: string } | undefined {
-  if (editorToolsVia === "bridge") return { label: "Editor tools: bridge", detail: "This agent has no host-tool protocol: the editor's tools (editor_read, editor_edit, diagnostics, symbols…) reach it through the editor bridge, a Pi extension loaded with -e." };
+  // Said as what the user gets; how it gets there (the bridge) is the tooltip's.
+  if (editorToolsVia === "bridge") return { label: "Editor tools on", detail: "The agent can use the editor's own tools: it reads your unsaved changes, its edits open for your review, and it sees diagnostics and symbols. This agent has no protocol of its own for them: they reach it through a small Pi extension the editor loads into it." };
   if (editorToolsVia === undefined) return { label: "No editor tools", detail: "This agent took neither the host-tool protocol nor the editor bridge: the editor's tools are off." };
   return undefined;
 }

@@ -8,6 +8,7 @@ import { settings } from "../settings";
 import { duration, type AgentNotices } from "../ui/agent-notices";
 import type { AgentState } from "./agent-state";
 import { RestartPolicy, type RestartPolicyOptions } from "./restart-policy";
+import { errorText } from "../../shared/error-text";
 
 export interface CrashRestartsOptions {
   log: vscode.LogOutputChannel;
@@ -63,6 +64,3 @@ export class CrashRestarts implements vscode.Disposable {
   }
 }
 
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

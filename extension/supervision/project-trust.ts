@@ -3,6 +3,7 @@ import * as path from "node:path";
 import * as vscode from "vscode";
 import { defaultProjectTrust, describeResources, DONT_LOAD, piAgentDir, protectedResources, savedTrust, saveTrust, TRUST_AND_LOAD } from "../../shared/node/project-trust";
 import { quickPickText } from "../ui/plain-text";
+import { errorText } from "../../shared/error-text";
 
 
 /**
@@ -28,7 +29,7 @@ export class ProjectTrust {
       const saved = savedTrust(agentDir, cwd);
       if (saved) return saved.trusted;
     } catch (error) {
-      this.log.warn(`${error instanceof Error ? error.message : String(error)}: project resources are not loaded`);
+      this.log.warn(`${errorText(error)}: project resources are not loaded`);
       return false;
     }
     const fallback = defaultProjectTrust(agentDir);
@@ -53,7 +54,7 @@ export class ProjectTrust {
     try {
       await saveTrust(agentDir, cwd, choice);
     } catch (error) {
-      this.log.warn(`Saving the project trust decision failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.log.warn(`Saving the project trust decision failed: ${errorText(error)}`);
     }
     this.log.info(`Project trust for ${cwd}: ${choice ? "trusted" : "not trusted"} (saved)`);
     return choice;

@@ -7,6 +7,7 @@ import type { EditorDialogs } from "./editor-dialog";
 import { iconsAsText, notificationText } from "./plain-text";
 import { QuestionQueue } from "./question-queue";
 import { wholeQuestion, type WholeQuestion } from "./whole-question";
+import { errorText } from "../../shared/error-text";
 
 const cancelled: DialogAnswer = { cancelled: true };
 
@@ -53,38 +54,26 @@ const showChangeButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIc
  * opens it as a diff beside, the question staying open.
  */
 function pick(title: string, placeholder: string | undefined, options: string[], token: CancellationToken, whole?: WholeQuestion, showChange?: () => Promise<unknown>): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const quickPick = vscode.window.createQuickPick<PickItem>();
-    quickPick.title = visibleText(whole ? whole.headline : title);
-    quickPick.placeholder = whole ? "Read the whole question, then pick an answer" : placeholder === undefined ? undefined : visibleText(placeholder);
-    const answers: PickItem[] = options.map((value, i) => ({ label: iconsAsText(whole ? whole.answers[i] : visibleText(value)), value }));
-    const change: PickItem[] = showChange ? [{ label: SHOW_CHANGE, description: "the question stays open", alwaysShow: true, showsChange: true }] : [];
-    quickPick.items = whole
-      ? [...whole.rows.map((row): PickItem => ({ label: iconsAsText(row), alwaysShow: true })), ...change, { label: "Your answer", kind: vscode.QuickPickItemKind.Separator }, ...answers]
-      : [...answers, ...(showChange ? [{ label: "", kind: vscode.QuickPickItemKind.Separator }, ...change] : [])];
-    if (showChange) quickPick.buttons = [showChangeButton];
-    if (whole && answers[0]) quickPick.activeItems = [answers[0]];
-    const openChange = () => void showChange?.().catch((error: unknown) => void vscode.window.showErrorMessage(`Pi: the change could not be shown: ${notificationText(error instanceof Error ? error.message : String(error))}`));
-    quickPick.ignoreFocusOut = true;
-    let result: string | undefined;
-    const subs = [
-      quickPick.onDidTriggerButton(openChange),
-      quickPick.onDidAccept(() => {
-        if (quickPick.selectedItems[0]?.showsChange) return openChange();
-        const value = quickPick.selectedItems[0]?.value;
-        if (value === undefined) return;
-        result = value;
-        quickPick.hide();
-      }),
-      quickPick.onDidHide(() => {
-        for (const sub of subs) sub.dispose();
-        quickPick.dispose();
-        resolve(result);
-      }),
-      token.onCancellationRequested(() => quickPick.hide()),
-    ];
-    quickPick.show();
-  });
+  const quickPick = vscode.window.createQuickPick<PickItem>();
+  quickPick.title = visibleText(whole ? whole.headline : title);
+  quickPick.placeholder = whole ? "Read the whole question, then pick an answer" : placeholder === undefined ? undefined : visibleText(placeholder);
+  const answers: PickItem[] = options.map((value, i) => ({ label: iconsAsText(whole ? whole.answers[i] : visibleText(value)), value }));
+  const change: PickItem[] = showChange ? [{ label: SHOW_CHANGE, description: "the question stays open", alwaysShow: true, showsChange: true }] : [];
+  quickPick.items = whole
+    ? [...whole.rows.map((row): PickItem => ({ label: iconsAsText(row), alwaysShow: true })), ...change, { label: "Your answer", kind: vscode.QuickPickItemKind.Separator }, ...answers]
+    : [...answers, ...(showChange ? [{ label: "", kind: vscode.QuickPickItemKind.Separator }, ...change] : [])];
+  if (showChange) quickPick.buttons = [showChangeButton];
+  if (whole && answers[0]) quickPick.activeItems = [answers[0]];
+  const openChange = () => void showChange?.().catch((error: unknown) => void vscode.window.showErrorMessage(`Pi: the change could not be shown: ${notificationText(errorText(error))}`));
+  quickPick.ignoreFocusOut = true;
+  return shownUntilHidden<string | undefined>(quickPick, token, undefined, (answer) => [
+    quickPick.onDidTriggerButton(openChange),
+    quickPick.onDidAccept(() => {
+      if (quickPick.selectedItems[0]?.showsChange) return openChange();
+      const value = quickPick.selectedItems[0]?.value;
+      if (value !== undefined) answer(value);
+    }),
+  ]);
 }
 
 
@@ -99,25 +88,34 @@ async function confirm(request: UiRequestOf<"confirm">, token: CancellationToken
   return choice === undefined ? cancelled : { confirmed: choice === "Yes" };
 }
 
-function input(request: UiRequestOf<"input">, token: CancellationToken): Promise<DialogAnswer> {
+async function input(request: UiRequestOf<"input">, token: CancellationToken): Promise<DialogAnswer> {
+  const box = vscode.window.createInputBox();
+  box.title = visibleText(request.title);
+  box.placeholder = request.placeholder === undefined ? undefined : visibleText(request.placeholder);
+  box.ignoreFocusOut = true;
+  return shownUntilHidden<DialogAnswer>(box, token, cancelled, (answer) => [box.onDidAccept(() => answer({ value: box.value }))]);
+}
+
+/**
+ * Shows a quick input until it hides: on an answer (`listen` calls `answer`), Escape, lost focus
+ * or the agent's cancellation. Then its listeners and the input go, and the answer resolves
+ * (`none` when there was none).
+ */
+function shownUntilHidden<T>(widget: vscode.QuickInput, token: CancellationToken, none: T, listen: (answer: (value: T) => void) => vscode.Disposable[]): Promise<T> {
   return new Promise((resolve) => {
-    const box = vscode.window.createInputBox();
-    box.title = visibleText(request.title);
-    box.placeholder = request.placeholder === undefined ? undefined : visibleText(request.placeholder);
-    box.ignoreFocusOut = true;
-    let answer: DialogAnswer = cancelled;
+    let result = none;
     const subs = [
-      box.onDidAccept(() => {
-        answer = { value: box.value };
-        box.hide();
+      ...listen((value) => {
+        result = value;
+        widget.hide();
       }),
-      box.onDidHide(() => {
+      widget.onDidHide(() => {
         for (const sub of subs) sub.dispose();
-        box.dispose();
-        resolve(answer);
+        widget.dispose();
+        resolve(result);
       }),
-      token.onCancellationRequested(() => box.hide()),
+      token.onCancellationRequested(() => widget.hide()),
     ];
-    box.show();
+    widget.show();
   });
 }

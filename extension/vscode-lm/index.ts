@@ -7,6 +7,7 @@ import type { LocalProvider } from "../gateway/agent-gateway";
 import { settings } from "../settings";
 import { vscodeLmProvider } from "./lm-provider";
 import { hasLanguageModels, vscodeLmBackend } from "./vscode-lm-backend";
+import { errorText } from "../../shared/error-text";
 
 export async function vscodeLmProviders(log: vscode.LogOutputChannel): Promise<LocalProvider[]> {
   if (!settings.vscodeModels) return [];
@@ -20,7 +21,7 @@ export async function vscodeLmProviders(log: vscode.LogOutputChannel): Promise<L
     const provider = vscodeLmProvider(vscodeLmBackend, models);
     return provider ? [provider] : [];
   } catch (error) {
-    log.warn(`VS Code's language models could not be listed: ${error instanceof Error ? error.message : String(error)}`);
+    log.warn(`VS Code's language models could not be listed: ${errorText(error)}`);
     return [];
   }
 }

@@ -15,6 +15,8 @@ import type * as http from "node:http";
 import type { LocalHandler } from "../gateway/gateway-server";
 import { LmError, type LmBackend } from "./lm-backend";
 import { messageText, readChatCompletionsRequest } from "./openai-request";
+import { errorText } from "../../shared/error-text";
+import { readRequestText } from "../../shared/node/request-body";
 
 /** Images in a request are base64: room for a few screenshots, not for anything unbounded. */
 const maxBody = 64 * 1024 * 1024;
@@ -29,7 +31,7 @@ const statusOf: Record<LmError["code"], { status: number; type: string }> = {
 };
 
 function errorBody(error: unknown): { status: number; body: { error: { message: string; type: string; code: string } } } {
-  const lm = error instanceof LmError ? error : new LmError("Unknown", error instanceof Error ? error.message : String(error));
+  const lm = error instanceof LmError ? error : new LmError("Unknown", errorText(error));
   const { status, type } = statusOf[lm.code];
   return { status, body: { error: { message: lm.message, type, code: lm.code } } };
 }
@@ -40,28 +42,14 @@ function sendJson(res: http.ServerResponse, status: number, value: unknown): voi
   res.end(text);
 }
 
-function readBody(req: http.IncomingMessage): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBody) {
-        reject(new LmError("BadRequest", `the request is over ${maxBody} bytes`));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => {
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown);
-      } catch {
-        reject(new LmError("BadRequest", "the body is not JSON"));
-      }
-    });
-    req.on("error", reject);
-  });
+async function readBody(req: http.IncomingMessage): Promise<unknown> {
+  const text = await readRequestText(req, maxBody);
+  if (text === undefined) throw new LmError("BadRequest", `the request is over ${maxBody} bytes`);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new LmError("BadRequest", "the body is not JSON");
+  }
 }
 
 export function createLmEndpoint(backend: LmBackend): LocalHandler {

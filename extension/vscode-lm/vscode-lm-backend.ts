@@ -7,6 +7,7 @@
  */
 import * as vscode from "vscode";
 import { LmError, type LmBackend, type LmChatRequest, type LmModelInfo, type LmPart, type LmStreamPart } from "./lm-backend";
+import { errorText } from "../../shared/error-text";
 
 /** What an older or newer vscode module may have or lack (the typings are 1.100's). */
 interface LmRuntime {
@@ -31,7 +32,7 @@ function takesImages(model: vscode.LanguageModelChat): boolean {
 function toLmError(error: unknown): LmError {
   if (error instanceof LmError) return error;
   if (error instanceof vscode.CancellationError) return new LmError("Cancelled", "The request was cancelled.");
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorText(error);
   if (error instanceof vscode.LanguageModelError) {
     const code = error.code === "NoPermissions" || error.code === "Blocked" || error.code === "NotFound" ? error.code : "Unknown";
     const said = code === "NoPermissions" ? `VS Code did not allow Pi Agent to use this model (${message}). Allow it when VS Code asks, or under Manage Language Model Access.` : message;

@@ -10,6 +10,7 @@ import type { AgentAttach } from "../supervision/agent-supervisor";
 import { settings } from "../settings";
 import { errorResult, type EditorTool } from "../host-tools/tool";
 import { offeredTools, toolOutcome } from "./tool-result";
+import { errorText } from "../../shared/error-text";
 
 interface ToolsRuntime {
   lm?: { tools?: readonly vscode.LanguageModelToolInformation[]; invokeTool?: typeof vscode.lm.invokeTool };
@@ -43,7 +44,7 @@ function hostToolFor(tool: vscode.LanguageModelToolInformation, modelName: strin
         return toolOutcome(result.content);
       } catch (error) {
         if (source.token.isCancellationRequested) return errorResult(`${tool.name} was cancelled.`);
-        return errorResult(`${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+        return errorResult(`${tool.name} failed: ${errorText(error)}`);
       } finally {
         sub.dispose();
         source.dispose();

@@ -4,6 +4,7 @@
  * Platform-free.
  */
 import { toInertData } from "./data";
+import { errorText } from "../error-text";
 
 export type ForeignJson = { ok: true; value: unknown; notices: readonly string[] } | { ok: false; error: string };
 
@@ -23,7 +24,7 @@ function parse(text: string): { ok: true; value: unknown } | { ok: false; error:
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: errorText(error) };
   }
 }
 
@@ -50,7 +51,7 @@ export function parseForeignFrame(text: string): ForeignJson {
   try {
     value = JSON.parse(text) as unknown;
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: errorText(error) };
   }
   if (!mayHoldForbiddenKey(text)) return { ok: true, value, notices: NO_NOTICES };
   const notices: string[] = [];

@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { readRegularText } from "./regular-file";
 import { parseForeignFile, type SchemaValidator } from "../foreign-json";
+import { errorText } from "../error-text";
 
 export function readForeignFile<T extends object>(file: string, validate: SchemaValidator, problems: string[]): Partial<T> {
   if (!existsSync(file)) return {};
@@ -13,7 +14,7 @@ export function readForeignFile<T extends object>(file: string, validate: Schema
   try {
     text = readRegularText(file);
   } catch (error) {
-    problems.push(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+    problems.push(`${file}: ${errorText(error)}`);
     return {};
   }
   const checked = parseForeignFile<T>(text, validate);

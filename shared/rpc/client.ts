@@ -19,6 +19,7 @@ import { RpcError } from "./errors";
 import { stderrCause } from "./stderr-cause";
 import { HostToolRegistry, type HostToolExecute } from "./host-tool-registry";
 import type { FrameTransport, TransportClosed } from "./transport";
+import { errorText } from "../error-text";
 
 export interface RpcClientOptions {
   /** Default time a query may take; long-running commands have none (see `untimedCommands`). */
@@ -130,7 +131,7 @@ export class RpcClient implements Disposable {
         },
       });
       this.write({ ...params, id, type } as AgentInboundFrame).catch((error: unknown) =>
-        this.settle(id, new RpcError("exited", type, `Could not send ${type}: ${error instanceof Error ? error.message : String(error)}`)),
+        this.settle(id, new RpcError("exited", type, `Could not send ${type}: ${errorText(error)}`)),
       );
     });
   }

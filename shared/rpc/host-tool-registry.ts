@@ -1,5 +1,6 @@
 import { CancellationTokenSource, Disposable, type CancellationToken } from "vscode-jsonrpc";
 import type { HostToolCall, HostToolDefinition, HostToolResult, HostToolUpdate, ToolResult } from "../protocol";
+import { errorText } from "../error-text";
 
 export interface HostToolContext {
   token: CancellationToken;
@@ -60,7 +61,7 @@ export class HostToolRegistry implements Disposable {
         },
       });
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       outcome = { content: [{ type: "text", text: source.token.isCancellationRequested ? `Cancelled: ${message}` : message }], isError: true };
     } finally {
       this.running.delete(frame.id);

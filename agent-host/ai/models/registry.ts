@@ -24,6 +24,7 @@ import { piAgentDir } from "../../../shared/node/project-trust";
 import { builtinModels } from "./catalogue";
 import { applyProviderConfig, ConfigError, configuredHeaders, loadModelsJson, parseJsonText, type ProviderConfig } from "./models-json";
 import { ModelRegistryError, resolveModelPattern, type ResolvedModel, type ResolveOptions } from "./resolve";
+import { errorText } from "../../../shared/error-text";
 
 export { ConfigError } from "./models-json";
 export { ModelRegistryError, type ResolvedModel, type ResolveOptions } from "./resolve";
@@ -228,7 +229,7 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
   const needsApiKey = (model: Model) => model.api !== "faux" && !isLocalBaseUrl(model.baseUrl);
 
   function failed(error: unknown): never {
-    throw new ModelRegistryError("api_key_failed", error instanceof Error ? error.message : String(error));
+    throw new ModelRegistryError("api_key_failed", errorText(error));
   }
 
   async function apiKeyFor(model: Model): Promise<string | undefined> {

@@ -10,6 +10,7 @@ import { classifyAnthropicError, describeAnthropicError } from "../anthropic/err
 import { buildAnthropicRequest } from "../anthropic/request";
 import { MessageStreamBuilder } from "../message-stream-builder";
 import { defineProvider } from "../provider";
+import { runSdkStream } from "../sdk-stream";
 import type { Context, Model, StreamOptions } from "../types";
 
 export const provider = defineProvider(
@@ -34,17 +35,8 @@ interface StreamState {
   stopReason?: string;
 }
 
-async function run(builder: MessageStreamBuilder, model: Model, context: Context, options: StreamOptions): Promise<void> {
-  const { signal } = options;
-  if (signal?.aborted) return void builder.fail(undefined, true);
-  // End the stream the moment the caller aborts; the SDK then closes the connection on its own time.
-  const onAbort = () => builder.fail(undefined, true);
-  signal?.addEventListener("abort", onAbort, { once: true });
-  try {
-    const headers = { ...model.headers, ...options.headers };
-    if (!options.apiKey && !Object.keys(headers).some((h) => /^(x-api-key|authorization)$/i.test(h))) {
-      throw new Error(`No API key for provider "${model.provider}"`);
-    }
+function run(builder: MessageStreamBuilder, model: Model, context: Context, options: StreamOptions): Promise<void> {
+  return runSdkStream<RawMessageStreamEvent>(builder, model, options, /^(x-api-key|authorization)$/i, async (headers) => {
     const request = buildAnthropicRequest(model, context, options);
     options.onPayload?.(request.params);
     const client = new KeyHeaderClient({
@@ -56,18 +48,10 @@ async function run(builder: MessageStreamBuilder, model: Model, context: Context
       fetch: fetchFor(options),
       defaultHeaders: options.apiKey ? { ...headers, "x-api-key": options.apiKey } : headers,
     });
-    const events = await client.messages.create(request.params, { signal, headers: request.headers });
+    const events = await client.messages.create(request.params, { signal: options.signal, headers: request.headers });
     const state: StreamState = {};
-    for await (const event of events) {
-      if (builder.isFinished) break;
-      applyEvent(builder, event, state);
-    }
-    if (builder.isFinished) return;
-    if (signal?.aborted) return void builder.fail(undefined, true);
-    finish(builder, state.stopReason);
-  } finally {
-    signal?.removeEventListener("abort", onAbort);
-  }
+    return { events, apply: (event) => applyEvent(builder, event, state), finish: () => finish(builder, state.stopReason) };
+  });
 }
 
 function applyEvent(builder: MessageStreamBuilder, event: RawMessageStreamEvent, state: StreamState): void {

@@ -11,6 +11,7 @@ import { buildGoogleRequest } from "../google/request";
 import { setGlobalFetchOptions } from "../http/globals";
 import { MessageStreamBuilder } from "../message-stream-builder";
 import { defineProvider } from "../provider";
+import { runSdkStream } from "../sdk-stream";
 import type { Context, Model, StreamOptions } from "../types";
 
 export const provider = defineProvider(
@@ -20,16 +21,8 @@ export const provider = defineProvider(
   classifyGoogleError,
 );
 
-async function run(builder: MessageStreamBuilder, model: Model, context: Context, options: StreamOptions): Promise<void> {
-  const { signal } = options;
-  if (signal?.aborted) return void builder.fail(undefined, true);
-  const onAbort = () => builder.fail(undefined, true);
-  signal?.addEventListener("abort", onAbort, { once: true });
-  try {
-    const headers = { ...model.headers, ...options.headers };
-    if (!options.apiKey && !Object.keys(headers).some((h) => /^(x-goog-api-key|authorization)$/i.test(h))) {
-      throw new Error(`No API key for provider "${model.provider}"`);
-    }
+function run(builder: MessageStreamBuilder, model: Model, context: Context, options: StreamOptions): Promise<void> {
+  return runSdkStream<GenerateContentResponse>(builder, model, options, /^(x-goog-api-key|authorization)$/i, async (headers) => {
     const request = buildGoogleRequest(model, context, options);
     options.onPayload?.(request);
     // An ES module: imported, not required (esbuild inlines it into this provider's bundle).
@@ -42,18 +35,10 @@ async function run(builder: MessageStreamBuilder, model: Model, context: Context
       // The model's baseUrl already names the API version (…/v1beta).
       httpOptions: { baseUrl: model.baseUrl, apiVersion: "", headers },
     });
-    const chunks = await client.models.generateContentStream({ ...request, config: { ...request.config, abortSignal: signal } });
+    const events = await client.models.generateContentStream({ ...request, config: { ...request.config, abortSignal: options.signal } });
     const mapper = new ChunkMapper(builder);
-    for await (const chunk of chunks) {
-      if (builder.isFinished) break;
-      mapper.apply(chunk);
-    }
-    if (builder.isFinished) return;
-    if (signal?.aborted) return void builder.fail(undefined, true);
-    mapper.finish();
-  } finally {
-    signal?.removeEventListener("abort", onAbort);
-  }
+    return { events, apply: (chunk) => mapper.apply(chunk), finish: () => mapper.finish() };
+  });
 }
 
 class ChunkMapper {

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { CallKind, HostMessage, OutputItem, ScriptFailure, StoreWrites, WorkerMessage, WorkerStart } from "./protocol";
+import { errorText } from "../../../shared/error-text";
 
 /** Set by esbuild in dist/. */
 declare const __PI_BUNDLED__: boolean | undefined;
@@ -153,7 +154,7 @@ function runInWorker(run: ScriptRun): Promise<ScriptResult> {
             const json = value === undefined ? undefined : JSON.stringify(value);
             reply(json === undefined ? { type: "reply", id: message.id, ok: true } : { type: "reply", id: message.id, ok: true, json });
           },
-          (error: unknown) => reply({ type: "reply", id: message.id, ok: false, message: error instanceof Error ? error.message : String(error) }),
+          (error: unknown) => reply({ type: "reply", id: message.id, ok: false, message: errorText(error) }),
         );
       }
     });

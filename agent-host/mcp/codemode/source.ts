@@ -4,6 +4,7 @@
  * options line anywhere but the first line fails the call before the script runs, rather than
  * being ignored without notice.
  */
+import { errorText } from "../../../shared/error-text";
 export const OPTIONS_PREFIX = "// @options:";
 const FIELDS = "`max_output_tokens` and `timeout_ms`";
 /** The longest delay a Node timer supports. */
@@ -26,7 +27,7 @@ function parseOptions(json: string): ScriptOptions {
   try {
     value = JSON.parse(json);
   } catch (error) {
-    throw new Error(`@options must be valid JSON with supported fields ${FIELDS}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`@options must be valid JSON with supported fields ${FIELDS}: ${errorText(error)}`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`@options must be a JSON object with supported fields ${FIELDS}`);
   const fields = value as Record<string, unknown>;

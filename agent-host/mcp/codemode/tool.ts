@@ -14,6 +14,7 @@ import { runScript } from "./sandbox";
 import { memoryStore, type CodemodeStore } from "./store";
 import { parseSource } from "./source";
 import type { Static } from "@sinclair/typebox";
+import { errorText } from "../../../shared/error-text";
 
 export interface CodemodeSource {
   /** The tools a script may call now (codemode itself never). */
@@ -137,7 +138,7 @@ export function createCodemodeTool(source: CodemodeSource): AgentTool<typeof cod
       try {
         parsed = parseSource(params.code);
       } catch (error) {
-        return { content: resultContent({ ok: false, output: [], error: { kind: "script", message: error instanceof Error ? error.message : String(error) }, calls, wallMs: Date.now() - startedAt }), details: { calls }, isError: true };
+        return { content: resultContent({ ok: false, output: [], error: { kind: "script", message: errorText(error) }, calls, wallMs: Date.now() - startedAt }), details: { calls }, isError: true };
       }
       publish();
       // Servers still connecting are waited for, but an abort does not wait for them.

@@ -10,6 +10,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import type { JSValueHandle } from "quickjs-wasi" with { "resolution-mode": "import" };
 import { PRELUDE } from "./prelude";
 import type { CallKind, HostMessage, ScriptFailure, StoreWrites, WorkerMessage, WorkerStart } from "./protocol";
+import { errorText } from "../../../shared/error-text";
 
 /** Pi's limits on a script's output: characters of text and image data, and calls of text()/image()/console. */
 const MAX_OUTPUT_CHARS = 16_777_216;
@@ -135,7 +136,6 @@ async function main(): Promise<void> {
   };
 
   const fail = (error: ScriptFailure): WorkerMessage => ({ type: "done", ok: false, error });
-  const errorOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
   let result: WorkerMessage | undefined;
   try {
@@ -147,13 +147,13 @@ async function main(): Promise<void> {
       const asyncFunction = vm.evalCode("(async () => {}).constructor", "prelude.js");
       script = vm.callFunction(asyncFunction, vm.undefined, vm.newString(start.code));
     } catch (error) {
-      result = fail({ kind: "script", message: `${/^\w*Error/.test(errorOf(error)) ? "" : "SyntaxError: "}${errorOf(error)}` });
+      result = fail({ kind: "script", message: `${/^\w*Error/.test(errorText(error)) ? "" : "SyntaxError: "}${errorText(error)}` });
       throw error;
     }
     try {
       vm.callFunction(begin, vm.undefined, script).dispose();
     } catch (error) {
-      result = finish() ?? fail({ kind: "script", message: errorOf(error) });
+      result = finish() ?? fail({ kind: "script", message: errorText(error) });
     }
     while (!result) {
       try {
@@ -171,9 +171,9 @@ async function main(): Promise<void> {
       wake = undefined;
     }
   } catch (error) {
-    result ??= finish() ?? fail({ kind: "sandbox", message: errorOf(error) });
+    result ??= finish() ?? fail({ kind: "sandbox", message: errorText(error) });
   }
   post(result);
 }
 
-main().catch((error: unknown) => post({ type: "done", ok: false, error: { kind: "sandbox", message: error instanceof Error ? error.message : String(error) } }));
+main().catch((error: unknown) => post({ type: "done", ok: false, error: { kind: "sandbox", message: errorText(error) } }));

@@ -8,12 +8,12 @@ import type { McpConnection } from "../connection";
 import { startSignIn } from "./sign-in";
 import { refreshLockPath, withRefreshLock } from "./refresh-lock";
 import { mcpAuthSlot } from "./store";
+import { errorText } from "../../../shared/error-text";
 
 export type NoticeKind = "info" | "warning" | "error";
 
 export const signInNotice = (name: string): string => `MCP server "${name}" requires sign-in. Sign in from "Pi: MCP Servers" (the mcp_login command).`;
 
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 export interface SignInsOptions {
   connections: readonly McpConnection[];
@@ -57,7 +57,7 @@ export class McpSignIns {
       });
     } catch (error) {
       release();
-      throw new Error(`Sign-in to MCP server "${name}" failed: ${message(error)}`);
+      throw new Error(`Sign-in to MCP server "${name}" failed: ${errorText(error)}`);
     }
     const finished = signIn.done.then(
       async () => {
@@ -67,7 +67,7 @@ export class McpSignIns {
       },
       (error: unknown) => {
         // A sign-in replaced by a newer one, ended by a sign-out or with the host, is not news.
-        if (!controller.signal.aborted) this.options.report(`Sign-in to MCP server "${name}" failed: ${message(error)}`, "error");
+        if (!controller.signal.aborted) this.options.report(`Sign-in to MCP server "${name}" failed: ${errorText(error)}`, "error");
       },
     ).finally(release);
     if (!signIn.authorizationUrl) {

@@ -9,9 +9,10 @@
  * Like pi (docs/security.md), context files load regardless of project trust; the caller turns
  * them off with `enabled: false` (`--no-context-files`).
  */
+import { errorText } from "../../../shared/error-text";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve, sep } from "node:path";
-import { canonicalPath, errorMessage, readText, type ResourceDiagnostic } from "./resources";
+import { canonicalPath, readText, type ResourceDiagnostic } from "./resources";
 
 export const CONTEXT_FILE_NAMES = ["AGENTS.override.md", "AGENTS.md", "AGENTS.MD", "CLAUDE.md", "CLAUDE.MD"] as const;
 
@@ -65,7 +66,7 @@ export function contextFileIn(dir: string, warn: (d: ResourceDiagnostic) => void
       if (!statSync(path).isFile()) continue;
       return { path, content: readText(path) };
     } catch (error) {
-      warn({ type: "warning", message: `could not read context file: ${errorMessage(error)}`, path });
+      warn({ type: "warning", message: `could not read context file: ${errorText(error)}`, path });
     }
   }
   return undefined;

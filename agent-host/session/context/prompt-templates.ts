@@ -9,12 +9,13 @@
  * description comes from the frontmatter, else the first non-empty line (60 characters, then
  * "..."). `argument-hint` is kept for completion.
  */
+import { errorText } from "../../../shared/error-text";
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseFrontmatter } from "./frontmatter";
 import { IgnoreRules } from "./ignore-rules";
 import {
-  canonicalPath, errorMessage, isUnder, listDir, PROJECT_DIR_NAME, readText, resolveUserPath, type ResourceDiagnostic, type SourceInfo,
+  canonicalPath, isUnder, listDir, PROJECT_DIR_NAME, readText, resolveUserPath, type ResourceDiagnostic, type SourceInfo,
 } from "./resources";
 
 export interface PromptTemplate {
@@ -119,7 +120,7 @@ export function loadPromptTemplateFile(filePath: string, sourceInfo: SourceInfo)
   try {
     ({ data, body } = parseFrontmatter(readText(filePath)));
   } catch (error) {
-    return { diagnostics: [{ type: "warning", message: `invalid prompt template: ${errorMessage(error)}`, path: filePath }] };
+    return { diagnostics: [{ type: "warning", message: `invalid prompt template: ${errorText(error)}`, path: filePath }] };
   }
   let description = typeof data.description === "string" ? data.description : "";
   if (!description) {

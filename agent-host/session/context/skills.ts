@@ -10,12 +10,13 @@
  * for `.agents/skills`, only below its root) and only with a description. Dot entries,
  * `node_modules` and `.gitignore`/`.ignore`/`.fdignore` matches are skipped.
  */
+import { errorText } from "../../../shared/error-text";
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseFrontmatter } from "./frontmatter";
 import { IgnoreRules } from "./ignore-rules";
 import {
-  canonicalPath, errorMessage, isUnder, listDir, PROJECT_DIR_NAME, readText, resolveUserPath, type ResourceDiagnostic, type SourceInfo,
+  canonicalPath, isUnder, listDir, PROJECT_DIR_NAME, readText, resolveUserPath, type ResourceDiagnostic, type SourceInfo,
 } from "./resources";
 
 export interface Skill {
@@ -130,7 +131,7 @@ export function loadSkillFile(filePath: string, meta: Meta): { skill?: Skill; di
   try {
     data = parseFrontmatter(readText(filePath)).data;
   } catch (error) {
-    if (declared) warn(`invalid frontmatter: ${errorMessage(error)}`);
+    if (declared) warn(`invalid frontmatter: ${errorText(error)}`);
     return { diagnostics };
   }
   const description = typeof data.description === "string" && data.description.trim() !== "" ? data.description : undefined;
@@ -216,7 +217,7 @@ export function expandSkillCommand(text: string, skills: readonly Skill[]): { te
   try {
     body = parseFrontmatter(readText(skill.filePath)).body.trim();
   } catch (error) {
-    return { text, error: { path: skill.filePath, message: errorMessage(error) } };
+    return { text, error: { path: skill.filePath, message: errorText(error) } };
   }
   const block = `<skill name="${skill.name}" location="${skill.filePath}">\nReferences are relative to ${skill.baseDir}.\n\n${body}\n</skill>`;
   return { text: args ? `${block}\n\n${args}` : block };

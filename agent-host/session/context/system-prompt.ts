@@ -7,10 +7,11 @@
  * ours; the context-file and skill-list formats are pi's. Unlike pi 0.87.1 (which dropped it)
  * we state the date, by day only so the prompt stays cacheable within a day.
  */
+import { errorText } from "../../../shared/error-text";
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { ContextFile } from "./context-files";
-import { errorMessage, PROJECT_DIR_NAME, readText, type ResourceDiagnostic } from "./resources";
+import { PROJECT_DIR_NAME, readText, type ResourceDiagnostic } from "./resources";
 import type { Skill } from "./skills";
 
 export interface PromptTool {
@@ -203,7 +204,7 @@ export function resolvePromptSources(options: PromptSourceOptions): PromptSource
       if (statSync(path).isDirectory()) throw new Error("is a directory");
       return { text: readText(path), path };
     } catch (error) {
-      diagnostics.push({ type: "warning", message: `could not read prompt file, using the value as text: ${errorMessage(error)}`, path });
+      diagnostics.push({ type: "warning", message: `could not read prompt file, using the value as text: ${errorText(error)}`, path });
       return { text: value };
     }
   };

@@ -15,6 +15,7 @@ import { discoverExtensions, type ExtensionSource } from "./discovery";
 import { importExtension } from "./module-loader";
 import { ExtensionRunner } from "./runner";
 import type { InputEventResult } from "./types";
+import { errorText } from "../../../shared/error-text";
 
 export type { ExtensionHostOptions } from "./context";
 export type { ExtensionSource } from "./discovery";
@@ -62,7 +63,7 @@ async function loadAll(sources: ExtensionSource[], runner: ExtensionRunner, acti
         await factory(createExtensionApi(extension, actions, events, options.warn));
       } catch (error) {
         runner.remove(extension);
-        throw new ExtensionLoadFailure(source.path, error instanceof Error ? error.message : String(error));
+        throw new ExtensionLoadFailure(source.path, errorText(error));
       }
     }
   } finally {

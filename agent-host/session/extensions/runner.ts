@@ -13,6 +13,7 @@ import type {
   AnyHandler, CommandOptions, ContextEvent, ExtensionCommandContext, ExtensionContext, InputEventResult, NotifyEvent, ToolCallEvent,
   ToolCallEventResult, ToolDefinition, ToolResultEvent, ToolResultEventResult,
 } from "./types";
+import { errorText } from "../../../shared/error-text";
 
 export interface LoadedExtension {
   path: string;
@@ -29,7 +30,6 @@ export interface ExtensionError {
   error: string;
 }
 
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
 
 export class ExtensionRunner {
@@ -52,7 +52,7 @@ export class ExtensionRunner {
   }
 
   report(extensionPath: string, event: string, error: unknown): void {
-    this.reportError({ extensionPath, event, error: message(error) });
+    this.reportError({ extensionPath, event, error: errorText(error) });
   }
 
   /** Asked for every agent event, thousands per streamed reply: a plain loop, nothing allocated. */
@@ -83,7 +83,7 @@ export class ExtensionRunner {
       try {
         result = await handler(event, this.context());
       } catch (error) {
-        return { block: true, reason: message(error) };
+        return { block: true, reason: errorText(error) };
       }
       if (isObject(result) && result.block === true) return { block: true, reason: typeof result.reason === "string" ? result.reason : "Blocked by extension" };
     }

@@ -3,6 +3,7 @@
  * the summarizer (manual, at the threshold, or after an overflow), cancellable.
  */
 import type { CompactionResult, AgentEvent as WireEvent } from "../../../shared/protocol";
+import { errorText } from "../../../shared/error-text";
 
 export type CompactionReason = "manual" | "threshold" | "overflow";
 /** Summarizes older context into a compaction entry and reloads the agent's context. */
@@ -37,7 +38,7 @@ export class CompactionRunner {
       return result;
     } catch (error) {
       const aborted = controller.signal.aborted;
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       this.emit({ type: "compaction_end", reason, aborted, willRetry: false, ...(aborted ? {} : { errorMessage: `Compaction failed: ${message}` }) });
       throw aborted ? new Error("Compaction cancelled") : error;
     } finally {

@@ -13,6 +13,7 @@ import type { Settings } from "../settings";
 import type { AutoRetry } from "./auto-retry";
 import type { CompactionRunner } from "./compaction-runner";
 import type { OverflowRecovery } from "./overflow-recovery";
+import { errorText } from "../../../shared/error-text";
 
 export interface RunDriverParts {
   agent: Agent;
@@ -127,7 +128,7 @@ export class RunDriver {
 
   /** A failure outside the model's reply (which carries its own): an error event, never silence. */
   private reportFailure(error: unknown): void {
-    this.parts.emit({ type: "extension_error", extensionPath: "<agent-host>", event: "run", error: error instanceof Error ? error.message : String(error) });
+    this.parts.emit({ type: "extension_error", extensionPath: "<agent-host>", event: "run", error: errorText(error) });
   }
 }
 

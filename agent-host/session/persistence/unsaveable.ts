@@ -5,10 +5,11 @@
  * notice saying why, which is saved instead, so the run goes on and the next prompt works.
  */
 import type { AgentMessage } from "../../agent/types";
+import { errorText } from "../../../shared/error-text";
 
 export class UnpersistableEntryError extends Error {
   constructor(type: string, cause: unknown) {
-    const why = cause instanceof RangeError ? "its content nests too deeply to be saved" : `it cannot be saved as JSON (${cause instanceof Error ? cause.message : String(cause)})`;
+    const why = cause instanceof RangeError ? "its content nests too deeply to be saved" : `it cannot be saved as JSON (${errorText(cause)})`;
     super(`A ${type} entry was not written to the session file: ${why}.`);
   }
 }

@@ -9,6 +9,7 @@ import { createCheckpointRecorder } from "../../../shared/node/checkpoint-store"
 import type { AnyAgentTool } from "../../agent/tool";
 import { resolveToCwd } from "../../tools/paths";
 import type { SessionManager } from "../persistence/session-manager";
+import { errorText } from "../../../shared/error-text";
 
 /** Tools whose `path` argument names the one file they change. */
 const FILE_TOOLS = new Set(["write", "edit"]);
@@ -36,7 +37,7 @@ export function withCheckpoints(tools: AnyAgentTool[], sessions: SessionManager,
           record(sessions.sessionId, turn, resolveToCwd(target, cwd));
         } catch (error) {
           // A full disk must not stop the agent: the file is changed without a checkpoint.
-          warn(`Checkpoint of ${target} failed: ${error instanceof Error ? error.message : String(error)}`);
+          warn(`Checkpoint of ${target} failed: ${errorText(error)}`);
         }
       }
       return tool.execute(id, params, signal, onUpdate);

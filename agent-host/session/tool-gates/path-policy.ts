@@ -2,6 +2,7 @@ import type { BeforeToolCallResult } from "../../agent/types";
 import type { ToolCall } from "../../ai/types";
 import { resolveToCwd } from "../../tools/paths";
 import { createWorkspaceGuard } from "../../tools/workspace-guard";
+import { errorText } from "../../../shared/error-text";
 
 /** The built-in tools whose `path` argument names the file or folder they work on. */
 export const pathTools: ReadonlySet<string> = new Set(["read", "write", "edit", "ls", "find", "grep"]);
@@ -20,7 +21,7 @@ export function createWorkspaceGate(cwd: string) {
       guard(resolveToCwd(path, cwd), path);
       return undefined;
     } catch (error) {
-      return { block: true, reason: `${error instanceof Error ? error.message : String(error)} (${call.name})` };
+      return { block: true, reason: `${errorText(error)} (${call.name})` };
     }
   };
 }

@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto";
 import { dirname, join } from "node:path";
 import { mountedElsewhere } from "./foreign-mounts";
 import { identify, sameEntry, type ProtectedEntry, type ProtectedScan } from "./protected-scan";
+import { errorText } from "../../error-text";
 
 export interface Moved {
   from: string;
@@ -68,7 +69,7 @@ export function sweep(before: ProtectedScan, after: ProtectedScan, quarantineRoo
       const moved = identify(to);
       if (moved) movedAway.add(identity(moved));
     } catch (error) {
-      report.failed.push({ path, error: error instanceof Error ? error.message : String(error) });
+      report.failed.push({ path, error: errorText(error) });
     }
   };
   for (const entry of fresh) moveAside(entry.path);
@@ -80,7 +81,7 @@ export function sweep(before: ProtectedScan, after: ProtectedScan, quarantineRoo
       symlinkSync(link.target ?? "", link.path);
       report.relinked.push(link.path);
     } catch (error) {
-      report.failed.push({ path: link.path, error: `the symlink could not be put back: ${error instanceof Error ? error.message : String(error)}` });
+      report.failed.push({ path: link.path, error: `the symlink could not be put back: ${errorText(error)}` });
     }
   }
   if (report.moved.length > 0) writeFileSync(join(batch, "moved.json"), `${JSON.stringify(report.moved, null, 2)}\n`, { mode: 0o600 });

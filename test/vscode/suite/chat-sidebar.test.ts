@@ -67,7 +67,7 @@ for (const variant of agents) describe(`Pi chat in the side bar with ${variant.n
     const [thinking, actions, footer, abort, model] = await Promise.all(["#thinking-picker", ".header-actions", "#footer", "vscode-button#abort", "#model"].map(box));
     // With pi, the editor-tools badge is in words too: under the name when there is no room beside it.
     const badge = await ui.webviewText(chatView, "#model").catch(() => "");
-    if (!variant.longAnswer) assert.match(badge, /Editor tools: bridge/);
+    if (!variant.longAnswer) assert.match(badge, /Editor tools on/);
     assert.ok(model.right <= actions.left + 0.5, `the model and its badges end before the header's buttons: ${model.right} vs ${actions.left}`);
     // pi's mock model has no thinking levels: its picker is hidden then (width 0).
     if (thinking.width > 0) assert.ok(thinking.right <= actions.left + 0.5, `the thinking level ends before the header's buttons: ${thinking.right} vs ${actions.left}`);

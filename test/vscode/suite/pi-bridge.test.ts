@@ -58,13 +58,13 @@ for (const kind of ["pi", "pi-1.5.2"] as const) {
       assert.deepEqual((edit.function.parameters as { required: string[] }).required, ["path", "edits"]);
     });
 
-    it("the chat header says the editor tools come through the bridge", async function () {
+    it("the chat header says the editor tools are on, and its tooltip how they reach the agent", async function () {
       requireUi(this);
       await openChat();
-      const badge = await chatText("the editor tools badge", "#editor-tools-badge", (text) => text.includes("Editor tools: bridge"));
-      assert.match(badge, /Editor tools: bridge/);
+      const badge = await chatText("the editor tools badge", "#editor-tools-badge", (text) => text.includes("Editor tools on"));
+      assert.match(badge, /Editor tools on/);
       const { title } = await ui.webviewProperties(chatView, "#editor-tools-badge", ["title"]);
-      assert.match(String(title), /no host-tool protocol/);
+      assert.match(String(title), /reach it through a small Pi extension/);
     });
 
     it("editor_read answers the unsaved buffer, not the disk", async () => {
