@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { inertMessage } from "./foreign-json";
 import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable, type Message } from "vscode-jsonrpc";
+import { lazySchema } from "./protocol/lazy-schema";
 
 /**
  * A vscode-jsonrpc MessageReader/MessageWriter pair over a postMessage pair (a webview and its
@@ -16,23 +17,23 @@ export interface PostMessagePort {
   listen(receive: (data: unknown) => void): Disposable;
 }
 
-const Id = Type.Union([Type.Integer(), Type.String()]);
+const Id = lazySchema(() => Type.Union([Type.Integer(), Type.String()]));
 /** The shape of one JSON-RPC 2.0 message: a request or notification (`method`), or a response (`id` and `result` or `error`). */
-export const JsonRpcFrame = Type.Union([
-  Type.Object({ jsonrpc: Type.Literal("2.0"), method: Type.String({ minLength: 1, maxLength: 256 }), id: Type.Optional(Id), params: Type.Optional(Type.Unknown()) }),
-  Type.Object({ jsonrpc: Type.Literal("2.0"), id: Type.Union([Id, Type.Null()]), result: Type.Unknown() }),
+export const JsonRpcFrame = lazySchema(() => Type.Union([
+  Type.Object({ jsonrpc: Type.Literal("2.0"), method: Type.String({ minLength: 1, maxLength: 256 }), id: Type.Optional(Id()), params: Type.Optional(Type.Unknown()) }),
+  Type.Object({ jsonrpc: Type.Literal("2.0"), id: Type.Union([Id(), Type.Null()]), result: Type.Unknown() }),
   Type.Object({
     jsonrpc: Type.Literal("2.0"),
-    id: Type.Union([Id, Type.Null()]),
+    id: Type.Union([Id(), Type.Null()]),
     error: Type.Object({ code: Type.Integer(), message: Type.String(), data: Type.Optional(Type.Unknown()) }),
   }),
-]);
+]));
 
 export function isJsonRpcFrame(value: unknown): value is Message {
   if (typeof value !== "object" || value === null) return false;
   // `result` may be undefined on the wire (a void request): TypeBox's Unknown accepts a present key only.
   if ("id" in value && !("method" in value) && !("error" in value) && !("result" in value)) return false;
-  return Value.Check(JsonRpcFrame, value);
+  return Value.Check(JsonRpcFrame(), value);
 }
 
 export class PostMessageReader extends AbstractMessageReader {

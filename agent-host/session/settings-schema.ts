@@ -5,6 +5,7 @@
  * (rpc/precompiled-schemas.ts); settings.test.ts checks the list against pi's declarations.
  */
 import { Type, type TSchema } from "@sinclair/typebox";
+import { lazySchema } from "../../shared/protocol/lazy-schema";
 import { QueueMode, ThinkingLevel } from "../../shared/protocol/model";
 
 const closed = { additionalProperties: false } as const;
@@ -23,15 +24,16 @@ const piOnlyKeys = [
 
 const count = () => Type.Optional(Type.Number({ minimum: 0 }));
 
-export const SettingsFile = Type.Object(
+export const SettingsFile = lazySchema(() =>
+  Type.Object(
   {
     ...Object.fromEntries(piOnlyKeys.map((key) => [key, anything()])),
     defaultProvider: optional(Type.String()),
     defaultModel: optional(Type.String()),
-    defaultThinkingLevel: optional(ThinkingLevel),
+    defaultThinkingLevel: optional(ThinkingLevel()),
     enabledModels: optional(Type.Array(Type.String())),
-    steeringMode: optional(QueueMode),
-    followUpMode: optional(QueueMode),
+    steeringMode: optional(QueueMode()),
+    followUpMode: optional(QueueMode()),
     defaultTools: optional(Type.Array(Type.String())),
     sessionDir: optional(Type.String()),
     compaction: optional(Type.Object({ enabled: optional(Type.Boolean()), reserveTokens: count(), keepRecentTokens: count(), modelOverrides: anything() }, closed)),
@@ -42,7 +44,8 @@ export const SettingsFile = Type.Object(
     codemode: optional(Type.Object({ mode: optional(Type.Union([Type.Literal("on"), Type.Literal("only")])), inlineBudget: count() }, closed)),
   },
   closed,
+  ),
 );
 
 /** By the key its precompiled validator has (rpc/precompiled-schemas.ts). */
-export const settingsSchemas = { "settings.json": () => SettingsFile };
+export const settingsSchemas = { "settings.json": SettingsFile };

@@ -50,7 +50,7 @@ type Data = Record<string, unknown>;
 let validate: SchemaValidator | undefined;
 /** Precompiled in dist/ (so start-up never loads AJV); from source, compiled on first use. */
 function settingsValidator(): SchemaValidator {
-  return (validate ??= precompiledValidator("settings.json") ?? createAjv(validatorOptions).compile(SettingsFile));
+  return (validate ??= precompiledValidator("settings.json") ?? createAjv(validatorOptions).compile(SettingsFile()));
 }
 
 /** One settings file through the foreign-JSON door: inert, checked, what does not fit dropped. */

@@ -31,6 +31,7 @@ import { ensurePrerequisites } from "./prerequisites";
 import { bigCall } from "./big-call";
 import { AGENTS, closeTabs, manyAgents } from "./many-agents";
 import { bareNodeRssMb, extensionHostPid } from "./processes";
+import { hostMemoryLaunch } from "../../extension/supervision/host-memory";
 
 const DELTAS = 4000;
 const TEXT = ".item-assistant .text";
@@ -83,8 +84,14 @@ async function main(): Promise<void> {
   fs.writeFileSync(runsFile, "");
   // Our host as the extension runs it (the editor's Node, dist/agent-host.js), and pi on its Node 22.
   const launches = { host: peerLaunch("host", { mockBaseUrl: llm.baseUrl, cwd: workspace }), pi: peerLaunch("pi", { mockBaseUrl: llm.baseUrl, cwd: workspace }) };
+  const hostLaunch = hostMemoryLaunch(process.platform, process.env, false);
   const targets: Record<Subject, { command: string; args: string[]; env: Record<string, string>; dropArgs?: string[] }> = {
-    host: { command: installed.node, args: [path.join(repoRoot, "dist", "agent-host.js")], env: { HOME: launches.host.env.HOME!, PI_CODING_AGENT_DIR: launches.host.agentDir } },
+    // As the extension launches its bundled host (Node's flags and malloc settings: extension/supervision/host-memory.ts).
+    host: {
+      command: installed.node,
+      args: [...hostLaunch.nodeArgs, path.join(repoRoot, "dist", "agent-host.js")],
+      env: { HOME: launches.host.env.HOME!, PI_CODING_AGENT_DIR: launches.host.agentDir, ...hostLaunch.env, ...(Object.keys(hostLaunch.env).length ? { PI_SECRET_ENV: Object.keys(hostLaunch.env).join(",") } : {}) },
+    },
     pi: { command: NODE22, args: [launches.pi.args[0]!], env: { HOME: launches.pi.env.HOME!, PI_CODING_AGENT_DIR: launches.pi.agentDir, PI_OFFLINE: "1" } },
   };
   const metrics: Record<keyof StreamFigures, Metric> = {

@@ -25,6 +25,8 @@ export interface LaunchOptions {
   extraArgs?: string[];
   /** For host subjects: this build's agent-host.js instead of BENCH_HOST_JS / dist (A/B comparisons). */
   hostJs?: string;
+  /** For host subjects: Node's options and variables as the editor launches it (extension/supervision/host-memory.ts). */
+  editorLaunch?: { nodeArgs: string[]; env: Record<string, string> };
 }
 
 function launchFor(subject: SubjectId, options: LaunchOptions): Pick<PeerLaunch, "command" | "args" | "env" | "cwd" | "cleanup"> {
@@ -36,8 +38,9 @@ function launchFor(subject: SubjectId, options: LaunchOptions): Pick<PeerLaunch,
     case "host@22": {
       const launch = peerLaunch("host", peerOptions);
       const hostJs = options.hostJs ? path.resolve(options.hostJs) : HOST_JS;
-      const args = [...NODE_FLAGS, ...(hostJs ? [hostJs, ...launch.args.slice(1)] : launch.args)];
-      return { ...launch, command: subject === "host@20" ? NODE20 : NODE22, args, cleanup: () => launch.cleanup() };
+      const args = [...NODE_FLAGS, ...(options.editorLaunch?.nodeArgs ?? []), ...(hostJs ? [hostJs, ...launch.args.slice(1)] : launch.args)];
+      const env = options.editorLaunch ? { ...launch.env, ...options.editorLaunch.env } : launch.env;
+      return { ...launch, command: subject === "host@20" ? NODE20 : NODE22, args, env, cleanup: () => launch.cleanup() };
     }
     case "floor@20":
     case "floor@22":

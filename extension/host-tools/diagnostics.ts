@@ -7,8 +7,9 @@ import { displayOf, resolveFile } from "./editor-workspace";
 import { code2lsp } from "./lsp";
 import { filterDiagnostics, severityNames, type SeverityName } from "./lsp-format";
 import { defineTool, jsonResult, raceCancellation, type EditorTool } from "./tool";
+import { lazySchema } from "../../shared/protocol/lazy-schema";
 
-const DiagnosticsParams = Type.Object(
+const DiagnosticsParams = lazySchema(() => Type.Object(
   {
     path: Type.Optional(Type.String({ description: "File to report on, relative to the workspace folder or absolute. Omit for every file of the workspace." })),
     severity: Type.Optional(
@@ -19,7 +20,7 @@ const DiagnosticsParams = Type.Object(
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: "Most diagnostics to return (default 200)." })),
   },
   { additionalProperties: false },
-);
+));
 
 /** How long a file opened for its diagnostics gets for its language server's first report, and for the reports after it to settle. */
 const firstReportMs = 5000;

@@ -3,7 +3,7 @@
  * the version or content hash the model read, after the user accepted it in a diff (setting
  * pi.hostTools.reviewEdits).
  */
-import { Type, type Static } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
 import * as vscode from "vscode";
 import { contentHash, sameHash } from "./document-text";
 import { applyOffsetEdits, lspEditsToOffsets, matchReplacements, type LspTextEdit, type OffsetEdit, type TextReplacement } from "./edit-matching";
@@ -11,27 +11,28 @@ import type { EditReviewer } from "./edit-review";
 import { loadedDocument, resolveFile } from "./editor-workspace";
 import { defineTool, jsonResult, raceCancellation, throwIfCancelled, type EditorTool } from "./tool";
 import { errorText } from "../../shared/error-text";
+import { lazySchema, type StaticOf } from "../../shared/protocol/lazy-schema";
 
-const Position = Type.Object({ line: Type.Integer({ minimum: 0 }), character: Type.Integer({ minimum: 0 }) });
-const Replacement = Type.Object(
+const Position = lazySchema(() => Type.Object({ line: Type.Integer({ minimum: 0 }), character: Type.Integer({ minimum: 0 }) }));
+const Replacement = lazySchema(() => Type.Object(
   {
     oldText: Type.String({ description: "Exact current text to replace; must occur exactly once in the document." }),
     newText: Type.String({ description: "Text to put in its place." }),
   },
   { additionalProperties: false },
-);
-const RangeEdit = Type.Object(
+));
+const RangeEdit = lazySchema(() => Type.Object(
   {
-    range: Type.Object({ start: Position, end: Position }, { description: "LSP range, zero-based lines and characters (UTF-16)." }),
+    range: Type.Object({ start: Position(), end: Position() }, { description: "LSP range, zero-based lines and characters (UTF-16)." }),
     newText: Type.String(),
   },
   { additionalProperties: false },
-);
+));
 
-const EditParams = Type.Object(
+const EditParams = lazySchema(() => Type.Object(
   {
     path: Type.String({ description: "File to edit, relative to the workspace folder or absolute (inside the workspace)." }),
-    edits: Type.Array(Type.Union([Replacement, RangeEdit]), {
+    edits: Type.Array(Type.Union([Replacement(), RangeEdit()]), {
       minItems: 1,
       description:
         "Replacements, each matched against the current text (not one after the other): {oldText, newText} pairs, or LSP TextEdits {range, newText}. They must not overlap; merge nearby changes into one edit.",
@@ -40,8 +41,8 @@ const EditParams = Type.Object(
     expectedHash: Type.Optional(Type.String({ description: "The content hash editor_read returned (also works for files read from disk); the edit is refused if the text changed since." })),
   },
   { additionalProperties: false },
-);
-type EditParams = Static<typeof EditParams>;
+));
+type EditParams = StaticOf<typeof EditParams>;
 
 export interface EditToolOptions {
   reviewer: EditReviewer;

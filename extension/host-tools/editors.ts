@@ -4,8 +4,9 @@ import * as vscode from "vscode";
 import { displayOf, stampOf } from "./editor-workspace";
 import { code2lsp } from "./lsp";
 import { defineTool, jsonResult, type EditorTool } from "./tool";
+import { lazySchema } from "../../shared/protocol/lazy-schema";
 
-const NoParams = Type.Object({}, { additionalProperties: false });
+const NoParams = lazySchema(() => Type.Object({}, { additionalProperties: false }));
 
 /** Most characters of selected text returned per selection. */
 const maxSelectionText = 4000;

@@ -5,17 +5,18 @@ import type { HostToolContext } from "../../shared/rpc/host-tool-registry";
 import { code2lsp, asHover, asLocation, type LspLocation } from "./lsp";
 import { LinePreviews, openAt, runProvider } from "./providers";
 import { defineTool, jsonResult, throwIfCancelled, type EditorTool } from "./tool";
+import { lazySchema } from "../../shared/protocol/lazy-schema";
 
-const At = {
+const At = () => ({
   path: Type.String({ description: "File, relative to the workspace folder or absolute (inside the workspace)." }),
   line: Type.Integer({ minimum: 0, description: "Zero-based line (the first line is 0; editor_read's line N is N-1 here)." }),
   character: Type.Integer({ minimum: 0, description: "Zero-based column on that line, e.g. of the first letter of the identifier." }),
-};
-const PositionParams = Type.Object(At, { additionalProperties: false });
-const ReferencesParams = Type.Object(
-  { ...At, limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: "Most references to return (default 100)." })) },
+});
+const PositionParams = lazySchema(() => Type.Object(At(), { additionalProperties: false }));
+const ReferencesParams = lazySchema(() => Type.Object(
+  { ...At(), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: "Most references to return (default 100)." })) },
   { additionalProperties: false },
-);
+));
 
 /** Locations with the text of the line each starts on. */
 async function withPreviews(locations: LspLocation[], context: HostToolContext): Promise<(LspLocation & { text?: string })[]> {

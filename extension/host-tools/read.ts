@@ -4,15 +4,16 @@ import * as vscode from "vscode";
 import { contentHash, readWindow } from "./document-text";
 import { loadedDocument, resolveFile, stampOf } from "./editor-workspace";
 import { defineTool, raceCancellation, textResult, type EditorTool } from "./tool";
+import { lazySchema } from "../../shared/protocol/lazy-schema";
 
-const ReadParams = Type.Object(
+const ReadParams = lazySchema(() => Type.Object(
   {
     path: Type.String({ description: "File to read, relative to the workspace folder or absolute (inside the workspace)." }),
     offset: Type.Optional(Type.Integer({ minimum: 1, description: "Line number to start from, 1-based (default 1)." })),
     limit: Type.Optional(Type.Integer({ minimum: 1, description: "Number of lines to return (default: up to 2000 lines or 50 KB)." })),
   },
   { additionalProperties: false },
-);
+));
 
 /** Reads a closed file from disk as UTF-8 text; refuses folders and binary files. */
 async function readFromDisk(uri: vscode.Uri, path: string): Promise<string> {

@@ -5,15 +5,16 @@ import type { HostToolContext } from "../../shared/rpc/host-tool-registry";
 import { asDocumentSymbol, asSymbolInformation } from "./lsp";
 import { openForProviders, runProvider, type OpenedDocument } from "./providers";
 import { defineTool, jsonResult, raceCancellation, type EditorTool } from "./tool";
+import { lazySchema } from "../../shared/protocol/lazy-schema";
 
-const SymbolsParams = Type.Object(
+const SymbolsParams = lazySchema(() => Type.Object(
   {
     path: Type.Optional(Type.String({ description: "A file: returns its symbols as a tree (classes, functions, methods, ...)." })),
     query: Type.Optional(Type.String({ minLength: 1, description: "A name (or part of one) to look for in the symbols of the whole workspace." })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: "Most workspace symbols to return (default 100)." })),
   },
   { additionalProperties: false },
-);
+));
 
 /** VS Code answers with objects that are SymbolInformation and, from a tree provider, DocumentSymbol too. */
 const isDocumentSymbol = (symbol: vscode.SymbolInformation | vscode.DocumentSymbol): symbol is vscode.DocumentSymbol =>

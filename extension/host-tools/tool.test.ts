@@ -1,9 +1,10 @@
 import * as assert from "node:assert/strict";
 import { Type } from "@sinclair/typebox";
+import { lazySchema } from "../../shared/protocol/lazy-schema";
 import { CancellationTokenSource } from "vscode-jsonrpc";
 import { CancelledError, defineTool, raceCancellation } from "./tool";
 
-const Params = Type.Object({ path: Type.String(), line: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: false });
+const Params = lazySchema(() => Type.Object({ path: Type.String(), line: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: false }));
 
 function context(source = new CancellationTokenSource()) {
   const updates: unknown[] = [];

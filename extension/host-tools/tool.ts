@@ -6,6 +6,7 @@
 import type { Static, TSchema } from "@sinclair/typebox";
 import type { default as Ajv, ErrorObject, ValidateFunction } from "ajv";
 import { createAjv, validatorOptions } from "../../shared/protocol/ajv";
+import type { LazySchema } from "../../shared/protocol/lazy-schema";
 import type { CancellationToken } from "vscode-jsonrpc";
 import type { HostToolDefinition } from "../../shared/protocol";
 import type { HostToolContext, HostToolExecute, HostToolOutcome } from "../../shared/rpc/host-tool-registry";
@@ -20,7 +21,8 @@ export interface ToolSpec<T extends TSchema> {
   name: string;
   label: string;
   description: string;
-  parameters: T;
+  /** Built when the tool is first offered to an agent (not at activation). */
+  parameters: LazySchema<T>;
   run(args: Static<T>, context: HostToolContext): Promise<HostToolOutcome>;
 }
 
@@ -81,10 +83,13 @@ function describeErrors(errors: ErrorObject[] | null | undefined): string {
 /** Wraps a spec as a host tool: checks the arguments, runs, turns errors into error results. */
 export function defineTool<T extends TSchema>(spec: ToolSpec<T>): EditorTool {
   let validate: ValidateFunction | undefined;
+  let definition: HostToolDefinition | undefined;
   return {
-    definition: { name: spec.name, label: spec.label, description: spec.description, parameters: spec.parameters as unknown as Record<string, unknown> },
+    get definition() {
+      return (definition ??= { name: spec.name, label: spec.label, description: spec.description, parameters: spec.parameters() as unknown as Record<string, unknown> });
+    },
     async execute(args, context) {
-      validate ??= (ajv ??= createAjv(validatorOptions)).compile(spec.parameters);
+      validate ??= (ajv ??= createAjv(validatorOptions)).compile(spec.parameters());
       if (!validate(args)) return errorResult(`Invalid arguments for ${spec.name}: ${describeErrors(validate.errors)}`);
       try {
         throwIfCancelled(context.token);

@@ -7,6 +7,7 @@ import { GATEWAY_ENV } from "../gateway/gateway-plan";
 import { hostSandboxArgs } from "../sandbox/host-sandbox-args";
 import { settings } from "../settings";
 import { configuredAgentArgs, hasModeOption } from "./launch-args";
+import { hostMemoryLaunch } from "./host-memory";
 import { knownAgentOf, protocolOf, type AgentProtocol } from "../acp/known-agents";
 
 export interface AgentLaunch {
@@ -89,11 +90,13 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
     if (bridge.length) Object.assign(env, options.bridgeEnv);
     return { command: configured, args: configuredAgentArgs(userArgs, [...recorder, ...gateway, ...bridge, ...session]), env, cwd, label, bundled: false };
   }
-  if (options.editorMcpServers) {
-    // Kept out of what the host's tools inherit, like the gateway's token (agent-host/rpc/secret-env.ts).
-    env[EDITOR_MCP_SERVERS_ENV] = options.editorMcpServers;
-    env.PI_SECRET_ENV = [secretNames, EDITOR_MCP_SERVERS_ENV].filter(Boolean).join(",");
-  }
+  // Less memory per session (host-memory.ts); its variables, like the editor's MCP servers, are
+  // kept out of what the host's tools inherit (agent-host/rpc/secret-env.ts).
+  const memory = hostMemoryLaunch(process.platform, env, Boolean(process.versions.electron));
+  Object.assign(env, memory.env);
+  if (options.editorMcpServers) env[EDITOR_MCP_SERVERS_ENV] = options.editorMcpServers;
+  const hostOnly = [...Object.keys(memory.env), ...(options.editorMcpServers ? [EDITOR_MCP_SERVERS_ENV] : [])];
+  if (hostOnly.length) env.PI_SECRET_ENV = [secretNames, ...hostOnly].filter(Boolean).join(",");
   const host = path.join(extensionPath, "dist", "agent-host.js");
   const sandbox = hostSandboxArgs({ mode: settings.sandboxMode, network: settings.sandboxNetwork, allowedHosts: settings.sandboxAllowedHosts });
   if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = "1";
@@ -111,7 +114,7 @@ export function resolveAgentLaunch(extensionPath: string, cwd: string, options: 
     ...(options.permissionMode && options.permissionMode !== "ask" ? ["--permission-mode", options.permissionMode] : []),
   ];
   // The host is our script: its mode first; a mode of the user's own replaces it (never two).
-  const args = [host, ...(hasModeOption(userArgs) ? [] : ["--mode", "rpc"]), ...defaults, ...userArgs, ...session];
+  const args = [...memory.nodeArgs, host, ...(hasModeOption(userArgs) ? [] : ["--mode", "rpc"]), ...defaults, ...userArgs, ...session];
   const warnings = sandbox.ignored.map((entry) => `pi.sandbox.allowedHosts: ${JSON.stringify(entry)} is not a host pattern (host, *.domain, either with :port); left out`);
   return { command: process.execPath, args, env, cwd, label: "bundled agent host", bundled: true, ...(warnings.length ? { warnings } : {}) };
 }

@@ -1,4 +1,5 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
+import { lazySchema, type StaticOf } from "../protocol/lazy-schema";
 
 /**
  * The checkpoint store, shared by the agent host (which records before its write/edit tools run)
@@ -16,16 +17,16 @@ export const CHECKPOINT_DIR_ENV = "PI_VSCODE_CHECKPOINT_DIR";
 /** Files larger than this are not copied: their record says `skipped: "tooLarge"`. */
 export const DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024;
 
-export const ContentHash = Type.String({ pattern: "^[0-9a-f]{64}$" });
+export const ContentHash = lazySchema(() => Type.String({ pattern: "^[0-9a-f]{64}$" }));
 
 /** A file as it was before a turn first touched it. The first record of a path in a turn wins. */
-export const CheckpointRecord = Type.Object({
+export const CheckpointRecord = lazySchema(() => Type.Object({
   /** Entry id of the user message that began the turn. */
   turn: Type.String({ minLength: 1 }),
   /** Absolute path of the file. */
   path: Type.String({ minLength: 1 }),
   /** sha256 of its content under objects/; null: the file did not exist. */
-  before: Type.Union([ContentHash, Type.Null()]),
+  before: Type.Union([ContentHash(), Type.Null()]),
   /** Epoch ms. */
   time: Type.Number(),
   /**
@@ -35,8 +36,8 @@ export const CheckpointRecord = Type.Object({
   late: Type.Optional(Type.Literal(true)),
   /** The content was not kept (before is null then, and the file cannot be restored). */
   skipped: Type.Optional(Type.Union([Type.Literal("tooLarge"), Type.Literal("unreadable")])),
-});
-export type CheckpointRecord = Static<typeof CheckpointRecord>;
+}));
+export type CheckpointRecord = StaticOf<typeof CheckpointRecord>;
 
 /** One file of a rewind: write it back, delete it (it did not exist), or say why it cannot be restored. */
 export type RestoreStep =

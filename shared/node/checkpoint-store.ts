@@ -125,7 +125,7 @@ export function readManifest(file: string): CheckpointRecord[] {
   } catch {
     return [];
   }
-  validate ??= createAjv({ strict: false, validateSchema: false }).compile(CheckpointRecord);
+  validate ??= createAjv({ strict: false, validateSchema: false }).compile(CheckpointRecord());
   const records: CheckpointRecord[] = [];
   for (const line of text.split("\n")) {
     if (!line.trim()) continue;

@@ -1,55 +1,56 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
+import { lazySchema, type StaticOf } from "./lazy-schema";
 
-export const TextContent = Type.Object({
+export const TextContent = lazySchema(() => Type.Object({
   type: Type.Literal("text"),
   text: Type.String(),
   textSignature: Type.Optional(Type.String()),
-});
-export type TextContent = Static<typeof TextContent>;
+}));
+export type TextContent = StaticOf<typeof TextContent>;
 
-export const ThinkingContent = Type.Object({
+export const ThinkingContent = lazySchema(() => Type.Object({
   type: Type.Literal("thinking"),
   thinking: Type.String(),
   thinkingSignature: Type.Optional(Type.String()),
   redacted: Type.Optional(Type.Boolean()),
-});
-export type ThinkingContent = Static<typeof ThinkingContent>;
+}));
+export type ThinkingContent = StaticOf<typeof ThinkingContent>;
 
-export const ImageContent = Type.Object({
+export const ImageContent = lazySchema(() => Type.Object({
   type: Type.Literal("image"),
   data: Type.String({ description: "base64-encoded image bytes" }),
   mimeType: Type.String(),
-});
-export type ImageContent = Static<typeof ImageContent>;
+}));
+export type ImageContent = StaticOf<typeof ImageContent>;
 
-export const JsonObject = Type.Record(Type.String(), Type.Unknown());
-export type JsonObject = Static<typeof JsonObject>;
+export const JsonObject = lazySchema(() => Type.Record(Type.String(), Type.Unknown()));
+export type JsonObject = StaticOf<typeof JsonObject>;
 
-export const ToolCall = Type.Object({
+export const ToolCall = lazySchema(() => Type.Object({
   type: Type.Literal("toolCall"),
   id: Type.String(),
   name: Type.String(),
-  arguments: JsonObject,
+  arguments: JsonObject(),
   thoughtSignature: Type.Optional(Type.String()),
   namespace: Type.Optional(Type.String()),
-});
-export type ToolCall = Static<typeof ToolCall>;
+}));
+export type ToolCall = StaticOf<typeof ToolCall>;
 
-export const TextOrImage = Type.Union([TextContent, ImageContent]);
-export type TextOrImage = Static<typeof TextOrImage>;
+export const TextOrImage = lazySchema(() => Type.Union([TextContent(), ImageContent()]));
+export type TextOrImage = StaticOf<typeof TextOrImage>;
 
-export const AssistantContent = Type.Union([TextContent, ThinkingContent, ToolCall]);
-export type AssistantContent = Static<typeof AssistantContent>;
+export const AssistantContent = lazySchema(() => Type.Union([TextContent(), ThinkingContent(), ToolCall()]));
+export type AssistantContent = StaticOf<typeof AssistantContent>;
 
-export const Cost = Type.Object({
+export const Cost = lazySchema(() => Type.Object({
   input: Type.Number(),
   output: Type.Number(),
   cacheRead: Type.Number(),
   cacheWrite: Type.Number(),
   total: Type.Number(),
-});
+}));
 
-export const Usage = Type.Object({
+export const Usage = lazySchema(() => Type.Object({
   input: Type.Number(),
   output: Type.Number(),
   cacheRead: Type.Number(),
@@ -57,11 +58,11 @@ export const Usage = Type.Object({
   cacheWrite1h: Type.Optional(Type.Number()),
   reasoning: Type.Optional(Type.Number({ description: "already included in output" })),
   totalTokens: Type.Number(),
-  cost: Cost,
-});
-export type Usage = Static<typeof Usage>;
+  cost: Cost(),
+}));
+export type Usage = StaticOf<typeof Usage>;
 
-export const StopReason = Type.Union([
+export const StopReason = lazySchema(() => Type.Union([
   Type.Literal("pending"),
   Type.Literal("stop"),
   Type.Literal("length"),
@@ -69,15 +70,15 @@ export const StopReason = Type.Union([
   Type.Literal("error"),
   Type.Literal("aborted"),
   Type.Literal("deferred"),
-]);
-export type StopReason = Static<typeof StopReason>;
+]));
+export type StopReason = StaticOf<typeof StopReason>;
 
 /** What a tool returns, streamed in tool_execution_update and final in tool_execution_end. */
-export const ToolResult = Type.Object({
-  content: Type.Array(TextOrImage),
+export const ToolResult = lazySchema(() => Type.Object({
+  content: Type.Array(TextOrImage()),
   details: Type.Optional(Type.Unknown()),
-});
-export type ToolResult = Static<typeof ToolResult>;
+}));
+export type ToolResult = StaticOf<typeof ToolResult>;
 
 /** The text of a message's content (a string, or its text parts joined; images add nothing). */
 export function contentText(content: string | TextOrImage[] | unknown): string {

@@ -1,4 +1,5 @@
 import { Type, type Static, type TObject, type TProperties, type TLiteral, type TString } from "@sinclair/typebox";
+import { lazySchema, lazyTable, type StaticOf } from "./lazy-schema";
 
 type UiRequestSchema<K extends string, P extends TProperties> = TObject<
   { type: TLiteral<"extension_ui_request">; id: TString; method: TLiteral<K> } & P
@@ -13,43 +14,48 @@ function uiRequest<K extends string, P extends TProperties>(method: K, props: P)
   }) as UiRequestSchema<K, P>;
 }
 
-const Timeout = Type.Optional(Type.Number({ minimum: 0, description: "ms; the agent resolves the default itself and sends nothing" }));
+const Timeout = lazySchema(() => Type.Optional(Type.Number({ minimum: 0, description: "ms; the agent resolves the default itself and sends nothing" })));
 
 /** Dialogs wait for an extension_ui_response with the same id. */
-export const dialogRequestSchemas = {
-  select: uiRequest("select", {
-    title: Type.String(),
-    options: Type.Array(Type.String()),
-    timeout: Timeout,
-    /** Ours (Pi sends none): the tool call a permission question is about, so that a client shows it beside that call. */
-    toolCallId: Type.Optional(Type.String({ maxLength: 1024 })),
-  }),
-  confirm: uiRequest("confirm", { title: Type.String(), message: Type.String(), timeout: Timeout }),
-  input: uiRequest("input", { title: Type.String(), placeholder: Type.Optional(Type.String()), timeout: Timeout }),
-  editor: uiRequest("editor", { title: Type.String(), prefill: Type.Optional(Type.String()) }),
+const dialogRequests = {
+  select: () =>
+    uiRequest("select", {
+      title: Type.String(),
+      options: Type.Array(Type.String()),
+      timeout: Timeout(),
+      /** Ours (Pi sends none): the tool call a permission question is about, so that a client shows it beside that call. */
+      toolCallId: Type.Optional(Type.String({ maxLength: 1024 })),
+    }),
+  confirm: () => uiRequest("confirm", { title: Type.String(), message: Type.String(), timeout: Timeout() }),
+  input: () => uiRequest("input", { title: Type.String(), placeholder: Type.Optional(Type.String()), timeout: Timeout() }),
+  editor: () => uiRequest("editor", { title: Type.String(), prefill: Type.Optional(Type.String()) }),
 };
+export const dialogRequestSchemas = lazyTable(dialogRequests);
 
 /** Fire-and-forget requests: no answer is expected. */
-export const uiNoticeSchemas = {
-  notify: uiRequest("notify", {
-    message: Type.String(),
-    notifyType: Type.Optional(Type.Union([Type.Literal("info"), Type.Literal("warning"), Type.Literal("error")])),
-  }),
-  setStatus: uiRequest("setStatus", { statusKey: Type.String(), statusText: Type.Optional(Type.String()) }),
-  setWidget: uiRequest("setWidget", {
-    widgetKey: Type.String(),
-    widgetLines: Type.Optional(Type.Array(Type.String())),
-    widgetPlacement: Type.Optional(Type.Union([Type.Literal("aboveEditor"), Type.Literal("belowEditor")])),
-  }),
-  setTitle: uiRequest("setTitle", { title: Type.String() }),
-  set_editor_text: uiRequest("set_editor_text", { text: Type.String() }),
+const uiNotices = {
+  notify: () =>
+    uiRequest("notify", {
+      message: Type.String(),
+      notifyType: Type.Optional(Type.Union([Type.Literal("info"), Type.Literal("warning"), Type.Literal("error")])),
+    }),
+  setStatus: () => uiRequest("setStatus", { statusKey: Type.String(), statusText: Type.Optional(Type.String()) }),
+  setWidget: () =>
+    uiRequest("setWidget", {
+      widgetKey: Type.String(),
+      widgetLines: Type.Optional(Type.Array(Type.String())),
+      widgetPlacement: Type.Optional(Type.Union([Type.Literal("aboveEditor"), Type.Literal("belowEditor")])),
+    }),
+  setTitle: () => uiRequest("setTitle", { title: Type.String() }),
+  set_editor_text: () => uiRequest("set_editor_text", { text: Type.String() }),
 };
+export const uiNoticeSchemas = lazyTable(uiNotices);
 
 /** oh-my-pi: the agent withdrew dialog `targetId` (its abort signal fired). */
-export const UiCancelRequest = uiRequest("cancel", { targetId: Type.String() });
-export type UiCancelRequest = Static<typeof UiCancelRequest>;
+export const UiCancelRequest = lazySchema(() => uiRequest("cancel", { targetId: Type.String() }));
+export type UiCancelRequest = StaticOf<typeof UiCancelRequest>;
 
-export const uiRequestSchemas = { ...dialogRequestSchemas, ...uiNoticeSchemas, cancel: UiCancelRequest };
+export const uiRequestSchemas = lazyTable({ ...dialogRequests, ...uiNotices, cancel: UiCancelRequest });
 export type UiMethod = keyof typeof uiRequestSchemas;
 export type DialogMethod = keyof typeof dialogRequestSchemas;
 export type UiRequestOf<K extends UiMethod> = Static<(typeof uiRequestSchemas)[K]>;
@@ -57,13 +63,13 @@ export type ExtensionUiRequest = { [K in UiMethod]: UiRequestOf<K> }[UiMethod];
 export type DialogRequest = { [K in DialogMethod]: UiRequestOf<K> }[DialogMethod];
 export type UiNotice = Exclude<ExtensionUiRequest, DialogRequest | UiCancelRequest>;
 
-const responseBase = { type: Type.Literal("extension_ui_response"), id: Type.String() };
-export const ExtensionUiResponse = Type.Union([
-  Type.Object({ ...responseBase, value: Type.String() }),
-  Type.Object({ ...responseBase, confirmed: Type.Boolean() }),
-  Type.Object({ ...responseBase, cancelled: Type.Literal(true) }),
-]);
-export type ExtensionUiResponse = Static<typeof ExtensionUiResponse>;
+const responseBase = () => ({ type: Type.Literal("extension_ui_response"), id: Type.String() });
+export const ExtensionUiResponse = lazySchema(() => Type.Union([
+  Type.Object({ ...responseBase(), value: Type.String() }),
+  Type.Object({ ...responseBase(), confirmed: Type.Boolean() }),
+  Type.Object({ ...responseBase(), cancelled: Type.Literal(true) }),
+]));
+export type ExtensionUiResponse = StaticOf<typeof ExtensionUiResponse>;
 /** The answer to a dialog, without the envelope. */
 export type DialogAnswer = { value: string } | { confirmed: boolean } | { cancelled: true };
 

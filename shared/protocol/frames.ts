@@ -4,6 +4,7 @@ import { eventSchemas, type AgentEvent } from "./events";
 import { ExtensionUiResponse, uiRequestSchemas, type ExtensionUiRequest } from "./extension-ui";
 import { HostToolCall, HostToolCancel, HostToolResult, HostToolUpdate } from "./host-tools";
 import { ErrorResponse, successResponseSchema, type RpcResponse } from "./responses";
+import { lazyTable } from "./lazy-schema";
 
 /** Everything a client may write to an agent's stdin. */
 export type AgentInboundFrame = RpcCommand | ExtensionUiResponse | HostToolUpdate | HostToolResult;
@@ -11,16 +12,16 @@ export type AgentInboundFrame = RpcCommand | ExtensionUiResponse | HostToolUpdat
 export type AgentOutboundFrame = RpcResponse | AgentEvent | ExtensionUiRequest | HostToolCall | HostToolCancel;
 
 /** Non-command inbound frames, keyed by `type`. */
-export const inboundExtraSchemas = {
+export const inboundExtraSchemas = lazyTable({
   extension_ui_response: ExtensionUiResponse,
   host_tool_update: HostToolUpdate,
   host_tool_result: HostToolResult,
-} as const;
+});
 
-export const outboundExtraSchemas = {
+export const outboundExtraSchemas = lazyTable({
   host_tool_call: HostToolCall,
   host_tool_cancel: HostToolCancel,
-} as const;
+});
 
 export const isCommandType = (type: string): type is CommandType => Object.hasOwn(commandSchemas, type);
 export const isEventType = (type: string): type is keyof typeof eventSchemas => Object.hasOwn(eventSchemas, type);
@@ -33,7 +34,7 @@ export function namedFrameSchemas(): { inbound: Record<string, TSchema>; outboun
 
   const outbound: Record<string, TSchema> = {};
   for (const type of Object.keys(commandSchemas) as CommandType[]) outbound[`Response_${type}`] = successResponseSchema(type);
-  outbound.ErrorResponse = ErrorResponse;
+  outbound.ErrorResponse = ErrorResponse();
   for (const [type, schema] of Object.entries(eventSchemas)) outbound[`Event_${type}`] = schema;
   for (const [method, schema] of Object.entries(uiRequestSchemas)) outbound[`UiRequest_${method}`] = schema;
   for (const [type, schema] of Object.entries(outboundExtraSchemas)) outbound[pascal(type)] = schema;

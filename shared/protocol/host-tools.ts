@@ -1,37 +1,38 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
 import { JsonObject, ToolResult } from "./content";
+import { lazySchema, type StaticOf } from "./lazy-schema";
 
 /** Agent → client: run a tool the client registered with set_host_tools. */
-export const HostToolCall = Type.Object({
+export const HostToolCall = lazySchema(() => Type.Object({
   type: Type.Literal("host_tool_call"),
   id: Type.String(),
   toolCallId: Type.String(),
   toolName: Type.String(),
-  arguments: JsonObject,
-});
-export type HostToolCall = Static<typeof HostToolCall>;
+  arguments: JsonObject(),
+}));
+export type HostToolCall = StaticOf<typeof HostToolCall>;
 
 /** Agent → client: the call `targetId` is no longer wanted. */
-export const HostToolCancel = Type.Object({
+export const HostToolCancel = lazySchema(() => Type.Object({
   type: Type.Literal("host_tool_cancel"),
   id: Type.String(),
   targetId: Type.String(),
-});
-export type HostToolCancel = Static<typeof HostToolCancel>;
+}));
+export type HostToolCancel = StaticOf<typeof HostToolCancel>;
 
 /** Client → agent: progress of call `id`. */
-export const HostToolUpdate = Type.Object({
+export const HostToolUpdate = lazySchema(() => Type.Object({
   type: Type.Literal("host_tool_update"),
   id: Type.String(),
-  partialResult: ToolResult,
-});
-export type HostToolUpdate = Static<typeof HostToolUpdate>;
+  partialResult: ToolResult(),
+}));
+export type HostToolUpdate = StaticOf<typeof HostToolUpdate>;
 
 /** Client → agent: the final result of call `id`. */
-export const HostToolResult = Type.Object({
+export const HostToolResult = lazySchema(() => Type.Object({
   type: Type.Literal("host_tool_result"),
   id: Type.String(),
-  result: ToolResult,
+  result: ToolResult(),
   isError: Type.Optional(Type.Boolean()),
-});
-export type HostToolResult = Static<typeof HostToolResult>;
+}));
+export type HostToolResult = StaticOf<typeof HostToolResult>;

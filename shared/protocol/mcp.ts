@@ -1,7 +1,8 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
+import { lazySchema, type StaticOf } from "./lazy-schema";
 
 /** One MCP server of the bundled host, as `get_mcp_servers` reports it (ours; Pi shows the same in `/mcp`). */
-export const McpServerStatus = Type.Object({
+export const McpServerStatus = lazySchema(() => Type.Object({
   name: Type.String(),
   /** Which mcp.json defines it: the user's (agent dir), the project's, or VS Code's (offered by the editor). */
   source: Type.Union([Type.Literal("user"), Type.Literal("project"), Type.Literal("vscode")]),
@@ -12,8 +13,8 @@ export const McpServerStatus = Type.Object({
   tools: Type.Number(),
   /** Why it failed, with the tail of a stdio server's stderr ("requires sign-in" when it waits for one). */
   error: Type.Optional(Type.String()),
-});
-export type McpServerStatus = Static<typeof McpServerStatus>;
+}));
+export type McpServerStatus = StaticOf<typeof McpServerStatus>;
 
 /**
  * The editor's offer of VS Code's MCP servers to the bundled host: a JSON object of Pi mcp.json

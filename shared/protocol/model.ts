@@ -1,7 +1,8 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
 import { JsonObject } from "./content";
+import { lazySchema, type StaticOf } from "./lazy-schema";
 
-export const ThinkingLevel = Type.Union([
+export const ThinkingLevel = lazySchema(() => Type.Union([
   Type.Literal("off"),
   Type.Literal("minimal"),
   Type.Literal("low"),
@@ -9,17 +10,17 @@ export const ThinkingLevel = Type.Union([
   Type.Literal("high"),
   Type.Literal("xhigh"),
   Type.Literal("max"),
-]);
-export type ThinkingLevel = Static<typeof ThinkingLevel>;
+]));
+export type ThinkingLevel = StaticOf<typeof ThinkingLevel>;
 
-export const QueueMode = Type.Union([Type.Literal("all"), Type.Literal("one-at-a-time")]);
-export type QueueMode = Static<typeof QueueMode>;
+export const QueueMode = lazySchema(() => Type.Union([Type.Literal("all"), Type.Literal("one-at-a-time")]));
+export type QueueMode = StaticOf<typeof QueueMode>;
 
-export const InterruptMode = Type.Union([Type.Literal("immediate"), Type.Literal("wait")]);
-export type InterruptMode = Static<typeof InterruptMode>;
+export const InterruptMode = lazySchema(() => Type.Union([Type.Literal("immediate"), Type.Literal("wait")]));
+export type InterruptMode = StaticOf<typeof InterruptMode>;
 /** Ours: how much the agent may do without asking (the editor's permission modes). */
-export const PermissionMode = Type.Union([Type.Literal("ask"), Type.Literal("acceptEdits"), Type.Literal("plan"), Type.Literal("auto")]);
-export type PermissionMode = Static<typeof PermissionMode>;
+export const PermissionMode = lazySchema(() => Type.Union([Type.Literal("ask"), Type.Literal("acceptEdits"), Type.Literal("plan"), Type.Literal("auto")]));
+export type PermissionMode = StaticOf<typeof PermissionMode>;
 
 /**
  * The bundled host's result of a call it refused by the user's choice (what the model reads): the
@@ -48,26 +49,26 @@ export const permissionModeInfo: Record<PermissionMode, { label: string; short: 
 export const cycledPermissionModes: readonly PermissionMode[] = ["ask", "acceptEdits", "plan"];
 export const permissionModes: readonly PermissionMode[] = ["ask", "acceptEdits", "plan", "auto"];
 
-export const ModelCost = Type.Object({
+export const ModelCost = lazySchema(() => Type.Object({
   input: Type.Number({ description: "$ per million tokens" }),
   output: Type.Number(),
   cacheRead: Type.Number(),
   cacheWrite: Type.Number(),
-});
+}));
 
-export const Model = Type.Object({
+export const Model = lazySchema(() => Type.Object({
   id: Type.String(),
   name: Type.String(),
   api: Type.String(),
   provider: Type.String(),
   baseUrl: Type.String(),
   reasoning: Type.Boolean(),
-  thinkingLevelMap: Type.Optional(JsonObject),
+  thinkingLevelMap: Type.Optional(JsonObject()),
   input: Type.Array(Type.Union([Type.Literal("text"), Type.Literal("image")])),
-  cost: ModelCost,
+  cost: ModelCost(),
   contextWindow: Type.Number(),
   maxTokens: Type.Number(),
   headers: Type.Optional(Type.Record(Type.String(), Type.String())),
-  compat: Type.Optional(JsonObject),
-});
-export type Model = Static<typeof Model>;
+  compat: Type.Optional(JsonObject()),
+}));
+export type Model = StaticOf<typeof Model>;

@@ -1,35 +1,36 @@
-import { Type, type Static } from "@sinclair/typebox";
+import { Type } from "@sinclair/typebox";
 import { Usage } from "./content";
 import { Model, PermissionMode, QueueMode, ThinkingLevel } from "./model";
+import { lazySchema, type StaticOf } from "./lazy-schema";
 
 /** One line of a session file (the header excluded). Entry kinds vary by Pi version: typed loosely. */
-export const SessionEntry = Type.Object({
+export const SessionEntry = lazySchema(() => Type.Object({
   type: Type.String(),
   id: Type.String(),
   parentId: Type.Union([Type.String(), Type.Null()]),
   timestamp: Type.String({ description: "ISO 8601" }),
-});
-export type SessionEntry = Static<typeof SessionEntry> & Record<string, unknown>;
+}));
+export type SessionEntry = StaticOf<typeof SessionEntry> & Record<string, unknown>;
 
 /** A node of get_tree. The schema checks one level; `children` are nodes again (see the type). */
-export const SessionTreeNode = Type.Object({
-  entry: SessionEntry,
+export const SessionTreeNode = lazySchema(() => Type.Object({
+  entry: SessionEntry(),
   children: Type.Array(Type.Unknown()),
   label: Type.Optional(Type.String()),
   labelTimestamp: Type.Optional(Type.String()),
-});
-export type SessionTreeNode = Omit<Static<typeof SessionTreeNode>, "children" | "entry"> & {
+}));
+export type SessionTreeNode = Omit<StaticOf<typeof SessionTreeNode>, "children" | "entry"> & {
   entry: SessionEntry;
   children: SessionTreeNode[];
 };
 
-export const SessionState = Type.Object({
-  model: Type.Optional(Type.Union([Model, Type.Null()])),
-  thinkingLevel: ThinkingLevel,
+export const SessionState = lazySchema(() => Type.Object({
+  model: Type.Optional(Type.Union([Model(), Type.Null()])),
+  thinkingLevel: ThinkingLevel(),
   isStreaming: Type.Boolean(),
   isCompacting: Type.Boolean(),
-  steeringMode: QueueMode,
-  followUpMode: QueueMode,
+  steeringMode: QueueMode(),
+  followUpMode: QueueMode(),
   sessionFile: Type.Optional(Type.String()),
   sessionId: Type.String(),
   sessionName: Type.Optional(Type.String()),
@@ -39,19 +40,19 @@ export const SessionState = Type.Object({
   queuedMessageCount: Type.Optional(Type.Number({ description: "oh-my-pi's name for pendingMessageCount" })),
   interruptMode: Type.Optional(Type.Union([Type.Literal("immediate"), Type.Literal("wait")])),
   todoPhases: Type.Optional(Type.Array(Type.Unknown())),
-  permissionMode: Type.Optional(PermissionMode),
-});
-export type SessionState = Static<typeof SessionState>;
+  permissionMode: Type.Optional(PermissionMode()),
+}));
+export type SessionState = StaticOf<typeof SessionState>;
 
-const TokenTotals = Type.Object({
+const TokenTotals = lazySchema(() => Type.Object({
   input: Type.Number(),
   output: Type.Number(),
   cacheRead: Type.Number(),
   cacheWrite: Type.Number(),
   total: Type.Number(),
-});
+}));
 
-export const SessionStats = Type.Object({
+export const SessionStats = lazySchema(() => Type.Object({
   sessionFile: Type.Optional(Type.String()),
   sessionId: Type.String(),
   userMessages: Type.Number(),
@@ -59,7 +60,7 @@ export const SessionStats = Type.Object({
   toolCalls: Type.Number(),
   toolResults: Type.Number(),
   totalMessages: Type.Number(),
-  tokens: TokenTotals,
+  tokens: TokenTotals(),
   cost: Type.Number(),
   contextUsage: Type.Optional(
     Type.Object({
@@ -68,48 +69,48 @@ export const SessionStats = Type.Object({
       percent: Type.Union([Type.Number(), Type.Null()]),
     }),
   ),
-});
-export type SessionStats = Static<typeof SessionStats>;
+}));
+export type SessionStats = StaticOf<typeof SessionStats>;
 
-export const BashResult = Type.Object({
+export const BashResult = lazySchema(() => Type.Object({
   output: Type.String(),
   exitCode: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
   cancelled: Type.Boolean(),
   truncated: Type.Boolean(),
   fullOutputPath: Type.Optional(Type.String()),
-});
-export type BashResult = Static<typeof BashResult>;
+}));
+export type BashResult = StaticOf<typeof BashResult>;
 
-export const CompactionResult = Type.Object({
+export const CompactionResult = lazySchema(() => Type.Object({
   summary: Type.String(),
   firstKeptEntryId: Type.String(),
   tokensBefore: Type.Number(),
   estimatedTokensAfter: Type.Optional(Type.Number()),
-  usage: Type.Optional(Usage),
+  usage: Type.Optional(Usage()),
   details: Type.Optional(Type.Unknown()),
-});
-export type CompactionResult = Static<typeof CompactionResult>;
+}));
+export type CompactionResult = StaticOf<typeof CompactionResult>;
 
-export const SourceInfo = Type.Object({
+export const SourceInfo = lazySchema(() => Type.Object({
   path: Type.String(),
   source: Type.String(),
   scope: Type.String(),
   origin: Type.String(),
   baseDir: Type.Optional(Type.String()),
-});
+}));
 
-export const SlashCommand = Type.Object({
+export const SlashCommand = lazySchema(() => Type.Object({
   name: Type.String(),
   description: Type.Optional(Type.String()),
   source: Type.Union([Type.Literal("extension"), Type.Literal("prompt"), Type.Literal("skill")]),
-  sourceInfo: Type.Optional(SourceInfo),
+  sourceInfo: Type.Optional(SourceInfo()),
   /** Pi <= 0.73 docs: */
   location: Type.Optional(Type.String()),
   path: Type.Optional(Type.String()),
-});
-export type SlashCommand = Static<typeof SlashCommand>;
+}));
+export type SlashCommand = StaticOf<typeof SlashCommand>;
 
-export const TodoTask = Type.Object({
+export const TodoTask = lazySchema(() => Type.Object({
   id: Type.String(),
   content: Type.String(),
   status: Type.Union([
@@ -118,6 +119,6 @@ export const TodoTask = Type.Object({
     Type.Literal("completed"),
     Type.Literal("abandoned"),
   ]),
-});
-export const TodoPhase = Type.Object({ id: Type.String(), name: Type.String(), tasks: Type.Array(TodoTask) });
-export type TodoPhase = Static<typeof TodoPhase>;
+}));
+export const TodoPhase = lazySchema(() => Type.Object({ id: Type.String(), name: Type.String(), tasks: Type.Array(TodoTask()) }));
+export type TodoPhase = StaticOf<typeof TodoPhase>;

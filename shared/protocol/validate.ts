@@ -84,7 +84,7 @@ export function checkInbound(value: unknown): Checked<AgentInboundFrame> {
 export function outboundSchemas(): Record<string, TSchema> {
   const lenientEach = (prefix: string, table: Record<string, TSchema>) => Object.fromEntries(Object.entries(table).map(([name, schema]) => [`${prefix}${name}`, lenient(schema)]));
   return {
-    "out:error": ErrorResponse,
+    "out:error": ErrorResponse(),
     ...Object.fromEntries(Object.keys(commandSchemas).map((command) => [`out:response:${command}`, lenient(successResponseSchema(command as keyof typeof commandSchemas))])),
     ...lenientEach("out:ui:", uiRequestSchemas),
     ...lenientEach("out:", eventSchemas),
@@ -101,7 +101,7 @@ export function checkOutbound(value: unknown): Checked<AgentOutboundFrame> | { o
   if (type === "response") {
     const { command, success } = value as { command?: unknown; success?: unknown };
     if (success === false || typeof command !== "string") {
-      return check(validator("out:error", () => ErrorResponse), value, h.id, "response");
+      return check(validator("out:error", ErrorResponse), value, h.id, "response");
     }
     if (!isCommandType(command)) return { ok: "unknown", frame: value as { type: string } };
     return check(validator(`out:response:${command}`, () => lenient(successResponseSchema(command))), value, h.id, `${command} response`);

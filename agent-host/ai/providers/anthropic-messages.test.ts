@@ -1,4 +1,6 @@
 import * as assert from "node:assert/strict";
+import * as path from "node:path";
+import { build } from "esbuild";
 import { APIError } from "@anthropic-ai/sdk";
 import { Type } from "@sinclair/typebox";
 import { startAnthropicServer, type AnthropicServer } from "../../../test/llm-servers/anthropic-server";
@@ -315,5 +317,20 @@ describe("anthropic-messages provider (real SDK against a local Anthropic wire s
     assert.deepEqual(events.map((e) => e.type), ["start", "error"]);
     assert.equal(message.errorMessage, 'No API key for provider "anthropic"');
     assert.equal(server.requests.length, 0);
+  });
+});
+
+describe("anthropic-messages provider: its bundle", function () {
+  this.timeout(60_000);
+  it("holds the SDK's messages client, not its other resources (1.4 MB before, issue 31)", async () => {
+    // As esbuild.mjs bundles each provider (its HTTP globals injected).
+    const root = path.resolve(__dirname, "../../..");
+    const result = await build({
+      entryPoints: [path.join(__dirname, "anthropic-messages.ts")], bundle: true, platform: "node", format: "cjs", target: "node20", write: false,
+      outfile: "anthropic-messages.js", mainFields: ["module", "main"], inject: [path.join(root, "agent-host/ai/http/globals.ts")], logLevel: "error", define: { __PI_BUNDLED__: "true" },
+    });
+    const bytes = result.outputFiles.find((file) => file.path.endsWith(".js"))!.contents.length;
+    // The other resources' error classes stay (the client maps error codes to them): a few KB.
+    assert.ok(bytes < 600_000, `the bundle is ${bytes} bytes`);
   });
 });

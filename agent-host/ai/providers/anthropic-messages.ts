@@ -1,9 +1,13 @@
 /**
- * The Anthropic Messages API, streamed with the official SDK. Wire events map onto the
+ * The Anthropic Messages API, streamed with the official SDK's client with only its `messages`
+ * resource (`BaseAnthropic`): the full client holds ~120 other resources (beta, organization,
+ * skills, tool runners), 1.4 MB of its provider bundle and ~4 MB of each session's memory once
+ * loaded (issue 31); this one is 0.4 MB. Wire events map onto the
  * MessageStreamBuilder by content-block index; the stop reason arrives in message_delta and the
  * stream is finished when the SDK's event stream ends. Never throws: failures end the stream.
  */
-import Anthropic from "@anthropic-ai/sdk";
+import { BaseAnthropic } from "@anthropic-ai/sdk/client";
+import { Messages } from "@anthropic-ai/sdk/resources/messages/messages";
 import { fetchFor } from "../http/fetch";
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
 import { classifyAnthropicError, describeAnthropicError } from "../anthropic/errors";
@@ -25,7 +29,8 @@ export const provider = defineProvider(
  * credential files. We send the key as `x-api-key` (what Anthropic and compatible endpoints
  * take) and use only the credentials we were given.
  */
-class KeyHeaderClient extends Anthropic {
+class KeyHeaderClient extends BaseAnthropic {
+  readonly messages = new Messages(this);
   protected override _shouldResolveDefaultCredentials(): boolean {
     return false;
   }

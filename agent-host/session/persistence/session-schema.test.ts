@@ -27,9 +27,9 @@ describe("session file schema", () => {
       sessions.append({ type: "usage", kind: "k", provider: "faux", model: "m", usage });
       sessions.append({ type: "context_edit", targetId: prompt.id, replacement: null });
       const [header, ...entries] = readFileSync(sessions.sessionFile!, "utf8").trim().split("\n").map((line) => JSON.parse(line) as unknown);
-      assert.ok(Value.Check(SessionHeader, header), JSON.stringify([...Value.Errors(SessionHeader, header)]));
+      assert.ok(Value.Check(SessionHeader(), header), JSON.stringify([...Value.Errors(SessionHeader(), header)]));
       assert.equal(entries.length, 12);
-      for (const entry of entries) assert.ok(Value.Check(SessionEntry, entry), JSON.stringify([...Value.Errors(SessionEntry, entry)].slice(0, 3)));
+      for (const entry of entries) assert.ok(Value.Check(SessionEntry(), entry), JSON.stringify([...Value.Errors(SessionEntry(), entry)].slice(0, 3)));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
