@@ -195,7 +195,7 @@ export type SessionCommand = StaticOf<typeof SessionCommand>;
 
 export const toWebviewSchemas = lazyTable({
   /** The agent's run status; `waiting` while one of its questions waits for the user (as the Sessions list says). */
-  status: () => Type.Object({ type: Type.Literal("status"), status: AgentStatus(), waiting: Type.Optional(Type.Boolean()), detail: Type.Optional(Type.String()) }),
+  status: () => Type.Object({ type: Type.Literal("status"), status: AgentStatus(), waiting: Type.Optional(Type.Boolean()), startFailed: Type.Optional(Type.Boolean()), detail: Type.Optional(Type.String()) }),
   /** `now` is the extension's clock (Date.now()), so the webview can place dialog deadlines. */
   reset: () => Type.Object({ type: Type.Literal("reset"), items: Type.Array(ChatItem()), now: Type.Number() }),
   /** Older entries of the conversation the last reset began (a long one comes in parts, newest first): they go before those shown. */

@@ -49,10 +49,10 @@ export class HeaderView {
     parts.modeSlot.replaceChildren(this.modeButton);
   }
 
-  setStatus(status: AgentStatus, waiting: boolean, detail?: string): void {
+  setStatus(status: AgentStatus, waiting: boolean, detail?: string, startFailed = false): void {
     const { status: element } = this.parts;
     element.dataset.status = waiting ? "waiting" : status;
-    const text = waiting ? "Waiting for you" : statusText[status];
+    const text = waiting ? "Waiting for you" : startFailed && status === "crashed" ? "Agent did not start" : statusText[status];
     const full = detail ? `${text}: ${detail}` : text;
     // In a narrow side bar a working or waiting agent shows as its dot (the words stay for screen readers and as the tooltip).
     element.title = full;

@@ -154,7 +154,7 @@ let restoredScroll = false;
 function handle(message: ToWebview): void {
   switch (message.type) {
     case "status":
-      header.setStatus(message.status, message.waiting ?? false, message.detail);
+      header.setStatus(message.status, message.waiting ?? false, message.detail, message.startFailed ?? false);
       composer.setRunning(message.status === "running");
       return;
     case "reset":

@@ -311,7 +311,7 @@ export class ChatController implements vscode.Disposable {
   }
 
   private postStatus(): void {
-    this.view.post({ type: "status", status: this.supervisor.status, ...(this.waiting ? { waiting: true } : {}) });
+    this.view.post({ type: "status", status: this.supervisor.status, ...(this.waiting ? { waiting: true } : {}), ...(this.supervisor.agent.startFailed ? { startFailed: true } : {}) });
   }
 
   get firstPrompt(): string | undefined {

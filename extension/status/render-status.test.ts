@@ -19,6 +19,15 @@ describe("renderStatus", () => {
     assert.equal(waiting.background, "warning");
   });
 
+  // #32 trial: a start that failed read "Pi: crashed" (and "Agent stopped unexpectedly" in the chat).
+  it("says a start that failed did not start, and opens the chat that says why", () => {
+    const failed = renderStatus({ ...base, status: "crashed", startFailed: true });
+    assert.equal(failed.text, "$(error) Pi: did not start");
+    assert.equal(failed.command, "pi.focusChat");
+    assert.match(failed.tooltip, /did not start/);
+    assert.match(failed.tooltip, /\[Retry\]\(command:pi\.restartAgent\)/);
+  });
+
   it("restarts a crashed agent on click and says when it gave up", () => {
     const crashed = renderStatus({ ...base, status: "crashed", gaveUp: true });
     assert.equal(crashed.command, "pi.restartAgent");

@@ -14,6 +14,8 @@ export interface StatusView {
   notes: string[];
   restartAt?: number;
   gaveUp?: boolean;
+  /** The crash was a start that failed: said so (the chat has the reason and Retry). */
+  startFailed?: boolean;
 }
 
 export interface StatusRender {
@@ -61,6 +63,9 @@ export function renderStatus(view: StatusView): StatusRender {
     case "starting":
       return { state: "starting", text: "$(loading~spin) Pi: starting", tooltip: tooltip("starting", common), command: "pi.focusChat" };
     case "crashed": {
+      if (view.startFailed) {
+        return { state: "crashed", text: "$(error) Pi: did not start", tooltip: tooltip("did not start (the chat says why)", [["Retry", "pi.restartAgent"], ...common]), command: "pi.focusChat", background: "error" };
+      }
       const restarting = view.restartAt !== undefined;
       const headline = restarting ? "crashed, restarting shortly" : view.gaveUp ? "crashed too often, not restarted" : "crashed";
       return {

@@ -75,5 +75,6 @@ function viewOf(agent: AgentState): StatusView {
     notes: agent.notes,
     ...(agent.restart?.at !== undefined ? { restartAt: agent.restart.at } : {}),
     ...(agent.restart?.gaveUp ? { gaveUp: true } : {}),
+    ...(agent.startFailed ? { startFailed: true } : {}),
   };
 }

@@ -67,9 +67,13 @@ export class AgentState implements vscode.Disposable {
   /** Queued texts a crashed agent never delivered. */
   readonly onUndelivered = this.undeliveredEmitter.event;
 
-  setStatus(status: AgentStatus): void {
-    if (status === this.status) return;
+  /** The last start failed (status "crashed" without ever running): said as "did not start", not "crashed". */
+  startFailed = false;
+
+  setStatus(status: AgentStatus, startFailed = false): void {
+    if (status === this.status && startFailed === this.startFailed) return;
     this.status = status;
+    this.startFailed = status === "crashed" && startFailed;
     if (status !== "crashed") this.restart = undefined;
     // An idle agent may still hold a queue (Pi keeps it through an abort); a process that is gone holds none.
     if (status === "stopped" || status === "crashed") this.queue.clear();

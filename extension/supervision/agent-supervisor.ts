@@ -278,7 +278,7 @@ export class AgentSupervisor implements vscode.Disposable {
       entry.stopping = true;
       lifetime.dispose();
       if (this.current === entry) this.current = undefined;
-      if (!stoppedMeanwhile) this.agent.setStatus("crashed");
+      if (!stoppedMeanwhile) this.agent.setStatus("crashed", true);
       if (recovery) this.agent.keepRecovery(recovery);
       const failure = `The agent did not start (${launch.label}): ${message}`;
       this.startFailure = failure;

@@ -140,6 +140,9 @@ describe("agent sessions (#32s): another configured agent starts clean in the sa
     // Failed, not still starting: the header and the status bar say so.
     assert.equal(api.supervisor.status, "crashed");
     assert.doesNotMatch(await ui.webviewText(chatView, "#status"), /Starting/);
+    // Said as what happened (#32 trial: "Agent stopped unexpectedly", "Pi: crashed").
+    assert.match(await ui.webviewText(chatView, "#status"), /Agent did not start/);
+    await ui.waitForSelector('.statusbar-item:has-text("Pi: did not start")');
     await ui.waitForSelector(failureToast, "hidden", 2_000);
 
     // Back to the bundled host: the failure goes.
