@@ -176,7 +176,7 @@ export function activate(context: vscode.ExtensionContext, load?: BundleLoad): P
   const participantTarget = () => sessions.active;
   lifetime.add(registerPiParticipant(participantTarget, context.extensionUri));
   const primary = sessions.primary;
-  const status = lifetime.add(new AgentStatusItem(primary.supervisor.agent));
+  const status = lifetime.add(new AgentStatusItem(primary.supervisor.agent, () => sessions.active.label));
   // The status bar shows the session the palette's commands act on (#32).
   lifetime.add(sessions.onDidChange(() => status.follow(sessions.active.supervisor.agent)));
   const sessionsStatus = lifetime.add(new SessionsStatusItem(sessions));

@@ -14,16 +14,20 @@ export class AgentStatusItem implements vscode.Disposable {
   /** The last render, for tests and the sessions list. */
   current: StatusRender | undefined;
 
-  constructor(private agent: AgentState) {
+  /** `chatLabel`: the name the user knows the session by (its chat's, as in the Sessions list), else the agent's or its file's. */
+  constructor(
+    private agent: AgentState,
+    private readonly chatLabel: () => string | undefined = () => undefined,
+  ) {
     this.item.name = "Pi Agent";
     this.subscription = agent.onDidChange(() => this.update());
     this.update();
     this.item.show();
   }
 
-  /** Shows another session's agent (the one the palette's commands now act on). */
+  /** Shows another session's agent (the one the palette's commands now act on), or the same one renamed. */
   follow(agent: AgentState): void {
-    if (agent === this.agent) return;
+    if (agent === this.agent) return this.update();
     this.subscription.dispose();
     this.agent = agent;
     this.subscription = agent.onDidChange(() => this.update());
@@ -31,7 +35,7 @@ export class AgentStatusItem implements vscode.Disposable {
   }
 
   private update(): void {
-    const rendered = renderStatus(viewOf(this.agent));
+    const rendered = renderStatus(viewOf(this.agent, this.chatLabel()));
     this.current = rendered;
     this.item.text = rendered.text;
     const tooltip = new vscode.MarkdownString(rendered.tooltip, true);
@@ -61,15 +65,16 @@ export class AgentStatusItem implements vscode.Disposable {
   }
 }
 
-function viewOf(agent: AgentState): StatusView {
+function viewOf(agent: AgentState, chatLabel: string | undefined): StatusView {
   const s = agent.session;
+  const sessionName = chatLabel ?? s?.sessionName ?? (s?.sessionFile ? path.basename(s.sessionFile) : undefined);
   return {
     status: agent.status,
     ...(agent.blockedReason ? { blockedReason: agent.blockedReason } : {}),
     ...(agent.label ? { label: agent.label } : {}),
     ...(s?.model ? { modelName: s.model.name || s.model.id } : {}),
     ...(s?.thinkingLevel && s.model?.reasoning ? { thinkingLevel: s.thinkingLevel } : {}),
-    ...(s?.sessionName || s?.sessionFile ? { sessionName: s.sessionName ?? path.basename(s.sessionFile ?? "") } : {}),
+    ...(sessionName ? { sessionName } : {}),
     openDialogs: agent.openDialogs,
     queued: agent.queue.size,
     notes: agent.notes,

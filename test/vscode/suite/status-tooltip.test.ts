@@ -40,6 +40,9 @@ describe("status bar: foreign names in its tooltip", function () {
     await host.prompt("hello");
     const file = (await host.state()).sessionFile;
     assert.ok(file, "the session has a file");
+    // Named as its chat is (the first prompt), not by its file (#32 trial: "Session: 2026-11-27T17-35-35-520Z_….jsonl").
+    await eventually("the status item to name the session by its chat", () => host.api.status.current?.tooltip.includes("Session: hello") || undefined);
+    assert.doesNotMatch(host.api.status.current?.tooltip ?? "", /\.jsonl/);
     const craftedFile = craftSession(file, crafted);
     void vscode.commands.executeCommand("pi.resumeSession");
     // The row is the name on one line, cut at 80 characters (session-items.ts).
