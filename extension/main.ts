@@ -109,6 +109,7 @@ export function activate(context: vscode.ExtensionContext, load?: BundleLoad): P
   const reviewSessions = {
     active: () => ({ id: sessions.active.id, label: sessions.active.label, several: sessions.all.length > 1 }),
     label: (id: string) => sessions.get(id)?.label,
+    conversation: (id: string) => sessions.get(id)?.supervisor.state?.sessionId,
   };
   const { review } = lifetime.add(installReview({ everyAgent, store: () => checkpoints.activeStore(), roots: () => agentRoots(context), sessions: reviewSessions, log }));
   // A chat's changes line: its own session's changes, and its buttons run the review's commands for that session.

@@ -35,7 +35,7 @@ export interface InstalledReview extends vscode.Disposable {
 
 export function installReview(services: ReviewServices): InstalledReview {
   const lifetime = new Lifetime();
-  const state = lifetime.add(new ReviewState());
+  const state = lifetime.add(new ReviewState((owner) => services.sessions.conversation(owner)));
   lifetime.add(trackAgentChanges({ everyAgent: services.everyAgent, store: services.store, roots: services.roots, state, log: services.log }));
   lifetime.add(registerReviewContent(state));
   lifetime.add(registerReviewLenses(state));

@@ -23,6 +23,8 @@ export interface ReviewSessions {
   /** The session the user sees (the palette's commands act on it); `several`: the window has more than one. */
   active(): { id: string; label: string; several: boolean };
   label(id: string): string | undefined;
+  /** The conversation (the agent's session id) window session `id` holds now. */
+  conversation(id: string): string | undefined;
 }
 
 /**

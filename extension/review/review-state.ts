@@ -33,8 +33,11 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
   private sessions: { live: ReadonlySet<string>; heir: string } | undefined;
   private readonly changeEmitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changeEmitter.event;
-  /** Per session: files whose agent's change the user undid, not yet told to that agent. */
-  private readonly undone = new Map<string, Set<string>>();
+  /** Per session: files whose agent's change the user undid, not yet told, with the conversation that made it. */
+  private readonly undone = new Map<string, Map<string, string | undefined>>();
+
+  /** `conversationOf`: the conversation a window session holds now (its agent's session id). */
+  constructor(private readonly conversationOf: (owner: string) => string | undefined = () => undefined) {}
 
   get(path: string): FileChange | undefined {
     return this.changes.get(path);
@@ -134,14 +137,17 @@ export class ReviewState implements ChangesReview, vscode.Disposable {
   /** The user undid the change to `path`, or part of it: its agents' sessions are told (takeUndone). */
   noteUndone(path: string): void {
     for (const owner of this.changes.get(path)?.owners ?? []) {
-      const files = this.undone.get(owner) ?? new Set<string>();
-      files.add(path);
+      const files = this.undone.get(owner) ?? new Map<string, string | undefined>();
+      files.set(path, this.conversationOf(owner));
       this.undone.set(owner, files);
     }
   }
 
+  /** Only to the conversation the undo happened in: a new or another one (New Session, Resume, another agent) never made those changes. */
   takeUndone(owner: string): string[] {
-    const files = [...(this.undone.get(owner) ?? [])].sort();
+    const now = this.conversationOf(owner);
+    // A conversation not known (an agent that reports none) is never taken for the same one.
+    const files = now === undefined ? [] : [...(this.undone.get(owner) ?? [])].filter(([, conversation]) => conversation === now).map(([file]) => file).sort();
     this.undone.delete(owner);
     return files;
   }

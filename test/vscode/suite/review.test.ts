@@ -273,6 +273,22 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
       assert.equal(text.includes('<context type="undone">'), told, text);
       if (told) for (const name of ["c.txt", "made.txt"]) assert.ok(text.includes(`review-test/${name}`), `${name} named: ${text}`);
     }
+
+    // Only to the conversation that made the change: after New Session the agent is told nothing.
+    let count2 = host.llm.requests.length;
+    host.llm.enqueue({ toolCalls: [edit("c.txt", [["gamma 1", "GAMMA EINS"]])] }, { text: "done" });
+    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: one more change");
+    await host.llm.waitForRequests(count2 + 2);
+    await eventually("c.txt to review", () => host.api.review.summary().files === 1 || undefined, 20_000);
+    await vscode.commands.executeCommand("pi.review.undoAll");
+    await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
+    await vscode.commands.executeCommand("pi.newSession");
+    count2 = host.llm.requests.length;
+    host.llm.enqueue({ text: "ok" });
+    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: a new conversation");
+    await host.llm.waitForRequests(count2 + 1);
+    await eventually("the run to settle", async () => host.api.supervisor.status === "idle" || undefined);
+    assert.ok(!userText(count2).includes('<context type="undone">'), userText(count2));
   });
 
   it("takes no checkpoint record of a file outside the workspace in (the store is writable by agents): Undo All leaves it alone", async () => {
