@@ -98,7 +98,8 @@ const asciiOnly = {
  * whole API object (esbuild's CommonJS interop, a getter per key) at load; one ES module
  * re-exporting it makes a single copy that every importer shares. The same for Node's modules:
  * `import * as fs from "node:fs"` in ~80 places copied fs's ~100 keys each time (~6 ms of the
- * extension's ~14 ms of module top levels, bench/activation.mjs --prof). Named imports only (a
+ * extension's ~14 ms of module top levels, bench/activation.mjs --prof). The host's bundles too:
+ * ~22 copies there, and a plain `require("node:…")` in a function stays one. Named imports only (a
  * default import of one of them fails the build: `import * as` instead).
  */
 const externalOnce = {
