@@ -4,10 +4,12 @@
  * namespaces (kernel.unprivileged_userns_clone=0, AppArmor's restrict_unprivileged_userns) or a
  * bwrap too old for --disable-userns (< 0.8) is found here, not at the first command.
  */
-import { execFile } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import { bwrapBaseArgs } from "./bwrap-args";
+
+/** child_process is loaded with the first probe, not with the host: its first command does not need it. */
+const childProcess = (): typeof import("node:child_process") => require("node:child_process") as typeof import("node:child_process");
 
 export type SandboxProbe = { ok: true; kind: "bwrap" | "seatbelt"; program: string } | { ok: false; reason: string };
 
@@ -46,7 +48,7 @@ async function probe(env: NodeJS.ProcessEnv): Promise<SandboxProbe> {
   const program = env.PI_SANDBOX_BWRAP ?? findProgram("bwrap", env.PATH ?? "");
   if (!program) return { ok: false, reason: "bubblewrap (bwrap) is not installed: install the `bubblewrap` package" };
   return new Promise((resolve) => {
-    execFile(program, [...bwrapBaseArgs(false), "--", "/bin/sh", "-c", "exit 0"], { timeout: 10_000, env: { PATH: "/usr/bin:/bin" } }, (error, _stdout, stderr) => {
+    childProcess().execFile(program, [...bwrapBaseArgs(false), "--", "/bin/sh", "-c", "exit 0"], { timeout: 10_000, env: { PATH: "/usr/bin:/bin" } }, (error, _stdout, stderr) => {
       if (!error) return resolve({ ok: true, kind: "bwrap", program });
       const said = String(stderr).trim().split("\n").pop() ?? "";
       const userns = /namespace|uid map|Operation not permitted|Permission denied/i.test(said);
