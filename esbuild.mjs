@@ -98,18 +98,13 @@ const asciiOnly = {
  * whole API object (esbuild's CommonJS interop, a getter per key) at load; one ES module
  * re-exporting it makes a single copy that every importer shares. The same for Node's modules:
  * `import * as fs from "node:fs"` in ~80 places copied fs's ~100 keys each time (~6 ms of the
- * extension's ~14 ms of module top levels, bench/activation.mjs --prof). The host's bundles too:
- * ~22 copies there, and a plain `require("node:…")` in a function stays one. Named imports only (a
+ * extension's ~14 ms of module top levels, bench/activation.mjs --prof). Named imports only (a
  * default import of one of them fails the build: `import * as` instead).
  */
 const externalOnce = {
   name: "external-once",
   setup(build) {
-    // Only imports: a require() inside a function (a module loaded on first use) stays a plain
-    // require, which Node caches; through this namespace each call would copy the keys again.
-    build.onResolve({ filter: /^(vscode|node:[a-z_/]+)$/ }, ({ path, namespace, kind }) =>
-      namespace === "external-once" || kind !== "import-statement" ? { path, external: true } : { path, namespace: "external-once" },
-    );
+    build.onResolve({ filter: /^(vscode|node:[a-z_/]+)$/ }, ({ path, namespace }) => (namespace === "external-once" ? { path, external: true } : { path, namespace: "external-once" }));
     build.onLoad({ filter: /.*/, namespace: "external-once" }, ({ path }) => ({ contents: `export * from ${JSON.stringify(path)};`, loader: "js" }));
   },
 };
@@ -122,7 +117,7 @@ const hostBundle = {
   target: "node20",
   mainFields: ["module", "main"],
   define: { ...common.define, __PI_BUNDLED__: "true" },
-  plugins: [externalOnce, librariesApart(".")],
+  plugins: [librariesApart(".")],
 };
 
 /** @type {esbuild.BuildOptions[]} */
@@ -178,7 +173,7 @@ const programs = [
   // Each LLM provider is its own bundle, loaded by the host on first use (agent-host/ai/providers/load.ts).
   // The SDKs' fetch, Headers, Response and FormData become agent-host/ai/http's, so that model
   // requests go through node:http and never load undici.
-  { ...hostBundle, entryPoints: providerEntries(), outdir: join(dist, "providers"), plugins: [externalOnce, librariesApart("..")], inject: ["agent-host/ai/http/globals.ts"] },
+  { ...hostBundle, entryPoints: providerEntries(), outdir: join(dist, "providers"), plugins: [librariesApart("..")], inject: ["agent-host/ai/http/globals.ts"] },
   { ...hostBundle, plugins: [], entryPoints: LIBRARIES_APART, outdir: dist },
   // MCP: the host's MCP runtime (agent-host/mcp/load.ts requires it when mcp.json names a server)
   // and the MCP SDK (agent-host/mcp/sdk.ts requires it when the first server connects).
