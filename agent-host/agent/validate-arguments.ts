@@ -30,20 +30,25 @@ const uncompilable = new WeakMap<object, string>();
  * broken pattern) fails the call with the reason; it is not thrown into the tool runner.
  */
 export function validateToolArguments(tool: AnyAgentTool, args: unknown): ArgumentCheck {
-  const broken = uncompilable.get(tool.parameters);
+  return checkToolArguments(tool.name, tool.parameters, args);
+}
+
+/** The same check by a tool's name and schema (e.g. a tool's arguments recorded in a session file). */
+export function checkToolArguments(name: string, parameters: object, args: unknown): ArgumentCheck {
+  const broken = uncompilable.get(parameters);
   if (broken !== undefined) return { ok: false, error: broken };
-  let validate = compiled.get(tool.parameters);
+  let validate = compiled.get(parameters);
   if (!validate) {
     try {
-      validate = precompiledValidator(toolValidatorKey(tool.parameters)) ?? (ajv ??= createAjv(toolValidatorOptions)).compile(tool.parameters);
+      validate = precompiledValidator(toolValidatorKey(parameters)) ?? (ajv ??= createAjv(toolValidatorOptions)).compile(parameters);
     } catch (error) {
-      const reason = `The parameter schema of ${tool.name} cannot be used, so it cannot be called: ${errorText(error)}`;
-      uncompilable.set(tool.parameters, reason);
+      const reason = `The parameter schema of ${name} cannot be used, so it cannot be called: ${errorText(error)}`;
+      uncompilable.set(parameters, reason);
       return { ok: false, error: reason };
     }
-    compiled.set(tool.parameters, validate);
+    compiled.set(parameters, validate);
   }
   const copy = structuredClone(args ?? {}) as Record<string, unknown>;
   if (validate(copy)) return { ok: true, args: copy };
-  return { ok: false, error: `Invalid arguments for ${tool.name}: ${describeErrors(validate.errors)}` };
+  return { ok: false, error: `Invalid arguments for ${name}: ${describeErrors(validate.errors)}` };
 }

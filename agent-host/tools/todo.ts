@@ -4,6 +4,7 @@
  */
 import { Type, type Static } from "@sinclair/typebox";
 import type { AgentTool } from "../agent/tool";
+import { checkToolArguments } from "../agent/validate-arguments";
 
 const Status = Type.Union([Type.Literal("pending"), Type.Literal("in_progress"), Type.Literal("completed"), Type.Literal("abandoned")]);
 const Task = Type.Object({ id: Type.Optional(Type.String()), content: Type.String(), status: Status });
@@ -40,16 +41,11 @@ export function formatTodos(phases: TodoPhaseState[]): string {
   return phases.map((phase) => [`${phase.name}:`, ...phase.tasks.map((t) => `  ${mark[t.status]} ${t.content}`)].join("\n")).join("\n");
 }
 
-const statuses: readonly unknown[] = ["pending", "in_progress", "completed", "abandoned"];
-const record = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
-const optionalId = (value: Record<string, unknown>) => value.id === undefined || typeof value.id === "string";
-const isTask = (task: unknown) => record(task) && optionalId(task) && typeof task.content === "string" && statuses.includes(task.status);
-const isPhase = (phase: unknown) => record(phase) && optionalId(phase) && typeof phase.name === "string" && Array.isArray(phase.tasks) && phase.tasks.every(isTask);
-
-/** A plan recorded in a session (a todo call's details, the user's edit): checked (the Phase schema's shape), since session files are foreign data. */
+/** A plan recorded in a session (a todo call's details, the user's edit): checked against the tool's own schema, since session files are foreign data. */
 export function recordedTodos(details: unknown): TodoPhaseState[] | undefined {
-  const phases = record(details) ? details.phases : undefined;
-  return Array.isArray(phases) && phases.every(isPhase) ? normalizeTodos(phases as TodoInput["phases"]) : undefined;
+  if (typeof details !== "object" || details === null || !("phases" in details)) return undefined;
+  const checked = checkToolArguments("todo", todoSchema, { phases: details.phases });
+  return checked.ok ? normalizeTodos((checked.args as TodoInput).phases) : undefined;
 }
 
 export function createTodoTool(store: TodoStore): AgentTool<typeof todoSchema, { phases: TodoPhaseState[] }> {

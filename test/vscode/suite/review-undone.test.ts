@@ -1,0 +1,77 @@
+// After the user undoes an agent's change, the agent is told with the next message, once, and only
+// the conversation that made the change (#32 trial: it was never told, and went on from files no
+// longer as it left them). The bundled agent writes two files; the user undoes them with Undo All.
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { messageText } from "../../support/mock-llm";
+import { eventually } from "./agent-fixture";
+import { openChat } from "./chat-support";
+import { useBundledHost, type HostFixture } from "./host-fixture";
+
+describe("review: the agent is told what the user undid", function () {
+  this.timeout(120_000);
+  let host: HostFixture;
+  let dir: string;
+  const undone = '<context type="undone">';
+
+  before(async () => {
+    await vscode.workspace.getConfiguration("pi").update("permissions.confirmTools", [], vscode.ConfigurationTarget.Global);
+    host = await useBundledHost();
+    dir = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, "undone-test");
+    fs.rmSync(dir, { recursive: true, force: true });
+    await vscode.commands.executeCommand("pi.review.keepAll");
+    await openChat();
+  });
+  after(async () => {
+    await vscode.commands.executeCommand("pi.review.keepAll");
+    await host?.dispose();
+    await vscode.workspace.getConfiguration("pi").update("permissions.confirmTools", undefined, vscode.ConfigurationTarget.Global);
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The text of the last user message of the model's request at `index`. */
+  const userText = (index: number) => messageText(host.llm.requests[index]!.body.messages.filter((m) => m.role === "user").at(-1)!);
+  const write = (name: string, content: string) => ({ name: "write", arguments: { path: `undone-test/${name}`, content } });
+
+  async function runThatWrites(prompt: string, ...names: string[]): Promise<void> {
+    const count = host.llm.requests.length;
+    host.llm.enqueue({ toolCalls: names.map((name) => write(name, `${name} by the agent\n`)) }, { text: "done" });
+    await vscode.commands.executeCommand("pi.sendPrompt", prompt);
+    await host.llm.waitForRequests(count + 2);
+    await eventually(`${names.length} files to review`, () => host.api.review.summary().files === names.length || undefined, 20_000);
+  }
+
+  /** Sends a prompt the model answers with text; the last user message the model got. */
+  async function ask(prompt: string): Promise<string> {
+    const next = host.llm.requests.length;
+    host.llm.enqueue({ text: "ok" });
+    await vscode.commands.executeCommand("pi.sendPrompt", prompt);
+    await host.llm.waitForRequests(next + 1);
+    await eventually("the run to settle", async () => host.api.supervisor.status === "idle" || undefined);
+    return userText(next);
+  }
+
+  it("the next message names the files undone, once", async () => {
+    await runThatWrites("undone suite: write two", "one.txt", "two.txt");
+    await vscode.commands.executeCommand("pi.review.undoAll");
+    await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
+    assert.equal(fs.existsSync(path.join(dir, "one.txt")), false);
+
+    const told = await ask("undone suite: after the undo");
+    assert.ok(told.includes(undone), told);
+    for (const name of ["one.txt", "two.txt"]) assert.ok(told.includes(`undone-test/${name}`), `${name} named: ${told}`);
+    const again = await ask("undone suite: and after that");
+    assert.ok(!again.includes(undone), again);
+  });
+
+  it("a new conversation is told nothing of the last one's undone changes", async () => {
+    await runThatWrites("undone suite: one more", "three.txt");
+    await vscode.commands.executeCommand("pi.review.undoAll");
+    await eventually("nothing left to review", () => host.api.review.summary().files === 0 || undefined);
+    await vscode.commands.executeCommand("pi.newSession");
+    const text = await ask("undone suite: a new conversation");
+    assert.ok(!text.includes(undone), text);
+  });
+});
