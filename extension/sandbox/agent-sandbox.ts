@@ -9,7 +9,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { CommandSandbox, probeSandbox, type SandboxProbe } from "../../shared/node/sandbox";
+import { CommandSandbox, findProgram, probeSandbox, type SandboxProbe } from "../../shared/node/sandbox";
 import { piAgentDir } from "../../shared/node/project-trust";
 import { settings } from "../settings";
 import { knownAgentOf } from "../acp/known-agents";
@@ -51,6 +51,12 @@ function agentWritableRoots(launch: AgentLaunch, agentDir: string, checkpointDir
   return [agentDir, ...state, ...(checkpointDir ? [checkpointDir] : []), ...more];
 }
 
+/** The files a launch runs: its program (looked up on its PATH) and the files its arguments name. */
+function launchFiles(launch: AgentLaunch): string[] {
+  const program = launch.command.includes("/") ? path.resolve(launch.cwd, launch.command) : findProgram(launch.command, launch.env.PATH ?? "");
+  return [...(program ? [program] : []), ...launch.args.filter((arg) => path.isAbsolute(arg) && fs.existsSync(arg))];
+}
+
 const isOmp = (launch: AgentLaunch): boolean => /\bomp\b/.test(launch.label) || launch.args.some((arg) => arg.includes("oh-my-pi"));
 
 /** `moreWritable`: folders the agent must write in besides those (the editor bridge's handoff folder, where it deletes the file). */
@@ -80,6 +86,15 @@ export async function sandboxAgentLaunch(launch: AgentLaunch, checkpointDir: str
     launch.env,
     { sweepAfter: false },
   );
+  // Else bwrap's "execvp …: No such file or directory", or the agent's own "cannot find module".
+  const unseen = probe.kind === "bwrap" ? launchFiles(launch).find((file) => sandbox.hides(file)) : undefined;
+  if (unseen) {
+    sandbox.dispose();
+    throw new Error(
+      `${launch.label} cannot run in the sandbox: ${unseen} is in a folder the sandbox replaces with its own (/tmp, the runtime dir), so the agent would not find it there. ` +
+        "Install the agent in another folder (npm install -g, or a folder in your home), or set pi.sandbox.otherAgents to false to run it without the sandbox.",
+    );
+  }
   const wrapped = sandbox.wrap(probe, [launch.command, ...launch.args], launch.cwd);
   return {
     launch: { ...launch, command: wrapped.file, args: wrapped.args },

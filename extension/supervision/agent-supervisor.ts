@@ -9,7 +9,7 @@ import { spawnAcpAgent } from "../acp/spawn-acp-agent";
 import { RpcClient, type AgentCapabilities } from "../../shared/rpc";
 import type { AgentStatus } from "../../shared/webview-protocol";
 import { describeLaunch, type AgentLaunch } from "./agent-command";
-import { prepareLaunch } from "./prepare-launch";
+import { prepareLaunch, type PreparedLaunch } from "./prepare-launch";
 import { agentIdentity } from "./launch-args";
 import { oneAtATime } from "./one-at-a-time";
 import { Lifetime } from "../lifetime";
@@ -209,6 +209,13 @@ export class AgentSupervisor implements vscode.Disposable {
     return this.starting;
   }
 
+  /** Says a start failed (the chat's entry, the notification); the error to throw. */
+  private failedStart(failure: string): Error {
+    this.startFailure = failure;
+    this.failedEmitter.fire(failure);
+    return new Error(failure);
+  }
+
   private async start(): Promise<RpcClient> {
     if (this.disposed) throw new Error("The Pi extension is shutting down");
     if (!this.trust.isTrusted) {
@@ -235,7 +242,16 @@ export class AgentSupervisor implements vscode.Disposable {
     const chosen = recovery?.sessionFile ? undefined : this.initialSessionFile;
     this.initialSessionFile = undefined;
     const sessionFile = wanted && fs.existsSync(wanted) ? wanted : undefined;
-    const prepared = await prepareLaunch(this.options, { sessionFile, chosen, permissionMode: this.agent.session?.permissionMode }, this.notices);
+    let prepared: PreparedLaunch;
+    try {
+      prepared = await prepareLaunch(this.options, { sessionFile, chosen, permissionMode: this.agent.session?.permissionMode }, this.notices);
+    } catch (error) {
+      // Nothing started (the sandbox refused the launch, a gateway could not listen): a failed start all the same.
+      this.log.error(`The agent did not start: ${errorText(error)}`);
+      this.agent.setStatus("crashed", true);
+      if (recovery) this.agent.keepRecovery(recovery);
+      throw this.failedStart(`The agent did not start: ${errorText(error)}`);
+    }
     const { launch, lifetime, gateway, bridge } = prepared;
     this.sandboxNote = prepared.sandboxNote;
     this.agent.setStatus("starting");
@@ -280,10 +296,7 @@ export class AgentSupervisor implements vscode.Disposable {
       if (this.current === entry) this.current = undefined;
       if (!stoppedMeanwhile) this.agent.setStatus("crashed", true);
       if (recovery) this.agent.keepRecovery(recovery);
-      const failure = `The agent did not start (${launch.label}): ${message}`;
-      this.startFailure = failure;
-      this.failedEmitter.fire(failure);
-      throw new Error(failure);
+      throw this.failedStart(`The agent did not start (${launch.label}): ${message}`);
     }
     entry.ready = true;
     this.startFailure = undefined;

@@ -221,8 +221,19 @@ function pinFoldersBetween(root: string, path: string, pinned: Set<string>, inpu
 }
 
 /** Under /tmp or the runtime dir, which the sandbox replaces. */
-function isHidden(path: string, input: BwrapInputs): boolean {
+function isHidden(path: string, input: Pick<BwrapInputs, "runtimeDir">): boolean {
   return isInside(path, "/tmp") || (input.runtimeDir !== undefined && isInside(path, input.runtimeDir));
+}
+
+/**
+ * Whether a host path is out of sight inside: where the sandbox puts its own view, and in none of
+ * the folders it shows again (home, readable roots) or binds (the workspace, writable roots).
+ */
+export function isOutOfSight(path: string, input: Pick<BwrapInputs, "policy" | "home" | "runtimeDir">): boolean {
+  if (!isHidden(path, input)) return false;
+  const { policy } = input;
+  const shown = [input.home, ...(policy.readableRoots ?? []), policy.workspaceRoot, ...(policy.mode === "workspace-write" ? policy.writableRoots : [])];
+  return !shown.some((root) => root !== undefined && isInside(path, root));
 }
 
 function unique(paths: string[]): string[] {

@@ -9,7 +9,7 @@ import { lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, 
 import { homedir, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { piAgentDir } from "../project-trust";
-import { buildBwrapArgs, isInside, type PathKind } from "./bwrap-args";
+import { buildBwrapArgs, isInside, isOutOfSight, type PathKind } from "./bwrap-args";
 import { homeStartupFiles } from "./protected-paths";
 import { bridgeCommand, bridgeMount } from "./net/bridge";
 import { parseHostPattern, type HostPattern } from "./net/hosts";
@@ -24,7 +24,7 @@ import { ledgerDir } from "./stub-ledger";
 import { acquireStubs, isStub, releaseStubs, removeOrphanedStubs } from "./stubs";
 
 export * from "./policy";
-export { probeSandbox, type SandboxProbe } from "./probe";
+export { findProgram, probeSandbox, type SandboxProbe } from "./probe";
 
 export interface WrappedCommand {
   file: string;
@@ -209,6 +209,12 @@ export class CommandSandbox {
   private sessionTemp(): string {
     this.temp ??= realOrSame(mkdtempSync(join(tmpdir(), "pi-sandbox-")));
     return this.temp;
+  }
+
+  /** Whether a host path (or where it leads) cannot be seen inside bubblewrap's sandbox (a private /tmp replaces the host's). */
+  hides(path: string): boolean {
+    const input = { policy: this.policy, home: this.env.HOME ? realOrSame(this.env.HOME) : undefined, runtimeDir: this.env.XDG_RUNTIME_DIR ? realOrSame(this.env.XDG_RUNTIME_DIR) : undefined };
+    return isOutOfSight(path, input) || isOutOfSight(realOrSame(path), input);
   }
 
   /** The argv that runs `command` (an argv) in the sandbox; the probe must have said ok. */

@@ -25,7 +25,8 @@ export function resetSandboxProbe(): void {
   cached = undefined;
 }
 
-function findProgram(name: string, pathList: string): string | undefined {
+/** The first executable `name` on a PATH-style list, then in /usr/bin and /bin. */
+export function findProgram(name: string, pathList: string): string | undefined {
   for (const dir of [...pathList.split(delimiter), "/usr/bin", "/bin"]) {
     if (!dir.startsWith("/")) continue;
     try {

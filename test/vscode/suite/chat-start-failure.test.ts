@@ -5,6 +5,7 @@
 // toast outlived its cause: VS Code cannot close one).
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { PiExtensionApi } from "../../../extension/main";
@@ -100,6 +101,27 @@ describe("Pi chat: an agent that does not start, with what to do about it", func
     await readyOnHost(api);
     await eventually("the entry to go", async () => !(await transcriptText()).includes("did not start") || undefined);
     await eventually("the chat to say Ready", async () => (await ui.webviewText(chatView, "#status")) === "Ready" || undefined);
+  });
+
+  it("an agent installed under /tmp, which the sandbox replaces with its own: says so and what to do", async () => {
+    const { api } = host;
+    fs.writeFileSync(fixed, "");
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pi-agent-in-tmp-"));
+    try {
+      const script = path.join(tmp, "agent.js");
+      fs.copyFileSync(path.join(dir!, "agent.js"), script);
+      await configureAgent(process.execPath, [script], hostEnv);
+      await eventually("the failure in the chat", async () => (await transcriptText()).includes("did not start") || undefined, 30_000);
+      // Before: the sandboxed node's own "Cannot find module '/tmp/…/agent.js'", no hint of why.
+      const said = await ui.webviewText(chatView, entry);
+      assert.ok(said.includes(`${script} is in a folder the sandbox replaces`), said);
+      assert.match(said, /Install the agent in another folder/);
+      assert.equal(api.supervisor.status, "crashed");
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+    await configureAgent(process.execPath, [path.join(dir!, "agent.js")], hostEnv);
+    await readyOnHost(api);
   });
 
   it("with the chat hidden, a notification says it; a start that succeeds takes the notification away", async () => {
