@@ -37,6 +37,7 @@ import { registerOfferVsCodeMcpCommand } from "./mcp/offer-vscode-mcp-command";
 import { registerAgentPicker } from "./acp/agent-picker";
 import { PermissionModes } from "./modes/permission-modes";
 import { EditorDialogs } from "./ui/editor-dialog";
+import { decorateSandboxStubs } from "./sandbox/stub-decorations";
 import type { NoticePresenter } from "./ui/notices";
 
 /** What activate() returns: used by the real-VS-Code tests, and by other extensions. */
@@ -103,6 +104,7 @@ export function activate(context: vscode.ExtensionContext, load?: BundleLoad): P
   const editorTools: HostTool[] = [];
   lifetime.add(installEditorHostTools({ ...everyAgent, offerThroughBridge: (tools) => void editorTools.push(...tools) }));
   installVscodeTools(everyAgent, log);
+  lifetime.add(decorateSandboxStubs(everyAgent));
   lifetime.add(vscode.commands.registerCommand("pi.chooseVscodeTools", chooseVscodeTools));
   const checkpoints: Checkpoints = lifetime.add(installCheckpoints({ everyAgent, sessions: () => sessions, storageDir: context.globalStorageUri.fsPath, log }));
   // The palette's Keep All / Undo All act on the session the user sees (and say which).

@@ -66,6 +66,9 @@ const stubNames = new Set([...protectedWorkspaceNames, ...homeStartupFiles].flat
 /** Whether a stub could have this path's name (the check before any file is read: file events run through it). */
 export const mayBeStub = (path: string): boolean => stubNames.has(basename(path));
 
+/** A glob of the names a stub can have (`{.envrc,.git,…}`), for a file watcher. */
+export const stubNameGlob = (): string => `{${[...stubNames].join(",")}}`;
+
 /** Removes the stubs of entries whose process is gone (those no live process holds too), and the entries. */
 export function removeStubsOfDeadProcesses(dir: string, remove: (paths: string[]) => void): void {
   const { live, dead } = readEntries(dir);

@@ -47,6 +47,36 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
     assert.match(result, /sandbox/i, "the model reads that the sandbox stopped it");
   });
 
+  it("marks the sandbox's placeholders in the Explorer while a command runs (the empty .envrc bwrap makes): what they are, that they go", async () => {
+    const host = suiteHost();
+    const stub = path.join(workspaceRoot(), ".envrc");
+    // The workspace has no .envrc of its own (the last test's command's placeholder goes with it).
+    await eventually("no .envrc before the command", () => !fs.existsSync(stub) || undefined, 20_000);
+    await vscode.commands.executeCommand("workbench.view.explorer");
+    const before = host.llm.requests.length;
+    host.llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "sleep 8" } }] }, { text: "done" });
+    void vscode.commands.executeCommand("pi.sendPrompt", "wait a while");
+    await eventually("the permission question", async () => (await ui.quickPickItems()).includes("Allow once") || undefined);
+    await ui.pickQuickPickItem("Allow once");
+    await eventually("the placeholder made", () => fs.existsSync(stub) || undefined, 20_000);
+    const row = '.explorer-folders-view .monaco-list-row[aria-label=".envrc"]';
+    await ui.waitForSelector(row, "visible", 10_000);
+    // Decorated: VS Code puts the decoration's classes on the row's label (its badge and colour rules).
+    const html = await eventually("the row decorated", async () => {
+      const text = await ui.html(row);
+      return /monaco-decoration-itemBadge/.test(text) ? text : undefined;
+    });
+    await ui.hover(`${row} .monaco-icon-label`);
+    await ui.waitForSelector('.monaco-hover:has-text("Placeholder of the sandbox")', "visible", 10_000).catch((error: unknown) => {
+      throw new Error(`no tooltip on ${html}: ${String(error)}`);
+    });
+    await ui.screenshot("sandbox-placeholder-in-explorer");
+    await host.llm.waitForRequests(before + 2);
+    await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
+    await eventually("the placeholder gone", () => !fs.existsSync(stub) || undefined, 20_000);
+    await vscode.commands.executeCommand("pi.focusChat");
+  });
+
   it("says Full access in the chat header when the sandbox is turned off", async () => {
     const host = suiteHost();
     await vscode.commands.executeCommand("pi.focusChat");
