@@ -7,6 +7,7 @@ import { copyFileSync, mkdirSync, writeFileSync, readFileSync, readdirSync } fro
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { writeThirdPartyNotices } from "./scripts/third-party-notices.mjs";
+import { externalOnce } from "./scripts/external-once.mjs";
 
 const production = process.argv.includes("--production");
 const watch = process.argv.includes("--watch");
@@ -93,21 +94,6 @@ const asciiOnly = {
   },
 };
 
-/**
- * `import * as vscode from "vscode"` in each of the extension's ~75 modules would each copy the
- * whole API object (esbuild's CommonJS interop, a getter per key) at load; one ES module
- * re-exporting it makes a single copy that every importer shares. The same for Node's modules:
- * `import * as fs from "node:fs"` in ~80 places copied fs's ~100 keys each time (~6 ms of the
- * extension's ~14 ms of module top levels, bench/activation.mjs --prof). Named imports only (a
- * default import of one of them fails the build: `import * as` instead).
- */
-const externalOnce = {
-  name: "external-once",
-  setup(build) {
-    build.onResolve({ filter: /^(vscode|node:[a-z_/]+)$/ }, ({ path, namespace }) => (namespace === "external-once" ? { path, external: true } : { path, namespace: "external-once" }));
-    build.onLoad({ filter: /.*/, namespace: "external-once" }, ({ path }) => ({ contents: `export * from ${JSON.stringify(path)};`, loader: "js" }));
-  },
-};
 
 /** Programs the agent host runs: CommonJS for Node 20+, `__PI_BUNDLED__` set (see providers/load.ts). */
 const hostBundle = {
