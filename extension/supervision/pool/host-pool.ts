@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { DEFAULT_MAX_LINE_CHARS, LineDecoder, parseJsonLine } from "../../../shared/jsonl";
 import { POOL_CONTROL_PREFIX, type PoolInbound, type PoolOutbound } from "../../../shared/protocol/pool";
-import { checkPoolControl } from "../../../shared/protocol/pool-check";
+import { PoolLines } from "./pool-lines";
 import type { PoolProcessLaunch, PooledSessionLaunch } from "./pool-launch";
 import { PooledTransport, type PoolPort } from "./pooled-transport";
 
@@ -25,9 +24,9 @@ export class HostPool implements PoolPort {
     private readonly log: (message: string) => void = () => undefined,
   ) {
     this.child = spawn(launch.command, launch.args, { cwd: launch.cwd, env: launch.env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
-    const decoder = new LineDecoder({ maxLineChars: DEFAULT_MAX_LINE_CHARS + 128, onLine: (line) => this.onLine(line), onError: (error) => this.log(`pool: ${error}`) });
-    this.child.stdout!.on("data", (chunk: Buffer) => decoder.push(chunk));
-    this.child.stdout!.on("end", () => decoder.end());
+    const lines = new PoolLines(this.sessions, (frame) => this.onControl(frame), log);
+    this.child.stdout!.on("data", (chunk: Buffer) => lines.push(chunk));
+    this.child.stdout!.on("end", () => lines.end());
     this.child.stderr!.setEncoding("utf8");
     this.child.stderr!.on("data", (text: string) => this.log(`pool: ${text.trimEnd()}`));
     this.child.stdin!.on("error", () => undefined); // reported through close
@@ -83,17 +82,7 @@ export class HostPool implements PoolPort {
     if (!this.closed) this.child.stdin!.write(`${POOL_CONTROL_PREFIX}${JSON.stringify(frame)}\n`);
   }
 
-  private onLine(line: string): void {
-    if (line.startsWith(POOL_CONTROL_PREFIX)) return this.onControl(line.slice(POOL_CONTROL_PREFIX.length));
-    const space = line.indexOf(" ");
-    this.sessions.get(line.slice(0, space))?.receiveLine(line.slice(space + 1));
-  }
-
-  private onControl(text: string): void {
-    const parsed = parseJsonLine(text);
-    const checked = parsed.ok ? checkPoolControl("out", parsed.value) : { ok: false as const, error: parsed.error };
-    if (!checked.ok) return this.log(`pool: a control frame was refused: ${checked.error}`);
-    const frame: PoolOutbound = checked.frame;
+  private onControl(frame: PoolOutbound): void {
     const transport = this.sessions.get(frame.session);
     if (!transport) return;
     if (frame.type === "stderr") return transport.stderr(frame.text);
