@@ -28,7 +28,7 @@ export class HostPool implements PoolPort {
     this.child.stdout!.on("data", (chunk: Buffer) => lines.push(chunk));
     this.child.stdout!.on("end", () => lines.end());
     this.child.stderr!.setEncoding("utf8");
-    this.child.stderr!.on("data", (text: string) => this.log(`pool: ${text.trimEnd()}`));
+    this.child.stderr!.on("data", (text: string) => this.log(`[pool stderr] ${text.trimEnd()}`));
     this.child.stdin!.on("error", () => undefined); // reported through close
     this.child.on("error", (error) => this.closeAll({ code: null, signal: null, error: error.message }));
     this.child.on("close", (code, signal) => this.closeAll({ code, signal, ...(code === 0 ? {} : { error: "The agents' shared process exited" }) }));
