@@ -3,7 +3,7 @@
 // that file's folder must be one the README's Layout table allows. eslint.config.mjs's
 // `no-restricted-imports` reads the import string only; this reads where it goes.
 /** agent-host's layers, in order: a layer imports only earlier ones. */
-const hostLayers = ["ai", "agent", "tools", "mcp", "session", "acp", "rpc"];
+const hostLayers = ["ai", "agent", "tools", "mcp", "session", "acp", "rpc", "pool"];
 const tests = "\\.test\\.ts$";
 
 /** A rule: files under `from` (less tests where `tests` says so) may not reach `to`. */

@@ -152,6 +152,8 @@ const programs = [
     entryPoints: {
       "agent-host": "agent-host/start.ts",
       "agent-host-main": "agent-host/main.ts",
+      // `agent-host.js --pool`: sessions in worker threads of one process, each running agent-host-main.js (agent-host/pool/).
+      "agent-host-pool": "agent-host/pool/pool-main.ts",
       "extension-runtime": "agent-host/session/extensions/extension-runtime.ts",
     },
     outdir: dist,
@@ -214,12 +216,14 @@ async function writeValidators() {
   await esbuild.build({ entryPoints: ["agent-host/rpc/precompiled-schemas.ts"], bundle: true, platform: "node", format: "cjs", outfile: schemasOut, logLevel: "warning" });
   const require = createRequire(import.meta.url);
   delete require.cache[schemasOut];
-  const { precompiledSchemas, precompiledToolSchemas, precompiledClientSchemas, validatorOptions, toolValidatorOptions } = require(schemasOut);
+  const { precompiledSchemas, precompiledToolSchemas, precompiledClientSchemas, precompiledPoolSchemas, validatorOptions, toolValidatorOptions } = require(schemasOut);
   const Ajv = require("ajv").default;
   const standaloneCode = require("ajv/dist/standalone").default;
   const sets = [
     { options: validatorOptions, schemas: precompiledSchemas(), out: "validators.js" },
     { options: toolValidatorOptions, schemas: precompiledToolSchemas(), out: "tool-validators.js" },
+    // The pool's checks of its control frames (agent-host/pool/pool-main.ts): the pool loads no other schema.
+    { options: validatorOptions, schemas: precompiledPoolSchemas(), out: "pool-validators.js" },
     // The extension's, for what agents write: loaded with the first frame (extension/precompiled-validators.ts).
     { options: validatorOptions, schemas: precompiledClientSchemas(), out: "client-validators.js" },
   ];

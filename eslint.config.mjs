@@ -13,7 +13,7 @@ const agentHost = [`${up}agent-host/`, "agent-host/ is reached only over the wir
 const extension = [`${up}extension/`, "extension/ is the top of its own stack: nothing imports it"];
 const webview = [`${up}webview/`, "webview/ talks to the extension only through its typed channel"];
 /** agent-host's layers, in order: a layer imports only earlier ones. */
-const hostLayers = ["ai", "agent", "tools", "mcp", "session", "acp", "rpc"];
+const hostLayers = ["ai", "agent", "tools", "mcp", "session", "acp", "rpc", "pool"];
 const laterThan = (layer) => hostLayers.slice(hostLayers.indexOf(layer) + 1);
 
 export default tseslint.config(

@@ -9,7 +9,8 @@ import * as nodeModule from "node:module";
 import * as path from "node:path";
 import { privateCacheDir, runWithCodeCache } from "../shared/node/code-cache";
 
-const main = path.join(__dirname, "agent-host-main.js");
+// `--pool`: sessions in worker threads of one process (agent-host/pool/); the pool's own thread loads none of the host.
+const main = path.join(__dirname, process.argv[2] === "--pool" ? "agent-host-pool.js" : "agent-host-main.js");
 /** Files apart that the main bundle requires when first needed (esbuild.mjs): cached the same way. */
 const FILES_APART = new Set(["./ajv.js", "./yaml.js", "./ignore.js", "./acp-mode.js"]);
 const enableCompileCache = (nodeModule as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;

@@ -12,6 +12,8 @@
  *
  *   npm run bench:extension                 5 runs each; rewrites bench/RESULTS-extension.md
  *   npm run bench:extension -- --runs 3 --sizes 100,1000 --no-write   (sizes in KB)
+ *   npm run bench:extension -- --through-pool --no-write   each line as a pool of hosts writes it
+ *     (`<session> <frame>`), split by PoolLines into a PooledTransport (extension/supervision/pool/)
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -25,6 +27,11 @@ import { coalesceAppends } from "../extension/chat/coalesce-appends";
 import { Transcript } from "../extension/chat/transcript";
 import { EventHold } from "../extension/chat/session-replay";
 import { num, summarize } from "./lib/stats";
+import { PoolLines } from "../extension/supervision/pool/pool-lines";
+import { PooledTransport } from "../extension/supervision/pool/pooled-transport";
+
+/** Lines through a pool's demux (`--through-pool`) instead of a process's own stdout. */
+const throughPool = process.argv.includes("--through-pool");
 
 const usage = { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
 const assistant = (content: unknown[], stopReason = "stop") => ({ role: "assistant", content, api: "openai-completions", provider: "mock", model: "mock", usage, stopReason, timestamp: 1 });
@@ -93,6 +100,14 @@ const streams: Record<string, (chars: number) => unknown[]> = {
   "user `!command` output, 1 KB deltas": (chars) => pieces(fileText(chars), 1024).map((delta) => ({ type: "bash_execution_update", delta })),
 };
 
+/** One session of a pool whose stdout is `input`, split as HostPool splits it. */
+function pooledTransport(input: PassThrough): PooledTransport {
+  const transport = new PooledTransport("s1", { pid: undefined, write: () => true, onDrain: () => ({ dispose: () => undefined }), endInput: () => undefined, kill: () => undefined });
+  const lines = new PoolLines(new Map([["s1", transport]]), () => undefined, () => undefined);
+  input.on("data", (chunk: Buffer) => lines.push(chunk));
+  return transport;
+}
+
 interface Figures {
   cpuMs: number;
   longestTaskMs: number;
@@ -101,9 +116,10 @@ interface Figures {
 
 /** Replays the bytes through the extension's path, a 64 KB read per event-loop turn (as a pipe delivers them). */
 async function replay(frames: unknown[], bash: boolean): Promise<Figures> {
-  const bytes = Buffer.from(frames.map((f) => JSON.stringify(f) + "\n").join(""));
+  const prefix = throughPool ? "s1 " : "";
+  const bytes = Buffer.from(frames.map((f) => prefix + JSON.stringify(f) + "\n").join(""));
   const input = new PassThrough();
-  const transport = new StreamTransport(input, new PassThrough());
+  const transport = throughPool ? pooledTransport(input) : new StreamTransport(input, new PassThrough());
   const client = new RpcClient(transport);
   let posted = 0;
   const coalesced = coalesceAppends((message: ToWebview) => {

@@ -10,6 +10,8 @@
  *   npm run bench:memory                  5 runs
  *   npm run bench:memory -- --runs 9 --idle-ms 1000
  *   BENCH_HOST_JS=/other/dist/agent-host.js npm run bench:memory   another build of the host
+ *   npm run bench:memory -- --pool [--runs 3] [--sessions 1,2,4,8] [--node 22]   sessions sharing
+ *     one process (bench/pool-memory.ts) against a process each; only that
  */
 import * as os from "node:os";
 import * as fs from "node:fs";
@@ -19,6 +21,7 @@ import { startAgent, type SubjectId } from "./lib/agent";
 import { startBenchLlm, streamDeltas } from "./lib/llm";
 import { Metric, rotate, sleep } from "./lib/stats";
 import { promptToSettled } from "./scenarios";
+import { poolMemory } from "./pool-memory";
 
 const argv = process.argv.slice(2);
 const option = (name: string, fallback: number): number => (argv.includes(name) ? Number(argv[argv.indexOf(name) + 1]) : fallback);
@@ -39,6 +42,17 @@ function memoryMb(pid: number): { rss: number; anon: number } {
 async function main(): Promise<void> {
   const llm = await startBenchLlm();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pi-bench-memory-"));
+  if (argv.includes("--pool")) {
+    const counts = (argv.includes("--sessions") ? argv[argv.indexOf("--sessions") + 1]! : "1,2,4,8").split(",").map(Number);
+    const node = option("--node", 20) === 22 ? 22 : 20;
+    try {
+      await poolMemory({ llm, cwd: dir, runs: option("--runs", 3), idleMs, counts, node, editorLaunch, rssMb: (pid) => memoryMb(pid).rss });
+    } finally {
+      await llm.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    return;
+  }
   const idle = new Metric("idleRss", `RSS ${idleMs} ms after start`, "MB");
   const idleAnon = new Metric("idleAnon", "  of which anonymous (RssAnon)", "MB");
   const after = new Metric("promptRss", `RSS ${idleMs} ms after one prompt settled`, "MB");

@@ -39,6 +39,7 @@ import { PermissionModes } from "./modes/permission-modes";
 import { EditorDialogs } from "./ui/editor-dialog";
 import { decorateSandboxStubs } from "./sandbox/stub-decorations";
 import type { NoticePresenter } from "./ui/notices";
+import { HostPools } from "./supervision/pool/host-pools";
 
 /** What activate() returns: used by the real-VS-Code tests, and by other extensions. */
 export interface PiExtensionApi {
@@ -170,7 +171,9 @@ export function activate(context: vscode.ExtensionContext, load?: BundleLoad): P
   const projectTrust = new ProjectTrust(log);
   // VS Code's user folder (its mcp.json): globalStorageUri is <user folder>/globalStorage/<extension id>.
   const vscodeUserDir = path.dirname(path.dirname(context.globalStorageUri.fsPath));
-  const sessions: SessionRegistry = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, files, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust, chatActions, changes, editorTools: () => editorTools, vscodeUserDir }, view, context.extensionUri));
+  // Shared processes of the bundled host (pi.agent.shareProcess): none is started until a session asks for one.
+  const hostPools = lifetime.add(new HostPools(path.join(context.extensionPath, "dist", "agent-host.js"), process.execPath, (message) => log.info(message)));
+  const sessions: SessionRegistry = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, files, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust, chatActions, changes, editorTools: () => editorTools, vscodeUserDir, hostPools }, view, context.extensionUri));
   activeSessions = sessions;
   // A closed tab's changes are still on disk to review: the side bar's chat takes them.
   const adoptOrphans = () => review.adopt(new Set(sessions.all.map((s) => s.id)), sessions.primary.id);

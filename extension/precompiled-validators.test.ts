@@ -6,6 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ValidateFunction } from "ajv";
 import { createAjv, validatorOptions } from "../shared/protocol/ajv";
+import { poolSchemasByKey } from "../shared/protocol/pool";
 import { outboundSchemas } from "../shared/protocol/validate";
 
 const built = path.join(__dirname, "..", "dist", "client-validators.js");
@@ -28,7 +29,8 @@ describe("extension: agents' frames checked by build-time validators", () => {
   it("accept and reject as run-time AJV does, with the same errors, on every documented frame", () => {
     assert.ok(fs.existsSync(built), `${built} is missing: run \`npm run build\``);
     const precompiled = (require(built) as { validators: Record<string, ValidateFunction> }).validators;
-    const schemas = outboundSchemas();
+    // What agents write, and the control frames of a pool of hosts (extension/supervision/pool/).
+    const schemas = { ...outboundSchemas(), ...poolSchemasByKey("out") };
     assert.deepEqual(Object.keys(precompiled).sort(), Object.keys(schemas).sort(), "one validator per schema");
     const ajv = createAjv(validatorOptions);
     const runtime = new Map<string, ValidateFunction>();

@@ -70,6 +70,14 @@ export const settings = {
     const value = userValue<unknown>("mcp.vscodeServers", []);
     return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
   },
+  /**
+   * The bundled host's sessions share one process, each in a worker thread (issue 31: an extra
+   * session then costs ~0.5 x a bare Node process instead of ~1.6 x; extension/supervision/pool/).
+   * Read at each start of an agent: a change applies to agents started after it.
+   */
+  get agentShareProcess(): boolean {
+    return userValue<boolean>("agent.shareProcess", false);
+  },
   get agentEnv(): Record<string, string> {
     return userValue<Record<string, string>>("agent.env", {});
   },

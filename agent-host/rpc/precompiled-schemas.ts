@@ -8,6 +8,8 @@
 import type { TSchema } from "@sinclair/typebox";
 import { commandSchemas } from "../../shared/protocol/commands";
 import { inboundExtraSchemas } from "../../shared/protocol/frames";
+import { poolSchemasByKey } from "../../shared/protocol/pool";
+import { outboundSchemas } from "../../shared/protocol/validate";
 import { modelsJsonSchemas } from "../ai/models/models-json-schema";
 import { settingsSchemas } from "../session/settings-schema";
 import { mcpJsonSchemas } from "../mcp/config-schema";
@@ -22,8 +24,10 @@ import { todoSchema } from "../tools/todo";
 import { writeSchema } from "../tools/write";
 
 export { validatorOptions } from "../../shared/protocol/ajv";
-/** The extension's checks of what an agent writes (dist/client-validators.js). */
-export { outboundSchemas as precompiledClientSchemas } from "../../shared/protocol/validate";
+/** The extension's checks of what an agent (and a pool of hosts) writes (dist/client-validators.js). */
+export function precompiledClientSchemas(): Record<string, TSchema> {
+  return { ...outboundSchemas(), ...poolSchemasByKey("out") };
+}
 export { toolValidatorOptions } from "../agent/validate-arguments";
 
 /**
@@ -39,6 +43,11 @@ export function precompiledSchemas(): Record<string, TSchema> {
     ...Object.fromEntries(Object.entries(settingsSchemas).map(([key, make]) => [key, make()])),
     ...Object.fromEntries(Object.entries(mcpJsonSchemas).map(([key, make]) => [key, make()])),
   };
+}
+
+/** The control frames a pool of hosts reads (agent-host/pool/). */
+export function precompiledPoolSchemas(): Record<string, TSchema> {
+  return poolSchemasByKey("in");
 }
 
 /** The built-in tools' parameter schemas, by the key validate-arguments.ts looks them up with. */

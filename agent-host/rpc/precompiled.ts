@@ -16,6 +16,12 @@ export function loadPrecompiledValidators(): void {
   registerDeferredPrecompiled("tool:", () => validatorsIn("tool-validators.js"));
 }
 
+/** The pool's (agent-host/pool/): its control frames only, dist/pool-validators.js. */
+export function loadPoolValidators(): void {
+  if (typeof __PI_BUNDLED__ === "undefined" || !__PI_BUNDLED__) return;
+  registerPrecompiled(validatorsIn("pool-validators.js"));
+}
+
 /** The validators of a file beside the bundle; none when it is missing (compiled on first use). */
 function validatorsIn(file: string): Record<string, ValidateFunction> {
   try {

@@ -19,6 +19,7 @@ import type { ProjectTrust } from "../supervision/project-trust";
 import { runOutcome, sessionActivity, type RunOutcome, type SessionActivity } from "./activity";
 import { PendingDialogs } from "./pending-dialogs";
 import { PlanState } from "../plan/plan-state";
+import type { HostPools } from "../supervision/pool/host-pools";
 
 /** What every session shares: the extension's log, keys, dialogs and per-agent hooks. */
 export interface SessionServices {
@@ -39,6 +40,8 @@ export interface SessionServices {
   editorTools?: () => readonly HostTool[];
   /** VS Code's user folder (its mcp.json). */
   vscodeUserDir?: string;
+  /** The window's shared processes of the bundled host (`pi.agent.shareProcess`). */
+  hostPools?: HostPools;
   /** The changes of a session's agents waiting for review, for its chat's changes line. */
   changes?: (sessionId: string) => ChatChanges;
   /** What a session's chat asks of its own session (the header's menu, rewind). */
@@ -96,6 +99,7 @@ export class AgentSession implements vscode.Disposable {
         ...(services.projectTrust ? { projectTrust: services.projectTrust } : {}),
         ...(services.editorTools ? { editorTools: services.editorTools } : {}),
         ...(services.vscodeUserDir ? { vscodeUserDir: services.vscodeUserDir } : {}),
+        ...(services.hostPools ? { hostPools: services.hostPools } : {}),
         ...(spec.cwd ? { cwd: spec.cwd } : {}),
         ...(spec.sessionFile ? { sessionFile: spec.sessionFile } : {}),
       }),

@@ -2,6 +2,8 @@ import { errorText } from "../../shared/error-text";
 import * as fs from "node:fs";
 import * as vscode from "vscode";
 import { ProcessTransport } from "../../shared/node/process-transport";
+import type { HostPools } from "./pool/host-pools";
+import type { PooledTransport } from "./pool/pooled-transport";
 import { AcpTransport } from "../acp/acp-transport";
 import { acpAgentName, acpModes, acpSessions, acpSignOut, type AcpSignOut, type AgentModes, type AgentSessions } from "../acp/acp-agent-features";
 import type { SignInMemory } from "../acp/acp-sign-in";
@@ -63,10 +65,12 @@ export interface SupervisorOptions {
   vscodeUserDir?: string;
   /** Providers the gateway serves itself (VS Code's models), read at each start. */
   localProviders?: () => Promise<LocalProvider[]>;
+  /** The window's shared processes of the bundled host, used while `pi.agent.shareProcess` is on (pool/). */
+  hostPools?: HostPools;
 }
 
 /** The agent's process behind the frames: Pi RPC on its stdio, or ACP translated (extension/acp/). */
-type AgentTransport = ProcessTransport | AcpTransport;
+type AgentTransport = ProcessTransport | AcpTransport | PooledTransport;
 
 interface Running {
   client: RpcClient;
@@ -257,11 +261,15 @@ export class AgentSupervisor implements vscode.Disposable {
     this.agent.setStatus("starting");
     this.log.info(`Starting ${launch.label}: ${describeLaunch(launch)}${sessionFile ? " (reopening the session)" : ""}`);
     const spawnable = spawnCommand(launch.command, launch.args, process.platform, { env: launch.env });
+    // The bundled host may run as a session of a shared process (pi.agent.shareProcess); other launches, and one that must keep its own process, spawn.
+    const pooled = settings.agentShareProcess ? this.options.hostPools?.open(launch) : undefined;
     const transport: AgentTransport = lifetime.add(
-      launch.protocol === "acp"
-        ? await spawnAcpAgent(launch, spawnable, { sandboxed: prepared.sandboxed, keys: this.options.keys, gateway, agentEnv: settings.agentEnv, ...(this.options.acpSignIns ? { signInMemory: this.options.acpSignIns } : {}), log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() })
-        : ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) }),
+      pooled ??
+        (launch.protocol === "acp"
+          ? await spawnAcpAgent(launch, spawnable, { sandboxed: prepared.sandboxed, keys: this.options.keys, gateway, agentEnv: settings.agentEnv, ...(this.options.acpSignIns ? { signInMemory: this.options.acpSignIns } : {}), log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() })
+          : ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) })),
     );
+    if (pooled) this.log.info(`Sharing a process with the other sessions of the bundled host (pid ${pooled.pid}, session ${pooled.session})`);
     const client = lifetime.add(new RpcClient(transport, { trace: this.tracer.hook }));
     const entry: Running = { client, transport, lifetime, launch, stopping: false, ready: false };
     this.current = entry;

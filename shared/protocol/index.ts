@@ -10,3 +10,4 @@ export * from "./host-tools";
 export * from "./frames";
 export * from "./validate";
 export * from "./mcp";
+export * from "./pool";

@@ -1,4 +1,4 @@
-import type { default as Ajv, ErrorObject, ValidateFunction } from "ajv";
+import type { ValidateFunction } from "ajv";
 import type { Static, TSchema } from "@sinclair/typebox";
 import { commandSchemas } from "./commands";
 import { eventSchemas } from "./events";
@@ -12,52 +12,10 @@ import {
   type AgentInboundFrame,
   type AgentOutboundFrame,
 } from "./frames";
-import { createAjv, precompiledValidator, validatorOptions } from "./ajv";
+import { check, compile, head, validator, type Checked } from "./keyed-check";
 import { ErrorResponse, successResponseSchema } from "./responses";
 
-export type Checked<T> = { ok: true; frame: T } | { ok: false; error: string; id?: string; type?: string };
-
-// validateSchema: false — the schemas come from TypeBox (and are tested), so AJV need not compile
-// the draft-07 meta-schema to check them: that compile alone cost ~20 ms of the agent host's
-// start-up (it runs on the first command, usually get_state; see bench/RESULTS.md).
-let ajv: Ajv | undefined;
-const compile = (schema: TSchema): ValidateFunction => (ajv ??= createAjv(validatorOptions)).compile(schema);
-/** Validators are compiled on first use of each frame type, so start-up pays only for what it sees. */
-const cache = new Map<string, ValidateFunction>();
-
-/** The agent host's inbound validators are compiled at build time: see precompiledSchemas. */
-function validator(key: string, make: () => TSchema): ValidateFunction {
-  let fn = cache.get(key);
-  if (!fn) {
-    fn = precompiledValidator(key) ?? compile(make());
-    cache.set(key, fn);
-  }
-  return fn;
-}
-
-export function describeErrors(errors: ErrorObject[] | null | undefined): string {
-  if (!errors?.length) return "invalid";
-  const seen = new Set<string>();
-  for (const e of errors) {
-    if (e.keyword === "anyOf") continue;
-    const where = e.instancePath || "frame";
-    const what = e.keyword === "required" ? `missing ${String(e.params.missingProperty)}` : e.message ?? e.keyword;
-    seen.add(`${where}: ${what}`);
-    if (seen.size >= 5) break;
-  }
-  return [...seen].join("; ");
-}
-
-function head(value: unknown): { id?: string; type?: string } | undefined {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const { id, type } = value as { id?: unknown; type?: unknown };
-  return { id: typeof id === "string" ? id : undefined, type: typeof type === "string" ? type : undefined };
-}
-
-function check<T>(fn: ValidateFunction, value: unknown, id: string | undefined, type: string): Checked<T> {
-  if (fn(value)) return { ok: true, frame: value as T };
-  return { ok: false, error: `Invalid ${type}: ${describeErrors(fn.errors)}`, id, type };
-}
+export { describeErrors, type Checked } from "./keyed-check";
 
 /** Strict check of what a client writes to an agent. */
 export function checkInbound(value: unknown): Checked<AgentInboundFrame> {

@@ -3,6 +3,7 @@
  * client never would (a second answer, a late one, nothing at all, end of input mid-run).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { LineDecoder } from "../../shared/jsonl";
 
 export type Frame = { type?: string; id?: string; [key: string]: unknown };
@@ -98,10 +99,24 @@ export class RawHost {
   }
 }
 
+/** True while `pid` runs: a zombie (ended, not yet reaped by its parent) does not. */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  return !zombie(pid);
+}
+
+/**
+ * A process that has ended and waits for its parent to reap it (Linux). A pool's worker that was
+ * stopped leaves its children so until the pool ends: the thread that would have reaped them is gone.
+ */
+function zombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
   } catch {
     return false;
   }

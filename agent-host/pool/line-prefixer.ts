@@ -1,0 +1,34 @@
+/**
+ * A session's output on the pool's stdout: each line its worker writes, whole, with the session's
+ * id and a space before it. Bytes are copied once, never decoded or re-encoded (issue 31: the
+ * pool costs a line O(line)); a line split across chunks waits for its end.
+ */
+export class LinePrefixer {
+  private readonly held: Buffer[] = [];
+
+  constructor(
+    private readonly prefix: Buffer,
+    /** Returns false when the output is full (the caller pauses its input until it drains). */
+    private readonly write: (bytes: Buffer) => boolean,
+  ) {}
+
+  /** Writes the chunk's complete lines; false when the output asked to wait. */
+  push(chunk: Buffer): boolean {
+    let start = 0;
+    let room = true;
+    for (;;) {
+      const lf = chunk.indexOf(10, start);
+      if (lf === -1) {
+        if (start < chunk.length) this.held.push(chunk.subarray(start));
+        return room;
+      }
+      room = this.write(Buffer.concat([this.prefix, ...this.held.splice(0), chunk.subarray(start, lf + 1)])) && room;
+      start = lf + 1;
+    }
+  }
+
+  /** The output ended: a last line without LF still goes out, with one. */
+  end(): void {
+    if (this.held.length > 0) this.write(Buffer.concat([this.prefix, ...this.held.splice(0), Buffer.from("\n")]));
+  }
+}

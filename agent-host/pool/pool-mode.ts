@@ -1,0 +1,70 @@
+import type { Readable, Writable } from "node:stream";
+import { DEFAULT_MAX_LINE_CHARS, LineDecoder, parseJsonLine } from "../../shared/jsonl";
+import { POOL_CONTROL_PREFIX, type PoolInbound } from "../../shared/protocol/pool";
+import { checkPoolControl } from "../../shared/protocol/pool-check";
+import { PoolSession, type SessionOutput } from "./pool-session";
+
+/**
+ * `agent-host --pool`: several sessions of the bundled host in one process, each in a worker
+ * thread (pool-session.ts). Its stdin and stdout carry every session's lines, `<session> <line>`,
+ * and control frames, `! <json>` (shared/protocol/pool.ts). The pool ends once its input has
+ * ended (which ends every session's input) and its last session has exited.
+ */
+export function runPool(input: Readable, output: Writable, workerScript: string, log: (message: string) => void): Promise<void> {
+  const sessions = new Map<string, PoolSession>();
+  let inputEnded = false;
+  let finish: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  const settleIfDone = () => {
+    if (inputEnded && sessions.size === 0) finish();
+  };
+
+  const drainWaiters: (() => void)[] = [];
+  output.on("drain", () => drainWaiters.splice(0).forEach((resume) => resume()));
+  const sessionOutput: SessionOutput = {
+    write: (bytes) => output.write(bytes),
+    control: (frame) => output.write(`${POOL_CONTROL_PREFIX}${JSON.stringify(frame)}\n`),
+    whenDrained: (resume) => drainWaiters.push(resume),
+  };
+
+  const control = (frame: PoolInbound) => {
+    const session = sessions.get(frame.session);
+    if (frame.type === "open") {
+      if (session) return log(`pool: session ${frame.session} is already open`);
+      const opened = new PoolSession(frame, workerScript, sessionOutput, () => {
+        sessions.delete(frame.session);
+        settleIfDone();
+      });
+      sessions.set(frame.session, opened);
+      if (inputEnded) opened.endInput();
+      return;
+    }
+    if (!session) return;
+    if (frame.type === "end") session.endInput();
+    else session.kill();
+  };
+
+  const onLine = (line: string) => {
+    if (line.startsWith(POOL_CONTROL_PREFIX)) {
+      const parsed = parseJsonLine(line.slice(POOL_CONTROL_PREFIX.length));
+      const checked = parsed.ok ? checkPoolControl("in", parsed.value) : { ok: false as const, error: parsed.error };
+      if (!checked.ok) return log(`pool: control frame refused: ${checked.error}`);
+      return control(checked.frame);
+    }
+    // The hot path: the id cut off, the rest handed on as it is.
+    const space = line.indexOf(" ");
+    const session = space > 0 ? sessions.get(line.slice(0, space)) : undefined;
+    if (!session) return line.trim() && log(`pool: a line for no open session was dropped`);
+    if (!session.write(line.slice(space + 1), () => input.resume())) input.pause();
+  };
+
+  const decoder = new LineDecoder({ maxLineChars: DEFAULT_MAX_LINE_CHARS, onLine, onError: (error) => log(`pool: ${error}`) });
+  input.on("data", (chunk: Buffer) => decoder.push(chunk));
+  input.on("end", () => {
+    decoder.end();
+    inputEnded = true;
+    for (const session of sessions.values()) session.endInput();
+    settleIfDone();
+  });
+  return done;
+}

@@ -1,0 +1,42 @@
+import { strict as assert } from "node:assert";
+import { pooledLaunch, type LaunchToPool } from "./pool-launch";
+
+const node = "/usr/bin/node";
+const host = "/ext/dist/agent-host.js";
+const launch = (over: Partial<LaunchToPool> = {}): LaunchToPool => ({
+  command: node,
+  args: ["--max-semi-space-size=1", host, "--mode", "rpc", "--todo-tool"],
+  env: { PATH: "/bin", GLIBC_TUNABLES: "glibc.malloc.arena_max=1", PI_GATEWAY_TOKEN: "t1", PI_SECRET_ENV: "PI_GATEWAY_TOKEN,GLIBC_TUNABLES" },
+  cwd: "/work",
+  bundled: true,
+  ...over,
+});
+
+describe("pool: which launches share a process", () => {
+  it("splits the bundled host's launch into the pool's command and the session's arguments and environment", () => {
+    const pooled = pooledLaunch(launch(), host, node)!;
+    assert.deepEqual(pooled.pool.args, ["--max-semi-space-size=1", host, "--pool"]);
+    assert.deepEqual(pooled.argv, ["--mode", "rpc", "--todo-tool"]);
+    assert.equal(pooled.env.PI_GATEWAY_TOKEN, "t1", "the session's worker gets its secrets");
+    assert.equal(pooled.pool.env.PI_GATEWAY_TOKEN, undefined, "the pool's process never does");
+    assert.equal(pooled.pool.env.PI_SECRET_ENV, undefined);
+    assert.equal(pooled.pool.env.GLIBC_TUNABLES, "glibc.malloc.arena_max=1", "read by the process at its start");
+    assert.deepEqual(pooled.resourceLimits, { maxYoungGenerationSizeMb: 3 });
+  });
+
+  it("shares a pool across sessions whose secrets differ, not across a different cwd, environment or flags", () => {
+    const key = (over: Partial<LaunchToPool>) => pooledLaunch(launch(over), host, node)!.pool.key;
+    const base = key({});
+    assert.equal(key({ env: { ...launch().env, PI_GATEWAY_TOKEN: "t2" } }), base);
+    assert.notEqual(key({ cwd: "/elsewhere" }), base);
+    assert.notEqual(key({ env: { ...launch().env, NODE_OPTIONS: "--inspect" } }), base);
+    assert.notEqual(key({ args: [host, "--mode", "rpc"] }), base);
+  });
+
+  it("keeps a process of its own for another agent, an ACP agent or a wrapped host", () => {
+    assert.equal(pooledLaunch(launch({ bundled: false }), host, node), undefined);
+    assert.equal(pooledLaunch(launch({ protocol: "acp" }), host, node), undefined);
+    assert.equal(pooledLaunch(launch({ command: "/usr/bin/bwrap", args: ["--ro-bind", "/", "/", node, host] }), host, node), undefined);
+    assert.equal(pooledLaunch(launch({ args: ["-e", "x", host] }), host, node), undefined);
+  });
+});

@@ -1,0 +1,33 @@
+import { strict as assert } from "node:assert";
+import type { PoolOutbound } from "../../../shared/protocol/pool";
+import { PoolLines } from "./pool-lines";
+
+describe("pool: the pool's stdout split by session", () => {
+  const setup = () => {
+    const got: Record<string, string[]> = { s1: [], s2: [] };
+    const sessions = new Map(Object.keys(got).map((id) => [id, { receiveLine: (line: string) => got[id]!.push(line) }]));
+    const controls: PoolOutbound[] = [];
+    const logs: string[] = [];
+    const lines = new PoolLines(sessions, (frame) => controls.push(frame), (message) => logs.push(message));
+    return { got, controls, logs, lines };
+  };
+
+  it("hands each session its own lines as they were, split across chunks, and the control frames checked", () => {
+    const { got, controls, logs, lines } = setup();
+    lines.push('s1 {"type":"a b"}\ns2 {"type":"x"}\ns1 {"ty');
+    lines.push('pe":"c"}\n! {"type":"stderr","session":"s2","text":"warn"}\n! {"type":"exit","session":"s1","code":1,"error":"boom"}\n');
+    assert.deepEqual(got, { s1: ['{"type":"a b"}', '{"type":"c"}'], s2: ['{"type":"x"}'] });
+    assert.deepEqual(controls, [{ type: "stderr", session: "s2", text: "warn" }, { type: "exit", session: "s1", code: 1, error: "boom" }]);
+    assert.deepEqual(logs, []);
+  });
+
+  it("refuses a control frame that does not fit its schema, and drops a line for no open session", () => {
+    const { got, controls, logs, lines } = setup();
+    lines.push('! {"type":"exit","session":"s1"}\n! {"type":"open","session":"s1"}\n! not json\ns9 {"type":"x"}\n');
+    assert.deepEqual(controls, []);
+    assert.equal(logs.length, 3);
+    assert.match(logs[0]!, /refused: Invalid exit: .*code/);
+    assert.match(logs[1]!, /Unknown pool frame: open/);
+    assert.deepEqual(got, { s1: [], s2: [] });
+  });
+});
