@@ -247,6 +247,7 @@ async function main(): Promise<void> {
           const ms = await openSession({ page, chat, agentDirs: [launches.host.agentDir, launches.pi.agentDir], workspace, tag, entries, runCommand: command, phasesFile });
           console.log(`${round < 0 ? "warm-up " : ""}${subject}: ${entries}-message session shown after ${Math.round(ms.total)} ms (webview ${ms.render === undefined ? "?" : Math.round(ms.render)} ms)${ms.phases ? `: ${ms.phases}` : ""}`);
           if (ms.scroll.longestFrameParts) console.log(`  its longest frame scrolling to the top: ${ms.scroll.longestFrameParts}`);
+          console.log(`  after the scroll the webview holds ${ms.scroll.entriesAfter.entries} entries, ${ms.scroll.entriesAfter.parts} history parts of them`);
           for (const line of ms.longFrames) console.log(`  ${line}`);
           if (round < 0) continue;
           metric.total.add(subject, ms.total);

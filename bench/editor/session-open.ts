@@ -76,6 +76,8 @@ export interface ScrollFigures {
    * with who called them and their forced layouts. Undefined where the browser has no such entries.
    */
   longestFrameParts?: string;
+  /** The entries in the webview after the scroll, and in how many history parts (batches of older entries) they came. */
+  entriesAfter: { entries: number; parts: number };
   /** Each frame over 50 ms: when it began (epoch ms, the webview's clock) and how long it took. */
   longFrames: { start: number; duration: number }[];
 }
@@ -213,6 +215,7 @@ export async function scrollToTop(): Promise<ScrollFigures> {
     ...(taskObserver ? { chatLongestTask: Math.max(0, ...longTasks.map((t) => t.duration)) } : {}),
     heapMb: memory ? memory.usedJSHeapSize / 2 ** 20 : undefined,
     ...(parts ? { longestFrameParts: parts } : {}),
+    entriesAfter: { entries: scroller.querySelectorAll(":scope > [data-key], :scope > .history-part > [data-key]").length, parts: scroller.querySelectorAll(":scope > .history-part").length },
     longFrames,
   };
 }
