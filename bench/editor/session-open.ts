@@ -220,6 +220,42 @@ export async function scrollToTop(): Promise<ScrollFigures> {
   };
 }
 
+/** What going on to a long session's first message cost (older entries come as the webview asks for them). */
+export interface FirstMessageFigures {
+  /** From the first jump to the top to the frame showing the first message (ms); undefined when it did not show within 60 s. */
+  ms: number | undefined;
+  longestFrame: number;
+  framesOver50: number;
+  frames: number;
+  /** History parts (batches of older entries) the webview holds at the end. */
+  parts: number;
+}
+
+/**
+ * Runs in the webview: after scrollToTop, holds the transcript at its top (scrollTop 0 every
+ * frame, as a user holding the scroll bar there) until the session's first message shows, timing
+ * every frame: each batch of older entries arrives while the user is scrolling.
+ */
+export async function scrollToFirst(_body: Element, firstText: string): Promise<FirstMessageFigures> {
+  const scroller = document.getElementById("transcript")!;
+  const frame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
+  const frames: number[] = [];
+  const t0 = await frame();
+  let last = t0;
+  let ms: number | undefined;
+  while (last - t0 < 60_000) {
+    scroller.scrollTop = 0;
+    const t = await frame();
+    frames.push(t - last);
+    last = t;
+    if (scroller.textContent?.includes(firstText)) {
+      ms = t - t0;
+      break;
+    }
+  }
+  return { ms, longestFrame: Math.max(0, ...frames), framesOver50: frames.filter((f) => f > 50).length, frames: frames.length, parts: scroller.querySelectorAll(":scope > .history-part").length };
+}
+
 /** Runs in the webview: when watchMarker saw its marker. */
 export function markerTime(): Promise<MarkerTimes> | undefined {
   return (window as unknown as { __benchMarker?: Promise<MarkerTimes> }).__benchMarker;
@@ -244,7 +280,7 @@ export interface OpenOptions {
  * One measured open: `total` from Enter to the first frame showing the last message; `render`
  * from the `reset` message reaching the webview to the frame after it is painted (the view's own cost).
  */
-export async function openSession(o: OpenOptions): Promise<{ total: number; render: number | undefined; phases: string | undefined; scroll: ScrollFigures; longFrames: string[] }> {
+export async function openSession(o: OpenOptions): Promise<{ total: number; render: number | undefined; phases: string | undefined; scroll: ScrollFigures; longFrames: string[]; toFirst: FirstMessageFigures }> {
   const first = `bench-open-${o.tag} first message`;
   const marker = `bench-end-${o.tag}`;
   for (const dir of o.agentDirs) {
@@ -272,7 +308,8 @@ export async function openSession(o: OpenOptions): Promise<{ total: number; rend
   const scroll = await profiled(o.page, `${o.tag}-scroll`, () => body.evaluate(scrollToTop));
   const seen = { workbench: await o.page.evaluate(takeLongEntries), "webview host": await hostFrame.evaluate(takeLongEntries), chat: await body.evaluate(takeLongEntries) };
   const longFrames = attributeLongFrames(scroll.longFrames, seen);
-  return { total: t1.shown - t0, render: t1.reset === undefined ? undefined : t1.painted - t1.reset, phases: o.phasesFile && phasesOf(o.phasesFile, t0, t1), scroll, longFrames };
+  const toFirst = await body.evaluate(scrollToFirst, first);
+  return { total: t1.shown - t0, render: t1.reset === undefined ? undefined : t1.painted - t1.reset, phases: o.phasesFile && phasesOf(o.phasesFile, t0, t1), scroll, longFrames, toFirst };
 }
 
 /**
