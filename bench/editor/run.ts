@@ -251,6 +251,7 @@ async function main(): Promise<void> {
           for (const line of ms.longFrames) console.log(`  ${line}`);
           const f = ms.toFirst;
           console.log(`  then held at the top until its first message showed: ${f.ms === undefined ? "not within 60 s" : `${Math.round(f.ms)} ms`}, ${f.frames} frames, longest ${Math.round(f.longestFrame)} ms, ${f.framesOver50} over 50 ms; ${f.parts} history parts`);
+          for (const line of ms.toFirstLongFrames) console.log(`    ${line}`);
           if (round < 0) continue;
           metric.total.add(subject, ms.total);
           if (ms.render !== undefined) metric.render.add(subject, ms.render);

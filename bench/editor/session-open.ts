@@ -229,6 +229,8 @@ export interface FirstMessageFigures {
   frames: number;
   /** History parts (batches of older entries) the webview holds at the end. */
   parts: number;
+  /** Each frame over 50 ms: when it began (epoch ms) and how long it took. */
+  longFrames: { start: number; duration: number }[];
 }
 
 /**
@@ -243,17 +245,19 @@ export async function scrollToFirst(_body: Element, firstText: string): Promise<
   const t0 = await frame();
   let last = t0;
   let ms: number | undefined;
+  const longFrames: { start: number; duration: number }[] = [];
   while (last - t0 < 60_000) {
     scroller.scrollTop = 0;
     const t = await frame();
     frames.push(t - last);
+    if (t - last > 50) longFrames.push({ start: performance.timeOrigin + last, duration: t - last });
     last = t;
     if (scroller.textContent?.includes(firstText)) {
       ms = t - t0;
       break;
     }
   }
-  return { ms, longestFrame: Math.max(0, ...frames), framesOver50: frames.filter((f) => f > 50).length, frames: frames.length, parts: scroller.querySelectorAll(":scope > .history-part").length };
+  return { ms, longestFrame: Math.max(0, ...frames), framesOver50: frames.filter((f) => f > 50).length, frames: frames.length, parts: scroller.querySelectorAll(":scope > .history-part").length, longFrames };
 }
 
 /** Runs in the webview: when watchMarker saw its marker. */
@@ -280,7 +284,7 @@ export interface OpenOptions {
  * One measured open: `total` from Enter to the first frame showing the last message; `render`
  * from the `reset` message reaching the webview to the frame after it is painted (the view's own cost).
  */
-export async function openSession(o: OpenOptions): Promise<{ total: number; render: number | undefined; phases: string | undefined; scroll: ScrollFigures; longFrames: string[]; toFirst: FirstMessageFigures }> {
+export async function openSession(o: OpenOptions): Promise<{ total: number; render: number | undefined; phases: string | undefined; scroll: ScrollFigures; longFrames: string[]; toFirst: FirstMessageFigures; toFirstLongFrames: string[] }> {
   const first = `bench-open-${o.tag} first message`;
   const marker = `bench-end-${o.tag}`;
   for (const dir of o.agentDirs) {
@@ -308,8 +312,11 @@ export async function openSession(o: OpenOptions): Promise<{ total: number; rend
   const scroll = await profiled(o.page, `${o.tag}-scroll`, () => body.evaluate(scrollToTop));
   const seen = { workbench: await o.page.evaluate(takeLongEntries), "webview host": await hostFrame.evaluate(takeLongEntries), chat: await body.evaluate(takeLongEntries) };
   const longFrames = attributeLongFrames(scroll.longFrames, seen);
+  await Promise.all([o.page.evaluate(watchLongEntries), hostFrame.evaluate(watchLongEntries), body.evaluate(watchLongEntries)]);
   const toFirst = await body.evaluate(scrollToFirst, first);
-  return { total: t1.shown - t0, render: t1.reset === undefined ? undefined : t1.painted - t1.reset, phases: o.phasesFile && phasesOf(o.phasesFile, t0, t1), scroll, longFrames, toFirst };
+  const seenToFirst = { workbench: await o.page.evaluate(takeLongEntries), "webview host": await hostFrame.evaluate(takeLongEntries), chat: await body.evaluate(takeLongEntries) };
+  const toFirstLongFrames = attributeLongFrames(toFirst.longFrames, seenToFirst);
+  return { total: t1.shown - t0, render: t1.reset === undefined ? undefined : t1.painted - t1.reset, phases: o.phasesFile && phasesOf(o.phasesFile, t0, t1), scroll, longFrames, toFirst, toFirstLongFrames };
 }
 
 /**
