@@ -197,9 +197,13 @@ export const toWebviewSchemas = lazyTable({
   /** The agent's run status; `waiting` while one of its questions waits for the user (as the Sessions list says). */
   status: () => Type.Object({ type: Type.Literal("status"), status: AgentStatus(), waiting: Type.Optional(Type.Boolean()), startFailed: Type.Optional(Type.Boolean()), detail: Type.Optional(Type.String()) }),
   /** `now` is the extension's clock (Date.now()), so the webview can place dialog deadlines. */
-  reset: () => Type.Object({ type: Type.Literal("reset"), items: Type.Array(ChatItem()), now: Type.Number() }),
-  /** Older entries of the conversation the last reset began (a long one comes in parts, newest first): they go before those shown. */
-  history: () => Type.Object({ type: Type.Literal("history"), items: Type.Array(ChatItem()) }),
+  /** `older`: entries before these, sent when the webview asks for them (`olderHistory`); none when absent. */
+  reset: () => Type.Object({ type: Type.Literal("reset"), items: Type.Array(ChatItem()), now: Type.Number(), older: Type.Optional(Type.Integer({ minimum: 0 })) }),
+  /**
+   * Older entries of the conversation the last reset began (a long one comes in parts, newest first, as the
+   * webview asks): they go before those shown. `older`: how many are left before them.
+   */
+  history: () => Type.Object({ type: Type.Literal("history"), items: Type.Array(ChatItem()), older: Type.Integer({ minimum: 0 }) }),
   /** Adds an item, or replaces the one with the same key. */
   /** A new item goes at the end, or right after the item `after` names (a question beside the tool that asks it). */
   upsert: () => Type.Object({ type: Type.Literal("upsert"), item: ChatItem(), now: Type.Number(), after: Type.Optional(Type.String()) }),
@@ -248,6 +252,8 @@ export const DialogAnswerMessage = lazySchema(() => Type.Union([
 
 export const fromWebviewSchemas = lazyTable({
   ready: () => Type.Object({ type: Type.Literal("ready") }),
+  /** The next older entries of a long conversation (the user scrolled near the oldest shown), or `all` of them (find searches them). */
+  olderHistory: () => Type.Object({ type: Type.Literal("olderHistory"), all: Type.Optional(Type.Boolean()) }),
   /** The user clicked or typed in the chat (once per focus): its session is the one the user works with. */
   focused: () => Type.Object({ type: Type.Literal("focused") }),
   /** While the agent runs, `mode` says how the message is queued (default: steer). */

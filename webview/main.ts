@@ -14,6 +14,7 @@ import { PlanView } from "./plan-view";
 import { QueueView } from "./queue-view";
 import { sessionsMenu } from "./sessions-menu";
 import { toolCardsButton } from "./tool-cards-button";
+import { OlderHistory } from "./older-history";
 import { TranscriptView } from "./transcript-view";
 import { welcome } from "./welcome";
 
@@ -103,7 +104,9 @@ const pickers = new HeaderPickers(app, { model: header.modelButton, thinking: he
 sessionsMenu(app, byId("sessions-menu"), post);
 const transcript = new TranscriptView(byId("transcript"), post, (scrollTop, atEnd) => save({ scrollTop, atEnd }), byId("jump-latest"));
 const toolCards = toolCardsButton(byId("tool-cards"), (open) => transcript.setToolCardsOpen(open));
-const findBar = new FindBar(byId("find-bar"), transcript.element, () => transcript.renderAll());
+const olderHistory = new OlderHistory(transcript.element, post);
+// Find searches every entry: those still placeholders rendered, those not sent yet asked for (each batch searched as it comes).
+const findBar = new FindBar(byId("find-bar"), transcript.element, () => (olderHistory.askAll(), transcript.renderAll()));
 byId("find-open").addEventListener("click", () => findBar.open());
 let draftTimer: ReturnType<typeof setTimeout> | undefined;
 const composer: Composer = new Composer(
@@ -160,11 +163,13 @@ function handle(message: ToWebview): void {
     case "reset":
       transcript.setClock(message.now);
       transcript.reset(message.items);
+      olderHistory.reset(message.older ?? 0);
       if (!restoredScroll && saved.scrollTop !== undefined) transcript.restoreScroll(saved.scrollTop, saved.atEnd ?? true);
       restoredScroll = true;
       return;
     case "history":
-      return transcript.prependHistory(message.items);
+      transcript.prependHistory(message.items);
+      return olderHistory.arrived(message.older);
     case "upsert":
       transcript.setClock(message.now);
       return transcript.upsert(message.item, message.after);

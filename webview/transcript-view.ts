@@ -69,9 +69,13 @@ export class TranscriptView {
    * placeholders rendered when scrolled near, in an element of their own (transcript-entries.ts).
    */
   prependHistory(items: ChatItem[]): void {
+    if (items.length === 0) return;
     const width = this.width || 300;
     const part = h("div", { class: historyPartClass });
     part.append(...items.map((item) => this.lazy.placeholder(item, width, true)));
+    // The reader stays where they are (on what they read, the part above them): the browser's scroll
+    // anchoring does that, except at the very top (scrollTop 0), so a reader there is moved 1 px down first.
+    if (this.element.scrollTop === 0) this.element.scrollTop = 1;
     this.element.prepend(part);
     this.lazy.observePart(part);
     this.keepAtEnd();

@@ -247,6 +247,11 @@ async function main(): Promise<void> {
           const ms = await openSession({ page, chat, agentDirs: [launches.host.agentDir, launches.pi.agentDir], workspace, tag, entries, runCommand: command, phasesFile });
           console.log(`${round < 0 ? "warm-up " : ""}${subject}: ${entries}-message session shown after ${Math.round(ms.total)} ms (webview ${ms.render === undefined ? "?" : Math.round(ms.render)} ms)${ms.phases ? `: ${ms.phases}` : ""}`);
           if (ms.scroll.longestFrameParts) console.log(`  its longest frame scrolling to the top: ${ms.scroll.longestFrameParts}`);
+          console.log(`  after the scroll the webview holds ${ms.scroll.entriesAfter.entries} entries, ${ms.scroll.entriesAfter.parts} history parts of them`);
+          for (const line of ms.longFrames) console.log(`  ${line}`);
+          const f = ms.toFirst;
+          console.log(`  then held at the top until its first message showed: ${f.ms === undefined ? "not within 60 s" : `${Math.round(f.ms)} ms`}, ${f.frames} frames, longest ${Math.round(f.longestFrame)} ms, ${f.framesOver50} over 50 ms; ${f.parts} history parts`);
+          for (const line of ms.toFirstLongFrames) console.log(`    ${line}`);
           if (round < 0) continue;
           metric.total.add(subject, ms.total);
           if (ms.render !== undefined) metric.render.add(subject, ms.render);

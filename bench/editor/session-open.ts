@@ -76,6 +76,81 @@ export interface ScrollFigures {
    * with who called them and their forced layouts. Undefined where the browser has no such entries.
    */
   longestFrameParts?: string;
+  /** The entries in the webview after the scroll, and in how many history parts (batches of older entries) they came. */
+  entriesAfter: { entries: number; parts: number };
+  /** Each frame over 50 ms: when it began (epoch ms, the webview's clock) and how long it took. */
+  longFrames: { start: number; duration: number }[];
+}
+
+/** A long animation frame or long task seen by one document of the page (epoch ms). */
+export interface LongEntry {
+  kind: "loaf" | "task";
+  start: number;
+  duration: number;
+  /** Scripts (loaf) or the frame it is attributed to (task). */
+  what: string;
+}
+
+/** Runs in any document of the page: starts noting its long animation frames and long tasks (for takeLongEntries). */
+export function watchLongEntries(): void {
+  const w = window as unknown as { __benchLong?: { entries: LongEntry[]; observers: PerformanceObserver[] } };
+  w.__benchLong?.observers.forEach((o) => o.disconnect());
+  const entries: LongEntry[] = [];
+  const epoch = (t: number) => performance.timeOrigin + t;
+  interface Script { invoker: string; sourceURL: string; sourceFunctionName: string; duration: number; forcedStyleAndLayoutDuration: number }
+  const observers: PerformanceObserver[] = [];
+  try {
+    const loaf = new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as unknown as { startTime: number; duration: number; renderStart: number; styleAndLayoutStart: number; blockingDuration: number; scripts: Script[] }[]) {
+        const scripts = [...e.scripts].sort((a, b) => b.duration - a.duration).slice(0, 3);
+        const file = (url: string) => url.split("/").pop()?.split("?")[0] ?? "";
+        const render = e.renderStart ? Math.round(e.startTime + e.duration - e.renderStart) : 0;
+        entries.push({
+          kind: "loaf",
+          start: epoch(e.startTime),
+          duration: e.duration,
+          what: `render ${render} ms; ` + scripts.map((s) => `${s.invoker || "?"} ${s.sourceFunctionName || ""}@${file(s.sourceURL)} ${Math.round(s.duration)} ms (forced layout ${Math.round(s.forcedStyleAndLayoutDuration)})`).join("; "),
+        });
+      }
+    });
+    loaf.observe({ type: "long-animation-frame", buffered: false });
+    observers.push(loaf);
+  } catch {
+    // no such entries here
+  }
+  try {
+    const tasks = new PerformanceObserver((list) => {
+      for (const e of list.getEntries() as unknown as { startTime: number; duration: number; name: string; attribution: { containerType: string; containerName: string; containerSrc: string }[] }[]) {
+        const a = e.attribution[0];
+        entries.push({ kind: "task", start: epoch(e.startTime), duration: e.duration, what: `${e.name}${a ? ` ${a.containerType} ${a.containerSrc.split("/").pop()?.split("?")[0] ?? ""}` : ""}` });
+      }
+    });
+    tasks.observe({ type: "longtask", buffered: false });
+    observers.push(tasks);
+  } catch {
+    // no such entries here
+  }
+  w.__benchLong = { entries, observers };
+}
+
+/** Runs in a document where watchLongEntries ran: what it saw, and stops. */
+export function takeLongEntries(): LongEntry[] {
+  const w = window as unknown as { __benchLong?: { entries: LongEntry[]; observers: PerformanceObserver[] } };
+  w.__benchLong?.observers.forEach((o) => o.disconnect());
+  const entries = w.__benchLong?.entries ?? [];
+  w.__benchLong = undefined;
+  return entries;
+}
+
+/** The chat's frames over 50 ms, each with what the page's documents saw overlapping it (long frames, long tasks). */
+export function attributeLongFrames(frames: { start: number; duration: number }[], seen: Record<string, LongEntry[]>): string[] {
+  return frames.map((f) => {
+    const end = f.start + f.duration;
+    const overlapping = Object.entries(seen).flatMap(([doc, entries]) =>
+      entries.filter((e) => e.start < end && e.start + e.duration > f.start).map((e) => `${doc} ${e.kind} ${Math.round(e.duration)} ms at ${Math.round(e.start - f.start)}: ${e.what}`),
+    );
+    return `frame ${Math.round(f.duration)} ms: ${overlapping.length ? overlapping.join(" | ") : "nothing long in any document"}`;
+  });
 }
 
 /** Runs in the webview: scrolls the conversation up as a user would, then to its top, timing every frame. */
@@ -98,12 +173,14 @@ export async function scrollToTop(): Promise<ScrollFigures> {
     observer = undefined; // no such entries here
   }
   const frames: number[] = [];
+  const longFrames: { start: number; duration: number }[] = [];
   let running = true;
   void (async () => {
     let last = await frame();
     while (running) {
       const t = await frame();
       frames.push(t - last);
+      if (t - last > 50) longFrames.push({ start: performance.timeOrigin + last, duration: t - last });
       last = t;
     }
   })();
@@ -138,7 +215,49 @@ export async function scrollToTop(): Promise<ScrollFigures> {
     ...(taskObserver ? { chatLongestTask: Math.max(0, ...longTasks.map((t) => t.duration)) } : {}),
     heapMb: memory ? memory.usedJSHeapSize / 2 ** 20 : undefined,
     ...(parts ? { longestFrameParts: parts } : {}),
+    entriesAfter: { entries: scroller.querySelectorAll(":scope > [data-key], :scope > .history-part > [data-key]").length, parts: scroller.querySelectorAll(":scope > .history-part").length },
+    longFrames,
   };
+}
+
+/** What going on to a long session's first message cost (older entries come as the webview asks for them). */
+export interface FirstMessageFigures {
+  /** From the first jump to the top to the frame showing the first message (ms); undefined when it did not show within 60 s. */
+  ms: number | undefined;
+  longestFrame: number;
+  framesOver50: number;
+  frames: number;
+  /** History parts (batches of older entries) the webview holds at the end. */
+  parts: number;
+  /** Each frame over 50 ms: when it began (epoch ms) and how long it took. */
+  longFrames: { start: number; duration: number }[];
+}
+
+/**
+ * Runs in the webview: after scrollToTop, holds the transcript at its top (scrollTop 0 every
+ * frame, as a user holding the scroll bar there) until the session's first message shows, timing
+ * every frame: each batch of older entries arrives while the user is scrolling.
+ */
+export async function scrollToFirst(_body: Element, firstText: string): Promise<FirstMessageFigures> {
+  const scroller = document.getElementById("transcript")!;
+  const frame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
+  const frames: number[] = [];
+  const t0 = await frame();
+  let last = t0;
+  let ms: number | undefined;
+  const longFrames: { start: number; duration: number }[] = [];
+  while (last - t0 < 60_000) {
+    scroller.scrollTop = 0;
+    const t = await frame();
+    frames.push(t - last);
+    if (t - last > 50) longFrames.push({ start: performance.timeOrigin + last, duration: t - last });
+    last = t;
+    if (scroller.textContent?.includes(firstText)) {
+      ms = t - t0;
+      break;
+    }
+  }
+  return { ms, longestFrame: Math.max(0, ...frames), framesOver50: frames.filter((f) => f > 50).length, frames: frames.length, parts: scroller.querySelectorAll(":scope > .history-part").length, longFrames };
 }
 
 /** Runs in the webview: when watchMarker saw its marker. */
@@ -165,7 +284,7 @@ export interface OpenOptions {
  * One measured open: `total` from Enter to the first frame showing the last message; `render`
  * from the `reset` message reaching the webview to the frame after it is painted (the view's own cost).
  */
-export async function openSession(o: OpenOptions): Promise<{ total: number; render: number | undefined; phases: string | undefined; scroll: ScrollFigures }> {
+export async function openSession(o: OpenOptions): Promise<{ total: number; render: number | undefined; phases: string | undefined; scroll: ScrollFigures; longFrames: string[]; toFirst: FirstMessageFigures; toFirstLongFrames: string[] }> {
   const first = `bench-open-${o.tag} first message`;
   const marker = `bench-end-${o.tag}`;
   for (const dir of o.agentDirs) {
@@ -187,8 +306,17 @@ export async function openSession(o: OpenOptions): Promise<{ total: number; rend
     new Promise<undefined>((_, reject) => setTimeout(() => reject(new Error("the session's last message never showed")), 60_000)),
   ]);
   if (t1 === undefined) throw new Error("the marker watch was lost (webview reloaded?)");
+  // The page's other documents: the workbench and the webview's host frame (which relays its messages).
+  const hostFrame = o.chat.owner();
+  await Promise.all([o.page.evaluate(watchLongEntries), hostFrame.evaluate(watchLongEntries), body.evaluate(watchLongEntries)]);
   const scroll = await profiled(o.page, `${o.tag}-scroll`, () => body.evaluate(scrollToTop));
-  return { total: t1.shown - t0, render: t1.reset === undefined ? undefined : t1.painted - t1.reset, phases: o.phasesFile && phasesOf(o.phasesFile, t0, t1), scroll };
+  const seen = { workbench: await o.page.evaluate(takeLongEntries), "webview host": await hostFrame.evaluate(takeLongEntries), chat: await body.evaluate(takeLongEntries) };
+  const longFrames = attributeLongFrames(scroll.longFrames, seen);
+  await Promise.all([o.page.evaluate(watchLongEntries), hostFrame.evaluate(watchLongEntries), body.evaluate(watchLongEntries)]);
+  const toFirst = await body.evaluate(scrollToFirst, first);
+  const seenToFirst = { workbench: await o.page.evaluate(takeLongEntries), "webview host": await hostFrame.evaluate(takeLongEntries), chat: await body.evaluate(takeLongEntries) };
+  const toFirstLongFrames = attributeLongFrames(toFirst.longFrames, seenToFirst);
+  return { total: t1.shown - t0, render: t1.reset === undefined ? undefined : t1.painted - t1.reset, phases: o.phasesFile && phasesOf(o.phasesFile, t0, t1), scroll, longFrames, toFirst, toFirstLongFrames };
 }
 
 /**
@@ -213,9 +341,22 @@ function phasesOf(file: string, t0: number, t1: MarkerTimes): string {
 
 /**
  * Runs `work` under chromium's CPU profiler when $BENCH_PROFILE_DIR is set, and writes the profile
- * there as `<name>.cpuprofile` (the page's renderer: the workbench and its same-origin webviews).
+ * there as `<name>.cpuprofile` (the page's renderer: the workbench and its same-origin webviews);
+ * with $BENCH_TRACE_DIR, a chromium trace instead (`<name>.trace.json`: style, layout, paint per frame).
  */
 async function profiled<T>(page: Page, name: string, work: () => Promise<T>): Promise<T> {
+  const traceDir = process.env.BENCH_TRACE_DIR;
+  const browser = page.context().browser();
+  if (traceDir && browser) {
+    // A chromium trace of the same (style, layout, paint, observers per frame): `<name>.trace.json`.
+    fs.mkdirSync(traceDir, { recursive: true });
+    await browser.startTracing(page, { path: path.join(traceDir, `${name}.trace.json`), categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "v8.execute"] });
+    try {
+      return await work();
+    } finally {
+      await browser.stopTracing();
+    }
+  }
   const dir = process.env.BENCH_PROFILE_DIR;
   if (!dir) return work();
   const cdp = await page.context().newCDPSession(page);

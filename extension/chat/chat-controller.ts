@@ -183,6 +183,8 @@ export class ChatController implements vscode.Disposable {
         void this.supervisor.ensureStarted().catch((error: unknown) => this.showError(error));
         this.context.viewReady();
         return;
+      case "olderHistory":
+        return this.feed.older(message.all ?? false);
       case "prompt": {
         const builtin = message.mentions || message.images ? undefined : parseBuiltin(message.text, this.header.agentCommands);
         if (builtin) return this.runBuiltin(builtin);

@@ -29,6 +29,11 @@ export class TranscriptFeed implements vscode.Disposable {
     });
   }
 
+  /** The webview asks for older entries of a long conversation (history-parts.ts). */
+  older(all: boolean): void {
+    this.history.older(all);
+  }
+
   /** The webview (re)loaded: the whole transcript, once (held text first: the reset contains it). */
   reset(): void {
     this.streamed.flush();
