@@ -111,7 +111,9 @@ export async function startCodeServer(options: StartOptions): Promise<CodeServer
   // window. The test extension's chat model (lm-fixture/) stays out of the suites' model lists:
   // the vscode-lm suite turns VS Code's models on for itself.
   fs.mkdirSync(path.join(userDataDir, "Machine"), { recursive: true });
-  fs.writeFileSync(path.join(userDataDir, "Machine", "settings.json"), JSON.stringify({ "pi.vscodeModels.enabled": false }, null, 2));
+  // PI_VSCODE_TEST_SETTINGS (JSON): more of them for a run, e.g. '{"pi.agent.shareProcess": true}'.
+  const more = process.env.PI_VSCODE_TEST_SETTINGS ? (JSON.parse(process.env.PI_VSCODE_TEST_SETTINGS) as Record<string, unknown>) : {};
+  fs.writeFileSync(path.join(userDataDir, "Machine", "settings.json"), JSON.stringify({ "pi.vscodeModels.enabled": false, ...more }, null, 2));
   const port = options.port ?? (await freePort());
   const configFile = path.join(stateDir, "config.yaml");
   fs.writeFileSync(configFile, `bind-addr: 127.0.0.1:${port}\nauth: none\ncert: false\n`);

@@ -84,7 +84,9 @@ describe("parallel sessions", function () {
     assert.ok(second, "the new session is listed");
     const tab = second;
     await eventually("the tab's agent to be ready", () => tab.supervisor.status === "idle", 30_000);
-    assert.notEqual(tab.supervisor.pid, primary.supervisor.pid, "one process per session");
+    // An agent each: a process each, or a worker each in one shared process (pi.agent.shareProcess).
+    assert.notEqual(tab.supervisor.state?.sessionId, primary.supervisor.state?.sessionId, "an agent session each");
+    if (!vscode.workspace.getConfiguration("pi").get<boolean>("agent.shareProcess")) assert.notEqual(tab.supervisor.pid, primary.supervisor.pid, "one process per session");
     assert.ok(alive(tab.supervisor.pid) && alive(primary.supervisor.pid));
     assert.equal(api.sessions.all.length, 2);
 
@@ -215,7 +217,10 @@ describe("parallel sessions", function () {
     await vscode.commands.executeCommand("pi.sessions.abort", tab.id);
     await eventually("gamma to stop", () => tab.activity !== "running" || undefined);
     await vscode.commands.executeCommand("pi.sessions.stop", tab.id);
-    await eventually("the process to end", () => !alive(pid) || undefined);
+    await eventually("its agent to stop", () => tab.supervisor.status === "stopped" || undefined);
+    // Its process ends with it, unless it is shared with another session's agent (pi.agent.shareProcess).
+    const shared = () => api.sessions.all.some((other) => other !== tab && other.supervisor.pid === pid);
+    await eventually("the process to end", () => shared() || !alive(pid) || undefined);
     assert.ok(!api.sessions.all.includes(tab), "stopped sessions leave the list");
     second = undefined;
   });
