@@ -12,7 +12,11 @@
 export const externalOnce = {
   name: "external-once",
   setup(build) {
-    build.onResolve({ filter: /^(vscode|node:[a-z_/]+)$/ }, ({ path, namespace }) => (namespace === "external-once" ? { path, external: true } : { path, namespace: "external-once" }));
+    // Only import statements: a require() inside a function (a module loaded on first use) stays a
+    // plain require, which Node caches; through the namespace each call would copy its keys again.
+    build.onResolve({ filter: /^(vscode|node:[a-z_/]+)$/ }, ({ path, namespace, kind }) =>
+      namespace === "external-once" || kind !== "import-statement" ? { path, external: true } : { path, namespace: "external-once" },
+    );
     build.onLoad({ filter: /.*/, namespace: "external-once" }, ({ path }) => {
       const module = JSON.stringify(path);
       return { contents: `export * from ${module}; export { default } from ${module};`, loader: "js" };

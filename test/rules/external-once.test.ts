@@ -22,6 +22,11 @@ describe("rules: the bundles' one import of each Node module", () => {
     assert.equal(await runBundled(`import EventEmitter from "node:events"; export const out = typeof new EventEmitter().on;`), "function");
   });
 
+  it("a require() inside a function is Node's own module, not a copy made at each call", async () => {
+    const out = await runBundled(`export const out = (() => require("node:os"))();`);
+    assert.equal(out, require("node:os"));
+  });
+
   it("named and namespace imports, from two modules that share it", async () => {
     const out = await runBundled(`import { platform } from "node:os"; import * as os from "node:os"; export const out = [platform(), os.platform(), os.EOL];`);
     assert.deepEqual(out, [process.platform, process.platform, "\n"]);
