@@ -39,3 +39,33 @@ describe("process groups: the watchdog runs before the first command", () => {
     assert.equal(order, "watchdog,command");
   });
 });
+
+// bubblewrap's outer process exits before reaping its inner init, which then waits as a zombie
+// for pid 1 to reap it (1-2 s on this VM, never in a container whose pid 1 does not reap): a
+// group holding only that zombie kept the sandbox's placeholders in the workspace that long.
+describe("process groups: a group left with only zombies is gone", () => {
+  it("runs the group's clean-up while its last member is an unreaped zombie", async function () {
+    if (process.platform !== "linux") this.skip();
+    this.timeout(20_000);
+    const { spawn } = await import("node:child_process");
+    const { readFileSync } = await import("node:fs");
+    const { trackProcessGroup } = await import("./process-groups");
+    // A group of its own (setsid) whose only process exits at once; its parent, in another group, never reaps it (exec sleep).
+    const parent = spawn("sh", ["-c", `setsid sh -c 'exit 0' & echo $!; exec sleep 30`], { stdio: ["ignore", "pipe", "ignore"] });
+    try {
+      const pgid = Number(await new Promise<string>((done) => parent.stdout.once("data", (chunk: Buffer) => done(chunk.toString()))));
+      const state = () => readFileSync(`/proc/${pgid}/stat`, "latin1").split(") ")[1]?.[0];
+      for (let tries = 0; state() !== "Z"; tries++) {
+        assert.ok(tries < 200, "the group's process became a zombie");
+        await new Promise((done) => setTimeout(done, 25));
+      }
+      let gone = false;
+      const release = trackProcessGroup(pgid, () => (gone = true));
+      release();
+      assert.equal(gone, true, "the clean-up ran although kill(-pgid, 0) still finds the zombie");
+      assert.equal(state(), "Z", "the zombie was still there");
+    } finally {
+      parent.kill("SIGKILL");
+    }
+  });
+});

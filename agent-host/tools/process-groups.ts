@@ -10,6 +10,7 @@
 import type { ChildProcessByStdio } from "node:child_process";
 import type { Socket } from "node:net";
 import type { Readable, Writable } from "node:stream";
+import { forgetGroup, hasLiveMember } from "./group-members";
 import { childProcess } from "./lazy-node";
 
 const WATCHDOG_SCRIPT = `g=" "
@@ -50,20 +51,21 @@ function startWatchdog(): void {
   }
 }
 
-/** True while some process is in group `pgid`. */
+/** True while some process is in group `pgid`, zombies aside (group-members.ts). */
 function groupAlive(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+  return hasLiveMember(pgid);
 }
 
 function pruneEmptyGroups(): void {
   for (const [pgid, onGone] of groups) {
     if (groupAlive(pgid)) continue;
     groups.delete(pgid);
+    forgetGroup(pgid);
     watchdog?.write(`- ${pgid}\n`);
     onGone?.();
   }

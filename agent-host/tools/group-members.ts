@@ -1,0 +1,57 @@
+/**
+ * Whether a process group still has a live member, zombies aside. `kill(-pgid, 0)` succeeds
+ * while a zombie of the group is unreaped, and bubblewrap leaves one behind every sandboxed
+ * command: its outer process exits on its inner init's status, before reaping it, so the init is
+ * reparented to pid 1, which reaps it when it gets to it (1-2 s on a firecracker VM; never in a
+ * container whose pid 1 does not reap). Until then the group looked alive and the sandbox's
+ * placeholders stayed in the workspace. Linux only (elsewhere every member counts).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+
+/** A member seen alive per group: looked at first, so a group with a dev server costs one read per check. */
+const witnesses = new Map<number, number>();
+
+/** The state letter and process group of `pid`, from /proc (undefined when it is gone). */
+function stateOf(pid: number): { state: string; pgid: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    // "pid (comm) S ppid pgrp …": comm may hold spaces and parentheses, so split after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { state: fields[0] ?? "", pgid: Number(fields[2]) };
+  } catch {
+    return undefined;
+  }
+}
+
+const isLiveMember = (pid: number, pgid: number): boolean => {
+  const info = stateOf(pid);
+  return info !== undefined && info.pgid === pgid && info.state !== "Z" && info.state !== "X";
+};
+
+/** True when group `pgid` has a member that is not a zombie (true too when /proc cannot say). */
+export function hasLiveMember(pgid: number): boolean {
+  if (process.platform !== "linux") return true;
+  const witness = witnesses.get(pgid);
+  if (witness !== undefined && isLiveMember(witness, pgid)) return true;
+  witnesses.delete(pgid);
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc");
+  } catch {
+    return true;
+  }
+  for (const name of pids) {
+    const pid = Number(name);
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    if (isLiveMember(pid, pgid)) {
+      witnesses.set(pgid, pid);
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Forgets what was seen of a group that is gone. */
+export function forgetGroup(pgid: number): void {
+  witnesses.delete(pgid);
+}
