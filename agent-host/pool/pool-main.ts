@@ -7,13 +7,18 @@ import * as path from "node:path";
 import { loadPoolValidators } from "../rpc/precompiled";
 import { runPool } from "./pool-mode";
 
-// The pool's signals end it at once; its sessions' shells go with it (their watchdogs' pipes close, tools/process-groups.ts).
-process.once("SIGTERM", () => process.exit(143));
-process.once("SIGHUP", () => process.exit(129));
-
 const log = (message: string) => process.stderr.write(`${message}\n`);
 loadPoolValidators();
-runPool(process.stdin, process.stdout, path.join(__dirname, "agent-host-main.js"), log).then(
+const pool = runPool(process.stdin, process.stdout, path.join(__dirname, "agent-host-main.js"), log);
+// A signal ends each session as it ends a host process of its own (its exit handlers: shells
+// killed, placeholders removed), then the pool; a second signal does not wait.
+const onSignal = (code: number) => () => {
+  process.once("SIGTERM", () => process.exit(code));
+  void pool.stop(code).finally(() => process.exit(code));
+};
+process.once("SIGTERM", onSignal(143));
+process.once("SIGHUP", onSignal(129));
+pool.done.then(
   () => process.stdout.write("", () => process.exit(0)),
   (error: unknown) => {
     log(error instanceof Error ? (error.stack ?? error.message) : String(error));

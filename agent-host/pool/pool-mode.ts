@@ -10,7 +10,14 @@ import { PoolSession, type SessionOutput } from "./pool-session";
  * and control frames, `! <json>` (shared/protocol/pool.ts). The pool ends once its input has
  * ended (which ends every session's input) and its last session has exited.
  */
-export function runPool(input: Readable, output: Writable, workerScript: string, log: (message: string) => void): Promise<void> {
+export interface Pool {
+  /** Resolves once the input has ended and the last session has exited. */
+  done: Promise<void>;
+  /** Ends every session as a signal ends a host process (their exit handlers run), then resolves. */
+  stop(code: number): Promise<void>;
+}
+
+export function runPool(input: Readable, output: Writable, workerScript: string, log: (message: string) => void): Pool {
   const sessions = new Map<string, PoolSession>();
   let inputEnded = false;
   let finish: () => void = () => undefined;
@@ -66,5 +73,5 @@ export function runPool(input: Readable, output: Writable, workerScript: string,
     for (const session of sessions.values()) session.endInput();
     settleIfDone();
   });
-  return done;
+  return { done, stop: async (code) => void (await Promise.all([...sessions.values()].map((session) => session.stop(code)))) };
 }

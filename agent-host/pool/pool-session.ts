@@ -11,6 +11,27 @@ export interface SessionOutput {
   whenDrained(resume: () => void): void;
 }
 
+/** What the pool asks a session's worker to do: end as its process would on a signal, with this exit code. */
+interface ExitRequest {
+  type: "pool-exit";
+  code: number;
+}
+
+/**
+ * The worker's entry: the host, after a listener for the pool's exit request. `process.exit` in a
+ * worker runs the worker's exit handlers (its shells' groups killed, the sandbox's placeholders
+ * removed, tools/process-groups.ts); `worker.terminate()`, like the pool's own exit, skips them.
+ */
+function workerBootstrap(workerScript: string): string {
+  return `const port = require("node:worker_threads").parentPort;
+port.on("message", (m) => { if (m && m.type === "pool-exit" && Number.isInteger(m.code)) process.exit(m.code); });
+port.unref();
+require(${JSON.stringify(workerScript)});`;
+}
+
+/** How long a session asked to exit has before it is terminated (a worker stuck in a loop never reads the request). */
+const EXIT_GRACE_MS = 2000;
+
 /**
  * One session of the pool: the host's rpc mode (`runCli`, agent-host/main.ts) in a worker thread,
  * its own isolate, module state and event loop, with the session's argv and environment. Its
@@ -25,6 +46,8 @@ export class PoolSession {
   /** The worker's exit, its stdout's end and its stderr's end. */
   private pending = 3;
   private ended = false;
+  /** Resolved once the worker has exited. */
+  private readonly exited: Promise<void>;
 
   constructor(
     private readonly open: PoolOpen,
@@ -32,7 +55,8 @@ export class PoolSession {
     private readonly output: SessionOutput,
     private readonly onEnded: () => void,
   ) {
-    this.worker = new Worker(workerScript, {
+    this.worker = new Worker(workerBootstrap(workerScript), {
+      eval: true,
       argv: open.argv,
       env: open.env,
       stdin: true,
@@ -56,9 +80,12 @@ export class PoolSession {
     this.worker.stderr.on("end", () => this.streamEnded());
     // An uncaught exception, or ERR_WORKER_OUT_OF_MEMORY: this session's end, told in its exit frame.
     this.worker.on("error", (error: Error) => (this.error ??= error.stack ?? error.message));
+    let onExit: () => void = () => undefined;
+    this.exited = new Promise((resolve) => (onExit = resolve));
     this.worker.on("exit", (code) => {
       this.exitCode = code;
       this.streamEnded();
+      onExit();
     });
     // The worker's stdin is written through `write`: its errors (after the worker ended) are not the pool's.
     this.worker.stdin?.on("error", () => undefined);
@@ -83,9 +110,24 @@ export class PoolSession {
     if (stdin && !stdin.writableEnded) stdin.end();
   }
 
-  /** Stops the worker now (its shells' groups go with it: the watchdog's pipe closes, process-groups.ts). */
+  /**
+   * Ends the session as a signal ends a host process: its exit handlers run (within
+   * EXIT_GRACE_MS, else it is terminated: its shells' groups still go, as the watchdog's pipe
+   * closes, and the next session removes its placeholders, sandbox/stub-ledger.ts).
+   */
+  stop(code: number): Promise<void> {
+    if (this.exitCode === undefined) {
+      const request: ExitRequest = { type: "pool-exit", code };
+      this.worker.postMessage(request);
+      const force = setTimeout(() => void this.worker.terminate(), EXIT_GRACE_MS);
+      this.worker.once("exit", () => clearTimeout(force));
+    }
+    return this.exited;
+  }
+
+  /** Stops the worker (the control frame `kill`). */
   kill(): void {
-    void this.worker.terminate();
+    void this.stop(137);
   }
 
   /** The exit frame goes after the worker's last line: once it has exited and both its streams have ended. */

@@ -1,6 +1,8 @@
 import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { trackProcessGroup } from "./process-groups";
 
 // The watchdog that kills a command's group when the host is SIGKILLed must be listening before
 // the command starts: else a host killed while it was still spawning the watchdog (milliseconds,
@@ -47,9 +49,6 @@ describe("process groups: a group left with only zombies is gone", () => {
   it("runs the group's clean-up while its last member is an unreaped zombie", async function () {
     if (process.platform !== "linux") this.skip();
     this.timeout(20_000);
-    const { spawn } = await import("node:child_process");
-    const { readFileSync } = await import("node:fs");
-    const { trackProcessGroup } = await import("./process-groups");
     // A group of its own (setsid) whose only process exits at once; its parent, in another group, never reaps it (exec sleep).
     const parent = spawn("sh", ["-c", `setsid sh -c 'exit 0' & echo $!; exec sleep 30`], { stdio: ["ignore", "pipe", "ignore"] });
     try {

@@ -1,13 +1,14 @@
 /**
  * Which process holds which of bwrap's mount points (stubs.ts), on disk: each process writes the
- * stubs it holds to `<pid>.json` in a folder of the user's alone. Two readers: the next process
+ * stubs it holds to `<pid>.json` in a folder of the user's alone (a worker thread, to
+ * `<pid>-<tid>.json`: the sessions of a shared host process each hold their own, agent-host/pool/). Two readers: the next process
  * to make stubs removes those of processes that are gone (a host SIGKILLed, the editor's window
  * closed hard), and anyone looking at the workspace (the review, another host's scan) tells a
  * stub from the user's own file. Its sandboxes are gone with a dead process (the host kills its
  * commands' process groups however it ends: process-groups.ts; an agent sandboxed whole ends with
  * its stdin), so nothing still mounts a dead process's stubs. `$PI_SANDBOX_LEDGER_DIR` for tests.
  */
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join } from "node:path";
 import { ownedPrivately, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../private-files";
@@ -46,13 +47,38 @@ interface StoredEntry {
 }
 let ownStart: string | undefined;
 
-/** This process's entry: the stubs it holds now (none: the entry goes). */
+/** A holder: a process, or one of its threads (`tid` its kernel thread id; the main thread's is the pid). */
+interface Holder {
+  pid: number;
+  tid: number;
+}
+
+let ownHolder: Holder | undefined;
+
+/** This thread's holder: a worker's kernel thread id from /proc/thread-self ("<pid>/task/<tid>"). */
+function self(): Holder {
+  if (ownHolder) return ownHolder;
+  let tid = process.pid;
+  try {
+    const match = /^(\d+)\/task\/(\d+)$/.exec(readlinkSync("/proc/thread-self"));
+    if (match && Number(match[1]) === process.pid) tid = Number(match[2]);
+  } catch {
+    // no /proc: one holder per process
+  }
+  ownHolder = { pid: process.pid, tid };
+  return ownHolder;
+}
+
+const entryName = ({ pid, tid }: Holder): string => (tid === pid ? `${pid}.json` : `${pid}-${tid}.json`);
+
+/** This thread's entry: the stubs it holds now (none: the entry goes). */
 export function writeOwnEntry(dir: string, held: readonly string[]): void {
-  const file = join(dir, `${process.pid}.json`);
+  const own = self();
+  const file = join(dir, entryName(own));
   try {
     if (held.length === 0) return unlinkSync(file);
     const temp = `${file}.${Date.now()}.tmp`;
-    const entry: StoredEntry = { start: (ownStart ??= startTimeOf(process.pid) ?? ""), paths: [...held] };
+    const entry: StoredEntry = { start: (ownStart ??= startTimeOf(own) ?? ""), paths: [...held] };
     writeFileSync(temp, JSON.stringify(entry), { mode: PRIVATE_FILE_MODE });
     renameSync(temp, file);
   } catch {
@@ -96,15 +122,15 @@ export function stubsOfOtherProcesses(): ReadonlySet<string> {
     return new Set();
   }
   if (snapshot?.mtimeMs !== mtimeMs) {
-    const paths = readEntries(dir).live.filter((entry) => entry.pid !== process.pid).flatMap((entry) => entry.paths);
+    const own = self();
+    const paths = readEntries(dir).live.filter((entry) => entry.pid !== own.pid || entry.tid !== own.tid).flatMap((entry) => entry.paths);
     snapshot = { mtimeMs, paths: new Set(paths) };
   }
   return snapshot.paths;
 }
 
-interface Entry {
+interface Entry extends Holder {
   file: string;
-  pid: number;
   paths: string[];
 }
 
@@ -118,13 +144,14 @@ function readEntries(dir: string): { live: Entry[]; dead: Entry[] } {
     return { live, dead };
   }
   for (const name of names) {
-    const match = /^(\d+)\.json$/.exec(name);
+    const match = /^(\d+)(?:-(\d+))?\.json$/.exec(name);
     if (!match) continue;
     const pid = Number(match[1]);
+    const tid = match[2] === undefined ? pid : Number(match[2]);
     const { start, paths } = readEntry(join(dir, name));
-    const entry = { file: join(dir, name), pid, paths };
+    const entry = { file: join(dir, name), pid, tid, paths };
     // Our own pid's entry may be a dead process's that had it before (its start time says so).
-    (isAlive(pid, start) ? live : dead).push(entry);
+    (isAlive(entry, start) ? live : dead).push(entry);
   }
   return { live, dead };
 }
@@ -150,21 +177,27 @@ function readEntry(file: string): { start?: string; paths: string[] } {
   }
 }
 
-/** Whether the process that wrote an entry still runs: its pid, and where known its start time (the pid may have been given to another since). */
-function isAlive(pid: number, start: string | undefined): boolean {
+/**
+ * Whether the process (or thread) that wrote an entry still runs: its pid, and where known its
+ * start time (the pid may have been given to another since). A worker's entry lives while its
+ * thread does: a session of a shared process that ended without its exit handlers (a terminated
+ * worker) leaves stubs for the next one to remove, as a dead process does.
+ */
+function isAlive(holder: Holder, start: string | undefined): boolean {
   try {
-    process.kill(pid, 0);
+    process.kill(holder.pid, 0);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
-  const now = start === undefined ? undefined : startTimeOf(pid);
+  if (holder.tid !== holder.pid && existsSync(`/proc/${holder.pid}/task`) && !existsSync(`/proc/${holder.pid}/task/${holder.tid}`)) return false;
+  const now = start === undefined ? undefined : startTimeOf(holder);
   return now === undefined || now === start;
 }
 
-/** A process's start time, in clock ticks since boot (/proc/<pid>/stat's 22nd field); undefined where there is no /proc. */
-function startTimeOf(pid: number): string | undefined {
+/** A process's (or thread's) start time, in clock ticks since boot (/proc/…/stat's 22nd field); undefined where there is no /proc. */
+function startTimeOf({ pid, tid }: Holder): string | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = readFileSync(tid === pid ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, "utf8");
     // The name (field 2) may hold spaces and parentheses: fields are counted from the last ')'.
     return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] || undefined;
   } catch {
