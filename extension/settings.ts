@@ -76,7 +76,7 @@ export const settings = {
    * Read at each start of an agent: a change applies to agents started after it.
    */
   get agentShareProcess(): boolean {
-    return userValue<boolean>("agent.shareProcess", false);
+    return userValue<boolean>("agent.shareProcess", true);
   },
   get agentEnv(): Record<string, string> {
     return userValue<Record<string, string>>("agent.env", {});

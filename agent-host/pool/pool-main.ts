@@ -9,7 +9,7 @@ import { runPool } from "./pool-mode";
 
 const log = (message: string) => process.stderr.write(`${message}\n`);
 loadPoolValidators();
-const pool = runPool(process.stdin, process.stdout, path.join(__dirname, "agent-host-main.js"), log);
+const pool = runPool(process.stdin, process.stdout, path.join(__dirname, "agent-host.js"), log);
 // A signal ends each session as it ends a host process of its own (its exit handlers: shells
 // killed, placeholders removed), then the pool; a second signal does not wait.
 const onSignal = (code: number) => () => {

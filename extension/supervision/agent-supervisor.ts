@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as vscode from "vscode";
 import { ProcessTransport } from "../../shared/node/process-transport";
 import type { HostPools } from "./pool/host-pools";
-import type { PooledTransport } from "./pool/pooled-transport";
+import { PooledTransport } from "./pool/pooled-transport";
 import { AcpTransport } from "../acp/acp-transport";
 import { acpAgentName, acpModes, acpSessions, acpSignOut, type AcpSignOut, type AgentModes, type AgentSessions } from "../acp/acp-agent-features";
 import type { SignInMemory } from "../acp/acp-sign-in";
@@ -261,14 +261,17 @@ export class AgentSupervisor implements vscode.Disposable {
     this.agent.setStatus("starting");
     this.log.info(`Starting ${launch.label}: ${describeLaunch(launch)}${sessionFile ? " (reopening the session)" : ""}`);
     const spawnable = spawnCommand(launch.command, launch.args, process.platform, { env: launch.env });
-    // The bundled host may run as a session of a shared process (pi.agent.shareProcess); other launches, and one that must keep its own process, spawn.
-    const pooled = settings.agentShareProcess ? this.options.hostPools?.open(launch) : undefined;
+    const spawnAlone = () => ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) });
+    // The bundled host's sessions share a process while several run (pi.agent.shareProcess, pool/host-pools.ts); other launches spawn.
+    const pools = settings.agentShareProcess ? this.options.hostPools : undefined;
     const transport: AgentTransport = lifetime.add(
-      pooled ??
-        (launch.protocol === "acp"
-          ? await spawnAcpAgent(launch, spawnable, { sandboxed: prepared.sandboxed, keys: this.options.keys, gateway, agentEnv: settings.agentEnv, ...(this.options.acpSignIns ? { signInMemory: this.options.acpSignIns } : {}), log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() })
-          : ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) })),
+      launch.protocol === "acp"
+        ? await spawnAcpAgent(launch, spawnable, { sandboxed: prepared.sandboxed, keys: this.options.keys, gateway, agentEnv: settings.agentEnv, ...(this.options.acpSignIns ? { signInMemory: this.options.acpSignIns } : {}), log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() })
+        : pools
+          ? pools.place(launch, spawnAlone)
+          : spawnAlone(),
     );
+    const pooled = transport instanceof PooledTransport ? transport : undefined;
     if (pooled) this.log.info(`Sharing a process with the other sessions of the bundled host (pid ${pooled.pid}, session ${pooled.session})`);
     const client = lifetime.add(new RpcClient(transport, { trace: this.tracer.hook }));
     const entry: Running = { client, transport, lifetime, launch, stopping: false, ready: false };

@@ -13,7 +13,8 @@ import type { TransportClosed } from "../../shared/rpc/transport";
 import { HostPool } from "../../extension/supervision/pool/host-pool";
 import { HostPools } from "../../extension/supervision/pool/host-pools";
 import { pooledLaunch, type LaunchToPool } from "../../extension/supervision/pool/pool-launch";
-import type { PooledTransport } from "../../extension/supervision/pool/pooled-transport";
+import { PooledTransport } from "../../extension/supervision/pool/pooled-transport";
+import { ProcessTransport } from "../../shared/node/process-transport";
 import { messageText, startMockLlm, type MockLlm, type RecordedRequest } from "../support/mock-llm";
 import { peerLaunch, type PeerLaunch } from "../support/peers";
 import { alive, gone, until } from "./raw-host";
@@ -54,7 +55,7 @@ describe("agent host pool: sessions in one process", function () {
     const args = launch.args.flatMap((arg) => (arg === "--no-session" ? ["--session-dir", sessionDir] : [arg]));
     return { command: launch.command, args, env: launch.env, cwd: launch.cwd, bundled: true };
   };
-  const connect = async (transport: PooledTransport) => {
+  const connect = async (transport: PooledTransport | ProcessTransport) => {
     const client = new RpcClient(transport);
     clients.push(client);
     await client.request("set_auto_retry", { enabled: false }, { timeoutMs: 30_000 });
@@ -157,5 +158,37 @@ describe("agent host pool: sessions in one process", function () {
     assert.ok(await gone(shell, 10_000), "the shell command was killed with its session's worker");
     llm.enqueue(echo);
     assert.equal(await answerOf(clientB, "after the kill"), "answer to after the kill");
+  });
+
+  // A window with one chat pays nothing for the pool (its first session starts later and holds
+  // more in a pool than in a process of its own): the first session of a key runs alone, the
+  // sessions started while it runs share one pool, and once none runs the next is alone again.
+  it("places a key's first session in a process of its own and the next ones in one pool", async () => {
+    const pools = new HostPools(hostScript);
+    disposables.push(pools);
+    const launchOf = () => hostLaunch(join(work, "placed"));
+    const place = () => pools.place(launchOf(), () => ProcessTransport.spawn(launchOf().command, launchOf().args, { cwd: launchOf().cwd, env: launchOf().env }));
+    const first = place();
+    assert.ok(first instanceof ProcessTransport, "the first session: a process of its own");
+    await connect(first);
+    const second = place();
+    const third = place();
+    assert.ok(second instanceof PooledTransport && third instanceof PooledTransport, "the next ones: sessions of a pool");
+    await Promise.all([connect(second), connect(third)]);
+    assert.equal(second.pid, third.pid, "one pool");
+    assert.notEqual(second.pid, first.pid);
+    const firstClosed = new Promise((done) => first.onClose(done));
+    first.endInput();
+    await firstClosed;
+    const fourth = place();
+    assert.ok(fourth instanceof PooledTransport && fourth.pid === second.pid, "while the pool runs, a new session joins it");
+    await connect(fourth);
+    const poolGone = Promise.all([second, third, fourth].map((t) => new Promise((done) => t.onClose(done))));
+    for (const t of [second, third, fourth]) t.endInput();
+    await poolGone;
+    const fifth = place();
+    assert.ok(fifth instanceof ProcessTransport, "none running: alone again");
+    await connect(fifth);
+    fifth.dispose();
   });
 });

@@ -1,14 +1,23 @@
 import type { Disposable } from "vscode-jsonrpc";
+import type { FrameTransport } from "../../../shared/rpc/transport";
 import { HostPool } from "./host-pool";
-import { pooledLaunch, type LaunchToPool } from "./pool-launch";
+import { pooledLaunch, type LaunchToPool, type PooledSessionLaunch } from "./pool-launch";
 import type { PooledTransport } from "./pooled-transport";
 
 /**
  * The window's pools of the bundled host (`pi.agent.shareProcess`): launches that may share a
  * process (pool-launch.ts) share one per key, started with its first session, gone with its last.
+ *
+ * A chat's first session runs in a process of its own (`place`): the first session of a pool
+ * starts ~60-100 ms later than a process and holds ~8-14 MB more (the pool's own thread; figures
+ * in docs/performance.md), which a window with one chat, the usual case, would pay for nothing.
+ * Sessions started while one of the same key runs share a pool: from the third session on each
+ * costs ~22 MB instead of ~67.
  */
 export class HostPools implements Disposable {
   private readonly pools = new Map<string, HostPool>();
+  /** Sessions of each key running in a process of their own. */
+  private readonly alone = new Map<string, number>();
 
   constructor(
     private readonly hostScript: string,
@@ -16,10 +25,33 @@ export class HostPools implements Disposable {
     private readonly log: (message: string) => void = () => undefined,
   ) {}
 
+  /**
+   * Where a session of this launch runs: a process of its own (`spawnAlone`) when it must, or
+   * when no other session of its key runs; else a session of the key's pool.
+   */
+  place<T extends FrameTransport>(launch: LaunchToPool, spawnAlone: () => T): T | PooledTransport {
+    const pooled = pooledLaunch(launch, this.hostScript, this.nodeBinary);
+    if (!pooled) return spawnAlone();
+    const key = pooled.pool.key;
+    if (this.pools.has(key) || (this.alone.get(key) ?? 0) > 0) return this.openPooled(pooled);
+    const transport = spawnAlone();
+    this.alone.set(key, (this.alone.get(key) ?? 0) + 1);
+    const closed = transport.onClose(() => {
+      closed.dispose();
+      const left = (this.alone.get(key) ?? 1) - 1;
+      if (left > 0) this.alone.set(key, left);
+      else this.alone.delete(key);
+    });
+    return transport;
+  }
+
   /** A session of a pool for this launch; undefined when it must keep a process of its own. */
   open(launch: LaunchToPool): PooledTransport | undefined {
     const pooled = pooledLaunch(launch, this.hostScript, this.nodeBinary);
-    if (!pooled) return undefined;
+    return pooled && this.openPooled(pooled);
+  }
+
+  private openPooled(pooled: PooledSessionLaunch): PooledTransport {
     let pool = this.pools.get(pooled.pool.key);
     if (!pool) {
       pool = new HostPool(pooled.pool, (idle) => this.pools.get(idle.launch.key) === idle && this.pools.delete(idle.launch.key), this.log);
