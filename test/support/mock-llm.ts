@@ -47,6 +47,15 @@ export interface MockReplyTurn {
   finishReason?: string;
   /** Stream the chunks, then keep the response open until the client goes away. */
   hangAfterChunks?: boolean;
+  /** Stream the chunks, then wait for this before the end: the run stays open until the test has done what needs it running. */
+  holdEndUntil?: Promise<unknown>;
+}
+
+/** A gate for `holdEndUntil`: the reply's end waits until `open()`. */
+export function endGate(): { until: Promise<void>; open(): void } {
+  let open: () => void = () => undefined;
+  const until = new Promise<void>((resolve) => (open = resolve));
+  return { until, open };
 }
 
 /** An HTTP error with a JSON body `{error:{message,type,code}}`. */
@@ -297,6 +306,7 @@ export async function startMockLlm(options: MockLlmOptions = {}): Promise<MockLl
       send({ choices: [{ index: 0, delta, finish_reason: null }] });
     }
     if (turn.hangAfterChunks) return;
+    if (turn.holdEndUntil) await turn.holdEndUntil;
     if (turn.delayMs) await sleep(turn.delayMs);
     if (isClosed()) return;
     send({ choices: [{ index: 0, delta: {}, finish_reason: finishReason }] });

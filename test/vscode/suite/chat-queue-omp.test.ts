@@ -2,6 +2,7 @@
 // (not editable) until omp takes it, so the user sees that something is queued; the model's next
 // request has it.
 import * as assert from "node:assert/strict";
+import { endGate } from "../../support/mock-llm";
 import { eventually } from "./agent-fixture";
 import { chatText, chatView, requestText, settled, typePrompt, useChatSuiteWith } from "./chat-support";
 import { useHostAgent } from "./host-tools-support";
@@ -17,12 +18,14 @@ describe("Pi chat: the queue with oh-my-pi (no queue events)", function () {
     const agent = fixture();
     const { api, llm } = agent;
     const start = llm.requests.length;
-    llm.enqueue({ text: longReply(40), delayMs: 80 }, { text: "Steered as asked." });
+    // The reply ends once the message is queued, however long typing it takes.
+    const sent = endGate();
+    llm.enqueue({ text: longReply(40), delayMs: 80, holdEndUntil: sent.until }, { text: "Steered as asked." });
     await typePrompt("Start a long task");
     await eventually("the run", () => api.supervisor.status === "running");
     await chatText("streaming text", '.item-assistant[data-streaming="true"] .text', (t) => t.includes("word2"));
     await typePrompt("omp steer please");
-    assert.equal(await chatText("the sent message in the queue", "#queue .queue-item[data-unconfirmed='true'] .queue-text"), "omp steer please");
+    assert.equal(await chatText("the sent message in the queue", "#queue .queue-item[data-unconfirmed='true'] .queue-text").finally(sent.open), "omp steer please");
     assert.match(await ui.webviewText(chatView, "#queue"), /sent/i);
     await ui.screenshot("chat-queue-omp-sent");
     const [, second] = (await llm.waitForRequests(start + 2, 60_000)).slice(start);

@@ -3,6 +3,7 @@
 // up, and then offers "Jump to latest", which goes back to the bottom and follows again. Scroll
 // positions are read from the webview's DOM.
 import * as assert from "node:assert/strict";
+import { endGate } from "../../support/mock-llm";
 import { eventually } from "./agent-fixture";
 import { chatText, chatView, settled, typePrompt, useChatSuite } from "./chat-support";
 import { ui } from "./ui";
@@ -27,14 +28,17 @@ describe("Pi chat: the newest output in view", function () {
 
   it("follows a long streamed reply to its last line, also when the queue opens above the box", async () => {
     const agent = fixture();
-    agent.llm.enqueue({ text: lines("first", 80), delayMs: 25 }, { text: lines("steered", 20), delayMs: 10 });
+    // The first reply ends only once the second prompt is queued: typing it on a loaded machine
+    // took longer than the rest of the stream (a red CI on 4.139.1: no queue to wait for).
+    const queued = endGate();
+    agent.llm.enqueue({ text: lines("first", 80), delayMs: 25, holdEndUntil: queued.until }, { text: lines("steered", 20), delayMs: 10 });
     await typePrompt("Write a long answer");
     await chatText("streaming", '.item-assistant[data-streaming="true"] .text', (t) => t.includes("first line 45"));
     const during = await scroll();
     assert.ok(during.scrollHeight > during.clientHeight * 2, "the reply is longer than the view");
     assert.ok(fromBottom(during) < 60, `at the bottom while streaming (${fromBottom(during)} px from it)`);
     await typePrompt("and mention the tests");
-    await chatText("the queue", "#queue .queue-item");
+    await chatText("the queue", "#queue .queue-item").finally(queued.open);
     await chatText("the steered reply's end", ".item-assistant:last-child .text", (t) => t.includes("steered line 19"));
     await settled(agent);
     await eventually("the last line in view", async () => fromBottom(await scroll()) <= 2 || undefined, 5_000);

@@ -2,6 +2,7 @@
 // Alt+Enter queues a follow-up; the queue is shown, editable, and Escape puts it back into the
 // message box.
 import * as assert from "node:assert/strict";
+import { endGate } from "../../support/mock-llm";
 import { eventually } from "./agent-fixture";
 import { chatText, chatView, promptBox, requestText, settled, typePrompt, useChatSuite } from "./chat-support";
 import { ui } from "./ui";
@@ -15,14 +16,16 @@ describe("Pi chat: steering and the queue", function () {
   it("steers the running agent with Enter: the model's next request has the message", async () => {
     const agent = fixture();
     const start = agent.llm.requests.length;
-    agent.llm.enqueue({ text: longReply(30), delayMs: 80 }, { text: "Steered as asked." });
+    // The reply ends once the steering message is queued, however long typing it takes.
+    const steered = endGate();
+    agent.llm.enqueue({ text: longReply(30), delayMs: 80, holdEndUntil: steered.until }, { text: "Steered as asked." });
     await typePrompt("Start a long task");
     await eventually("the run", () => agent.api.supervisor.status === "running");
     await chatText("streaming text", '.item-assistant[data-streaming="true"] .text', (t) => t.includes("word2"));
     assert.match(await ui.webviewText(chatView, "#hint"), /Enter steers · Alt\+Enter queues a follow-up/);
     assert.equal(await ui.webviewText(chatView, "vscode-button#send"), "Steer");
     await typePrompt("Also mention the tests");
-    assert.equal(await chatText("the steering message in the queue", "#queue .queue-item[data-kind='steering'] .queue-text"), "Also mention the tests");
+    assert.equal(await chatText("the steering message in the queue", "#queue .queue-item[data-kind='steering'] .queue-text").finally(steered.open), "Also mention the tests");
     await ui.screenshot("chat-steering-queued");
     const [, second] = (await agent.llm.waitForRequests(start + 2)).slice(start);
     assert.match(requestText(second), /Also mention the tests/);
