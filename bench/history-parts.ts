@@ -9,7 +9,8 @@
  *   npx tsx bench/history-parts.ts                      20,000 and 200,000 entries
  *   npx tsx bench/history-parts.ts --entries 20000,200000,2000000
  */
-import type { ChatItem, ToWebview } from "../shared/webview-protocol";
+import type { ToWebview } from "../shared/webview-protocol";
+import type { ChatItem } from "../shared/chat-items";
 import { HistoryParts } from "../extension/chat/history-parts";
 import { Transcript } from "../extension/chat/transcript";
 

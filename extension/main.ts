@@ -1,7 +1,8 @@
 import { moduleLoadedAt } from "./load-clock";
 import * as path from "node:path";
 import * as vscode from "vscode";
-import type { AgentSupervisor, AgentAttach } from "./supervision/agent-supervisor";
+import type { AgentSupervisor } from "./supervision/agent-supervisor";
+import type { AgentAttach } from "./supervision/supervisor-options";
 import { ApiKeyStore } from "./api-keys";
 import type { ChatController } from "./chat/chat-controller";
 import { registerChatCommands } from "./chat/chat-commands";

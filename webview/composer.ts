@@ -1,20 +1,11 @@
 import type { FromWebview, ImageAttachment, Mention, MentionCandidate, PathKind, SlashCommandInfo } from "../shared/webview-protocol";
 import { ComposerAttachments } from "./composer-attachments";
-import { h, icon } from "./dom";
+import { CompletionList } from "./completion-list";
 import { composerAction, composerHint, type ComposerAction } from "./keys";
 import { mentionQueryAt, mentionToken, replaceMentionQuery } from "./mentions";
 import { acceptCommand, matchCommands, slashQuery } from "./slash";
 
 type TextArea = HTMLElement & { value: string; wrappedElement?: HTMLTextAreaElement };
-
-/** One row of the completion list: a slash command or an `@` mention. */
-interface CompletionItem {
-  label: string;
-  description: string;
-  icon?: string;
-  data: Record<string, string>;
-  accept(): void;
-}
 
 const specialMentions = [
   { name: "selection", description: "The text selected in the editor", icon: "selection" },
@@ -32,8 +23,8 @@ export class Composer {
   /** Whether the agent has permission modes (the hint offers Alt+M only then). */
   private modesAvailable = true;
   private commands: SlashCommandInfo[] = [];
-  private matches: CompletionItem[] = [];
-  private selected = 0;
+  /** Slash commands or `@` mentions for the word being typed. */
+  private readonly list: CompletionList;
   private commandsRequested = false;
   private mention: { start: number; query: string; id: number; results: MentionCandidate[] } | undefined;
   private mentionId = 0;
@@ -44,7 +35,7 @@ export class Composer {
     private readonly sendButton: HTMLElement,
     private readonly abortButton: HTMLElement & { disabled: boolean },
     private readonly hint: HTMLElement,
-    private readonly completions: HTMLElement,
+    completions: HTMLElement,
     private readonly post: (message: FromWebview) => void,
     /** `@` completion: the extension's workspace files and folders for a query. */
     private readonly searchMentions: (query: string) => Promise<MentionCandidate[]>,
@@ -57,6 +48,7 @@ export class Composer {
     /** What `@` paths name in the workspace (a chip shows only for a file or folder that is there). */
     mentionKinds: (paths: string[]) => Promise<PathKind[]> = async (paths) => paths.map(() => "file" as const),
   ) {
+    this.list = new CompletionList(completions, prompt);
     this.attachments = new ComposerAttachments(chips, prompt, dropTarget, {
       text: () => this.prompt.value,
       // Unfocused, no word is being typed.
@@ -131,7 +123,7 @@ export class Composer {
 
   setCommands(commands: SlashCommandInfo[]): void {
     this.commands = commands;
-    if (this.matches.length > 0 || slashQuery(this.prompt.value, this.caret()) !== undefined) this.changed();
+    if (this.list.open || slashQuery(this.prompt.value, this.caret()) !== undefined) this.changed();
   }
 
   private render(): void {
@@ -149,7 +141,7 @@ export class Composer {
       if (this.attachments.removeLast()) event.preventDefault();
       return;
     }
-    const action = composerAction(event, { running: this.running, completionOpen: this.matches.length > 0, queueLength: this.queueLength });
+    const action = composerAction(event, { running: this.running, completionOpen: this.list.open, queueLength: this.queueLength });
     if (!action) return;
     event.preventDefault();
     event.stopPropagation();
@@ -166,10 +158,9 @@ export class Composer {
         return this.onRestoreQueue();
       case "completeNext":
       case "completePrevious":
-        this.selected = (this.selected + (action === "completeNext" ? 1 : -1) + this.matches.length) % this.matches.length;
-        return this.renderCompletions();
+        return this.list.move(action === "completeNext" ? 1 : -1);
       case "completeAccept": {
-        const item = this.matches[this.selected];
+        const item = this.list.selectedItem;
         // "/new" typed whole: Enter runs it (rather than completing it to itself).
         if (item?.data.command !== undefined && this.prompt.value.trim() === item.label && this.caret() === this.prompt.value.length) return this.submit("send");
         return item ? item.accept() : this.closeCompletions();
@@ -216,7 +207,7 @@ export class Composer {
       this.commandsRequested = true;
       this.post({ type: "requestCommands" });
     }
-    this.setMatches(
+    this.list.show(
       matchCommands(query, this.commands).map((command) => ({
         label: `/${command.name}`,
         description: command.description ?? command.source,
@@ -257,7 +248,7 @@ export class Composer {
       data: { mention: c.path },
       accept: () => this.acceptMention({ kind: c.kind, path: c.path }),
     }));
-    this.setMatches([...specials, ...files]);
+    this.list.show([...specials, ...files]);
   }
 
   private acceptMention(mention: Mention): void {
@@ -269,12 +260,6 @@ export class Composer {
     this.attachments.refresh();
     this.closeCompletions();
     this.focus();
-  }
-
-  private setMatches(items: CompletionItem[]): void {
-    this.matches = items;
-    this.selected = Math.min(this.selected, Math.max(0, this.matches.length - 1));
-    this.renderCompletions();
   }
 
   private caret(): number {
@@ -289,32 +274,7 @@ export class Composer {
   }
 
   private closeCompletions(): void {
-    this.matches = [];
-    this.selected = 0;
+    this.list.close();
     this.commandsRequested = false;
-    this.renderCompletions();
-  }
-
-  private renderCompletions(): void {
-    this.completions.hidden = this.matches.length === 0;
-    this.completions.replaceChildren(
-      ...this.matches.map((item, index) => {
-        const data = Object.fromEntries(Object.entries(item.data).map(([k, v]) => [`data-${k}`, v]));
-        const option = h(
-          "div",
-          { class: "completion", role: "option", id: `completion-${index}`, "aria-selected": index === this.selected ? "true" : "false", ...data },
-          item.icon ? icon(item.icon) : null,
-          h("span", { class: "completion-name" }, item.label),
-          h("span", { class: "completion-description" }, item.description),
-        );
-        option.addEventListener("mousedown", (event) => {
-          event.preventDefault();
-          item.accept();
-        });
-        return option;
-      }),
-    );
-    if (this.matches.length > 0) this.prompt.setAttribute("aria-activedescendant", `completion-${this.selected}`);
-    else this.prompt.removeAttribute("aria-activedescendant");
   }
 }

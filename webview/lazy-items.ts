@@ -1,4 +1,4 @@
-import type { ChatItem } from "../shared/webview-protocol";
+import type { ChatItem } from "../shared/chat-items";
 import { h } from "./dom";
 
 /** Items rendered at once by a reset, from the end; older ones start as placeholders. */

@@ -1,4 +1,5 @@
-import type { ChatItem, FromWebview } from "../shared/webview-protocol";
+import type { FromWebview } from "../shared/webview-protocol";
+import type { ChatItem } from "../shared/chat-items";
 import { FollowEnd } from "./follow-end";
 import { flushFrames } from "./frames";
 import { h } from "./dom";

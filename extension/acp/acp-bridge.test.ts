@@ -7,7 +7,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type * as Acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
-import { AcpBridge, type AcpBridgeOptions } from "./acp-bridge";
+import { AcpBridge } from "./acp-bridge";
+import type { AcpBridgeOptions } from "./acp-bridge-options";
 
 type AgentScript = (client: Acp.AgentContext, sessionId: string) => Promise<void>;
 

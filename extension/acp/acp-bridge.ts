@@ -4,7 +4,7 @@
  * (acp-commands.ts; prompts, the queue and Abort in acp-turns.ts) and turns what
  * the agent sends into Pi frames: `session/update` into events (acp-events.ts),
  * `session/request_permission` into a `select` dialog, `fs/*` into the editor's services, and
- * `terminal/*` into our terminals. What ACP has no word for is refused with a sentence that says
+ * `terminal/*` into our terminals (acp-card-terminals.ts). What ACP has no word for is refused with a sentence that says
  * so (the chat shows it).
  */
 import type * as acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
@@ -13,49 +13,15 @@ import type { AgentEvent, AgentMessage, CommandType } from "../../shared/protoco
 import { SessionChoices } from "./acp-session-choices";
 import { answerCommand, type Frame } from "./acp-commands";
 import { AcpEventTranslator } from "./acp-events";
-import { FileRequests, type AcpFileServices } from "./acp-files";
+import { FileRequests } from "./acp-files";
 import { PermissionDialogs } from "./acp-dialogs";
-import { AcpTerminals } from "./acp-terminals";
-import { Coalescer } from "./coalescer";
+import { CardTerminals } from "./acp-card-terminals";
 import { AcpTurns, errorText } from "./acp-turns";
 import { AgentModes, type ModeChoice } from "./acp-modes";
 import type { AcpSdk } from "./sdk";
-import { SignIn, type SignInMemory, type SignInUi } from "./acp-sign-in";
-import type { AgentInvocation } from "./acp-auth";
+import { SignIn } from "./acp-sign-in";
+import type { AcpBridgeOptions } from "./acp-bridge-options";
 import type { SignOutResult } from "./acp-sign-out";
-
-export interface AcpBridgeOptions {
-  cwd: string;
-  /** For titles and messages: "Gemini CLI" or the command. */
-  agentName: string;
-  files: AcpFileServices;
-  /** The agent's terminals are shown in the editor too (pseudo-terminals); absent: only in the card. */
-  terminalView?: { created(terminalId: string, command: string): void; output(terminalId: string, text: string): void; exited(terminalId: string, exitCode: number | null): void };
-  /** The agent's modes changed (session/new, current_mode_update, set_mode). */
-  onModes?: (modes: acp.SessionModeState | undefined) => void;
-  /**
-   * The agent runs in the OS sandbox (pi.sandbox.otherAgents): the editor must not do for it what
-   * the sandbox forbids. No terminal/* (ours run in the editor's environment, outside: the agent
-   * runs its commands itself, inside), and no write under a name the sandbox keeps read-only
-   * (.git, .vscode, … at any depth).
-   */
-  sandboxed?: boolean;
-  /** Environment of the commands the agent runs through terminal/create. */
-  terminalEnv?: NodeJS.ProcessEnv;
-  log?: (message: string) => void;
-  /** Sign-in when the agent says authentication is required (acp-sign-in.ts); absent: its error stands. */
-  signIn?: SignInUi;
-  /** How the agent was started: a terminal sign-in method of the spec's runs it again with its arguments. */
-  invocation?: AgentInvocation;
-  /** The user's `pi.agent.env`: a terminal sign-in runs with it (and the method's own variables). */
-  signInEnv?: Readonly<Record<string, string>>;
-  /** The gateway sign-in chosen for an agent, made again at its next start. */
-  signInMemory?: SignInMemory;
-}
-
-/** A card shows the end of its terminal's output (the terminal keeps up to 1 MB; the editor's terminal shows it all). */
-const CARD_OUTPUT_BYTES = 64 * 1024;
-const CARD_REFRESH_MS = 100;
 
 export class AcpBridge {
   private connection: acp.ClientConnection | undefined;
@@ -64,12 +30,11 @@ export class AcpBridge {
   private readonly transcript: AgentMessage[] = [];
   private readonly dialogs: PermissionDialogs;
   private readonly files: FileRequests;
-  private readonly terminals: AcpTerminals;
+  /** The agent's terminals, their output in the cards. */
+  private readonly terminals: CardTerminals;
   /** Prompts, the queue and Abort (acp-turns.ts); its translator turns session/update into events. */
   private readonly turns: AcpTurns;
   private readonly agentModes: AgentModes;
-  /** Terminal output reaches the cards at most every CARD_REFRESH_MS, and before any update of theirs. */
-  private readonly cardOutput = new Coalescer<string>((id) => this.turns.events.terminalOutput(id), CARD_REFRESH_MS);
   private commands: { name: string; description?: string }[] = [];
   agentInfo: acp.Implementation | undefined;
   agentCapabilities: acp.AgentCapabilities | undefined;
@@ -93,24 +58,14 @@ export class AcpBridge {
       agent, sessionId, name, transcript: this.transcript,
       emit: (event) => this.emit(event),
       newTranslator: () => this.newTranslator(),
-      flushOutput: () => this.cardOutput.flush(),
+      flushOutput: () => this.terminals.flush(),
       killTerminals: () => this.terminals.killAll(),
       cancelQuestions: () => this.dialogs.cancelAll(),
       cancelSignIn: () => this.signIn.cancel(),
       signedIn: (call, aborted) => this.signIn.around(call, aborted),
     });
     this.files = new FileRequests(options, () => this.name);
-    this.terminals = new AcpTerminals(options.cwd, {
-      created: (id, command) => options.terminalView?.created(id, command),
-      output: (id, chunk) => {
-        this.cardOutput.changed(id);
-        options.terminalView?.output(id, chunk);
-      },
-      exited: (id, status) => {
-        this.cardOutput.flush();
-        options.terminalView?.exited(id, status.exitCode ?? null);
-      },
-    }, options.terminalEnv);
+    this.terminals = new CardTerminals(options, (id) => this.turns.events.terminalOutput(id));
   }
 
   /** Connects over `stream`, initializes and opens a session; commands wait for it. */
@@ -160,14 +115,13 @@ export class AcpBridge {
 
   dispose(): void {
     this.signIn.close("the session closed");
-    this.cardOutput.dispose();
     this.dialogs.cancelAll();
     this.terminals.dispose();
     this.connection?.close();
   }
 
   private newTranslator(): AcpEventTranslator {
-    return new AcpEventTranslator((event) => this.emit(event), () => this.name, (id) => this.terminals.tail(id, CARD_OUTPUT_BYTES));
+    return new AcpEventTranslator((event) => this.emit(event), () => this.name, (id) => this.terminals.cardTail(id));
   }
 
   private emit(event: AgentEvent): void {
@@ -176,11 +130,11 @@ export class AcpBridge {
 
   /** What the agent may send: its session's updates, and its requests for questions, files and terminals. */
   private clientApp(): acp.ClientApp {
-    return this.sdk
+    const app = this.sdk
       .client()
       .onNotification("session/update", ({ params }) => {
         if (params.sessionId !== this.sessionId) return;
-        this.cardOutput.flush();
+        this.terminals.flush();
         if (params.update.sessionUpdate === "current_mode_update" && this.modes) this.agentModes.change({ ...this.modes, currentModeId: params.update.currentModeId });
         if (params.update.sessionUpdate === "config_option_update") {
           this.choices.configOptions = params.update.configOptions;
@@ -191,15 +145,8 @@ export class AcpBridge {
       })
       .onRequest("session/request_permission", ({ params, signal }) => this.askPermission(params, signal))
       .onRequest("fs/read_text_file", ({ params }) => this.files.read(params))
-      .onRequest("fs/write_text_file", ({ params }) => this.files.write(params, (file, content) => this.turns.events.announceWrite(file, content)))
-      .onRequest("terminal/create", ({ params }) => {
-        if (this.options.sandboxed) throw new Error("This client offers no terminals to a sandboxed agent: run the command with your own tools.");
-        return this.terminals.create(params);
-      })
-      .onRequest("terminal/output", ({ params }) => this.terminals.output(params.terminalId))
-      .onRequest("terminal/wait_for_exit", ({ params }) => this.terminals.waitForExit(params.terminalId))
-      .onRequest("terminal/kill", ({ params }) => (this.terminals.kill(params.terminalId), {}))
-      .onRequest("terminal/release", ({ params }) => (this.terminals.release(params.terminalId), {}));
+      .onRequest("fs/write_text_file", ({ params }) => this.files.write(params, (file, content) => this.turns.events.announceWrite(file, content)));
+    return this.terminals.serve(app);
   }
 
   private async start(connection: acp.ClientConnection): Promise<void> {
@@ -265,12 +212,12 @@ export class AcpBridge {
     if (!this.sessionSupport.load) throw new Error(`${this.name} cannot reopen a session (no loadSession).`);
     await this.turns.abort();
     const previousId = this.sessionId;
-    const replay = new AcpEventTranslator(() => undefined, () => this.name, (id) => this.terminals.tail(id, CARD_OUTPUT_BYTES), true);
+    const replay = new AcpEventTranslator(() => undefined, () => this.name, (id) => this.terminals.cardTail(id), true);
     this.sessionId = sessionId;
     this.turns.events = replay;
     try {
       const loaded = await this.signIn.around(() => this.connection!.agent.request("session/load", { sessionId, cwd: this.options.cwd, mcpServers: [] }));
-      this.cardOutput.flush();
+      this.terminals.flush();
       replay.finish("stop");
       this.transcript.length = 0;
       this.transcript.push(...replay.messages);

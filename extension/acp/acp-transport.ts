@@ -8,7 +8,8 @@ import { Readable, Writable } from "node:stream";
 import { Emitter } from "vscode-jsonrpc";
 import { stopChild } from "../../shared/node/process-transport";
 import type { BadLine, FrameTransport, TransportClosed } from "../../shared/rpc/transport";
-import { AcpBridge, type AcpBridgeOptions } from "./acp-bridge";
+import { AcpBridge } from "./acp-bridge";
+import type { AcpBridgeOptions } from "./acp-bridge-options";
 import { loadAcpSdk, type AcpSdk } from "./sdk";
 
 export interface AcpSpawn {

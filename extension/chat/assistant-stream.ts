@@ -1,6 +1,6 @@
 import type { AgentMessage, AssistantContent, EventOf } from "../../shared/protocol";
 import { AssistantMessageBuilder } from "../../shared/rpc/message-builder";
-import type { AssistantBlock } from "../../shared/webview-protocol";
+import type { AssistantBlock } from "../../shared/chat-items";
 import { StreamingToolCards } from "./streaming-tool-cards";
 import type { Transcript } from "./transcript";
 

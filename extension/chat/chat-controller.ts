@@ -6,9 +6,8 @@ import { errorText } from "../../shared/error-text";
 import type { AgentSupervisor } from "../supervision/agent-supervisor";
 import { settings } from "../settings";
 import { ChatDialogs } from "./chat-dialogs";
-import { contentText } from "../../shared/protocol";
-import { EventHold, replaySession } from "./session-replay";
 import { ChatEvents } from "./chat-events";
+import { ChatConversation } from "./chat-conversation";
 import { AboveBox } from "./above-box";
 import { parseBuiltin, type BuiltinCall } from "./builtin-commands";
 import { runBuiltin } from "./chat-builtins";
@@ -57,8 +56,8 @@ export class ChatController implements vscode.Disposable {
   /** CSP violations the webview reported (there should be none). */
   readonly cspViolations: string[] = [];
   private readonly events: ChatEvents;
-  /** Agent events wait while a session's messages are replayed (session-replay.ts). */
-  private readonly replaying = new EventHold();
+  /** The agent's conversation in the transcript, and the session's first prompt. */
+  private readonly conversation: ChatConversation;
   private readonly links: ChatLinks;
   /** The transcript on its way to the webview. */
   private readonly feed: TranscriptFeed;
@@ -67,9 +66,8 @@ export class ChatController implements vscode.Disposable {
   /** A question of this session waits for the user (the Sessions list says so too). */
   private waiting = false;
   private readonly subscriptions: vscode.Disposable[] = [];
-  private readonly firstPromptEmitter = new vscode.EventEmitter<void>();
   /** The session's first prompt (its title while it has no name) changed. */
-  readonly onDidChangeFirstPrompt = this.firstPromptEmitter.event;
+  readonly onDidChangeFirstPrompt: vscode.Event<void>;
 
   private readonly log: vscode.LogOutputChannel;
   private readonly actions: ChatSessionActions | undefined;
@@ -120,32 +118,10 @@ export class ChatController implements vscode.Disposable {
     if (!links) this.subscriptions.push(this.links);
     this.aboveBox = new AboveBox(post, parts.plan, parts.changes, parts.actions);
     this.subscriptions.push(this.aboveBox);
-    // Another session (new, switched, forked): show its messages instead.
-    this.subscriptions.push(
-      supervisor.agent.onDidChangeSession(({ previous }) => {
-        if (previous || this.transcript.length === 0) void this.loadSession();
-      }),
-    );
-    // Another agent was configured: the old one's conversation, header and notes are not this one's.
-    this.subscriptions.push(
-      supervisor.onDidReplaceAgent(() => {
-        this.safeguards.forget();
-        this.noteFirstPrompt(undefined);
-        this.transcript.clear();
-        this.header.agentReplaced();
-      }),
-      (this.startFailure = new StartFailureEntry(supervisor, this.transcript, (error) => this.showError(error))),
-    );
-    supervisor.onAttach((client, lifetime) => {
-      lifetime.add(client.onEvent((event) => this.replaying.deliver(() => {
-        if (event.type === "message_start" && event.message.role === "user" && !this.header.firstPrompt) this.noteFirstPrompt(contentText(event.message.content));
-        this.events.apply(event);
-        if (event.type === "message_end") this.header.noteMessage(event.message);
-        // The agent's commands changed (ACP agents and omp announce them): the slash menu asks again.
-        if (event.type === "available_commands_update") quietly(this.header.refreshCommands(client), this.log);
-      })));
-      lifetime.add(client.onSettled(() => this.queue.settled()));
-    });
+    this.conversation = new ChatConversation(supervisor, { transcript: this.transcript, events: this.events, header: this.header, safeguards: this.safeguards, log });
+    this.onDidChangeFirstPrompt = this.conversation.onDidChangeFirstPrompt;
+    this.subscriptions.push(this.conversation, (this.startFailure = new StartFailureEntry(supervisor, this.transcript, (error) => this.showError(error))));
+    supervisor.onAttach((client, lifetime) => lifetime.add(client.onSettled(() => this.queue.settled())));
     this.subscriptions.push(followAgent(this.header, supervisor, log));
   }
 
@@ -270,21 +246,8 @@ export class ChatController implements vscode.Disposable {
   }
 
   /** Replaces the transcript with the current session's messages. */
-  async loadSession(): Promise<void> {
-    const client = this.supervisor.client;
-    if (!client) return;
-    try {
-      const { messages } = await client.request("get_messages", {});
-      const shown = await this.replaying.during(() =>
-        replaySession(this.transcript, this.events, messages, () => this.safeguards.restore()),
-      );
-      if (!shown) return; // another session's load came after it
-      const first = messages.find((m) => m.role === "user");
-      this.noteFirstPrompt(first ? contentText(first.content) : undefined);
-      quietly(this.header.refreshStats(client), this.log);
-    } catch (error) {
-      this.log.debug(`Chat: could not load the session's messages: ${errorText(error)}`);
-    }
+  loadSession(): Promise<void> {
+    return this.conversation.loadSession();
   }
 
   /** Sends a message as if typed in the chat (a prompt, or queued while the agent runs). */
@@ -320,17 +283,12 @@ export class ChatController implements vscode.Disposable {
     return this.header.firstPrompt;
   }
 
-  private noteFirstPrompt(text: string | undefined): void {
-    if (this.header.setFirstPrompt(text)) this.firstPromptEmitter.fire();
-  }
-
   private showError(error: unknown): void {
     if (this.startFailure.shows(error)) return; // said once, in its entry
     this.transcript.add({ kind: "error", text: errorText(error) });
   }
 
   dispose(): void {
-    this.firstPromptEmitter.dispose();
     this.events.dispose();
     this.feed.dispose();
     for (const sub of this.subscriptions.splice(0)) sub.dispose();

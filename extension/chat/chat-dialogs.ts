@@ -1,6 +1,6 @@
 import type { DialogAnswer, DialogRequest } from "../../shared/protocol";
 import type { DialogHandler } from "../../shared/rpc";
-import type { ChatItemOf } from "../../shared/webview-protocol";
+import type { ChatItemOf } from "../../shared/chat-items";
 import type { DialogEnd, InlineDialogCard, InlineDialogs } from "./dialog-race";
 import type { Transcript } from "./transcript";
 

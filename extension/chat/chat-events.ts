@@ -1,7 +1,7 @@
-import { contentText, permissionModeInfo, permissionModes, refusalOf, type PermissionMode, type AgentEvent, type AgentMessage, type BashResult, type EventOf, type TextOrImage, type ToolCall } from "../../shared/protocol";
+import { contentText, permissionModeInfo, permissionModes, type PermissionMode, type AgentEvent, type AgentMessage, type BashResult, type EventOf, type ToolCall } from "../../shared/protocol";
 import type { SessionHeader } from "../../shared/webview-protocol";
 import { AssistantStream } from "./assistant-stream";
-import { ToolClock } from "./tool-clock";
+import { imageCount, ToolCards } from "./tool-cards";
 import type { Transcript } from "./transcript";
 
 /** What the events change besides the transcript. */
@@ -9,20 +9,14 @@ export interface ChatEventSink {
   header(change: Partial<SessionHeader>): void;
 }
 
-const toolOutputIntervalMs = 50;
-
 /**
  * Turns agent events into transcript changes: streamed assistant text goes out block by block,
- * tools become cards with live output, retries and compaction become banners.
+ * tools become cards with live output (tool-cards.ts), retries and compaction become banners.
  */
 export class ChatEvents {
   private readonly assistant: AssistantStream;
-  /** The running calls and their own time (a question's wait left out). */
-  private readonly clock: ToolClock;
-  /** For a call with nested calls running: the card of its latest nested call (the next goes after it). */
-  private readonly lastNested = new Map<string, string>();
-  private readonly pendingOutput = new Map<string, string>();
-  private outputTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The tools' cards, with their own time (a question's wait left out: tool-clock.ts). */
+  private readonly tools: ToolCards;
   private retryKey: string | undefined;
   private compactionKey: string | undefined;
   private summaryRetryKey: string | undefined;
@@ -35,7 +29,7 @@ export class ChatEvents {
     now: () => number = Date.now,
   ) {
     this.assistant = new AssistantStream(transcript, now);
-    this.clock = new ToolClock(now);
+    this.tools = new ToolCards(transcript, now);
   }
 
   apply(event: AgentEvent): void {
@@ -47,11 +41,11 @@ export class ChatEvents {
       case "message_end":
         return this.assistant.end(event.message);
       case "tool_execution_start":
-        return this.toolStart(event);
+        return this.tools.start(event);
       case "tool_execution_update":
-        return this.toolOutput(`tool-${event.toolCallId}`, resultText(event.partialResult.content));
+        return this.tools.output(event);
       case "tool_execution_end":
-        return this.toolEnd(event);
+        return this.tools.end(event);
       case "agent_end":
       case "agent_settled":
         return this.assistant.finish();
@@ -128,7 +122,7 @@ export class ChatEvents {
           const call = calls.get(message.toolCallId);
           const ids = { toolCallId: message.toolCallId, toolName: message.toolName };
           this.apply({ type: "tool_execution_start", ...ids, args: call?.arguments ?? {} });
-          this.clock.stop(message.toolCallId); // a replayed call's time is not known
+          this.tools.untimed(message.toolCallId);
           this.apply({ type: "tool_execution_end", ...ids, result: { content: message.content, details: message.details }, isError: message.isError });
         } else {
           this.apply({ type: "message_start", message });
@@ -189,7 +183,7 @@ export class ChatEvents {
 
   /** The cards of the tools running now, in the order they started. */
   get runningTools(): string[] {
-    return this.clock.running.map((id) => `tool-${id}`);
+    return this.tools.running;
   }
 
   /**
@@ -197,53 +191,7 @@ export class ChatEvents {
    * user's, not the tool's, so its card's time stops until the returned function is called.
    */
   questionOpen(toolKey: string): () => void {
-    return toolKey.startsWith("tool-") ? this.clock.pauseFor(toolKey.slice("tool-".length)) : () => undefined;
-  }
-
-  private toolStart(event: EventOf<"tool_execution_start">): void {
-    this.clock.start(event.toolCallId);
-    const key = `tool-${event.toolCallId}`;
-    const parent = event.parentToolCallId === undefined ? undefined : `tool-${event.parentToolCallId}`;
-    // A nested call goes under its parent's card, after the parent's earlier nested calls.
-    const after = parent === undefined ? undefined : (this.lastNested.get(parent) ?? parent);
-    if (parent !== undefined) this.lastNested.set(parent, key);
-    this.transcript.upsert({ key, kind: "tool", toolCallId: event.toolCallId, name: event.toolName, args: event.args, output: "", status: "running", ...(parent ? { parent } : {}) }, after);
-  }
-
-  private toolOutput(key: string, text: string): void {
-    this.pendingOutput.set(key, text);
-    this.outputTimer ??= setTimeout(() => this.flushOutput(), toolOutputIntervalMs);
-  }
-
-  private flushOutput(): void {
-    this.outputTimer = undefined;
-    for (const [key, text] of this.pendingOutput) {
-      if (this.transcript.get(key, "tool")?.status === "running") this.transcript.setOutput(key, text, true);
-    }
-    this.pendingOutput.clear();
-  }
-
-  private toolEnd(event: EventOf<"tool_execution_end">): void {
-    const key = `tool-${event.toolCallId}`;
-    this.pendingOutput.delete(key);
-    const ownTime = this.clock.stop(event.toolCallId);
-    const existing = this.transcript.get(key, "tool");
-    const output = resultText(event.result.content);
-    const refused = event.isError ? refusalOf(event.toolName, output) : undefined;
-    this.transcript.upsert({
-      key,
-      kind: "tool",
-      toolCallId: event.toolCallId,
-      name: event.toolName,
-      args: existing?.args ?? {},
-      output,
-      status: refused ? "notRun" : event.isError ? "error" : "done",
-      ...(refused ? { notRun: refused } : {}),
-      durationMs: event.durationMs ?? ownTime,
-      images: imageCount(event.result.content) || undefined,
-      ...(existing?.parent ? { parent: existing.parent } : {}),
-    });
-    this.lastNested.delete(key); // its own nested calls are over
+    return this.tools.questionOpen(toolKey);
   }
 
   private compactionEnd(event: EventOf<"compaction_end"> | EventOf<"auto_compaction_end">): void {
@@ -275,17 +223,8 @@ export class ChatEvents {
   }
 
   dispose(): void {
-    if (this.outputTimer) clearTimeout(this.outputTimer);
-    this.outputTimer = undefined;
+    this.tools.dispose();
   }
-}
-
-function resultText(content: TextOrImage[]): string {
-  return content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
-}
-
-function imageCount(content: unknown): number {
-  return Array.isArray(content) ? content.filter((c: { type?: string }) => c.type === "image").length : 0;
 }
 
 function seconds(ms: number): string {

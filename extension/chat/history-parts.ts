@@ -1,4 +1,5 @@
-import type { ChatItem, ToWebview } from "../../shared/webview-protocol";
+import type { ToWebview } from "../../shared/webview-protocol";
+import type { ChatItem } from "../../shared/chat-items";
 import { entryKeyOf, type Transcript } from "./transcript";
 
 /** Entries a reset carries at once (the webview renders the last 40 and keeps the rest as placeholders). */

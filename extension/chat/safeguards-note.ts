@@ -3,7 +3,7 @@
  * editor's safeguards hold and which do not, in plain words (#32). Plain text: the chat escapes it.
  */
 import type { AgentCapabilities } from "../../shared/rpc";
-import type { ChatItemOf } from "../../shared/webview-protocol";
+import type { ChatItemOf } from "../../shared/chat-items";
 import type { EditorToolsVia } from "../supervision/capability-notes";
 import type { Transcript } from "./transcript";
 

@@ -1,6 +1,6 @@
 import * as vscode from "vscode";
 import { errorText } from "../../shared/error-text";
-import type { StartFailureAction } from "../../shared/webview-protocol";
+import type { StartFailureAction } from "../../shared/chat-items";
 import type { AgentSupervisor } from "../supervision/agent-supervisor";
 import type { Transcript } from "./transcript";
 

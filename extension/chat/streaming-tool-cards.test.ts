@@ -1,6 +1,7 @@
 import * as assert from "node:assert/strict";
 import type { AgentEvent, AssistantMessage } from "../../shared/protocol";
-import type { ChatItemOf, ToWebview } from "../../shared/webview-protocol";
+import type { ToWebview } from "../../shared/webview-protocol";
+import type { ChatItemOf } from "../../shared/chat-items";
 import { ChatEvents } from "./chat-events";
 import { Transcript } from "./transcript";
 

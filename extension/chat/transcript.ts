@@ -1,4 +1,5 @@
-import type { AssistantBlock, ChatItem, ChatItemKind, ChatItemOf, ToWebview } from "../../shared/webview-protocol";
+import type { ToWebview } from "../../shared/webview-protocol";
+import type { AssistantBlock, ChatItem, ChatItemKind, ChatItemOf } from "../../shared/chat-items";
 
 /** What `add` takes: an item without its key (one is made up) or with one. */
 export type NewItem = ChatItem extends infer T ? (T extends ChatItem ? Omit<T, "key"> & { key?: string } : never) : never;

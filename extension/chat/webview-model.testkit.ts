@@ -1,5 +1,6 @@
 // For the chat's unit tests: what the webview's list of entries becomes from the messages it gets.
-import type { ChatItem, ToWebview } from "../../shared/webview-protocol";
+import type { ToWebview } from "../../shared/webview-protocol";
+import type { ChatItem } from "../../shared/chat-items";
 
 /** The webview's list of entries as the messages it gets leave it (upsert after an anchor or at the end, remove, reset). */
 export function webviewModel() {

@@ -7,7 +7,8 @@
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { pruneStore } from "../../shared/node/checkpoint-prune";
-import type { AgentAttach, AgentSupervisor } from "../supervision/agent-supervisor";
+import type { AgentSupervisor } from "../supervision/agent-supervisor";
+import type { AgentAttach } from "../supervision/supervisor-options";
 import { Lifetime } from "../lifetime";
 import { settings } from "../settings";
 import { registerCheckpointContent } from "./diff-preview";

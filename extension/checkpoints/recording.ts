@@ -10,7 +10,7 @@ import * as vscode from "vscode";
 import { DEFAULT_MAX_FILE_BYTES } from "../../shared/checkpoints/schema";
 import { captureFile, captureText, createCheckpointRecorder, type Captured } from "../../shared/node/checkpoint-store";
 import { FILE_CHANGING_TOOLS, toolTargetPath } from "../../shared/node/checkpoint-target";
-import type { AgentAttach } from "../supervision/agent-supervisor";
+import type { AgentAttach } from "../supervision/supervisor-options";
 import { errorText } from "../../shared/error-text";
 
 export interface RecordingOptions {

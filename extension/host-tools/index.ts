@@ -3,7 +3,7 @@
  * served to the agent over its RPC connection (host_tool_call -> host_tool_result).
  */
 import * as vscode from "vscode";
-import type { AgentAttach } from "../supervision/agent-supervisor";
+import type { AgentAttach } from "../supervision/supervisor-options";
 import { Lifetime } from "../lifetime";
 import { settings } from "../settings";
 import { createDiagnosticsTool } from "./diagnostics";

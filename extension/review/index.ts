@@ -6,7 +6,7 @@
  * review-tracking.ts for how changes are found, hunks.ts for what Keep and Undo do.
  */
 import type * as vscode from "vscode";
-import type { AgentAttach } from "../supervision/agent-supervisor";
+import type { AgentAttach } from "../supervision/supervisor-options";
 import { Lifetime } from "../lifetime";
 import { ChangesView } from "./changes-view";
 import { registerReviewCommands, type ReviewSessions } from "./review-actions";

@@ -12,7 +12,7 @@ import type { CheckpointRecord } from "../../shared/checkpoints/schema";
 import { readObject, readRecords } from "../../shared/node/checkpoint-store";
 import { isStub } from "../../shared/node/sandbox/stubs";
 import type { RpcClient } from "../../shared/rpc";
-import type { AgentAttach } from "../supervision/agent-supervisor";
+import type { AgentAttach } from "../supervision/supervisor-options";
 import { Lifetime } from "../lifetime";
 import type { Content } from "./file-change";
 import { KnownFiles } from "./known-files";

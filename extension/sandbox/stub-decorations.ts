@@ -9,7 +9,7 @@
 import * as vscode from "vscode";
 import { isStub } from "../../shared/node/sandbox/stubs";
 import { mayBeStub, stubNameGlob } from "../../shared/node/sandbox/stub-ledger";
-import type { AgentAttach } from "../supervision/agent-supervisor";
+import type { AgentAttach } from "../supervision/supervisor-options";
 
 const placeholder: vscode.FileDecoration = {
   badge: "S",

@@ -1,76 +1,28 @@
 import { errorText } from "../../shared/error-text";
-import * as fs from "node:fs";
 import * as vscode from "vscode";
-import { ProcessTransport } from "../../shared/node/process-transport";
-import type { HostPools } from "./pool/host-pools";
-import { PooledTransport } from "./pool/pooled-transport";
 import { AcpTransport } from "../acp/acp-transport";
 import { acpAgentName, acpModes, acpSessions, acpSignOut, type AcpSignOut, type AgentModes, type AgentSessions } from "../acp/acp-agent-features";
-import type { SignInMemory } from "../acp/acp-sign-in";
-import { spawnAcpAgent } from "../acp/spawn-acp-agent";
 import { RpcClient, type AgentCapabilities } from "../../shared/rpc";
 import type { AgentStatus } from "../../shared/webview-protocol";
 import { describeLaunch, type AgentLaunch } from "./agent-command";
 import { prepareLaunch, type PreparedLaunch } from "./prepare-launch";
 import { agentIdentity } from "./launch-args";
+import { StartSessions } from "./start-session";
 import { oneAtATime } from "./one-at-a-time";
 import { Lifetime } from "../lifetime";
 import { settings } from "../settings";
 import { AgentState, type Recovery, type SessionState } from "./agent-state";
-import { applyStartSettings, restoreRecovered } from "./apply-settings";
+import { applyStartSettings } from "./apply-settings";
 import type { RestartPolicy, RestartPolicyOptions } from "./restart-policy";
 import { CrashRestarts } from "./crash-restarts";
 import { ProtocolTracer } from "./tracer";
-import { spawnCommand } from "./windows-command";
-import type { ProjectTrust } from "./project-trust";
 import { untrustedMessage, vscodeWorkspaceTrust, type WorkspaceTrust } from "./trust";
 import { AgentNotices } from "../ui/agent-notices";
-import type { KeySource, LocalProvider } from "../gateway/agent-gateway";
 import type { SandboxNote } from "../sandbox/agent-sandbox";
-import type { HostTool } from "../../shared/rpc/host-tool-registry";
-
+import { openTransport, type AgentTransport } from "./agent-transport";
+import { bringUp, editorToolsRoute } from "./agent-bring-up";
+import type { AgentAttach, SupervisorOptions } from "./supervisor-options";
 import { agentName, toastWorthy } from "./capability-notes";
-
-/**
- * Hooks run on each new agent process, before it is used (dialog handlers, event forwarding).
- * `owner`: the editor session the agent works for (SupervisorOptions.owner; "" without one).
- */
-export type AgentAttach = (client: RpcClient, lifetime: Lifetime, owner: string) => void;
-
-export interface SupervisorOptions {
-  extensionPath: string;
-  /** The editor session this agent works for (AgentSession.id): what it changes is that session's to review. */
-  owner?: string;
-  log: vscode.LogOutputChannel;
-  trust?: WorkspaceTrust;
-  /** API keys (SecretStorage): served to the agent through a model gateway of its own, never given. */
-  keys?: KeySource;
-  /** The ACP agents signed in through the model gateway: signed in again at their next start. */
-  acpSignIns?: SignInMemory;
-  restartPolicy?: RestartPolicyOptions;
-  /** Where the agent runs (a git worktree of its own); default the first workspace folder. */
-  cwd?: string;
-  /** A session file to open on the first start (the terminal handoff, a session from the list). */
-  sessionFile?: string;
-  /** The checkpoint store for the bundled host, read at each start (undefined while checkpoints are off). */
-  checkpointStore?: () => string | undefined;
-  /** Decides whether the folder's project code may load (asks the user once); none: it never loads. */
-  projectTrust?: ProjectTrust;
-  /**
-   * The editor's host tools, for a configured agent through the editor bridge (#35): it loads
-   * dist/pi-editor-bridge.mjs, used when the probe finds no set_host_tools.
-   */
-  editorTools?: () => readonly HostTool[];
-  /** VS Code's user folder (its mcp.json): the user's VS Code MCP servers can be offered to the bundled host. */
-  vscodeUserDir?: string;
-  /** Providers the gateway serves itself (VS Code's models), read at each start. */
-  localProviders?: () => Promise<LocalProvider[]>;
-  /** The window's shared processes of the bundled host, used while `pi.agent.shareProcess` is on (pool/). */
-  hostPools?: HostPools;
-}
-
-/** The agent's process behind the frames: Pi RPC on its stdio, or ACP translated (extension/acp/). */
-type AgentTransport = ProcessTransport | AcpTransport | PooledTransport;
 
 interface Running {
   client: RpcClient;
@@ -100,8 +52,6 @@ export class AgentSupervisor implements vscode.Disposable {
    * header and notes are the old agent's and go; the old agent's session is not reopened.
    */
   readonly onDidReplaceAgent = this.replacedEmitter.event;
-  /** The agent the last start ran (launch-args.ts agentIdentity). */
-  private startedAgent: string | undefined;
   private readonly failedEmitter = new vscode.EventEmitter<string>();
   /** A start failed: what failed, in one line (the chat shows it in place until a start succeeds). */
   readonly onDidFailStart = this.failedEmitter.event;
@@ -120,13 +70,14 @@ export class AgentSupervisor implements vscode.Disposable {
   private starting: Promise<RpcClient> | undefined;
   private readonly notices: AgentNotices;
   private disposed = false;
-  private initialSessionFile: string | undefined;
+  /** Which session each start opens. */
+  private readonly sessions: StartSessions;
   /** A start was asked for while the workspace was untrusted: granting trust starts the agent. */
   private wantedWhileUntrusted = false;
 
   constructor(private readonly options: SupervisorOptions) {
     this.trust = options.trust ?? vscodeWorkspaceTrust;
-    this.initialSessionFile = options.sessionFile;
+    this.sessions = new StartSessions(options.sessionFile);
     this.notices = new AgentNotices(options.log, options.owner);
     this.crashes = this.lifetime.add(new CrashRestarts({ log: options.log, agent: this.agent, notices: this.notices, start: () => this.ensureStarted(), ...(options.restartPolicy ? { policy: options.restartPolicy } : {}) }));
     this.tracer = this.lifetime.add(new ProtocolTracer(options.log, () => this.agent.refreshSoon()));
@@ -229,23 +180,12 @@ export class AgentSupervisor implements vscode.Disposable {
       throw new Error(untrustedMessage);
     }
     this.crashes.cancel();
-    let recovery = this.agent.takeRecovery();
-    const agent = agentIdentity(settings.agentCommand, settings.agentProtocol, settings.agentArgs);
-    if (this.startedAgent !== undefined && this.startedAgent !== agent) {
-      // Only what the user typed and the agent never got goes on (offered again once it is ready).
+    const next = this.sessions.next(agentIdentity(settings.agentCommand, settings.agentProtocol, settings.agentArgs), this.agent.takeRecovery());
+    const { recovery, sessionFile, chosen } = next;
+    if (next.replaced) {
       this.log.info("Another agent is configured: it starts a session of its own (the last agent's session stays in its folder).");
-      recovery = recovery?.queue.length ? { queue: recovery.queue } : undefined;
-      this.initialSessionFile = undefined;
       this.replacedEmitter.fire();
     }
-    this.startedAgent = agent;
-    const wanted = recovery?.sessionFile ?? this.initialSessionFile;
-    // A session the user chose (from the list, a terminal handoff) may be in another folder than the
-    // agent's own; one the agent reported itself it has written already (and the agent names it:
-    // never a reason to open a folder of its choice).
-    const chosen = recovery?.sessionFile ? undefined : this.initialSessionFile;
-    this.initialSessionFile = undefined;
-    const sessionFile = wanted && fs.existsSync(wanted) ? wanted : undefined;
     let prepared: PreparedLaunch;
     try {
       prepared = await prepareLaunch(this.options, { sessionFile, chosen, permissionMode: this.agent.session?.permissionMode }, this.notices);
@@ -256,23 +196,11 @@ export class AgentSupervisor implements vscode.Disposable {
       if (recovery) this.agent.keepRecovery(recovery);
       throw this.failedStart(`The agent did not start: ${errorText(error)}`);
     }
-    const { launch, lifetime, gateway, bridge } = prepared;
+    const { launch, lifetime, bridge } = prepared;
     this.sandboxNote = prepared.sandboxNote;
     this.agent.setStatus("starting");
     this.log.info(`Starting ${launch.label}: ${describeLaunch(launch)}${sessionFile ? " (reopening the session)" : ""}`);
-    const spawnable = spawnCommand(launch.command, launch.args, process.platform, { env: launch.env });
-    const spawnAlone = () => ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) });
-    // The bundled host's sessions share a process while several run (pi.agent.shareProcess, pool/host-pools.ts); other launches spawn.
-    const pools = settings.agentShareProcess ? this.options.hostPools : undefined;
-    const transport: AgentTransport = lifetime.add(
-      launch.protocol === "acp"
-        ? await spawnAcpAgent(launch, spawnable, { sandboxed: prepared.sandboxed, keys: this.options.keys, gateway, agentEnv: settings.agentEnv, ...(this.options.acpSignIns ? { signInMemory: this.options.acpSignIns } : {}), log: (message) => this.log.warn(message), onModes: () => this.agentModesEmitter.fire() })
-        : pools
-          ? pools.place(launch, spawnAlone)
-          : spawnAlone(),
-    );
-    const pooled = transport instanceof PooledTransport ? transport : undefined;
-    if (pooled) this.log.info(`Sharing a process with the other sessions of the bundled host (pid ${pooled.pid}, session ${pooled.session})`);
+    const transport = lifetime.add(await openTransport(prepared, this.options, () => this.agentModesEmitter.fire()));
     const client = lifetime.add(new RpcClient(transport, { trace: this.tracer.hook }));
     const entry: Running = { client, transport, lifetime, launch, stopping: false, ready: false };
     this.current = entry;
@@ -282,20 +210,7 @@ export class AgentSupervisor implements vscode.Disposable {
     lifetime.add(this.agent.observe(client));
     for (const hook of this.attachHooks) hook(client, lifetime, this.options.owner ?? "");
     try {
-      // An ACP agent may ask the user to sign in first: that time is not the agent's to be late by.
-      if (transport instanceof AcpTransport) await transport.bridge.whenStarted(30_000);
-      await client.request("get_state", {}, { timeoutMs: 30_000 });
-      bridge?.agentStarted();
-      const caps = await client.probe().catch((error: unknown) => {
-        this.log.warn(`Probing the agent's capabilities failed: ${errorText(error)}`);
-        return client.capabilities;
-      });
-      // The host-tool protocol where the agent has it; else the bridge, when it loaded.
-      bridge?.setMode(caps.hostTools ? "protocol" : "bridge");
-      this.log.info(`Agent ready (pid ${transport.pid}), capabilities: ${JSON.stringify(caps)}`);
-      await applyStartSettings(client, caps, !launch.bundled, this.log);
-      if (recovery) await restoreRecovered(client, recovery, this.log);
-      await this.agent.refresh(client);
+      await bringUp({ client, transport, launch, bridge, recovery, agent: this.agent, log: this.log });
     } catch (error) {
       const message = errorText(error);
       this.log.error(`The agent did not start: ${message}${client.recentStderr.trim() ? `\n[agent stderr]\n${client.recentStderr.trim()}` : ""}`);
@@ -312,7 +227,7 @@ export class AgentSupervisor implements vscode.Disposable {
     entry.ready = true;
     this.startFailure = undefined;
     this.notices.agentUp();
-    const editorToolsVia = client.capabilities.hostTools ? "protocol" : bridge?.bridgeLoaded ? "bridge" : undefined;
+    const editorToolsVia = editorToolsRoute(client, bridge);
     if (editorToolsVia) this.log.info(`Editor tools: ${editorToolsVia === "bridge" ? "through the editor bridge (a Pi extension)" : "through set_host_tools"}`);
     this.agent.setCapabilities(client.capabilities, launch.label, settings.interruptMode !== "default", editorToolsVia);
     this.notices.notesOnce(agentName(launch, client.capabilities), toastWorthy(this.agent.notes));

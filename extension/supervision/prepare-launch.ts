@@ -15,7 +15,7 @@ import { Lifetime } from "../lifetime";
 import { settings } from "../settings";
 import type { AgentNotices } from "../ui/agent-notices";
 import { resolveAgentLaunch, type AgentLaunch, type LaunchOptions } from "./agent-command";
-import type { SupervisorOptions } from "./agent-supervisor";
+import type { SupervisorOptions } from "./supervisor-options";
 
 export interface PreparedLaunch {
   launch: AgentLaunch;

@@ -6,7 +6,7 @@
  * Detected at run time: VS Code before 1.95 has no `vscode.lm.tools`, and the picker says so.
  */
 import * as vscode from "vscode";
-import type { AgentAttach } from "../supervision/agent-supervisor";
+import type { AgentAttach } from "../supervision/supervisor-options";
 import { settings } from "../settings";
 import { errorResult, type EditorTool } from "../host-tools/tool";
 import { offeredTools, toolOutcome } from "./tool-result";

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { PEERS_ROOT } from "./peers";
 import { AcpTransport } from "../../extension/acp/acp-transport";
 import type { AcpFileServices } from "../../extension/acp/acp-files";
-import type { AcpBridgeOptions } from "../../extension/acp/acp-bridge";
+import type { AcpBridgeOptions } from "../../extension/acp/acp-bridge-options";
 import { RpcClient } from "../../shared/rpc";
 import type { AgentEvent } from "../../shared/protocol";
 

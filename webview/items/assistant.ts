@@ -1,4 +1,4 @@
-import type { AssistantBlock, ChatItemOf } from "../../shared/webview-protocol";
+import type { AssistantBlock, ChatItemOf } from "../../shared/chat-items";
 import { h, icon, iconButton } from "../dom";
 import { onNextFrame } from "../frames";
 import { renderMarkdown } from "../markdown";

@@ -1,4 +1,5 @@
-import type { ChatItem, FromWebview } from "../../shared/webview-protocol";
+import type { FromWebview } from "../../shared/webview-protocol";
+import type { ChatItem } from "../../shared/chat-items";
 import { h, icon } from "../dom";
 
 /** What item views need from the page. */

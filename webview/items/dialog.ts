@@ -1,4 +1,5 @@
-import type { ChatItemOf, FromWebview } from "../../shared/webview-protocol";
+import type { FromWebview } from "../../shared/webview-protocol";
+import type { ChatItemOf } from "../../shared/chat-items";
 import { h, icon } from "../dom";
 import { visibleText } from "../../shared/visible-text";
 import { formatCountdown } from "../format";

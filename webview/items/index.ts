@@ -1,4 +1,4 @@
-import type { ChatItem } from "../../shared/webview-protocol";
+import type { ChatItem } from "../../shared/chat-items";
 import { AssistantView } from "./assistant";
 import type { ItemContext, ItemView } from "./common";
 import { DialogView } from "./dialog";

@@ -1,4 +1,4 @@
-import type { ChatItem, ChatItemOf, StartFailureAction } from "../../shared/webview-protocol";
+import type { ChatItem, ChatItemOf, StartFailureAction } from "../../shared/chat-items";
 import { h, icon, iconButton } from "../dom";
 import { formatTokens } from "../format";
 import { renderMarkdown } from "../markdown";

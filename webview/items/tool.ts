@@ -1,4 +1,4 @@
-import type { ChatItemOf } from "../../shared/webview-protocol";
+import type { ChatItemOf } from "../../shared/chat-items";
 import { editsOf, lineDiff, withContext, type DiffLine } from "../diff";
 import { h, icon } from "../dom";
 import { formatDuration, toolSummary } from "../format";

