@@ -191,16 +191,20 @@ export class AgentSupervisor implements vscode.Disposable {
       prepared = await prepareLaunch(this.options, { sessionFile, chosen, permissionMode: this.agent.session?.permissionMode }, this.notices);
     } catch (error) {
       // Nothing started (the sandbox refused the launch, a gateway could not listen): a failed start all the same.
-      this.log.error(`The agent did not start: ${errorText(error)}`);
-      this.agent.setStatus("crashed", true);
-      if (recovery) this.agent.keepRecovery(recovery);
-      throw this.failedStart(`The agent did not start: ${errorText(error)}`);
+      throw this.failedBeforeSpawn(error, recovery);
     }
     const { launch, lifetime, bridge } = prepared;
     this.sandboxNote = prepared.sandboxNote;
     this.agent.setStatus("starting");
     this.log.info(`Starting ${launch.label}: ${describeLaunch(launch)}${sessionFile ? " (reopening the session)" : ""}`);
-    const transport = lifetime.add(await openTransport(prepared, this.options, () => this.agentModesEmitter.fire()));
+    let transport: AgentTransport;
+    try {
+      transport = lifetime.add(await openTransport(prepared, this.options, () => this.agentModesEmitter.fire()));
+    } catch (error) {
+      // Nothing to talk to (spawn refused the command line, the ACP SDK did not load): what the launch holds goes.
+      lifetime.dispose();
+      throw this.failedBeforeSpawn(error, recovery);
+    }
     const client = lifetime.add(new RpcClient(transport, { trace: this.tracer.hook }));
     const entry: Running = { client, transport, lifetime, launch, stopping: false, ready: false };
     this.current = entry;
@@ -235,6 +239,14 @@ export class AgentSupervisor implements vscode.Disposable {
     this.readyEmitter.fire(client);
     if (recovery?.queue.length) this.agent.reportUndelivered(recovery.queue);
     return client;
+  }
+
+  /** A start that failed before there was an agent to talk to: crashed, its recovery kept, the failure said. */
+  private failedBeforeSpawn(error: unknown, recovery: Recovery | undefined): Error {
+    this.log.error(`The agent did not start: ${errorText(error)}`);
+    this.agent.setStatus("crashed", true);
+    if (recovery) this.agent.keepRecovery(recovery);
+    return this.failedStart(`The agent did not start: ${errorText(error)}`);
   }
 
   private exited(entry: Running, code: number | null, how: string | null): void {

@@ -124,6 +124,18 @@ describe("Pi chat: an agent that does not start, with what to do about it", func
     await readyOnHost(api);
   });
 
+  it("a command line the system refuses to spawn (a NUL character in an argument): says so, and what it held goes", async () => {
+    const { api } = host;
+    fs.writeFileSync(fixed, "");
+    // Node's spawn throws at once for it: before, the status stayed "Starting agent…" with no entry.
+    await configureAgent(process.execPath, [path.join(dir!, "agent.js"), "bad\u0000argument"], hostEnv);
+    await eventually("the failure in the chat", async () => (await transcriptText()).includes("did not start") || undefined, 30_000);
+    assert.match(await ui.webviewText(chatView, entry), /null bytes|\\0|must be a string without null bytes|ERR_INVALID_ARG_VALUE/i);
+    assert.equal(api.supervisor.status, "crashed");
+    await configureAgent(process.execPath, [path.join(dir!, "agent.js")], hostEnv);
+    await readyOnHost(api);
+  });
+
   it("with the chat hidden, a notification says it; a start that succeeds takes the notification away", async () => {
     const { api } = host;
     fs.rmSync(fixed, { force: true });
