@@ -58,13 +58,15 @@ async function watcherCost(root: vscode.Uri): Promise<string> {
     await new Promise((resolve) => setTimeout(resolve, 500)); // the watchers set up
     const cpu = process.cpuUsage();
     const started = performance.now();
+    // VS Code's own watcher delivers the events (it may merge or drop some on a loaded machine: a red
+    // run saw fewer than 400 within 30 s); a figure, so what arrived is said rather than failed on.
+    const seenAll = (counts: number[]) => eventually("every watcher to see the 400 files", () => counts.every((n) => n >= 400) || undefined, 30_000).then(() => "", () => ` (only ${Math.min(...counts)} of 400 events within 30 s)`);
     for (let i = 0; i < 400; i++) fs.writeFileSync(path.join(dir, `f${i}.txt`), "x");
-    if (count > 0) await eventually("every watcher to see the 400 files created", () => created.every((n) => n >= 400) || undefined, 30_000);
+    const createdNote = count > 0 ? await seenAll(created) : "";
     for (let i = 0; i < 400; i++) fs.rmSync(path.join(dir, `f${i}.txt`));
-    if (count > 0) await eventually("every watcher to see them deleted", () => deleted.every((n) => n >= 400) || undefined, 30_000);
-    else await new Promise((resolve) => setTimeout(resolve, 1000));
+    const deletedNote = count > 0 ? await seenAll(deleted) : (await new Promise((resolve) => setTimeout(resolve, 1000)), "");
     const used = process.cpuUsage(cpu);
-    rows.push(`${count} watcher(s) ${((used.user + used.system) / 1000).toFixed(0)} ms CPU (${(performance.now() - started).toFixed(0)} ms wall)`);
+    rows.push(`${count} watcher(s) ${((used.user + used.system) / 1000).toFixed(0)} ms CPU (${(performance.now() - started).toFixed(0)} ms wall)${createdNote}${deletedNote}`);
     for (const d of watchers) d.dispose();
   }
   fs.rmSync(dir, { recursive: true, force: true });
