@@ -6,6 +6,9 @@ import { h } from "./dom";
 import { createView, sameKind, type ItemContext, type ItemView } from "./items";
 import { eagerItems, LazyItems } from "./lazy-items";
 import { historyPartClass } from "./transcript-entries";
+
+/** The gap between a history part's entries (px), as style.css's `.history-part` sets it. */
+const partGap = 10;
 import { TranscriptFocus } from "./transcript-focus";
 
 /**
@@ -73,7 +76,12 @@ export class TranscriptView {
     if (items.length === 0) return;
     const width = this.width || 300;
     const part = h("div", { class: historyPartClass });
-    part.append(...items.map((item) => this.lazy.placeholder(item, width, true)));
+    const placeholders = items.map((item) => this.lazy.placeholder(item, width, true));
+    part.append(...placeholders);
+    // The part's size while the browser skips it (content-visibility: auto, style.css): its
+    // placeholders' heights and the gaps between them; once shown, the size it had.
+    const height = placeholders.reduce((sum, placeholder) => sum + parseFloat(placeholder.style.height), (placeholders.length - 1) * partGap);
+    part.style.containIntrinsicSize = `auto ${Math.round(height)}px`;
     // The reader stays where they are (on what they read, the part above them): the browser's scroll
     // anchoring does that, except at the very top (scrollTop 0), so a reader there is moved 1 px down first.
     if (this.element.scrollTop === 0) this.element.scrollTop = 1;
