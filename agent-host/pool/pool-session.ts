@@ -95,13 +95,16 @@ export class PoolSession {
     return this.open.session;
   }
 
-  /** Hands one line (without its LF) to the session's stdin; false when the worker's input is full. */
-  write(line: string, onDrain: () => void): boolean {
+  /**
+   * Hands one line (without its LF) to the session's stdin. What the worker has not read yet waits
+   * in that stream's buffer, this session's alone, as it would in the pipe and the editor's buffer
+   * of a host of its own: a worker stuck in a long synchronous call (a regular expression that
+   * backtracks for ever) holds up no other session, nor the `kill` that ends it.
+   */
+  write(line: string): void {
     const stdin = this.worker.stdin;
-    if (!stdin || this.exitCode !== undefined || stdin.writableEnded) return true;
-    const room = stdin.write(`${line}\n`);
-    if (!room) stdin.once("drain", onDrain);
-    return room;
+    if (!stdin || this.exitCode !== undefined || stdin.writableEnded) return;
+    stdin.write(`${line}\n`);
   }
 
   /** The end of the session's input: the host ends as at the end of its stdin. */
