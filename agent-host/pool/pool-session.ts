@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { PoolExit, PoolOpen } from "../../shared/protocol/pool";
+import { removeStubsOfEndedHolders } from "../../shared/node/sandbox/stubs";
 import { LinePrefixer } from "./line-prefixer";
 
 export interface SessionOutput {
@@ -84,6 +85,8 @@ export class PoolSession {
     this.exited = new Promise((resolve) => (onExit = resolve));
     this.worker.on("exit", (code) => {
       this.exitCode = code;
+      // Terminated, it released none of its sandboxes' placeholders.
+      removeStubsOfEndedHolders();
       this.streamEnded();
       onExit();
     });

@@ -82,13 +82,18 @@ describe("agent host pool: one session's model against the others", function () 
     return JSON.stringify(end.result);
   };
 
-  it("two sessions' sandboxed commands overlapping in one workspace leave no placeholder behind (the ledger is per worker, not per process)", async function () {
-    if (process.platform !== "linux") this.skip();
-    const work = mkdtempSync(join(tmpdir(), "pool-attack-stubs-"));
+  /** Two sandboxed sessions of one pool over a workspace that has none of the protected names, with a ledger folder of their own. */
+  const sandboxedSessions = async (moreArgs: string[] = [], moreEnv: Record<string, string> = {}) => {
+    const work = mkdtempSync(join(tmpdir(), "pool-attack-work-"));
     const ledger = mkdtempSync(join(tmpdir(), "pool-attack-ledger-"));
     disposables.push({ dispose: () => [work, ledger].forEach((dir) => rmSync(dir, { recursive: true, force: true })) });
     writeFileSync(join(work, "README.md"), "a workspace without .vscode, .envrc, …\n");
-    const { clientA, clientB } = await twoSessions(work, sandboxed, { PI_SANDBOX_LEDGER_DIR: ledger });
+    return { work, ledger, ...(await twoSessions(work, [...sandboxed, ...moreArgs], { PI_SANDBOX_LEDGER_DIR: ledger, ...moreEnv })) };
+  };
+
+  it("two sessions' sandboxed commands overlapping in one workspace leave no placeholder behind (the ledger is per worker, not per process)", async function () {
+    if (process.platform !== "linux") this.skip();
+    const { work, ledger, clientA, clientB } = await sandboxedSessions();
     // A's command holds the placeholders; B's starts while they are there and ends after A's.
     const first = run(clientA, `bash: sleep 2; echo a`);
     assert.ok(await until(() => readdirSync(work).includes(".vscode"), 20_000), "A's placeholders made");
@@ -108,7 +113,7 @@ describe("agent host pool: one session's model against the others", function () 
     writeFileSync(join(work, "bait.txt"), `${"a".repeat(48)}!\n`);
     const { a, clientA, clientB } = await twoSessions(work, ["--permission-mode", "auto", "--tools", "read,bash,grep"], { PATH: noRipgrep });
     const started = clientA.waitFor("tool_execution_start", () => true, 30_000);
-    llm.enqueue(scripted);
+    llm.enqueue(scripted, scripted); // one more: a late request of an earlier test takes the first
     await clientA.request("prompt", { message: `grep: ${JSON.stringify({ pattern: "^(a+)+$", path: "bait.txt" })}` });
     await started;
     // The user, seeing the chat hang, pastes a long message into it (more than a worker's input holds unread).
@@ -119,5 +124,40 @@ describe("agent host pool: one session's model against the others", function () 
     // …and the stuck one can be stopped.
     const stopped = await Promise.race([a.stop(1_000).then(() => "stopped"), new Promise<string>((done) => setTimeout(() => done("still running after 10 s"), 10_000))]);
     assert.equal(stopped, "stopped");
+  });
+
+  it("a session killed while its sandboxed job holds the placeholders: they go with its sandbox, not with the pool", async function () {
+    if (process.platform !== "linux") this.skip();
+    const { work, ledger, a, clientA, clientB } = await sandboxedSessions();
+    assert.match(await run(clientA, "bash: (sleep 300 &) ; echo held"), /held/);
+    assert.ok(readdirSync(work).includes(".vscode"), "A's job holds the placeholders");
+    // A stuck session's Stop: its worker is killed (its exit handlers do not run); the pool and B live on.
+    const exited = new Promise((resolve) => a.onClose(resolve));
+    a.kill();
+    await exited;
+    assert.ok(await until(() => readdirSync(work).length === 1, 15_000), `placeholders left while the pool lives: ${readdirSync(work).join(" ")}`);
+    assert.deepEqual(readdirSync(ledger), [], "its ledger entry went");
+    assert.match(await run(clientB, "bash: echo b"), /b/);
+  });
+
+  it("a session stuck while its sandboxed job holds the placeholders, then stopped: they go with its sandbox, not with the pool", async function () {
+    if (process.platform !== "linux") this.skip();
+    // Without ripgrep on PATH, grep runs the model's pattern as a JavaScript RegExp in the host.
+    const noRipgrep = mkdtempSync(join(tmpdir(), "pool-attack-path-"));
+    disposables.push({ dispose: () => rmSync(noRipgrep, { recursive: true, force: true }) });
+    const { work, ledger, a, clientA, clientB } = await sandboxedSessions(["--tools", "read,bash,grep"], { PATH: noRipgrep });
+    assert.match(await run(clientA, "bash: (/bin/sleep 300 &) ; echo held"), /held/);
+    writeFileSync(join(work, "bait.txt"), `${"a".repeat(48)}!\n`);
+    const stuck = clientA.waitFor("tool_execution_start", (event) => event.toolName === "grep", 30_000);
+    llm.enqueue(scripted, scripted); // one more: a late request of an earlier test takes the first
+    await clientA.request("prompt", { message: `grep: ${JSON.stringify({ pattern: "^(a+)+$", path: "bait.txt" })}` });
+    await stuck;
+    // Stop: the worker does not read the pool's request to exit, and is terminated (its exit handlers do not run).
+    const exited = new Promise((resolve) => a.onClose(resolve));
+    a.kill();
+    await exited;
+    assert.ok(await until(() => readdirSync(work).filter((name) => name.startsWith(".")).length === 0, 15_000), `placeholders left while the pool lives: ${readdirSync(work).join(" ")}`);
+    assert.deepEqual(readdirSync(ledger), [], "its ledger entry went");
+    assert.match(await run(clientB, "bash: echo b"), /b/);
   });
 });
