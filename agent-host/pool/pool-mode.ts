@@ -58,11 +58,13 @@ export function runPool(input: Readable, output: Writable, workerScript: string,
       if (!checked.ok) return log(`pool: control frame refused: ${checked.error}`);
       return control(checked.frame);
     }
-    // The hot path: the id cut off, the rest handed on as it is.
+    // The hot path: the id cut off, the rest handed on as it is. Never paused for one session
+    // (pool-session.ts `write`): a worker that does not read would hold up every other session's
+    // lines and the control frames, its own kill among them.
     const space = line.indexOf(" ");
     const session = space > 0 ? sessions.get(line.slice(0, space)) : undefined;
     if (!session) return line.trim() && log(`pool: a line for no open session was dropped`);
-    if (!session.write(line.slice(space + 1), () => input.resume())) input.pause();
+    session.write(line.slice(space + 1));
   };
 
   const decoder = new LineDecoder({ maxLineChars: DEFAULT_MAX_LINE_CHARS, onLine, onError: (error) => log(`pool: ${error}`) });

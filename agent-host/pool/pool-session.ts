@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { PoolExit, PoolOpen } from "../../shared/protocol/pool";
+import { removeStubsOfEndedHolders } from "../../shared/node/sandbox/stubs";
 import { LinePrefixer } from "./line-prefixer";
 
 export interface SessionOutput {
@@ -84,6 +85,8 @@ export class PoolSession {
     this.exited = new Promise((resolve) => (onExit = resolve));
     this.worker.on("exit", (code) => {
       this.exitCode = code;
+      // Terminated, it released none of its sandboxes' placeholders.
+      removeStubsOfEndedHolders();
       this.streamEnded();
       onExit();
     });
@@ -95,13 +98,16 @@ export class PoolSession {
     return this.open.session;
   }
 
-  /** Hands one line (without its LF) to the session's stdin; false when the worker's input is full. */
-  write(line: string, onDrain: () => void): boolean {
+  /**
+   * Hands one line (without its LF) to the session's stdin. What the worker has not read yet waits
+   * in that stream's buffer, this session's alone, as it would in the pipe and the editor's buffer
+   * of a host of its own: a worker stuck in a long synchronous call (a regular expression that
+   * backtracks for ever) holds up no other session, nor the `kill` that ends it.
+   */
+  write(line: string): void {
     const stdin = this.worker.stdin;
-    if (!stdin || this.exitCode !== undefined || stdin.writableEnded) return true;
-    const room = stdin.write(`${line}\n`);
-    if (!room) stdin.once("drain", onDrain);
-    return room;
+    if (!stdin || this.exitCode !== undefined || stdin.writableEnded) return;
+    stdin.write(`${line}\n`);
   }
 
   /** The end of the session's input: the host ends as at the end of its stdin. */

@@ -4,7 +4,8 @@
  * command: its outer process exits on its inner init's status, before reaping it, so the init is
  * reparented to pid 1, which reaps it when it gets to it (1-2 s on a firecracker VM; never in a
  * container whose pid 1 does not reap). Until then the group looked alive and the sandbox's
- * placeholders stayed in the workspace. Linux only (elsewhere every member counts).
+ * placeholders stayed in the workspace. A zombie whose process still has threads running is no
+ * zombie (threadsLeft). Linux only (elsewhere every member counts).
  */
 import { readdirSync, readFileSync } from "node:fs";
 
@@ -23,9 +24,22 @@ function stateOf(pid: number): { state: string; pgid: number } | undefined {
   }
 }
 
+/**
+ * A zombie leader may be the main thread of a process whose other threads run (it ended with
+ * pthread_exit): /proc/<pid>/stat says "Z" for the leader alone, the threads are in its task/.
+ */
+function threadsLeft(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/task`).length > 1;
+  } catch {
+    return false;
+  }
+}
+
 const isLiveMember = (pid: number, pgid: number): boolean => {
   const info = stateOf(pid);
-  return info !== undefined && info.pgid === pgid && info.state !== "Z" && info.state !== "X";
+  if (info === undefined || info.pgid !== pgid || info.state === "X") return false;
+  return info.state !== "Z" || threadsLeft(pid);
 };
 
 /** True when group `pgid` has a member that is not a zombie (true too when /proc cannot say). */

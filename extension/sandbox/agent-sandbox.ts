@@ -9,11 +9,12 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { CommandSandbox, findProgram, probeSandbox, type SandboxProbe } from "../../shared/node/sandbox";
+import { CommandSandbox, probeSandbox, type SandboxProbe } from "../../shared/node/sandbox";
 import { piAgentDir } from "../../shared/node/project-trust";
 import { settings } from "../settings";
 import { knownAgentOf } from "../acp/known-agents";
 import { agentDirGuard } from "./agent-dir-guard";
+import { launchFiles } from "./launch-files";
 import type { AgentLaunch } from "../supervision/agent-command";
 
 /** What the chat header shows about the sandbox: only what the user should know (full access, none). */
@@ -51,12 +52,6 @@ function agentWritableRoots(launch: AgentLaunch, agentDir: string, checkpointDir
   return [agentDir, ...state, ...(checkpointDir ? [checkpointDir] : []), ...more];
 }
 
-/** The files a launch runs: its program (looked up on its PATH) and the files its arguments name. */
-function launchFiles(launch: AgentLaunch): string[] {
-  const program = launch.command.includes("/") ? path.resolve(launch.cwd, launch.command) : findProgram(launch.command, launch.env.PATH ?? "");
-  return [...(program ? [program] : []), ...launch.args.filter((arg) => path.isAbsolute(arg) && fs.existsSync(arg))];
-}
-
 const isOmp = (launch: AgentLaunch): boolean => /\bomp\b/.test(launch.label) || launch.args.some((arg) => arg.includes("oh-my-pi"));
 
 /** `moreWritable`: folders the agent must write in besides those (the editor bridge's handoff folder, where it deletes the file). */
@@ -84,7 +79,8 @@ export async function sandboxAgentLaunch(launch: AgentLaunch, checkpointDir: str
       ...(isOmp(launch) ? { allowUnixDatagram: true } : {}),
     },
     launch.env,
-    { sweepAfter: false },
+    // It and everything it started end together (a job its bash left would go on writing after it stopped).
+    { wholeAgent: true },
   );
   // Else bwrap's "execvp …: No such file or directory", or the agent's own "cannot find module".
   const unseen = probe.kind === "bwrap" ? launchFiles(launch).find((file) => sandbox.hides(file)) : undefined;

@@ -31,7 +31,7 @@ describe("a whole agent's sandbox: nothing the next agent loads can be made in i
     const sandbox = new CommandSandbox(
       { mode: "workspace-write", network: true, workspaceRoot: workspace, writableRoots: [agentDir], visibleSecrets: [".pi/agent/auth.json"], readableRoots: [agentDir, home], ...agentDirGuard(agentDir) },
       env,
-      { sweepAfter: false },
+      { wholeAgent: true },
     );
     const script = [
       `A=${agentDir}`,

@@ -159,6 +159,36 @@ describe("agent host: the sandbox's mount points attacked from inside and by ano
     assert.ok(existsSync(join(launch.cwd, "notes/.envrc")), "the user's empty .envrc stays");
   });
 
+  // Red team on the release once the command's group is gone (process-groups.ts, group-members.ts):
+  // a job that leaves the group (setsid), one whose main thread ends first (a zombie leader with a
+  // thread running) and one that hops from process to process (each forks the next and exits, so
+  // a scan of /proc may find none of them alive). None got the placeholders released early: the
+  // sandbox's init, pid 1 of its namespace and in the command's group, waits for all of them.
+  it("a job that leaves the command's group, hides behind a zombie leader or hops between processes keeps the placeholders until it ends", async () => {
+    const launch = peerLaunch("host", { mockBaseUrl: llm.baseUrl });
+    launches.push(launch);
+    const host = new RawHost(launch.command, [...launch.args, ...sandboxed], { env: { ...launch.env, PI_SANDBOX_LEDGER_DIR: mkdtempSync(join(root, "ledger-")) }, cwd: launch.cwd });
+    // Each job waits until its command has ended (and the host has looked at the group), then tries to make .envrc and .vscode/tasks.json.
+    const attempt = (name: string) => `sleep 2; (echo pwned > .envrc && echo GOT > got-${name}.txt) 2>/dev/null; (mkdir -p .vscode && echo '{}' > .vscode/tasks.json && echo GOT > got-${name}-vscode.txt) 2>/dev/null; echo > tried-${name}.txt`;
+    const jobs = {
+      setsid: `setsid sh -c '${attempt("setsid")}' > /dev/null 2>&1 < /dev/null &`,
+      zombieLeader: `python3 -c 'import ctypes, os, threading, time; threading.Thread(target=lambda: os.system("${attempt("zombie")}")).start(); time.sleep(0.3); ctypes.CDLL(None).pthread_exit(None)' > /dev/null 2>&1 &`,
+      hops: `hop() { if [ $1 -gt 0 ]; then (hop $(($1 - 1)) &); else sh -c '${attempt("hops")}'; fi; }; hop 40 > /dev/null 2>&1 &`,
+    };
+    try {
+      for (const [name, job] of Object.entries(jobs)) {
+        assert.match(await bash(llm, host, `${job}\necho started`), /started/, name);
+      }
+      for (const name of ["setsid", "zombie", "hops"]) assert.equal(await until(() => existsSync(join(launch.cwd, `tried-${name}.txt`)), 20_000), true, `the ${name} job tried`);
+      assert.deepEqual(readdirSync(launch.cwd).filter((entry) => entry.startsWith("got-")), [], "a job made a protected name");
+      assert.equal(readFileSync(join(launch.cwd, ".envrc"), "utf8"), "", "still the empty placeholder");
+      assert.equal(existsSync(join(launch.cwd, ".vscode/tasks.json")), false);
+    } finally {
+      await host.stop();
+    }
+    assert.equal(await until(() => !existsSync(join(launch.cwd, ".envrc")), 10_000), true, "the placeholders go once the jobs have ended");
+  });
+
   it("a ledger entry that is a FIFO, a link to /dev/zero or huge is no entry: the host neither hangs nor fills its memory", async () => {
     const ledger = mkdtempSync(join(root, "ledger-"));
     execFileSync("mkfifo", [join(ledger, "4194100.json")]);

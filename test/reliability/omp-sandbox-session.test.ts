@@ -38,7 +38,7 @@ describe("omp sandboxed whole: its sessions are saved, stream unix sockets still
         visibleSecrets: [".pi/agent/auth.json"], readableRoots: [launch.agentDir, home], ...agentDirGuard(launch.agentDir, false), allowUnixDatagram: true,
       },
       env,
-      { sweepAfter: false },
+      { wholeAgent: true },
     );
     // With its sessions on, as the editor starts it (the peer launch turns them off).
     const args = launch.args.filter((arg) => arg !== "--no-session");

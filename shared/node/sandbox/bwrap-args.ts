@@ -15,7 +15,7 @@
  *     made deeper cannot be kept from appearing: quarantine.ts moves it aside afterwards);
  *  5. the home secrets hidden (an empty read-only directory, or /dev/null for a file).
  */
-import { basename, dirname, join, relative, sep } from "node:path";
+import { basename, dirname, join, normalize, relative, sep } from "node:path";
 import { bridgeMount } from "./net/bridge";
 import type { SandboxPolicy } from "./policy";
 import { homeSecrets, homeStartupFiles, protectedWorkspaceNames } from "./protected-paths";
@@ -47,6 +47,8 @@ export interface BwrapInputs {
   gitDirOf?(dotGitFile: string): string | undefined;
   /** The protected names found below the roots (protected-scan.ts); those directly under a root are handled as above. */
   nested?: readonly ProtectedEntry[];
+  /** Everything inside is killed once the command (bwrap's direct child) has ended: a whole agent's sandbox (index.ts `wholeAgent`). */
+  dieWithParent?: boolean;
 }
 
 export interface BwrapPlan {
@@ -76,6 +78,7 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
   const { policy, pathKind } = input;
   if (policy.mode === "full-access") throw new Error("full-access runs without bwrap");
   const args = bwrapBaseArgs(policy.network);
+  if (input.dieWithParent) args.push("--die-with-parent");
   const stubs: string[] = [];
 
   // 2. A private /tmp and no host sockets.
@@ -229,7 +232,9 @@ function isHidden(path: string, input: Pick<BwrapInputs, "runtimeDir">): boolean
  * Whether a host path is out of sight inside: where the sandbox puts its own view, and in none of
  * the folders it shows again (home, readable roots) or binds (the workspace, writable roots).
  */
-export function isOutOfSight(path: string, input: Pick<BwrapInputs, "policy" | "home" | "runtimeDir">): boolean {
+export function isOutOfSight(written: string, input: Pick<BwrapInputs, "policy" | "home" | "runtimeDir">): boolean {
+  // `/tmp/../home/…` only passes through /tmp.
+  const path = normalize(written);
   if (!isHidden(path, input)) return false;
   const { policy } = input;
   const shown = [input.home, ...(policy.readableRoots ?? []), policy.workspaceRoot, ...(policy.mode === "workspace-write" ? policy.writableRoots : [])];

@@ -50,6 +50,15 @@ export interface SandboxOptions {
    * made meanwhile would be taken for its work.
    */
   sweepAfter?: boolean;
+  /**
+   * The sandbox holds a whole agent (pi, omp) for its session: nothing is swept after (as
+   * `sweepAfter: false`), and everything in the sandbox ends with the agent's process (bwrap
+   * `--die-with-parent`). Without it, bwrap's init waits for every process left inside: a job the
+   * agent's bash left behind (`setsid nohup … &`) went on writing in the workspace after the agent
+   * was stopped, held the agent's stdio open (its exit unseen until the job ended) and kept the
+   * placeholders mounted past their release, so they stayed in the workspace for good.
+   */
+  wholeAgent?: boolean;
   /** The deep scan's caps (tests). */
   scanLimits?: ScanLimits;
 }
@@ -128,7 +137,7 @@ export class CommandSandbox {
     this.allowedHosts = (policy.allowedHosts ?? []).flatMap((text) => parseHostPattern(text) ?? []);
     this.nested = new NestedGuard(() => this.writableRoots(), {
       quarantineDir: options.quarantineDir ?? join(piAgentDir(env, env.HOME ?? homedir()), "quarantine"),
-      sweepAfter: options.sweepAfter !== false,
+      sweepAfter: options.sweepAfter !== false && options.wholeAgent !== true,
       ...(options.onQuarantine ? { onQuarantine: options.onQuarantine } : {}),
       ...(options.scanLimits ? { scanLimits: options.scanLimits } : {}),
       links: () => this.startupLinks(),
@@ -243,7 +252,7 @@ export class CommandSandbox {
     // What the deep scan found is mounted as it is on disk, another process's stub deeper down included (nested-guard.ts).
     const nested = new Set(guard.found.entries.map((entry) => entry.path));
     const kind = (path: string) => (nested.has(path) ? kindOnDisk(path) : pathKind(path));
-    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp, runtimeDir, hiddenPaths: [...socketsNamed(this.env), ...(ledger ? [ledger] : [])], pathKind: kind, realPath: realOrSame, gitDirOf, nested: guard.found.entries, ...net }, inner);
+    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp, runtimeDir, hiddenPaths: [...socketsNamed(this.env), ...(ledger ? [ledger] : [])], pathKind: kind, realPath: realOrSame, gitDirOf, nested: guard.found.entries, dieWithParent: this.options.wholeAgent === true, ...net }, inner);
     acquireStubs(plan.stubs);
     guard.track(plan.stubs);
     let released = false;

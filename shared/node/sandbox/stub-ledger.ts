@@ -95,18 +95,21 @@ export const mayBeStub = (path: string): boolean => stubNames.has(basename(path)
 /** A glob of the names a stub can have (`{.envrc,.git,…}`), for a file watcher. */
 export const stubNameGlob = (): string => `{${[...stubNames].join(",")}}`;
 
-/** Removes the stubs of entries whose process is gone (those no live process holds too), and the entries. */
-export function removeStubsOfDeadProcesses(dir: string, remove: (paths: string[]) => void): void {
+/** Removes the stubs of entries whose process is gone (those no live process holds too), and the entries; false while some are still mounted. */
+export function removeStubsOfDeadProcesses(dir: string, remove: (paths: string[]) => readonly string[] | void): boolean {
   const { live, dead } = readEntries(dir);
   const held = new Set(live.flatMap((entry) => entry.paths));
-  remove([...new Set(dead.flatMap((entry) => entry.paths))].filter((path) => !held.has(path) && mayBeStub(path)));
+  // `remove` returns those a sandbox still mounts: their entries stay, for a later look.
+  const left = new Set(remove([...new Set(dead.flatMap((entry) => entry.paths))].filter((path) => !held.has(path) && mayBeStub(path))) ?? []);
   for (const entry of dead) {
+    if (entry.paths.some((path) => left.has(path))) continue;
     try {
       unlinkSync(entry.file);
     } catch {
       // another process cleaned it up first
     }
   }
+  return left.size === 0;
 }
 
 let snapshot: { mtimeMs: number; paths: Set<string> } | undefined;

@@ -25,7 +25,7 @@ describe("sandbox: the stubs this process holds (stubs.ts)", () => {
     const envrc = join(dir, ".envrc");
     writeFileSync(join(ledger, `${process.pid}.json`), JSON.stringify({ start: "1", paths: [envrc] }));
     const removed: string[] = [];
-    removeStubsOfDeadProcesses(ledger, (paths) => removed.push(...paths));
+    removeStubsOfDeadProcesses(ledger, (paths) => void removed.push(...paths));
     assert.deepEqual(removed, [envrc], "the earlier process's stub is to be removed");
     assert.deepEqual(readdirSync(ledger), [], "and its entry");
   });

@@ -56,13 +56,28 @@ export function releaseStubs(paths: readonly string[]): void {
 }
 
 /**
- * Removes the stubs no sandbox mounts any more. The ledgers said none holds them; the kernel is
- * asked too (foreign-mounts.ts), as a ledger can be missing or stale, and removing a stub still
- * mounted elsewhere would let that sandbox create the protected name for real.
+ * After a worker thread of this process ended without its exit handlers (a session of a pool of
+ * hosts terminated while stuck, agent-host/pool/): the stubs of holders that are gone, removed
+ * once no sandbox mounts them (the worker's sandboxes are being killed: its watchdog's pipe closed
+ * with it, tools/process-groups.ts), looked at every 250 ms for up to 10 s. Else they stayed until
+ * a new session or process made stubs, however long the pool lived.
  */
-function removeUnused(paths: readonly string[]): void {
+export function removeStubsOfEndedHolders(triesLeft = 40): void {
+  const dir = ledgerDir();
+  if (!dir || removeStubsOfDeadProcesses(dir, removeUnused) || triesLeft === 0) return;
+  setTimeout(() => removeStubsOfEndedHolders(triesLeft - 1), 250).unref();
+}
+
+/**
+ * Removes the stubs no sandbox mounts any more; returns those still mounted. The ledgers said
+ * none holds them; the kernel is asked too (foreign-mounts.ts), as a ledger can be missing or
+ * stale, and removing a stub still mounted elsewhere would let that sandbox create the protected
+ * name for real.
+ */
+function removeUnused(paths: readonly string[]): string[] {
   const inUse = mountedElsewhere(paths);
   for (const path of paths) if (!inUse.has(path)) removeIfEmpty(path);
+  return [...inUse];
 }
 
 function record(): void {
