@@ -15,6 +15,7 @@ import type { BenchLlm } from "../lib/llm";
 import { streamDeltas } from "../lib/llm";
 import { cpuMs, cpuSnapshot, cpuSpent, descendants, rssMb } from "./processes";
 import { installProbe, lastShown, streamFigures, takeProbe, type StreamFigures } from "./probe";
+import { attributeLongFrames, takeLongEntries, watchLongEntries } from "./session-open";
 
 export const AGENTS = 8;
 
@@ -40,6 +41,8 @@ export interface ManyAgentsFigures {
   /** From the eighth prompt to the eight messages ended: its wall time, and the CPU time each group of processes spent in it (ms; 2 cores give 2 x the wall time). */
   windowMs: number;
   cpuMs: Partial<Record<CpuGroup, number>>;
+  /** Each frame over 50 ms in a chat on screen during the streams, with what the workbench and the two chats saw overlapping it (long animation frames, long tasks). */
+  longFrames: string[];
 }
 
 export type CpuGroup = "agents" | "extensionHost" | "renderers" | "chromium" | "codeServer" | "bench";
@@ -140,6 +143,7 @@ export async function manyAgents(o: Options): Promise<ManyAgentsFigures> {
   // The two chats on screen watched, then the eighth prompt releases all eight streams.
   const onScreen = [o.sideChat, tab!];
   for (const chat of onScreen) await chat.locator("body").evaluate(installProbe, TEXT);
+  await Promise.all([o.page.evaluate(watchLongEntries), ...onScreen.map((chat) => chat.locator("body").evaluate(watchLongEntries))]);
   const cpu0 = cpuMs(o.extensionHost);
   const all0 = cpuSnapshot([process.pid]);
   const t0 = performance.now();
@@ -161,7 +165,8 @@ export async function manyAgents(o: Options): Promise<ManyAgentsFigures> {
   const spent = cpuSpent(all0, cpuSnapshot([process.pid]), processGroup);
   const windowMs = performance.now() - t0;
   const figures: StreamFigures[] = [];
-  for (const chat of onScreen) {
+  const longFrames: { chat: number; start: number; duration: number }[] = [];
+  for (const [n, chat] of onScreen.entries()) {
     const body = chat.locator("body");
     const last = await o.until("the chat's last delta on screen", async () => {
       const index = await body.evaluate(lastShown, TEXT);
@@ -169,10 +174,15 @@ export async function manyAgents(o: Options): Promise<ManyAgentsFigures> {
     });
     const first = last + 1 - o.deltas;
     const run = streams.find((r) => r.first === first);
-    const shown = run && streamFigures(run.stamps, await body.evaluate(takeProbe), first);
+    const records = await body.evaluate(takeProbe);
+    const shown = run && streamFigures(run.stamps, records, first);
     if (!shown) throw new Error(`no figures for the chat whose stream starts at ${first}`);
     figures.push(shown);
+    const from = run.stamps[0]!;
+    for (const [t, d] of records.frames) if (d > 50 && t - d >= from - 1) longFrames.push({ chat: n, start: t - d, duration: d });
   }
+  const seen = { workbench: await o.page.evaluate(takeLongEntries), "side chat": await onScreen[0]!.locator("body").evaluate(takeLongEntries), tab: await onScreen[1]!.locator("body").evaluate(takeLongEntries) };
+  const attributed = attributeLongFrames(longFrames, seen).map((line, i) => `${longFrames[i]!.chat === 0 ? "side chat" : "tab"} ${line}`);
   const agentRss = agentPids.map((pid) => rssMb(pid)).sort((a, b) => a - b);
   const allSessionsRssMb = agentRss.reduce((sum, mb) => sum + mb, 0);
   const worse = (key: keyof StreamFigures) => Math.max(...figures.map((f) => f[key]));
@@ -187,6 +197,7 @@ export async function manyAgents(o: Options): Promise<ManyAgentsFigures> {
     agentProcesses: agentPids.length,
     windowMs,
     cpuMs: spent,
+    longFrames: attributed,
   };
 }
 

@@ -117,7 +117,9 @@ export async function runManyAgents(o: Options): Promise<void> {
         });
         const f = await manyAgents({ page, sideChat: chat, llm: o.llm, extensionHost, shared: mode === "pool", agentDir: launch.agentDir, deltas: o.deltas, bareNodeRssMb: bareNode, command, until: o.until });
         await closeTabs(command);
-        console.log(`${round < 0 ? "warm-up " : ""}${mode}: ${AGENTS} agents at once: ${JSON.stringify(f, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 10) / 10 : v))}`);
+        const { longFrames, ...rest } = f;
+        console.log(`${round < 0 ? "warm-up " : ""}${mode}: ${AGENTS} agents at once: ${JSON.stringify(rest, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 10) / 10 : v))}`);
+        for (const line of longFrames) console.log(`  ${line}`);
         if (round < 0) continue;
         const m = o.metrics;
         m.maxLatency!.add(mode, f.shown.maxLatency);
