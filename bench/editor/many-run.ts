@@ -63,11 +63,16 @@ interface Options {
   until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs?: number): Promise<T>;
 }
 
-/** code-server's user settings, rewritten with `pi.agent.shareProcess` set (the extension reads it at each agent start). */
+/**
+ * `pi.agent.shareProcess` set in code-server's settings (the extension reads it at each agent
+ * start). A machine-scoped setting: its window reads it from the Machine settings, not the user's.
+ */
 function setShareProcess(userDataDir: string, on: boolean): void {
-  const file = path.join(userDataDir, "User", "settings.json");
-  const settings = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
-  fs.writeFileSync(file, JSON.stringify({ ...settings, "pi.agent.shareProcess": on }, null, 2));
+  for (const scope of ["User", "Machine"]) {
+    const file = path.join(userDataDir, scope, "settings.json");
+    const settings = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>) : {};
+    fs.writeFileSync(file, JSON.stringify({ ...settings, "pi.agent.shareProcess": on }, null, 2));
+  }
 }
 
 export async function runManyAgents(o: Options): Promise<void> {
@@ -106,15 +111,18 @@ export async function runManyAgents(o: Options): Promise<void> {
       for (const mode of rotate(o.modes, Math.max(round, 0))) {
         setShareProcess(server.userDataDir, mode === "pool");
         // The setting is read at the agent's start: restarted until the side chat's agent runs as asked (the settings file is read a moment after it changes).
-        await o.until(`the side chat's agent in ${SHARE_MODES[mode]}`, async () => {
+        let found = "";
+        const asked = o.until(`the side chat's agent in ${SHARE_MODES[mode]}`, async () => {
           await command("Pi: Restart Agent");
           await ready();
           try {
             return agentProcesses(extensionHost, mode === "pool").length === 1 ? true : undefined;
-          } catch {
+          } catch (error) {
+            found = String(error);
             return undefined;
           }
         });
+        await asked.catch((error: unknown) => Promise.reject(new Error(`${String(error)}; ${found}`)));
         const f = await manyAgents({ page, sideChat: chat, llm: o.llm, extensionHost, shared: mode === "pool", agentDir: launch.agentDir, deltas: o.deltas, bareNodeRssMb: bareNode, command, until: o.until });
         await closeTabs(command);
         const { longFrames, ...rest } = f;
