@@ -66,6 +66,8 @@ interface Options {
   /** The agent dir, whose session files say when each agent has ended its message. */
   agentDir: string;
   deltas: number;
+  /** Each stream's deltas per second (as fast as the server writes when absent). */
+  deltasPerSecond?: number;
   bareNodeRssMb: number;
   command(title: string): Promise<void>;
   until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs?: number): Promise<T>;
@@ -117,14 +119,15 @@ export async function manyAgents(o: Options): Promise<ManyAgentsFigures> {
   await ready(o.sideChat);
   // The side chat streams alone first (its stream after the eight's indexes): the one-session memory.
   const soloFirst = AGENTS * o.deltas;
-  o.llm.script([{ text: streamDeltas(o.deltas, soloFirst) }]);
+  const pace = o.deltasPerSecond ? { deltasPerSecond: o.deltasPerSecond } : {};
+  o.llm.script([{ text: streamDeltas(o.deltas, soloFirst), ...pace }]);
   await send(o.sideChat, "stream alone");
   await o.until("the side chat's own stream on screen", async () => ((await sideBody.evaluate(lastShown, TEXT)) === soloFirst + o.deltas - 1 ? true : undefined), 120_000);
   await ready(o.sideChat);
   const oneSessionRssMb = agentProcesses(o.extensionHost, o.shared).reduce((sum, pid) => sum + rssMb(pid), 0);
   const rssBefore = rssMb(o.extensionHost);
   const filesBefore = sessionFiles(o.agentDir);
-  o.llm.script(Array.from({ length: AGENTS }, (_, i) => ({ text: streamDeltas(o.deltas, i * o.deltas) })));
+  o.llm.script(Array.from({ length: AGENTS }, (_, i) => ({ text: streamDeltas(o.deltas, i * o.deltas), ...pace })));
   o.llm.hold(AGENTS);
   const streamsBefore = o.llm.streams.length;
   let tab: FrameLocator | undefined;

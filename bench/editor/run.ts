@@ -11,7 +11,8 @@
  *   npm run bench:editor -- --only stream                     only the stream (prints its figures, no report)
  *   npm run bench:editor -- --only bigcall                    only the 1 MB write (our host; prints its figures, no report)
  *   npm run bench:editor -- --only many                       only eight agents at once (our host launched by the extension, pi.agent.shareProcess
- *                                                             off and on, alternating; --pool or --no-pool for one of them; prints its figures, no report)
+ *                                                             off and on, alternating; --pool or --no-pool for one of them; --rate N: each stream
+ *                                                             N deltas per second as a model streams, not as fast as the server writes; prints its figures, no report)
  *
  * The eight agents run in a code-server of their own, started after the other scenarios' one has
  * stopped (bench/editor/many-run.ts): the extension launches its bundled host itself there.
@@ -107,6 +108,8 @@ async function main(): Promise<void> {
   const bigCpu = new Metric("bigCallCpu", "1 MB write, 20-character deltas: extension host CPU per 100 KB (prompt → card done)", "ms");
   const bigDone = new Metric("bigCallDone", "  the model's last byte → the card done", "ms");
   const many = manyMetrics();
+  const rate = option(argv, "--rate");
+  const pace = rate ? { deltasPerSecond: Number(rate) } : {};
   const shareModes: ShareMode[] = argv.includes("--pool") ? ["pool"] : argv.includes("--no-pool") ? ["process"] : ["process", "pool"];
   const sessionOpen = new Metric("sessionOpen", "Resume Session: Enter on a 1,000-message session → its last message painted", "ms");
   const openMetrics = new Map<number, { total: Metric; render: Metric; scroll: Metric; scrollMedian: Metric; chatTask: Metric; heap: Metric }>();
@@ -125,13 +128,14 @@ async function main(): Promise<void> {
   let workbench: Workbench | undefined;
   if (only === "many") {
     try {
-      await runManyAgents({ installed, llm, runs: Math.min(runs, 3), modes: shareModes, deltas: DELTAS, metrics: many, until });
+      await runManyAgents({ installed, llm, runs: Math.min(runs, 3), modes: shareModes, deltas: DELTAS, ...pace, metrics: many, until });
     } finally {
       await llm.close();
       launches.host.cleanup();
       launches.pi.cleanup();
       fs.rmSync(stateDir, { recursive: true, force: true });
     }
+    console.log(`eight agents at once, each stream ${rate ? `paced at ${rate} deltas per second` : "as fast as the scripted server writes it (40 deltas a write)"}; load average now ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}:`);
     for (const m of Object.values(many)) console.log(`${m.label}: ${shareModes.map((mode) => `${mode} ${m.cell(mode)}`).join(", ")}`);
     return;
   }
@@ -261,7 +265,7 @@ async function main(): Promise<void> {
     await workbench?.close();
     await server?.stop();
     // Eight agents at once: a code-server of its own, after the other one has stopped.
-    if (!only) await runManyAgents({ installed, llm, runs: Math.min(runs, 3), modes: shareModes, deltas: DELTAS, metrics: many, until }).catch((error: unknown) => console.error(`eight agents at once: ${error instanceof Error ? error.stack : String(error)}`));
+    if (!only) await runManyAgents({ installed, llm, runs: Math.min(runs, 3), modes: shareModes, deltas: DELTAS, ...pace, metrics: many, until }).catch((error: unknown) => console.error(`eight agents at once: ${error instanceof Error ? error.stack : String(error)}`));
     await llm.close();
     launches.host.cleanup();
     launches.pi.cleanup();

@@ -12,6 +12,8 @@ import type { AddressInfo } from "node:net";
 export interface BenchTurn {
   /** Text deltas, streamed in order. */
   text?: string[];
+  /** Text deltas per second, as a model streams them (a write every 10 ms); as fast as the server can write when absent. */
+  deltasPerSecond?: number;
   /** A single tool call (arguments as an object), sent whole or in `argumentDelta`-character pieces of its JSON text. */
   toolCall?: { name: string; arguments: Record<string, unknown>; argumentDelta?: number };
 }
@@ -56,7 +58,12 @@ interface SseTurn {
   textDeltas: number[];
   /** The index of its first delta when its text is a stream of streamDeltas. */
   first?: number;
+  /** Milliseconds from one write to the next (0: at once, a write per event-loop turn). */
+  intervalMs: number;
 }
+
+/** A paced stream writes every this many milliseconds. */
+const PACED_WRITE_MS = 10;
 
 /** The SSE body of one turn, as an array of write-sized strings. */
 export function sseWrites(turn: BenchTurn, model = "mock"): string[] {
@@ -86,12 +93,14 @@ function sseTurn(turn: BenchTurn, model = "mock"): SseTurn {
   events.push("data: [DONE]\n\n");
   const writes: string[] = [];
   const textDeltas: number[] = [];
-  for (let i = 0; i < events.length; i += EVENTS_PER_WRITE) {
-    writes.push(events.slice(i, i + EVENTS_PER_WRITE).join(""));
-    textDeltas.push(isText.slice(i, i + EVENTS_PER_WRITE).filter(Boolean).length);
+  const perWrite = turn.deltasPerSecond ? Math.max(1, Math.round((turn.deltasPerSecond * PACED_WRITE_MS) / 1000)) : EVENTS_PER_WRITE;
+  for (let i = 0; i < events.length; i += perWrite) {
+    writes.push(events.slice(i, i + perWrite).join(""));
+    textDeltas.push(isText.slice(i, i + perWrite).filter(Boolean).length);
   }
   const first = /^x([0-9a-z]{3,}) $/.exec(turn.text?.[0] ?? "")?.[1];
-  return { writes, textDeltas, ...(first === undefined ? {} : { first: parseInt(first, 36) }) };
+  const intervalMs = turn.deltasPerSecond ? (perWrite * 1000) / turn.deltasPerSecond : 0;
+  return { writes, textDeltas, intervalMs, ...(first === undefined ? {} : { first: parseInt(first, 36) }) };
 }
 
 export async function startBenchLlm(): Promise<BenchLlm> {
@@ -123,7 +132,8 @@ export async function startBenchLlm(): Promise<BenchLlm> {
       answer();
     });
     function answer(): void {
-      const { writes, textDeltas, first } = queue.shift() ?? fallback;
+      const { writes, textDeltas, first, intervalMs } = queue.shift() ?? fallback;
+      const start = performance.now();
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
       const stamps: number[] = [];
       let i = 0;
@@ -141,7 +151,9 @@ export async function startBenchLlm(): Promise<BenchLlm> {
           return;
         }
         res.write(writes[i++]!);
-        setImmediate(next);
+        // Paced: each write at its time from the start (no drift from late timers).
+        if (intervalMs > 0) setTimeout(next, Math.max(0, start + i * intervalMs - performance.now()));
+        else setImmediate(next);
       };
       res.on("finish", () => {
         const now = performance.now();
