@@ -45,7 +45,9 @@ async function release(llm: BenchLlm, count: number, prompt: (i: number) => Prom
 }
 
 async function pooled(llm: BenchLlm, cwd: string, count: number, editorLaunch: { nodeArgs: string[]; env: Record<string, string> }): Promise<Round> {
-  const pool = new BenchPool({ node: NODE20, baseUrl: llm.baseUrl, cwd, editorLaunch, maxYoungGenerationSizeMb: 3 });
+  // BENCH_POOL_NODE_ARGS: more Node options for the pool process (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": a profile per thread).
+  const extra = (process.env.BENCH_POOL_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const pool = new BenchPool({ node: NODE20, baseUrl: llm.baseUrl, cwd, editorLaunch: { ...editorLaunch, nodeArgs: [...editorLaunch.nodeArgs, ...extra] }, maxYoungGenerationSizeMb: 3 });
   try {
     const ids = Array.from({ length: count }, (_, i) => `s${i}`);
     await Promise.all(ids.map((id) => pool.open(id)));
