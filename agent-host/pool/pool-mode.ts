@@ -2,6 +2,7 @@ import type { Readable, Writable } from "node:stream";
 import { DEFAULT_MAX_LINE_CHARS, LineDecoder, parseJsonLine } from "../../shared/jsonl";
 import { POOL_CONTROL_PREFIX, type PoolInbound } from "../../shared/protocol/pool";
 import { checkPoolControl } from "../../shared/protocol/pool-check";
+import { batchedOutput } from "./batched-output";
 import { PoolSession, type SessionOutput } from "./pool-session";
 
 /**
@@ -22,15 +23,19 @@ export function runPool(input: Readable, output: Writable, workerScript: string,
   let inputEnded = false;
   let finish: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (finish = resolve));
+  // Every session's lines and control frames, in order, in one write per turn of the event loop.
+  const out = batchedOutput(output);
   const settleIfDone = () => {
-    if (inputEnded && sessions.size === 0) finish();
+    if (!inputEnded || sessions.size > 0) return;
+    out.flush();
+    finish();
   };
 
   const drainWaiters: (() => void)[] = [];
   output.on("drain", () => drainWaiters.splice(0).forEach((resume) => resume()));
   const sessionOutput: SessionOutput = {
-    write: (bytes) => output.write(bytes),
-    control: (frame) => output.write(`${POOL_CONTROL_PREFIX}${JSON.stringify(frame)}\n`),
+    write: (bytes) => out.write(bytes),
+    control: (frame) => out.write(Buffer.from(`${POOL_CONTROL_PREFIX}${JSON.stringify(frame)}\n`)),
     whenDrained: (resume) => drainWaiters.push(resume),
   };
 

@@ -1,17 +1,21 @@
 // Eight agents streaming at once (issue 31): the side chat and seven editor tabs ("Pi: New
-// Session in Editor Tab"), each with our host behind stamp-agent.mjs. Each chat sends its prompt;
-// the scripted server holds the requests until all eight have come, then streams 4,000 deltas to
-// each, at once, every stream starting at its own index. Measured: in the two chats on screen
-// (the side chat and the last tab), each delta from leaving its agent to the frame showing it
-// and the longest frame; the extension host's CPU per 1,000 deltas over the eight streams; the
-// memory of each agent process beside a bare Node process's, and the extension host's growth
-// per extra session.
+// Session in Editor Tab"), each with the bundled host the extension launches itself, in a process
+// of its own or as a worker of one shared process (pi.agent.shareProcess). First the side chat
+// streams alone (the one-session memory). Then each tab sends its prompt; the scripted server holds
+// the requests until all eight have come, then streams 4,000 deltas to each, at once, every stream
+// starting at its own index. Measured: in the two chats on screen (the side chat and the last
+// tab), each delta from the scripted server's write carrying it to the frame showing it (so the
+// agent's own work counts), and the longest frame; the extension host's CPU per 1,000 deltas over
+// the eight streams; the agents' memory beside a bare Node process's, and the extension host's
+// growth per extra session.
 import * as fs from "node:fs";
+import * as path from "node:path";
 import type { FrameLocator, Page } from "playwright-core";
 import type { BenchLlm } from "../lib/llm";
 import { streamDeltas } from "../lib/llm";
-import { cpuMs, descendants, rssMb } from "./processes";
+import { cpuMs, cpuSnapshot, cpuSpent, descendants, rssMb } from "./processes";
 import { installProbe, lastShown, streamFigures, takeProbe, type StreamFigures } from "./probe";
+import { attributeLongFrames, takeLongEntries, watchLongEntries } from "./session-open";
 
 export const AGENTS = 8;
 
@@ -19,11 +23,37 @@ export interface ManyAgentsFigures {
   /** The two chats on screen: the worse of the two for each figure. */
   shown: StreamFigures;
   cpuPer1000Deltas: number;
-  /** Median RSS of the agent processes (MB), and of a bare Node process of the same binary. */
-  agentRssMb: number;
+  /**
+   * The agents' memory per extra session (MB). Own processes: the median RSS of the eight agent
+   * processes after their streams. Shared process: (its RSS after the eight streams − its RSS with
+   * the side chat's session alone, after its stream) / 7.
+   */
+  agentPerSessionMb: number;
+  /** The agents' RSS with the side chat's session alone after its stream (MB): its process, or the shared process. */
+  oneSessionRssMb: number;
+  /** The agents' RSS after the eight streams, all processes together (MB). */
+  allSessionsRssMb: number;
   bareNodeRssMb: number;
   /** The extension host's RSS growth per extra session (MB): seven tabs opened, streamed, and measured after. */
   extensionHostPerSessionMb: number;
+  /** Processes running the agent host during the eight streams (8 own processes, or 1 shared). */
+  agentProcesses: number;
+  /** From the eighth prompt to the eight messages ended: its wall time, and the CPU time each group of processes spent in it (ms; 2 cores give 2 x the wall time). */
+  windowMs: number;
+  cpuMs: Partial<Record<CpuGroup, number>>;
+  /** Each frame over 50 ms in a chat on screen during the streams, with what the workbench and the two chats saw overlapping it (long animation frames, long tasks). */
+  longFrames: string[];
+}
+
+export type CpuGroup = "agents" | "extensionHost" | "renderers" | "chromium" | "codeServer" | "bench";
+
+/** Where the CPU goes, by process (all of them descend from this one: code-server, its extension host and agents, chromium). */
+function processGroup(pid: number, cmdline: string): CpuGroup {
+  if (pid === process.pid) return "bench";
+  if (/agent-host\.js/.test(cmdline)) return "agents";
+  if (cmdline.includes("extensionHost")) return "extensionHost";
+  if (/chrom/i.test(cmdline)) return cmdline.includes("--type=renderer") ? "renderers" : "chromium";
+  return "codeServer";
 }
 
 interface Options {
@@ -31,8 +61,13 @@ interface Options {
   sideChat: FrameLocator;
   llm: BenchLlm;
   extensionHost: number;
-  runsFile: string;
+  /** Whether the agents share one process (pi.agent.shareProcess), checked against the processes found. */
+  shared: boolean;
+  /** The agent dir, whose session files say when each agent has ended its message. */
+  agentDir: string;
   deltas: number;
+  /** Each stream's deltas per second (as fast as the server writes when absent). */
+  deltasPerSecond?: number;
   bareNodeRssMb: number;
   command(title: string): Promise<void>;
   until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs?: number): Promise<T>;
@@ -51,17 +86,50 @@ function editorWebviewName(): string | null {
 
 const TEXT = ".item-assistant .text";
 
+/** The bundled host's processes under the extension host: a shared one runs `agent-host.js --pool`. */
+export function agentProcesses(extensionHost: number, shared: boolean): number[] {
+  const hosts = descendants(extensionHost).filter((p) => / \S*agent-host\.js /.test(`${p.cmdline} `));
+  const pools = hosts.filter((p) => p.cmdline.includes(" --pool"));
+  if (shared ? pools.length !== 1 || hosts.length !== 1 : pools.length > 0) {
+    throw new Error(`expected ${shared ? "one shared agent process" : "agents in processes of their own"}, found: ${hosts.map((p) => p.cmdline).join("; ") || "none"}`);
+  }
+  return hosts.map((p) => p.pid);
+}
+
+/** Each session file under the agent dir and its length (bytes). */
+function sessionFiles(agentDir: string): Map<string, number> {
+  const root = path.join(agentDir, "sessions");
+  if (!fs.existsSync(root)) return new Map();
+  const files = fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(".jsonl"));
+  return new Map(files.map((e) => path.join(e.parentPath, e.name)).map((file) => [file, fs.statSync(file).size]));
+}
+
+/** What the session files got since `before` was taken (whole for a new file). */
+function sessionTextsSince(agentDir: string, before: Map<string, number>): string[] {
+  return [...sessionFiles(agentDir).keys()].map((file) => fs.readFileSync(file).subarray(before.get(file) ?? 0).toString("utf8"));
+}
+
 export async function manyAgents(o: Options): Promise<ManyAgentsFigures> {
   const ready = (chat: FrameLocator) => o.until("the agent to be ready", async () => ((await chat.locator("#status").textContent()) === "Ready" ? true : undefined));
   const send = async (chat: FrameLocator, text: string) => {
     await chat.locator("vscode-textarea#prompt textarea").fill(text);
     await chat.locator("vscode-button#send").click();
   };
+  const sideBody = o.sideChat.locator("body");
   await ready(o.sideChat);
+  // The side chat streams alone first (its stream after the eight's indexes): the one-session memory.
+  const soloFirst = AGENTS * o.deltas;
+  const pace = o.deltasPerSecond ? { deltasPerSecond: o.deltasPerSecond } : {};
+  o.llm.script([{ text: streamDeltas(o.deltas, soloFirst), ...pace }]);
+  await send(o.sideChat, "stream alone");
+  await o.until("the side chat's own stream on screen", async () => ((await sideBody.evaluate(lastShown, TEXT)) === soloFirst + o.deltas - 1 ? true : undefined), 120_000);
+  await ready(o.sideChat);
+  const oneSessionRssMb = agentProcesses(o.extensionHost, o.shared).reduce((sum, pid) => sum + rssMb(pid), 0);
   const rssBefore = rssMb(o.extensionHost);
-  o.llm.script(Array.from({ length: AGENTS }, (_, i) => ({ text: streamDeltas(o.deltas, i * o.deltas) })));
+  const filesBefore = sessionFiles(o.agentDir);
+  o.llm.script(Array.from({ length: AGENTS }, (_, i) => ({ text: streamDeltas(o.deltas, i * o.deltas), ...pace })));
   o.llm.hold(AGENTS);
-  const runsBefore = fs.readFileSync(o.runsFile, "utf8").split("\n").filter(Boolean).length;
+  const streamsBefore = o.llm.streams.length;
   let tab: FrameLocator | undefined;
   // Seven tabs, each sending its prompt (held by the server) before the next opens.
   for (let i = 1; i < AGENTS; i++) {
@@ -78,39 +146,61 @@ export async function manyAgents(o: Options): Promise<ManyAgentsFigures> {
   // The two chats on screen watched, then the eighth prompt releases all eight streams.
   const onScreen = [o.sideChat, tab!];
   for (const chat of onScreen) await chat.locator("body").evaluate(installProbe, TEXT);
+  await Promise.all([o.page.evaluate(watchLongEntries), ...onScreen.map((chat) => chat.locator("body").evaluate(watchLongEntries))]);
   const cpu0 = cpuMs(o.extensionHost);
+  const all0 = cpuSnapshot([process.pid]);
+  const t0 = performance.now();
   await send(o.sideChat, "stream 0");
-  const runs = await o.until(
-    "the eight runs' stamps",
+  const streams = await o.until("the eight streams written", async () => (o.llm.streams.length - streamsBefore >= AGENTS ? o.llm.streams.slice(streamsBefore) : undefined), 300_000);
+  // Each agent has ended its message when its session file holds the stream's last delta; the two chats on screen are then ready.
+  const lastTokens = streams.map((s) => `x${(s.first + o.deltas - 1).toString(36).padStart(3, "0")} `);
+  await o.until(
+    "the eight agents' messages in their session files",
     async () => {
-      const lines = fs.readFileSync(o.runsFile, "utf8").split("\n").filter(Boolean).slice(runsBefore);
-      return lines.length >= AGENTS ? lines.map((l) => JSON.parse(l) as { first: number; stamps: number[] }) : undefined;
+      const texts = sessionTextsSince(o.agentDir, filesBefore);
+      return lastTokens.every((token) => texts.some((t) => t.includes(token))) ? true : undefined;
     },
     300_000,
   );
+  const agentPids = agentProcesses(o.extensionHost, o.shared);
+  for (const chat of onScreen) await ready(chat);
   const cpu = cpuMs(o.extensionHost) - cpu0;
+  const spent = cpuSpent(all0, cpuSnapshot([process.pid]), processGroup);
+  const windowMs = performance.now() - t0;
   const figures: StreamFigures[] = [];
-  for (const chat of onScreen) {
+  const longFrames: { chat: number; start: number; duration: number }[] = [];
+  for (const [n, chat] of onScreen.entries()) {
     const body = chat.locator("body");
     const last = await o.until("the chat's last delta on screen", async () => {
       const index = await body.evaluate(lastShown, TEXT);
-      return index >= 0 && (index + 1) % o.deltas === 0 ? index : undefined;
+      return index >= 0 && index < soloFirst && (index + 1) % o.deltas === 0 ? index : undefined;
     });
     const first = last + 1 - o.deltas;
-    const run = runs.find((r) => r.first === first);
-    const shown = run && streamFigures(run.stamps, await body.evaluate(takeProbe), first);
+    const run = streams.find((r) => r.first === first);
+    const records = await body.evaluate(takeProbe);
+    const shown = run && streamFigures(run.stamps, records, first);
     if (!shown) throw new Error(`no figures for the chat whose stream starts at ${first}`);
     figures.push(shown);
+    const from = run.stamps[0]!;
+    for (const [t, d] of records.frames) if (d > 50 && t - d >= from - 1) longFrames.push({ chat: n, start: t - d, duration: d });
   }
-  const agents = descendants(o.extensionHost).filter((p) => p.cmdline.includes("agent-host.js"));
-  const agentRss = agents.map((p) => rssMb(p.pid)).sort((a, b) => a - b);
+  const seen = { workbench: await o.page.evaluate(takeLongEntries), "side chat": await onScreen[0]!.locator("body").evaluate(takeLongEntries), tab: await onScreen[1]!.locator("body").evaluate(takeLongEntries) };
+  const attributed = attributeLongFrames(longFrames, seen).map((line, i) => `${longFrames[i]!.chat === 0 ? "side chat" : "tab"} ${line}`);
+  const agentRss = agentPids.map((pid) => rssMb(pid)).sort((a, b) => a - b);
+  const allSessionsRssMb = agentRss.reduce((sum, mb) => sum + mb, 0);
   const worse = (key: keyof StreamFigures) => Math.max(...figures.map((f) => f[key]));
   return {
     shown: { firstPaint: worse("firstPaint"), medianLatency: worse("medianLatency"), p95Latency: worse("p95Latency"), maxLatency: worse("maxLatency"), longestFrame: worse("longestFrame"), streamMs: worse("streamMs") },
     cpuPer1000Deltas: cpu / ((AGENTS * o.deltas) / 1000),
-    agentRssMb: agentRss[agentRss.length >> 1] ?? Number.NaN,
+    agentPerSessionMb: o.shared ? (allSessionsRssMb - oneSessionRssMb) / (AGENTS - 1) : (agentRss[agentRss.length >> 1] ?? Number.NaN),
+    oneSessionRssMb,
+    allSessionsRssMb,
     bareNodeRssMb: o.bareNodeRssMb,
     extensionHostPerSessionMb: (rssMb(o.extensionHost) - rssBefore) / (AGENTS - 1),
+    agentProcesses: agentPids.length,
+    windowMs,
+    cpuMs: spent,
+    longFrames: attributed,
   };
 }
 

@@ -67,3 +67,36 @@ export async function bareNodeRssMb(node: string): Promise<number> {
     child.kill();
   }
 }
+
+/** The CPU time (ms) of every process under each root (the root included), by pid: a snapshot to diff with `cpuSpent`. */
+export function cpuSnapshot(roots: number[]): Map<number, { cmdline: string; cpuMs: number }> {
+  const out = new Map<number, { cmdline: string; cpuMs: number }>();
+  for (const root of roots) {
+    for (const p of [{ pid: root, cmdline: readCmdline(root) }, ...descendants(root)]) {
+      try {
+        out.set(p.pid, { cmdline: p.cmdline, cpuMs: cpuMs(p.pid) });
+      } catch {
+        continue; // gone meanwhile
+      }
+    }
+  }
+  return out;
+}
+
+function readCmdline(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replace(/\0/g, " ");
+  } catch {
+    return "";
+  }
+}
+
+/** CPU spent between two snapshots, summed per group (`groupOf` names a process's group from its command line and pid). A process that started meanwhile counts whole; one that ended is missing. */
+export function cpuSpent<G extends string>(before: Map<number, { cmdline: string; cpuMs: number }>, after: Map<number, { cmdline: string; cpuMs: number }>, groupOf: (pid: number, cmdline: string) => G): Partial<Record<G, number>> {
+  const out: Partial<Record<G, number>> = {};
+  for (const [pid, now] of after) {
+    const group = groupOf(pid, now.cmdline);
+    out[group] = (out[group] ?? 0) + now.cpuMs - (before.get(pid)?.cpuMs ?? 0);
+  }
+  return out;
+}

@@ -19,13 +19,44 @@ const GOALS: Goal[] = [
   { text: "  no task over 50 ms on the chat's own event loop meanwhile", metric: "sessionChatTask20000", limit: 50 },
   { text: "the webview's heap with 20,000 messages ≤ 2 x with 1,000", metric: "sessionHeapRatio", limit: 2 },
   { text: "a 1 MB tool call: ≤ 50 ms of extension-host CPU per 100 KB (issue 31)", metric: "bigCallCpu", limit: 50 },
-  { text: "eight agents at once: every delta on screen ≤ 250 ms after it leaves its agent", metric: "manyMaxLatency", limit: 250 },
-  { text: "eight agents at once: no frame over 50 ms in the chats on screen", metric: "manyLongestFrame", limit: 50 },
-  { text: "eight agents at once: ≤ 25 ms of extension-host CPU per 1,000 deltas", metric: "manyCpu", limit: 25 },
-  { text: "eight agents at once: memory per extra session ≤ 1.2 x a bare Node process", metric: "manyMemoryRatio", limit: 1.2 },
 ];
 
-export function writeEditorReport(file: string, r: { version: string; runs: number; activation?: number; ownActivation?: { ms: number; parts?: string }; metrics: Metric[] }): void {
+const MANY_GOALS: Goal[] = [
+  { text: "every delta on screen ≤ 250 ms after it leaves (here: the model's write carrying it)", metric: "manyMaxLatency", limit: 250 },
+  { text: "no frame over 50 ms in the chats on screen", metric: "manyLongestFrame", limit: 50 },
+  { text: "≤ 25 ms of extension-host CPU per 1,000 deltas", metric: "manyCpu", limit: 25 },
+  { text: "memory per extra session ≤ 1.2 x a bare Node process", metric: "manyMemoryRatio", limit: 1.2 },
+];
+
+function goalCell(metric: Metric | undefined, subject: string, goal: Goal): string {
+  const median = metric?.summary(subject)?.median;
+  return median === undefined ? "not measured" : `${median <= goal.limit ? "**met**" : "**not met**"} (${num(median)} ${metric?.unit ?? ""})`;
+}
+
+/** Eight agents at once: their own table, a column per way of running the agents ([key, description]). */
+function manyLines(many: { metrics: Metric[]; modes: [string, string][] }): string[] {
+  const head = `| metric | unit | ${many.modes.map(([, name]) => `**${name}**`).join(" | ")} |`;
+  const rule = `| --- | --- |${many.modes.map(() => " --- |").join("")}`;
+  return [
+    "## Eight agents at once (issue 31)",
+    "",
+    "The bundled host launched by the extension itself (no `pi.agent.command`), in a code-server of its own.",
+    "",
+    head,
+    rule,
+    ...many.metrics.map((m) => `| ${m.label} | ${m.unit} | ${many.modes.map(([mode]) => m.cell(mode)).join(" | ")} |`),
+    "",
+    `| goal | ${many.modes.map(([, name]) => name).join(" | ")} |`,
+    `| --- |${many.modes.map(() => " --- |").join("")}`,
+    ...MANY_GOALS.map((goal) => `| ${goal.text} | ${many.modes.map(([mode]) => goalCell(many.metrics.find((m) => m.key === goal.metric), mode, goal)).join(" | ")} |`),
+    "",
+  ];
+}
+
+export function writeEditorReport(
+  file: string,
+  r: { version: string; runs: number; activation?: number; ownActivation?: { ms: number; parts?: string }; metrics: Metric[]; many?: { metrics: Metric[]; modes: [string, string][] } },
+): void {
   const subjects = ["host", "pi"];
   const rows = [
     `| metric | unit | **our extension + our host** | **our extension + pi 0.87.1** |`,
@@ -35,10 +66,7 @@ export function writeEditorReport(file: string, r: { version: string; runs: numb
   const goalRows = ["| goal | with our host | with pi |", "| --- | --- | --- |"];
   for (const goal of GOALS) {
     const metric = r.metrics.find((m) => m.key === goal.metric);
-    const cells = subjects.map((s) => {
-      const median = metric?.summary(s)?.median;
-      return median === undefined ? "not measured" : `${median <= goal.limit ? "**met**" : "**not met**"} (${num(median)} ${metric?.unit ?? ""})`;
-    });
+    const cells = subjects.map((s) => goalCell(metric, s, goal));
     goalRows.push(`| ${goal.text} | ${cells.join(" | ")} |`);
   }
   const lines = [
@@ -75,13 +103,19 @@ export function writeEditorReport(file: string, r: { version: string; runs: numb
     "deltas; the extension host's CPU from /proc between the prompt and the card done, per 100 KB of arguments;",
     "3 runs after a warm-up. The longest stall of a timer beside ours during it is measured inside the extension host",
     "by test/vscode/suite/chat-big-call.test.ts (printed in its figures), not here.",
-    "Eight agents at once (our host only): the side chat and seven editor tabs, each prompt held by the scripted",
-    "server until all eight have come, then 4,000 deltas streamed to each at once. Latency and frames are the",
-    "worse of the two chats on screen (the side chat and the last tab); CPU is the extension host's from the",
-    "eighth prompt to the eighth run's end, per 1,000 of the 32,000 deltas; memory per extra session is an agent",
-    "process's RSS plus the extension host's RSS growth per tab, over a bare Node process's RSS (same binary).",
+    "Eight agents at once (our host only, launched by the extension itself: no wrapper; `pi.agent.shareProcess` off",
+    "and on, alternating): the side chat streams alone first, then it and seven editor tabs send a prompt each, held",
+    "by the scripted server until all eight have come, then 4,000 deltas streamed to each at once. A delta's time",
+    "starts when the scripted server writes the SSE carrying it (40 deltas a write), so the agent's own work and",
+    "the backlog in its socket count: stricter than the stream above, which starts at the agent's stdout. Latency",
+    "and frames are the worse of the two chats on screen (the side chat and the last tab); CPU is the extension",
+    "host's from the eighth prompt to the eight messages in their session files and the chats on screen ready, per",
+    "1,000 of the 32,000 deltas; memory per extra session is the agents' (own processes: an agent process's RSS;",
+    "shared: the shared process's RSS after the eight streams less its RSS with the side chat's session alone after",
+    "its stream, over 7) plus the extension host's RSS growth per tab, over a bare Node process's RSS (same binary).",
     "Not measured: desktop VS Code (Electron) — this is code-server only.",
     "",
+    ...(r.many ? manyLines(r.many) : []),
   ];
   fs.writeFileSync(file, lines.join("\n"));
 }

@@ -10,7 +10,12 @@
  *   npm run bench:editor -- --only open --entries 1000,5000   only the session opens, at these sizes (default 1000,5000,20000)
  *   npm run bench:editor -- --only stream                     only the stream (prints its figures, no report)
  *   npm run bench:editor -- --only bigcall                    only the 1 MB write (our host; prints its figures, no report)
- *   npm run bench:editor -- --only many                       only eight agents at once (our host; prints its figures, no report)
+ *   npm run bench:editor -- --only many                       only eight agents at once (our host launched by the extension, pi.agent.shareProcess
+ *                                                             off and on, alternating; --pool or --no-pool for one of them; --rate N: each stream
+ *                                                             N deltas per second as a model streams, not as fast as the server writes; prints its figures, no report)
+ *
+ * The eight agents run in a code-server of their own, started after the other scenarios' one has
+ * stopped (bench/editor/many-run.ts): the extension launches its bundled host itself there.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -29,8 +34,8 @@ import { writeEditorReport } from "./report";
 import { openSession } from "./session-open";
 import { ensurePrerequisites } from "./prerequisites";
 import { bigCall } from "./big-call";
-import { AGENTS, closeTabs, manyAgents } from "./many-agents";
-import { bareNodeRssMb, extensionHostPid } from "./processes";
+import { manyMetrics, runManyAgents, SHARE_MODES, type ShareMode } from "./many-run";
+import { extensionHostPid } from "./processes";
 import { hostMemoryLaunch } from "../../extension/supervision/host-memory";
 
 const DELTAS = 4000;
@@ -77,11 +82,9 @@ async function main(): Promise<void> {
   fs.cpSync(sampleWorkspace, workspace, { recursive: true });
   const control = path.join(stateDir, "agent.json");
   const stampsFile = path.join(stateDir, "stamps.jsonl");
-  const runsFile = path.join(stateDir, "runs.jsonl");
   const errorsFile = path.join(stateDir, "agent-errors.log");
   const phasesFile = path.join(stateDir, "phases.jsonl");
   fs.writeFileSync(stampsFile, "");
-  fs.writeFileSync(runsFile, "");
   // Our host as the extension runs it (the editor's Node, dist/agent-host.js), and pi on its Node 22.
   const launches = { host: peerLaunch("host", { mockBaseUrl: llm.baseUrl, cwd: workspace }), pi: peerLaunch("pi", { mockBaseUrl: llm.baseUrl, cwd: workspace }) };
   const hostLaunch = hostMemoryLaunch(process.platform, process.env, false);
@@ -104,15 +107,10 @@ async function main(): Promise<void> {
   };
   const bigCpu = new Metric("bigCallCpu", "1 MB write, 20-character deltas: extension host CPU per 100 KB (prompt → card done)", "ms");
   const bigDone = new Metric("bigCallDone", "  the model's last byte → the card done", "ms");
-  const many = {
-    maxLatency: new Metric("manyMaxLatency", `${AGENTS} agents at once, 4,000 deltas each: delta leaves its agent → frame showing it, worst (chats on screen)`, "ms"),
-    medianLatency: new Metric("manyMedianLatency", "  median", "ms"),
-    longestFrame: new Metric("manyLongestFrame", "  longest frame in the chats on screen", "ms"),
-    cpu: new Metric("manyCpu", "  extension host CPU per 1,000 deltas", "ms"),
-    agentRss: new Metric("manyAgentRss", "  an agent process's RSS (a bare Node process: see the ratio)", "MB"),
-    hostGrowth: new Metric("manyHostGrowth", "  extension host RSS growth per extra session", "MB"),
-    memoryRatio: new Metric("manyMemoryRatio", "  memory per extra session (agent + extension host growth) over a bare Node process", "x"),
-  };
+  const many = manyMetrics();
+  const rate = option(argv, "--rate");
+  const pace = rate ? { deltasPerSecond: Number(rate) } : {};
+  const shareModes: ShareMode[] = argv.includes("--pool") ? ["pool"] : argv.includes("--no-pool") ? ["process"] : ["process", "pool"];
   const sessionOpen = new Metric("sessionOpen", "Resume Session: Enter on a 1,000-message session → its last message painted", "ms");
   const openMetrics = new Map<number, { total: Metric; render: Metric; scroll: Metric; scrollMedian: Metric; chatTask: Metric; heap: Metric }>();
   for (const n of sizes) {
@@ -128,6 +126,19 @@ async function main(): Promise<void> {
   }
   let server: CodeServer | undefined;
   let workbench: Workbench | undefined;
+  if (only === "many") {
+    try {
+      await runManyAgents({ installed, llm, runs: Math.min(runs, 3), modes: shareModes, deltas: DELTAS, ...pace, metrics: many, until });
+    } finally {
+      await llm.close();
+      launches.host.cleanup();
+      launches.pi.cleanup();
+      fs.rmSync(stateDir, { recursive: true, force: true });
+    }
+    console.log(`eight agents at once, each stream ${rate ? `paced at ${rate} deltas per second` : "as fast as the scripted server writes it (40 deltas a write)"}; load average now ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}:`);
+    for (const m of Object.values(many)) console.log(`${m.label}: ${shareModes.map((mode) => `${mode} ${m.cell(mode)}`).join(", ")}`);
+    return;
+  }
   let activation: number | undefined;
   let ownActivation: { ms: number; parts?: string } | undefined;
   try {
@@ -144,7 +155,7 @@ async function main(): Promise<void> {
         // see a private /tmp without its control file, nor reach the scripted server (no network) —
         // on a fresh checkout the bench failed with "The agent exited (code 1)".
         "pi.sandbox.otherAgents": false,
-        "pi.agent.env": { BENCH_EDITOR_CONTROL: control, BENCH_EDITOR_STAMPS: stampsFile, BENCH_EDITOR_RUNS: runsFile, BENCH_EDITOR_ERRORS: errorsFile, BENCH_EDITOR_PHASES: phasesFile },
+        "pi.agent.env": { BENCH_EDITOR_CONTROL: control, BENCH_EDITOR_STAMPS: stampsFile, BENCH_EDITOR_ERRORS: errorsFile, BENCH_EDITOR_PHASES: phasesFile },
       },
     });
     const write = (subject: Subject, sessions = false) =>
@@ -173,7 +184,7 @@ async function main(): Promise<void> {
     activation = await activationTime(page, "pi-agent-vscode").catch((error: unknown) => (console.warn(`activation time: ${String(error)}`), undefined));
     ownActivation = activationFromLog(server.userDataDir);
     console.log(`activation: ${activation ?? "?"} ms (Running Extensions), ${ownActivation?.ms ?? "?"} ms (the extension's own${ownActivation?.parts ? `: ${ownActivation.parts}` : ""})`);
-    for (let round = only === "open" || only === "bigcall" || only === "many" ? runs : -1; round < runs; round++) {
+    for (let round = only === "open" || only === "bigcall" ? runs : -1; round < runs; round++) {
       for (const subject of rotate<Subject>(["host", "pi"], Math.max(round, 0))) {
         write(subject);
         await command("Pi: Restart Agent");
@@ -218,26 +229,8 @@ async function main(): Promise<void> {
         bigDone.add("host", figures.lastByteToDoneMs);
       }
     }
-    // Eight agents at once, our host only (pi's stream alone is measured above).
-    if (!only || only === "many") {
-      const extensionHost = await withOurHost();
-      const bareNode = await bareNodeRssMb(installed.node);
-      for (let round = -1; round < Math.min(runs, 3); round++) {
-        const f = await manyAgents({ page, sideChat: chat, llm, extensionHost, runsFile, deltas: DELTAS, bareNodeRssMb: bareNode, command, until });
-        await closeTabs(command);
-        console.log(`${round < 0 ? "warm-up " : ""}host: ${AGENTS} agents at once: ${JSON.stringify(f, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 10) / 10 : v))}`);
-        if (round < 0) continue;
-        many.maxLatency.add("host", f.shown.maxLatency);
-        many.medianLatency.add("host", f.shown.medianLatency);
-        many.longestFrame.add("host", f.shown.longestFrame);
-        many.cpu.add("host", f.cpuPer1000Deltas);
-        many.agentRss.add("host", f.agentRssMb);
-        many.hostGrowth.add("host", f.extensionHostPerSessionMb);
-        many.memoryRatio.add("host", (f.agentRssMb + f.extensionHostPerSessionMb) / f.bareNodeRssMb);
-      }
-    }
     // Opening a 1,000-message session: agents that keep sessions, Resume Session, a fresh file per run.
-    for (let round = only === "stream" || only === "bigcall" || only === "many" ? runs : -1; round < runs; round++) {
+    for (let round = only === "stream" || only === "bigcall" ? runs : -1; round < runs; round++) {
       for (const subject of rotate<Subject>(["host", "pi"], Math.max(round, 0))) {
         write(subject, true);
         await command("Pi: Restart Agent");
@@ -271,6 +264,8 @@ async function main(): Promise<void> {
   } finally {
     await workbench?.close();
     await server?.stop();
+    // Eight agents at once: a code-server of its own, after the other one has stopped.
+    if (!only) await runManyAgents({ installed, llm, runs: Math.min(runs, 3), modes: shareModes, deltas: DELTAS, ...pace, metrics: many, until }).catch((error: unknown) => console.error(`eight agents at once: ${error instanceof Error ? error.stack : String(error)}`));
     await llm.close();
     launches.host.cleanup();
     launches.pi.cleanup();
@@ -289,8 +284,7 @@ async function main(): Promise<void> {
   if (only === "open") for (const m of opened) console.log(`${m.label}: host ${m.cell("host")}, pi ${m.cell("pi")}`);
   else if (only === "stream") for (const m of Object.values(metrics)) console.log(`${m.label}: host ${m.cell("host")}, pi ${m.cell("pi")}`);
   else if (only === "bigcall") for (const m of [bigCpu, bigDone]) console.log(`${m.label}: host ${m.cell("host")}`);
-  else if (only === "many") for (const m of Object.values(many)) console.log(`${m.label}: host ${m.cell("host")}`);
-  else writeEditorReport(path.join(repoRoot, "bench", "RESULTS-editor.md"), { version, runs, activation, ownActivation, metrics: [...Object.values(metrics), bigCpu, bigDone, ...Object.values(many), ...opened] });
+  else writeEditorReport(path.join(repoRoot, "bench", "RESULTS-editor.md"), { version, runs, activation, ownActivation, metrics: [...Object.values(metrics), bigCpu, bigDone, ...opened], many: { metrics: Object.values(many), modes: shareModes.map((mode) => [mode, SHARE_MODES[mode]]) } });
 }
 
 main().catch((error: unknown) => {

@@ -3,9 +3,8 @@
 // JSON file $BENCH_EDITOR_CONTROL ({command, args, env, dropArgs?}) with our own arguments appended (less dropArgs), passes stdin
 // and stdout through, and notes when each text delta leaves for the extension
 // (performance.timeOrigin + now(), ms). At every agent_settled the times of that run are written
-// as JSON to $BENCH_EDITOR_STAMPS (one line per run), and to $BENCH_EDITOR_RUNS as
-// {"first": <index of the run's first delta>, "stamps": [...]} (streams that run at once start at
-// different indexes: this says whose stamps they are).
+// as JSON to $BENCH_EDITOR_STAMPS (one line per run). (Eight agents at once run without it: the
+// scripted server stamps their deltas, bench/editor/many-run.ts.)
 import { spawn } from "node:child_process";
 import { appendFileSync, readFileSync } from "node:fs";
 
@@ -25,7 +24,6 @@ child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 process.on("SIGTERM", () => child.kill("SIGTERM"));
 
 let stamps = [];
-let first;
 
 /**
  * Calls `onLine(head, now)` for each line of a stream, with its first 4 KB only: a 14 MB response
@@ -65,13 +63,10 @@ process.stdin.on("end", () => child.stdin.end());
 child.stdout.setEncoding("utf8");
 const onStdout = lineHeads((line, now) => {
   if (line.startsWith('{"type":"message_update"') && line.includes('"text_delta"')) {
-    if (stamps.length === 0) first = /"delta":"x([0-9a-z]{3}) "/.exec(line)?.[1];
     stamps.push(now);
   } else if (line.includes('"type":"agent_settled"')) {
     if (process.env.BENCH_EDITOR_STAMPS) appendFileSync(process.env.BENCH_EDITOR_STAMPS, JSON.stringify(stamps) + "\n");
-    if (process.env.BENCH_EDITOR_RUNS && first !== undefined) appendFileSync(process.env.BENCH_EDITOR_RUNS, JSON.stringify({ first: parseInt(first, 36), stamps }) + "\n");
     stamps = [];
-    first = undefined;
   } else if (line.includes('"type":"response"')) {
     const command = /"command":"(switch_session|get_messages)"/.exec(line)?.[1];
     if (command) phase(`out ${command}`, now);
