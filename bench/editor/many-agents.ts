@@ -15,7 +15,7 @@ import type { BenchLlm } from "../lib/llm";
 import { streamDeltas } from "../lib/llm";
 import { cpuMs, cpuSnapshot, cpuSpent, descendants, rssMb } from "./processes";
 import { installProbe, lastShown, streamFigures, takeProbe, type StreamFigures } from "./probe";
-import { attributeLongFrames, takeLongEntries, watchLongEntries } from "./session-open";
+import { attributeLongFrames, takeLongEntries, watchLongEntries } from "./long-frames";
 
 export const AGENTS = 8;
 
