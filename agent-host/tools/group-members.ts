@@ -7,21 +7,16 @@
  * placeholders stayed in the workspace. A zombie whose process still has threads running is no
  * zombie (threadsLeft). Linux only (elsewhere every member counts).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
+import { procStatFields } from "../../shared/node/proc-stat";
 
 /** A member seen alive per group: looked at first, so a group with a dev server costs one read per check. */
 const witnesses = new Map<number, number>();
 
 /** The state letter and process group of `pid`, from /proc (undefined when it is gone). */
 function stateOf(pid: number): { state: string; pgid: number } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
-    // "pid (comm) S ppid pgrp …": comm may hold spaces and parentheses, so split after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { state: fields[0] ?? "", pgid: Number(fields[2]) };
-  } catch {
-    return undefined;
-  }
+  const fields = procStatFields(`/proc/${pid}/stat`);
+  return fields && { state: fields[0] ?? "", pgid: Number(fields[2]) };
 }
 
 /**

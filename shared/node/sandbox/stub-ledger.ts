@@ -12,6 +12,7 @@ import { closeSync, constants, existsSync, fstatSync, lstatSync, mkdirSync, open
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join } from "node:path";
 import { ownedPrivately, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../private-files";
+import { procStatFields } from "../proc-stat";
 import { homeStartupFiles, protectedWorkspaceNames } from "./protected-paths";
 
 let dirFound: string | undefined | null = null; // null: not looked for yet; undefined: none usable
@@ -199,11 +200,5 @@ function isAlive(holder: Holder, start: string | undefined): boolean {
 
 /** A process's (or thread's) start time, in clock ticks since boot (/proc/…/stat's 22nd field); undefined where there is no /proc. */
 function startTimeOf({ pid, tid }: Holder): string | undefined {
-  try {
-    const stat = readFileSync(tid === pid ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, "utf8");
-    // The name (field 2) may hold spaces and parentheses: fields are counted from the last ')'.
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] || undefined;
-  } catch {
-    return undefined;
-  }
+  return procStatFields(tid === pid ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`)?.[19] || undefined;
 }
