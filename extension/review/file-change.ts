@@ -102,3 +102,10 @@ export function fileUndo(change: FileChange, current: Content): FileUndo {
   const conflict = !sameContent(change.agent, current) || (change.before === null && change.guessed === true);
   return change.before === null ? { action: "delete", conflict } : { action: "write", content: change.before, conflict };
 }
+
+/** Why Undo of a file asks first (for the log): what fileUndo found. */
+export function conflictReason(change: FileChange, current: Content): string {
+  const size = (c: Content | undefined) => (c === undefined ? "unknown" : c === null ? "no file" : `${c.length} bytes`);
+  if (!sameContent(change.agent, current)) return `the file now (${size(current)}) is not the agent's last version (${size(change.agent)})`;
+  return "created, seen only by its file events (no checkpoint record of it)";
+}

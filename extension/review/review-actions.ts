@@ -8,7 +8,7 @@
 import * as vscode from "vscode";
 import { Lifetime } from "../lifetime";
 import { notificationText } from "../ui/plain-text";
-import { fileUndo, keptHunk, textOf, undoneHunk, type FileChange } from "./file-change";
+import { conflictReason, fileUndo, keptHunk, textOf, undoneHunk, type FileChange } from "./file-change";
 import type { Hunk } from "./hunks";
 import { openReviewDiff } from "./review-diff";
 import { readCurrent, replaceLines, writeContent } from "./review-io";
@@ -97,13 +97,15 @@ async function undoHunkCommand(state: ReviewState, arg: unknown): Promise<void> 
  * Undoes files; those changed since the agent's last write, and those another session's agent
  * changed too (`owner`: the session undoing), are undone only if the user agrees.
  */
-async function undoFiles(state: ReviewState, files: readonly string[], owner?: string): Promise<void> {
+async function undoFiles(state: ReviewState, log: vscode.LogOutputChannel, files: readonly string[], owner?: string): Promise<void> {
   const plans = files.flatMap((file) => {
     const change = state.get(file);
-    return change ? [{ file, undo: fileUndo(change, readCurrent(file)), shared: owner !== undefined && [...change.owners].some((o) => o !== owner) }] : [];
+    const current = readCurrent(file);
+    return change ? [{ file, change, current, undo: fileUndo(change, current), shared: owner !== undefined && [...change.owners].some((o) => o !== owner) }] : [];
   });
   const unavailable = plans.filter((p) => p.undo.action === "unavailable");
   const conflicts = plans.filter((p) => p.undo.action !== "unavailable" && p.undo.conflict);
+  for (const p of conflicts) log.info(`Review: Undo of ${p.file} asks first: ${conflictReason(p.change, p.current)}`);
   const shared = plans.filter((p) => p.undo.action !== "unavailable" && p.shared && !conflicts.includes(p));
   if (conflicts.length > 0 || shared.length > 0) {
     const said = [
@@ -164,7 +166,7 @@ async function goToFile(state: ReviewState, direction: 1 | -1): Promise<void> {
 }
 
 /** Keep All / Undo All of one session's changes; from the palette (the session the user sees), it says whose. */
-async function decideAll(state: ReviewState, sessions: ReviewSessions, arg: unknown, action: "keep" | "undo"): Promise<void> {
+async function decideAll(state: ReviewState, sessions: ReviewSessions, log: vscode.LogOutputChannel, arg: unknown, action: "keep" | "undo"): Promise<void> {
   const target = targetOf(sessions, arg);
   const files = state.files(target.id).map((f) => f.path);
   const whose = target.named === undefined ? "" : ` of “${notificationText(target.named)}”`;
@@ -173,7 +175,7 @@ async function decideAll(state: ReviewState, sessions: ReviewSessions, arg: unkn
     return;
   }
   if (action === "keep") for (const file of files) state.remove(file);
-  else await undoFiles(state, files, target.id);
+  else await undoFiles(state, log, files, target.id);
   const left = files.filter((file) => !state.has(file)).length;
   if (target.named !== undefined && left > 0) void vscode.window.showInformationMessage(`Pi: ${action === "keep" ? "kept" : "undid"} ${left} file${left === 1 ? "" : "s"}${whose}.`);
 }
@@ -206,10 +208,10 @@ export function registerReviewCommands(state: ReviewState, sessions: ReviewSessi
   });
   command("pi.review.undoFile", async (arg) => {
     const file = fileOf(state, arg);
-    if (file) await undoFiles(state, [file]);
+    if (file) await undoFiles(state, log, [file]);
   });
-  command("pi.review.keepAll", (arg) => decideAll(state, sessions, arg, "keep"));
-  command("pi.review.undoAll", (arg) => decideAll(state, sessions, arg, "undo"));
+  command("pi.review.keepAll", (arg) => decideAll(state, sessions, log, arg, "keep"));
+  command("pi.review.undoAll", (arg) => decideAll(state, sessions, log, arg, "undo"));
   command("pi.review.nextChange", () => goToChange(state, 1));
   command("pi.review.previousChange", () => goToChange(state, -1));
   command("pi.review.nextFile", () => goToFile(state, 1));

@@ -61,7 +61,7 @@ describe("checkpoints: rewind files and conversation to a user message", functio
     host.llm.enqueue({ toolCalls }, { text: "done" });
     await vscode.commands.executeCommand("pi.sendPrompt", text);
     await host.llm.waitForRequests(count + 2);
-    await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
+    await host.settled();
   }
   const edit = (name: string, oldText: string, newText: string): MockToolCall => ({ name: "edit", arguments: { path: `rewind-test/${name}`, edits: [{ oldText, newText }] } });
 

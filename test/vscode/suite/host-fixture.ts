@@ -16,6 +16,13 @@ export interface HostFixture {
   agentDir: string;
   /** The state get_state reports now. */
   state(): Promise<NonNullable<PiExtensionApi["supervisor"]["state"]>>;
+  /**
+   * Waits until the agent's run has ended and the editor has taken in its last event. The model
+   * being asked is not enough: its request can reach the test before the editor has read the
+   * events written before it (a tool's end), and the review then still holds a file read mid-write.
+   * get_state's answer comes after agent_end on the same pipe.
+   */
+  settled(): Promise<void>;
   /** Sends a prompt through the Send Prompt command and waits until the run settled. */
   prompt(text: string, reply?: string): Promise<void>;
   dispose(): Promise<void>;
@@ -67,6 +74,9 @@ export async function useBundledHost(): Promise<HostFixture> {
       api.sessions.focusPrimary();
       await vscode.commands.executeCommand("pi.sendPrompt", text);
       await llm.waitForRequests(count + 1);
+      await fixture.settled();
+    },
+    async settled() {
       await eventually("the run to settle", async () => api.supervisor.status === "idle" && !(await fixture.state()).isStreaming);
     },
     async dispose() {

@@ -57,10 +57,11 @@ export const edit = (name: string, edits: [string, string][]): MockToolCall => (
   arguments: { path: `${reviewFolder}/${name}`, edits: edits.map(([oldText, newText]) => ({ oldText, newText })) },
 });
 
-/** Sends `prompt`; the agent makes `calls`, then says "done". Resolves once the model was asked the second time (the calls ran). */
+/** Sends `prompt`; the agent makes `calls`, then says "done". Resolves once the run has settled. */
 export async function agentRun(host: HostFixture, prompt: string, calls: MockToolCall[]): Promise<void> {
   const count = host.llm.requests.length;
   host.llm.enqueue({ toolCalls: calls }, { text: "done" });
   await vscode.commands.executeCommand("pi.sendPrompt", prompt);
   await host.llm.waitForRequests(count + 2);
+  await host.settled();
 }

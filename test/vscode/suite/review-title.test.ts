@@ -53,6 +53,7 @@ describe("review diff title bar: one pair of change arrows", function () {
     host.llm.enqueue({ toolCalls: names.map(edit) }, { text: "done" });
     await vscode.commands.executeCommand("pi.sendPrompt", "review title: change two files");
     await host.llm.waitForRequests(count + 2);
+    await host.settled();
     await eventually("two files to review", () => host.api.review.files().filter((f) => names.includes(path.basename(f.path))).length === 2 || undefined, 20_000);
 
     await vscode.commands.executeCommand("pi.review.openDiff", vscode.Uri.file(path.join(root(), names[0]!)));

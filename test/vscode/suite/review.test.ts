@@ -186,7 +186,7 @@ describe("review: Keep and Undo the changes of a run, per hunk, per file and for
     assert.ok(fs.existsSync(path.join(root, ".envrc")), "the sandbox's mount point is there while the command runs");
     assert.deepEqual(stubsShown(), [], "while the command runs");
     await host.llm.waitForRequests(count + 2);
-    await eventually("the run to settle", async () => host.api.supervisor.status === "idle" || undefined);
+    await host.settled();
     assert.deepEqual(stubsShown(), [], "after the command");
     assert.deepEqual(host.api.review.files().map((f) => path.basename(f.path)), ["during.txt"]);
     await vscode.commands.executeCommand("pi.review.keepAll");
