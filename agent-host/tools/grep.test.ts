@@ -152,6 +152,40 @@ describe("tools/grep", () => {
     }
   });
 
+  // A backtracking pattern ran on the host's thread: the session hung (no command, no Stop answered).
+  it("Node search: a pattern that backtracks for ever ends with an error while the host's thread keeps answering", async () => {
+    const { dir, cleanup } = tempDir();
+    const ticks: number[] = [];
+    const timer = setInterval(() => ticks.push(performance.now()), 10);
+    try {
+      writeFileSync(join(dir, "a.txt"), `ok\n${"a".repeat(40)}!\n`);
+      for (const ignoreCase of [false, true]) {
+        const started = performance.now();
+        const { result } = await run(createGrepTool(dir, { rgPath: null, matchDeadlineMs: 400 }), { pattern: "(a+)+$", ignoreCase });
+        assert.ok(result.isError && textOf(result).includes("backtracks"), textOf(result));
+        assert.ok(performance.now() - started < 3000, "ended at the deadline");
+      }
+      const gaps = ticks.slice(1).map((t, i) => t - ticks[i]!);
+      assert.ok(Math.max(...gaps) < 300, `the thread answered throughout (longest gap ${Math.max(...gaps).toFixed(0)} ms)`);
+    } finally {
+      clearInterval(timer);
+      cleanup();
+    }
+  });
+
+  it("Node search: stopped while a pattern backtracks, it settles at once", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      writeFileSync(join(dir, "a.txt"), `${"a".repeat(40)}!\n`);
+      const controller = new AbortController();
+      const pending = run(createGrepTool(dir, { rgPath: null }), { pattern: "(a+)+$" }, controller.signal);
+      setTimeout(() => controller.abort(), 100);
+      assert.equal(textOf((await pending).result), "Operation aborted");
+    } finally {
+      cleanup();
+    }
+  });
+
   it("Node search: an abort during the walk settles at once", async () => {
     const controller = new AbortController();
     const io: WalkIo = { ...localWalkIo, stat: async () => ({ isDirectory: () => true, isFile: () => false, size: 0 }), readdir: () => new Promise(() => {}) };

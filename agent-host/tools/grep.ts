@@ -35,6 +35,8 @@ export interface GrepToolOptions extends GuardedOptions {
   searchPath?: string;
   /** Files for the Node search and for context lines. */
   io?: WalkIo;
+  /** The Node search's limit on one file's matching (line-matcher.ts); tests shorten it. */
+  matchDeadlineMs?: number;
 }
 
 const DEFAULT_LIMIT = 100;
@@ -55,7 +57,7 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Agen
         const limit = Math.max(1, params.limit ?? DEFAULT_LIMIT);
         const query = { ...params, searchPath, isDirectory, cwd, limit, signal };
         const rgPath = await ripgrep();
-        const { matches, limitReached } = rgPath ? await searchWithRipgrep(rgPath, query) : await searchWithNode(io, query);
+        const { matches, limitReached } = rgPath ? await searchWithRipgrep(rgPath, query) : await searchWithNode(io, query, options.matchDeadlineMs);
         if (matches.length === 0) return { content: [{ type: "text", text: "No matches found" }], details: undefined };
         return format(matches, { io, searchPath, isDirectory, context, limit, limitReached });
       }),

@@ -6,3 +6,4 @@ export const childProcess = (): typeof import("node:child_process") => require("
 export const readline = (): typeof import("node:readline") => require("node:readline") as typeof import("node:readline");
 export const zlib = (): typeof import("node:zlib") => require("node:zlib") as typeof import("node:zlib");
 export const vm = (): typeof import("node:vm") => require("node:vm") as typeof import("node:vm");
+export const workerThreads = (): typeof import("node:worker_threads") => require("node:worker_threads") as typeof import("node:worker_threads");
