@@ -169,6 +169,9 @@ const programs = [
   // Codemode: the worker thread that runs a script in QuickJS (quickjs-wasi), started per script
   // by agent-host/mcp/codemode/sandbox.ts; its quickjs.wasm is copied beside it (copyQuickJsWasm).
   { ...hostBundle, entryPoints: { "codemode-worker": "agent-host/mcp/codemode/worker.ts" }, outdir: dist },
+  // find's and grep's Node searches (no fd, no ripgrep), in a worker thread per search started by
+  // agent-host/tools/off-thread-search.ts, which stops it on Stop or at its deadline.
+  { ...hostBundle, entryPoints: { "search-worker": "agent-host/tools/search-worker.ts" }, outdir: dist },
   // ACP: `--mode acp` (agent-host/acp/load.ts requires it then), the ACP face with the ACP SDK; --mode rpc never reads it.
   { ...hostBundle, entryPoints: { "acp-mode": "agent-host/acp/serve.ts" }, outdir: dist },
   {

@@ -65,6 +65,32 @@ describe("tools/find", () => {
     assert.equal(textOf((await run(find(), { pattern: "*" }, controller.signal)).result), "Operation aborted");
   });
 
+  // The walk matched the model's glob with a backtracking regex (minimatch's) on the host's
+  // thread: such a pattern hung the session (no command, no Stop answered).
+  it("ends with an error when the model's glob backtracks for ever, while the host's thread keeps answering", async () => {
+    writeFileSync(join(dir, `${"a".repeat(60)}.txt`), "");
+    const ticks: number[] = [];
+    const timer = setInterval(() => ticks.push(performance.now()), 10);
+    try {
+      const started = performance.now();
+      const { result } = await run(createFindTool(dir, { fdPath: null, searchDeadlineMs: 400 }), { pattern: `${"*a".repeat(12)}*b` });
+      assert.ok(result.isError && textOf(result).includes("backtracks"), textOf(result));
+      assert.ok(performance.now() - started < 3000, "ended at the deadline");
+    } finally {
+      clearInterval(timer);
+    }
+    const gaps = ticks.slice(1).map((t, i) => t - ticks[i]!);
+    assert.ok(Math.max(...gaps) < 300, `the thread answered throughout (longest gap ${Math.max(...gaps).toFixed(0)} ms)`);
+  });
+
+  it("stops a walk in its worker when aborted", async () => {
+    writeFileSync(join(dir, `${"a".repeat(60)}.txt`), "");
+    const controller = new AbortController();
+    const pending = run(find(), { pattern: `${"*a".repeat(12)}*b` }, controller.signal);
+    setTimeout(() => controller.abort(), 100);
+    assert.equal(textOf((await pending).result), "Operation aborted");
+  });
+
   it("runs fd with pi's arguments when there is one, relativizing its output", async () => {
     const fake = join(dir, "fake-fd");
     const argsFile = join(dir, "fd-args");

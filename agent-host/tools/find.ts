@@ -2,7 +2,9 @@
  * find: files and directories (with a trailing `/`) matching a glob, relative to the searched
  * directory, honouring ignore files. Uses fd when there is one (the `fdPath` option, else `fd` or
  * `fdfind` on PATH), with pi's arguments; otherwise a Node walk with fd's matching rules: a
- * pattern without `/` matches the name, one with `/` matches the end of the full path.
+ * pattern without `/` matches the name, one with `/` matches the end of the full path. The walk
+ * runs in a worker thread (off-thread-search.ts): the model's glob and the repository's ignore rules may
+ * backtrack for ever.
  */
 import path from "node:path";
 import { Type } from "@sinclair/typebox";
@@ -14,6 +16,7 @@ import { programLocator } from "./process";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate";
 import { walk } from "./walk";
 import { childProcess, readline } from "./lazy-node";
+import { findOffThread } from "./off-thread-search";
 
 export const findSchema = Type.Object({
   pattern: Type.String({ description: "Glob pattern to match files, e.g. '*.ts', '**/*.json', or 'src/**/*.spec.ts'" }),
@@ -31,7 +34,10 @@ export interface FindToolOptions extends GuardedOptions {
   fdPath?: string | null;
   /** Where to look for fd (PATH syntax; default: this process's PATH). */
   searchPath?: string;
+  /** Files for the walk; given, the Node walk runs on this thread (tests), else in a worker. */
   io?: WalkIo;
+  /** How long the Node walk in its worker may run (off-thread-search.ts); tests shorten it. */
+  searchDeadlineMs?: number;
 }
 
 const DEFAULT_LIMIT = 1000;
@@ -50,7 +56,7 @@ export function createFindTool(cwd: string, options: FindToolOptions = {}): Agen
         const max = Math.max(1, limit ?? DEFAULT_LIMIT);
         if (!(await isDirectoryAt(io, searchPath))) throw new Error(`Not a directory: ${searchPath}`);
         const fdPath = await fd();
-        const found = fdPath ? await runFd(fdPath, pattern, searchPath, max, io, signal) : await walkFind(io, pattern, searchPath, max, signal);
+        const found = fdPath ? await runFd(fdPath, pattern, searchPath, max, io, signal) : await (options.io ? walkFind(io, pattern, searchPath, max, signal) : findOffThread(pattern, searchPath, max, signal, options.searchDeadlineMs));
         return format(found, max);
       }),
   };
@@ -67,7 +73,8 @@ function matcher(pattern: string): (absPath: string) => boolean {
   return (absPath) => regex.test(toPosix(absPath));
 }
 
-async function walkFind(io: WalkIo, pattern: string, root: string, max: number, signal: AbortSignal): Promise<string[]> {
+/** The Node walk, on the calling thread: the tool runs it in a worker (off-thread-search.ts), where globs and ignore rules may take their time. */
+export async function walkFind(io: WalkIo, pattern: string, root: string, max: number, signal: AbortSignal): Promise<string[]> {
   const matches = matcher(pattern);
   const found: string[] = [];
   await walk(root, {

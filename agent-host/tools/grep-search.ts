@@ -8,7 +8,6 @@ import { abortError, type WalkIo } from "./io";
 import { pathGlob } from "./glob";
 import { toPosixRelative } from "./paths";
 import { walk } from "./walk";
-import { startLineMatcher } from "./line-matcher";
 import { childProcess, readline } from "./lazy-node";
 
 export interface GrepMatch {
@@ -122,13 +121,12 @@ function globFilter(glob: string | undefined, cwd: string): (absPath: string) =>
   };
 }
 
-export async function searchWithNode(io: WalkIo, q: GrepQuery, deadlineMs?: number): Promise<GrepHits> {
+/** The Node search, on the calling thread: the tool runs it in a worker (off-thread-search.ts), where the regex may take its time. */
+export async function searchWithNode(io: WalkIo, q: GrepQuery): Promise<GrepHits> {
   const regex = compilePattern(q.pattern, q.ignoreCase, q.literal);
   const accept = globFilter(q.glob, q.cwd);
   const matches: GrepMatch[] = [];
   let limitReached = false;
-  // The regex runs in a worker with a deadline: the model's pattern may backtrack for ever.
-  const matcher = startLineMatcher(regex, deadlineMs);
 
   const searchFile = async (absPath: string): Promise<boolean> => {
     if (q.signal.aborted) throw abortError();
@@ -139,32 +137,32 @@ export async function searchWithNode(io: WalkIo, q: GrepQuery, deadlineMs?: numb
       return true; // unreadable: skipped, as ripgrep does (it only warns)
     }
     if (bytes.includes(0)) return true; // binary
-    const text = bytes.toString("utf-8");
-    const found = await matcher.matchingLines(text, q.limit - matches.length, q.signal);
-    if (found.length === 0) return true;
-    const lines = text.split("\n");
-    for (const i of found) matches.push({ filePath: absPath, lineNumber: i + 1, lineText: lines[i]!.replace(/\r$/, "") });
-    if (matches.length < q.limit) return true;
-    limitReached = true;
-    return false;
+    const lines = bytes.toString("utf-8").split("\n");
+    if (lines[lines.length - 1] === "") lines.pop();
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i].replace(/\r$/, "");
+      if (!regex.test(line)) continue;
+      matches.push({ filePath: absPath, lineNumber: i + 1, lineText: line });
+      if (matches.length >= q.limit) {
+        limitReached = true;
+        return false;
+      }
+    }
+    return true;
   };
 
-  try {
-    if (!q.isDirectory) {
-      if (accept(q.searchPath)) await searchFile(q.searchPath);
-    } else {
-      await walk(q.searchPath, {
-        io,
-        signal: q.signal,
-        gitignore: "in-repo",
-        extraIgnoreFiles: [".ignore", ".rgignore"],
-        includeDirs: false,
-        includeSymlinks: false,
-        visit: (entry) => (accept(entry.absPath) ? searchFile(entry.absPath) : true),
-      });
-    }
-  } finally {
-    await matcher.dispose();
+  if (!q.isDirectory) {
+    if (accept(q.searchPath)) await searchFile(q.searchPath);
+  } else {
+    await walk(q.searchPath, {
+      io,
+      signal: q.signal,
+      gitignore: "in-repo",
+      extraIgnoreFiles: [".ignore", ".rgignore"],
+      includeDirs: false,
+      includeSymlinks: false,
+      visit: (entry) => (accept(entry.absPath) ? searchFile(entry.absPath) : true),
+    });
   }
   return { matches, limitReached };
 }

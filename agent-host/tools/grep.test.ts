@@ -161,7 +161,7 @@ describe("tools/grep", () => {
       writeFileSync(join(dir, "a.txt"), `ok\n${"a".repeat(40)}!\n`);
       for (const ignoreCase of [false, true]) {
         const started = performance.now();
-        const { result } = await run(createGrepTool(dir, { rgPath: null, matchDeadlineMs: 400 }), { pattern: "(a+)+$", ignoreCase });
+        const { result } = await run(createGrepTool(dir, { rgPath: null, searchDeadlineMs: 400 }), { pattern: "(a+)+$", ignoreCase });
         assert.ok(result.isError && textOf(result).includes("backtracks"), textOf(result));
         assert.ok(performance.now() - started < 3000, "ended at the deadline");
       }

@@ -1,12 +1,14 @@
 /**
  * grep: matching lines as `path:line: text` (context lines as `path-line- text`), relative to the
  * searched directory, at most `limit` matches and 50KB, long lines cut to 500 characters.
- * Uses ripgrep when there is one (the `rgPath` option, else `rg` on PATH), else a Node search.
+ * Uses ripgrep when there is one (the `rgPath` option, else `rg` on PATH), else a Node search in a
+ * worker thread (off-thread-search.ts: the model's regex may backtrack for ever).
  */
 import path from "node:path";
 import { Type } from "@sinclair/typebox";
 import type { AgentTool } from "../agent/tool";
-import { searchWithNode, searchWithRipgrep, type GrepMatch } from "./grep-search";
+import { searchWithNode, searchWithRipgrep, type GrepMatch, type GrepQuery } from "./grep-search";
+import { grepOffThread } from "./off-thread-search";
 import { abortable, isDirectoryAt, localWalkIo, type WalkIo } from "./io";
 import { guardedPath, type GuardedOptions } from "./paths";
 import { programLocator } from "./process";
@@ -33,10 +35,10 @@ export interface GrepToolOptions extends GuardedOptions {
   rgPath?: string | null;
   /** Where to look for `rg` (PATH syntax; default: this process's PATH). */
   searchPath?: string;
-  /** Files for the Node search and for context lines. */
+  /** Files for the Node search and for context lines; given, the Node search runs on this thread (tests), else in a worker. */
   io?: WalkIo;
-  /** The Node search's limit on one file's matching (line-matcher.ts); tests shorten it. */
-  matchDeadlineMs?: number;
+  /** How long the Node search in its worker may run (off-thread-search.ts); tests shorten it. */
+  searchDeadlineMs?: number;
 }
 
 const DEFAULT_LIMIT = 100;
@@ -44,6 +46,7 @@ const DEFAULT_LIMIT = 100;
 export function createGrepTool(cwd: string, options: GrepToolOptions = {}): AgentTool<typeof grepSchema, GrepToolDetails | undefined> {
   const io = options.io ?? localWalkIo;
   const ripgrep = programLocator(options.rgPath, ["rg"], options.searchPath);
+  const nodeSearch = (query: GrepQuery) => (options.io ? searchWithNode(io, query) : grepOffThread(query, options.searchDeadlineMs));
   return {
     name: "grep",
     label: "grep",
@@ -57,7 +60,7 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Agen
         const limit = Math.max(1, params.limit ?? DEFAULT_LIMIT);
         const query = { ...params, searchPath, isDirectory, cwd, limit, signal };
         const rgPath = await ripgrep();
-        const { matches, limitReached } = rgPath ? await searchWithRipgrep(rgPath, query) : await searchWithNode(io, query, options.matchDeadlineMs);
+        const { matches, limitReached } = rgPath ? await searchWithRipgrep(rgPath, query) : await nodeSearch(query);
         if (matches.length === 0) return { content: [{ type: "text", text: "No matches found" }], details: undefined };
         return format(matches, { io, searchPath, isDirectory, context, limit, limitReached });
       }),
