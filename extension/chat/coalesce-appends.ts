@@ -3,11 +3,17 @@ import type { ToWebview } from "../../shared/webview-protocol";
 type Append = Extract<ToWebview, { type: "append" }>;
 
 /**
- * Streamed text for the webview, in fewer messages: the first delta goes out at once (first paint
- * is not delayed), the ones that follow within `windowMs` are joined into one `append`. Any other
- * message first sends what is held, so the webview sees everything in order.
+ * Streamed text for the webview, in fewer messages: at most one `append` per `windowMs` (a frame)
+ * while text streams. After a quiet window the first delta goes out at once (first paint is not
+ * delayed); the ones that follow are joined and sent when the window closes, which opens the next
+ * one. Any other message first sends what is held, so the webview sees everything in order.
+ *
+ * Each post costs the extension host a message to the workbench and its reply (in code-server,
+ * compressed on the socket), the workbench a hop to the webview, and the webview a check: a
+ * stream's steady rate of posts is what matters (eight chats, 400 deltas/s each: see
+ * docs/performance.md).
  */
-export function coalesceAppends(sink: (message: ToWebview) => void, windowMs = 8): { post(message: ToWebview): void; flush(): void; dispose(): void } {
+export function coalesceAppends(sink: (message: ToWebview) => void, windowMs = 16): { post(message: ToWebview): void; flush(): void; dispose(): void } {
   let held: Append | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
@@ -16,7 +22,9 @@ export function coalesceAppends(sink: (message: ToWebview) => void, windowMs = 8
   };
   const closeWindow = () => {
     timer = undefined;
+    if (!held) return; // a quiet window: the next delta goes at once
     flush();
+    timer = setTimeout(closeWindow, windowMs);
   };
   return {
     post(message) {
