@@ -13,6 +13,8 @@ import * as path from "node:path";
 import type { FrameLocator, Page } from "playwright-core";
 import type { BenchLlm } from "../lib/llm";
 import { streamDeltas } from "../lib/llm";
+import { hostProfiled } from "./host-profile";
+import { profiled } from "./profiled";
 import { cpuMs, cpuSnapshot, cpuSpent, descendants, rssMb } from "./processes";
 import { installProbe, lastShown, streamFigures, takeProbe, type StreamFigures } from "./probe";
 import { attributeLongFrames, takeLongEntries, watchLongEntries } from "./long-frames";
@@ -109,6 +111,26 @@ function sessionTextsSince(agentDir: string, before: Map<string, number>): strin
   return [...sessionFiles(agentDir).keys()].map((file) => fs.readFileSync(file).subarray(before.get(file) ?? 0).toString("utf8"));
 }
 
+/**
+ * The eighth prompt sent (it releases the eight held streams) until each agent has ended its
+ * message (its session file holds the stream's last delta) and the chats on screen are ready.
+ */
+async function eightStreams(o: Options, streamsBefore: number, filesBefore: Map<string, number>, onScreen: FrameLocator[], ready: (chat: FrameLocator) => Promise<unknown>, send: (chat: FrameLocator, text: string) => Promise<void>) {
+  await send(o.sideChat, "stream 0");
+  const streams = await o.until("the eight streams written", async () => (o.llm.streams.length - streamsBefore >= AGENTS ? o.llm.streams.slice(streamsBefore) : undefined), 300_000);
+  const lastTokens = streams.map((s) => `x${(s.first + o.deltas - 1).toString(36).padStart(3, "0")} `);
+  await o.until(
+    "the eight agents' messages in their session files",
+    async () => {
+      const texts = sessionTextsSince(o.agentDir, filesBefore);
+      return lastTokens.every((token) => texts.some((t) => t.includes(token))) ? true : undefined;
+    },
+    300_000,
+  );
+  for (const chat of onScreen) await ready(chat);
+  return streams;
+}
+
 export async function manyAgents(o: Options): Promise<ManyAgentsFigures> {
   const ready = (chat: FrameLocator) => o.until("the agent to be ready", async () => ((await chat.locator("#status").textContent()) === "Ready" ? true : undefined));
   const send = async (chat: FrameLocator, text: string) => {
@@ -150,20 +172,10 @@ export async function manyAgents(o: Options): Promise<ManyAgentsFigures> {
   const cpu0 = cpuMs(o.extensionHost);
   const all0 = cpuSnapshot([process.pid]);
   const t0 = performance.now();
-  await send(o.sideChat, "stream 0");
-  const streams = await o.until("the eight streams written", async () => (o.llm.streams.length - streamsBefore >= AGENTS ? o.llm.streams.slice(streamsBefore) : undefined), 300_000);
-  // Each agent has ended its message when its session file holds the stream's last delta; the two chats on screen are then ready.
-  const lastTokens = streams.map((s) => `x${(s.first + o.deltas - 1).toString(36).padStart(3, "0")} `);
-  await o.until(
-    "the eight agents' messages in their session files",
-    async () => {
-      const texts = sessionTextsSince(o.agentDir, filesBefore);
-      return lastTokens.every((token) => texts.some((t) => t.includes(token))) ? true : undefined;
-    },
-    300_000,
-  );
+  // $BENCH_HOST_PROFILE_DIR: the extension host's profile; $BENCH_PROFILE_DIR: the workbench's renderer (its webviews too).
+  const name = `many-${o.shared ? "pool" : "process"}`;
+  const streams = await hostProfiled(o.extensionHost, name, () => profiled(o.page, name, () => eightStreams(o, streamsBefore, filesBefore, onScreen, ready, send)));
   const agentPids = agentProcesses(o.extensionHost, o.shared);
-  for (const chat of onScreen) await ready(chat);
   const cpu = cpuMs(o.extensionHost) - cpu0;
   const spent = cpuSpent(all0, cpuSnapshot([process.pid]), processGroup);
   const windowMs = performance.now() - t0;
