@@ -1,6 +1,7 @@
 // Eight agents streaming at once (issue 31): the side chat and seven editor tabs ("Pi: New
 // Session in Editor Tab"), each with the bundled host the extension launches itself, in a process
-// of its own or as a worker of one shared process (pi.agent.shareProcess). First the side chat
+// of its own or, shared (pi.agent.shareProcess), the first (the side chat) alone and the seven tabs
+// as workers of one pool. First the side chat
 // streams alone (the one-session memory). Then each tab sends its prompt; the scripted server holds
 // the requests until all eight have come, then streams 4,000 deltas to each, at once, every stream
 // starting at its own index. Measured: in the two chats on screen (the side chat and the last
@@ -88,11 +89,15 @@ function editorWebviewName(): string | null {
 
 const TEXT = ".item-assistant .text";
 
-/** The bundled host's processes under the extension host: a shared one runs `agent-host.js --pool`. */
+/**
+ * The bundled host's processes under the extension host: a shared one runs `agent-host.js --pool`.
+ * Shared, the first session keeps a process of its own (the side chat's) and the ones started
+ * while it runs share one pool.
+ */
 export function agentProcesses(extensionHost: number, shared: boolean): number[] {
   const hosts = descendants(extensionHost).filter((p) => / \S*agent-host\.js /.test(`${p.cmdline} `));
   const pools = hosts.filter((p) => p.cmdline.includes(" --pool"));
-  if (shared ? pools.length !== 1 || hosts.length !== 1 : pools.length > 0) {
+  if (shared ? pools.length > 1 || hosts.length - pools.length > 1 : pools.length > 0) {
     throw new Error(`expected ${shared ? "one shared agent process" : "agents in processes of their own"}, found: ${hosts.map((p) => p.cmdline).join("; ") || "none"}`);
   }
   return hosts.map((p) => p.pid);
