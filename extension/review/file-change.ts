@@ -93,19 +93,21 @@ export type FileUndo =
   | { action: "delete"; conflict: boolean }
   | { action: "unavailable"; reason: string };
 
-/**
- * `conflict`: the file changed since the agent's last write (the user's edits would be lost too),
- * or it is taken for created only from its file events (deleting it wants a yes).
- */
+/** `conflict`: Undo must ask first (conflictReason says why). */
 export function fileUndo(change: FileChange, current: Content): FileUndo {
   if (change.before === undefined) return { action: "unavailable", reason: "its content before the change was not recorded (changed by a command)" };
-  const conflict = !sameContent(change.agent, current) || (change.before === null && change.guessed === true);
+  const conflict = conflictReason(change, current) !== undefined;
   return change.before === null ? { action: "delete", conflict } : { action: "write", content: change.before, conflict };
 }
 
-/** Why Undo of a file asks first (for the log): what fileUndo found. */
-export function conflictReason(change: FileChange, current: Content): string {
+/**
+ * Why Undo of a file must ask first, or undefined when it need not: the file changed since the
+ * agent's last write (the user's edits would be lost too), or it is taken for created only from
+ * its file events (deleting it wants a yes). fileUndo's `conflict`; said in the log.
+ */
+export function conflictReason(change: FileChange, current: Content): string | undefined {
   const size = (c: Content | undefined) => (c === undefined ? "unknown" : c === null ? "no file" : `${c.length} bytes`);
   if (!sameContent(change.agent, current)) return `the file now (${size(current)}) is not the agent's last version (${size(change.agent)})`;
-  return "created, seen only by its file events (no checkpoint record of it)";
+  if (change.before === null && change.guessed === true) return "created, seen only by its file events (no checkpoint record of it)";
+  return undefined;
 }

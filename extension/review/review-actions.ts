@@ -100,12 +100,13 @@ async function undoHunkCommand(state: ReviewState, arg: unknown): Promise<void> 
 async function undoFiles(state: ReviewState, log: vscode.LogOutputChannel, files: readonly string[], owner?: string): Promise<void> {
   const plans = files.flatMap((file) => {
     const change = state.get(file);
+    if (!change) return [];
     const current = readCurrent(file);
-    return change ? [{ file, change, current, undo: fileUndo(change, current), shared: owner !== undefined && [...change.owners].some((o) => o !== owner) }] : [];
+    return [{ file, change, current, undo: fileUndo(change, current), shared: owner !== undefined && [...change.owners].some((o) => o !== owner) }];
   });
   const unavailable = plans.filter((p) => p.undo.action === "unavailable");
   const conflicts = plans.filter((p) => p.undo.action !== "unavailable" && p.undo.conflict);
-  for (const p of conflicts) log.info(`Review: Undo of ${p.file} asks first: ${conflictReason(p.change, p.current)}`);
+  for (const p of conflicts) log.info(`Review: Undo of ${p.file} asks first: ${conflictReason(p.change, p.current) ?? ""}`);
   const shared = plans.filter((p) => p.undo.action !== "unavailable" && p.shared && !conflicts.includes(p));
   if (conflicts.length > 0 || shared.length > 0) {
     const said = [
