@@ -6,7 +6,7 @@
  * host stays free, Stop terminates the search at once (the only way to stop a regex), and a
  * search past the deadline ends with an error. fd and ripgrep, the usual path, are linear.
  */
-import * as path from "node:path";
+import { builtFile } from "./built-file";
 import type { GrepHits, GrepQuery } from "./grep-search";
 import { abortError } from "./io";
 import { workerThreads } from "./lazy-node";
@@ -18,20 +18,14 @@ export type SearchRequest =
 
 export type SearchAnswer = { ok: GrepHits | string[] } | { error: string };
 
-declare const __PI_BUNDLED__: boolean | undefined;
-
 /** A search running longer than this ends with an error (a Node walk of 100,000 files takes seconds). */
 export const DEFAULT_SEARCH_DEADLINE_MS = 120_000;
 
-/** dist/search-worker.js beside the bundle; from source (tests), the built one. */
-function workerFile(): string {
-  if (typeof __PI_BUNDLED__ !== "undefined" && __PI_BUNDLED__) return path.join(__dirname, "search-worker.js");
-  return path.join(__dirname, "..", "..", "dist", "search-worker.js");
-}
-
 function runSearch(request: SearchRequest, signal: AbortSignal, deadlineMs: number): Promise<unknown> {
   if (signal.aborted) return Promise.reject(abortError());
-  const worker = new (workerThreads().Worker)(workerFile(), { workerData: request });
+  // Nothing of the host's: not its environment (keys a session's worker holds), not its stdout (the
+  // RPC channel), not its stdin.
+  const worker = new (workerThreads().Worker)(builtFile("search-worker.js"), { workerData: request, env: {}, argv: [], stdin: false, stdout: true, stderr: true });
   return new Promise((resolve, reject) => {
     let done = false;
     const settle = (error: Error | undefined, value?: unknown) => {

@@ -5,25 +5,15 @@
  * loop) stops without the host's help; its calls still running are cancelled.
  */
 import { readFileSync } from "node:fs";
-import * as path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { CallKind, HostMessage, OutputItem, ScriptFailure, StoreWrites, WorkerMessage, WorkerStart } from "./protocol";
 import { errorText } from "../../../shared/error-text";
-
-/** Set by esbuild in dist/. */
-declare const __PI_BUNDLED__: boolean | undefined;
+import { builtFile } from "../../tools/built-file";
 
 /** Pi's heap limit for a script's VM. */
 export const MEMORY_LIMIT_BYTES = 256 * 1024 * 1024;
 /** After the deadline, the worker's own interrupt has this long before the host terminates it. */
 const GRACE_MS = 1000;
-
-/** dist/codemode-worker.js and dist/quickjs.wasm beside the bundle; from source, the built worker and the package's wasm. */
-function files(): { worker: string; wasm: string } {
-  if (typeof __PI_BUNDLED__ !== "undefined" && __PI_BUNDLED__) return { worker: path.join(__dirname, "codemode-worker.js"), wasm: path.join(__dirname, "quickjs.wasm") };
-  const root = path.join(__dirname, "..", "..", "..");
-  return { worker: path.join(root, "dist", "codemode-worker.js"), wasm: path.join(root, "node_modules", "quickjs-wasi", "quickjs.wasm") };
-}
 
 /** The host's tsconfig has no DOM lib: WebAssembly's constructor, typed as far as used here. */
 const wasmApi = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => object } }).WebAssembly;
@@ -106,9 +96,8 @@ export async function runScript(run: ScriptRun): Promise<ScriptResult> {
 function runInWorker(run: ScriptRun): Promise<ScriptResult> {
   const output: OutputItem[] = [];
   const calls = new AbortController();
-  const { worker: workerFile, wasm } = files();
   const start: WorkerStart = {
-    wasm: quickJs(wasm),
+    wasm: quickJs(builtFile("quickjs.wasm")),
     code: run.code,
     ...(run.timeoutMs !== undefined ? { deadline: Date.now() + run.timeoutMs, timeoutMs: run.timeoutMs } : {}),
     memoryLimitBytes: MEMORY_LIMIT_BYTES,
@@ -120,7 +109,7 @@ function runInWorker(run: ScriptRun): Promise<ScriptResult> {
     let done = false;
     let hardStop: NodeJS.Timeout | undefined;
     // No env, no argv, no stdin: the worker needs none of the host's.
-    const worker = new Worker(workerFile, { workerData: start, env: {}, argv: [], stdin: false, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: 256 } });
+    const worker = new Worker(builtFile("codemode-worker.js"), { workerData: start, env: {}, argv: [], stdin: false, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: 256 } });
     const end = (result: ScriptResult): void => {
       if (done) return;
       done = true;
