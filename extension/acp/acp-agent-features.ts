@@ -34,32 +34,32 @@ export interface AgentSessions {
   load(sessionId: string): Promise<void>;
 }
 
-/** The agent's own modes, or undefined for Pi agents and ACP agents without modes. */
-export function acpModes(transport: unknown): AgentModes | undefined {
-  return transport instanceof AcpTransport ? transport.bridge.modeChoice() : undefined;
+/** What a running ACP agent offers beyond Pi's RPC, as the editor's commands use it. */
+export interface AcpFeatures {
+  /** Its name, as it names itself. */
+  name: string;
+  /** Its own modes (our mode picker), or undefined when it has none. */
+  modes: AgentModes | undefined;
+  signOut: AcpSignOut;
+  sessions: AgentSessions;
 }
 
-/** The agent's name when it speaks ACP (as it names itself). */
-export function acpAgentName(transport: unknown): string | undefined {
-  return transport instanceof AcpTransport ? transport.bridge.name : undefined;
-}
-
-export function acpSignOut(transport: unknown): AcpSignOut | undefined {
+/** The features of the agent behind `transport`, or undefined for a Pi agent. */
+export function acpFeatures(transport: unknown): AcpFeatures | undefined {
   if (!(transport instanceof AcpTransport)) return undefined;
   const { bridge } = transport;
   const record = knownAgentOf(settings.agentCommand, settings.agentArgs)?.signInRecord;
-  return { agentName: bridge.name, logoutOffered: bridge.logoutOffered, ...(record ? { record } : {}), signOut: () => bridge.signOut() };
-}
-
-export function acpSessions(transport: unknown): AgentSessions | undefined {
-  if (!(transport instanceof AcpTransport)) return undefined;
-  const { bridge } = transport;
   const { list, load } = bridge.sessionSupport;
   return {
-    agentName: bridge.name,
-    canList: list,
-    canLoad: load,
-    list: async () => (await bridge.listSessions()).map((s) => ({ sessionId: s.sessionId, ...(s.title ? { title: s.title } : {}), ...(s.updatedAt ? { updatedAt: s.updatedAt } : {}) })),
-    load: (sessionId) => bridge.loadSession(sessionId),
+    name: bridge.name,
+    modes: bridge.modeChoice(),
+    signOut: { agentName: bridge.name, logoutOffered: bridge.logoutOffered, ...(record ? { record } : {}), signOut: () => bridge.signOut() },
+    sessions: {
+      agentName: bridge.name,
+      canList: list,
+      canLoad: load,
+      list: async () => (await bridge.listSessions()).map((s) => ({ sessionId: s.sessionId, ...(s.title ? { title: s.title } : {}), ...(s.updatedAt ? { updatedAt: s.updatedAt } : {}) })),
+      load: (sessionId) => bridge.loadSession(sessionId),
+    },
   };
 }

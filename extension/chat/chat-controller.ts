@@ -113,7 +113,7 @@ export class ChatController implements vscode.Disposable {
       // The run status and the queue are the supervisor's (AgentState): the chat only shows them.
       supervisor.onDidChangeStatus(() => this.postStatus()),
       // An agent without our policy (pi, omp): what is and is not guarded, said once in the chat.
-      supervisor.onReady(({ capabilities }) => this.safeguards.agentReady({ capabilities, sandbox: supervisor.sandboxNote, sandboxMode: settings.sandboxMode, editorToolsVia: supervisor.agent.editorToolsVia, acpAgent: supervisor.acpAgentName })),
+      supervisor.onReady(({ capabilities }) => this.safeguards.agentReady({ capabilities, sandbox: supervisor.sandboxNote, sandboxMode: settings.sandboxMode, editorToolsVia: supervisor.agent.editorToolsVia, acpAgent: supervisor.acp?.name })),
     );
     if (!links) this.subscriptions.push(this.links);
     this.aboveBox = new AboveBox(post, parts.plan, parts.changes, parts.actions);

@@ -13,7 +13,7 @@ export const signOutCommand = "pi.signOutAcpAgent";
  */
 export function registerAcpSignOutCommand(ctx: CommandContext): vscode.Disposable {
   return vscode.commands.registerCommand(signOutCommand, async () => {
-    const target = ctx.supervisor.acpSignOut;
+    const target = ctx.supervisor.acp?.signOut;
     if (!target) {
       void vscode.window.showInformationMessage("Pi: Sign Out of ACP Agent applies to a running ACP agent, and none runs. A Pi agent's keys are changed or removed with Pi: Set API Key.");
       return;

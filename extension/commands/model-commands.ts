@@ -10,7 +10,7 @@ export function registerModelCommands(ctx: CommandContext): vscode.Disposable[] 
     vscode.commands.registerCommand("pi.switchModel", () =>
       run(ctx, "Switching the model", async (client) => {
         const [{ models }, state] = await Promise.all([client.request("get_available_models", {}), client.request("get_state", {})]);
-        const acpAgent = ctx.supervisor.acpAgentName;
+        const acpAgent = ctx.supervisor.acp?.name;
         if (models.length === 0 && acpAgent !== undefined) {
           // Not a missing key: an ACP agent that offers no model option chooses its model itself.
           return void vscode.window.showInformationMessage(`Pi: ${notificationText(acpAgent)} offers no model choice over ACP: it chooses its model itself.`);

@@ -58,7 +58,7 @@ export function sessionCommandActions(ctx: CommandContext) {
       }),
     resumeSession: () =>
       run(ctx, "Resuming a session", async (client) => {
-        const acpSessions = ctx.supervisor.agentSessions;
+        const acpSessions = ctx.supervisor.acp?.sessions;
         if (acpSessions) return resumeAcpSession(ctx, client, acpSessions);
         const state = await ctx.supervisor.agent.refresh(client);
         if (!state.sessionFile) {
@@ -82,7 +82,7 @@ export function sessionCommandActions(ctx: CommandContext) {
     forkFromMessage: () =>
       run(ctx, "Forking", async (client) => {
         // Said before a message is picked, not after: ACP has no session tree to fork.
-        const acpAgent = ctx.supervisor.acpAgentName;
+        const acpAgent = ctx.supervisor.acp?.name;
         if (acpAgent !== undefined) return void vscode.window.showInformationMessage(`Pi: ACP has no session tree: forking is not available with ${notificationText(acpAgent)}.`);
         const omp = ctx.supervisor.capabilities?.forkCommand === "branch";
         const { messages } = omp ? await client.request("get_branch_messages", {}) : await client.request("get_fork_messages", {});

@@ -56,7 +56,7 @@ export class PermissionModes implements vscode.Disposable {
   private render(): void {
     const mode = this.mode;
     void vscode.commands.executeCommand("setContext", "pi.planMode", mode === "plan");
-    const agentModes = this.session.supervisor.agentModes;
+    const agentModes = this.session.supervisor.acp?.modes;
     if (agentModes) return this.renderAgentModes(agentModes);
     if (!mode || this.session.supervisor.capabilities?.permissionModes !== true) return this.item.hide();
     this.item.text = short(mode);
@@ -92,7 +92,7 @@ export class PermissionModes implements vscode.Disposable {
   async choose(given?: PermissionMode, session: AgentSession = this.session): Promise<void> {
     const supervisor = session.supervisor;
     const client = await supervisor.ensureStarted().catch(() => undefined); // a failed start reports itself
-    const agentModes = supervisor.agentModes;
+    const agentModes = supervisor.acp?.modes;
     if (client && agentModes) return this.chooseAgentMode(agentModes, given);
     if (!client || supervisor.capabilities?.permissionModes !== true) {
       void vscode.window.showInformationMessage("Pi: this agent has no permission modes (the bundled agent host has them).");

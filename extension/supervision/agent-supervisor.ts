@@ -1,7 +1,7 @@
 import { errorText } from "../../shared/error-text";
 import * as vscode from "vscode";
 import { AcpTransport } from "../acp/acp-transport";
-import { acpAgentName, acpModes, acpSessions, acpSignOut, type AcpSignOut, type AgentModes, type AgentSessions } from "../acp/acp-agent-features";
+import { acpFeatures, type AcpFeatures } from "../acp/acp-agent-features";
 import { RpcClient, type AgentCapabilities } from "../../shared/rpc";
 import type { AgentStatus } from "../../shared/webview-protocol";
 import { describeLaunch, type AgentLaunch } from "./agent-command";
@@ -13,10 +13,10 @@ import { Lifetime } from "../lifetime";
 import { settings } from "../settings";
 import { AgentState, type Recovery, type SessionState } from "./agent-state";
 import { applyStartSettings } from "./apply-settings";
-import type { RestartPolicy, RestartPolicyOptions } from "./restart-policy";
+import type { RestartPolicy } from "./restart-policy";
 import { CrashRestarts } from "./crash-restarts";
 import { ProtocolTracer } from "./tracer";
-import { untrustedMessage, vscodeWorkspaceTrust, type WorkspaceTrust } from "./trust";
+import { trustGate, vscodeWorkspaceTrust, type TrustGate } from "./trust";
 import { AgentNotices } from "../ui/agent-notices";
 import type { SandboxNote } from "../sandbox/agent-sandbox";
 import { openTransport, type AgentTransport } from "./agent-transport";
@@ -39,30 +39,29 @@ interface Running {
  * "Ready" means it answered get_state. Its observable state is `agent` (see AgentState).
  */
 export class AgentSupervisor implements vscode.Disposable {
-  readonly agent = new AgentState();
+  private readonly lifetime = new Lifetime();
+  readonly agent = this.lifetime.add(new AgentState());
   private readonly crashes: CrashRestarts;
-  private readonly statusEmitter = new vscode.EventEmitter<AgentStatus>();
-  readonly onDidChangeStatus = this.statusEmitter.event;
-  private readonly agentModesEmitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeStatus = this.agent.onDidChangeStatus;
+  private readonly agentModesEmitter = this.lifetime.add(new vscode.EventEmitter<void>());
   /** An ACP agent's own modes changed (see agentModes). */
   readonly onDidChangeAgentModes = this.agentModesEmitter.event;
-  private readonly replacedEmitter = new vscode.EventEmitter<void>();
+  private readonly replacedEmitter = this.lifetime.add(new vscode.EventEmitter<void>());
   /**
    * Another agent starts than the one before (the user changed pi.agent.*): its conversation,
    * header and notes are the old agent's and go; the old agent's session is not reopened.
    */
   readonly onDidReplaceAgent = this.replacedEmitter.event;
-  private readonly failedEmitter = new vscode.EventEmitter<string>();
+  private readonly failedEmitter = this.lifetime.add(new vscode.EventEmitter<string>());
   /** A start failed: what failed, in one line (the chat shows it in place until a start succeeds). */
   readonly onDidFailStart = this.failedEmitter.event;
   /** The last start's failure, until a start succeeds. */
   startFailure: string | undefined;
-  private readonly readyEmitter = new vscode.EventEmitter<RpcClient>();
+  private readonly readyEmitter = this.lifetime.add(new vscode.EventEmitter<RpcClient>());
   /** The agent answered get_state, was probed and set up: commands may use it. */
   readonly onReady = this.readyEmitter.event;
   private readonly attachHooks: AgentAttach[] = [];
-  private readonly lifetime = new Lifetime();
-  private readonly trust: WorkspaceTrust;
+  private readonly trust: TrustGate;
   private readonly tracer: ProtocolTracer;
   private current: Running | undefined;
   /** What the chat header says about the sandbox of the agent started last (extension/sandbox/). */
@@ -72,25 +71,15 @@ export class AgentSupervisor implements vscode.Disposable {
   private disposed = false;
   /** Which session each start opens. */
   private readonly sessions: StartSessions;
-  /** A start was asked for while the workspace was untrusted: granting trust starts the agent. */
-  private wantedWhileUntrusted = false;
 
   constructor(private readonly options: SupervisorOptions) {
-    this.trust = options.trust ?? vscodeWorkspaceTrust;
     this.sessions = new StartSessions(options.sessionFile);
     this.notices = new AgentNotices(options.log, options.owner);
     this.crashes = this.lifetime.add(new CrashRestarts({ log: options.log, agent: this.agent, notices: this.notices, start: () => this.ensureStarted(), ...(options.restartPolicy ? { policy: options.restartPolicy } : {}) }));
     this.tracer = this.lifetime.add(new ProtocolTracer(options.log, () => this.agent.refreshSoon()));
-    this.agent.setBlocked(this.trust.isTrusted ? undefined : untrustedMessage);
-    this.lifetime.add(this.agent);
-    this.lifetime.add(this.agent.onDidChangeStatus((status) => this.statusEmitter.fire(status)));
-    this.lifetime.add(
-      this.trust.onDidGrant(() => {
-        this.agent.setBlocked(undefined);
-        this.notices.trustGranted();
-        // Trust alone starts nothing: only a start the user asked for (the chat opened, a command).
-        if (this.wantedWhileUntrusted) void this.ensureStarted().catch((error: unknown) => this.log.warn(`Starting after trust was granted failed: ${errorText(error)}`));
-      }),
+    const show = { setBlocked: (message: string | undefined) => this.agent.setBlocked(message), untrusted: () => this.notices.untrustedOnce(), granted: () => this.notices.trustGranted() };
+    this.trust = this.lifetime.add(
+      trustGate(options.trust ?? vscodeWorkspaceTrust, show, () => void this.ensureStarted().catch((error: unknown) => this.log.warn(`Starting after trust was granted failed: ${errorText(error)}`))),
     );
   }
 
@@ -120,24 +109,9 @@ export class AgentSupervisor implements vscode.Disposable {
     return this.current?.transport.pid;
   }
 
-  /** The running ACP agent's own modes (its mode picker), or undefined for Pi agents and ACP agents without modes. */
-  get agentModes(): AgentModes | undefined {
-    return acpModes(this.current?.transport);
-  }
-
-  /** The running agent's name when it speaks ACP (as it names itself), else undefined. */
-  get acpAgentName(): string | undefined {
-    return acpAgentName(this.current?.transport);
-  }
-
-  /** The running ACP agent's sign-out (Pi: Sign Out of ACP Agent), or undefined for Pi agents. */
-  get acpSignOut(): AcpSignOut | undefined {
-    return acpSignOut(this.current?.transport);
-  }
-
-  /** The running ACP agent's saved sessions (Resume Session), or undefined for Pi agents. */
-  get agentSessions(): AgentSessions | undefined {
-    return acpSessions(this.current?.transport);
+  /** What the running agent offers when it speaks ACP (its name, modes, sign-out, sessions); undefined for a Pi agent. */
+  get acp(): AcpFeatures | undefined {
+    return acpFeatures(this.current?.transport);
   }
 
   get capabilities(): AgentCapabilities | undefined {
@@ -173,12 +147,7 @@ export class AgentSupervisor implements vscode.Disposable {
 
   private async start(): Promise<RpcClient> {
     if (this.disposed) throw new Error("The Pi extension is shutting down");
-    if (!this.trust.isTrusted) {
-      this.wantedWhileUntrusted = true;
-      this.agent.setBlocked(untrustedMessage);
-      this.notices.untrustedOnce();
-      throw new Error(untrustedMessage);
-    }
+    this.trust.check();
     this.crashes.cancel();
     const next = this.sessions.next(agentIdentity(settings.agentCommand, settings.agentProtocol, settings.agentArgs), this.agent.takeRecovery());
     const { recovery, sessionFile, chosen } = next;
@@ -310,14 +279,9 @@ export class AgentSupervisor implements vscode.Disposable {
     await this.agent.refresh(client);
   }
 
-  /** The crash limit's count (tests reset it between crashes of their own). */
+  /** The crash limit: its count and timing (tests set both for crashes of their own). */
   get policy(): RestartPolicy {
     return this.crashes.policy;
-  }
-
-  /** For tests: the restart policy's timing. */
-  setRestartPolicy(options: RestartPolicyOptions): void {
-    this.crashes.policy.options = options;
   }
 
   dispose(): void {
@@ -332,11 +296,6 @@ export class AgentSupervisor implements vscode.Disposable {
     }
     this.lifetime.dispose();
     this.notices.dispose();
-    this.statusEmitter.dispose();
-    this.readyEmitter.dispose();
-    this.replacedEmitter.dispose();
-    this.failedEmitter.dispose();
-    this.agentModesEmitter.dispose();
   }
 }
 

@@ -79,15 +79,15 @@ describe("ACP: gemini-cli driven from the chat", function () {
   });
 
   it("the mode picker lists gemini's own modes and sets one (session/set_mode)", async () => {
-    assert.equal(api.supervisor.agentModes?.current, "default");
+    assert.equal(api.supervisor.acp?.modes?.current, "default");
     const picking = vscode.commands.executeCommand("pi.setPermissionMode");
     await ui.waitForSelector('.quick-input-widget .quick-input-title:has-text("Mode")', "visible");
     assert.deepEqual(await ui.quickPickItems(), ["Default", "Auto Edit", "YOLO", "Plan"]);
     await ui.pickQuickPickItem("Auto Edit");
     await picking;
-    await eventually("gemini in Auto Edit", () => api.supervisor.agentModes?.current === "autoEdit" || undefined);
+    await eventually("gemini in Auto Edit", () => api.supervisor.acp?.modes?.current === "autoEdit" || undefined);
     await ui.waitForSelector('.statusbar-item:has-text("Auto Edit")', "visible");
-    await api.supervisor.agentModes!.set("default");
+    await api.supervisor.acp!.modes!.set("default");
   });
 
   it("Abort while gemini waits for the model ends the run", async () => {

@@ -89,15 +89,15 @@ describe("ACP: opencode driven from the chat", function () {
   });
 
   it("the mode picker lists opencode's modes (its config option of category mode) and sets one", async () => {
-    assert.equal(api.supervisor.agentModes?.current, "build");
+    assert.equal(api.supervisor.acp?.modes?.current, "build");
     const picking = vscode.commands.executeCommand("pi.setPermissionMode");
     await ui.waitForSelector('.quick-input-widget .quick-input-title:has-text("Mode")', "visible");
     assert.deepEqual((await ui.quickPickItems()).map((i) => i.split(/\s/)[0]).sort(), ["build", "plan"]);
     await ui.pickQuickPickItem((await ui.quickPickItems()).find((i) => i.startsWith("plan"))!);
     await picking;
-    await eventually("opencode in plan", () => api.supervisor.agentModes?.current === "plan" || undefined);
+    await eventually("opencode in plan", () => api.supervisor.acp?.modes?.current === "plan" || undefined);
     await ui.waitForSelector('.statusbar-item:has-text("plan")', "visible");
-    await api.supervisor.agentModes!.set("build");
+    await api.supervisor.acp!.modes!.set("build");
   });
 
   it("Abort while opencode waits for the model ends the run", async () => {

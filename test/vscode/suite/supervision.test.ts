@@ -20,11 +20,11 @@ describe("agent supervision", function () {
   before(async function () {
     requireUi(this);
     host = await useBundledHost();
-    host.api.supervisor.setRestartPolicy({ maxCrashes: 3, windowMs: 60_000, baseDelayMs: 300, maxDelayMs: 2000 });
+    host.api.supervisor.policy.options = { maxCrashes: 3, windowMs: 60_000, baseDelayMs: 300, maxDelayMs: 2000 };
   });
   afterEach(() => vscode.commands.executeCommand("notifications.clearAll"));
   after(async () => {
-    host?.api.supervisor.setRestartPolicy({ maxCrashes: 5, windowMs: 180_000, baseDelayMs: 1000, maxDelayMs: 30_000 });
+    if (host) host.api.supervisor.policy.options = { maxCrashes: 5, windowMs: 180_000, baseDelayMs: 1000, maxDelayMs: 30_000 };
     await host?.dispose();
   });
 
@@ -43,11 +43,11 @@ describe("agent supervision", function () {
     const before = await host.state();
     assert.ok(before.sessionFile && fs.existsSync(before.sessionFile), "the session is saved");
     // A back-off long enough to see the notification while the restart waits.
-    host.api.supervisor.setRestartPolicy({ maxCrashes: 3, windowMs: 60_000, baseDelayMs: 3000, maxDelayMs: 3000 });
+    host.api.supervisor.policy.options = { maxCrashes: 3, windowMs: 60_000, baseDelayMs: 3000, maxDelayMs: 3000 };
     const restarted = killAndWaitForRestart();
     await ui.waitForSelector(toast("exited unexpectedly"), "visible");
     await restarted;
-    host.api.supervisor.setRestartPolicy({ maxCrashes: 3, windowMs: 60_000, baseDelayMs: 300, maxDelayMs: 2000 });
+    host.api.supervisor.policy.options = { maxCrashes: 3, windowMs: 60_000, baseDelayMs: 300, maxDelayMs: 2000 };
     // Back: the notification said what no longer is (VS Code's plain toasts cannot be closed).
     await ui.waitForSelector(toast("exited unexpectedly"), "hidden", 5_000);
     const after = await host.state();
