@@ -31,13 +31,24 @@ export function createTodoStore(send: (frame: object) => void) {
 
 /** Pi's built-in tools by name, plus `todo` (seed 001) when asked for with --tools. */
 /**
+ * Whether a sandbox keeps protected names read-only for commands (workspace-write, read-only):
+ * then the host's own writing tools may not write them unasked either, whatever the mode, or the
+ * model would write `.git/config` with `write` where `bash` could not.
+ */
+export function sandboxProtects(options: CliOptions): boolean {
+  return options.sandbox === "workspace-write" || options.sandbox === "read-only";
+}
+
+/**
  * The protected-path approvals shared by the permission gate (which records an Allow once) and the
- * writing tools (which check again right before writing); none when nothing is asked.
+ * writing tools (which check again right before writing); none when nothing is asked and no
+ * sandbox protects (under one with nothing asked, a protected write is refused).
  */
 export function protectedWrites(options: CliOptions, mode: () => PermissionMode): { approvals: ProtectedWriteApprovals; beforeWrite: PathGuard } | undefined {
-  if (options.confirmTools.length === 0) return undefined;
+  const sandboxed = sandboxProtects(options);
+  if (options.confirmTools.length === 0 && !sandboxed) return undefined;
   const approvals = new ProtectedWriteApprovals();
-  return { approvals, beforeWrite: createProtectedWriteCheck(approvals, mode) };
+  return { approvals, beforeWrite: createProtectedWriteCheck(approvals, mode, sandboxed) };
 }
 
 /** File I/O of the read, write and edit tools, and bash's shell, served by someone else (an ACP client's fs/* and terminal/*); local otherwise. */
@@ -93,7 +104,7 @@ export function gateToolCalls(agent: Agent, options: CliOptions, sources: GateSo
     chainGates([
       createModeGate(mode, (tool) => sources.toolHints?.(tool)?.readOnly === true),
       ...(options.workspaceOnly ? [createWorkspaceGate(cwd)] : []),
-      ...(options.confirmTools.length > 0 ? [createPermissionGate(new Set(options.confirmTools), ask, { cwd, mode, session, ...(sources.approvals ? { approvals: sources.approvals } : {}), ...(sources.toolHints ? { toolHints: sources.toolHints } : {}) })] : []),
+      ...(options.confirmTools.length > 0 ? [createPermissionGate(new Set(options.confirmTools), ask, { cwd, mode, session, sandboxed: sandboxProtects(options), ...(sources.approvals ? { approvals: sources.approvals } : {}), ...(sources.toolHints ? { toolHints: sources.toolHints } : {}) })] : []),
     ]),
   );
 }

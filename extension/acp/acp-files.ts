@@ -6,6 +6,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
 import * as path from "node:path";
+import { protectedPartOf } from "../../shared/node/sandbox/protected-match";
 import { protectedWorkspaceNames } from "../../shared/node/sandbox/protected-paths";
 import { resolveWorkspacePath } from "../host-tools/workspace-paths";
 import { errorText } from "../../shared/error-text";
@@ -24,13 +25,6 @@ export interface FileRequestOptions {
 
 /** Shows a write's card before it; returns its end (with the error, if it failed). */
 export type AnnounceWrite = (absPath: string, content: string) => (error?: string) => void;
-
-/** The protected name (a sandbox's read-only entry) a workspace-relative path passes through, at any depth. */
-export function protectedNameIn(relativePath: string): (typeof protectedWorkspaceNames)[number] | undefined {
-  const parts = relativePath.split(/[\\/]/);
-  // A file named like a protected folder is refused too (a `.git` file points git elsewhere).
-  return protectedWorkspaceNames.find((entry) => parts.includes(entry.name));
-}
 
 /** `line` (1-based) and `limit` of fs/read_text_file. */
 export function sliceLines(text: string, line: number | null | undefined, limit: number | null | undefined): string {
@@ -52,8 +46,8 @@ export class FileRequests {
 
   async write(params: acp.WriteTextFileRequest, announce: AnnounceWrite): Promise<acp.WriteTextFileResponse> {
     const target = this.confined(params.path);
-    const guarded = this.options.sandboxed ? protectedNameIn(path.relative(this.options.cwd, target)) : undefined;
-    if (guarded) throw new Error(`${params.path} is under ${guarded.name}, protected (${guarded.why}): the sandbox keeps it read-only for ${this.agentName()}.`);
+    const guarded = this.options.sandboxed ? protectedPartOf(path.relative(this.options.cwd, target), protectedWorkspaceNames) : undefined;
+    if (guarded) throw new Error(`${params.path} is under ${guarded.part}, protected (${guarded.entry.why}): the sandbox keeps it read-only for ${this.agentName()}.`);
     const end = announce(target, params.content);
     try {
       await this.options.files.writeTextFile(target, params.content);

@@ -11,24 +11,17 @@ import * as path from "node:path";
 import type { RestoreStep } from "../../shared/checkpoints/schema";
 import { loadObject } from "../../shared/node/checkpoint-store";
 import { isInside, realPathOf } from "../../shared/node/real-path";
+import { protectedPartOf } from "../../shared/node/sandbox/protected-match";
 import { protectedWorkspaceNames } from "../../shared/node/sandbox/protected-paths";
 import { errorText } from "../../shared/error-text";
 
 /** What a step may do, on the real path it would reach; or why it is refused. */
 export type CheckedStep = { refused: string } | { action: "delete"; target: string } | { action: "write"; target: string; content: Buffer };
 
-const protectedNames = new Map(protectedWorkspaceNames.map((entry) => [entry.name.toLowerCase(), entry.why]));
-
-/** A name as Windows opens it (`.git.` and `.git ` are `.git`, `config::$DATA` is `config`), lower-cased. */
-const comparable = (part: string) => part.toLowerCase().replace(/:.*$/, "").replace(/[. ]+$/, (tail) => (tail === part ? tail : ""));
-
-/** The reason a path relative to the workspace is refused, if one of its parts is a protected name. */
+/** The reason a path relative to the workspace is refused, if it passes through a name the sandbox keeps read-only. */
 function protectedPart(relative: string): string | undefined {
-  for (const part of relative.split(/[\\/]+/)) {
-    const why = protectedNames.get(comparable(part));
-    if (why !== undefined) return `${part} is protected (${why})`;
-  }
-  return undefined;
+  const found = protectedPartOf(relative, protectedWorkspaceNames);
+  return found && `${found.part} is protected (${found.entry.why})`;
 }
 
 /** The workspace folder's real path (computed once per rewind). */

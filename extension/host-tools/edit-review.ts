@@ -51,7 +51,7 @@ export class EditReviewer implements vscode.Disposable {
    * Shows `before` and `proposed` side by side and waits for the user's decision (or for
    * `token` to be cancelled). The diff is closed in every case.
    */
-  async review(target: vscode.Uri, before: string, proposed: string, token: CancellationToken): Promise<ReviewOutcome> {
+  async review(target: vscode.Uri, before: string, proposed: string, token: CancellationToken, protectedFile = false): Promise<ReviewOutcome> {
     if (token.isCancellationRequested) return "cancelled";
     const id = String(++this.counter);
     const side = (name: string) => vscode.Uri.from({ scheme: reviewScheme, path: target.path, query: `review=${id}&side=${name}` });
@@ -61,7 +61,7 @@ export class EditReviewer implements vscode.Disposable {
     const outcome = new Promise<ReviewOutcome>((resolve) => this.pending.set(id, resolve));
     const cancel = token.onCancellationRequested(() => this.finish(id, "cancelled"));
     try {
-      const title = `${basename(target.fsPath)}: Pi's proposed edit (Accept ✓ / Reject ✗)`;
+      const title = `${basename(target.fsPath)}: Pi's proposed edit${protectedFile ? " of a protected file" : ""} (Accept ✓ / Reject ✗)`;
       await vscode.commands.executeCommand("vscode.diff", beforeUri, proposedUri, title, { preview: false });
       if (token.isCancellationRequested) this.finish(id, "cancelled");
       return await outcome;

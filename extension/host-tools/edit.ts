@@ -11,6 +11,7 @@ import type { EditReviewer } from "./edit-review";
 import { loadedDocument, resolveFile } from "./editor-workspace";
 import { defineTool, jsonResult, raceCancellation, throwIfCancelled, type EditorTool } from "./tool";
 import { errorText } from "../../shared/error-text";
+import { isProtectedPath } from "../../shared/node/sandbox/protected-match";
 import { lazySchema, type StaticOf } from "../../shared/protocol/lazy-schema";
 
 const Position = lazySchema(() => Type.Object({ line: Type.Integer({ minimum: 0 }), character: Type.Integer({ minimum: 0 }) }));
@@ -48,6 +49,12 @@ export interface EditToolOptions {
   reviewer: EditReviewer;
   /** Show each edit in a diff for the user to accept or reject first. */
   reviewEdits(): boolean;
+  /**
+   * A sandbox keeps protected names (`.git`, `.vscode`, package.json, …) from the agent: an edit
+   * of one is shown in the diff whatever reviewEdits says. Whichever agent asks (pi through its
+   * bridge, an ACP agent, ours), this tool writes from the editor, outside the agent's sandbox.
+   */
+  protectsNames(): boolean;
 }
 
 async function documentFor(uri: vscode.Uri, path: string): Promise<vscode.TextDocument> {
@@ -107,10 +114,11 @@ export function createEditTool(options: EditToolOptions): EditorTool {
       const proposed = applyOffsetEdits(before, offsets);
       if (proposed === before) throw new Error(`The edits do not change ${file.path}.`);
 
-      const reviewed = options.reviewEdits();
+      const protectedFile = options.protectsNames() && isProtectedPath(file.uri.fsPath);
+      const reviewed = options.reviewEdits() || protectedFile;
       if (reviewed) {
-        update({ content: [{ type: "text", text: `Waiting for the user to review the edit of ${file.path} in the diff editor…` }] });
-        const outcome = await options.reviewer.review(file.uri, before, proposed, token);
+        update({ content: [{ type: "text", text: `Waiting for the user to review the edit of ${protectedFile ? "the protected file " : ""}${file.path} in the diff editor…` }] });
+        const outcome = await options.reviewer.review(file.uri, before, proposed, token, protectedFile);
         if (outcome !== "accepted") {
           const message = outcome === "rejected" ? `The user rejected the edit: ${file.path} is unchanged.` : `The edit of ${file.path} was cancelled before the user decided; nothing changed.`;
           return jsonResult({ status: outcome, path: file.path, message }, true);

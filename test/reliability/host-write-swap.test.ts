@@ -92,7 +92,7 @@ describe("agent host: a write judged on one file cannot land on another (symlink
     assert.match(run.questions[1] ?? "", /^Allow write: notes\.txt/, "a harmless question was asked");
     assert.doesNotMatch(gitConfig(), /fsmonitor/, `the approved write of notes.txt landed in .git/config:\n${run.results.join("\n")}`);
     assert.equal(gitConfig(), pristineConfig);
-    assert.match(run.results[1] ?? "", /Refused: notes\.txt now leads to the protected file .*\.git\/config/);
+    assert.match(run.results[1] ?? "", /Refused: notes\.txt leads to the protected file .*\.git\/config/);
     execFileSync("rm", ["-f", join(launch.cwd, "notes.txt")]);
   });
 
@@ -111,7 +111,7 @@ describe("agent host: a write judged on one file cannot land on another (symlink
     const run = await attack("mv conf conf.old && ln -s .git conf", "conf", { name: "write", arguments: { path: "conf/config", content: PAYLOAD } });
     assert.match(run.questions[1] ?? "", /^Allow write: conf\/config/);
     assert.doesNotMatch(gitConfig(), /fsmonitor/, `the approved write of conf/config landed in .git/config:\n${run.results.join("\n")}`);
-    assert.match(run.results[1] ?? "", /Refused: conf\/config now leads to the protected file/);
+    assert.match(run.results[1] ?? "", /Refused: conf\/config leads to the protected file/);
   });
 
   it("still writes a protected file the user allowed, also through a symlink named in the question", async () => {

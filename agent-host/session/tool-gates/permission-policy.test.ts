@@ -47,6 +47,18 @@ describe("permission gate", () => {
     assert.ok(verdict?.block && /aborted/.test(verdict.reason), "an aborted run is not called unanswered");
   });
 
+  it("asks a protected write in auto mode under a sandbox (bash cannot write .git/config there), and only then", async () => {
+    const titles: string[] = [];
+    const gateIn = (sandboxed: boolean) => createPermissionGate(new Set(["bash", "write", "edit"]), async (title) => (titles.push(title), DENY), { cwd, mode: () => "auto", sandboxed });
+    const write = call("write", { path: ".git/config", content: "[core]\n\tfsmonitor = sh -c 'touch /tmp/owned'\n" });
+    assert.equal(await gateIn(false)(write, signal), undefined, "auto without a sandbox: nothing asked");
+    assert.deepEqual(await gateIn(true)(write, signal), { block: true, reason: "The user denied this write call." });
+    assert.match(titles[0] ?? "", /^Allow write of a protected file: \.git\/config\n[^]*fsmonitor = sh -c 'touch \/tmp\/owned'/);
+    assert.equal(await gateIn(true)(call("write", { path: "src/a.ts", content: "x" }), signal), undefined, "other files still unasked in auto");
+    assert.equal(await gateIn(true)(bash("ls"), signal), undefined, "commands still unasked in auto");
+    assert.equal(titles.length, 1);
+  });
+
   it("puts the whole command in the question, however long, newlines and all", async () => {
     const hidden = `${"echo harmless ".repeat(15)}; echo X > file`;
     const question = await permissionQuestion(bash(hidden));

@@ -51,6 +51,8 @@ export interface PermissionGateOptions {
    * allowance never outlives the session it was given in, nor comes back with a resumed one.
    */
   session?: () => number;
+  /** A sandbox keeps protected names read-only for commands: their writes are asked in `auto` too. */
+  sandboxed?: boolean;
   /** Where an Allow once of a protected write is recorded, for the check at the write itself (protected-write-check.ts). */
   approvals?: ProtectedWriteApprovals;
   /** What an MCP server says of its tool (annotations); undefined for other tools. */
@@ -74,7 +76,8 @@ export interface ToolHints {
  * allowance for this session whose answer spells out its scope (a harmless program with any
  * arguments, for one simple command of literal words, else this exact command; changes to any
  * file; every call of another tool), or Deny. A write or edit of a protected file (protected-paths.ts) is asked in
- * every mode but auto, with the change shown, whatever was allowed: Allow once or Deny. A
+ * every mode but auto (and in auto too under a sandbox), with the change shown, whatever was
+ * allowed: Allow once or Deny. A
  * dismissed or timed-out question denies.
  */
 export function createPermissionGate(tools: ReadonlySet<string>, ask: AskChoice, options: PermissionGateOptions = {}) {
@@ -105,9 +108,11 @@ export function createPermissionGate(tools: ReadonlySet<string>, ask: AskChoice,
   async function questionFor(call: ToolCall): Promise<{ question: PermissionQuestion; protectedFile?: ProtectedTarget } | undefined> {
     const hints = options.toolHints?.(call.name);
     if (hints?.destructive) return { question: destructiveQuestion(call) };
-    if (mode() === "auto") return undefined;
+    const auto = mode() === "auto";
+    if (auto && !options.sandboxed) return undefined;
     const protectedFile = protectedTarget(call.name, call.arguments, cwd);
     if (protectedFile !== undefined) return { question: protectedPathQuestion(call, protectedFile), protectedFile };
+    if (auto) return undefined;
     if (hints?.readOnly) return undefined;
     if ((!tools.has(call.name) && !hints) || runsWithoutAsking(mode(), call.name) || (await coveredByAny(sessionAllowances(), call))) return undefined;
     return { question: await permissionQuestion(call) };

@@ -20,11 +20,22 @@ describe("protected-write-check: the path a write really opens, checked at the w
     writeFileSync(join(root, "notes.txt"), "");
     assert.doesNotThrow(() => check(join(root, "notes.txt"), "notes.txt"));
     symlinkSync(".git/config", join(root, "swapped"));
-    assert.throws(() => check(join(root, "swapped"), "swapped"), /Refused: swapped now leads to the protected file .*\.git\/config/);
+    assert.throws(() => check(join(root, "swapped"), "swapped"), /Refused: swapped leads to the protected file .*\.git\/config/);
     symlinkSync(".git", join(root, "dir"));
     assert.throws(() => check(join(root, "dir/hooks/pre-commit"), "dir/hooks/pre-commit"), /protected file/);
     mode = "auto";
     assert.doesNotThrow(() => check(join(root, "swapped"), "swapped"), "auto asks nothing, checks nothing");
+  });
+
+  it("under a sandbox, auto writes no protected file unasked: bash cannot write .git/config there, write may not either", () => {
+    const approvals = new ProtectedWriteApprovals();
+    const check = createProtectedWriteCheck(approvals, () => "auto", true);
+    assert.throws(() => check(join(root, ".git/config"), ".git/config"), /Refused: \.git\/config leads to the protected file .* did not allow/);
+    assert.throws(() => check(join(root, "sub/.VSCODE/tasks.json"), "sub/.VSCODE/tasks.json"), /protected file/);
+    writeFileSync(join(root, "notes.txt"), "");
+    assert.doesNotThrow(() => check(join(root, "notes.txt"), "notes.txt"));
+    approvals.grant(join(root, ".git/config"));
+    assert.doesNotThrow(() => check(join(root, ".git/config"), ".git/config"), "allowed once when asked");
   });
 
   it("an approval is for that real file and one write", () => {

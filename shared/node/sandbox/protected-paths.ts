@@ -5,8 +5,15 @@
  * its directory), a top-level one cannot (it is a mount point under the root's own mount point).
  */
 
-/** Things under a writable root that a tool, the editor, git or CI later executes or loads. */
-export const protectedWorkspaceNames: readonly { name: string; kind: "dir" | "file"; why: string }[] = [
+/** A name protected wherever it is: a folder (and all under it), a file, or a file name's ending. */
+export interface ProtectedName {
+  name: string;
+  kind: "dir" | "file" | "ending";
+  why: string;
+}
+
+/** Things under a writable root that a tool, the editor, git or CI later executes or loads: the sandbox keeps them read-only. */
+export const protectedWorkspaceNames: readonly (ProtectedName & { kind: "dir" | "file" })[] = [
   { name: ".git", kind: "dir", why: "git hooks and config (core.fsmonitor, core.pager, aliases): run by git and by the editor's git" },
   { name: ".pi", kind: "dir", why: "Pi's project extensions, settings, SYSTEM.md: loaded by the agent" },
   { name: ".vscode", kind: "dir", why: "tasks.json (runOn folderOpen), launch.json, settings.json: run or read by the editor" },
@@ -28,6 +35,28 @@ export const protectedWorkspaceNames: readonly { name: string; kind: "dir" | "fi
   { name: ".claude", kind: "dir", why: "another agent's settings and hooks" },
   { name: ".codex", kind: "dir", why: "another agent's settings" },
 ];
+
+/**
+ * Also protected from the file tools (the bundled host's write and edit, the editor's
+ * editor_edit): a write of one is asked, with the change shown. Not kept read-only by the
+ * sandbox: commands write them as part of ordinary work (`npm install` and package.json).
+ */
+const fileToolOnlyNames: readonly ProtectedName[] = [
+  ...["package.json", "package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "yarn.lock", "bun.lockb", "bun.lock", "pnpm-workspace.yaml", ".pnpmfile.mjs", "bunfig.toml"].map(
+    (name) => ({ name, kind: "file" as const, why: "package manager: scripts and hooks run at install, build and test" }),
+  ),
+  ...[".travis.yml", "azure-pipelines.yml", "Jenkinsfile", "bitbucket-pipelines.yml"].map((name) => ({ name, kind: "file" as const, why: "CI pipeline" })),
+  ...[".circleci", ".gitlab", ".buildkite"].map((name) => ({ name, kind: "dir" as const, why: "CI pipeline" })),
+  { name: ".gitattributes", kind: "file", why: "git filters and diff drivers (run by git)" },
+  ...["Makefile", "GNUmakefile", "justfile", "Taskfile.yml"].map((name) => ({ name, kind: "file" as const, why: "build recipes: run by make, just, task" })),
+  ...[".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile"].map((name) => ({ name, kind: "file" as const, why: "run by a shell" })),
+  { name: ".cursor", kind: "dir", why: "another agent's settings and hooks" },
+  { name: ".yarn", kind: "dir", why: "yarn plugins and releases: run by every yarn command" },
+  { name: ".code-workspace", kind: "ending", why: "a workspace file: its settings and tasks" },
+];
+
+/** What the file tools treat as protected: the sandbox's read-only names and the others above. */
+export const fileToolProtectedNames: readonly ProtectedName[] = [...protectedWorkspaceNames, ...fileToolOnlyNames];
 
 /** Secrets in the user's home, hidden from every sandboxed process (relative to $HOME). */
 export const homeSecrets: readonly string[] = [
