@@ -13,6 +13,7 @@ import { createWorkspaceGate } from "../session/tool-gates/path-policy";
 import { createModeGate } from "../session/tool-gates/permission-mode";
 import { createPermissionGate, type AskChoice, type ToolHints } from "../session/tool-gates/permission-policy";
 import { createProtectedWriteCheck, ProtectedWriteApprovals } from "../session/tool-gates/protected-write-check";
+import type { ConfiningSandbox } from "../session/tool-gates/protected-paths";
 import type { ToolSandbox } from "../tools/tool-sandbox";
 import type { CliOptions } from "./cli-options";
 import type { RpcExtensionUi } from "./extension-ui";
@@ -31,12 +32,13 @@ export function createTodoStore(send: (frame: object) => void) {
 
 /** Pi's built-in tools by name, plus `todo` (seed 001) when asked for with --tools. */
 /**
- * Whether a sandbox keeps protected names read-only for commands (workspace-write, read-only):
- * then the host's own writing tools may not write them unasked either, whatever the mode, or the
- * model would write `.git/config` with `write` where `bash` could not.
+ * The sandbox that confines commands' writes (workspace-write: not protected names; read-only:
+ * nothing): the host's own writing tools, which run outside it, may not write there unasked
+ * either, whatever the mode, or the model would write `.git/config` with `write` where `bash`
+ * could not.
  */
-export function sandboxProtects(options: CliOptions): boolean {
-  return options.sandbox === "workspace-write" || options.sandbox === "read-only";
+export function confiningSandbox(options: CliOptions): ConfiningSandbox | undefined {
+  return options.sandbox === "workspace-write" || options.sandbox === "read-only" ? options.sandbox : undefined;
 }
 
 /**
@@ -45,10 +47,10 @@ export function sandboxProtects(options: CliOptions): boolean {
  * sandbox protects (under one with nothing asked, a protected write is refused).
  */
 export function protectedWrites(options: CliOptions, mode: () => PermissionMode): { approvals: ProtectedWriteApprovals; beforeWrite: PathGuard } | undefined {
-  const sandboxed = sandboxProtects(options);
-  if (options.confirmTools.length === 0 && !sandboxed) return undefined;
+  const sandbox = confiningSandbox(options);
+  if (options.confirmTools.length === 0 && !sandbox) return undefined;
   const approvals = new ProtectedWriteApprovals();
-  return { approvals, beforeWrite: createProtectedWriteCheck(approvals, mode, sandboxed) };
+  return { approvals, beforeWrite: createProtectedWriteCheck(approvals, mode, sandbox) };
 }
 
 /** File I/O of the read, write and edit tools, and bash's shell, served by someone else (an ACP client's fs/* and terminal/*); local otherwise. */
@@ -99,12 +101,13 @@ export function clientAsk(ui: () => RpcExtensionUi | undefined, timeout: number)
 /** The gates, in order: what the mode refuses (plan: all but read-only tools) and refused paths are never asked about. */
 export function gateToolCalls(agent: Agent, options: CliOptions, sources: GateSources): void {
   const { cwd, mode, session } = sources;
+  const sandbox = confiningSandbox(options);
   const ask = sources.askPermission ?? clientAsk(sources.ui, options.confirmTimeoutMs);
   agent.gateToolCalls(
     chainGates([
       createModeGate(mode, (tool) => sources.toolHints?.(tool)?.readOnly === true),
       ...(options.workspaceOnly ? [createWorkspaceGate(cwd)] : []),
-      ...(options.confirmTools.length > 0 ? [createPermissionGate(new Set(options.confirmTools), ask, { cwd, mode, session, sandboxed: sandboxProtects(options), ...(sources.approvals ? { approvals: sources.approvals } : {}), ...(sources.toolHints ? { toolHints: sources.toolHints } : {}) })] : []),
+      ...(options.confirmTools.length > 0 ? [createPermissionGate(new Set(options.confirmTools), ask, { cwd, mode, session, ...(sandbox ? { sandbox } : {}), ...(sources.approvals ? { approvals: sources.approvals } : {}), ...(sources.toolHints ? { toolHints: sources.toolHints } : {}) })] : []),
     ]),
   );
 }

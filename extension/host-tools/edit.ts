@@ -8,6 +8,7 @@ import * as vscode from "vscode";
 import { contentHash, sameHash } from "./document-text";
 import { applyOffsetEdits, lspEditsToOffsets, matchReplacements, type LspTextEdit, type OffsetEdit, type TextReplacement } from "./edit-matching";
 import type { EditReviewer } from "./edit-review";
+import type { SandboxModeSetting } from "../settings";
 import { loadedDocument, resolveFile } from "./editor-workspace";
 import { defineTool, jsonResult, raceCancellation, throwIfCancelled, type EditorTool } from "./tool";
 import { errorText } from "../../shared/error-text";
@@ -50,11 +51,12 @@ export interface EditToolOptions {
   /** Show each edit in a diff for the user to accept or reject first. */
   reviewEdits(): boolean;
   /**
-   * A sandbox keeps protected names (`.git`, `.vscode`, package.json, …) from the agent: an edit
-   * of one is shown in the diff whatever reviewEdits says. Whichever agent asks (pi through its
-   * bridge, an ACP agent, ours), this tool writes from the editor, outside the agent's sandbox.
+   * The agents' sandbox (pi.sandbox.mode). This tool writes from the editor, outside it, whichever
+   * agent asks (pi through its bridge, an ACP agent, ours): under `workspace-write` an edit of a
+   * protected name (`.git`, `.vscode`, package.json, …) is shown in the diff whatever reviewEdits
+   * says, under `read-only` every edit is.
    */
-  protectsNames(): boolean;
+  sandboxMode(): SandboxModeSetting;
 }
 
 async function documentFor(uri: vscode.Uri, path: string): Promise<vscode.TextDocument> {
@@ -114,8 +116,9 @@ export function createEditTool(options: EditToolOptions): EditorTool {
       const proposed = applyOffsetEdits(before, offsets);
       if (proposed === before) throw new Error(`The edits do not change ${file.path}.`);
 
-      const protectedFile = options.protectsNames() && isProtectedPath(file.uri.fsPath);
-      const reviewed = options.reviewEdits() || protectedFile;
+      const sandbox = options.sandboxMode();
+      const protectedFile = sandbox !== "full-access" && isProtectedPath(file.uri.fsPath);
+      const reviewed = options.reviewEdits() || protectedFile || sandbox === "read-only";
       if (reviewed) {
         update({ content: [{ type: "text", text: `Waiting for the user to review the edit of ${protectedFile ? "the protected file " : ""}${file.path} in the diff editor…` }] });
         const outcome = await options.reviewer.review(file.uri, before, proposed, token, protectedFile);

@@ -20,7 +20,7 @@ import type { HostTool } from "../../shared/rpc/host-tool-registry";
 export function createEditorTools(reviewer: EditReviewer, reviewEdits: () => boolean = () => settings.reviewEdits): EditorTool[] {
   return [
     createReadTool(),
-    createEditTool({ reviewer, reviewEdits, protectsNames: () => settings.sandboxMode !== "full-access" }),
+    createEditTool({ reviewer, reviewEdits, sandboxMode: () => settings.sandboxMode }),
     createDiagnosticsTool(),
     createActiveEditorTool(),
     createOpenEditorsTool(),

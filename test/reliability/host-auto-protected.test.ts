@@ -74,6 +74,14 @@ describe("agent host in Full auto under a sandbox: no protected write unasked", 
     assert.equal(readFileSync(join(cwd, "ran.txt"), "utf8"), "ran\n");
   });
 
+  it("in a read-only sandbox, asks every write (commands may write nothing there; write runs outside it)", async () => {
+    const { host, cwd } = await hostWith(["--sandbox", "read-only", "--confirm-tools", "bash,edit,write"]);
+    const run = await turn(host, [{ name: "write", arguments: { path: "notes.txt", content: "notes\n" } }], () => "Deny");
+    assert.equal(run.questions.length, 1, run.results.join("\n"));
+    assert.match(run.questions[0] ?? "", /^Allow write in a read-only sandbox: notes\.txt\n/);
+    assert.ok(!existsSync(join(cwd, "notes.txt")), "written in a read-only sandbox");
+  });
+
   it("with nobody to ask (no confirm tools), refuses the protected write", async () => {
     const { host, cwd } = await hostWith(["--sandbox", "workspace-write"]);
     const before = gitConfig(cwd);

@@ -49,7 +49,7 @@ describe("permission gate", () => {
 
   it("asks a protected write in auto mode under a sandbox (bash cannot write .git/config there), and only then", async () => {
     const titles: string[] = [];
-    const gateIn = (sandboxed: boolean) => createPermissionGate(new Set(["bash", "write", "edit"]), async (title) => (titles.push(title), DENY), { cwd, mode: () => "auto", sandboxed });
+    const gateIn = (sandboxed: boolean) => createPermissionGate(new Set(["bash", "write", "edit"]), async (title) => (titles.push(title), DENY), { cwd, mode: () => "auto", ...(sandboxed ? { sandbox: "workspace-write" as const } : {}) });
     const write = call("write", { path: ".git/config", content: "[core]\n\tfsmonitor = sh -c 'touch /tmp/owned'\n" });
     assert.equal(await gateIn(false)(write, signal), undefined, "auto without a sandbox: nothing asked");
     assert.deepEqual(await gateIn(true)(write, signal), { block: true, reason: "The user denied this write call." });
@@ -57,6 +57,15 @@ describe("permission gate", () => {
     assert.equal(await gateIn(true)(call("write", { path: "src/a.ts", content: "x" }), signal), undefined, "other files still unasked in auto");
     assert.equal(await gateIn(true)(bash("ls"), signal), undefined, "commands still unasked in auto");
     assert.equal(titles.length, 1);
+  });
+
+  it("asks every write in a read-only sandbox, in every mode, once at a time (no allowance covers them)", async () => {
+    const titles: string[] = [];
+    const gate = createPermissionGate(new Set(["bash", "write", "edit"]), async (title, options) => (titles.push(title), options.includes(ALLOW_ONCE) ? ALLOW_ONCE : DENY), { cwd, mode: () => "acceptEdits", sandbox: "read-only" });
+    assert.equal(await gate(call("write", { path: "src/a.ts", content: "x\n" }), signal), undefined);
+    assert.equal(await gate(call("edit", { path: "src/a.ts", edits: [] }), signal), undefined);
+    assert.equal(titles.length, 2, "Auto-accept edits does not cover a write the sandbox forbids");
+    assert.match(titles[0] ?? "", /^Allow write in a read-only sandbox: src\/a\.ts\nThe sandbox lets commands write nothing/);
   });
 
   it("puts the whole command in the question, however long, newlines and all", async () => {

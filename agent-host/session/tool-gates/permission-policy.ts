@@ -5,7 +5,7 @@ import { userDenial, type PermissionMode } from "../../../shared/protocol";
 import { changePreview } from "./change-preview";
 import { harmlessPrograms } from "./harmless-programs";
 import { runsWithoutAsking } from "./permission-mode";
-import { protectedTarget, type ProtectedTarget } from "./protected-paths";
+import { protectedTarget, type ConfiningSandbox, type ProtectedTarget } from "./protected-paths";
 import type { ProtectedWriteApprovals } from "./protected-write-check";
 import { literalWords } from "./shell-words";
 
@@ -51,8 +51,8 @@ export interface PermissionGateOptions {
    * allowance never outlives the session it was given in, nor comes back with a resumed one.
    */
   session?: () => number;
-  /** A sandbox keeps protected names read-only for commands: their writes are asked in `auto` too. */
-  sandboxed?: boolean;
+  /** A sandbox confines commands' writes: protected files (read-only: every file) are asked in `auto` too. */
+  sandbox?: ConfiningSandbox;
   /** Where an Allow once of a protected write is recorded, for the check at the write itself (protected-write-check.ts). */
   approvals?: ProtectedWriteApprovals;
   /** What an MCP server says of its tool (annotations); undefined for other tools. */
@@ -109,8 +109,8 @@ export function createPermissionGate(tools: ReadonlySet<string>, ask: AskChoice,
     const hints = options.toolHints?.(call.name);
     if (hints?.destructive) return { question: destructiveQuestion(call) };
     const auto = mode() === "auto";
-    if (auto && !options.sandboxed) return undefined;
-    const protectedFile = protectedTarget(call.name, call.arguments, cwd);
+    if (auto && !options.sandbox) return undefined;
+    const protectedFile = protectedTarget(call.name, call.arguments, cwd, options.sandbox);
     if (protectedFile !== undefined) return { question: protectedPathQuestion(call, protectedFile), protectedFile };
     if (auto) return undefined;
     if (hints?.readOnly) return undefined;
@@ -174,7 +174,11 @@ export async function permissionQuestion(call: ToolCall): Promise<PermissionQues
 export function protectedPathQuestion(call: ToolCall, target: ProtectedTarget): PermissionQuestion {
   const shown = typeof call.arguments.path === "string" ? call.arguments.path : target.absPath;
   const leadsTo = target.realPath === target.absPath ? "" : `\nThrough a symlink, this writes ${target.realPath}`;
-  const title = `Allow ${call.name} of a protected file: ${shown}${leadsTo}\nTools or the editor may run what this file says (git config and hooks, .vscode tasks, .pi extensions, package scripts, CI). The change:\n${changePreview(call.name, call.arguments, target.absPath, shown)}`;
+  const why =
+    target.why === "protected"
+      ? `Allow ${call.name} of a protected file: ${shown}${leadsTo}\nTools or the editor may run what this file says (git config and hooks, .vscode tasks, .pi extensions, package scripts, CI).`
+      : `Allow ${call.name} in a read-only sandbox: ${shown}${leadsTo}\nThe sandbox lets commands write nothing (pi.sandbox.mode read-only); this tool writes from outside it.`;
+  const title = `${why} The change:\n${changePreview(call.name, call.arguments, target.absPath, shown)}`;
   return { title, options: [ALLOW_ONCE, DENY], allowances: new Map() };
 }
 

@@ -24,15 +24,24 @@ function realPathOrLoop(absPath: string): string | undefined {
   }
 }
 
-/** A protected file a call would write: the path as the tool resolves it, and where it really leads (symlinks followed). */
+/** A sandbox that confines what commands write: its writes from outside it (the host's own tools) are asked. */
+export type ConfiningSandbox = "workspace-write" | "read-only";
+
+/**
+ * A file a call would write that must be asked about: the path as the tool resolves it, where it
+ * really leads (symlinks followed), and why: a protected name, or any file while the sandbox is
+ * read-only (commands may write nothing there; the host's tools write from outside it).
+ */
 export interface ProtectedTarget {
   absPath: string;
   realPath: string;
+  why: "protected" | "read-only";
 }
 
-/** The protected file a write/edit call would open; undefined when it is not protected. */
-export function protectedTarget(tool: string, args: Record<string, unknown>, cwd: string): ProtectedTarget | undefined {
+/** The file a write/edit call would open, when it is protected (or the sandbox is read-only); undefined otherwise. */
+export function protectedTarget(tool: string, args: Record<string, unknown>, cwd: string, sandbox?: ConfiningSandbox): ProtectedTarget | undefined {
   if (!writingTools.has(tool) || typeof args.path !== "string" || args.path === "") return undefined;
   const absPath = resolveToCwd(args.path, cwd);
-  return isProtectedPath(absPath) ? { absPath, realPath: realPathOrLoop(absPath) ?? absPath } : undefined;
+  const why = isProtectedPath(absPath) ? "protected" : sandbox === "read-only" ? "read-only" : undefined;
+  return why && { absPath, realPath: realPathOrLoop(absPath) ?? absPath, why };
 }

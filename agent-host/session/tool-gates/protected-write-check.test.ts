@@ -29,13 +29,21 @@ describe("protected-write-check: the path a write really opens, checked at the w
 
   it("under a sandbox, auto writes no protected file unasked: bash cannot write .git/config there, write may not either", () => {
     const approvals = new ProtectedWriteApprovals();
-    const check = createProtectedWriteCheck(approvals, () => "auto", true);
+    const check = createProtectedWriteCheck(approvals, () => "auto", "workspace-write");
     assert.throws(() => check(join(root, ".git/config"), ".git/config"), /Refused: \.git\/config leads to the protected file .* did not allow/);
     assert.throws(() => check(join(root, "sub/.VSCODE/tasks.json"), "sub/.VSCODE/tasks.json"), /protected file/);
     writeFileSync(join(root, "notes.txt"), "");
     assert.doesNotThrow(() => check(join(root, "notes.txt"), "notes.txt"));
     approvals.grant(join(root, ".git/config"));
     assert.doesNotThrow(() => check(join(root, ".git/config"), ".git/config"), "allowed once when asked");
+  });
+
+  it("in a read-only sandbox, refuses every write the user did not allow", () => {
+    const approvals = new ProtectedWriteApprovals();
+    const check = createProtectedWriteCheck(approvals, () => "acceptEdits", "read-only");
+    assert.throws(() => check(join(root, "notes.txt"), "notes.txt"), /Refused: notes\.txt leads to .*notes\.txt, in a read-only sandbox/);
+    approvals.grant(join(root, "notes.txt"));
+    assert.doesNotThrow(() => check(join(root, "notes.txt"), "notes.txt"));
   });
 
   it("an approval is for that real file and one write", () => {

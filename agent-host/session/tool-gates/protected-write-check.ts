@@ -6,13 +6,14 @@
  * notes.txt" would land there. So right before the file is written: if the path now leads to a
  * protected file, that very file must have been approved (Allow once on the protected question,
  * used up by this write); otherwise the write is refused. In `auto` mode nothing is asked, so
- * nothing is checked, unless a sandbox protects those names (then they are asked in `auto` too,
- * and with nobody to ask, refused). What is left: the few microseconds between this check and the
+ * nothing is checked, unless a sandbox confines commands (then protected files are asked in `auto`
+ * too, every file under a read-only one, and with nobody to ask, refused). What is left: the few microseconds between this check and the
  * open.
  */
 import type { PermissionMode } from "../../../shared/protocol";
 import { realPathOf } from "../../../shared/node/real-path";
 import type { PathGuard } from "../../tools/paths";
+import type { ConfiningSandbox } from "./protected-paths";
 import { isProtectedPath } from "../../../shared/node/sandbox/protected-match";
 
 /** Real paths of protected files the user allowed once, each good for one write. */
@@ -34,9 +35,11 @@ export class ProtectedWriteApprovals {
 }
 
 /** The check the write and edit tools run right before they write. */
-export function createProtectedWriteCheck(approvals: ProtectedWriteApprovals, mode: () => PermissionMode, sandboxed = false): PathGuard {
+export function createProtectedWriteCheck(approvals: ProtectedWriteApprovals, mode: () => PermissionMode, sandbox?: ConfiningSandbox): PathGuard {
   return (absPath, asWritten) => {
-    if ((mode() === "auto" && !sandboxed) || !isProtectedPath(absPath)) return;
+    if (mode() === "auto" && !sandbox) return;
+    const isProtected = isProtectedPath(absPath);
+    if (!isProtected && sandbox !== "read-only") return;
     let real: string;
     try {
       real = realPathOf(absPath);
@@ -44,6 +47,7 @@ export function createProtectedWriteCheck(approvals: ProtectedWriteApprovals, mo
       real = absPath;
     }
     if (approvals.take(real)) return;
-    throw new Error(`Refused: ${asWritten} leads to the protected file ${real}, which the user did not allow for this write (a symlink changed after the question, or nobody was asked). Nothing was written.`);
+    const what = isProtected ? `the protected file ${real}` : `${real}, in a read-only sandbox`;
+    throw new Error(`Refused: ${asWritten} leads to ${what}, which the user did not allow for this write (a symlink changed after the question, or nobody was asked). Nothing was written.`);
   };
 }
