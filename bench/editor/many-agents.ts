@@ -71,6 +71,8 @@ interface Options {
   deltas: number;
   /** Each stream's deltas per second (as fast as the server writes when absent). */
   deltasPerSecond?: number;
+  /** Deltas per paragraph of each reply (streamDeltas); one paragraph when absent. */
+  paragraph?: number;
   bareNodeRssMb: number;
   command(title: string): Promise<void>;
   until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs?: number): Promise<T>;
@@ -116,47 +118,57 @@ function sessionTextsSince(agentDir: string, before: Map<string, number>): strin
   return [...sessionFiles(agentDir).keys()].map((file) => fs.readFileSync(file).subarray(before.get(file) ?? 0).toString("utf8"));
 }
 
+function ready(o: Options, chat: FrameLocator): Promise<unknown> {
+  return o.until("the agent to be ready", async () => ((await chat.locator("#status").textContent()) === "Ready" ? true : undefined));
+}
+
+async function send(chat: FrameLocator, text: string): Promise<void> {
+  await chat.locator("vscode-textarea#prompt textarea").fill(text);
+  await chat.locator("vscode-button#send").click();
+}
+
+/** What was there before the eight streams: the server's streams so far and the session files' lengths. */
+interface Before {
+  streams: number;
+  files: Map<string, number>;
+}
+
 /**
  * The eighth prompt sent (it releases the eight held streams) until each agent has ended its
  * message (its session file holds the stream's last delta) and the chats on screen are ready.
  */
-async function eightStreams(o: Options, streamsBefore: number, filesBefore: Map<string, number>, onScreen: FrameLocator[], ready: (chat: FrameLocator) => Promise<unknown>, send: (chat: FrameLocator, text: string) => Promise<void>) {
+async function eightStreams(o: Options, before: Before, onScreen: FrameLocator[]) {
   await send(o.sideChat, "stream 0");
-  const streams = await o.until("the eight streams written", async () => (o.llm.streams.length - streamsBefore >= AGENTS ? o.llm.streams.slice(streamsBefore) : undefined), 300_000);
+  const streams = await o.until("the eight streams written", async () => (o.llm.streams.length - before.streams >= AGENTS ? o.llm.streams.slice(before.streams) : undefined), 300_000);
   const lastTokens = streams.map((s) => `x${(s.first + o.deltas - 1).toString(36).padStart(3, "0")} `);
   await o.until(
     "the eight agents' messages in their session files",
     async () => {
-      const texts = sessionTextsSince(o.agentDir, filesBefore);
+      const texts = sessionTextsSince(o.agentDir, before.files);
       return lastTokens.every((token) => texts.some((t) => t.includes(token))) ? true : undefined;
     },
     300_000,
   );
-  for (const chat of onScreen) await ready(chat);
+  for (const chat of onScreen) await ready(o, chat);
   return streams;
 }
 
 export async function manyAgents(o: Options): Promise<ManyAgentsFigures> {
-  const ready = (chat: FrameLocator) => o.until("the agent to be ready", async () => ((await chat.locator("#status").textContent()) === "Ready" ? true : undefined));
-  const send = async (chat: FrameLocator, text: string) => {
-    await chat.locator("vscode-textarea#prompt textarea").fill(text);
-    await chat.locator("vscode-button#send").click();
-  };
   const sideBody = o.sideChat.locator("body");
-  await ready(o.sideChat);
+  await ready(o, o.sideChat);
   // The side chat streams alone first (its stream after the eight's indexes): the one-session memory.
   const soloFirst = AGENTS * o.deltas;
   const pace = o.deltasPerSecond ? { deltasPerSecond: o.deltasPerSecond } : {};
-  o.llm.script([{ text: streamDeltas(o.deltas, soloFirst), ...pace }]);
+  o.llm.script([{ text: streamDeltas(o.deltas, soloFirst, o.paragraph), ...pace }]);
   await send(o.sideChat, "stream alone");
   await o.until("the side chat's own stream on screen", async () => ((await sideBody.evaluate(lastShown, TEXT)) === soloFirst + o.deltas - 1 ? true : undefined), 120_000);
-  await ready(o.sideChat);
+  await ready(o, o.sideChat);
   const oneSessionRssMb = agentProcesses(o.extensionHost, o.shared).reduce((sum, pid) => sum + rssMb(pid), 0);
   const rssBefore = rssMb(o.extensionHost);
-  const filesBefore = sessionFiles(o.agentDir);
-  o.llm.script(Array.from({ length: AGENTS }, (_, i) => ({ text: streamDeltas(o.deltas, i * o.deltas), ...pace })));
+  const files = sessionFiles(o.agentDir);
+  o.llm.script(Array.from({ length: AGENTS }, (_, i) => ({ text: streamDeltas(o.deltas, i * o.deltas, o.paragraph), ...pace })));
   o.llm.hold(AGENTS);
-  const streamsBefore = o.llm.streams.length;
+  const before: Before = { streams: o.llm.streams.length, files };
   let tab: FrameLocator | undefined;
   // Seven tabs, each sending its prompt (held by the server) before the next opens.
   for (let i = 1; i < AGENTS; i++) {
@@ -167,7 +179,7 @@ export async function manyAgents(o: Options): Promise<ManyAgentsFigures> {
       return now && now !== known ? now : undefined;
     });
     tab = o.page.frameLocator(`iframe.webview[name="${name}"]`).frameLocator("#active-frame");
-    await ready(tab);
+    await ready(o, tab);
     await send(tab, `stream ${i}`);
   }
   // The two chats on screen watched, then the eighth prompt releases all eight streams.
@@ -179,7 +191,7 @@ export async function manyAgents(o: Options): Promise<ManyAgentsFigures> {
   const t0 = performance.now();
   // $BENCH_HOST_PROFILE_DIR: the extension host's profile; $BENCH_PROFILE_DIR: the workbench's renderer (its webviews too).
   const name = `many-${o.shared ? "pool" : "process"}`;
-  const streams = await hostProfiled(o.extensionHost, name, () => profiled(o.page, name, () => eightStreams(o, streamsBefore, filesBefore, onScreen, ready, send)));
+  const streams = await hostProfiled(o.extensionHost, name, () => profiled(o.page, name, () => eightStreams(o, before, onScreen)));
   const agentPids = agentProcesses(o.extensionHost, o.shared);
   const cpu = cpuMs(o.extensionHost) - cpu0;
   const spent = cpuSpent(all0, cpuSnapshot([process.pid]), processGroup);

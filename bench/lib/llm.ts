@@ -42,9 +42,11 @@ export interface BenchLlm {
  * The benchmark stream: `count` deltas of 5 characters, "x" + the index in base 36 + a space, so
  * that whoever shows the text can tell from its last token which delta it has reached. Streams
  * that run at once start at different indexes (`first`), so each chat's text says whose it is.
+ * With `paragraph`, every `paragraph`-th delta ends its paragraph (a blank line after its token),
+ * as a model's prose does; without, the text is one paragraph (20 KB at 4,000 deltas).
  */
-export function streamDeltas(count: number, first = 0): string[] {
-  return Array.from({ length: count }, (_, i) => `x${(first + i).toString(36).padStart(3, "0")} `);
+export function streamDeltas(count: number, first = 0, paragraph = 0): string[] {
+  return Array.from({ length: count }, (_, i) => `x${(first + i).toString(36).padStart(3, "0")} ${paragraph > 0 && (i + 1) % paragraph === 0 ? "\n\n" : ""}`);
 }
 
 /** How many SSE events go into one socket write (a stream of 4,000 deltas = 100 writes). */
