@@ -20,6 +20,8 @@ export interface AcpBridgeOptions {
    * (.git, .vscode, … at any depth).
    */
   sandboxed?: boolean;
+  /** That sandbox is read-only (pi.sandbox.mode): the editor writes nothing for the agent. */
+  readOnly?: boolean;
   /** Environment of the commands the agent runs through terminal/create. */
   terminalEnv?: NodeJS.ProcessEnv;
   log?: (message: string) => void;

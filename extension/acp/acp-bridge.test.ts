@@ -87,17 +87,31 @@ describe("ACP bridge: what an agent may ask of the client", function () {
         });
       }
     };
-    const files = [".git/hooks/pre-commit", ".vscode/tasks.json", "packages/app/.github/workflows/ci.yml", "sub/.npmrc", "src/ok.ts"];
+    const files = [".git/hooks/pre-commit", ".vscode/tasks.json", "packages/app/.github/workflows/ci.yml", "sub/.npmrc", "sub/.GIT./config", "src/ok.ts"];
     for (const dir of ["src", ".git/hooks", ".vscode", "packages/app/.github/workflows", "sub"]) fs.mkdirSync(path.join(workspace, dir), { recursive: true });
     const sandboxed = await connect(script(files), { cwd: workspace, sandboxed: true });
     await sandboxed.run();
-    assert.deepEqual(tried, [".git/hooks/pre-commit: refused", ".vscode/tasks.json: refused", "packages/app/.github/workflows/ci.yml: refused", "sub/.npmrc: refused", "src/ok.ts: written"]);
+    assert.deepEqual(tried, [".git/hooks/pre-commit: refused", ".vscode/tasks.json: refused", "packages/app/.github/workflows/ci.yml: refused", "sub/.npmrc: refused", "sub/.GIT./config: refused", "src/ok.ts: written"]);
     sandboxed.bridge.dispose();
     tried.length = 0;
     // Not sandboxed, the agent could write them itself: served (after its own question).
     const open = await connect(script([".vscode/tasks.json"]), { cwd: workspace });
     await open.run();
     assert.deepEqual(tried, [".vscode/tasks.json: written"]);
+  });
+
+  it("an agent in a read-only sandbox gets no write through the editor at all", async () => {
+    const outcomes: string[] = [];
+    const readOnly = await connect(async (client, sessionId) => {
+      await client.request("fs/write_text_file", { sessionId, path: path.join(workspace, "src", "notes.txt"), content: "x" }).then(
+        () => outcomes.push("written"),
+        (error: unknown) => outcomes.push(/read-only/.test(JSON.stringify(error)) ? "refused: read-only" : `refused: ${JSON.stringify(error)}`),
+      );
+    }, { cwd: workspace, sandboxed: true, readOnly: true });
+    await readOnly.run();
+    assert.deepEqual(outcomes, ["refused: read-only"]);
+    assert.equal(fs.existsSync(path.join(workspace, "src", "notes.txt")), false);
+    assert.deepEqual(readOnly.writes, []);
   });
 
   it("terminal/*: the command's output shows in the card that embeds the terminal, and in the editor's terminal view", async () => {

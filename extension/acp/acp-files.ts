@@ -1,7 +1,7 @@
 /**
  * fs/read_text_file and fs/write_text_file served for an ACP agent: only inside the session's
  * folder (symlinks resolved), and for a sandboxed agent never under a name its sandbox keeps
- * read-only; a write gets its tool card first (the checkpoint recorder and the review read it),
+ * read-only (nowhere when the sandbox is read-only); a write gets its tool card first (the checkpoint recorder and the review read it),
  * then goes through the editor's services (editor-services.ts).
  */
 import type * as acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
@@ -21,6 +21,8 @@ export interface FileRequestOptions {
   cwd: string;
   files: AcpFileServices;
   sandboxed?: boolean;
+  /** The agent's sandbox is read-only: no write at all. */
+  readOnly?: boolean;
 }
 
 /** Shows a write's card before it; returns its end (with the error, if it failed). */
@@ -46,6 +48,7 @@ export class FileRequests {
 
   async write(params: acp.WriteTextFileRequest, announce: AnnounceWrite): Promise<acp.WriteTextFileResponse> {
     const target = this.confined(params.path);
+    if (this.options.sandboxed && this.options.readOnly) throw new Error(`${params.path} was not written: the sandbox keeps the workspace read-only for ${this.agentName()} (pi.sandbox.mode), and the editor writes nothing for it either.`);
     const guarded = this.options.sandboxed ? protectedPartOf(path.relative(this.options.cwd, target), protectedWorkspaceNames) : undefined;
     if (guarded) throw new Error(`${params.path} is under ${guarded.part}, protected (${guarded.entry.why}): the sandbox keeps it read-only for ${this.agentName()}.`);
     const end = announce(target, params.content);

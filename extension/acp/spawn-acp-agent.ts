@@ -12,6 +12,8 @@ import type { SignInMemory } from "./acp-sign-in";
 export interface AcpSpawnContext {
   /** Whether the launch runs inside our sandbox. */
   sandboxed: boolean;
+  /** That sandbox is read-only. */
+  readOnly: boolean;
   keys: KeySource | undefined;
   gateway: AgentGateway | undefined;
   /** The user's `pi.agent.env` (user settings): a terminal sign-in runs with it, as the agent does. */
@@ -29,7 +31,7 @@ export async function spawnAcpAgent(launch: AgentLaunch, spawnable: { command: s
   const transport = await AcpTransport.spawn(
     { command: spawnable.command, args: spawnable.args, cwd: launch.cwd, env: launch.env },
     {
-      agentName: launch.label.replace(/^ACP: /, ""), files: editor, terminalView: editor, sandboxed: context.sandboxed, terminalEnv: launch.env, log: context.log, onModes: context.onModes,
+      agentName: launch.label.replace(/^ACP: /, ""), files: editor, terminalView: editor, sandboxed: context.sandboxed, readOnly: context.readOnly, terminalEnv: launch.env, log: context.log, onModes: context.onModes,
       // Sign-in: the agent's methods in a quick pick; a stored key through the model gateway, or given over ACP where the method takes one (never its environment).
       signIn: vscodeSignInUi(context.keys, context.gateway, launch.cwd),
       invocation: { command: launch.command, args: launch.args },

@@ -21,7 +21,7 @@ export async function openTransport(prepared: PreparedLaunch, options: Superviso
   const log = options.log;
   const spawnable = spawnCommand(launch.command, launch.args, process.platform, { env: launch.env });
   if (launch.protocol === "acp") {
-    return spawnAcpAgent(launch, spawnable, { sandboxed: prepared.sandboxed, keys: options.keys, gateway, agentEnv: settings.agentEnv, ...(options.acpSignIns ? { signInMemory: options.acpSignIns } : {}), log: (message) => log.warn(message), onModes });
+    return spawnAcpAgent(launch, spawnable, { sandboxed: prepared.sandboxed, readOnly: prepared.sandboxed && settings.sandboxMode === "read-only", keys: options.keys, gateway, agentEnv: settings.agentEnv, ...(options.acpSignIns ? { signInMemory: options.acpSignIns } : {}), log: (message) => log.warn(message), onModes });
   }
   const spawnAlone = () => ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) });
   // The bundled host's sessions share a process while several run (pi.agent.shareProcess, pool/host-pools.ts); other launches spawn.
