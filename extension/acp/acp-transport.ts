@@ -5,9 +5,8 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
-import { Emitter } from "vscode-jsonrpc";
 import { stopChild } from "../../shared/node/process-transport";
-import type { BadLine, FrameTransport, TransportClosed } from "../../shared/rpc/transport";
+import { transportEvents, type FrameTransport, type TransportClosed } from "../../shared/rpc/transport";
 import { AcpBridge } from "./acp-bridge";
 import type { AcpBridgeOptions } from "./acp-bridge-options";
 import { loadAcpSdk, type AcpSdk } from "./sdk";
@@ -20,14 +19,11 @@ export interface AcpSpawn {
 }
 
 export class AcpTransport implements FrameTransport {
-  private readonly frameEmitter = new Emitter<unknown>();
-  private readonly badLineEmitter = new Emitter<BadLine>();
-  private readonly stderrEmitter = new Emitter<string>();
-  private readonly closeEmitter = new Emitter<TransportClosed>();
-  readonly onFrame = this.frameEmitter.event;
-  readonly onBadLine = this.badLineEmitter.event;
-  readonly onStderr = this.stderrEmitter.event;
-  readonly onClose = this.closeEmitter.event;
+  private readonly emit = transportEvents();
+  readonly onFrame = this.emit.events.onFrame;
+  readonly onBadLine = this.emit.events.onBadLine;
+  readonly onStderr = this.emit.events.onStderr;
+  readonly onClose = this.emit.events.onClose;
   readonly pid: number | undefined;
   readonly bridge: AcpBridge;
   private closed = false;
@@ -35,7 +31,7 @@ export class AcpTransport implements FrameTransport {
   private constructor(private readonly child: ChildProcess, sdk: AcpSdk, options: AcpBridgeOptions) {
     this.pid = child.pid;
     child.stderr!.setEncoding("utf8");
-    child.stderr!.on("data", (text: string) => this.stderrEmitter.fire(text));
+    child.stderr!.on("data", (text: string) => this.emit.stderr.fire(text));
     child.on("error", (error) => this.markClosed({ code: null, signal: null, error: error.message }));
     child.on("close", (code, signal) => this.markClosed({ code, signal }));
     child.stdin!.on("error", () => {
@@ -81,19 +77,19 @@ export class AcpTransport implements FrameTransport {
   }
 
   private deliver(frame: unknown): void {
-    if (!this.closed) this.frameEmitter.fire(frame);
+    if (!this.closed) this.emit.frame.fire(frame);
   }
 
   private markClosed(info: TransportClosed): void {
     if (this.closed) return;
     this.closed = true;
     this.bridge.dispose();
-    this.closeEmitter.fire(info);
+    this.emit.close.fire(info);
   }
 
   dispose(): void {
     if (!this.exited) this.child.kill("SIGTERM");
     this.bridge.dispose();
-    for (const emitter of [this.frameEmitter, this.badLineEmitter, this.stderrEmitter, this.closeEmitter]) emitter.dispose();
+    this.emit.dispose();
   }
 }

@@ -1,6 +1,5 @@
-import { Emitter } from "vscode-jsonrpc";
 import { JsonlWriter, parseJsonLine, type LineSink } from "../jsonl";
-import type { BadLine, FrameTransport, TransportClosed } from "./transport";
+import { transportEvents, type FrameTransport, type TransportClosed } from "./transport";
 
 /**
  * A FrameTransport fed line by line: the agent's records come in through `receiveLine` (each
@@ -9,14 +8,11 @@ import type { BadLine, FrameTransport, TransportClosed } from "./transport";
  * a process's stdout (extension/supervision/pool/).
  */
 export abstract class LineTransport implements FrameTransport {
-  private readonly frameEmitter = new Emitter<unknown>();
-  private readonly badLineEmitter = new Emitter<BadLine>();
-  private readonly stderrEmitter = new Emitter<string>();
-  private readonly closeEmitter = new Emitter<TransportClosed>();
-  readonly onFrame = this.frameEmitter.event;
-  readonly onBadLine = this.badLineEmitter.event;
-  readonly onStderr = this.stderrEmitter.event;
-  readonly onClose = this.closeEmitter.event;
+  private readonly emit = transportEvents();
+  readonly onFrame = this.emit.events.onFrame;
+  readonly onBadLine = this.emit.events.onBadLine;
+  readonly onStderr = this.emit.events.onStderr;
+  readonly onClose = this.emit.events.onClose;
   private readonly writer: JsonlWriter;
   private closed = false;
 
@@ -28,14 +24,14 @@ export abstract class LineTransport implements FrameTransport {
   receiveLine(line: string): void {
     if (line.trim() === "") return;
     const parsed = parseJsonLine(line);
-    if (!parsed.ok) return this.badLineEmitter.fire({ line, error: parsed.error });
-    if (parsed.notices.length > 0) this.badLineEmitter.fire({ line, error: parsed.notices.join("; "), kept: true });
-    this.frameEmitter.fire(parsed.value);
+    if (!parsed.ok) return this.emit.badLine.fire({ line, error: parsed.error });
+    if (parsed.notices.length > 0) this.emit.badLine.fire({ line, error: parsed.notices.join("; "), kept: true });
+    this.emit.frame.fire(parsed.value);
   }
 
   /** A record that could not be read at all (too long). */
   protected receiveBadLine(error: string): void {
-    this.badLineEmitter.fire({ line: "", error });
+    this.emit.badLine.fire({ line: "", error });
   }
 
   /** Called by owners (process exit, stream end) exactly once. */
@@ -43,11 +39,11 @@ export abstract class LineTransport implements FrameTransport {
     if (this.closed) return;
     this.closed = true;
     this.writer.close(info.error ?? "The agent's input is closed");
-    this.closeEmitter.fire(info);
+    this.emit.close.fire(info);
   }
 
   protected emitStderr(text: string): void {
-    this.stderrEmitter.fire(text);
+    this.emit.stderr.fire(text);
   }
 
   protected get isClosed(): boolean {
@@ -63,9 +59,6 @@ export abstract class LineTransport implements FrameTransport {
 
   dispose(): void {
     this.markClosed({ code: null, signal: null, error: "disposed" });
-    this.frameEmitter.dispose();
-    this.badLineEmitter.dispose();
-    this.stderrEmitter.dispose();
-    this.closeEmitter.dispose();
+    this.emit.dispose();
   }
 }

@@ -1,4 +1,4 @@
-import type { Disposable, Event } from "vscode-jsonrpc";
+import { Emitter, type Disposable, type Event } from "vscode-jsonrpc";
 
 export interface TransportClosed {
   code: number | null;
@@ -25,4 +25,25 @@ export interface FrameTransport extends Disposable {
   send(frame: unknown): Promise<void>;
   /** Ends the agent's input (Pi exits 0 on EOF). */
   endInput(): void;
+}
+
+/**
+ * The four events of a FrameTransport and their emitters, for transports to hold: a transport
+ * exposes the `on…` events and fires through the emitters, and disposes all of them at once.
+ */
+export function transportEvents() {
+  const frame = new Emitter<unknown>();
+  const badLine = new Emitter<BadLine>();
+  const stderr = new Emitter<string>();
+  const close = new Emitter<TransportClosed>();
+  return {
+    frame,
+    badLine,
+    stderr,
+    close,
+    events: { onFrame: frame.event, onBadLine: badLine.event, onStderr: stderr.event, onClose: close.event },
+    dispose(): void {
+      for (const emitter of [frame, badLine, stderr, close]) emitter.dispose();
+    },
+  };
 }
