@@ -51,7 +51,7 @@ export function createHostRuntime(options: CliOptions, environment: RuntimeEnvir
   // The runtime is made below; the sandbox's and the trust's questions reach its client when asked.
   let runtimeRef: HostRuntime | undefined;
   const sandbox = createToolSandbox(options, cwd, processEnv, () => runtimeRef?.extensionUi, () => runtimeRef?.session.sessions.generation);
-  const writes = protectedWrites(options, () => runtimeRef?.permissionMode ?? options.permissionMode);
+  const writes = protectedWrites(options, () => runtimeRef?.permissionMode ?? options.permissionMode, cwd);
   const tools = pickTools(options, settings.defaultTools, cwd, todos, processEnv, sandbox, writes?.beforeWrite, environment.toolIo);
   const trust = new FirstReadTrust({ cwd, agentDir }, trustAtStart, clientAsk(() => runtimeRef?.extensionUi, options.confirmTimeoutMs), warn);
   const resources = new LazyContextResources(options, { cwd, agentDir, trust }, tools, warn);

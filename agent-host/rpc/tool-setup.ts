@@ -46,11 +46,11 @@ export function confiningSandbox(options: CliOptions): ConfiningSandbox | undefi
  * writing tools (which check again right before writing); none when nothing is asked and no
  * sandbox protects (under one with nothing asked, a protected write is refused).
  */
-export function protectedWrites(options: CliOptions, mode: () => PermissionMode): { approvals: ProtectedWriteApprovals; beforeWrite: PathGuard } | undefined {
+export function protectedWrites(options: CliOptions, mode: () => PermissionMode, cwd: string): { approvals: ProtectedWriteApprovals; beforeWrite: PathGuard } | undefined {
   const sandbox = confiningSandbox(options);
   if (options.confirmTools.length === 0 && !sandbox) return undefined;
   const approvals = new ProtectedWriteApprovals();
-  return { approvals, beforeWrite: createProtectedWriteCheck(approvals, mode, sandbox) };
+  return { approvals, beforeWrite: createProtectedWriteCheck(approvals, mode, sandbox, cwd) };
 }
 
 /** File I/O of the read, write and edit tools, and bash's shell, served by someone else (an ACP client's fs/* and terminal/*); local otherwise. */

@@ -73,7 +73,7 @@ export function createEditTool(cwd: string, options: EditToolOptions = {}): Agen
       "Edit a single file using exact text replacement. Every edits[].oldText must match a unique, non-overlapping region of the original file. If two changes affect the same block or nearby lines, merge them into one edit instead of emitting overlapping edits. Do not include large unchanged regions just to connect distant changes.",
     parameters: editSchema,
     prepareArguments: prepareEditArguments,
-    async execute(_id, { path, edits }, signal) {
+    async execute(callId, { path, edits }, signal) {
       if (!Array.isArray(edits) || edits.length === 0) {
         throw new Error("Edit tool input is invalid. edits must contain at least one replacement.");
       }
@@ -95,7 +95,7 @@ export function createEditTool(cwd: string, options: EditToolOptions = {}): Agen
         const text = raw.slice(bom.length);
         const ending = detectLineEnding(text);
         const { baseContent, newContent } = applyEdits(normalizeToLF(text), edits, path);
-        options.beforeWrite?.(absPath, path);
+        options.beforeWrite?.(absPath, path, callId);
         await io.writeFile(absPath, bom + restoreLineEndings(newContent, ending));
         throwIfAborted(signal);
         const { diff, firstChangedLine } = generateDiffString(baseContent, newContent);

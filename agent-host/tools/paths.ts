@@ -59,10 +59,11 @@ export const toPosix = (path: string): string => path.split(sep).join("/");
 
 /**
  * Called with the absolute path a tool is about to open or create (after every fallback such as
- * read's spelling variants) and the path as the model wrote it; throws to refuse it.
- * `--workspace-only` plugs in a guard that resolves every symlink (createWorkspaceGuard).
+ * read's spelling variants), the path as the model wrote it, and the tool call's id (writing
+ * tools); throws to refuse it. `--workspace-only` plugs in a guard that resolves every symlink
+ * (createWorkspaceGuard).
  */
-export type PathGuard = (absPath: string, asWritten: string) => void;
+export type PathGuard = (absPath: string, asWritten: string, callId?: string) => void;
 
 /** Tool options that take a PathGuard. */
 export interface GuardedOptions {

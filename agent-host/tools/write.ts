@@ -22,14 +22,15 @@ export function createWriteTool(cwd: string, options: WriteToolOptions = {}): Ag
     description:
       "Write content to a file. Creates the file if it doesn't exist, overwrites if it does. Automatically creates parent directories.",
     parameters: writeSchema,
-    async execute(_id, { path, content }, signal) {
+    async execute(callId, { path, content }, signal) {
       const absPath = guardedPath(path, cwd, options);
+      options.beforeWrite?.(absPath, path, callId); // before its folders are made, as well as right before the write
       // Aborts are checked between steps, not raced: the queue stays held until the write settles.
       return withFileMutationQueue(absPath, async () => {
         throwIfAborted(signal);
         await io.mkdir(dirname(absPath));
         throwIfAborted(signal);
-        options.beforeWrite?.(absPath, path);
+        options.beforeWrite?.(absPath, path, callId);
         await io.writeFile(absPath, content);
         throwIfAborted(signal);
         return { content: [{ type: "text", text: `Successfully wrote to ${path}` }], details: undefined };

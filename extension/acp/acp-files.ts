@@ -6,7 +6,7 @@
  */
 import type * as acp from "@agentclientprotocol/sdk" with { "resolution-mode": "import" };
 import * as path from "node:path";
-import { protectedPartOf } from "../../shared/node/sandbox/protected-match";
+import { hiddenSecretOf, protectedReason } from "../../shared/node/sandbox/protected-match";
 import { protectedWorkspaceNames } from "../../shared/node/sandbox/protected-paths";
 import { resolveWorkspacePath } from "../host-tools/workspace-paths";
 import { errorText } from "../../shared/error-text";
@@ -23,6 +23,8 @@ export interface FileRequestOptions {
   sandboxed?: boolean;
   /** The agent's sandbox is read-only: no write at all. */
   readOnly?: boolean;
+  /** The home folder whose secrets the sandbox hides ($HOME by default). */
+  home?: string;
 }
 
 /** Shows a write's card before it; returns its end (with the error, if it failed). */
@@ -43,14 +45,19 @@ export class FileRequests {
   ) {}
 
   async read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
-    return { content: sliceLines(await this.options.files.readTextFile(this.confined(params.path)), params.line, params.limit) };
+    const target = this.confined(params.path);
+    // Home opened as the workspace: what the sandbox hides (`~/.ssh`, …) is not read for it either.
+    const secret = this.options.sandboxed ? hiddenSecretOf(target, this.options.home ?? process.env.HOME) : undefined;
+    if (secret) throw new Error(`${params.path} was not read: ~/${secret} is hidden from ${this.agentName()} by its sandbox.`);
+    return { content: sliceLines(await this.options.files.readTextFile(target), params.line, params.limit) };
   }
 
   async write(params: acp.WriteTextFileRequest, announce: AnnounceWrite): Promise<acp.WriteTextFileResponse> {
     const target = this.confined(params.path);
     if (this.options.sandboxed && this.options.readOnly) throw new Error(`${params.path} was not written: the sandbox keeps the workspace read-only for ${this.agentName()} (pi.sandbox.mode), and the editor writes nothing for it either.`);
-    const guarded = this.options.sandboxed ? protectedPartOf(path.relative(this.options.cwd, target), protectedWorkspaceNames) : undefined;
-    if (guarded) throw new Error(`${params.path} is under ${guarded.part}, protected (${guarded.entry.why}): the sandbox keeps it read-only for ${this.agentName()}.`);
+    // Judged where the write lands (a link the agent made, `g -> .git`, leads there), and by what the sandbox keeps read-only.
+    const guarded = this.options.sandboxed ? protectedReason(target, { table: protectedWorkspaceNames, workspaces: [this.options.cwd] }) : undefined;
+    if (guarded) throw new Error(`${params.path} was not written: ${guarded}; the sandbox keeps it read-only for ${this.agentName()}.`);
     const end = announce(target, params.content);
     try {
       await this.options.files.writeTextFile(target, params.content);

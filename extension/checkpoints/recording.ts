@@ -25,7 +25,7 @@ export interface RecordingOptions {
   log: vscode.LogOutputChannel;
 }
 
-/** The file a tool call changes, when it is one of the tools recorded here. */
+/** The file a tool call changes, when it is one of the tools recorded here (and in the workspace: toolTargetPath). */
 export function changedFile(toolName: string, args: unknown, cwd: string, agentRecords: boolean): string | undefined {
   if (toolName !== "editor_edit" && (agentRecords || !FILE_CHANGING_TOOLS.has(toolName))) return undefined;
   return toolTargetPath(args, cwd);

@@ -11,18 +11,12 @@ import * as path from "node:path";
 import type { RestoreStep } from "../../shared/checkpoints/schema";
 import { loadObject } from "../../shared/node/checkpoint-store";
 import { isInside, realPathOf } from "../../shared/node/real-path";
-import { protectedPartOf } from "../../shared/node/sandbox/protected-match";
+import { protectedReason } from "../../shared/node/sandbox/protected-match";
 import { protectedWorkspaceNames } from "../../shared/node/sandbox/protected-paths";
 import { errorText } from "../../shared/error-text";
 
 /** What a step may do, on the real path it would reach; or why it is refused. */
 export type CheckedStep = { refused: string } | { action: "delete"; target: string } | { action: "write"; target: string; content: Buffer };
-
-/** The reason a path relative to the workspace is refused, if it passes through a name the sandbox keeps read-only. */
-function protectedPart(relative: string): string | undefined {
-  const found = protectedPartOf(relative, protectedWorkspaceNames);
-  return found && `${found.part} is protected (${found.entry.why})`;
-}
 
 /** The workspace folder's real path (computed once per rewind). */
 export function realWorkspace(workspace: string): string {
@@ -68,7 +62,7 @@ export function placeOf(realRoots: readonly string[], recordedPath: string, acti
   }
   const root = realRoots.find((r) => isInside(r, target) && target !== r);
   if (root === undefined) return { refused: "it is outside the session's workspace folder" };
-  const forbidden = protectedPart(path.relative(root, target));
+  const forbidden = protectedReason(target, { table: protectedWorkspaceNames, workspaces: [root] });
   return forbidden ? { refused: forbidden } : { target };
 }
 

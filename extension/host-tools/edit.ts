@@ -9,7 +9,7 @@ import { contentHash, sameHash } from "./document-text";
 import { applyOffsetEdits, lspEditsToOffsets, matchReplacements, type LspTextEdit, type OffsetEdit, type TextReplacement } from "./edit-matching";
 import type { EditReviewer } from "./edit-review";
 import type { SandboxModeSetting } from "../settings";
-import { loadedDocument, resolveFile } from "./editor-workspace";
+import { loadedDocument, resolveFile, workspaceFolderPaths } from "./editor-workspace";
 import { defineTool, jsonResult, raceCancellation, throwIfCancelled, type EditorTool } from "./tool";
 import { errorText } from "../../shared/error-text";
 import { isProtectedPath } from "../../shared/node/sandbox/protected-match";
@@ -117,7 +117,7 @@ export function createEditTool(options: EditToolOptions): EditorTool {
       if (proposed === before) throw new Error(`The edits do not change ${file.path}.`);
 
       const sandbox = options.sandboxMode();
-      const protectedFile = sandbox !== "full-access" && isProtectedPath(file.uri.fsPath);
+      const protectedFile = sandbox !== "full-access" && isProtectedPath(file.uri.fsPath, { workspaces: workspaceFolderPaths() });
       const reviewed = options.reviewEdits() || protectedFile || sandbox === "read-only";
       if (reviewed) {
         update({ content: [{ type: "text", text: `Waiting for the user to review the edit of ${protectedFile ? "the protected file " : ""}${file.path} in the diff editor…` }] });

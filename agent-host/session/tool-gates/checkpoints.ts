@@ -6,6 +6,7 @@
  */
 import { DEFAULT_MAX_FILE_BYTES } from "../../../shared/checkpoints/schema";
 import { createCheckpointRecorder } from "../../../shared/node/checkpoint-store";
+import { realPathOf, resolvesInside } from "../../../shared/node/real-path";
 import type { AnyAgentTool } from "../../agent/tool";
 import { resolveToCwd } from "../../tools/paths";
 import type { SessionManager } from "../persistence/session-manager";
@@ -27,14 +28,18 @@ export function currentTurn(sessions: SessionManager): string | undefined {
 /** The tools, with write and edit recording the file before they change it. */
 export function withCheckpoints(tools: AnyAgentTool[], sessions: SessionManager, dir: string, cwd: string, warn: (message: string) => void): AnyAgentTool[] {
   const record = createCheckpointRecorder(dir, DEFAULT_MAX_FILE_BYTES);
+  const realCwd = realPathOf(cwd);
   return tools.map((tool) => {
     if (!FILE_TOOLS.has(tool.name)) return tool;
     const execute: AnyAgentTool["execute"] = (id, params, signal, onUpdate) => {
       const target = (params as { path?: unknown }).path;
       const turn = currentTurn(sessions);
-      if (typeof target === "string" && turn) {
+      const file = typeof target === "string" ? resolveToCwd(target, cwd) : undefined;
+      // Only what a rewind may restore, the workspace's files: the store is readable elsewhere, and
+      // a call naming a secret outside (a key the sandbox hides) would have it copied there.
+      if (file !== undefined && turn && resolvesInside([realCwd], file)) {
         try {
-          record(sessions.sessionId, turn, resolveToCwd(target, cwd));
+          record(sessions.sessionId, turn, file);
         } catch (error) {
           // A full disk must not stop the agent: the file is changed without a checkpoint.
           warn(`Checkpoint of ${target} failed: ${errorText(error)}`);

@@ -121,7 +121,7 @@ export function createPermissionGate(tools: ReadonlySet<string>, ask: AskChoice,
   async function answer(call: ToolCall, question: PermissionQuestion, protectedFile: ProtectedTarget | undefined, signal: AbortSignal): Promise<BeforeToolCallResult> {
     const choice = await ask(question.title, question.options, signal, call);
     if (choice === ALLOW_ONCE) {
-      if (protectedFile !== undefined) options.approvals?.grant(protectedFile.realPath);
+      if (protectedFile !== undefined) options.approvals?.grant(protectedFile.realPath, call.id);
       return undefined;
     }
     const allowance = choice === undefined ? undefined : question.allowances.get(choice);

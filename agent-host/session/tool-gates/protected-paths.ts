@@ -42,6 +42,6 @@ export interface ProtectedTarget {
 export function protectedTarget(tool: string, args: Record<string, unknown>, cwd: string, sandbox?: ConfiningSandbox): ProtectedTarget | undefined {
   if (!writingTools.has(tool) || typeof args.path !== "string" || args.path === "") return undefined;
   const absPath = resolveToCwd(args.path, cwd);
-  const why = isProtectedPath(absPath) ? "protected" : sandbox === "read-only" ? "read-only" : undefined;
+  const why = isProtectedPath(absPath, { workspaces: [cwd] }) ? "protected" : sandbox === "read-only" ? "read-only" : undefined;
   return why && { absPath, realPath: realPathOrLoop(absPath) ?? absPath, why };
 }

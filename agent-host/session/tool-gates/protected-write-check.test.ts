@@ -34,24 +34,25 @@ describe("protected-write-check: the path a write really opens, checked at the w
     assert.throws(() => check(join(root, "sub/.VSCODE/tasks.json"), "sub/.VSCODE/tasks.json"), /protected file/);
     writeFileSync(join(root, "notes.txt"), "");
     assert.doesNotThrow(() => check(join(root, "notes.txt"), "notes.txt"));
-    approvals.grant(join(root, ".git/config"));
-    assert.doesNotThrow(() => check(join(root, ".git/config"), ".git/config"), "allowed once when asked");
+    approvals.grant(join(root, ".git/config"), "c1");
+    assert.doesNotThrow(() => check(join(root, ".git/config"), ".git/config", "c1"), "allowed once when asked");
   });
 
   it("in a read-only sandbox, refuses every write the user did not allow", () => {
     const approvals = new ProtectedWriteApprovals();
     const check = createProtectedWriteCheck(approvals, () => "acceptEdits", "read-only");
     assert.throws(() => check(join(root, "notes.txt"), "notes.txt"), /Refused: notes\.txt leads to .*notes\.txt, in a read-only sandbox/);
-    approvals.grant(join(root, "notes.txt"));
-    assert.doesNotThrow(() => check(join(root, "notes.txt"), "notes.txt"));
+    approvals.grant(join(root, "notes.txt"), "c1");
+    assert.doesNotThrow(() => check(join(root, "notes.txt"), "notes.txt", "c1"));
   });
 
-  it("an approval is for that real file and one write", () => {
+  it("an approval is for that real file and the call it was asked for, none other", () => {
     const approvals = new ProtectedWriteApprovals();
     const check = createProtectedWriteCheck(approvals, () => "ask");
-    approvals.grant(join(root, ".git/config"));
+    approvals.grant(join(root, ".git/config"), "c1");
     symlinkSync(".git/config", join(root, "link"));
-    assert.doesNotThrow(() => check(join(root, "link"), "link"));
-    assert.throws(() => check(join(root, ".git/config"), ".git/config"), /Refused/, "used up");
+    assert.doesNotThrow(() => check(join(root, "link"), "link", "c1"));
+    assert.throws(() => check(join(root, ".git/config"), ".git/config", "c2"), /Refused/, "another call (an approved edit that failed left its approval)");
+    assert.throws(() => check(join(root, ".git/config"), ".git/config"), /Refused/, "no call");
   });
 });

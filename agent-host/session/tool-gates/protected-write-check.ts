@@ -16,29 +16,30 @@ import type { PathGuard } from "../../tools/paths";
 import type { ConfiningSandbox } from "./protected-paths";
 import { isProtectedPath } from "../../../shared/node/sandbox/protected-match";
 
-/** Real paths of protected files the user allowed once, each good for one write. */
+/**
+ * Protected files the user allowed once: each approval is for one tool call and the real path
+ * its question named, good for that call's write only. (Keyed by the path alone, an approved call
+ * that failed before writing left an approval another call took: a later write whose file was
+ * swapped for a link to it landed there, `host-write-grant-leftover`.)
+ */
 export class ProtectedWriteApprovals {
-  private readonly granted = new Map<string, number>();
+  private readonly granted = new Set<string>();
 
-  grant(realPath: string): void {
-    this.granted.set(realPath, (this.granted.get(realPath) ?? 0) + 1);
+  grant(realPath: string, callId: string): void {
+    this.granted.add(`${callId}\0${realPath}`);
   }
 
-  /** Uses up one approval of `realPath`; false when there is none. */
-  take(realPath: string): boolean {
-    const left = this.granted.get(realPath) ?? 0;
-    if (left === 0) return false;
-    if (left === 1) this.granted.delete(realPath);
-    else this.granted.set(realPath, left - 1);
-    return true;
+  /** Whether this call was allowed to write `realPath` (a call writes once; it may be checked more than once). */
+  allows(realPath: string, callId: string | undefined): boolean {
+    return callId !== undefined && this.granted.has(`${callId}\0${realPath}`);
   }
 }
 
 /** The check the write and edit tools run right before they write. */
-export function createProtectedWriteCheck(approvals: ProtectedWriteApprovals, mode: () => PermissionMode, sandbox?: ConfiningSandbox): PathGuard {
-  return (absPath, asWritten) => {
+export function createProtectedWriteCheck(approvals: ProtectedWriteApprovals, mode: () => PermissionMode, sandbox?: ConfiningSandbox, workspace?: string): PathGuard {
+  return (absPath, asWritten, callId) => {
     if (mode() === "auto" && !sandbox) return;
-    const isProtected = isProtectedPath(absPath);
+    const isProtected = isProtectedPath(absPath, workspace ? { workspaces: [workspace] } : {});
     if (!isProtected && sandbox !== "read-only") return;
     let real: string;
     try {
@@ -46,7 +47,7 @@ export function createProtectedWriteCheck(approvals: ProtectedWriteApprovals, mo
     } catch {
       real = absPath;
     }
-    if (approvals.take(real)) return;
+    if (approvals.allows(real, callId)) return;
     const what = isProtected ? `the protected file ${real}` : `${real}, in a read-only sandbox`;
     throw new Error(`Refused: ${asWritten} leads to ${what}, which the user did not allow for this write (a symlink changed after the question, or nobody was asked). Nothing was written.`);
   };

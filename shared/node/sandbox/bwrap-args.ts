@@ -166,12 +166,16 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
       const kind = pathKind(join(home, name));
       const path = kind === "missing" ? "" : input.realPath(join(home, name));
       if (kind === "dir") {
-        args.push("--tmpfs", path, "--remount-ro", path);
+        args.push("--tmpfs", path);
         hiddenDirs.push(path);
       } else if (kind === "file") args.push("--ro-bind", "/dev/null", path);
     }
-    // A writable root inside a hidden folder (the editor's storage under ~/.config/Code/User/globalStorage) is shown again.
+    // A writable root inside a hidden folder (the editor's storage under ~/.config/Code/User/globalStorage)
+    // is shown again, bound while the empty tmpfs hiding it is still writable (bwrap makes the bind's
+    // mount point there: in a read-only one it could not, and the sandbox did not start); then each
+    // tmpfs is made read-only (not recursively: the root bound inside stays writable).
     for (const root of roots) if (hiddenDirs.some((dir) => isInside(root, dir))) args.push("--bind", root, root);
+    for (const dir of hiddenDirs) args.push("--remount-ro", dir);
   }
 
   args.push("--chdir", input.cwd, "--", ...command);

@@ -5,11 +5,12 @@
  * protected names at any depth (nested-guard.ts) and, with allowed hosts, the network proxy
  * (started by `prepare`, before the first command); it removes and closes them when disposed.
  */
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { piAgentDir } from "../project-trust";
 import { buildBwrapArgs, isInside, isOutOfSight, type PathKind } from "./bwrap-args";
+import { gitDirOf } from "./git-dir";
 import { homeStartupFiles } from "./protected-paths";
 import { bridgeCommand, bridgeMount } from "./net/bridge";
 import { parseHostPattern, type HostPattern } from "./net/hosts";
@@ -94,22 +95,6 @@ function kindOnDisk(path: string): PathKind {
     return statSync(path).isDirectory() ? "dir" : "file";
   } catch {
     return "missing";
-  }
-}
-
-/** `gitdir: <path>` of a worktree's or submodule's `.git` file; its common dir (config, hooks) when it has one. */
-function gitDirOf(dotGitFile: string): string | undefined {
-  try {
-    const match = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGitFile, "utf8"));
-    if (!match) return undefined;
-    const gitDir = resolve(dirname(dotGitFile), match[1].trim());
-    try {
-      return realOrSame(resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim()));
-    } catch {
-      return realOrSame(gitDir);
-    }
-  } catch {
-    return undefined;
   }
 }
 

@@ -6,8 +6,10 @@
  * `.git/config` there), and as Windows opens names (`.git.`, `.git ` and `config::$DATA` are
  * `.git` and `config`).
  */
-import { realPathOf } from "../real-path";
-import { fileToolProtectedNames, type ProtectedName } from "./protected-paths";
+import { join, relative } from "node:path";
+import { isInside, realPathOf } from "../real-path";
+import { fileToolProtectedNames, homeSecrets, type ProtectedName } from "./protected-paths";
+import { readOnlyPlaces } from "./read-only-places";
 
 /** A name as Windows opens it, lower-cased. */
 export function comparableName(part: string): string {
@@ -52,13 +54,59 @@ export function protectedPartOf(path: string, table: readonly ProtectedName[] = 
   return undefined;
 }
 
-/** True when the real path of `absPath` (every symlink resolved) passes through a protected name; a link loop counts (nothing to judge by). */
-export function isProtectedPath(absPath: string, table: readonly ProtectedName[] = fileToolProtectedNames): boolean {
+/** Where the judgement is made: the table of names, and the workspaces whose sandbox's read-only places count too. */
+export interface ProtectedScope {
+  table?: readonly ProtectedName[];
+  /** Workspace folders: a path inside one is judged by its parts below it; its read-only places (read-only-places.ts) count. */
+  workspaces?: readonly string[];
+  /** The home folder (start-up files, when it lies inside a workspace); $HOME by default. */
+  home?: string;
+}
+
+/**
+ * Why a write to `absPath` must not happen unasked, judged on its real path (every symlink
+ * followed, a dangling one to what it would create): it passes through a protected name (below
+ * the workspace holding it, else anywhere on the path), or lies in a place the workspace's sandbox
+ * keeps read-only; a link loop too (nothing to judge by). Undefined when nothing protects it.
+ */
+export function protectedReason(absPath: string, scope: ProtectedScope = {}): string | undefined {
   let real: string;
   try {
     real = realPathOf(absPath);
   } catch {
-    return true;
+    return "a loop of symbolic links";
   }
-  return protectedPartOf(real, table) !== undefined;
+  const workspaces = (scope.workspaces ?? []).map((workspace) => ({ workspace, real: realOrSelf(workspace) }));
+  const holder = workspaces.filter((w) => isInside(w.real, real)).sort((a, b) => b.real.length - a.real.length)[0];
+  const found = protectedPartOf(holder ? relative(holder.real, real) : real, scope.table);
+  if (found) return `${found.part} is protected (${found.entry.why})`;
+  for (const { workspace } of workspaces) {
+    const place = readOnlyPlaces(workspace, scope.home).find((p) => isInside(p, real));
+    if (place !== undefined) return `${place} is kept read-only by the sandbox (a protected name leads there, or it is git's or a start-up file)`;
+  }
+  return undefined;
+}
+
+/** True when protectedReason finds a reason. */
+export function isProtectedPath(absPath: string, scope: ProtectedScope = {}): boolean {
+  return protectedReason(absPath, scope) !== undefined;
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realPathOf(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * The home secret (protected-paths.ts's homeSecrets: `~/.ssh`, `~/.aws`, …) a path reaches, on its
+ * real path: the sandbox hides these, so nothing outside it may read them for a sandboxed agent.
+ */
+export function hiddenSecretOf(absPath: string, home: string | undefined = process.env.HOME): string | undefined {
+  if (!home) return undefined;
+  const real = realOrSelf(absPath);
+  const realHome = realOrSelf(home);
+  return homeSecrets.find((secret) => isInside(realOrSelf(join(realHome, secret)), real));
 }

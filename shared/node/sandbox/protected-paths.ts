@@ -34,6 +34,16 @@ export const protectedWorkspaceNames: readonly (ProtectedName & { kind: "dir" | 
   { name: ".tool-versions", kind: "file", why: "asdf/mise: which binaries run" },
   { name: ".claude", kind: "dir", why: "another agent's settings and hooks" },
   { name: ".codex", kind: "dir", why: "another agent's settings" },
+  { name: ".gemini", kind: "dir", why: "another agent's settings and commands" },
+  { name: ".opencode", kind: "dir", why: "another agent's settings and plugins" },
+  { name: ".agents", kind: "dir", why: "agents' skills and settings: loaded by agents" },
+  { name: ".gitea", kind: "dir", why: "workflows: run in CI" },
+  { name: ".forgejo", kind: "dir", why: "workflows: run in CI" },
+  { name: ".hg", kind: "dir", why: "Mercurial's hgrc: hooks run by hg" },
+  { name: ".gitconfig", kind: "file", why: "git config a repository's .git/config may include (include.path)" },
+  { name: ".devcontainer.json", kind: "file", why: "dev container: postCreateCommand" },
+  { name: "mise.toml", kind: "file", why: "mise: tasks and env run on cd" },
+  { name: "lefthook.yml", kind: "file", why: "git hooks run at commit (lefthook)" },
 ];
 
 /**
@@ -93,8 +103,15 @@ export const homeSecrets: readonly string[] = [
   ".vscode-server/data/User/globalStorage",
 ];
 
-/** Files in $HOME a login or a new terminal runs: kept read-only when home lies inside a writable root. */
+/**
+ * Files in $HOME a login, a new terminal or the user's tools run: kept read-only when home lies
+ * inside a writable root. Besides the shell's and git's: the editor's user settings (`git.path`,
+ * terminal profiles) and extension folders, Python's user site-packages (a `.pth` line runs in
+ * every python), cargo's config (`build.rustc-wrapper`).
+ */
 export const homeStartupFiles: readonly { name: string; kind: "dir" | "file" }[] = [
   ...[".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile", ".zshenv", ".gitconfig"].map((name) => ({ name, kind: "file" as const })),
+  ...[".config/Code/User/settings.json", ".local/share/code-server/User/settings.json", ".cargo/config.toml"].map((name) => ({ name, kind: "file" as const })),
   ...[".ssh", ".config/fish", ".config/autostart", ".config/systemd", ".config/git", ".local/bin", ".pi"].map((name) => ({ name, kind: "dir" as const })),
+  ...[".vscode-server/extensions", ".local/share/code-server/extensions", ".local/lib"].map((name) => ({ name, kind: "dir" as const })),
 ];
