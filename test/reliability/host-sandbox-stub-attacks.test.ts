@@ -169,7 +169,9 @@ describe("agent host: the sandbox's mount points attacked from inside and by ano
     launches.push(launch);
     const host = new RawHost(launch.command, [...launch.args, ...sandboxed], { env: { ...launch.env, PI_SANDBOX_LEDGER_DIR: mkdtempSync(join(root, "ledger-")) }, cwd: launch.cwd });
     // Each job waits until its command has ended (and the host has looked at the group), then tries to make .envrc and .vscode/tasks.json.
-    const attempt = (name: string) => `sleep 2; (echo pwned > .envrc && echo GOT > got-${name}.txt) 2>/dev/null; (mkdir -p .vscode && echo '{}' > .vscode/tasks.json && echo GOT > got-${name}-vscode.txt) 2>/dev/null; echo > tried-${name}.txt`;
+    // Each lingers after trying: the placeholders are looked at while every job still lives (a job
+    // that ended at once let the host remove them before the test looked, under load: a test race).
+    const attempt = (name: string) => `sleep 2; (echo pwned > .envrc && echo GOT > got-${name}.txt) 2>/dev/null; (mkdir -p .vscode && echo '{}' > .vscode/tasks.json && echo GOT > got-${name}-vscode.txt) 2>/dev/null; echo > tried-${name}.txt; sleep 3`;
     const jobs = {
       setsid: `setsid sh -c '${attempt("setsid")}' > /dev/null 2>&1 < /dev/null &`,
       zombieLeader: `python3 -c 'import ctypes, os, threading, time; threading.Thread(target=lambda: os.system("${attempt("zombie")}")).start(); time.sleep(0.3); ctypes.CDLL(None).pthread_exit(None)' > /dev/null 2>&1 &`,
