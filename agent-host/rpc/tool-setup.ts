@@ -30,7 +30,6 @@ export function createTodoStore(send: (frame: object) => void) {
   };
 }
 
-/** Pi's built-in tools by name, plus `todo` (seed 001) when asked for with --tools. */
 /**
  * The sandbox that confines commands' writes (workspace-write: not protected names; read-only:
  * nothing): the host's own writing tools, which run outside it, may not write there unasked
@@ -62,6 +61,7 @@ export interface ToolIo {
   shell?: ShellIo;
 }
 
+/** Pi's built-in tools by name, plus `todo` (seed 001) when asked for with --tools. */
 export function pickTools(options: CliOptions, defaultTools: string[] | undefined, cwd: string, todoStore: TodoStore, env: NodeJS.ProcessEnv, sandbox?: ToolSandbox, beforeWrite?: PathGuard, io: ToolIo = {}): AnyAgentTool[] {
   if (options.noTools || options.noBuiltinTools) return [];
   const chosen = options.tools ?? defaultTools ?? [...defaultToolNames];

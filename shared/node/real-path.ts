@@ -7,6 +7,15 @@
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
+/** `path`'s real path where it exists (realpath(3)), else `path` resolved as written. */
+export function realOrSame(path: string): string {
+  try {
+    return realpathSync.native(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
 /** Linux's own limit on links followed while resolving one path. */
 const MAX_LINKS = 40;
 

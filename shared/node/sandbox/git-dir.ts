@@ -1,13 +1,6 @@
-import { readFileSync, realpathSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-
-function realOrSame(path: string): string {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return resolve(path);
-  }
-}
+import { realOrSame } from "../real-path";
 
 /** `gitdir: <path>` of a worktree's or submodule's `.git` file; its common dir (config, hooks) when it has one. */
 export function gitDirOf(dotGitFile: string): string | undefined {

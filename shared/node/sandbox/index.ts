@@ -5,10 +5,11 @@
  * protected names at any depth (nested-guard.ts) and, with allowed hosts, the network proxy
  * (started by `prepare`, before the first command); it removes and closes them when disposed.
  */
-import { lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { piAgentDir } from "../project-trust";
+import { realOrSame } from "../real-path";
 import { buildBwrapArgs, isInside, isOutOfSight, type PathKind } from "./bwrap-args";
 import { gitDirOf } from "./git-dir";
 import { homeStartupFiles } from "./protected-paths";
@@ -62,14 +63,6 @@ export interface SandboxOptions {
   wholeAgent?: boolean;
   /** The deep scan's caps (tests). */
   scanLimits?: ScanLimits;
-}
-
-function realOrSame(path: string): string {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return resolve(path);
-  }
 }
 
 /** Sockets the environment names: a way out of any sandbox that can reach them (an ssh-agent signs with the user's keys). */
