@@ -73,6 +73,8 @@ interface Options {
   deltasPerSecond?: number;
   /** Deltas per paragraph of each reply (streamDeltas); one paragraph when absent. */
   paragraph?: number;
+  /** Each reply one fenced code block, a line every `paragraph` deltas (streamDeltas). */
+  code?: boolean;
   bareNodeRssMb: number;
   command(title: string): Promise<void>;
   until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs?: number): Promise<T>;
@@ -159,14 +161,14 @@ export async function manyAgents(o: Options): Promise<ManyAgentsFigures> {
   // The side chat streams alone first (its stream after the eight's indexes): the one-session memory.
   const soloFirst = AGENTS * o.deltas;
   const pace = o.deltasPerSecond ? { deltasPerSecond: o.deltasPerSecond } : {};
-  o.llm.script([{ text: streamDeltas(o.deltas, soloFirst, o.paragraph), ...pace }]);
+  o.llm.script([{ text: streamDeltas(o.deltas, soloFirst, o.paragraph, o.code), ...pace }]);
   await send(o.sideChat, "stream alone");
   await o.until("the side chat's own stream on screen", async () => ((await sideBody.evaluate(lastShown, TEXT)) === soloFirst + o.deltas - 1 ? true : undefined), 120_000);
   await ready(o, o.sideChat);
   const oneSessionRssMb = agentProcesses(o.extensionHost, o.shared).reduce((sum, pid) => sum + rssMb(pid), 0);
   const rssBefore = rssMb(o.extensionHost);
   const files = sessionFiles(o.agentDir);
-  o.llm.script(Array.from({ length: AGENTS }, (_, i) => ({ text: streamDeltas(o.deltas, i * o.deltas, o.paragraph), ...pace })));
+  o.llm.script(Array.from({ length: AGENTS }, (_, i) => ({ text: streamDeltas(o.deltas, i * o.deltas, o.paragraph, o.code), ...pace })));
   o.llm.hold(AGENTS);
   const before: Before = { streams: o.llm.streams.length, files };
   let tab: FrameLocator | undefined;

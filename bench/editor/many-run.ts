@@ -63,6 +63,8 @@ interface Options {
   deltasPerSecond?: number;
   /** Deltas per paragraph of each reply (`--paragraph`); one paragraph when absent. */
   paragraph?: number;
+  /** Each reply one fenced code block, a line every `paragraph` deltas (`--code N`). */
+  code?: boolean;
   metrics: Record<string, Metric>;
   until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs?: number): Promise<T>;
 }
@@ -127,7 +129,7 @@ export async function runManyAgents(o: Options): Promise<void> {
           }
         });
         await asked.catch((error: unknown) => Promise.reject(new Error(`${String(error)}; ${found}`)));
-        const f = await manyAgents({ page, sideChat: chat, llm: o.llm, extensionHost, shared: mode === "pool", agentDir: launch.agentDir, deltas: o.deltas, ...(o.deltasPerSecond ? { deltasPerSecond: o.deltasPerSecond } : {}), ...(o.paragraph ? { paragraph: o.paragraph } : {}), bareNodeRssMb: bareNode, command, until: o.until });
+        const f = await manyAgents({ page, sideChat: chat, llm: o.llm, extensionHost, shared: mode === "pool", agentDir: launch.agentDir, deltas: o.deltas, ...(o.deltasPerSecond ? { deltasPerSecond: o.deltasPerSecond } : {}), ...(o.paragraph ? { paragraph: o.paragraph } : {}), ...(o.code ? { code: true } : {}), bareNodeRssMb: bareNode, command, until: o.until });
         await closeTabs(command);
         const { longFrames, ...rest } = f;
         console.log(`${round < 0 ? "warm-up " : ""}${mode}: ${AGENTS} agents at once: ${JSON.stringify(rest, (_k, v: unknown) => (typeof v === "number" ? Math.round(v * 10) / 10 : v))}`);

@@ -13,7 +13,8 @@
  *   npm run bench:editor -- --only many                       only eight agents at once (our host launched by the extension, pi.agent.shareProcess
  *                                                             off and on, alternating; --pool or --no-pool for one of them; --rate N: each stream
  *                                                             N deltas per second as a model streams, not as fast as the server writes; --paragraph N: a blank
- *                                                             line after every N-th delta, as prose has, not one 20 KB paragraph; prints its figures, no report)
+ *                                                             line after every N-th delta, as prose has, not one 20 KB paragraph; --code N: each reply one
+ *                                                             code block still open, a line every N deltas; prints its figures, no report)
  *
  * The eight agents run in a code-server of their own, started after the other scenarios' one has
  * stopped (bench/editor/many-run.ts): the extension launches its bundled host itself there.
@@ -110,8 +111,9 @@ async function main(): Promise<void> {
   const bigDone = new Metric("bigCallDone", "  the model's last byte → the card done", "ms");
   const many = manyMetrics();
   const rate = option(argv, "--rate");
-  const paragraph = option(argv, "--paragraph");
-  const pace = { ...(rate ? { deltasPerSecond: Number(rate) } : {}), ...(paragraph ? { paragraph: Number(paragraph) } : {}) };
+  const codeLine = option(argv, "--code");
+  const paragraph = codeLine ?? option(argv, "--paragraph");
+  const pace = { ...(rate ? { deltasPerSecond: Number(rate) } : {}), ...(paragraph ? { paragraph: Number(paragraph) } : {}), ...(codeLine ? { code: true } : {}) };
   const shareModes: ShareMode[] = argv.includes("--pool") ? ["pool"] : argv.includes("--no-pool") ? ["process"] : ["process", "pool"];
   const sessionOpen = new Metric("sessionOpen", "Resume Session: Enter on a 1,000-message session → its last message painted", "ms");
   const openMetrics = new Map<number, { total: Metric; render: Metric; scroll: Metric; scrollMedian: Metric; chatTask: Metric; heap: Metric }>();
@@ -137,7 +139,7 @@ async function main(): Promise<void> {
       launches.pi.cleanup();
       fs.rmSync(stateDir, { recursive: true, force: true });
     }
-    console.log(`eight agents at once, each stream ${rate ? `paced at ${rate} deltas per second` : "as fast as the scripted server writes it (40 deltas a write)"}, ${paragraph ? `a paragraph every ${paragraph} deltas` : "one paragraph"}; load average now ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}:`);
+    console.log(`eight agents at once, each stream ${rate ? `paced at ${rate} deltas per second` : "as fast as the scripted server writes it (40 deltas a write)"}, ${codeLine ? `one code block, a line every ${codeLine} deltas` : paragraph ? `a paragraph every ${paragraph} deltas` : "one paragraph"}; load average now ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}:`);
     for (const m of Object.values(many)) console.log(`${m.label}: ${shareModes.map((mode) => `${mode} ${m.cell(mode)}`).join(", ")}`);
     return;
   }

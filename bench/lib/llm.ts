@@ -43,10 +43,13 @@ export interface BenchLlm {
  * that whoever shows the text can tell from its last token which delta it has reached. Streams
  * that run at once start at different indexes (`first`), so each chat's text says whose it is.
  * With `paragraph`, every `paragraph`-th delta ends its paragraph (a blank line after its token),
- * as a model's prose does; without, the text is one paragraph (20 KB at 4,000 deltas).
+ * as a model's prose does; without, the text is one paragraph (20 KB at 4,000 deltas). With
+ * `code`, the text is one fenced code block still open when the stream ends (as a model writing
+ * a file into its reply), a line ending every `paragraph`-th delta.
  */
-export function streamDeltas(count: number, first = 0, paragraph = 0): string[] {
-  return Array.from({ length: count }, (_, i) => `x${(first + i).toString(36).padStart(3, "0")} ${paragraph > 0 && (i + 1) % paragraph === 0 ? "\n\n" : ""}`);
+export function streamDeltas(count: number, first = 0, paragraph = 0, code = false): string[] {
+  const end = code ? "\n" : "\n\n";
+  return Array.from({ length: count }, (_, i) => `${code && i === 0 ? "```ts\n" : ""}x${(first + i).toString(36).padStart(3, "0")} ${paragraph > 0 && (i + 1) % paragraph === 0 ? end : ""}`);
 }
 
 /** How many SSE events go into one socket write (a stream of 4,000 deltas = 100 writes). */
@@ -100,7 +103,7 @@ function sseTurn(turn: BenchTurn, model = "mock"): SseTurn {
     writes.push(events.slice(i, i + perWrite).join(""));
     textDeltas.push(isText.slice(i, i + perWrite).filter(Boolean).length);
   }
-  const first = /^x([0-9a-z]{3,}) $/.exec(turn.text?.[0] ?? "")?.[1];
+  const first = /^(?:```ts\n)?x([0-9a-z]{3,}) \s*$/.exec(turn.text?.[0] ?? "")?.[1];
   const intervalMs = turn.deltasPerSecond ? (perWrite * 1000) / turn.deltasPerSecond : 0;
   return { writes, textDeltas, intervalMs, ...(first === undefined ? {} : { first: parseInt(first, 36) }) };
 }

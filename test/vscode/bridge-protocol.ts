@@ -26,7 +26,10 @@ export interface UiActions {
   html: { params: { selector: string; timeoutMs?: number }; result: string };
   pressKey: { params: { key: string }; result: null };
   typeText: { params: { text: string }; result: null };
-  clickInWebview: { params: { webview: WebviewRef; selector: string }; result: null };
+  /** Clicks an element in a webview; `clickCount` 2 selects a word as a user's double click does. */
+  clickInWebview: { params: { webview: WebviewRef; selector: string; clickCount?: number }; result: null };
+  /** The text the user has selected in a webview (its window's selection). */
+  webviewSelection: { params: { webview: WebviewRef }; result: string };
   typeInWebview: { params: { webview: WebviewRef; selector: string; text: string }; result: null };
   webviewText: { params: { webview: WebviewRef; selector: string }; result: string };
   /** DOM properties of the first match (e.g. a textarea's `value`, `scrollTop`), as JSON values. */

@@ -143,10 +143,14 @@ function createHandlers(page: Page, screenshotDir: string): Handlers {
       await page.keyboard.type(text);
       return null;
     },
-    clickInWebview: async ({ webview, selector }) => {
+    clickInWebview: async ({ webview, selector, clickCount }) => {
       const frame = await webviewFrame(page, webview, actionTimeout);
-      await frame.locator(selector).first().click({ timeout: actionTimeout });
+      await frame.locator(selector).first().click({ timeout: actionTimeout, ...(clickCount ? { clickCount } : {}) });
       return null;
+    },
+    webviewSelection: async ({ webview }) => {
+      const frame = await webviewFrame(page, webview, actionTimeout);
+      return frame.locator("body").evaluate(() => window.getSelection()?.toString() ?? "", undefined, { timeout: actionTimeout });
     },
     typeInWebview: async ({ webview, selector, text }) => {
       const frame = await webviewFrame(page, webview, actionTimeout);

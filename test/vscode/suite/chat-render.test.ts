@@ -59,6 +59,26 @@ describe("Pi chat: rendering", function () {
     await ui.screenshot("chat-markdown");
   });
 
+  it("keeps a word of code selected while its block streams on, and highlights the block once it closes", async () => {
+    const agent = fixture();
+    // A model writing a file into its reply: the block grows line by line for a few seconds.
+    const lines = Array.from({ length: 40 }, (_, i) => `const line${i} = ${i};\n`);
+    agent.llm.enqueue({ text: ["The file:\n\n```ts\n", ...lines, "```\n\nDone."], delayMs: 60 });
+    await typePrompt("Write the file");
+    const code = '.item-assistant[data-streaming="true"] .code-block code';
+    await chatText("the first lines", code, (t) => t.includes("line3 ="));
+    // The user selects a word to copy it (a double click) while the rest still streams in.
+    await ui.clickInWebview(chatView, code, 2);
+    const selected = (await ui.webviewSelection(chatView)).trim();
+    assert.match(selected, /^(const|line\d+|\d+)$/, `a word of the code selected (${JSON.stringify(selected)})`);
+    await chatText("more lines", code, (t) => t.includes("line20 ="));
+    assert.equal((await ui.webviewSelection(chatView)).trim(), selected, "the selection survives the block growing");
+    await chatText("the finished reply", '.item-assistant:not([data-streaming="true"]) p:last-child', (t) => t === "Done.");
+    assert.equal(await ui.webviewText(chatView, ".item-assistant:last-child .code-block .hljs-keyword"), "const");
+    assert.ok((await ui.webviewText(chatView, ".item-assistant:last-child .code-block code")).includes("const line39 = 39;"));
+    await settled(agent);
+  });
+
   it("shows a bash tool card with live output, then its result and duration", async () => {
     const agent = fixture();
     agent.llm.enqueue(

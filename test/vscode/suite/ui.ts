@@ -69,7 +69,9 @@ export const ui = {
   /** Playwright key names, e.g. "Enter", "Escape", "Control+Shift+P". */
   pressKey: (key: string) => call("pressKey", { key }),
   typeText: (text: string) => call("typeText", { text }),
-  clickInWebview: (webview: WebviewRef, selector: string) => call("clickInWebview", { webview, selector }),
+  clickInWebview: (webview: WebviewRef, selector: string, clickCount?: number) => call("clickInWebview", { webview, selector, ...(clickCount ? { clickCount } : {}) }),
+  /** The text selected in a webview. */
+  webviewSelection: (webview: WebviewRef) => call("webviewSelection", { webview }),
   typeInWebview: (webview: WebviewRef, selector: string, text: string) =>
     call("typeInWebview", { webview, selector, text }),
   webviewText: (webview: WebviewRef, selector: string) => call("webviewText", { webview, selector }),
