@@ -7,6 +7,7 @@ import type { PermissionMode, TodoPhase } from "../../shared/protocol";
 import type { Agent } from "../agent/agent";
 import type { AnyAgentTool } from "../agent/tool";
 import { allToolNames, createTool, createWorkspaceGuard, defaultToolNames, type EditIo, type PathGuard, type ReadIo, type ShellIo, type ToolName, type WriteIo } from "../tools";
+import { hiddenHomeSecrets } from "../tools/hidden-paths";
 import { createTodoTool, type TodoStore } from "../tools/todo";
 import { chainGates } from "../session/tool-gates/gate-chain";
 import { createWorkspaceGate } from "../session/tool-gates/path-policy";
@@ -66,7 +67,14 @@ export function pickTools(options: CliOptions, defaultTools: string[] | undefine
   if (options.noTools || options.noBuiltinTools) return [];
   const chosen = options.tools ?? defaultTools ?? [...defaultToolNames];
   const wanted = [...chosen, ...(options.todoTool && !chosen.includes("todo") ? ["todo"] : [])].filter((name) => !options.excludeTools.includes(name));
-  const guard = { ...(options.workspaceOnly ? { guard: createWorkspaceGuard(cwd) } : {}), ...(beforeWrite ? { beforeWrite } : {}) };
+  // Under a sandbox, what it hides from commands (`~/.ssh`, …) the file tools leave alone too.
+  const hidden = confiningSandbox(options) ? hiddenHomeSecrets(env.HOME ?? process.env.HOME) : undefined;
+  const guards = [...(options.workspaceOnly ? [createWorkspaceGuard(cwd)] : []), ...(hidden ? [hidden.guard] : [])];
+  const guard = {
+    ...(guards.length ? { guard: ((absPath, asWritten, callId) => guards.forEach((check) => check(absPath, asWritten, callId))) satisfies PathGuard } : {}),
+    ...(beforeWrite ? { beforeWrite } : {}),
+    ...(hidden ? { hidden } : {}),
+  };
   return wanted.flatMap((name): AnyAgentTool[] => {
     if (name === "todo") return [createTodoTool(todoStore)];
     const served = { ...(io.read ? { read: { io: io.read } } : {}), ...(io.write ? { write: { io: io.write } } : {}), ...(io.edit ? { edit: { io: io.edit } } : {}) };

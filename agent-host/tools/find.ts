@@ -11,6 +11,7 @@ import { Type } from "@sinclair/typebox";
 import type { AgentTool } from "../agent/tool";
 import { globRegExp } from "./glob";
 import { abortable, abortError, isDirectoryAt, localWalkIo, type WalkIo } from "./io";
+import type { HiddenPaths } from "./hidden-paths";
 import { guardedPath, toPosix, type GuardedOptions } from "./paths";
 import { programLocator } from "./process";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate";
@@ -38,6 +39,8 @@ export interface FindToolOptions extends GuardedOptions {
   io?: WalkIo;
   /** How long the Node walk in its worker may run (off-thread-search.ts); tests shorten it. */
   searchDeadlineMs?: number;
+  /** What a sandbox hides from commands: left out of the results. */
+  hidden?: HiddenPaths;
 }
 
 const DEFAULT_LIMIT = 1000;
@@ -57,7 +60,8 @@ export function createFindTool(cwd: string, options: FindToolOptions = {}): Agen
         if (!(await isDirectoryAt(io, searchPath))) throw new Error(`Not a directory: ${searchPath}`);
         const fdPath = await fd();
         const found = fdPath ? await runFd(fdPath, pattern, searchPath, max, io, signal) : await (options.io ? walkFind(io, pattern, searchPath, max, signal) : findOffThread(pattern, searchPath, max, signal, options.searchDeadlineMs));
-        return format(found, max);
+        const hidden = options.hidden?.below(searchPath);
+        return format(hidden ? found.filter((result) => !hidden(result)) : found, max);
       }),
   };
 }

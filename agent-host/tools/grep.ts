@@ -10,6 +10,7 @@ import type { AgentTool } from "../agent/tool";
 import { searchWithNode, searchWithRipgrep, type GrepMatch, type GrepQuery } from "./grep-search";
 import { grepOffThread } from "./off-thread-search";
 import { abortable, isDirectoryAt, localWalkIo, type WalkIo } from "./io";
+import type { HiddenPaths } from "./hidden-paths";
 import { guardedPath, type GuardedOptions } from "./paths";
 import { programLocator } from "./process";
 import { DEFAULT_MAX_BYTES, formatSize, GREP_MAX_LINE_LENGTH, truncateHead, truncateLine, type TruncationResult } from "./truncate";
@@ -39,6 +40,8 @@ export interface GrepToolOptions extends GuardedOptions {
   io?: WalkIo;
   /** How long the Node search in its worker may run (off-thread-search.ts); tests shorten it. */
   searchDeadlineMs?: number;
+  /** What a sandbox hides from commands: left out of the results. */
+  hidden?: HiddenPaths;
 }
 
 const DEFAULT_LIMIT = 100;
@@ -60,7 +63,10 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Agen
         const limit = Math.max(1, params.limit ?? DEFAULT_LIMIT);
         const query = { ...params, searchPath, isDirectory, cwd, limit, signal };
         const rgPath = await ripgrep();
-        const { matches, limitReached } = rgPath ? await searchWithRipgrep(rgPath, query) : await nodeSearch(query);
+        const found = rgPath ? await searchWithRipgrep(rgPath, query) : await nodeSearch(query);
+        const hidden = options.hidden?.below(searchPath);
+        const matches = hidden ? found.matches.filter((m) => !hidden(m.filePath)) : found.matches;
+        const { limitReached } = found;
         if (matches.length === 0) return { content: [{ type: "text", text: "No matches found" }], details: undefined };
         return format(matches, { io, searchPath, isDirectory, context, limit, limitReached });
       }),

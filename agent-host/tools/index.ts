@@ -8,6 +8,7 @@ import { createBashTool, type BashToolOptions } from "./bash";
 import { createEditTool, type EditToolOptions } from "./edit";
 import { createFindTool, type FindToolOptions } from "./find";
 import { createGrepTool, type GrepToolOptions } from "./grep";
+import type { HiddenPaths } from "./hidden-paths";
 import { createLsTool, type LsToolOptions } from "./ls";
 import { createReadTool, type ReadToolOptions } from "./read";
 import { createWriteTool, type WriteToolOptions } from "./write";
@@ -43,11 +44,14 @@ export interface ToolsOptions {
   guard?: PathGuard;
   /** Checked by the writing tools right before they write (each tool's own `beforeWrite` wins). */
   beforeWrite?: PathGuard;
+  /** What a sandbox hides from commands, left out of grep's and find's results (its `guard` is in `guard`). */
+  hidden?: HiddenPaths;
 }
 
 export function createTool(name: ToolName, cwd: string, options: ToolsOptions = {}): AnyAgentTool {
   const guarded = options.guard ? { guard: options.guard } : {};
   const checked = { ...guarded, ...(options.beforeWrite ? { beforeWrite: options.beforeWrite } : {}) };
+  const hidden = options.hidden ? { hidden: options.hidden } : {};
   switch (name) {
     case "read":
       return createReadTool(cwd, { ...guarded, ...options.read });
@@ -58,9 +62,9 @@ export function createTool(name: ToolName, cwd: string, options: ToolsOptions = 
     case "write":
       return createWriteTool(cwd, { ...checked, ...options.write });
     case "grep":
-      return createGrepTool(cwd, { ...guarded, ...options.grep });
+      return createGrepTool(cwd, { ...guarded, ...hidden, ...options.grep });
     case "find":
-      return createFindTool(cwd, { ...guarded, ...options.find });
+      return createFindTool(cwd, { ...guarded, ...hidden, ...options.find });
     case "ls":
       return createLsTool(cwd, { ...guarded, ...options.ls });
     default:

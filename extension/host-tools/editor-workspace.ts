@@ -3,6 +3,7 @@
  * outside the workspace folders), URIs back to the paths the tools show, loaded documents.
  */
 import * as vscode from "vscode";
+import { settings } from "../settings";
 import { contentHash } from "./document-text";
 import { displayPath, resolveWorkspacePath } from "./workspace-paths";
 
@@ -17,9 +18,12 @@ export interface ResolvedFile {
   path: string;
 }
 
-/** The file a tool argument names; throws a message for the model when it is outside the workspace. */
+/**
+ * The file a tool argument names; throws a message for the model when it is outside the workspace,
+ * or in a home secret the agents' sandbox hides (the editor reads and writes outside it).
+ */
 export function resolveFile(input: string): ResolvedFile {
-  const resolved = resolveWorkspacePath(input, workspaceFolderPaths());
+  const resolved = resolveWorkspacePath(input, workspaceFolderPaths(), settings.sandboxMode === "full-access" ? undefined : { home: process.env.HOME });
   return { uri: vscode.Uri.file(resolved.absPath), path: resolved.display };
 }
 

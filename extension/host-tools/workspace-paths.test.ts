@@ -50,6 +50,25 @@ describe("editor tools: workspace paths", () => {
     }
   });
 
+  it("home opened as the workspace: leaves alone the secrets the agents' sandbox hides (~/.ssh, ~/.aws), through links too", () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "ws-home-"));
+    try {
+      for (const file of [".ssh/id_ed25519", ".aws/credentials", "notes.txt"]) {
+        fs.mkdirSync(path.dirname(path.join(home, file)), { recursive: true });
+        fs.writeFileSync(path.join(home, file), "x");
+      }
+      fs.symlinkSync(".ssh", path.join(home, "keys"));
+      const hiddenIn = { home };
+      for (const input of [".ssh/id_ed25519", `${home}/.aws/credentials`, "keys/id_ed25519", ".ssh"]) {
+        assert.throws(() => resolveWorkspacePath(input, [home], hiddenIn), /which the sandbox hides/, input);
+        assert.ok(resolveWorkspacePath(input, [home]).absPath, `${input}: without a sandbox, a workspace file like any other`);
+      }
+      assert.equal(resolveWorkspacePath("notes.txt", [home], hiddenIn).display, "notes.txt");
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it("refuses an empty path and works only with an open folder", () => {
     assert.throws(() => resolveWorkspacePath("  ", folders), /empty/);
     assert.throws(() => resolveWorkspacePath("a.ts", []), /No workspace folder/);

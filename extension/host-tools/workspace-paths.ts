@@ -7,6 +7,7 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { realPathOf, resolvesInside } from "../../shared/node/real-path";
+import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
 
 export interface WorkspacePath {
   /** Absolute, normalised file-system path. */
@@ -35,9 +36,10 @@ export function displayPath(absPath: string, folders: readonly string[]): string
 /**
  * Resolves `input` (relative, absolute, `file://` URL, or with the `@` of an @-mention) against
  * the workspace folders. Throws a message meant for the model when there is no folder, the path
- * is empty or it leads outside the workspace.
+ * is empty or it leads outside the workspace, or, with `hiddenIn` (the home of an agent whose
+ * sandbox hides its secrets: `~/.ssh`, …), into one of those (home opened as the workspace).
  */
-export function resolveWorkspacePath(input: string, folders: readonly string[]): WorkspacePath {
+export function resolveWorkspacePath(input: string, folders: readonly string[], hiddenIn?: { home: string | undefined }): WorkspacePath {
   const first = folders[0];
   if (first === undefined) throw new Error("No workspace folder is open: the editor tools only work on files of a workspace.");
   let text = input.trim();
@@ -52,6 +54,8 @@ export function resolveWorkspacePath(input: string, folders: readonly string[]):
       `The path "${input}" is outside the workspace (${folders.join(", ")}). The editor tools only read and edit files inside the workspace; use a path relative to ${first}.`,
     );
   }
+  const secret = hiddenIn && hiddenSecretOf(absPath, hiddenIn.home);
+  if (secret) throw new Error(`The path "${input}" is in ~/${secret}, which the sandbox hides from the agent; the editor tools leave it alone too.`);
   return { absPath, folder, display: displayPath(absPath, folders) ?? absPath };
 }
 

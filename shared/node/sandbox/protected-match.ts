@@ -110,3 +110,11 @@ export function hiddenSecretOf(absPath: string, home: string | undefined = proce
   const realHome = realOrSelf(home);
   return homeSecrets.find((secret) => isInside(realOrSelf(join(realHome, secret)), real));
 }
+
+/** The home secrets at or below `root`, as real paths: a search that starts there (home opened as the workspace) leaves them out. */
+export function hiddenSecretsBelow(root: string, home: string | undefined = process.env.HOME): string[] {
+  if (!home) return [];
+  const realRoot = realOrSelf(root);
+  const realHome = realOrSelf(home);
+  return homeSecrets.map((secret) => realOrSelf(join(realHome, secret))).filter((secret) => isInside(realRoot, secret));
+}

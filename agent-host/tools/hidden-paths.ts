@@ -1,0 +1,45 @@
+/**
+ * Under a sandbox that hides the home's secrets (`~/.ssh`, `~/.aws`, …: protected-paths.ts's
+ * homeSecrets) from commands, the file tools, which run outside it, keep them hidden too: a path
+ * whose real path lies in one is refused, and a search that starts above one (the home folder
+ * opened as the workspace) leaves out what it found there. What `bash` cannot read, `read`,
+ * `grep`, `find` and `ls` do not read either, nor `write` and `edit` write.
+ */
+import * as path from "node:path";
+import { realPathOf } from "../../shared/node/real-path";
+import { hiddenSecretOf, hiddenSecretsBelow } from "../../shared/node/sandbox/protected-match";
+import type { PathGuard } from "./paths";
+
+export interface HiddenPaths {
+  /** Throws for a path that lies in a hidden secret. */
+  guard: PathGuard;
+  /**
+   * For a search of `root`: which of its results (absolute, or relative to `root`) lie in a hidden
+   * secret; undefined when none lies below `root` (the usual case: nothing to test).
+   */
+  below(root: string): ((result: string) => boolean) | undefined;
+}
+
+export function hiddenHomeSecrets(home: string | undefined): HiddenPaths {
+  return {
+    guard: (absPath, asWritten) => {
+      const secret = hiddenSecretOf(absPath, home);
+      if (secret) throw new Error(`Refused: ${asWritten} is in ~/${secret}, which the sandbox hides from this agent.`);
+    },
+    below: (root) => {
+      const secrets = hiddenSecretsBelow(root, home);
+      if (secrets.length === 0) return undefined;
+      let realRoot: string;
+      try {
+        realRoot = realPathOf(root);
+      } catch {
+        realRoot = root;
+      }
+      // The searches follow no symlink below their root, so a result's real path is the root's real path and its place under it.
+      return (result) => {
+        const real = path.join(realRoot, path.isAbsolute(result) ? path.relative(root, result) : result);
+        return secrets.some((secret) => real === secret || real.startsWith(secret + path.sep));
+      };
+    },
+  };
+}
