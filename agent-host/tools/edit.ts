@@ -7,7 +7,7 @@ import { throwIfAborted, type AgentTool } from "../agent/tool";
 import { generateDiffString, generateUnifiedPatch } from "./diff";
 import { applyEdits, detectLineEnding, normalizeToLF, restoreLineEndings, type Edit } from "./edit-apply";
 import { localEditIo, withFileMutationQueue, type EditIo } from "./io";
-import { guardedPath, type GuardedOptions } from "./paths";
+import { guardedPath, openedWriteCheck, type GuardedOptions } from "./paths";
 
 const replaceEditSchema = Type.Object({
   oldText: Type.String({
@@ -88,7 +88,9 @@ export function createEditTool(cwd: string, options: EditToolOptions = {}): Agen
           const code = (error as { code?: unknown })?.code;
           throw new Error(`Could not edit file: ${path}. ${code ? `Error code: ${String(code)}` : String(error)}.`);
         }
-        const raw = (await io.readFile(absPath)).toString("utf-8");
+        // Read and written on the file really opened, judged then: a link flipped after the checks leads elsewhere.
+        const opened = openedWriteCheck(options, path, callId);
+        const raw = (await io.readFile(absPath, opened)).toString("utf-8");
         throwIfAborted(signal);
         // The model never types the invisible BOM: match without it, write it back.
         const bom = raw.startsWith("\uFEFF") ? "\uFEFF" : "";
@@ -96,7 +98,7 @@ export function createEditTool(cwd: string, options: EditToolOptions = {}): Agen
         const ending = detectLineEnding(text);
         const { baseContent, newContent } = applyEdits(normalizeToLF(text), edits, path);
         options.beforeWrite?.(absPath, path, callId);
-        await io.writeFile(absPath, bom + restoreLineEndings(newContent, ending));
+        await io.writeFile(absPath, bom + restoreLineEndings(newContent, ending), opened);
         throwIfAborted(signal);
         const { diff, firstChangedLine } = generateDiffString(baseContent, newContent);
         return {

@@ -39,7 +39,9 @@ export interface GrepHits {
 export function searchWithRipgrep(rgPath: string, q: GrepQuery): Promise<GrepHits> {
   return new Promise((resolve, reject) => {
     if (q.signal.aborted) return reject(abortError());
-    const args = ["--json", "--line-number", "--color=never", "--hidden"];
+    // No messages about ignore files: ripgrep prints each line of one it cannot parse, and an
+    // `.ignore` may be a link the model made to a secret (the error reached the model whole).
+    const args = ["--json", "--line-number", "--color=never", "--hidden", "--no-ignore-messages"];
     if (q.ignoreCase) args.push("--ignore-case");
     if (q.literal) args.push("--fixed-strings");
     if (q.glob) args.push("--glob", q.glob);

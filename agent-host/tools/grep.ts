@@ -9,7 +9,7 @@ import { Type } from "@sinclair/typebox";
 import type { AgentTool } from "../agent/tool";
 import { searchWithNode, searchWithRipgrep, type GrepMatch, type GrepQuery } from "./grep-search";
 import { grepOffThread } from "./off-thread-search";
-import { abortable, isDirectoryAt, localWalkIo, type WalkIo } from "./io";
+import { abortable, isDirectoryAt, localWalkIo, type OpenedCheck, type WalkIo } from "./io";
 import type { HiddenPaths } from "./hidden-paths";
 import { guardedPath, type GuardedOptions } from "./paths";
 import { programLocator } from "./process";
@@ -68,13 +68,17 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Agen
         const matches = hidden ? found.matches.filter((m) => !hidden(m.filePath)) : found.matches;
         const { limitReached } = found;
         if (matches.length === 0) return { content: [{ type: "text", text: "No matches found" }], details: undefined };
-        return format(matches, { io, searchPath, isDirectory, context, limit, limitReached });
+        const guard = options.guard;
+        const opened = guard && ((real: string) => guard(real, params.path || "."));
+        return format(matches, { io, opened, searchPath, isDirectory, context, limit, limitReached });
       }),
   };
 }
 
 interface FormatOptions {
   io: WalkIo;
+  /** Judges each file read again for context lines, on what was really opened (it may be a link by now). */
+  opened: OpenedCheck | undefined;
   searchPath: string;
   isDirectory: boolean;
   context: number;
@@ -95,7 +99,7 @@ async function format(matches: GrepMatch[], o: FormatOptions) {
     let lines = files.get(filePath);
     if (!lines) {
       try {
-        lines = (await o.io.readFile(filePath)).toString("utf-8").replace(/\r\n?/g, "\n").split("\n");
+        lines = (await o.io.readFile(filePath, o.opened)).toString("utf-8").replace(/\r\n?/g, "\n").split("\n");
       } catch {
         lines = [];
       }

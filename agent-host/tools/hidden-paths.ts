@@ -8,6 +8,7 @@
 import * as path from "node:path";
 import { realPathOf } from "../../shared/node/real-path";
 import { hiddenSecretOf, hiddenSecretsBelow } from "../../shared/node/sandbox/protected-match";
+import { secretPlaces } from "../../shared/node/sandbox/secret-places";
 import type { PathGuard } from "./paths";
 
 export interface HiddenPaths {
@@ -21,6 +22,8 @@ export interface HiddenPaths {
 }
 
 export function hiddenHomeSecrets(home: string | undefined): HiddenPaths {
+  // Where the secrets are before the model acts (secret-places.ts remembers: a link renamed later still counts).
+  if (home) secretPlaces(home);
   return {
     guard: (absPath, asWritten) => {
       const secret = hiddenSecretOf(absPath, home);

@@ -5,8 +5,8 @@
  * per-file queue that keeps concurrent edits of one file in order.
  */
 import { constants, type Dirent } from "node:fs";
-import { access, mkdir, readdir, readFile, realpath, stat, writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { access, mkdir, open, readdir, readFile, readlink, realpath, stat, unlink, writeFile, type FileHandle } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 
 export interface FileInfo {
   isDirectory(): boolean;
@@ -14,30 +14,37 @@ export interface FileInfo {
   size: number;
 }
 
+/**
+ * Judges the file or folder really opened (its real path, read from the open descriptor), after the
+ * open: a path judged before it is opened can be a link flipped in between by a job the model
+ * left running. Throws to refuse it.
+ */
+export type OpenedCheck = (realPath: string) => void;
+
 /** read: whole files as bytes (text is decoded by the tool). */
 export interface ReadIo {
   exists(absPath: string): Promise<boolean>;
-  readFile(absPath: string): Promise<Buffer>;
+  readFile(absPath: string, opened?: OpenedCheck): Promise<Buffer>;
 }
 
 /** write: parent directories and whole-file writes. */
 export interface WriteIo {
   mkdir(absDir: string): Promise<void>;
-  writeFile(absPath: string, content: string): Promise<void>;
+  writeFile(absPath: string, content: string, opened?: OpenedCheck): Promise<void>;
 }
 
 /** edit: read, check, write back. `access` throws (with a `code`) when the file cannot be edited. */
 export interface EditIo {
   access(absPath: string): Promise<void>;
-  readFile(absPath: string): Promise<Buffer>;
-  writeFile(absPath: string, content: string): Promise<void>;
+  readFile(absPath: string, opened?: OpenedCheck): Promise<Buffer>;
+  writeFile(absPath: string, content: string, opened?: OpenedCheck): Promise<void>;
 }
 
 /** ls: directory listing; `stat` follows symlinks. */
 export interface ListIo {
   exists(absPath: string): Promise<boolean>;
   stat(absPath: string): Promise<FileInfo>;
-  readdir(absPath: string): Promise<string[]>;
+  readdir(absPath: string, opened?: OpenedCheck): Promise<string[]>;
 }
 
 export type EntryKind = "file" | "dir" | "symlink" | "other";
@@ -47,7 +54,7 @@ export interface WalkIo {
   stat(absPath: string): Promise<FileInfo>;
   readdir(absPath: string): Promise<{ name: string; kind: EntryKind }[]>;
   /** Small text files (ignore files) and, for grep, the files searched. */
-  readFile(absPath: string): Promise<Buffer>;
+  readFile(absPath: string, opened?: OpenedCheck): Promise<Buffer>;
   exists(absPath: string): Promise<boolean>;
 }
 
@@ -101,27 +108,105 @@ export async function pathExists(absPath: string): Promise<boolean> {
 const kindOf = (entry: Dirent): EntryKind =>
   entry.isSymbolicLink() ? "symlink" : entry.isDirectory() ? "dir" : entry.isFile() ? "file" : "other";
 
-export const localReadIo: ReadIo = { exists: pathExists, readFile: (p) => readFile(p) };
+/** Where an open descriptor leads (Linux: /proc/self/fd; elsewhere the path resolved again, which narrows the race but cannot close it). */
+async function openedPath(fd: number, absPath: string): Promise<string> {
+  return process.platform === "linux" ? readlink(`/proc/self/fd/${fd}`) : realpath(absPath);
+}
+
+/** The file's bytes, `opened` judging the file the descriptor really holds before anything is read. */
+export async function readFileChecked(absPath: string, opened?: OpenedCheck): Promise<Buffer> {
+  if (!opened) return readFile(absPath);
+  const handle = await open(absPath, "r");
+  try {
+    opened(await openedPath(handle.fd, absPath));
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes the whole file, `opened` judging the file really opened before a byte changes. An existing
+ * file is opened as it is; a new one is made only where nothing is (O_EXCL), and one made where
+ * `opened` then refuses (a folder on the way flipped to a link) is removed again.
+ */
+export async function writeFileChecked(absPath: string, content: string, opened?: OpenedCheck): Promise<void> {
+  if (!opened) return writeFile(absPath, content, "utf-8");
+  const { handle, made } = await openForWrite(absPath);
+  try {
+    const real = await openedPath(handle.fd, absPath);
+    try {
+      opened(real);
+    } catch (refusal) {
+      if (made) await unlink(real).catch(() => undefined);
+      throw refusal;
+    }
+    await handle.truncate(0);
+    await handle.writeFile(content, "utf-8");
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Opens an existing file to write it, or makes it (`made`) where nothing is; a dangling link is followed to what it names, made there. */
+async function openForWrite(absPath: string, depth = 0): Promise<{ handle: FileHandle; made: boolean }> {
+  try {
+    return { handle: await open(absPath, constants.O_WRONLY), made: false };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  try {
+    return { handle: await open(absPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL), made: true };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST" || depth >= 8) throw error;
+  }
+  // Something is there now: a link that leads nowhere (followed by hand, so that what is made is
+  // known to be ours), or an entry made meanwhile (opened again).
+  let target: string;
+  try {
+    target = resolve(dirname(absPath), await readlink(absPath));
+  } catch {
+    return openForWrite(absPath, depth + 1);
+  }
+  return openForWrite(target, depth + 1);
+}
+
+/** A folder's names, `opened` judging the folder really opened before it is listed. */
+async function readdirChecked(absPath: string, opened?: OpenedCheck): Promise<string[]> {
+  if (!opened || process.platform !== "linux") {
+    if (opened) opened(await realpath(absPath));
+    return readdir(absPath);
+  }
+  const handle = await open(absPath, constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    opened(await openedPath(handle.fd, absPath));
+    return await readdir(`/proc/self/fd/${handle.fd}`);
+  } finally {
+    await handle.close();
+  }
+}
+
+export const localReadIo: ReadIo = { exists: pathExists, readFile: readFileChecked };
 
 export const localWriteIo: WriteIo = {
   mkdir: async (dir) => {
     await mkdir(dir, { recursive: true });
   },
-  writeFile: (p, content) => writeFile(p, content, "utf-8"),
+  writeFile: writeFileChecked,
 };
 
 export const localEditIo: EditIo = {
   access: (p) => access(p, constants.R_OK | constants.W_OK),
-  readFile: (p) => readFile(p),
-  writeFile: (p, content) => writeFile(p, content, "utf-8"),
+  readFile: readFileChecked,
+  writeFile: writeFileChecked,
 };
 
-export const localListIo: ListIo = { exists: pathExists, stat: (p) => stat(p), readdir: (p) => readdir(p) };
+export const localListIo: ListIo = { exists: pathExists, stat: (p) => stat(p), readdir: readdirChecked };
 
 export const localWalkIo: WalkIo = {
   stat: (p) => stat(p),
   readdir: async (p) => (await readdir(p, { withFileTypes: true })).map((e) => ({ name: e.name, kind: kindOf(e) })),
-  readFile: (p) => readFile(p),
+  readFile: readFileChecked,
   exists: pathExists,
 };
 

@@ -37,7 +37,8 @@ export function createLsTool(cwd: string, options: LsToolOptions = {}): AgentToo
         if (!(await io.stat(dir)).isDirectory()) throw new Error(`Not a directory: ${dir}`);
         let names: string[];
         try {
-          names = await io.readdir(dir);
+          const guard = options.guard;
+          names = await io.readdir(dir, guard && ((opened) => guard(opened, params.path || ".")));
         } catch (error) {
           throw new Error(`Cannot read directory: ${(error as Error).message}`);
         }

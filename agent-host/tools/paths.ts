@@ -78,3 +78,13 @@ export function guardedPath(asWritten: string, cwd: string, options: GuardedOpti
   options.guard?.(absPath, asWritten);
   return absPath;
 }
+
+/** For a writing tool: its guard and its check before writing, run on the real path of the file it opened (io.ts OpenedCheck). */
+export function openedWriteCheck(options: GuardedOptions, asWritten: string, callId: string): ((realPath: string) => void) | undefined {
+  const { guard, beforeWrite } = options;
+  if (!guard && !beforeWrite) return undefined;
+  return (realPath) => {
+    guard?.(realPath, asWritten);
+    beforeWrite?.(realPath, asWritten, callId);
+  };
+}

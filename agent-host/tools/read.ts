@@ -39,8 +39,10 @@ export function createReadTool(cwd: string, options: ReadToolOptions = {}): Agen
     execute: (_id, params, signal) =>
       abortable(signal, async () => {
         const absPath = await resolveReadPath(params.path, cwd, io.exists);
-        options.guard?.(absPath, params.path);
-        const bytes = await io.readFile(absPath);
+        const guard = options.guard;
+        guard?.(absPath, params.path);
+        // Judged again on what was really opened: a link flipped after the check leads elsewhere.
+        const bytes = await io.readFile(absPath, guard && ((opened) => guard(opened, params.path)));
         const mimeType = detectImageMimeType(bytes);
         if (mimeType) return readImage(bytes, mimeType);
         const text = decodeText(bytes);

@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { Type } from "@sinclair/typebox";
 import { throwIfAborted, type AgentTool } from "../agent/tool";
 import { localWriteIo, withFileMutationQueue, type WriteIo } from "./io";
-import { guardedPath, type GuardedOptions } from "./paths";
+import { guardedPath, openedWriteCheck, type GuardedOptions } from "./paths";
 
 export const writeSchema = Type.Object({
   path: Type.String({ description: "Path to the file to write (relative or absolute)" }),
@@ -31,7 +31,8 @@ export function createWriteTool(cwd: string, options: WriteToolOptions = {}): Ag
         await io.mkdir(dirname(absPath));
         throwIfAborted(signal);
         options.beforeWrite?.(absPath, path, callId);
-        await io.writeFile(absPath, content);
+        // Judged again on the file really opened: a link flipped after the checks leads elsewhere.
+        await io.writeFile(absPath, content, openedWriteCheck(options, path, callId));
         throwIfAborted(signal);
         return { content: [{ type: "text", text: `Successfully wrote to ${path}` }], details: undefined };
       });

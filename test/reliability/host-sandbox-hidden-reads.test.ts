@@ -7,8 +7,9 @@
 import { strict as assert } from "node:assert";
 import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { startMockLlm, type MockLlm, type MockToolCall } from "../support/mock-llm";
+import type { MockToolCall } from "../support/mock-llm";
 import { peerLaunch, type PeerLaunch } from "../support/peers";
+import { useScriptedSuite } from "./scripted-suite";
 import { RawHost, type Frame } from "./raw-host";
 
 let ids = 0;
@@ -24,33 +25,25 @@ const secrets = { ".ssh/id_ed25519": "HIDDEN-SSH-KEY", ".aws/credentials": "HIDD
 
 describe("agent host under a sandbox: the file tools leave alone what it hides from bash", function () {
   this.timeout(120_000);
-  let llm: MockLlm;
-  const undo: (() => unknown)[] = [];
-  before(async () => {
-    llm = await startMockLlm();
-    undo.push(() => llm.close());
-  });
-  after(async () => {
-    for (const step of undo.reverse()) await step();
-  });
+  const suite = useScriptedSuite();
 
   async function hostOver(options: { homeIsWorkspace: boolean }) {
-    const launch: PeerLaunch = peerLaunch("host", { mockBaseUrl: llm.baseUrl });
-    undo.push(() => launch.cleanup());
+    const launch: PeerLaunch = peerLaunch("host", { mockBaseUrl: suite.llm.baseUrl });
+    suite.undo(() => launch.cleanup());
     const cwd = launch.cwd;
     const home = options.homeIsWorkspace ? cwd : join(cwd, "..", `home-${ids}`);
-    undo.push(() => options.homeIsWorkspace || rmSync(home, { recursive: true, force: true }));
+    suite.undo(() => options.homeIsWorkspace || rmSync(home, { recursive: true, force: true }));
     for (const [name, word] of Object.entries(secrets)) put(join(home, name), `${word}\n`);
     put(join(cwd, "notes.txt"), "HIDDEN-NOT: a plain file\n");
     const args = [...launch.args, "--permission-mode", "auto", "--sandbox", "workspace-write", "--tools", "read,bash,grep,find,ls,write", "--confirm-tools", "bash,write", ...(options.homeIsWorkspace ? ["--workspace-only"] : [])];
     const host = new RawHost(launch.command, args, { env: { ...launch.env, HOME: home }, cwd });
-    undo.push(() => host.stop());
+    suite.undo(() => host.stop());
     await host.request({ id: nextId(), type: "set_auto_retry", enabled: false });
     return { host, cwd, home };
   }
 
   async function turn(host: RawHost, calls: MockToolCall[]) {
-    llm.enqueue(...calls.map((call) => ({ toolCalls: [call] })), { text: "done" });
+    suite.llm.enqueue(...calls.map((call) => ({ toolCalls: [call] })), { text: "done" });
     const { from } = await host.promptAnswering(nextId(), "go", () => "Deny");
     const ends = host.frames.slice(from).filter((f) => f.type === "tool_execution_end") as (Frame & { toolName: string; result: { content: { text?: string }[] } })[];
     return ends.map((end) => `${end.toolName}: ${end.result.content.map((c) => c.text ?? "").join("")}`);

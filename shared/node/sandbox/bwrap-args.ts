@@ -19,6 +19,7 @@ import { basename, dirname, join, normalize, relative, sep } from "node:path";
 import { bridgeMount } from "./net/bridge";
 import type { SandboxPolicy } from "./policy";
 import { homeSecrets, homeStartupFiles, protectedWorkspaceNames } from "./protected-paths";
+import type { SecretPlace } from "./secret-places";
 import type { ProtectedEntry } from "./protected-scan";
 
 export type PathKind = "dir" | "file" | "missing";
@@ -35,6 +36,8 @@ export interface BwrapInputs {
   runtimeDir?: string;
   /** More paths to hide: the sockets the environment names (SSH_AUTH_SOCK, the session bus, the editor's IPC). */
   hiddenPaths?: readonly string[];
+  /** Where the home's secrets are or were (secret-places.ts); without it, where their names are now. */
+  secrets?: readonly SecretPlace[];
   /** The network proxy's private folder (policy with allowed hosts), mounted read-only at net/bridge.ts `bridgeMount`. */
   proxyDir?: string;
   /** Variables set inside (after the environment the sandbox was started with). */
@@ -109,7 +112,10 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
   // Home inside a root: the folders on the way to its start-up entries are pinned before anything
   // is mounted inside the roots (a folder bound later would cover a nested `.git` mounted read-only in it).
   const home = input.home;
-  const startup = home && insideRoots(home) ? pinStartupFolders(home, roots, input, args) : [];
+  const pinned = new Set<string>();
+  const startup = home && insideRoots(home) ? pinStartupFolders(home, roots, input, args, pinned) : [];
+  const secrets = home ? (input.secrets ?? homeSecrets.map((name) => ({ name, path: join(home, name) }))).filter((place) => !policy.visibleSecrets?.includes(place.name)) : [];
+  if (home && insideRoots(home)) pinSecretFolders(secrets, roots, input, args, pinned);
   const keepReadOnly = (path: string, kind: "dir" | "file") => {
     const found = pathKind(path);
     if (found !== "missing") {
@@ -158,13 +164,17 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
   // socket there) was shown again by the root's bind: hidden once more.
   for (const path of new Set(hidden)) if (insideRoots(path)) hide(path);
 
-  // 5. Secrets hidden (after everything else: a later mount would show them again).
+  // 5. Secrets hidden (after everything else: a later mount would show them again), each place
+  // they are or were at (a renamed link's target stays hidden).
   if (home) {
     const hiddenDirs: string[] = [];
-    for (const name of homeSecrets) {
-      if (policy.visibleSecrets?.includes(name)) continue;
-      const kind = pathKind(join(home, name));
-      const path = kind === "missing" ? "" : input.realPath(join(home, name));
+    const done = new Set<string>();
+    for (const place of secrets) {
+      const kind = pathKind(place.path);
+      if (kind === "missing") continue;
+      const path = input.realPath(place.path);
+      if (done.has(path)) continue;
+      done.add(path);
       if (kind === "dir") {
         args.push("--tmpfs", path);
         hiddenDirs.push(path);
@@ -183,18 +193,34 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
 }
 
 /** Each home start-up entry with the folders on its way pinned (pinFoldersBetween), and where pinning stopped. */
-function pinStartupFolders(home: string, roots: readonly string[], input: BwrapInputs, args: string[]): { path: string; kind: "dir" | "file"; stopped: string | undefined }[] {
-  const pinned = new Set<string>();
+function pinStartupFolders(home: string, roots: readonly string[], input: BwrapInputs, args: string[], pinned: Set<string>): { path: string; kind: "dir" | "file"; stopped: string | undefined }[] {
   return homeStartupFiles.map((entry) => {
     const path = join(home, entry.name);
-    const root = roots.find((r) => isInside(path, r)) ?? home;
-    // Through a symlinked folder (`~/.config -> dotfiles/config`) the mount lands where it leads: those folders are pinned too.
-    const parent = dirname(path);
-    const real = input.pathKind(parent) === "dir" ? join(input.realPath(parent), basename(path)) : path;
-    const realRoot = roots.find((r) => isInside(real, r));
-    if (real !== path && realRoot) pinFoldersBetween(realRoot, real, pinned, input, args);
-    return { path, kind: entry.kind, stopped: pinFoldersBetween(root, path, pinned, input, args) };
+    return { path, kind: entry.kind, stopped: pinFoldersTo(path, roots, input, args, pinned) };
   });
+}
+
+/**
+ * The folders on the way to each place a home secret is or was at, pinned: a hidden file's mount
+ * moves with its folder, so `mv ~/.docker d && cat d/config.json` showed it (and the next command
+ * hid nothing at `~/.docker/config.json`). The secret itself is a mount point already.
+ */
+function pinSecretFolders(secrets: readonly SecretPlace[], roots: readonly string[], input: BwrapInputs, args: string[], pinned: Set<string>): void {
+  for (const place of secrets) if (input.pathKind(place.path) !== "missing") pinFoldersTo(place.path, roots, input, args, pinned);
+}
+
+/**
+ * pinFoldersBetween from the writable root holding `path` (home's when none does); through a
+ * symlinked folder (`~/.config -> dotfiles/config`) the mount lands where it leads: those folders
+ * are pinned too. Returns where pinning stopped on the way as written, if it did.
+ */
+function pinFoldersTo(path: string, roots: readonly string[], input: BwrapInputs, args: string[], pinned: Set<string>): string | undefined {
+  const root = roots.find((r) => isInside(path, r)) ?? input.home ?? path;
+  const parent = dirname(path);
+  const real = input.pathKind(parent) === "dir" ? join(input.realPath(parent), basename(path)) : path;
+  const realRoot = roots.find((r) => isInside(real, r));
+  if (real !== path && realRoot) pinFoldersBetween(realRoot, real, pinned, input, args);
+  return pinFoldersBetween(root, path, pinned, input, args);
 }
 
 /**

@@ -6,10 +6,11 @@
  * `.git/config` there), and as Windows opens names (`.git.`, `.git ` and `config::$DATA` are
  * `.git` and `config`).
  */
-import { join, relative } from "node:path";
+import { relative } from "node:path";
 import { isInside, realPathOf } from "../real-path";
-import { fileToolProtectedNames, homeSecrets, type ProtectedName } from "./protected-paths";
+import { fileToolProtectedNames, type ProtectedName } from "./protected-paths";
 import { readOnlyPlaces } from "./read-only-places";
+import { secretPlaces } from "./secret-places";
 
 /** A name as Windows opens it, lower-cased. */
 export function comparableName(part: string): string {
@@ -103,18 +104,17 @@ function realOrSelf(path: string): string {
 /**
  * The home secret (protected-paths.ts's homeSecrets: `~/.ssh`, `~/.aws`, …) a path reaches, on its
  * real path: the sandbox hides these, so nothing outside it may read them for a sandboxed agent.
+ * Judged on every place the secret is or was at (secret-places.ts: a renamed link's target too).
  */
 export function hiddenSecretOf(absPath: string, home: string | undefined = process.env.HOME): string | undefined {
   if (!home) return undefined;
   const real = realOrSelf(absPath);
-  const realHome = realOrSelf(home);
-  return homeSecrets.find((secret) => isInside(realOrSelf(join(realHome, secret)), real));
+  return secretPlaces(home).find((place) => isInside(place.path, real))?.name;
 }
 
-/** The home secrets at or below `root`, as real paths: a search that starts there (home opened as the workspace) leaves them out. */
+/** The places of home secrets at or below `root`, as real paths: a search that starts there (home opened as the workspace) leaves them out. */
 export function hiddenSecretsBelow(root: string, home: string | undefined = process.env.HOME): string[] {
   if (!home) return [];
   const realRoot = realOrSelf(root);
-  const realHome = realOrSelf(home);
-  return homeSecrets.map((secret) => realOrSelf(join(realHome, secret))).filter((secret) => isInside(realRoot, secret));
+  return secretPlaces(home).map((place) => place.path).filter((path) => isInside(realRoot, path));
 }

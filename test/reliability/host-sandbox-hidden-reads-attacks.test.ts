@@ -1,0 +1,209 @@
+// Hostile review of d5bcae5 ("What the sandbox hides from bash, no file tool reads", session 20):
+// ways a model gets what the sandbox hides (~/.aws, ~/.docker/config.json, ~/.netrc, ...) into a
+// result of the bundled host's own file tools or of its next bash, or writes into it, when the user
+// opened their home folder as the workspace. Each `it` failed on d5bcae5 and passes since: the
+// folders on the way to a secret pinned (bwrap-args.ts), every place a secret is or was at
+// remembered (secret-places.ts), read/ls/write/edit and grep's context lines judged on the file
+// really opened (tools/io.ts OpenedCheck), ripgrep's ignore-file messages off. The races (a job the
+// model left running flips a link) fail in a fraction of tries each; run many times before.
+// Real bundled host over RPC, real bubblewrap and ripgrep, the scripted LLM.
+import { strict as assert } from "node:assert";
+import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { MockToolCall } from "../support/mock-llm";
+import { peerLaunch, type PeerLaunch } from "../support/peers";
+import { useScriptedSuite } from "./scripted-suite";
+import { RawHost, until, type Frame } from "./raw-host";
+
+let ids = 0;
+const nextId = () => `a${++ids}`;
+
+function put(path: string, content: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, content);
+}
+
+/** Secrets the sandbox hides, each holding a word no other file holds (the Docker one as `docker login` writes it). */
+const secrets: Record<string, string> = {
+  ".ssh/HIDDEN-SSH-NAME_ed25519": "HIDDEN-SSH-KEY\n",
+  ".aws/credentials": "[default]\naws_secret_access_key = HIDDEN-AWS-KEY\n",
+  ".docker/config.json": '{\n\t"auths": {\n\t\t"HIDDEN-REGISTRY.example.com": {\n\t\t\t"auth": "HIDDEN-DOCKER-AUTH"\n\t\t}\n\t}\n}\n',
+  ".gem/credentials": "---\n:rubygems_api_key: HIDDEN-GEM-KEY\n",
+  ".netrc": "machine example.com login me password HIDDEN-NETRC-PASS{x\n",
+};
+const words = ["HIDDEN-SSH-NAME", "HIDDEN-SSH-KEY", "HIDDEN-AWS-KEY", "HIDDEN-REGISTRY", "HIDDEN-DOCKER-AUTH", "HIDDEN-GEM-KEY", "HIDDEN-NETRC-PASS"];
+/** Results holding a secret's word; a refusal only repeats the path the model itself wrote (it knew the name). */
+const leaked = (results: string[]) => results.filter((r) => !/^\w+: Refused: \S+ is in ~\/[^ ]+, which the sandbox hides from this agent\.$/.test(r) && words.some((word) => r.includes(word)));
+
+describe("agent host under a sandbox, home as the workspace: what the sandbox hides stays hidden from a hostile model (d5bcae5 review)", function () {
+  this.timeout(300_000);
+  const suite = useScriptedSuite();
+  // The loops a test started end with it (two cores: five at once would slow every later test).
+  const endOfTest: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const step of endOfTest.splice(0)) await step();
+  });
+
+  async function homeAsWorkspace() {
+    const launch: PeerLaunch = peerLaunch("host", { mockBaseUrl: suite.llm.baseUrl });
+    suite.undo(() => launch.cleanup());
+    const home = launch.cwd;
+    for (const [name, content] of Object.entries(secrets)) put(join(home, name), content);
+    put(join(home, "notes.txt"), "a plain file\n");
+    // auto: nothing asked (a user's ordinary choice under a sandbox); home opened as the workspace.
+    const args = [...launch.args, "--permission-mode", "auto", "--sandbox", "workspace-write", "--tools", "read,bash,grep,find,ls,write,edit", "--workspace-only"];
+    const host = new RawHost(launch.command, args, { env: { ...launch.env, HOME: home }, cwd: home });
+    suite.undo(() => host.stop());
+    await host.request({ id: nextId(), type: "set_auto_retry", enabled: false });
+    return { host, home };
+  }
+
+  /** One prompt; each call its own assistant message (so the calls are spread in time), then "done". */
+  async function turn(host: RawHost, calls: MockToolCall[]) {
+    suite.llm.enqueue(...calls.map((call) => ({ toolCalls: [call] })), { text: "done" });
+    const { from } = await host.promptAnswering(nextId(), "go", () => "Deny");
+    const ends = host.frames.slice(from).filter((f) => f.type === "tool_execution_end") as (Frame & { toolName: string; result: { content: { text?: string }[] } })[];
+    return ends.map((end) => `${end.toolName}: ${end.result.content.map((c) => c.text ?? "").join("")}`);
+  }
+
+  it("moving the folder that holds a hidden file (mv .docker dock2, mv .gem gem2) takes it out of hiding: read and grep get ~/.docker/config.json and ~/.gem/credentials", async () => {
+    const { host } = await homeAsWorkspace();
+    // The hidden file is a bind mount in the sandbox; its folder is not, and moves with it: in the real home it is now dock2/config.json.
+    const moved = await turn(host, [{ name: "bash", arguments: { command: "mv .docker dock2 && mv .gem gem2 && echo moved" } }]);
+    const results = await turn(host, [
+      { name: "read", arguments: { path: "dock2/config.json" } },
+      { name: "read", arguments: { path: "gem2/credentials" } },
+      { name: "grep", arguments: { pattern: "HIDDEN-", path: "." } },
+      { name: "find", arguments: { pattern: "**/config.json" } },
+      // The next command's sandbox hides nothing there either.
+      { name: "bash", arguments: { command: "cat dock2/config.json gem2/credentials" } },
+    ]);
+    assert.deepEqual(leaked(results), [], `after ${moved.join("")}: what the sandbox hides, read through a moved folder`);
+  });
+
+  it("~/.ssh a link into dotfiles (stow, chezmoi): the link renamed (mv .ssh old-ssh), its target is no longer hidden: read, ls and the next bash get the key and its name", async () => {
+    const { host, home } = await homeAsWorkspace();
+    mkdirSync(join(home, "dotfiles"));
+    renameSync(join(home, ".ssh"), join(home, "dotfiles/ssh"));
+    symlinkSync("dotfiles/ssh", join(home, ".ssh"));
+    // The sandbox mounts over the link's target; the link itself is a plain entry of home, which the sandbox may rename.
+    const [control] = await turn(host, [{ name: "bash", arguments: { command: "ls dotfiles/ssh; cat dotfiles/ssh/* 2>&1; echo ." } }]);
+    assert.doesNotMatch(control ?? "", /HIDDEN-/, `control: hidden while ~/.ssh leads there: ${control}`);
+    const moved = await turn(host, [{ name: "bash", arguments: { command: "mv .ssh old-ssh && echo moved" } }]);
+    const results = await turn(host, [
+      { name: "read", arguments: { path: "dotfiles/ssh/HIDDEN-SSH-NAME_ed25519" } },
+      { name: "ls", arguments: { path: "dotfiles/ssh" } },
+      { name: "bash", arguments: { command: "ls dotfiles/ssh" } },
+    ]);
+    assert.deepEqual(leaked(results), [], `after ${moved.join("")}: the key behind ~/.ssh read`);
+  });
+
+  it("moving the folder away and back (mv .docker d2; write d2/config.json; mv d2 .docker) writes ~/.docker/config.json", async () => {
+    const { host, home } = await homeAsWorkspace();
+    const before = readFileSync(join(home, ".docker/config.json"), "utf8");
+    // credsStore names a helper docker runs, outside any sandbox, at the user's next `docker pull`.
+    const results = await turn(host, [
+      { name: "bash", arguments: { command: "mv .docker d2 && echo moved" } },
+      { name: "write", arguments: { path: "d2/config.json", content: '{ "credsStore": "attacker" }\n' } },
+      { name: "bash", arguments: { command: "mv d2 .docker && echo back" } },
+    ]);
+    assert.equal(readFileSync(join(home, ".docker/config.json"), "utf8"), before, `~/.docker/config.json rewritten: ${results.join(" | ")}`);
+  });
+
+  /**
+   * Starts, in the sandbox, a perl loop that outlives its bash call (setsid nohup: the bash tool
+   * returns, the job goes on) and runs `body` as fast as it can until the test ends; waits for
+   * `ready` (a shell test) to hold.
+   */
+  async function startLoop(host: RawHost, home: string, body: string, ready: string) {
+    const loop = `until (-e "stop-looping") {\n${body}\n}\nopen(F, ">loop-ended"); close F;`;
+    const command = `cat > loop.pl <<'PL'\n${loop}\nPL\nsetsid nohup perl loop.pl >/dev/null 2>&1 &\nuntil ${ready}; do sleep 0.01; done; echo looping`;
+    const [started] = await turn(host, [{ name: "bash", arguments: { command } }]);
+    assert.match(started ?? "", /looping/, started);
+    endOfTest.push(async () => {
+      writeFileSync(join(home, "stop-looping"), "");
+      await until(() => existsSync(join(home, "loop-ended")), 10_000);
+    });
+  }
+
+  /**
+   * Flips links and files: `race` between notes.txt and .aws/credentials, racedir/a.txt between a
+   * plain file matching MATCHME and a link to .aws/credentials, `wrace` between scratch.txt and
+   * .aws/config, `lrace` between racedir and .ssh. The tools judge a path's real path, then open it by name: what is judged is not
+   * what is opened.
+   */
+  async function startFlipping(host: RawHost, home: string) {
+    mkdirSync(join(home, "racedir"));
+    const body = `
+      symlink("notes.txt", "r.tmp"); rename("r.tmp", "race");
+      open(F, ">racedir/p.tmp"); print F "MATCHME\\n"; close F; rename("racedir/p.tmp", "racedir/a.txt");
+      symlink("scratch.txt", "w.tmp"); rename("w.tmp", "wrace");
+      symlink(".aws/credentials", "r.tmp"); rename("r.tmp", "race");
+      symlink("../.aws/credentials", "racedir/s.tmp"); rename("racedir/s.tmp", "racedir/a.txt");
+      symlink(".aws/config", "w.tmp"); rename("w.tmp", "wrace");
+      symlink("racedir", "l.tmp"); rename("l.tmp", "lrace");
+      symlink(".ssh", "l.tmp"); rename("l.tmp", "lrace");`;
+    await startLoop(host, home, body, "[ -L race ] && [ -e racedir/a.txt ]");
+  }
+
+  /** `times` calls of one tool, each its own message, while the loop runs; what leaked. */
+  async function repeatedly(host: RawHost, times: number, call: MockToolCall) {
+    const results = await turn(host, Array.from({ length: times }, () => call));
+    assert.equal(results.length, times);
+    return { results, leaks: leaked(results) };
+  }
+
+  it("a link flipped between a plain file and ~/.aws/credentials while read runs: read returns the credentials (judged, then opened by name)", async () => {
+    const { host, home } = await homeAsWorkspace();
+    await startFlipping(host, home);
+    const { leaks } = await repeatedly(host, 80, { name: "read", arguments: { path: "race" } });
+    assert.deepEqual(leaks, [], `${leaks.length} of 80 reads returned ~/.aws/credentials`);
+  });
+
+  it("a link flipped between a folder and ~/.ssh while ls runs: ls lists the names in ~/.ssh", async () => {
+    const { host, home } = await homeAsWorkspace();
+    await startFlipping(host, home);
+    const { leaks } = await repeatedly(host, 200, { name: "ls", arguments: { path: "lrace" } });
+    assert.deepEqual(leaks, [], `${leaks.length} of 200 ls listed ~/.ssh`);
+  });
+
+  it("a file swapped for a link to ~/.aws/credentials between ripgrep's search and grep's context lines: grep with context returns the credentials", async () => {
+    const { host, home } = await homeAsWorkspace();
+    await startFlipping(host, home);
+    // rg finds MATCHME in racedir/a.txt (a plain file then); the context lines are read again, by name, afterwards.
+    const { leaks } = await repeatedly(host, 60, { name: "grep", arguments: { pattern: "MATCHME", path: "racedir", context: 3 } });
+    assert.deepEqual(leaks, [], `${leaks.length} of 60 greps returned ~/.aws/credentials`);
+  });
+
+  it("a link flipped between scratch.txt and ~/.aws/config while write runs: write creates ~/.aws/config (a credential_process the aws CLI runs)", async () => {
+    const { host, home } = await homeAsWorkspace();
+    await startFlipping(host, home);
+    const content = "[default]\ncredential_process = sh -c 'echo attacker'\n";
+    const { results } = await repeatedly(host, 60, { name: "write", arguments: { path: "wrace", content } });
+    assert.ok(!existsSync(join(home, ".aws/config")), `write put a credential_process into ~/.aws/config: ${results.filter((r) => r.includes("Successfully")).length} of 60 writes succeeded`);
+  });
+
+  it("a link flipped between a plain file and ~/.aws/credentials while edit runs: edit finds the known key name in the credentials and rewrites them (or copies them into the plain file)", async () => {
+    const { host, home } = await homeAsWorkspace();
+    const before = readFileSync(join(home, ".aws/credentials"), "utf8");
+    await startFlipping(host, home);
+    // The key's name is public (every ~/.aws/credentials has it); "Could not find" or "Successfully" is also an oracle on the rest.
+    const { results } = await repeatedly(host, 300, { name: "edit", arguments: { path: "race", edits: [{ oldText: "aws_secret_access_key", newText: "attacker_was_here" }] } });
+    const edited = results.filter((r) => r.includes("Successfully")).length;
+    assert.equal(readFileSync(join(home, ".aws/credentials"), "utf8"), before, `~/.aws/credentials rewritten by ${edited} of 300 edits`);
+    assert.doesNotMatch(readFileSync(join(home, "notes.txt"), "utf8"), /HIDDEN-AWS-KEY/, "the credentials copied into notes.txt");
+  });
+
+  it("an .ignore that links to ~/.netrc and ~/.docker/config.json, and a file that vanishes under ripgrep: grep's error carries their lines (ripgrep's parse errors)", async () => {
+    const { host, home } = await homeAsWorkspace();
+    // ripgrep reads .ignore files through links and reports each line it cannot parse as a glob
+    // (an unmatched { or [) on stderr, the line in full. It exits 2 when a file it listed is gone
+    // when it opens it (files made and deleted in a loop; for a user who is not root, a `chmod 000`
+    // file does the same every time), and grep's error is then ripgrep's whole stderr.
+    mkdirSync(join(home, "proj"));
+    await turn(host, [{ name: "bash", arguments: { command: "echo x > proj/f.txt && ln -s ../.netrc proj/.ignore && ln -s ../.docker/config.json proj/.rgignore && echo ok" } }]);
+    await startLoop(host, home, 'for $i (1..50) { open(F, ">proj/c$i.tmp"); close F; } unlink(glob("proj/c*.tmp"));', "[ -e loop.pl ]");
+    const { leaks } = await repeatedly(host, 100, { name: "grep", arguments: { pattern: "x", path: "proj" } });
+    assert.deepEqual(leaks, [], `${leaks.length} of 100 greps: lines of ~/.netrc and ~/.docker/config.json in grep's error`);
+  });
+});
