@@ -3,6 +3,7 @@
  * outside the workspace folders), URIs back to the paths the tools show, loaded documents.
  */
 import * as vscode from "vscode";
+import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
 import { settings } from "../settings";
 import { contentHash } from "./document-text";
 import { displayPath, resolveWorkspacePath } from "./workspace-paths";
@@ -25,6 +26,14 @@ export interface ResolvedFile {
 export function resolveFile(input: string): ResolvedFile {
   const resolved = resolveWorkspacePath(input, workspaceFolderPaths(), settings.sandboxMode === "full-access" ? undefined : { home: process.env.HOME });
   return { uri: vscode.Uri.file(resolved.absPath), path: resolved.display };
+}
+
+/**
+ * A file in a home secret the agents' sandbox hides (`~/.ssh`, …): the editor tools show none of
+ * its text (a preview line, the user's selection in it), whoever opened it.
+ */
+export function hiddenFromAgents(uri: vscode.Uri): boolean {
+  return uri.scheme === "file" && settings.sandboxMode !== "full-access" && hiddenSecretOf(uri.fsPath, process.env.HOME) !== undefined;
 }
 
 /** The path a tool shows for a URI, or undefined for one outside the workspace (or not a file). */

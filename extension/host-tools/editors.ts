@@ -1,7 +1,7 @@
 /** editor_active and editor_open_editors: what the user is looking at. */
 import { Type } from "@sinclair/typebox";
 import * as vscode from "vscode";
-import { displayOf, stampOf } from "./editor-workspace";
+import { displayOf, hiddenFromAgents, stampOf } from "./editor-workspace";
 import { code2lsp } from "./lsp";
 import { defineTool, jsonResult, type EditorTool } from "./tool";
 import { lazySchema } from "../../shared/protocol/lazy-schema";
@@ -20,7 +20,8 @@ function selectionOf(document: vscode.TextDocument, selection: vscode.Selection)
     range: code2lsp().asRange(selection),
     isEmpty: selection.isEmpty,
   };
-  if (!selection.isEmpty) {
+  if (!selection.isEmpty && hiddenFromAgents(document.uri)) result.text = "(not shown: the file is in a folder the agents' sandbox hides)";
+  else if (!selection.isEmpty) {
     const text = document.getText(selection);
     result.text = text.length > maxSelectionText ? `${text.slice(0, maxSelectionText)}… [${text.length - maxSelectionText} more characters]` : text;
   }

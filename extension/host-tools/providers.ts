@@ -6,7 +6,7 @@
  */
 import * as vscode from "vscode";
 import type { HostToolContext } from "../../shared/rpc/host-tool-registry";
-import { displayOf, loadedDocument, positionIn, resolveFile } from "./editor-workspace";
+import { displayOf, hiddenFromAgents, loadedDocument, positionIn, resolveFile } from "./editor-workspace";
 import { raceCancellation } from "./tool";
 
 /** How long a just-opened document's language server gets to give a first non-empty answer. */
@@ -59,6 +59,7 @@ export class LinePreviews {
   private readonly documents = new Map<string, Promise<vscode.TextDocument | undefined>>();
 
   async lineAt(uri: vscode.Uri, line: number): Promise<string | undefined> {
+    if (hiddenFromAgents(uri)) return undefined;
     const key = uri.toString();
     let document = this.documents.get(key);
     if (!document) {

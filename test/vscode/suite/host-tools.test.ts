@@ -118,6 +118,32 @@ describe("host-tools: the editor's tools for the agent (bundled host, scripted m
     assert.match(outside.text, /outside the workspace/);
   });
 
+  it("home opened as the workspace: a secret the agents' sandbox hides is not read, edited, previewed or shown as the user's selection", async () => {
+    // The extension host's HOME is where the agents' home is: here, the workspace (home opened as it).
+    const home = process.env.HOME;
+    const secret = writeWorkspaceFile(".aws/credentials", "[default]\naws_secret_access_key = HIDDEN-AWS-KEY\n").fsPath;
+    process.env.HOME = workspaceRoot();
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(secret));
+    try {
+      for (const [name, args] of [["editor_read", { path: ".aws/credentials" }], ["editor_symbols", { path: ".aws/credentials" }], ["editor_edit", { path: ".aws/credentials", edits: [{ oldText: "default", newText: "x" }] }]] as [string, JsonObject][]) {
+        const run = await callTool(agent, name, args);
+        assert.ok(run.isError && !run.text.includes("HIDDEN-AWS-KEY"), `${name}: ${run.text}`);
+        assert.match(run.text, /which the sandbox hides/);
+      }
+      // The user opened it and selected the key: the agent asking what is selected does not get it.
+      const editor = await vscode.window.showTextDocument(document, { preview: false });
+      editor.selection = new vscode.Selection(1, 0, 1, 40);
+      const active = await callTool(agent, "editor_active", {});
+      assert.ok(!active.text.includes("HIDDEN-AWS-KEY"), active.text);
+      assert.match(active.text, /not shown/);
+      assert.equal(fs.readFileSync(secret, "utf8"), "[default]\naws_secret_access_key = HIDDEN-AWS-KEY\n");
+    } finally {
+      process.env.HOME = home;
+      await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+      fs.rmSync(path.dirname(secret), { recursive: true, force: true });
+    }
+  });
+
   it("refuses a symlink in the workspace that leads outside it, for reading and editing", async () => {
     const outsideDir = fs.mkdtempSync(path.join(os.tmpdir(), "pi-outside-"));
     const secret = path.join(outsideDir, "secret.txt");
