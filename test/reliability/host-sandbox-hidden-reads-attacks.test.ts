@@ -8,7 +8,7 @@
 // model left running flips a link) fail in a fraction of tries each; run many times before.
 // Real bundled host over RPC, real bubblewrap and ripgrep, the scripted LLM.
 import { strict as assert } from "node:assert";
-import { existsSync, mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { MockToolCall } from "../support/mock-llm";
 import { peerLaunch, type PeerLaunch } from "../support/peers";
@@ -79,6 +79,18 @@ describe("agent host under a sandbox, home as the workspace: what the sandbox hi
       { name: "bash", arguments: { command: "cat dock2/config.json gem2/credentials" } },
     ]);
     assert.deepEqual(leaked(results), [], `after ${moved.join("")}: what the sandbox hides, read through a moved folder`);
+  });
+
+  it("a secret whose real place is outside every writable root (~/.kube -> /var/tmp/…): the folders on its way are not made writable (the pinning's own hole, found in review)", async () => {
+    const outside = mkdtempSync(join("/var/tmp", "pi-kube-"));
+    endOfTest.push(async () => rmSync(outside, { recursive: true, force: true }));
+    mkdirSync(join(outside, "kube"));
+    const { host, home } = await homeAsWorkspace();
+    symlinkSync(join(outside, "kube"), join(home, ".kube"));
+    const [result] = await turn(host, [{ name: "bash", arguments: { command: `echo x > ${outside}/escaped; echo x > /var/tmp/pi-escaped-${process.pid}; ls ${outside}` } }]);
+    const escaped = [join(outside, "escaped"), `/var/tmp/pi-escaped-${process.pid}`].filter((path) => existsSync(path));
+    for (const path of escaped) rmSync(path, { force: true });
+    assert.deepEqual(escaped, [], `written outside the workspace by the sandboxed bash: ${result}`);
   });
 
   it("~/.ssh a link into dotfiles (stow, chezmoi): the link renamed (mv .ssh old-ssh), its target is no longer hidden: read, ls and the next bash get the key and its name", async () => {
@@ -163,8 +175,8 @@ describe("agent host under a sandbox, home as the workspace: what the sandbox hi
   it("a link flipped between a folder and ~/.ssh while ls runs: ls lists the names in ~/.ssh", async () => {
     const { host, home } = await homeAsWorkspace();
     await startFlipping(host, home);
-    const { leaks } = await repeatedly(host, 200, { name: "ls", arguments: { path: "lrace" } });
-    assert.deepEqual(leaks, [], `${leaks.length} of 200 ls listed ~/.ssh`);
+    const { leaks } = await repeatedly(host, 120, { name: "ls", arguments: { path: "lrace" } });
+    assert.deepEqual(leaks, [], `${leaks.length} of 120 ls listed ~/.ssh`);
   });
 
   it("a file swapped for a link to ~/.aws/credentials between ripgrep's search and grep's context lines: grep with context returns the credentials", async () => {
@@ -188,9 +200,9 @@ describe("agent host under a sandbox, home as the workspace: what the sandbox hi
     const before = readFileSync(join(home, ".aws/credentials"), "utf8");
     await startFlipping(host, home);
     // The key's name is public (every ~/.aws/credentials has it); "Could not find" or "Successfully" is also an oracle on the rest.
-    const { results } = await repeatedly(host, 300, { name: "edit", arguments: { path: "race", edits: [{ oldText: "aws_secret_access_key", newText: "attacker_was_here" }] } });
+    const { results } = await repeatedly(host, 150, { name: "edit", arguments: { path: "race", edits: [{ oldText: "aws_secret_access_key", newText: "attacker_was_here" }] } });
     const edited = results.filter((r) => r.includes("Successfully")).length;
-    assert.equal(readFileSync(join(home, ".aws/credentials"), "utf8"), before, `~/.aws/credentials rewritten by ${edited} of 300 edits`);
+    assert.equal(readFileSync(join(home, ".aws/credentials"), "utf8"), before, `~/.aws/credentials rewritten by ${edited} of 150 edits`);
     assert.doesNotMatch(readFileSync(join(home, "notes.txt"), "utf8"), /HIDDEN-AWS-KEY/, "the credentials copied into notes.txt");
   });
 

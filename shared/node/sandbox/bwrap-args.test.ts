@@ -106,6 +106,19 @@ describe("sandbox: the bubblewrap arguments", () => {
     assert.ok(bind > 0 && hidden > bind, "the last word is the tmpfs");
   });
 
+  it("pins the folders on the way to each place a secret is or was at, inside the writable roots only (a bind outside them would make it writable)", () => {
+    const policy = { mode: "workspace-write" as const, network: false, workspaceRoot: "/home/u", writableRoots: [] };
+    const files = { ...fs, "/": "dir", "/home": "dir", "/home/u/.docker": "dir", "/home/u/.docker/config.json": "file", "/home/u/dotfiles": "dir", "/home/u/dotfiles/ssh": "dir", "/opt": "dir", "/opt/keys": "dir", "/opt/keys/aws": "dir" } as const;
+    // Remembered places: ~/.ssh's target in dotfiles (the link since renamed), and ~/.aws's outside home.
+    const secrets = [{ name: ".docker/config.json", path: "/home/u/.docker/config.json" }, { name: ".ssh", path: "/home/u/dotfiles/ssh" }, { name: ".aws", path: "/opt/keys/aws" }];
+    const { args } = buildBwrapArgs(inputs(files, { policy, cwd: "/home/u", secrets }), ["true"]);
+    assert.ok(has(args, "--bind", "/home/u/.docker", "/home/u/.docker"), "`mv .docker d` fails: its config.json's mount cannot leave");
+    assert.ok(has(args, "--bind", "/home/u/dotfiles", "/home/u/dotfiles"), "the folder holding a remembered place is pinned");
+    assert.ok(has(args, "--tmpfs", "/home/u/dotfiles/ssh") && has(args, "--tmpfs", "/opt/keys/aws"), "each remembered place hidden");
+    const writable = mounts(args).filter((m) => m[0] === "--bind" && m[2] !== "/tmp").map((m) => m[1]!);
+    assert.deepEqual(writable.filter((path) => !path.startsWith("/home/u")), [], "nothing outside the writable root made writable (the session's /tmp aside)");
+  });
+
   it("pins the folders between the root and a deeper start-up entry (a mount moves with a renamed folder)", () => {
     const policy = { mode: "workspace-write" as const, network: false, workspaceRoot: "/home/u", writableRoots: [] };
     const files = { ...fs, "/home/u/.config": "dir", "/home/u/.config/fish": "dir" } as const;

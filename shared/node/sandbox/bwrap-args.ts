@@ -210,17 +210,18 @@ function pinSecretFolders(secrets: readonly SecretPlace[], roots: readonly strin
 }
 
 /**
- * pinFoldersBetween from the writable root holding `path` (home's when none does); through a
- * symlinked folder (`~/.config -> dotfiles/config`) the mount lands where it leads: those folders
- * are pinned too. Returns where pinning stopped on the way as written, if it did.
+ * pinFoldersBetween from the writable root holding `path`; through a symlinked folder
+ * (`~/.config -> dotfiles/config`) the mount lands where it leads: those folders are pinned too.
+ * Nothing outside the writable roots is pinned (it is read-only there, and a bind of it would make
+ * it writable). Returns where pinning stopped on the way as written, if it did.
  */
 function pinFoldersTo(path: string, roots: readonly string[], input: BwrapInputs, args: string[], pinned: Set<string>): string | undefined {
-  const root = roots.find((r) => isInside(path, r)) ?? input.home ?? path;
   const parent = dirname(path);
   const real = input.pathKind(parent) === "dir" ? join(input.realPath(parent), basename(path)) : path;
   const realRoot = roots.find((r) => isInside(real, r));
   if (real !== path && realRoot) pinFoldersBetween(realRoot, real, pinned, input, args);
-  return pinFoldersBetween(root, path, pinned, input, args);
+  const root = roots.find((r) => isInside(path, r));
+  return root === undefined ? undefined : pinFoldersBetween(root, path, pinned, input, args);
 }
 
 /**
