@@ -18,6 +18,13 @@ export class ProtectedWatch {
   /** Each watched folder with its inode: a folder removed and made again at the same path is a new one to watch. */
   private readonly watchers = new Map<string, { watcher: FSWatcher; ino: number }>();
   private full = false;
+  /**
+   * Names made in watched folders, looked at once per turn of the event loop: a job renaming a few
+   * names in a loop makes thousands of events a second, and a look per event (an lstat, blocking
+   * on the folder the job keeps busy) held the host's thread for minutes (the tool calls waiting).
+   */
+  private readonly pending = new Map<string, boolean>();
+  private flushing: NodeJS.Immediate | undefined;
 
   constructor(
     folders: readonly ScannedFolder[],
@@ -104,7 +111,14 @@ export class ProtectedWatch {
       this.onProtected(path);
       return;
     }
-    if (!shallow) this.add(path, entry === "node_modules");
+    if (shallow) return;
+    this.pending.set(path, entry === "node_modules");
+    this.flushing ??= setImmediate(() => {
+      this.flushing = undefined;
+      const paths = [...this.pending];
+      this.pending.clear();
+      for (const [made, modules] of paths) this.add(made, modules);
+    });
   }
 
   /** Watched already, and still the same folder (not one removed and made again). */
@@ -127,6 +141,9 @@ export class ProtectedWatch {
   }
 
   dispose(): void {
+    if (this.flushing) clearImmediate(this.flushing);
+    this.flushing = undefined;
+    this.pending.clear();
     for (const { watcher } of this.watchers.values()) watcher.close();
     this.watchers.clear();
   }
