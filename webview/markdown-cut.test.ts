@@ -1,22 +1,22 @@
 import { strict as assert } from "node:assert";
-import { scanStreamingMarkdown, stableMarkdownCut, withoutOpenLink } from "./markdown-cut";
+import { scanStreamingMarkdown, withoutOpenLink } from "./markdown-cut";
 
-describe("stableMarkdownCut", () => {
+describe("scanStreamingMarkdown: the stable cut", () => {
   it("cuts after the last blank line, never inside a code fence or the line being written", () => {
     const text = "# Title\n\nSome text.\n\n```ts\nconst a = 1;\n\nconst b = 2;\n";
-    assert.equal(stableMarkdownCut(text, 0), "# Title\n\nSome text.\n\n".length);
+    assert.equal(scanStreamingMarkdown(text, 0).cut, "# Title\n\nSome text.\n\n".length);
     const closed = `${text}\`\`\`\n\nAfter`;
-    assert.equal(stableMarkdownCut(closed, 0), closed.length - "After".length);
-    assert.equal(stableMarkdownCut("no blank line yet\nstill", 0), 0);
-    assert.equal(stableMarkdownCut("a\n\n", 0), 3);
+    assert.equal(scanStreamingMarkdown(closed, 0).cut, closed.length - "After".length);
+    assert.equal(scanStreamingMarkdown("no blank line yet\nstill", 0).cut, 0);
+    assert.equal(scanStreamingMarkdown("a\n\n", 0).cut, 3);
   });
 
   it("continues from an earlier cut, which is outside any fence", () => {
     const text = "one\n\ntwo\n\nthree";
-    const first = stableMarkdownCut(text, 0);
+    const first = scanStreamingMarkdown(text, 0).cut;
     assert.equal(text.slice(first), "three");
-    assert.equal(stableMarkdownCut(text, first), first);
-    assert.equal(stableMarkdownCut(`${text}\n\nfour`, first), `${text}\n\n`.length);
+    assert.equal(scanStreamingMarkdown(text, first).cut, first);
+    assert.equal(scanStreamingMarkdown(`${text}\n\nfour`, first).cut, `${text}\n\n`.length);
   });
 });
 

@@ -44,10 +44,6 @@ export function scanStreamingMarkdown(text: string, from: number): { cut: number
   return { cut, open: still };
 }
 
-/** The last stable cut at or after `from` (scanStreamingMarkdown); `from` when there is none yet. */
-export function stableMarkdownCut(text: string, from: number): number {
-  return scanStreamingMarkdown(text, from).cut;
-}
 
 /**
  * The open tail of a streaming reply with a link still being written (`[text](https://exa`, its

@@ -11,7 +11,7 @@ import { searchWithNode, searchWithRipgrep, type GrepMatch, type GrepQuery } fro
 import { grepOffThread } from "./off-thread-search";
 import { abortable, isDirectoryAt, localWalkIo, type OpenedCheck, type WalkIo } from "./io";
 import type { HiddenPaths } from "./hidden-paths";
-import { guardedPath, type GuardedOptions } from "./paths";
+import { guardedPath, openedCheck, type GuardedOptions } from "./paths";
 import { programLocator } from "./process";
 import { DEFAULT_MAX_BYTES, formatSize, GREP_MAX_LINE_LENGTH, truncateHead, truncateLine, type TruncationResult } from "./truncate";
 
@@ -68,9 +68,7 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Agen
         const matches = hidden ? found.matches.filter((m) => !hidden(m.filePath)) : found.matches;
         const { limitReached } = found;
         if (matches.length === 0) return { content: [{ type: "text", text: "No matches found" }], details: undefined };
-        const guard = options.guard;
-        const opened = guard && ((real: string) => guard(real, params.path || "."));
-        return format(matches, { io, opened, searchPath, isDirectory, context, limit, limitReached });
+        return format(matches, { io, opened: openedCheck(options, params.path || "."), searchPath, isDirectory, context, limit, limitReached });
       }),
   };
 }

@@ -6,7 +6,7 @@
  * `grep`, `find` and `ls` do not read either, nor `write` and `edit` write.
  */
 import * as path from "node:path";
-import { realPathOf } from "../../shared/node/real-path";
+import { isInside, realOrSame } from "../../shared/node/real-path";
 import { hiddenSecretOf, hiddenSecretsBelow } from "../../shared/node/sandbox/protected-match";
 import { secretPlaces } from "../../shared/node/sandbox/secret-places";
 import type { PathGuard } from "./paths";
@@ -32,16 +32,11 @@ export function hiddenHomeSecrets(home: string | undefined): HiddenPaths {
     below: (root) => {
       const secrets = hiddenSecretsBelow(root, home);
       if (secrets.length === 0) return undefined;
-      let realRoot: string;
-      try {
-        realRoot = realPathOf(root);
-      } catch {
-        realRoot = root;
-      }
+      const realRoot = realOrSame(root);
       // The searches follow no symlink below their root, so a result's real path is the root's real path and its place under it.
       return (result) => {
         const real = path.join(realRoot, path.isAbsolute(result) ? path.relative(root, result) : result);
-        return secrets.some((secret) => real === secret || real.startsWith(secret + path.sep));
+        return secrets.some((secret) => isInside(secret, real));
       };
     },
   };

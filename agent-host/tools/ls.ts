@@ -3,7 +3,7 @@ import path from "node:path";
 import { Type } from "@sinclair/typebox";
 import type { AgentTool } from "../agent/tool";
 import { abortable, abortError, localListIo, type ListIo } from "./io";
-import { guardedPath, type GuardedOptions } from "./paths";
+import { guardedPath, openedCheck, type GuardedOptions } from "./paths";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate";
 
 export const lsSchema = Type.Object({
@@ -37,8 +37,7 @@ export function createLsTool(cwd: string, options: LsToolOptions = {}): AgentToo
         if (!(await io.stat(dir)).isDirectory()) throw new Error(`Not a directory: ${dir}`);
         let names: string[];
         try {
-          const guard = options.guard;
-          names = await io.readdir(dir, guard && ((opened) => guard(opened, params.path || ".")));
+          names = await io.readdir(dir, openedCheck(options, params.path || "."));
         } catch (error) {
           throw new Error(`Cannot read directory: ${(error as Error).message}`);
         }

@@ -79,6 +79,12 @@ export function guardedPath(asWritten: string, cwd: string, options: GuardedOpti
   return absPath;
 }
 
+/** For a reading tool: its guard, run on the real path of the file or folder it opened (io.ts OpenedCheck). */
+export function openedCheck(options: GuardedOptions, asWritten: string): ((realPath: string) => void) | undefined {
+  const { guard } = options;
+  return guard && ((realPath) => guard(realPath, asWritten));
+}
+
 /** For a writing tool: its guard and its check before writing, run on the real path of the file it opened (io.ts OpenedCheck). */
 export function openedWriteCheck(options: GuardedOptions, asWritten: string, callId: string): ((realPath: string) => void) | undefined {
   const { guard, beforeWrite } = options;

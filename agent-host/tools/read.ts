@@ -8,7 +8,7 @@ import type { ImageContent, TextContent } from "../ai/types";
 import type { AgentTool } from "../agent/tool";
 import { detectImageMimeType, toInlineImage } from "./image";
 import { abortable, localReadIo, type ReadIo } from "./io";
-import { resolveReadPath, type GuardedOptions } from "./paths";
+import { openedCheck, resolveReadPath, type GuardedOptions } from "./paths";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatSize, truncateHead, type TruncationResult } from "./truncate";
 
 export const readSchema = Type.Object({
@@ -39,10 +39,9 @@ export function createReadTool(cwd: string, options: ReadToolOptions = {}): Agen
     execute: (_id, params, signal) =>
       abortable(signal, async () => {
         const absPath = await resolveReadPath(params.path, cwd, io.exists);
-        const guard = options.guard;
-        guard?.(absPath, params.path);
+        options.guard?.(absPath, params.path);
         // Judged again on what was really opened: a link flipped after the check leads elsewhere.
-        const bytes = await io.readFile(absPath, guard && ((opened) => guard(opened, params.path)));
+        const bytes = await io.readFile(absPath, openedCheck(options, params.path));
         const mimeType = detectImageMimeType(bytes);
         if (mimeType) return readImage(bytes, mimeType);
         const text = decodeText(bytes);

@@ -24,7 +24,7 @@ export interface ResolvedFile {
  * or in a home secret the agents' sandbox hides (the editor reads and writes outside it).
  */
 export function resolveFile(input: string): ResolvedFile {
-  const resolved = resolveWorkspacePath(input, workspaceFolderPaths(), settings.sandboxMode === "full-access" ? undefined : { home: process.env.HOME });
+  const resolved = resolveWorkspacePath(input, workspaceFolderPaths(), hiddenIn());
   return { uri: vscode.Uri.file(resolved.absPath), path: resolved.display };
 }
 
@@ -33,7 +33,13 @@ export function resolveFile(input: string): ResolvedFile {
  * its text (a preview line, the user's selection in it), whoever opened it.
  */
 export function hiddenFromAgents(uri: vscode.Uri): boolean {
-  return uri.scheme === "file" && settings.sandboxMode !== "full-access" && hiddenSecretOf(uri.fsPath, process.env.HOME) !== undefined;
+  const hidden = hiddenIn();
+  return uri.scheme === "file" && hidden !== undefined && hiddenSecretOf(uri.fsPath, hidden.home) !== undefined;
+}
+
+/** The home whose secrets the agents' sandbox hides; none under full-access. */
+function hiddenIn(): { home: string | undefined } | undefined {
+  return settings.sandboxMode === "full-access" ? undefined : { home: process.env.HOME };
 }
 
 /** The path a tool shows for a URI, or undefined for one outside the workspace (or not a file). */

@@ -7,7 +7,7 @@
  * `.git` and `config`).
  */
 import { relative } from "node:path";
-import { isInside, realPathOf } from "../real-path";
+import { isInside, realOrSame, realPathOf } from "../real-path";
 import { fileToolProtectedNames, type ProtectedName } from "./protected-paths";
 import { readOnlyPlaces } from "./read-only-places";
 import { secretPlaces } from "./secret-places";
@@ -77,7 +77,7 @@ export function protectedReason(absPath: string, scope: ProtectedScope = {}): st
   } catch {
     return "a loop of symbolic links";
   }
-  const workspaces = (scope.workspaces ?? []).map((workspace) => ({ workspace, real: realOrSelf(workspace) }));
+  const workspaces = (scope.workspaces ?? []).map((workspace) => ({ workspace, real: realOrSame(workspace) }));
   const holder = workspaces.filter((w) => isInside(w.real, real)).sort((a, b) => b.real.length - a.real.length)[0];
   const found = protectedPartOf(holder ? relative(holder.real, real) : real, scope.table);
   if (found) return `${found.part} is protected (${found.entry.why})`;
@@ -93,14 +93,6 @@ export function isProtectedPath(absPath: string, scope: ProtectedScope = {}): bo
   return protectedReason(absPath, scope) !== undefined;
 }
 
-function realOrSelf(path: string): string {
-  try {
-    return realPathOf(path);
-  } catch {
-    return path;
-  }
-}
-
 /**
  * The home secret (protected-paths.ts's homeSecrets: `~/.ssh`, `~/.aws`, …) a path reaches, on its
  * real path: the sandbox hides these, so nothing outside it may read them for a sandboxed agent.
@@ -108,13 +100,13 @@ function realOrSelf(path: string): string {
  */
 export function hiddenSecretOf(absPath: string, home: string | undefined = process.env.HOME): string | undefined {
   if (!home) return undefined;
-  const real = realOrSelf(absPath);
+  const real = realOrSame(absPath);
   return secretPlaces(home).find((place) => isInside(place.path, real))?.name;
 }
 
 /** The places of home secrets at or below `root`, as real paths: a search that starts there (home opened as the workspace) leaves them out. */
 export function hiddenSecretsBelow(root: string, home: string | undefined = process.env.HOME): string[] {
   if (!home) return [];
-  const realRoot = realOrSelf(root);
+  const realRoot = realOrSame(root);
   return secretPlaces(home).map((place) => place.path).filter((path) => isInside(realRoot, path));
 }

@@ -5,7 +5,7 @@
  * tools. Each look adds what it finds; nothing is forgotten while the process lives.
  */
 import { join } from "node:path";
-import { realPathOf } from "../real-path";
+import { realOrSame } from "../real-path";
 import { homeSecrets } from "./protected-paths";
 
 /** A secret's name under home and a real place it is (or was) at. */
@@ -16,23 +16,15 @@ export interface SecretPlace {
 
 const seen = new Map<string, Map<string, string>>();
 
-function realOrSelf(path: string): string {
-  try {
-    return realPathOf(path);
-  } catch {
-    return path;
-  }
-}
-
 /** Every place the secrets of `home` are or were at since this process first looked (home's own spelling included). */
 export function secretPlaces(home: string): SecretPlace[] {
-  const realHome = realOrSelf(home);
+  const realHome = realOrSame(home);
   let places = seen.get(realHome);
   if (!places) seen.set(realHome, (places = new Map()));
   for (const name of homeSecrets) {
     const at = join(realHome, name);
     if (!places.has(at)) places.set(at, name);
-    const real = realOrSelf(at);
+    const real = realOrSame(at);
     if (!places.has(real)) places.set(real, name);
   }
   return [...places].map(([path, name]) => ({ name, path }));
