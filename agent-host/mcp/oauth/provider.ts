@@ -85,6 +85,10 @@ export class McpOAuthProvider implements OAuthClientProvider {
   }
 
   saveTokens(tokens: OAuthTokens): void {
+    // A connection gets tokens only from a refresh, which refresh-lock.ts stored under the lock.
+    // The SDK hands them here after the lock is let go: storing them again would undo a sign-out
+    // that took the lock in between.
+    if (!this.options.authorize) return;
     storeTokens(this.options.slot, tokens as Parameters<typeof storeTokens>[1]);
   }
 
