@@ -4,11 +4,14 @@
  * symlinks followed to the file they would create. Checking the text of a path is not enough: a
  * link inside the workspace can point anywhere.
  */
-import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 /** `path`'s real path where it exists (realpath(3)), else `path` resolved as written. */
 export function realOrSame(path: string): string {
+  // Most paths asked about here do not exist (a home's secrets, mostly absent): a failed realpath
+  // costs an exception (~17 µs), existsSync's answer none (the checks of a read went 0.55 -> ms).
+  if (!existsSync(path)) return resolve(path);
   try {
     return realpathSync.native(path);
   } catch {

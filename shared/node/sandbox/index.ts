@@ -233,7 +233,7 @@ export class CommandSandbox {
     // What the deep scan found is mounted as it is on disk, another process's stub deeper down included (nested-guard.ts).
     const nested = new Set(guard.found.entries.map((entry) => entry.path));
     const kind = (path: string) => (nested.has(path) ? kindOnDisk(path) : pathKind(path));
-    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp, runtimeDir, hiddenPaths: [...socketsNamed(this.env), ...(ledger ? [ledger] : [])], ...(home ? { secrets: secretPlaces(home) } : {}), pathKind: kind, realPath: realOrSame, gitDirOf, nested: guard.found.entries, dieWithParent: this.options.wholeAgent === true, ...net }, inner);
+    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp, runtimeDir, hiddenPaths: [...socketsNamed(this.env), ...(ledger ? [ledger] : [])], ...(home ? { secrets: secretPlaces(home, 0) } : {}), pathKind: kind, realPath: realOrSame, gitDirOf, nested: guard.found.entries, dieWithParent: this.options.wholeAgent === true, ...net }, inner);
     acquireStubs(plan.stubs);
     guard.track(plan.stubs);
     let released = false;

@@ -101,7 +101,8 @@ export function isProtectedPath(absPath: string, scope: ProtectedScope = {}): bo
 export function hiddenSecretOf(absPath: string, home: string | undefined = process.env.HOME): string | undefined {
   if (!home) return undefined;
   const real = realOrSame(absPath);
-  return secretPlaces(home).find((place) => isInside(place.path, real))?.name;
+  // Both sides are resolved absolute paths, so a prefix says it (path.relative per place cost ~1 µs each, per file).
+  return secretPlaces(home).find((place) => real === place.path || real.startsWith(place.path.endsWith("/") ? place.path : `${place.path}/`))?.name;
 }
 
 /** The places of home secrets at or below `root`, as real paths: a search that starts there (home opened as the workspace) leaves them out. */
