@@ -4,6 +4,7 @@ import { checkInbound, type CommandOf, type CommandType, type RpcCommand } from 
 import { handlers, type HandlerContext } from "./handlers";
 import type { HostRuntime } from "./runtime";
 import { errorText } from "../../shared/error-text";
+import { pacedDeltas, type DeltaPacing } from "./delta-pacing";
 
 export interface RpcConnection {
   send(frame: object): void;
@@ -11,6 +12,8 @@ export interface RpcConnection {
   setLineHandler(handler: (line: string) => void): void;
   /** Resolves when the client has closed our input (then the host exits). */
   closed: Promise<void>;
+  /** How streamed deltas are paced on this connection (set_delta_interval). */
+  pacing: DeltaPacing;
 }
 
 /** The longest record read: a prompt with several large images fits; a runaway writer does not exhaust memory. */
@@ -18,7 +21,8 @@ export const MAX_LINE_CHARS = 32 * 1024 * 1024;
 
 /**
  * The JSONL channel on a pair of streams: writes honour back-pressure, reads split on LF only.
- * `order` may rearrange outgoing frames (see host-tool-order.ts).
+ * `order` may rearrange outgoing frames (see host-tool-order.ts); then deltas are joined as
+ * `pacing` says (delta-pacing.ts).
  */
 export function openConnection(input: Readable, output: Writable, order?: (send: (frame: object) => void) => (frame: object) => void): RpcConnection {
   // Frames written in the same tick leave in one write: a fast stream costs a syscall per batch, not per delta.
@@ -40,7 +44,9 @@ export function openConnection(input: Readable, output: Writable, order?: (send:
       return { dispose: () => output.off("drain", listener) };
     },
   });
-  const write = (frame: object) => writer.post(frame);
+  const pacing: DeltaPacing = { intervalMs: 0 };
+  const paced = pacedDeltas((frame) => writer.post(frame), pacing);
+  const write = (frame: object) => paced.post(frame);
   const send = order ? order(write) : write;
   let handler: ((line: string) => void) | undefined;
   const waiting: string[] = [];
@@ -63,6 +69,7 @@ export function openConnection(input: Readable, output: Writable, order?: (send:
   return {
     send,
     closed,
+    pacing,
     setLineHandler(next) {
       handler = next;
       for (const line of waiting.splice(0)) next(line);
@@ -76,7 +83,7 @@ export function openConnection(input: Readable, output: Writable, order?: (send:
  * run concurrently; a failing handler becomes an error response, never a crash.
  */
 export async function serveRpc(runtime: HostRuntime, connection: RpcConnection): Promise<void> {
-  const context: HandlerContext = { runtime, send: connection.send };
+  const context: HandlerContext = { runtime, send: connection.send, pacing: connection.pacing };
   const subscription = runtime.session.onEvent((event) => connection.send(event));
   connection.setLineHandler((line) => {
     const parsed = parseJsonLine(line);

@@ -81,6 +81,12 @@ export const commandSchemas = lazyTable({
       { mode: PermissionMode() },
       "Ours: ask (the configured questions), acceptEdits (edit/write without asking), plan (read-only tools only), auto (nothing asked).",
     ),
+  set_delta_interval: () =>
+    command(
+      "set_delta_interval",
+      { ms: Type.Integer({ minimum: 0, maximum: 250 }) },
+      "Ours: consecutive text, thinking or tool-call deltas of one block leave joined in one message_update, at most one per `ms` (0, the default: one per delta, as pi).",
+    ),
   get_mcp_servers: () => command("get_mcp_servers", {}, "Ours: the MCP servers of mcp.json with their state, tool count, exposure and source (none with --no-mcp)."),
   mcp_login: () =>
     command(

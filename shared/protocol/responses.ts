@@ -63,6 +63,7 @@ export const responseDataSchemas = lazyTable({
   set_host_tools: () => Type.Object({ toolNames: Type.Array(Type.String()) }),
   set_interrupt_mode: None,
   set_permission_mode: () => Type.Object({ mode: PermissionMode() }),
+  set_delta_interval: () => Type.Object({ ms: Type.Integer() }),
   get_mcp_servers: () => Type.Object({ servers: Type.Array(McpServerStatus()) }),
   mcp_login: () => Type.Object({ authorizationUrl: Type.Optional(Type.String()) }),
   mcp_logout: () => Type.Object({ removed: Type.Boolean() }),

@@ -41,6 +41,7 @@ export const SessionState = lazySchema(() => Type.Object({
   interruptMode: Type.Optional(Type.Union([Type.Literal("immediate"), Type.Literal("wait")])),
   todoPhases: Type.Optional(Type.Array(Type.Unknown())),
   permissionMode: Type.Optional(PermissionMode()),
+  deltaIntervalMs: Type.Optional(Type.Number({ description: "ours: set_delta_interval's pacing of streamed deltas" })),
 }));
 export type SessionState = StaticOf<typeof SessionState>;
 

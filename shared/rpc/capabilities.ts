@@ -10,6 +10,8 @@ export interface AgentCapabilities {
   interruptMode: boolean;
   /** set_permission_mode (ours: the bundled host). */
   permissionModes: boolean;
+  /** set_delta_interval (ours: the bundled host joins streamed deltas on request). */
+  deltaPacing: boolean;
   /** The agent sends agent_settled after the last agent_end of a run (Pi >= 0.80.4). */
   agentSettled: boolean;
   /** clear_queue, get_entries, get_tree, get_available_thinking_levels, get_commands (Pi >= 0.84). */
@@ -24,6 +26,7 @@ export const assumedCapabilities: AgentCapabilities = {
   todos: false,
   interruptMode: false,
   permissionModes: false,
+  deltaPacing: false,
   agentSettled: true,
   sessionTree: true,
   forkCommand: "fork",
@@ -45,6 +48,7 @@ export function capabilitiesFrom(probe: ProbeResults): AgentCapabilities {
     todos: omp || "todoPhases" in probe.state,
     interruptMode: omp || "interruptMode" in probe.state,
     permissionModes: "permissionMode" in probe.state,
+    deltaPacing: "deltaIntervalMs" in probe.state,
     agentSettled: modernPi,
     sessionTree: modernPi,
     forkCommand: omp ? "branch" : "fork",

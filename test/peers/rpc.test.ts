@@ -10,11 +10,11 @@ import { PEER_KINDS, peerVersion, type PeerKind } from "../support/peers";
 import { assertCleanProtocol, assertStopsCleanly, normalizeContent, runPrompt, startPeerClient, type PeerClient } from "./peer-client";
 
 const expectedCapabilities: Record<PeerKind, AgentCapabilities> = {
-  pi: { flavor: "pi", hostTools: false, todos: false, interruptMode: false, permissionModes: false, agentSettled: true, sessionTree: true, forkCommand: "fork" },
-  "pi-1.5.2": { flavor: "pi", hostTools: false, todos: false, interruptMode: false, permissionModes: false, agentSettled: true, sessionTree: true, forkCommand: "fork" },
-  "pi-legacy": { flavor: "pi-legacy", hostTools: false, todos: false, interruptMode: false, permissionModes: false, agentSettled: false, sessionTree: false, forkCommand: "fork" },
-  omp: { flavor: "omp", hostTools: true, todos: true, interruptMode: true, permissionModes: false, agentSettled: false, sessionTree: false, forkCommand: "branch" },
-  host: { flavor: "pi", hostTools: true, todos: true, interruptMode: true, permissionModes: true, agentSettled: true, sessionTree: true, forkCommand: "fork" },
+  pi: { flavor: "pi", hostTools: false, todos: false, interruptMode: false, permissionModes: false, deltaPacing: false, agentSettled: true, sessionTree: true, forkCommand: "fork" },
+  "pi-1.5.2": { flavor: "pi", hostTools: false, todos: false, interruptMode: false, permissionModes: false, deltaPacing: false, agentSettled: true, sessionTree: true, forkCommand: "fork" },
+  "pi-legacy": { flavor: "pi-legacy", hostTools: false, todos: false, interruptMode: false, permissionModes: false, deltaPacing: false, agentSettled: false, sessionTree: false, forkCommand: "fork" },
+  omp: { flavor: "omp", hostTools: true, todos: true, interruptMode: true, permissionModes: false, deltaPacing: false, agentSettled: false, sessionTree: false, forkCommand: "branch" },
+  host: { flavor: "pi", hostTools: true, todos: true, interruptMode: true, permissionModes: true, deltaPacing: true, agentSettled: true, sessionTree: true, forkCommand: "fork" },
 };
 
 const ofType = <K extends AgentEvent["type"]>(events: AgentEvent[], type: K): EventOf<K>[] =>

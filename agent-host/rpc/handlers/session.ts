@@ -22,7 +22,7 @@ function withBranchTodos<T>(runtime: HostRuntime, result: T): T {
 export const sessionHandlers: Pick<
   Handlers,
   | "new_session" | "switch_session" | "fork" | "clone" | "get_fork_messages" | "branch" | "get_branch_messages"
-  | "get_entries" | "get_tree" | "export_html" | "compact" | "bash" | "abort_bash" | "set_host_tools" | "set_todos" | "set_permission_mode"
+  | "get_entries" | "get_tree" | "export_html" | "compact" | "bash" | "abort_bash" | "set_host_tools" | "set_todos" | "set_permission_mode" | "set_delta_interval"
   | "get_mcp_servers" | "mcp_login" | "mcp_logout"
 > = {
   new_session: (command, { runtime }) => withBranchTodos(runtime, newSession(runtime.session, command.parentSession)),
@@ -85,6 +85,10 @@ export const sessionHandlers: Pick<
   get_mcp_servers: (_c, { runtime }) => ({ servers: runtime.mcp?.status() ?? [] }),
   mcp_login: (command, { runtime }) => mcpSignIns(runtime).signIn(command.server),
   mcp_logout: (command, { runtime }) => mcpSignIns(runtime).signOut(command.server),
+  set_delta_interval: (command, { pacing }) => {
+    pacing.intervalMs = command.ms;
+    return { ms: pacing.intervalMs };
+  },
   set_permission_mode: (command, { runtime }) => {
     notePermissionModeChange(runtime.session, runtime.permissionMode, command.mode);
     runtime.permissionMode = command.mode;

@@ -17,9 +17,9 @@ export const stateHandlers: Pick<
   | "cycle_thinking_level" | "get_available_thinking_levels" | "set_auto_compaction" | "set_auto_retry" | "abort_retry"
   | "get_session_stats" | "get_last_assistant_text" | "set_session_name" | "get_commands"
 > = {
-  get_state: (_c, { runtime }) => {
+  get_state: (_c, { runtime, pacing }) => {
     const state = runtime.session.state();
-    return { ...state, interruptMode: runtime.session.agent.interruptMode, todoPhases: runtime.todos.get(), permissionMode: runtime.permissionMode };
+    return { ...state, interruptMode: runtime.session.agent.interruptMode, todoPhases: runtime.todos.get(), permissionMode: runtime.permissionMode, deltaIntervalMs: pacing.intervalMs };
   },
   get_messages: (_c, { runtime }) => ({ messages: [...runtime.session.agent.messages] }),
   set_model: (command, { runtime }) => {

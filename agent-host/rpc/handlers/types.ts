@@ -1,10 +1,13 @@
 import type { EncodedJson } from "../../../shared/jsonl";
 import type { CommandOf, CommandType, ResponseData } from "../../../shared/protocol";
 import type { HostRuntime } from "../runtime";
+import type { DeltaPacing } from "../delta-pacing";
 
 export interface HandlerContext {
   runtime: HostRuntime;
   send(frame: object): void;
+  /** The wire's pacing of streamed deltas (set_delta_interval, get_state's deltaIntervalMs). */
+  pacing: DeltaPacing;
 }
 
 /** A command's handler: resolves with the response data (undefined where the command has none), throws to fail. */
