@@ -74,7 +74,7 @@ export async function sandboxAgentLaunch(launch: AgentLaunch, checkpointDir: str
     {
       mode, network: true, workspaceRoot: launch.cwd, writableRoots: agentWritableRoots(launch, agentDir, checkpointDir, moreWritable),
       // What it loads or trusts at its next start may not be changed nor made from inside (agent-dir-guard.ts); its sessions and logins stay writable.
-      visibleSecrets: [".pi/agent/auth.json"], readableRoots: [agentDir, home], ...agentDirGuard(agentDir, !isOmp(launch)),
+      visibleSecrets: [".pi/agent/auth.json", ".pi/agent/models.json", ".pi/agent/mcp-auth.json"], readableRoots: [agentDir, home], ...agentDirGuard(agentDir, !isOmp(launch)),
       // omp locks its session files by binding an abstract datagram socket: refused, it saved no session.
       ...(isOmp(launch) ? { allowUnixDatagram: true } : {}),
     },

@@ -90,4 +90,20 @@ describe("agent host under a sandbox: the file tools leave alone what it hides f
     assert.deepEqual(leaked(results), [], "what the sandbox hides, read by the host's tools");
     assert.ok(!existsSync(join(home, ".ssh/authorized_keys")), `write added a key to ~/.ssh/authorized_keys: ${results[3]}`);
   });
+
+  // Pi's models.json holds API keys (or the command that prints one) and mcp-auth.json the MCP
+  // servers' OAuth tokens, beside auth.json in ~/.pi/agent: only auth.json was hidden.
+  it("Pi's models.json and mcp-auth.json (API keys, MCP sign-ins) are hidden like its auth.json: bash, read and grep get nothing", async () => {
+    const { host, home } = await hostOver({ homeIsWorkspace: true });
+    put(join(home, ".pi/agent/models.json"), '{ "providers": { "corp": { "apiKey": "HIDDEN-MODELS-KEY" } } }\n');
+    put(join(home, ".pi/agent/mcp-auth.json"), '{ "mcp__x|https://x/": { "tokens": { "access_token": "HIDDEN-MCP-TOKEN" } } }\n');
+    const results = await turn(host, [
+      { name: "bash", arguments: { command: "cat .pi/agent/models.json .pi/agent/mcp-auth.json 2>&1; grep -r HIDDEN-M .pi 2>&1; echo ." } },
+      { name: "read", arguments: { path: ".pi/agent/models.json" } },
+      { name: "read", arguments: { path: "~/.pi/agent/mcp-auth.json" } },
+      { name: "grep", arguments: { pattern: "HIDDEN-M", path: ".pi" } },
+    ]);
+    assert.equal(results.length, 4, results.join("\n"));
+    assert.deepEqual(results.filter((r) => /HIDDEN-M(ODELS|CP)/.test(r)), [], "Pi's keys read");
+  });
 });

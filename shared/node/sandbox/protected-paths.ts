@@ -82,6 +82,9 @@ export const homeSecrets: readonly string[] = [
   ".config/gh",
   ".config/hub",
   ".pi/agent/auth.json",
+  // API keys (or the command that prints one) and the MCP servers' OAuth tokens.
+  ".pi/agent/models.json",
+  ".pi/agent/mcp-auth.json",
   ".codex/auth.json",
   ".claude/.credentials.json",
   ".npmrc",
