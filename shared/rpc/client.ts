@@ -16,7 +16,7 @@ import { assumedCapabilities, capabilitiesFrom, type AgentCapabilities } from ".
 import { DialogDispatcher, type DialogHandler, type DialogOutcome, type NoticeHandler } from "./dialogs";
 import type { DialogRequest } from "../protocol";
 import { RpcError } from "./errors";
-import { stderrCause } from "./stderr-cause";
+import { stderrTail } from "./stderr-cause";
 import { HostToolRegistry, type HostToolExecute } from "./host-tool-registry";
 import type { FrameTransport, TransportClosed } from "./transport";
 import { errorText } from "../error-text";
@@ -62,7 +62,7 @@ export class RpcClient implements Disposable {
   private readonly settledEmitter = new Emitter<void>();
   private readonly commandEmitter = new Emitter<CommandType>();
   private readonly subscriptions: Disposable[] = [];
-  private readonly stderrTail: string[] = [];
+  private readonly stderr = stderrTail();
   private readonly dialogs: DialogDispatcher;
   private readonly hostTools: HostToolRegistry;
   private nextId = 1;
@@ -97,7 +97,7 @@ export class RpcClient implements Disposable {
       transport.onBadLine(({ line, error, kept }) =>
         this.protocolErrorEmitter.fire(`${kept ? "A line from the agent had keys dropped" : "Unreadable line from the agent"} (${error}): ${line.slice(0, 200)}`),
       ),
-      transport.onStderr((text) => this.keepStderr(text)),
+      transport.onStderr((text) => this.stderr.keep(text)),
       transport.onClose((info) => this.closed(info)),
     );
   }
@@ -108,7 +108,7 @@ export class RpcClient implements Disposable {
 
   /** The last lines the agent wrote to stderr, for error messages. */
   get recentStderr(): string {
-    return this.stderrTail.join("").slice(-4000);
+    return this.stderr.recent();
   }
 
   request<K extends CommandType>(type: K, params: CommandParams<K>, options: RequestOptions = {}): Promise<ResponseData<K>> {
@@ -271,17 +271,8 @@ export class RpcClient implements Disposable {
     else pending.resolve(data);
   }
 
-  private keepStderr(text: string): void {
-    this.stderrTail.push(text);
-    let size = this.stderrTail.reduce((n, s) => n + s.length, 0);
-    while (size > 8000 && this.stderrTail.length > 1) size -= this.stderrTail.shift()!.length;
-  }
-
   private exitMessage(info: TransportClosed): string {
-    const how = info.error ?? (info.signal ? `signal ${info.signal}` : `code ${info.code}`);
-    // What failed in one line (the whole stderr is the log's): a stack's tail says where, not what.
-    const cause = stderrCause(this.recentStderr);
-    return `The agent exited (${how})${cause ? `: ${cause}` : ""}`;
+    return this.stderr.exitMessage(info);
   }
 
   private closed(info: TransportClosed): void {

@@ -1,3 +1,5 @@
+import type { TransportClosed } from "./transport";
+
 /**
  * What failed, in one line, from the stderr of an agent that exited: the line that names the
  * error (a JavaScript error before its stack frames, a Python traceback's last line, "node: bad
@@ -26,4 +28,25 @@ export function stderrCause(stderr: string): string | undefined {
   // A traceback names its error last; a JavaScript error comes before its frames: the first line naming an error (not a Node warning), else the last line.
   const found = lines.some((line) => /^Traceback/.test(line)) ? kept.at(-1) : (kept.find((line) => errorWord.test(line) && !/^\(\w+:\d+\)\s*Warning/.test(line)) ?? kept.at(-1));
   return found && found.length > maxLength ? found.slice(0, maxLength) : found;
+}
+
+/** An agent's stderr, the last ~8,000 characters of it kept: for the cause of its exit. */
+export function stderrTail(): { keep(text: string): void; recent(): string; exitMessage(info: TransportClosed): string } {
+  const parts: string[] = [];
+  let size = 0;
+  const recent = () => parts.join("").slice(-4000);
+  return {
+    keep(text) {
+      parts.push(text);
+      size += text.length;
+      while (size > 8000 && parts.length > 1) size -= parts.shift()!.length;
+    },
+    recent,
+    exitMessage(info) {
+      const how = info.error ?? (info.signal ? `signal ${info.signal}` : `code ${info.code}`);
+      // What failed in one line (the whole stderr is the log's): a stack's tail says where, not what.
+      const cause = stderrCause(recent());
+      return `The agent exited (${how})${cause ? `: ${cause}` : ""}`;
+    },
+  };
 }
