@@ -1,6 +1,7 @@
 import { strict as assert } from "node:assert";
 import type { AgentEvent } from "../../shared/protocol";
-import { AcpEventTranslator, piToolOf } from "./acp-events";
+import { AcpEventTranslator } from "./acp-events";
+import { piToolOf } from "./acp-tool-content";
 
 function translator(): { t: AcpEventTranslator; events: AgentEvent[] } {
   const events: AgentEvent[] = [];
