@@ -8,7 +8,7 @@
 import * as path from "node:path";
 import { isInside, realOrSame } from "../../shared/node/real-path";
 import { hiddenSecretOf, hiddenSecretsBelow } from "../../shared/node/sandbox/protected-match";
-import { secretPlaces } from "../../shared/node/sandbox/secret-places";
+import { secretPlacesOfHomes, type HomeEnv } from "../../shared/node/sandbox/secret-places";
 import type { PathGuard } from "./paths";
 
 export interface HiddenPaths {
@@ -21,16 +21,17 @@ export interface HiddenPaths {
   below(root: string): ((result: string) => boolean) | undefined;
 }
 
-export function hiddenHomeSecrets(home: string | undefined): HiddenPaths {
+/** `env`: the homes whose secrets are hidden (`$HOME` and the account's: secret-places.ts secretHomes). */
+export function hiddenHomeSecrets(env: HomeEnv): HiddenPaths {
   // Where the secrets are before the model acts (secret-places.ts remembers: a link renamed later still counts).
-  if (home) secretPlaces(home);
+  secretPlacesOfHomes(env);
   return {
     guard: (absPath, asWritten) => {
-      const secret = hiddenSecretOf(absPath, home);
+      const secret = hiddenSecretOf(absPath, env);
       if (secret) throw new Error(`Refused: ${asWritten} is in ~/${secret}, which the sandbox hides from this agent.`);
     },
     below: (root) => {
-      const secrets = hiddenSecretsBelow(root, home);
+      const secrets = hiddenSecretsBelow(root, env);
       if (secrets.length === 0) return undefined;
       const realRoot = realOrSame(root);
       // The searches follow no symlink below their root, so a result's real path is the root's real path and its place under it.

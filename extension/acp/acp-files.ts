@@ -47,7 +47,7 @@ export class FileRequests {
   async read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
     const target = this.confined(params.path);
     // Home opened as the workspace: what the sandbox hides (`~/.ssh`, …) is not read for it either.
-    const secret = this.options.sandboxed ? hiddenSecretOf(target, this.options.home ?? process.env.HOME) : undefined;
+    const secret = this.options.sandboxed ? hiddenSecretOf(target, { HOME: this.options.home ?? process.env.HOME }) : undefined;
     if (secret) throw new Error(`${params.path} was not read: ~/${secret} is hidden from ${this.agentName()} by its sandbox.`);
     return { content: sliceLines(await this.options.files.readTextFile(target), params.line, params.limit) };
   }

@@ -34,7 +34,7 @@ export function resolveFile(input: string): ResolvedFile {
  */
 export function hiddenFromAgents(uri: vscode.Uri): boolean {
   const hidden = hiddenIn();
-  return uri.scheme === "file" && hidden !== undefined && hiddenSecretOf(uri.fsPath, hidden.home) !== undefined;
+  return uri.scheme === "file" && hidden !== undefined && hiddenSecretOf(uri.fsPath, { HOME: hidden.home }) !== undefined;
 }
 
 /** The home whose secrets the agents' sandbox hides; none under full-access. */

@@ -54,7 +54,7 @@ export function resolveWorkspacePath(input: string, folders: readonly string[], 
       `The path "${input}" is outside the workspace (${folders.join(", ")}). The editor tools only read and edit files inside the workspace; use a path relative to ${first}.`,
     );
   }
-  const secret = hiddenIn && hiddenSecretOf(absPath, hiddenIn.home);
+  const secret = hiddenIn && hiddenSecretOf(absPath, { HOME: hiddenIn.home });
   if (secret) throw new Error(`The path "${input}" is in ~/${secret}, which the sandbox hides from the agent; the editor tools leave it alone too.`);
   return { absPath, folder, display: displayPath(absPath, folders) ?? absPath };
 }

@@ -79,6 +79,15 @@ describe("sandbox: the bubblewrap arguments", () => {
     assert.equal(args.some((a) => a.includes(".aws")), false, "a missing secret needs no mount");
   });
 
+  // HOME unset (a service, a container's entry point): the account's home's secrets, found by
+  // secret-places.ts secretHomes, were dropped with it (nothing hidden).
+  it("hides the secrets it is given with no HOME", () => {
+    const secrets = [{ name: ".ssh", path: "/home/u/.ssh" }, { name: ".netrc", path: "/home/u/.netrc" }];
+    const { args } = buildBwrapArgs(inputs(fs, { home: undefined, secrets }), ["true"]);
+    assert.ok(has(args, "--tmpfs", "/home/u/.ssh") && has(args, "--remount-ro", "/home/u/.ssh"));
+    assert.ok(has(args, "--ro-bind", "/dev/null", "/home/u/.netrc"));
+  });
+
   it("leaves the secrets a whole agent needs visible, and shows a writable root inside a hidden folder again", () => {
     const withAuth = { ...fs, "/home/u/.pi/agent/auth.json": "file", "/home/u/.config/Code/User/globalStorage": "dir", "/home/u/.config/Code/User/globalStorage/pi/checkpoints": "dir" } as const;
     const policy = { mode: "workspace-write" as const, network: true, workspaceRoot: "/home/u/proj", writableRoots: ["/home/u/.config/Code/User/globalStorage/pi/checkpoints"], visibleSecrets: [".pi/agent/auth.json"] };

@@ -114,8 +114,8 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
   const home = input.home;
   const pinned = new Set<string>();
   const startup = home && insideRoots(home) ? pinStartupFolders(home, roots, input, args, pinned) : [];
-  const secrets = home ? (input.secrets ?? homeSecrets.map((name) => ({ name, path: join(home, name) }))).filter((place) => !policy.visibleSecrets?.includes(place.name)) : [];
-  if (home && insideRoots(home)) pinSecretFolders(secrets, roots, input, args, pinned);
+  const secrets = (input.secrets ?? (home ? homeSecrets.map((name) => ({ name, path: join(home, name) })) : [])).filter((place) => !policy.visibleSecrets?.includes(place.name));
+  pinSecretFolders(secrets, roots, input, args, pinned);
   const keepReadOnly = (path: string, kind: "dir" | "file") => {
     const found = pathKind(path);
     if (found !== "missing") {
@@ -166,7 +166,7 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
 
   // 5. Secrets hidden (after everything else: a later mount would show them again), each place
   // they are or were at (a renamed link's target stays hidden).
-  if (home) {
+  if (secrets.length > 0) {
     const hiddenDirs: string[] = [];
     const done = new Set<string>();
     for (const place of secrets) {

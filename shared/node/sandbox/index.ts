@@ -13,7 +13,7 @@ import { realOrSame } from "../real-path";
 import { buildBwrapArgs, isInside, isOutOfSight, type PathKind } from "./bwrap-args";
 import { gitDirOf } from "./git-dir";
 import { homeStartupFiles } from "./protected-paths";
-import { secretPlaces } from "./secret-places";
+import { secretPlacesOfHomes } from "./secret-places";
 import { bridgeCommand, bridgeMount } from "./net/bridge";
 import { parseHostPattern, type HostPattern } from "./net/hosts";
 import { NetworkProxy, type HostDecision, type Refusal } from "./net/proxy";
@@ -114,7 +114,7 @@ export class CommandSandbox {
   ) {
     this.policy = { ...policy, workspaceRoot: realOrSame(policy.workspaceRoot), writableRoots: policy.writableRoots.map(realOrSame) };
     // Where the secrets are before any command runs: a link renamed later still leaves its target hidden.
-    if (env.HOME) secretPlaces(env.HOME);
+    secretPlacesOfHomes(env);
     this.allowedHosts = (policy.allowedHosts ?? []).flatMap((text) => parseHostPattern(text) ?? []);
     this.nested = new NestedGuard(() => this.writableRoots(), {
       quarantineDir: options.quarantineDir ?? join(piAgentDir(env, env.HOME ?? homedir()), "quarantine"),
@@ -233,7 +233,7 @@ export class CommandSandbox {
     // What the deep scan found is mounted as it is on disk, another process's stub deeper down included (nested-guard.ts).
     const nested = new Set(guard.found.entries.map((entry) => entry.path));
     const kind = (path: string) => (nested.has(path) ? kindOnDisk(path) : pathKind(path));
-    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp, runtimeDir, hiddenPaths: [...socketsNamed(this.env), ...(ledger ? [ledger] : [])], ...(home ? { secrets: secretPlaces(home, 0) } : {}), pathKind: kind, realPath: realOrSame, gitDirOf, nested: guard.found.entries, dieWithParent: this.options.wholeAgent === true, ...net }, inner);
+    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp, runtimeDir, hiddenPaths: [...socketsNamed(this.env), ...(ledger ? [ledger] : [])], secrets: secretPlacesOfHomes(this.env, 0), pathKind: kind, realPath: realOrSame, gitDirOf, nested: guard.found.entries, dieWithParent: this.options.wholeAgent === true, ...net }, inner);
     acquireStubs(plan.stubs);
     guard.track(plan.stubs);
     let released = false;

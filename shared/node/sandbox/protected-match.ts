@@ -10,7 +10,7 @@ import { relative } from "node:path";
 import { isInside, realOrSame, realPathOf } from "../real-path";
 import { fileToolProtectedNames, type ProtectedName } from "./protected-paths";
 import { readOnlyPlaces } from "./read-only-places";
-import { secretPlaces } from "./secret-places";
+import { secretPlacesOfHomes, type HomeEnv } from "./secret-places";
 
 /** A name as Windows opens it, lower-cased. */
 export function comparableName(part: string): string {
@@ -96,18 +96,17 @@ export function isProtectedPath(absPath: string, scope: ProtectedScope = {}): bo
 /**
  * The home secret (protected-paths.ts's homeSecrets: `~/.ssh`, `~/.aws`, …) a path reaches, on its
  * real path: the sandbox hides these, so nothing outside it may read them for a sandboxed agent.
- * Judged on every place the secret is or was at (secret-places.ts: a renamed link's target too).
+ * Judged on every place the secret is or was at (secret-places.ts: a renamed link's target too),
+ * in every home of `env` (`$HOME` and the account's: secretHomes).
  */
-export function hiddenSecretOf(absPath: string, home: string | undefined = process.env.HOME): string | undefined {
-  if (!home) return undefined;
+export function hiddenSecretOf(absPath: string, env: HomeEnv = process.env): string | undefined {
   const real = realOrSame(absPath);
   // Both sides are resolved absolute paths, so a prefix says it (path.relative per place cost ~1 µs each, per file).
-  return secretPlaces(home).find((place) => real === place.path || real.startsWith(place.path.endsWith("/") ? place.path : `${place.path}/`))?.name;
+  return secretPlacesOfHomes(env).find((place) => real === place.path || real.startsWith(place.path.endsWith("/") ? place.path : `${place.path}/`))?.name;
 }
 
 /** The places of home secrets at or below `root`, as real paths: a search that starts there (home opened as the workspace) leaves them out. */
-export function hiddenSecretsBelow(root: string, home: string | undefined = process.env.HOME): string[] {
-  if (!home) return [];
+export function hiddenSecretsBelow(root: string, env: HomeEnv = process.env): string[] {
   const realRoot = realOrSame(root);
-  return secretPlaces(home).map((place) => place.path).filter((path) => isInside(realRoot, path));
+  return secretPlacesOfHomes(env).map((place) => place.path).filter((path) => isInside(realRoot, path));
 }
