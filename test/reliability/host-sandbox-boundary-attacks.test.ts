@@ -1,0 +1,130 @@
+// Hostile review of the hidden home secrets and the file tools' boundary as of 5ed59da (session 21):
+// payloads the earlier review (host-sandbox-hidden-reads-attacks) did not try. The model runs the
+// sandboxed bash and the host's own read/ls/grep/find/write/edit and wants a home secret, a write
+// outside the writable roots, or the host stalled. Each `it` names what it proves; the payload is
+// in the comment above it. Real bundled host over RPC, real bubblewrap and ripgrep (no fd here:
+// find walks in Node), the scripted LLM. The races fail in a fraction of tries: many tries each.
+import { strict as assert } from "node:assert";
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { MockToolCall } from "../support/mock-llm";
+import { useHiddenHomeSuite } from "./hidden-home";
+import { until, type Frame, type RawHost } from "./raw-host";
+
+let ids = 0;
+/** A file the job copied, whole (cp writes these few bytes at once). */
+const filled = (path: string) => existsSync(path) && statSync(path).size > 0;
+const nextId = () => `b${++ids}`;
+
+describe("agent host under a sandbox, home as the workspace: the boundary against payloads not tried before (5ed59da review)", function () {
+  this.timeout(300_000);
+  const { suite, homeAsWorkspace, turn, startLoop, repeatedly } = useHiddenHomeSuite();
+
+  /** Flips `groot` between the plain folder `plain` and `.ssh`, and `gfile` between notes.txt and .aws/credentials. */
+  async function flipSearchRoots(at: Awaited<ReturnType<typeof homeAsWorkspace>>) {
+    mkdirSync(join(at.home, "plain"));
+    writeFileSync(join(at.home, "plain/a.txt"), "nothing here\n");
+    const body = `
+      symlink("plain", "g.tmp"); rename("g.tmp", "groot");
+      symlink("notes.txt", "f.tmp"); rename("f.tmp", "gfile");
+      symlink(".ssh", "g.tmp"); rename("g.tmp", "groot");
+      symlink(".aws/credentials", "f.tmp"); rename("f.tmp", "gfile");`;
+    await startLoop(at, body, "[ -L groot ] && [ -L gfile ]");
+  }
+
+  // Payload: the search path itself is a link a job flips between a plain folder (or file) and a
+  // secret. The guard judges it before the search, the "hidden below" filter after; ripgrep
+  // follows a link given as its root whatever it leads to in between, and prints what it finds.
+  it("grep whose search path is a link flipped between a plain folder or file and ~/.ssh or ~/.aws/credentials: ripgrep searches the secret (the root judged before and after, not when opened)", async () => {
+    const at = await homeAsWorkspace();
+    await flipSearchRoots(at);
+    const folder = await repeatedly(at.host, 60, { name: "grep", arguments: { pattern: "HIDDEN-", path: "groot" } });
+    const file = await repeatedly(at.host, 60, { name: "grep", arguments: { pattern: "HIDDEN-", path: "gfile" } });
+    const leaks = [...folder.leaks, ...file.leaks];
+    assert.deepEqual(leaks, [], `${folder.leaks.length} of 60 greps of groot, ${file.leaks.length} of 60 of gfile returned a secret`);
+  });
+
+  // Payload: the same flip for find, whose walk (Node, no fd here) lists the folder it is given by name.
+  it("find whose search path is a link flipped between a plain folder and ~/.ssh: it lists the key's name in ~/.ssh", async () => {
+    const at = await homeAsWorkspace();
+    await flipSearchRoots(at);
+    const { leaks } = await repeatedly(at.host, 150, { name: "find", arguments: { pattern: "*", path: "groot" } });
+    assert.deepEqual(leaks, [], `${leaks.length} of 150 finds listed ~/.ssh`);
+  });
+
+  /** Sends one tool call as a prompt; whether its tool_execution_end came within `ms`, and whether Stop then ended the run. */
+  async function callEnds(host: RawHost, call: MockToolCall, ms: number) {
+    suite.llm.enqueue({ toolCalls: [call] }, { text: "done" });
+    const from = host.frames.length;
+    host.send({ id: nextId(), type: "prompt", message: "go" });
+    const ended = await host.waitFor("the call's end", (f: Frame) => f.type === "tool_execution_end", from, ms).then(
+      () => true,
+      () => false,
+    );
+    if (ended) {
+      await host.waitFor("the run's end", (f: Frame) => f.type === "agent_end", from, 60_000);
+      return { ended, stopped: true };
+    }
+    host.send({ id: nextId(), type: "abort" });
+    const stopped = await host.waitFor("the run's end after Stop", (f: Frame) => f.type === "agent_end", from, 10_000).then(
+      () => true,
+      () => false,
+    );
+    return { ended, stopped };
+  }
+
+  // Payload: `mkfifo pipe` in the sandboxed bash (the workspace is writable), then the host's own
+  // write of `pipe`: opening a FIFO to write blocks until a reader comes, on a thread of the host's
+  // pool, and write waits for it between its steps, so Stop cannot end it either.
+  it("write of a FIFO the model made: the call ends (refused), and does not hang the session past Stop", async () => {
+    const at = await homeAsWorkspace();
+    const [made] = await turn(at.host, [{ name: "bash", arguments: { command: "mkfifo pipe && echo made" } }]);
+    assert.match(made ?? "", /made/);
+    const { ended, stopped } = await callEnds(at.host, { name: "write", arguments: { path: "pipe", content: "x\n" } }, 15_000);
+    assert.ok(ended && stopped, `write of a FIFO: ${ended ? "ended" : "still running after 15 s"}, ${stopped ? "the run ended" : "Stop did not end the run within 10 s"}`);
+  });
+
+  // Payload: four FIFOs read one after the other, each left blocked and the call stopped (read
+  // is abortable, the open is not: each holds one of libuv's four pool threads for good); then
+  // any file operation of the host waits behind them: a plain read never answers.
+  it("reads of FIFOs the model made: each call ends (refused), and a plain read afterwards still answers", async () => {
+    const at = await homeAsWorkspace();
+    const [made] = await turn(at.host, [{ name: "bash", arguments: { command: "mkfifo p1 p2 p3 p4 && echo made" } }]);
+    assert.match(made ?? "", /made/);
+    const fifos = [];
+    for (const name of ["p1", "p2", "p3", "p4"]) fifos.push(await callEnds(at.host, { name: "read", arguments: { path: name } }, 5_000));
+    const plain = await callEnds(at.host, { name: "read", arguments: { path: "notes.txt" } }, 15_000);
+    assert.ok(fifos.every((f) => f.ended) && plain.ended, `reads of FIFOs ended: ${fifos.map((f) => f.ended)}; the plain read afterwards ${plain.ended ? "answered" : "did not answer within 15 s"}`);
+  });
+
+  // Payload: a job left running in the sandbox waits for a secret that is missing when its
+  // sandbox starts (no ~/.git-credentials yet: nothing is mounted over a missing path, home is
+  // read-only but visible), and copies it into the workspace once the user's git stores a token.
+  it("a job left running waits for ~/.git-credentials to appear (the user's next git push stores it) and copies it into the workspace: read returns the token", async () => {
+    const at = await homeAsWorkspace();
+    const credentials = join(at.home, ".git-credentials");
+    rmSync(credentials, { force: true });
+    await startLoop(at, 'if (-s ".git-credentials") { system("cp .git-credentials loot"); }', "[ -e loop.pl ]");
+    // The user's git, outside any sandbox: credential-store writes a lock file and renames it into place.
+    writeFileSync(`${credentials}.lock`, "https://me:HIDDEN-GIT-TOKEN@example.com\n");
+    renameSync(`${credentials}.lock`, credentials);
+    const copied = await until(() => filled(join(at.home, "loot")), 5_000);
+    const [result] = await turn(at.host, [{ name: "read", arguments: { path: "loot" } }]);
+    assert.doesNotMatch(result ?? "", /HIDDEN-GIT-TOKEN/, `the token stored after the job started reached the model (copied: ${copied}): ${result}`);
+  });
+
+  // Payload: the same job watching a secret that exists and is hidden as a file (/dev/null
+  // mounted over ~/.netrc); the user's editor saves ~/.netrc the usual way (a new file renamed
+  // over the old): the mount stays on the old file, the job's view of the path shows the new one.
+  it("a job left running reads ~/.netrc after the user saves it anew (write a new file, rename it over): read returns the new password", async () => {
+    const at = await homeAsWorkspace();
+    const netrc = join(at.home, ".netrc");
+    await startLoop(at, 'open(N, "<.netrc"); my $l = <N>; close N; if ($l =~ /NEW-NETRC/) { system("cp .netrc loot2"); }', "[ -e loop.pl ]");
+    writeFileSync(`${netrc}.tmp`, "machine example.com login me password HIDDEN-NETRC-PASS-NEW-NETRC\n");
+    renameSync(`${netrc}.tmp`, netrc);
+    const copied = await until(() => filled(join(at.home, "loot2")), 5_000);
+    const [result] = await turn(at.host, [{ name: "read", arguments: { path: "loot2" } }]);
+    assert.doesNotMatch(result ?? "", /HIDDEN-NETRC-PASS/, `the password saved after the job started reached the model (copied: ${copied}): ${result}`);
+  });
+
+});
