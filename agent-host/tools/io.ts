@@ -5,7 +5,7 @@
  * per-file queue that keeps concurrent edits of one file in order.
  */
 import { constants, type Dirent } from "node:fs";
-import { access, mkdir, open, readdir, readFile, readlink, realpath, stat, unlink, writeFile, type FileHandle } from "node:fs/promises";
+import { access, mkdir, open, readdir, readlink, realpath, stat, unlink, type FileHandle } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 
 export interface FileInfo {
@@ -115,10 +115,9 @@ async function openedPath(fd: number, absPath: string): Promise<string> {
 
 /** The file's bytes, `opened` judging the file the descriptor really holds before anything is read. */
 export async function readFileChecked(absPath: string, opened?: OpenedCheck): Promise<Buffer> {
-  if (!opened) return readFile(absPath);
-  const handle = await open(absPath, "r");
+  const handle = await openRegular(absPath, constants.O_RDONLY);
   try {
-    opened(await openedPath(handle.fd, absPath));
+    if (opened) opened(await openedPath(handle.fd, absPath));
     return await handle.readFile();
   } finally {
     await handle.close();
@@ -126,20 +125,46 @@ export async function readFileChecked(absPath: string, opened?: OpenedCheck): Pr
 }
 
 /**
+ * Opens a regular file only, without waiting: a FIFO the model made (`mkfifo` in its bash) would
+ * hold the open until its other end came, on one of the four threads of the host's I/O pool, for
+ * good (Stop ends the tool call, not the open); four such reads and no file of the host's opened
+ * again. A device (/dev/zero) would be read without end. (O_NONBLOCK changes nothing for a regular file.)
+ */
+async function openRegular(absPath: string, flags: number): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(absPath, flags | constants.O_NONBLOCK);
+  } catch (error) {
+    // ENXIO: a FIFO opened to write with nobody reading it.
+    if ((error as NodeJS.ErrnoException).code === "ENXIO") throw notRegular(absPath);
+    throw error;
+  }
+  const info = await handle.stat().catch(() => undefined);
+  if (info?.isFile()) return handle;
+  await handle.close();
+  // A folder: the error a plain read of one gives.
+  if (info?.isDirectory()) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${absPath}'`), { code: "EISDIR" });
+  throw notRegular(absPath);
+}
+
+const notRegular = (absPath: string) => new Error(`${absPath} is not a regular file (a FIFO, a socket or a device): not opened`);
+
+/**
  * Writes the whole file, `opened` judging the file really opened before a byte changes. An existing
  * file is opened as it is; a new one is made only where nothing is (O_EXCL), and one made where
  * `opened` then refuses (a folder on the way flipped to a link) is removed again.
  */
 export async function writeFileChecked(absPath: string, content: string, opened?: OpenedCheck): Promise<void> {
-  if (!opened) return writeFile(absPath, content, "utf-8");
   const { handle, made } = await openForWrite(absPath);
   try {
-    const real = await openedPath(handle.fd, absPath);
-    try {
-      opened(real);
-    } catch (refusal) {
-      if (made) await unlink(real).catch(() => undefined);
-      throw refusal;
+    if (opened) {
+      const real = await openedPath(handle.fd, absPath);
+      try {
+        opened(real);
+      } catch (refusal) {
+        if (made) await unlink(real).catch(() => undefined);
+        throw refusal;
+      }
     }
     await handle.truncate(0);
     await handle.writeFile(content, "utf-8");
@@ -151,7 +176,7 @@ export async function writeFileChecked(absPath: string, content: string, opened?
 /** Opens an existing file to write it, or makes it (`made`) where nothing is; a dangling link is followed to what it names, made there. */
 async function openForWrite(absPath: string, depth = 0): Promise<{ handle: FileHandle; made: boolean }> {
   try {
-    return { handle: await open(absPath, constants.O_WRONLY), made: false };
+    return { handle: await openRegular(absPath, constants.O_WRONLY), made: false };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
