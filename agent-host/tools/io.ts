@@ -211,6 +211,25 @@ async function readdirChecked(absPath: string, opened?: OpenedCheck): Promise<st
   }
 }
 
+/**
+ * For a search by an external program: opens the folder or file it starts at, judges it on its
+ * real path (`opened`, which gets it), and runs `search` on the open descriptor (Linux; elsewhere
+ * undefined: the program is given the path). The descriptor stays open until the search is done.
+ */
+export async function withOpenedRoot<T>(absPath: string, isDirectory: boolean, opened: OpenedCheck, search: (fd: number | undefined) => Promise<T>): Promise<T> {
+  if (process.platform !== "linux") {
+    opened(await realpath(absPath));
+    return search(undefined);
+  }
+  const handle = isDirectory ? await open(absPath, constants.O_RDONLY | constants.O_DIRECTORY) : await openRegular(absPath, constants.O_RDONLY);
+  try {
+    opened(await openedPath(handle.fd, absPath));
+    return await search(handle.fd);
+  } finally {
+    await handle.close();
+  }
+}
+
 export const localReadIo: ReadIo = { exists: pathExists, readFile: readFileChecked };
 
 export const localWriteIo: WriteIo = {
