@@ -66,7 +66,9 @@ export function useHiddenHomeSuite() {
   /** One prompt; each call its own assistant message (so the calls are spread in time), then "done". */
   async function turn(host: RawHost, calls: MockToolCall[]): Promise<string[]> {
     suite.llm.enqueue(...calls.map((call) => ({ toolCalls: [call] })), { text: "done" });
-    const { from } = await host.promptAnswering(nextId(), "go", () => "Deny");
+    const { from } = await host.promptAnswering(nextId(), "go", () => "Deny").catch((error: Error) => {
+      throw new Error(`${error.message}; the host's stderr ends: ${host.stderr.slice(-1500)}`);
+    });
     const ends = host.frames.slice(from).filter((f) => f.type === "tool_execution_end") as (Frame & { toolName: string; result: { content: { text?: string }[] } })[];
     return ends.map((end) => `${end.toolName}: ${end.result.content.map((c) => c.text ?? "").join("")}`);
   }

@@ -52,6 +52,23 @@ describe("agent host under a sandbox, home as the workspace: the boundary agains
     assert.deepEqual(leaks, [], `${leaks.length} of 150 finds listed ~/.ssh`);
   });
 
+  // Payload: write makes the folders on its way (mkdir -p) by name, after its checks and before
+  // the file is opened and judged: a link a job flips between a plain folder and ~/.ssh has it make
+  // ~/.ssh/authorized_keys a folder (the file itself is then refused, the folder stays: ssh logins
+  // to this machine by key stop working).
+  it("write of wdir/authorized_keys/x with wdir a link flipped between a plain folder and ~/.ssh: makes the folder ~/.ssh/authorized_keys", async () => {
+    const at = await homeAsWorkspace();
+    mkdirSync(join(at.home, "scratch"));
+    const body = `
+      symlink("scratch", "w.tmp"); rename("w.tmp", "wdir");
+      rmdir("scratch/authorized_keys") if -d "scratch/authorized_keys/" && !-e "scratch/authorized_keys/x";
+      symlink(".ssh", "w.tmp"); rename("w.tmp", "wdir");`;
+    await startLoop(at, body, "[ -L wdir ]");
+    const { results } = await repeatedly(at.host, 60, { name: "write", arguments: { path: "wdir/authorized_keys/x", content: "x\n" } });
+    const made = existsSync(join(at.home, ".ssh/authorized_keys"));
+    assert.equal(made, false, `~/.ssh/authorized_keys made a folder by write (${results.filter((r) => r.includes("Refused")).length} of 60 writes refused)`);
+  });
+
   /** Sends one tool call as a prompt; whether its tool_execution_end came within `ms`, and whether Stop then ended the run. */
   async function callEnds(host: RawHost, call: MockToolCall, ms: number) {
     suite.llm.enqueue({ toolCalls: [call] }, { text: "done" });
@@ -110,6 +127,19 @@ describe("agent host under a sandbox, home as the workspace: the boundary agains
     const [made] = await turn(at.host, [{ name: "bash", arguments: { command: `mkdir -p .aws .kube; printf "${aws}" > .aws/config; printf "${kube}" > .kube/config; ls .aws .kube` } }]);
     const written = [".aws/config", ".kube/config"].filter((name) => existsSync(join(at.home, name)));
     assert.deepEqual(written, [], `made on the host by the sandboxed bash: ${made}`);
+  });
+
+  // Payload: a job left running makes and removes files of new names in a loop (u1, u2, …) in
+  // a watched folder. The watch coalesces events per name and turn of the event loop, so a few
+  // names renamed in a loop cost little; every name new costs a look (an lstat) on the host's
+  // thread, which waits for the folder the job keeps busy.
+  it("a job making and removing files of ever new names: the host still answers a turn of 60 reads within 30 s", async () => {
+    const at = await homeAsWorkspace();
+    await startLoop(at, 'for $n (1..200) { $i++; open(F, ">u$i"); close F; unlink("u$i"); }', "[ -e loop.pl ]");
+    const started = Date.now();
+    const { results } = await repeatedly(at.host, 60, { name: "read", arguments: { path: "notes.txt" } });
+    const seconds = (Date.now() - started) / 1000;
+    assert.ok(seconds < 30, `60 reads took ${seconds} s (${results.length} answered)`);
   });
 
   // Payload: a job left running in the sandbox waits for a secret that is missing when its
