@@ -6,7 +6,7 @@
  */
 import { constants, type Dirent } from "node:fs";
 import { access, mkdir, open, readdir, readlink, realpath, stat, unlink, type FileHandle } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 
 export interface FileInfo {
   isDirectory(): boolean;
@@ -27,9 +27,9 @@ export interface ReadIo {
   readFile(absPath: string, opened?: OpenedCheck): Promise<Buffer>;
 }
 
-/** write: parent directories and whole-file writes. */
+/** write: parent directories (each judged by `opened` where it is made) and whole-file writes. */
 export interface WriteIo {
-  mkdir(absDir: string): Promise<void>;
+  mkdir(absDir: string, opened?: OpenedCheck): Promise<void>;
   writeFile(absPath: string, content: string, opened?: OpenedCheck): Promise<void>;
 }
 
@@ -232,12 +232,32 @@ export async function withOpenedRoot<T>(absPath: string, isDirectory: boolean, o
 
 export const localReadIo: ReadIo = { exists: pathExists, readFile: readFileChecked };
 
-export const localWriteIo: WriteIo = {
-  mkdir: async (dir) => {
-    await mkdir(dir, { recursive: true });
-  },
-  writeFile: writeFileChecked,
-};
+/**
+ * `mkdir -p`, each missing folder made in its parent as opened and judged (Linux): made by name, a
+ * folder on the way a job flips to a link (`wdir -> ~/.ssh`) had `wdir/authorized_keys/x` make
+ * `~/.ssh/authorized_keys` a folder, the file itself refused after.
+ */
+async function mkdirChecked(absDir: string, opened?: OpenedCheck): Promise<void> {
+  if (!opened || process.platform !== "linux") {
+    await mkdir(absDir, { recursive: true });
+    return;
+  }
+  const missing: string[] = [];
+  for (let dir = absDir; !(await pathExists(dir)) && dirname(dir) !== dir; dir = dirname(dir)) missing.unshift(dir);
+  for (const dir of missing) {
+    const parent = await open(dirname(dir), constants.O_RDONLY | constants.O_DIRECTORY);
+    try {
+      opened(await openedPath(parent.fd, dirname(dir)));
+      await mkdir(`/proc/self/fd/${parent.fd}/${basename(dir)}`).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== "EEXIST") throw error;
+      });
+    } finally {
+      await parent.close();
+    }
+  }
+}
+
+export const localWriteIo: WriteIo = { mkdir: mkdirChecked, writeFile: writeFileChecked };
 
 export const localEditIo: EditIo = {
   access: (p) => access(p, constants.R_OK | constants.W_OK),
