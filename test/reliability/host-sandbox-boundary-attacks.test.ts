@@ -8,7 +8,7 @@ import { strict as assert } from "node:assert";
 import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MockToolCall } from "../support/mock-llm";
-import { useHiddenHomeSuite } from "./hidden-home";
+import { leaked, useHiddenHomeSuite } from "./hidden-home";
 import { until, type Frame, type RawHost } from "./raw-host";
 
 let ids = 0;
@@ -31,6 +31,29 @@ describe("agent host under a sandbox, home as the workspace: the boundary agains
       symlink(".aws/credentials", "f.tmp"); rename("f.tmp", "gfile");`;
     await startLoop(at, body, "[ -L groot ] && [ -L gfile ]");
   }
+
+  // Payloads that held (a regression guard, passing on 5ed59da too): the secret named through
+  // /proc/self/root and /proc/self/cwd, with `//`, a trailing slash, `..` after a link; hard links
+  // to the hidden files made in bash; grep and find told to look above the workspace by glob.
+  it("paths through /proc/self/root and /proc/self/cwd, `//`, a trailing slash, `..` after a link, hard links from bash, globs with `..`: nothing hidden is read", async () => {
+    const at = await homeAsWorkspace();
+    const [linked] = await turn(at.host, [{ name: "bash", arguments: { command: "ln -s .ssh keys; ln .netrc hl1; ln .aws/credentials hl2; ln .docker/config.json hl3; ls" } }]);
+    const results = await turn(at.host, [
+      { name: "read", arguments: { path: `/proc/self/root${at.home}/.aws/credentials` } },
+      { name: "read", arguments: { path: "/proc/self/cwd/.netrc" } },
+      { name: "read", arguments: { path: ".aws//credentials" } },
+      { name: "read", arguments: { path: ".docker/config.json/" } },
+      { name: "read", arguments: { path: "keys/../.gem/credentials" } },
+      { name: "read", arguments: { path: "hl1" } },
+      { name: "read", arguments: { path: "hl2" } },
+      { name: "ls", arguments: { path: `/proc/self/root${at.home}/.ssh` } },
+      { name: "grep", arguments: { pattern: "HIDDEN-", glob: "../**" } },
+      { name: "grep", arguments: { pattern: "HIDDEN-", path: "/proc/self/cwd" } },
+      { name: "find", arguments: { pattern: "**/*cred*", path: "/proc/self/cwd" } },
+      { name: "find", arguments: { pattern: "/**/HIDDEN*" } },
+    ]);
+    assert.deepEqual(leaked(results), [], `after ${linked}`);
+  });
 
   // Payload: the search path itself is a link a job flips between a plain folder (or file) and a
   // secret. The guard judges it before the search, the "hidden below" filter after; ripgrep
@@ -153,8 +176,10 @@ describe("agent host under a sandbox, home as the workspace: the boundary agains
     // The user's git, outside any sandbox: credential-store writes a lock file and renames it into place.
     writeFileSync(`${credentials}.lock`, "https://me:HIDDEN-GIT-TOKEN@example.com\n");
     renameSync(`${credentials}.lock`, credentials);
-    const copied = await until(() => filled(join(at.home, "loot")), 5_000);
-    const [result] = await turn(at.host, [{ name: "read", arguments: { path: "loot" } }]);
+    const copied = await until(() => filled(join(at.home, "loot")), 15_000);
+    const results = await turn(at.host, [{ name: "read", arguments: { path: "loot" } }]);
+    assert.equal(results.length, 1, `the read did not run: ${results.join(" | ")}`);
+    const [result] = results;
     assert.doesNotMatch(result ?? "", /HIDDEN-GIT-TOKEN/, `the token stored after the job started reached the model (copied: ${copied}): ${result}`);
   });
 
@@ -167,8 +192,10 @@ describe("agent host under a sandbox, home as the workspace: the boundary agains
     await startLoop(at, 'open(N, "<.netrc"); my $l = <N>; close N; if ($l =~ /NEW-NETRC/) { system("cp .netrc loot2"); }', "[ -e loop.pl ]");
     writeFileSync(`${netrc}.tmp`, "machine example.com login me password HIDDEN-NETRC-PASS-NEW-NETRC\n");
     renameSync(`${netrc}.tmp`, netrc);
-    const copied = await until(() => filled(join(at.home, "loot2")), 5_000);
-    const [result] = await turn(at.host, [{ name: "read", arguments: { path: "loot2" } }]);
+    const copied = await until(() => filled(join(at.home, "loot2")), 15_000);
+    const results = await turn(at.host, [{ name: "read", arguments: { path: "loot2" } }]);
+    assert.equal(results.length, 1, `the read did not run: ${results.join(" | ")}`);
+    const [result] = results;
     assert.doesNotMatch(result ?? "", /HIDDEN-NETRC-PASS/, `the password saved after the job started reached the model (copied: ${copied}): ${result}`);
   });
 
