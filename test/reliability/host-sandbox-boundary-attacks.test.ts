@@ -84,6 +84,20 @@ describe("agent host under a sandbox, home as the workspace: the boundary agains
     assert.deepEqual(keys, [], `${keys.length} of 100 greps of outer returned the key`);
   });
 
+  // Payload: the same subfolder flip for find: the walk lists a folder it found as a folder by
+  // path, through the pinned root, and the path's last part may be a link by then.
+  it("find of a folder whose subfolder a job flips between a plain folder and a link to ~/.ssh: the walk lists the key's name", async () => {
+    const at = await homeAsWorkspace();
+    mkdirSync(join(at.home, "outer/plain"), { recursive: true });
+    writeFileSync(join(at.home, "outer/plain/plain.txt"), "x\n");
+    const body = `
+      unlink("outer/deep"); rename("outer/plain", "outer/deep");
+      rename("outer/deep", "outer/plain"); symlink("../.ssh", "outer/deep");`;
+    await startLoop(at, body, "[ -e outer/deep ]");
+    const { leaks } = await repeatedly(at.host, 150, { name: "find", arguments: { pattern: "*", path: "outer" } });
+    assert.deepEqual(leaks, [], `${leaks.length} of 150 finds of outer listed ~/.ssh`);
+  });
+
   // Payload: the same flip for find, whose walk (Node, no fd here) lists the folder it is given by name.
   it("find whose search path is a link flipped between a plain folder and ~/.ssh: it lists the key's name in ~/.ssh", async () => {
     const at = await homeAsWorkspace();
