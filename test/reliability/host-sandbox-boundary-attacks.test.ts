@@ -67,33 +67,33 @@ describe("agent host under a sandbox, home as the workspace: the boundary agains
     assert.deepEqual(leaks, [], `${folder.leaks.length} of 60 greps of groot, ${file.leaks.length} of 60 of gfile returned a secret`);
   });
 
+  /** Flips `outer/deep` between a plain folder holding `file` and a link to ~/.ssh. */
+  async function flipSubfolder(at: Awaited<ReturnType<typeof homeAsWorkspace>>, file: string) {
+    mkdirSync(join(at.home, "outer/plain"), { recursive: true });
+    writeFileSync(join(at.home, "outer/plain", file), "HIDDEN-NOT\n");
+    const body = `
+      unlink("outer/deep"); rename("outer/plain", "outer/deep");
+      rename("outer/deep", "outer/plain"); symlink("../.ssh", "outer/deep");`;
+    await startLoop(at, body, "[ -e outer/deep ]");
+  }
+
   // Payload: the flip one level down. ripgrep lists a folder and opens what it listed by path
   // (./deep/name): a folder below the search path that a job flips between a plain folder holding
   // a file of the key's name and a link to ~/.ssh is listed while plain and opened while a link.
   it("grep of a folder whose subfolder a job flips between a plain folder and a link to ~/.ssh: ripgrep opens the key by the name it listed", async () => {
     const at = await homeAsWorkspace();
-    mkdirSync(join(at.home, "outer/plain"), { recursive: true });
-    writeFileSync(join(at.home, "outer/plain/HIDDEN-SSH-NAME_ed25519"), "HIDDEN-NOT\n");
-    const body = `
-      unlink("outer/deep"); rename("outer/plain", "outer/deep");
-      rename("outer/deep", "outer/plain"); symlink("../.ssh", "outer/deep");`;
-    await startLoop(at, body, "[ -e outer/deep ]");
-    const { results } = await repeatedly(at.host, 100, { name: "grep", arguments: { pattern: "HIDDEN-", path: "outer" } });
+    await flipSubfolder(at, "HIDDEN-SSH-NAME_ed25519");
+    const { results } = await repeatedly(at.host, 250, { name: "grep", arguments: { pattern: "HIDDEN-", path: "outer" } });
     // The plain file bears the key's name: only the key's content counts.
     const keys = results.filter((r) => r.includes("HIDDEN-SSH-KEY"));
-    assert.deepEqual(keys, [], `${keys.length} of 100 greps of outer returned the key`);
+    assert.deepEqual(keys, [], `${keys.length} of 250 greps of outer returned the key`);
   });
 
   // Payload: the same subfolder flip for find: the walk lists a folder it found as a folder by
   // path, through the pinned root, and the path's last part may be a link by then.
   it("find of a folder whose subfolder a job flips between a plain folder and a link to ~/.ssh: the walk lists the key's name", async () => {
     const at = await homeAsWorkspace();
-    mkdirSync(join(at.home, "outer/plain"), { recursive: true });
-    writeFileSync(join(at.home, "outer/plain/plain.txt"), "x\n");
-    const body = `
-      unlink("outer/deep"); rename("outer/plain", "outer/deep");
-      rename("outer/deep", "outer/plain"); symlink("../.ssh", "outer/deep");`;
-    await startLoop(at, body, "[ -e outer/deep ]");
+    await flipSubfolder(at, "plain.txt");
     const { leaks } = await repeatedly(at.host, 150, { name: "find", arguments: { pattern: "*", path: "outer" } });
     assert.deepEqual(leaks, [], `${leaks.length} of 150 finds of outer listed ~/.ssh`);
   });
