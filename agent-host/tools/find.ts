@@ -10,9 +10,9 @@ import path from "node:path";
 import { Type } from "@sinclair/typebox";
 import type { AgentTool } from "../agent/tool";
 import { globRegExp } from "./glob";
-import { abortable, abortError, isDirectoryAt, localWalkIo, type WalkIo } from "./io";
+import { abortable, abortError, isDirectoryAt, localWalkIo, withOpenedRoot, type WalkIo } from "./io";
 import type { HiddenPaths } from "./hidden-paths";
-import { guardedPath, toPosix, type GuardedOptions } from "./paths";
+import { guardedPath, openedCheck, toPosix, type GuardedOptions } from "./paths";
 import { programLocator } from "./process";
 import { DEFAULT_MAX_BYTES, formatSize, truncateHead, type TruncationResult } from "./truncate";
 import { walk } from "./walk";
@@ -59,8 +59,20 @@ export function createFindTool(cwd: string, options: FindToolOptions = {}): Agen
         const max = Math.max(1, limit ?? DEFAULT_LIMIT);
         if (!(await isDirectoryAt(io, searchPath))) throw new Error(`Not a directory: ${searchPath}`);
         const fdPath = await fd();
-        const found = fdPath ? await runFd(fdPath, pattern, searchPath, max, io, signal) : await (options.io ? walkFind(io, pattern, searchPath, max, signal) : findOffThread(pattern, searchPath, max, signal, options.searchDeadlineMs));
-        const hidden = options.hidden?.below(searchPath);
+        const opened = openedCheck(options, dir || ".");
+        // The Node walk reads the folder judged, opened (a link flipped after the check leads elsewhere); what lies below it is judged on that real path.
+        let realRoot: string | undefined;
+        const judged = (real: string) => {
+          opened?.(real);
+          realRoot = real;
+        };
+        const walkOpened = (fd: number | undefined) => {
+          const through = fd === undefined ? undefined : `/proc/${process.pid}/fd/${fd}`;
+          return options.io ? walkFind(io, pattern, searchPath, max, signal, through) : findOffThread({ pattern, root: searchPath, max, through }, signal, options.searchDeadlineMs);
+        };
+        // fd is given the path by name (not yet pinned like the walk: docs/trust-model.md).
+        const found = fdPath ? await runFd(fdPath, pattern, searchPath, max, io, signal) : await withOpenedRoot(searchPath, true, judged, walkOpened);
+        const hidden = options.hidden?.below(realRoot ?? searchPath);
         return format(hidden ? found.filter((result) => !hidden(result)) : found, max);
       }),
   };
@@ -78,12 +90,13 @@ function matcher(pattern: string): (absPath: string) => boolean {
 }
 
 /** The Node walk, on the calling thread: the tool runs it in a worker (off-thread-search.ts), where globs and ignore rules may take their time. */
-export async function walkFind(io: WalkIo, pattern: string, root: string, max: number, signal: AbortSignal): Promise<string[]> {
+export async function walkFind(io: WalkIo, pattern: string, root: string, max: number, signal: AbortSignal, through?: string): Promise<string[]> {
   const matches = matcher(pattern);
   const found: string[] = [];
   await walk(root, {
     io,
     signal,
+    ...(through === undefined ? {} : { through }),
     gitignore: "always",
     extraIgnoreFiles: [".ignore", ".fdignore"],
     includeDirs: true,

@@ -4,6 +4,7 @@
  * included, binary files skipped, `--glob` semantics). Both give the same match list; grep.ts
  * formats it.
  */
+import { join } from "node:path";
 import { abortError, type WalkIo } from "./io";
 import { pathGlob } from "./glob";
 import { toPosixRelative } from "./paths";
@@ -36,17 +37,46 @@ export interface GrepHits {
   limitReached: boolean;
 }
 
-export function searchWithRipgrep(rgPath: string, q: GrepQuery): Promise<GrepHits> {
+/** Where ripgrep runs and what it searches: the search path by name (as pi), or the folder or file the host opened. */
+interface RipgrepTarget {
+  cwd: string;
+  path: string;
+  glob: string | undefined;
+  /** The path a match names, as the tool's results name it. */
+  shown(path: string): string;
+  /** A path glob the host applies instead of ripgrep (to the shown path). */
+  accept(path: string): boolean;
+}
+
+/**
+ * With `opened` (the descriptor of the search path, opened and judged by the host: Linux), ripgrep
+ * searches what was judged, not what the name leads to by the time it opens it (a link a job flips
+ * to ~/.ssh, which ripgrep follows as its root): a folder as its working directory (`.`, named
+ * through /proc; its parents' ignore files still apply, ripgrep finds them from its real path), a
+ * file through /proc too. Globs are relative to ripgrep's working directory, so a path glob (one with a
+ * `/`, relative to the tool's cwd) is applied here when the folder is not that cwd.
+ */
+function ripgrepTarget(q: GrepQuery, opened: number | undefined): RipgrepTarget {
+  const byName = { cwd: q.cwd, path: q.searchPath, glob: q.glob, shown: (p: string) => p, accept: () => true };
+  if (opened === undefined) return byName;
+  const descriptor = `/proc/${process.pid}/fd/${opened}`;
+  if (!q.isDirectory) return { ...byName, path: descriptor, shown: () => q.searchPath };
+  const here = q.glob !== undefined && q.glob.includes("/") && q.searchPath !== q.cwd;
+  return { cwd: descriptor, path: ".", glob: here ? undefined : q.glob, shown: (p) => join(q.searchPath, p), accept: here ? globFilter(q.glob, q.cwd) : () => true };
+}
+
+export function searchWithRipgrep(rgPath: string, q: GrepQuery, opened?: number): Promise<GrepHits> {
   return new Promise((resolve, reject) => {
     if (q.signal.aborted) return reject(abortError());
+    const target = ripgrepTarget(q, opened);
     // No messages about ignore files: ripgrep prints each line of one it cannot parse, and an
     // `.ignore` may be a link the model made to a secret (the error reached the model whole).
     const args = ["--json", "--line-number", "--color=never", "--hidden", "--no-ignore-messages"];
     if (q.ignoreCase) args.push("--ignore-case");
     if (q.literal) args.push("--fixed-strings");
-    if (q.glob) args.push("--glob", q.glob);
-    args.push("--", q.pattern, q.searchPath);
-    const child = childProcess().spawn(rgPath, args, { cwd: q.cwd, stdio: ["ignore", "pipe", "pipe"] });
+    if (target.glob) args.push("--glob", target.glob);
+    args.push("--", q.pattern, target.path);
+    const child = childProcess().spawn(rgPath, args, { cwd: target.cwd, stdio: ["ignore", "pipe", "pipe"] });
     const lines = readline().createInterface({ input: child.stdout });
     const matches: GrepMatch[] = [];
     let stderr = "";
@@ -70,9 +100,11 @@ export function searchWithRipgrep(rgPath: string, q: GrepQuery): Promise<GrepHit
         return;
       }
       if (event.type !== "match") return;
-      const filePath = event.data?.path?.text;
+      const named = event.data?.path?.text;
       const lineNumber = event.data?.line_number;
-      if (!filePath || typeof lineNumber !== "number") return;
+      if (!named || typeof lineNumber !== "number") return;
+      const filePath = target.shown(named);
+      if (!target.accept(filePath)) return;
       const text = event.data?.lines?.text;
       matches.push({ filePath, lineNumber, lineText: text?.replace(/\r?\n$/, "") });
       if (matches.length >= q.limit) {

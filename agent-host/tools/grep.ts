@@ -9,7 +9,7 @@ import { Type } from "@sinclair/typebox";
 import type { AgentTool } from "../agent/tool";
 import { searchWithNode, searchWithRipgrep, type GrepMatch, type GrepQuery } from "./grep-search";
 import { grepOffThread } from "./off-thread-search";
-import { abortable, isDirectoryAt, localWalkIo, type OpenedCheck, type WalkIo } from "./io";
+import { abortable, isDirectoryAt, localWalkIo, withOpenedRoot, type OpenedCheck, type WalkIo } from "./io";
 import type { HiddenPaths } from "./hidden-paths";
 import { guardedPath, openedCheck, type GuardedOptions } from "./paths";
 import { programLocator } from "./process";
@@ -62,13 +62,20 @@ export function createGrepTool(cwd: string, options: GrepToolOptions = {}): Agen
         const context = params.context && params.context > 0 ? Math.floor(params.context) : 0;
         const limit = Math.max(1, params.limit ?? DEFAULT_LIMIT);
         const query = { ...params, searchPath, isDirectory, cwd, limit, signal };
+        const opened = openedCheck(options, params.path || ".");
         const rgPath = await ripgrep();
-        const found = rgPath ? await searchWithRipgrep(rgPath, query) : await nodeSearch(query);
-        const hidden = options.hidden?.below(searchPath);
-        const matches = hidden ? found.matches.filter((m) => !hidden(m.filePath)) : found.matches;
+        // ripgrep searches the folder or file judged, opened (a link flipped after the check leads elsewhere); what lies below it is judged on that real path.
+        let realRoot: string | undefined;
+        const judged = (real: string) => {
+          opened?.(real);
+          realRoot = real;
+        };
+        const found = rgPath ? await withOpenedRoot(searchPath, isDirectory, judged, (fd) => searchWithRipgrep(rgPath, query, fd)) : await nodeSearch(query);
+        const hidden = options.hidden?.below(realRoot ?? searchPath);
+        const matches = hidden ? found.matches.filter((m) => !hidden(path.relative(searchPath, m.filePath))) : found.matches;
         const { limitReached } = found;
         if (matches.length === 0) return { content: [{ type: "text", text: "No matches found" }], details: undefined };
-        return format(matches, { io, opened: openedCheck(options, params.path || "."), searchPath, isDirectory, context, limit, limitReached });
+        return format(matches, { io, opened, searchPath, isDirectory, context, limit, limitReached });
       }),
   };
 }

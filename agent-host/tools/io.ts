@@ -5,8 +5,11 @@
  * per-file queue that keeps concurrent edits of one file in order.
  */
 import { constants, type Dirent } from "node:fs";
-import { access, mkdir, open, readdir, readFile, readlink, realpath, stat, unlink, writeFile, type FileHandle } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
+import { access, readdir, realpath, stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { mkdirChecked, pathExists, readdirChecked, readFileChecked, writeFileChecked, type OpenedCheck } from "./opened-files";
+
+export { pathExists, withOpenedRoot, type OpenedCheck } from "./opened-files";
 
 export interface FileInfo {
   isDirectory(): boolean;
@@ -14,22 +17,15 @@ export interface FileInfo {
   size: number;
 }
 
-/**
- * Judges the file or folder really opened (its real path, read from the open descriptor), after the
- * open: a path judged before it is opened can be a link flipped in between by a job the model
- * left running. Throws to refuse it.
- */
-export type OpenedCheck = (realPath: string) => void;
-
 /** read: whole files as bytes (text is decoded by the tool). */
 export interface ReadIo {
   exists(absPath: string): Promise<boolean>;
   readFile(absPath: string, opened?: OpenedCheck): Promise<Buffer>;
 }
 
-/** write: parent directories and whole-file writes. */
+/** write: parent directories (each judged by `opened` where it is made) and whole-file writes. */
 export interface WriteIo {
-  mkdir(absDir: string): Promise<void>;
+  mkdir(absDir: string, opened?: OpenedCheck): Promise<void>;
   writeFile(absPath: string, content: string, opened?: OpenedCheck): Promise<void>;
 }
 
@@ -96,104 +92,12 @@ export async function isDirectoryAt(io: Pick<WalkIo, "stat">, absPath: string): 
   }
 }
 
-export async function pathExists(absPath: string): Promise<boolean> {
-  try {
-    await access(absPath, constants.F_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const kindOf = (entry: Dirent): EntryKind =>
   entry.isSymbolicLink() ? "symlink" : entry.isDirectory() ? "dir" : entry.isFile() ? "file" : "other";
 
-/** Where an open descriptor leads (Linux: /proc/self/fd; elsewhere the path resolved again, which narrows the race but cannot close it). */
-async function openedPath(fd: number, absPath: string): Promise<string> {
-  return process.platform === "linux" ? readlink(`/proc/self/fd/${fd}`) : realpath(absPath);
-}
-
-/** The file's bytes, `opened` judging the file the descriptor really holds before anything is read. */
-export async function readFileChecked(absPath: string, opened?: OpenedCheck): Promise<Buffer> {
-  if (!opened) return readFile(absPath);
-  const handle = await open(absPath, "r");
-  try {
-    opened(await openedPath(handle.fd, absPath));
-    return await handle.readFile();
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * Writes the whole file, `opened` judging the file really opened before a byte changes. An existing
- * file is opened as it is; a new one is made only where nothing is (O_EXCL), and one made where
- * `opened` then refuses (a folder on the way flipped to a link) is removed again.
- */
-export async function writeFileChecked(absPath: string, content: string, opened?: OpenedCheck): Promise<void> {
-  if (!opened) return writeFile(absPath, content, "utf-8");
-  const { handle, made } = await openForWrite(absPath);
-  try {
-    const real = await openedPath(handle.fd, absPath);
-    try {
-      opened(real);
-    } catch (refusal) {
-      if (made) await unlink(real).catch(() => undefined);
-      throw refusal;
-    }
-    await handle.truncate(0);
-    await handle.writeFile(content, "utf-8");
-  } finally {
-    await handle.close();
-  }
-}
-
-/** Opens an existing file to write it, or makes it (`made`) where nothing is; a dangling link is followed to what it names, made there. */
-async function openForWrite(absPath: string, depth = 0): Promise<{ handle: FileHandle; made: boolean }> {
-  try {
-    return { handle: await open(absPath, constants.O_WRONLY), made: false };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-  }
-  try {
-    return { handle: await open(absPath, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL), made: true };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST" || depth >= 8) throw error;
-  }
-  // Something is there now: a link that leads nowhere (followed by hand, so that what is made is
-  // known to be ours), or an entry made meanwhile (opened again).
-  let target: string;
-  try {
-    target = resolve(dirname(absPath), await readlink(absPath));
-  } catch {
-    return openForWrite(absPath, depth + 1);
-  }
-  return openForWrite(target, depth + 1);
-}
-
-/** A folder's names, `opened` judging the folder really opened before it is listed. */
-async function readdirChecked(absPath: string, opened?: OpenedCheck): Promise<string[]> {
-  if (!opened || process.platform !== "linux") {
-    if (opened) opened(await realpath(absPath));
-    return readdir(absPath);
-  }
-  const handle = await open(absPath, constants.O_RDONLY | constants.O_DIRECTORY);
-  try {
-    opened(await openedPath(handle.fd, absPath));
-    return await readdir(`/proc/self/fd/${handle.fd}`);
-  } finally {
-    await handle.close();
-  }
-}
-
 export const localReadIo: ReadIo = { exists: pathExists, readFile: readFileChecked };
 
-export const localWriteIo: WriteIo = {
-  mkdir: async (dir) => {
-    await mkdir(dir, { recursive: true });
-  },
-  writeFile: writeFileChecked,
-};
+export const localWriteIo: WriteIo = { mkdir: mkdirChecked, writeFile: writeFileChecked };
 
 export const localEditIo: EditIo = {
   access: (p) => access(p, constants.R_OK | constants.W_OK),

@@ -14,7 +14,7 @@ import { workerThreads } from "./lazy-node";
 /** What the host asks of the search worker (search-worker.ts) and what it answers. */
 export type SearchRequest =
   | { kind: "grep"; query: Omit<GrepQuery, "signal"> }
-  | { kind: "find"; pattern: string; root: string; max: number };
+  | { kind: "find"; pattern: string; root: string; max: number; through?: string };
 
 export type SearchAnswer = { ok: GrepHits | string[] } | { error: string };
 
@@ -54,6 +54,7 @@ export async function grepOffThread(query: GrepQuery, deadlineMs = DEFAULT_SEARC
   return (await runSearch({ kind: "grep", query: rest }, signal, deadlineMs)) as GrepHits;
 }
 
-export async function findOffThread(pattern: string, root: string, max: number, signal: AbortSignal, deadlineMs = DEFAULT_SEARCH_DEADLINE_MS): Promise<string[]> {
-  return (await runSearch({ kind: "find", pattern, root, max }, signal, deadlineMs)) as string[];
+/** `through`: walk.ts WalkOptions.through (the worker shares this process's descriptors). */
+export async function findOffThread(search: { pattern: string; root: string; max: number; through?: string }, signal: AbortSignal, deadlineMs = DEFAULT_SEARCH_DEADLINE_MS): Promise<string[]> {
+  return (await runSearch({ kind: "find", ...search }, signal, deadlineMs)) as string[];
 }

@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { deflateSync, inflateSync } from "node:zlib";
@@ -125,6 +126,16 @@ describe("tools/read", () => {
     const through = (await run(read(), { path: "plain/inner.txt" })).result; // fails even for root
     assert.equal(through.isError, true);
     assert.match(textOf(through), /ENOTDIR/);
+  });
+
+  it("refuses a FIFO at once (the model's `mkfifo` held a thread of the host's I/O pool for good) and a device (/dev/zero, read without end)", async () => {
+    execFileSync("mkfifo", [join(dir, "pipe")]);
+    symlinkSync("/dev/zero", join(dir, "zero"));
+    for (const path of ["pipe", "zero"]) {
+      const { result } = await run(read(), { path });
+      assert.equal(result.isError, true, path);
+      assert.match(textOf(result), /is not a regular file/, path);
+    }
   });
 
   it("expands ~ and strips a leading @", async () => {

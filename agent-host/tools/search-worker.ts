@@ -12,7 +12,7 @@ import type { SearchAnswer, SearchRequest } from "./off-thread-search";
 
 const request = workerData as SearchRequest;
 const signal = new AbortController().signal; // the host stops a search by terminating this thread
-const search = request.kind === "grep" ? searchWithNode(localWalkIo, { ...request.query, signal }) : walkFind(localWalkIo, request.pattern, request.root, request.max, signal);
+const search = request.kind === "grep" ? searchWithNode(localWalkIo, { ...request.query, signal }) : walkFind(localWalkIo, request.pattern, request.root, request.max, signal, request.through);
 search.then(
   (ok) => parentPort!.postMessage({ ok } satisfies SearchAnswer),
   (error: unknown) => parentPort!.postMessage({ error: errorText(error) } satisfies SearchAnswer),

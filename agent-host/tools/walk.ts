@@ -30,6 +30,12 @@ export interface WalkOptions {
   includeSymlinks: boolean;
   /** Return false to stop the walk. */
   visit(entry: WalkEntry): boolean | void | Promise<boolean | void>;
+  /**
+   * Another path naming `root`: the folder the caller opened and judged, as its descriptor in
+   * /proc. What lies below `root` is read through it (a link a job flips after the judgement leads
+   * elsewhere by name), and named as below `root`; the folders above are read by name.
+   */
+  through?: string;
 }
 
 interface Layer {
@@ -46,11 +52,11 @@ async function findGitRoot(io: WalkIo, start: string): Promise<string | undefine
   }
 }
 
-async function readLayer(io: WalkIo, base: string, files: string[]): Promise<Layer | undefined> {
+async function readLayer(io: WalkIo, base: string, files: string[], at: (path: string) => string = (path) => path): Promise<Layer | undefined> {
   const texts: string[] = [];
   for (const file of files) {
     try {
-      texts.push((await io.readFile(join(base, file))).toString("utf-8"));
+      texts.push((await io.readFile(at(join(base, file)))).toString("utf-8"));
     } catch {
       // no such file (or unreadable): nothing to ignore
     }
@@ -87,13 +93,15 @@ export async function walk(root: string, options: WalkOptions): Promise<void> {
     }
   }
 
+  const { through } = options;
+  const at = (path: string) => (through === undefined ? path : join(through, relative(root, path)));
   const visitDir = async (dir: string): Promise<boolean> => {
     if (signal.aborted) throw abortError();
-    const own = await readLayer(io, dir, names);
+    const own = await readLayer(io, dir, names, at);
     const active = own ? [...layers, own] : layers;
     let entries: { name: string; kind: EntryKind }[];
     try {
-      entries = await io.readdir(dir);
+      entries = await io.readdir(at(dir));
     } catch {
       return true; // unreadable directory: skipped, like rg/fd (which only warn)
     }

@@ -1,4 +1,5 @@
 import { strict as assert } from "node:assert";
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { run, tempDir, textOf } from "./test-support";
@@ -35,6 +36,13 @@ describe("tools/write", () => {
     const { result } = await run(createWriteTool(dir), { path: ".", content: "x" });
     assert.equal(result.isError, true);
     assert.match(textOf(result), /EISDIR/);
+  });
+
+  it("refuses a FIFO at once (opening one to write waited for a reader, for good)", async () => {
+    execFileSync("mkfifo", [join(dir, "pipe")]);
+    const { result } = await run(createWriteTool(dir), { path: "pipe", content: "x" });
+    assert.equal(result.isError, true);
+    assert.match(textOf(result), /is not a regular file/);
   });
 
   it("does nothing when aborted before it starts", async () => {

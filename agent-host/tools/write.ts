@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { Type } from "@sinclair/typebox";
 import { throwIfAborted, type AgentTool } from "../agent/tool";
 import { localWriteIo, withFileMutationQueue, type WriteIo } from "./io";
-import { guardedPath, openedWriteCheck, type GuardedOptions } from "./paths";
+import { guardedPath, openedCheck, openedWriteCheck, type GuardedOptions } from "./paths";
 
 export const writeSchema = Type.Object({
   path: Type.String({ description: "Path to the file to write (relative or absolute)" }),
@@ -28,7 +28,8 @@ export function createWriteTool(cwd: string, options: WriteToolOptions = {}): Ag
       // Aborts are checked between steps, not raced: the queue stays held until the write settles.
       return withFileMutationQueue(absPath, async () => {
         throwIfAborted(signal);
-        await io.mkdir(dirname(absPath));
+        // Each folder made is made where its parent, opened, passes the guard (a link flipped after the checks leads elsewhere).
+        await io.mkdir(dirname(absPath), openedCheck(options, path));
         throwIfAborted(signal);
         options.beforeWrite?.(absPath, path, callId);
         // Judged again on the file really opened: a link flipped after the checks leads elsewhere.

@@ -8,63 +8,15 @@
 // model left running flips a link) fail in a fraction of tries each; run many times before.
 // Real bundled host over RPC, real bubblewrap and ripgrep, the scripted LLM.
 import { strict as assert } from "node:assert";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import type { MockToolCall } from "../support/mock-llm";
-import { peerLaunch, type PeerLaunch } from "../support/peers";
-import { useScriptedSuite } from "./scripted-suite";
-import { RawHost, until, type Frame } from "./raw-host";
-
-let ids = 0;
-const nextId = () => `a${++ids}`;
-
-function put(path: string, content: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, content);
-}
-
-/** Secrets the sandbox hides, each holding a word no other file holds (the Docker one as `docker login` writes it). */
-const secrets: Record<string, string> = {
-  ".ssh/HIDDEN-SSH-NAME_ed25519": "HIDDEN-SSH-KEY\n",
-  ".aws/credentials": "[default]\naws_secret_access_key = HIDDEN-AWS-KEY\n",
-  ".docker/config.json": '{\n\t"auths": {\n\t\t"HIDDEN-REGISTRY.example.com": {\n\t\t\t"auth": "HIDDEN-DOCKER-AUTH"\n\t\t}\n\t}\n}\n',
-  ".gem/credentials": "---\n:rubygems_api_key: HIDDEN-GEM-KEY\n",
-  ".netrc": "machine example.com login me password HIDDEN-NETRC-PASS{x\n",
-};
-const words = ["HIDDEN-SSH-NAME", "HIDDEN-SSH-KEY", "HIDDEN-AWS-KEY", "HIDDEN-REGISTRY", "HIDDEN-DOCKER-AUTH", "HIDDEN-GEM-KEY", "HIDDEN-NETRC-PASS"];
-/** Results holding a secret's word; a refusal only repeats the path the model itself wrote (it knew the name). */
-const leaked = (results: string[]) => results.filter((r) => !/^\w+: Refused: \S+ is in ~\/[^ ]+, which the sandbox hides from this agent\.$/.test(r) && words.some((word) => r.includes(word)));
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { leaked, useHiddenHomeSuite, type HiddenHome } from "./hidden-home";
+import type { RawHost } from "./raw-host";
 
 describe("agent host under a sandbox, home as the workspace: what the sandbox hides stays hidden from a hostile model (d5bcae5 review)", function () {
   this.timeout(300_000);
-  const suite = useScriptedSuite();
-  // The loops a test started end with it (two cores: five at once would slow every later test).
-  const endOfTest: (() => Promise<unknown>)[] = [];
-  afterEach(async () => {
-    for (const step of endOfTest.splice(0)) await step();
-  });
-
-  async function homeAsWorkspace() {
-    const launch: PeerLaunch = peerLaunch("host", { mockBaseUrl: suite.llm.baseUrl });
-    suite.undo(() => launch.cleanup());
-    const home = launch.cwd;
-    for (const [name, content] of Object.entries(secrets)) put(join(home, name), content);
-    put(join(home, "notes.txt"), "a plain file\n");
-    // auto: nothing asked (a user's ordinary choice under a sandbox); home opened as the workspace.
-    const args = [...launch.args, "--permission-mode", "auto", "--sandbox", "workspace-write", "--tools", "read,bash,grep,find,ls,write,edit", "--workspace-only"];
-    const host = new RawHost(launch.command, args, { env: { ...launch.env, HOME: home }, cwd: home });
-    suite.undo(() => host.stop());
-    await host.request({ id: nextId(), type: "set_auto_retry", enabled: false });
-    return { host, home };
-  }
-
-  /** One prompt; each call its own assistant message (so the calls are spread in time), then "done". */
-  async function turn(host: RawHost, calls: MockToolCall[]) {
-    suite.llm.enqueue(...calls.map((call) => ({ toolCalls: [call] })), { text: "done" });
-    const { from } = await host.promptAnswering(nextId(), "go", () => "Deny");
-    const ends = host.frames.slice(from).filter((f) => f.type === "tool_execution_end") as (Frame & { toolName: string; result: { content: { text?: string }[] } })[];
-    return ends.map((end) => `${end.toolName}: ${end.result.content.map((c) => c.text ?? "").join("")}`);
-  }
+  const { endOfTest, homeAsWorkspace, turn, startLoop: loopIn, repeatedly } = useHiddenHomeSuite();
+  const startLoop = (host: RawHost, home: string, body: string, ready: string) => loopIn({ host, home } satisfies HiddenHome, body, ready);
 
   it("moving the folder that holds a hidden file (mv .docker dock2, mv .gem gem2) takes it out of hiding: read and grep get ~/.docker/config.json and ~/.gem/credentials", async () => {
     const { host } = await homeAsWorkspace();
@@ -123,22 +75,6 @@ describe("agent host under a sandbox, home as the workspace: what the sandbox hi
   });
 
   /**
-   * Starts, in the sandbox, a perl loop that outlives its bash call (setsid nohup: the bash tool
-   * returns, the job goes on) and runs `body` as fast as it can until the test ends; waits for
-   * `ready` (a shell test) to hold.
-   */
-  async function startLoop(host: RawHost, home: string, body: string, ready: string) {
-    const loop = `until (-e "stop-looping") {\n${body}\n}\nopen(F, ">loop-ended"); close F;`;
-    const command = `cat > loop.pl <<'PL'\n${loop}\nPL\nsetsid nohup perl loop.pl >/dev/null 2>&1 &\nuntil ${ready}; do sleep 0.01; done; echo looping`;
-    const [started] = await turn(host, [{ name: "bash", arguments: { command } }]);
-    assert.match(started ?? "", /looping/, started);
-    endOfTest.push(async () => {
-      writeFileSync(join(home, "stop-looping"), "");
-      await until(() => existsSync(join(home, "loop-ended")), 10_000);
-    });
-  }
-
-  /**
    * Flips links and files: `race` between notes.txt and .aws/credentials, racedir/a.txt between a
    * plain file matching MATCHME and a link to .aws/credentials, `wrace` between scratch.txt and
    * .aws/config, `lrace` between racedir and .ssh. The tools judge a path's real path, then open it by name: what is judged is not
@@ -156,13 +92,6 @@ describe("agent host under a sandbox, home as the workspace: what the sandbox hi
       symlink("racedir", "l.tmp"); rename("l.tmp", "lrace");
       symlink(".ssh", "l.tmp"); rename("l.tmp", "lrace");`;
     await startLoop(host, home, body, "[ -L race ] && [ -e racedir/a.txt ]");
-  }
-
-  /** `times` calls of one tool, each its own message, while the loop runs; what leaked. */
-  async function repeatedly(host: RawHost, times: number, call: MockToolCall) {
-    const results = await turn(host, Array.from({ length: times }, () => call));
-    assert.equal(results.length, times);
-    return { results, leaks: leaked(results) };
   }
 
   it("a link flipped between a plain file and ~/.aws/credentials while read runs: read returns the credentials (judged, then opened by name)", async () => {
