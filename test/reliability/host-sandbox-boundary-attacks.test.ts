@@ -7,7 +7,7 @@
 // The holes found and not fixed (a job that outlives its sandbox's view of home, a subfolder
 // flipped below a search's root) have their failing tests on branch attack-21 (trust-model.md).
 import { strict as assert } from "node:assert";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { MockToolCall } from "../support/mock-llm";
 import { leaked, useHiddenHomeSuite } from "./hidden-home";
@@ -135,6 +135,21 @@ describe("agent host under a sandbox, home as the workspace: the boundary agains
     for (const name of ["p1", "p2", "p3", "p4"]) fifos.push(await callEnds(at.host, { name: "read", arguments: { path: name } }, 5_000));
     const plain = await callEnds(at.host, { name: "read", arguments: { path: "notes.txt" } }, 15_000);
     assert.ok(fifos.every((f) => f.ended) && plain.ended, `reads of FIFOs ended: ${fifos.map((f) => f.ended)}; the plain read afterwards ${plain.ended ? "answered" : "did not answer within 15 s"}`);
+  });
+
+  // Payload: with home as the workspace, a secret folder the user does not have yet (no ~/.aws, no
+  // ~/.kube) is neither hidden nor kept read-only: the sandboxed bash makes it, with a config the
+  // user's own aws and kubectl run outside any sandbox at their next use (credential_process, an
+  // exec credential plugin). The folders of existing secrets are read-only, the start-up files too.
+  it("the sandboxed bash creates ~/.aws/config (credential_process) and ~/.kube/config (an exec plugin) where the user has none yet: run by aws and kubectl outside the sandbox", async () => {
+    const at = await homeAsWorkspace();
+    // A user who never configured AWS (the set-up made one for the other tests).
+    rmSync(join(at.home, ".aws"), { recursive: true, force: true });
+    const aws = "[default]\\ncredential_process = sh -c 'echo attacker'\\n";
+    const kube = "users:\\n- name: me\\n  user:\\n    exec:\\n      command: /bin/sh\\n      args: [-c, 'echo attacker']\\n";
+    const [made] = await turn(at.host, [{ name: "bash", arguments: { command: `mkdir -p .aws .kube; printf "${aws}" > .aws/config; printf "${kube}" > .kube/config; ls .aws .kube` } }]);
+    const written = [".aws/config", ".kube/config"].filter((name) => existsSync(join(at.home, name)));
+    assert.deepEqual(written, [], `made on the host by the sandboxed bash: ${made}`);
   });
 
   // Payload: a job left running makes and removes files of new names in a loop (u1, u2, …) in

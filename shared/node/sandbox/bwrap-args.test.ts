@@ -115,6 +115,22 @@ describe("sandbox: the bubblewrap arguments", () => {
     assert.ok(bind > 0 && hidden > bind, "the last word is the tmpfs");
   });
 
+  // Home as the workspace and no ~/.aws yet: the sandboxed bash made ~/.aws/config with a
+  // credential_process, which the user's aws then ran outside any sandbox (session 21 review).
+  it("with home in a writable root, makes each missing secret an empty read-only stub of its kind", () => {
+    const policy = { mode: "workspace-write" as const, network: false, workspaceRoot: "/home/u", writableRoots: [] };
+    const files = { ...fs, "/home/u/.config": "dir" } as const;
+    const { args, stubs } = buildBwrapArgs(inputs(files, { policy, cwd: "/home/u" }), ["true"]);
+    assert.ok(has(args, "--tmpfs", "/home/u/.aws") && has(args, "--remount-ro", "/home/u/.aws"), "a missing secret folder");
+    assert.ok(has(args, "--tmpfs", "/home/u/.config/gh") && has(args, "--remount-ro", "/home/u/.config/gh"), "below a folder that exists");
+    assert.ok(has(args, "--tmpfs", "/home/u/.docker") && has(args, "--remount-ro", "/home/u/.docker"), "the missing folder on the way to a secret file");
+    assert.ok(has(args, "--ro-bind", "/dev/null", "/home/u/.git-credentials"), "a missing secret file");
+    assert.ok(stubs.includes("/home/u/.aws") && stubs.includes("/home/u/.git-credentials"), "removed after the command, as the start-up stubs");
+    assert.equal(new Set(stubs).size, stubs.length, "each stub once");
+    const outside = buildBwrapArgs(inputs(files), ["true"]).args;
+    assert.equal(has(outside, "--tmpfs", "/home/u/.aws"), false, "home not writable: nothing to stub");
+  });
+
   it("pins the folders on the way to each place a secret is or was at, inside the writable roots only (a bind outside them would make it writable)", () => {
     const policy = { mode: "workspace-write" as const, network: false, workspaceRoot: "/home/u", writableRoots: [] };
     const files = { ...fs, "/": "dir", "/home": "dir", "/home/u/.docker": "dir", "/home/u/.docker/config.json": "file", "/home/u/dotfiles": "dir", "/home/u/dotfiles/ssh": "dir", "/opt": "dir", "/opt/keys": "dir", "/opt/keys/aws": "dir" } as const;

@@ -18,7 +18,7 @@
 import { basename, dirname, join, normalize, relative, sep } from "node:path";
 import { bridgeMount } from "./net/bridge";
 import type { SandboxPolicy } from "./policy";
-import { homeSecrets, homeStartupFiles, protectedWorkspaceNames } from "./protected-paths";
+import { homeSecretKind, homeSecrets, homeStartupFiles, protectedWorkspaceNames } from "./protected-paths";
 import type { SecretPlace } from "./secret-places";
 import type { ProtectedEntry } from "./protected-scan";
 
@@ -116,6 +116,9 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
   const startup = home && insideRoots(home) ? pinStartupFolders(home, roots, input, args, pinned) : [];
   const secrets = (input.secrets ?? (home ? homeSecrets.map((name) => ({ name, path: join(home, name) })) : [])).filter((place) => !policy.visibleSecrets?.includes(place.name));
   pinSecretFolders(secrets, roots, input, args, pinned);
+  // Home inside a root: a secret the user has not got yet (no ~/.aws) is made an empty read-only
+  // stub, as a missing start-up file, or a command plants one (a credential_process aws runs).
+  const missingSecrets = home && insideRoots(home) ? missingSecretStubs(home, policy, roots, input, args, pinned) : [];
   const keepReadOnly = (path: string, kind: "dir" | "file") => {
     const found = pathKind(path);
     if (found !== "missing") {
@@ -151,9 +154,10 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
     if (insideRoots(path) && pathKind(path) !== "missing") args.push("--ro-bind", input.realPath(path), input.realPath(path));
   }
   for (const path of policy.uncreatableDirs ?? []) if (insideRoots(path)) keepReadOnly(path, "dir");
-  for (const { path, kind, stopped } of startup) {
-    if (stopped === undefined) keepReadOnly(path, kind);
-    else if (!stubs.includes(stopped) && pathKind(stopped) === "missing") {
+  for (const { path, kind, stopped } of [...startup, ...missingSecrets]) {
+    if (stopped === undefined) {
+      if (!stubs.includes(path)) keepReadOnly(path, kind);
+    } else if (!stubs.includes(stopped) && pathKind(stopped) === "missing") {
       // Missing: it and all below it (every start-up entry there) are one stub, empty and read-only.
       args.push("--tmpfs", stopped, "--remount-ro", stopped);
       stubs.push(stopped);
@@ -207,6 +211,16 @@ function pinStartupFolders(home: string, roots: readonly string[], input: BwrapI
  */
 function pinSecretFolders(secrets: readonly SecretPlace[], roots: readonly string[], input: BwrapInputs, args: string[], pinned: Set<string>): void {
   for (const place of secrets) if (input.pathKind(place.path) !== "missing") pinFoldersTo(place.path, roots, input, args, pinned);
+}
+
+/** The home secrets missing now (none of visibleSecrets), with the folders on their way pinned and where pinning stopped. */
+function missingSecretStubs(home: string, policy: SandboxPolicy, roots: readonly string[], input: BwrapInputs, args: string[], pinned: Set<string>): { path: string; kind: "dir" | "file"; stopped: string | undefined }[] {
+  return homeSecrets
+    .filter((name) => !policy.visibleSecrets?.includes(name) && input.pathKind(join(home, name)) === "missing")
+    .map((name) => {
+      const path = join(home, name);
+      return { path, kind: homeSecretKind(name), stopped: pinFoldersTo(path, roots, input, args, pinned) };
+    });
 }
 
 /**

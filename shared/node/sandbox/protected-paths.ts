@@ -106,6 +106,17 @@ export const homeSecrets: readonly string[] = [
   ".vscode-server/data/User/globalStorage",
 ];
 
+/** The home secrets that are files (the others are folders): a missing one is stubbed as its kind. */
+const homeSecretFiles = new Set([
+  ".docker/config.json", ".netrc", ".git-credentials", ".config/hub", ".pi/agent/auth.json", ".pi/agent/models.json",
+  ".pi/agent/mcp-auth.json", ".codex/auth.json", ".claude/.credentials.json", ".npmrc", ".yarnrc.yml", ".pypirc",
+  ".gem/credentials", ".cargo/credentials", ".cargo/credentials.toml", ".terraform.d/credentials.tfrc.json", ".vault-token",
+]);
+
+export function homeSecretKind(name: string): "dir" | "file" {
+  return homeSecretFiles.has(name) ? "file" : "dir";
+}
+
 /**
  * Files in $HOME a login, a new terminal or the user's tools run: kept read-only when home lies
  * inside a writable root. Besides the shell's and git's: the editor's user settings (`git.path`,
