@@ -112,7 +112,9 @@ describe("vscode-lm: VS Code's models and tools for every agent", function () {
     }
     const answer = await lastAssistant(client);
     assert.equal(answer.text, "Hello from the test model.", JSON.stringify(answer));
-    assert.ok(deltas.length >= 3, `streamed in parts: ${JSON.stringify(deltas)}`);
+    // The bundled host joins the deltas of each 25 ms (set_delta_interval), the first at once: the
+    // test model's three parts come as two or three, never as one piece at the end.
+    assert.ok(deltas.length >= 2, `streamed in parts: ${JSON.stringify(deltas)}`);
     const asked = fixture.requests.at(-1)!;
     assert.ok(asked.tools.includes("read") && asked.tools.includes("editor_read"), `the agent's tools reach the model: ${asked.tools.join(", ")}`);
     console.log(`      figures: VS Code ${vscode.version}: deltas ${deltas.length}, consent dialogs shown ${consent.shown()}`);
