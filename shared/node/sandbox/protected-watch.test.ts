@@ -43,6 +43,13 @@ describe("sandbox: the watch that notices a protected name appearing while comma
     assert.deepEqual(reported, [join(root, "sub/.git")]);
   });
 
+  it("among many new names in one folder at once (the folder listed once, not a look per name), a new folder's .git is still seen", async () => {
+    const seen = next();
+    for (let i = 0; i < 200; i++) writeFileSync(join(root, `u${i}`), "");
+    mkdirSync(join(root, "made/.git"), { recursive: true });
+    assert.equal(await seen, join(root, "made/.git"));
+  });
+
   it("watches no more folders than its cap, and says so", () => {
     for (let i = 0; i < 10; i++) mkdirSync(join(root, `d${i}`));
     watch = new ProtectedWatch(scanProtected([root]).folders, () => undefined, 4);

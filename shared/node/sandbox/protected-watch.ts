@@ -14,16 +14,21 @@ import { lstatSync, readdirSync, watch, type FSWatcher } from "node:fs";
 import { join } from "node:path";
 import { isProtectedName, type ScannedFolder } from "./protected-scan";
 
+/** Names made in one folder in one turn looked at one by one (an lstat each); more, and the folder is listed once. */
+const LOOKS_PER_FOLDER = 16;
+
 export class ProtectedWatch {
   /** Each watched folder with its inode: a folder removed and made again at the same path is a new one to watch. */
   private readonly watchers = new Map<string, { watcher: FSWatcher; ino: number }>();
   private full = false;
   /**
-   * Names made in watched folders, looked at once per turn of the event loop: a job renaming a few
-   * names in a loop makes thousands of events a second, and a look per event (an lstat, blocking
-   * on the folder the job keeps busy) held the host's thread for minutes (the tool calls waiting).
+   * Names made in watched folders, by folder, looked at once per turn of the event loop: a job
+   * renaming a few names in a loop makes thousands of events a second, and a look per event (an
+   * lstat, blocking on the folder the job keeps busy) held the host's thread for minutes (the tool
+   * calls waiting). A job making ever new names (u1, u2, …) defeats a look per name as well: past a
+   * few names a folder is listed once instead, and only its new folders looked at.
    */
-  private readonly pending = new Map<string, boolean>();
+  private readonly pending = new Map<string, Set<string>>();
   private flushing: NodeJS.Immediate | undefined;
 
   constructor(
@@ -112,13 +117,29 @@ export class ProtectedWatch {
       return;
     }
     if (shallow) return;
-    this.pending.set(path, entry === "node_modules");
+    const names = this.pending.get(dir) ?? new Set<string>();
+    this.pending.set(dir, names.add(entry));
     this.flushing ??= setImmediate(() => {
       this.flushing = undefined;
-      const paths = [...this.pending];
+      const batches = [...this.pending];
       this.pending.clear();
-      for (const [made, modules] of paths) this.add(made, modules);
+      for (const [folder, made] of batches) this.addMade(folder, made);
     });
+  }
+
+  /** The names made in `dir` that are folders now, added (add), each looked at, or past a few, `dir` listed once. */
+  private addMade(dir: string, names: ReadonlySet<string>): void {
+    if (names.size <= LOOKS_PER_FOLDER) {
+      for (const name of names) this.add(join(dir, name), name === "node_modules");
+      return;
+    }
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) if (entry.isDirectory() && names.has(entry.name)) this.add(join(dir, entry.name), entry.name === "node_modules");
   }
 
   /** Watched already, and still the same folder (not one removed and made again). */
