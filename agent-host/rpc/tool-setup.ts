@@ -68,7 +68,7 @@ export function pickTools(options: CliOptions, defaultTools: string[] | undefine
   const chosen = options.tools ?? defaultTools ?? [...defaultToolNames];
   const wanted = [...chosen, ...(options.todoTool && !chosen.includes("todo") ? ["todo"] : [])].filter((name) => !options.excludeTools.includes(name));
   // Under a sandbox, what it hides from commands (`~/.ssh`, …) the file tools leave alone too.
-  const hidden = confiningSandbox(options) ? hiddenHomeSecrets({ HOME: env.HOME ?? process.env.HOME }) : undefined;
+  const hidden = confiningSandbox(options) ? hiddenHomeSecrets({ HOME: env.HOME ?? process.env.HOME, PI_CODING_AGENT_DIR: env.PI_CODING_AGENT_DIR ?? process.env.PI_CODING_AGENT_DIR }) : undefined;
   const guards = [...(options.workspaceOnly ? [createWorkspaceGuard(cwd)] : []), ...(hidden ? [hidden.guard] : [])];
   const guard = {
     ...(guards.length ? { guard: ((absPath, asWritten, callId) => guards.forEach((check) => check(absPath, asWritten, callId))) satisfies PathGuard } : {}),

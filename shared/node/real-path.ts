@@ -30,26 +30,42 @@ const MAX_LINKS = 40;
 export function realPathOf(path: string, linksFollowed = 0): string {
   const missing: string[] = [];
   for (let current = resolve(path); ; current = dirname(current)) {
-    try {
-      return join(realpathSync.native(current), ...missing);
-    } catch {
-      const target = linkTarget(current);
-      if (target !== undefined) {
-        if (linksFollowed >= MAX_LINKS) throw new Error(`Too many levels of symbolic links: ${path}`);
-        // The target is relative to the link's real folder, which exists since the link does.
-        return join(realPathOf(resolve(realpathSync.native(dirname(current)), target), linksFollowed + 1), ...missing);
+    // existsSync first: a failed realpath costs an exception, and most paths asked about are missing.
+    if (existsSync(current)) {
+      try {
+        return join(realpathSync.native(current), ...missing);
+      } catch {
+        // removed meanwhile: as a missing one
       }
-      if (dirname(current) === current) return join(current, ...missing);
-      missing.unshift(basename(current));
     }
+    const target = linkTarget(current);
+    if (target !== undefined) {
+      if (linksFollowed >= MAX_LINKS) throw new Error(`Too many levels of symbolic links: ${path}`);
+      // The target is relative to the link's real folder, which exists since the link does.
+      return join(realPathOf(resolve(realpathSync.native(dirname(current)), target), linksFollowed + 1), ...missing);
+    }
+    if (dirname(current) === current) return join(current, ...missing);
+    missing.unshift(basename(current));
   }
 }
 
 function linkTarget(path: string): string | undefined {
   try {
-    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined;
+    return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ? readlinkSync(path) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * realPathOf, or `path` resolved as written on a link loop: where a write or a dangling link would
+ * land (`keys/new` with `keys -> ~/.ssh` is in ~/.ssh), for judging a path against hidden places.
+ */
+export function realPathOrSame(path: string): string {
+  try {
+    return realPathOf(path);
+  } catch {
+    return resolve(path);
   }
 }
 

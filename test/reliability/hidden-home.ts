@@ -5,7 +5,7 @@
  * scripted tool calls; and a perl loop the model leaves running in the sandbox.
  */
 import { strict as assert } from "node:assert";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { MockToolCall } from "../support/mock-llm";
 import { peerLaunch, type PeerLaunch } from "../support/peers";
@@ -30,12 +30,21 @@ const words = ["HIDDEN-SSH-NAME", "HIDDEN-SSH-KEY", "HIDDEN-AWS-KEY", "HIDDEN-RE
 export const leaked = (results: string[]): string[] =>
   results.filter((r) => !/^\w+: Refused: \S+ is in ~\/[^ ]+, which the sandbox hides from this agent\.$/.test(r) && words.some((word) => r.includes(word)));
 
+/** What the user's git (or a token refresh) does: a lock file written and renamed into place. */
+export const storedByRename = (content: string) => (path: string) => {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(`${path}.lock`, content);
+  renameSync(`${path}.lock`, path);
+};
+
 let ids = 0;
 const nextId = () => `hh${++ids}`;
 
 export interface HiddenHome {
   host: RawHost;
   home: string;
+  /** The workspace: home, or a folder of it. */
+  cwd: string;
 }
 
 /** Registers the suite's scripted LLM and the clean-up of what each test started; returns the set-up's steps. */
@@ -49,18 +58,23 @@ export function useHiddenHomeSuite() {
     suite.llm.discardPending();
   });
 
-  async function homeAsWorkspace(extraArgs: string[] = []): Promise<HiddenHome> {
+  /** The host in home (or, with `workspace`, in that folder of home: home itself read-only then). */
+  async function homeAsWorkspace(extraArgs: string[] = [], workspace?: string): Promise<HiddenHome> {
     const launch: PeerLaunch = peerLaunch("host", { mockBaseUrl: suite.llm.baseUrl });
     suite.undo(() => launch.cleanup());
     const home = launch.cwd;
     for (const [name, content] of Object.entries(secrets)) put(join(home, name), content);
     put(join(home, "notes.txt"), "a plain file\n");
+    // A folder the model's commands may make names in (home's own top level is read-only inside the sandbox).
+    mkdirSync(join(home, "w"));
+    const cwd = workspace === undefined ? home : join(home, workspace);
+    mkdirSync(cwd, { recursive: true });
     // auto: nothing asked (a user's ordinary choice under a sandbox); home opened as the workspace.
     const args = [...launch.args, "--permission-mode", "auto", "--sandbox", "workspace-write", "--tools", "read,bash,grep,find,ls,write,edit", "--workspace-only", ...extraArgs];
-    const host = new RawHost(launch.command, args, { env: { ...launch.env, HOME: home }, cwd: home });
+    const host = new RawHost(launch.command, args, { env: { ...launch.env, HOME: home }, cwd });
     suite.undo(() => host.stop());
     await host.request({ id: nextId(), type: "set_auto_retry", enabled: false });
-    return { host, home };
+    return { host, home, cwd };
   }
 
   /** One prompt; each call its own assistant message (so the calls are spread in time), then "done". */
@@ -78,14 +92,17 @@ export function useHiddenHomeSuite() {
    * returns, the job goes on) and runs `body` as fast as it can until the test ends; waits for
    * `ready` (a shell test) to hold.
    */
-  async function startLoop({ host, home }: HiddenHome, body: string, ready: string): Promise<void> {
-    const loop = `until (-e "stop-looping") {\n${body}\n}\nopen(F, ">loop-ended"); close F;`;
-    const command = `cat > loop.pl <<'PL'\n${loop}\nPL\nsetsid nohup perl loop.pl >/dev/null 2>&1 &\nuntil ${ready}; do sleep 0.01; done; echo looping`;
+  async function startLoop({ host, cwd }: HiddenHome, body: string, ready: string): Promise<void> {
+    // The loop's own files in a folder of the workspace (home's top level is read-only inside the sandbox).
+    const jobs = join(cwd, "jobs");
+    mkdirSync(jobs, { recursive: true });
+    const loop = `until (-e "${jobs}/stop-looping") {\n${body}\n}\nopen(F, ">${jobs}/loop-ended"); close F;`;
+    const command = `cat > ${jobs}/loop.pl <<'PL'\n${loop}\nPL\nsetsid nohup perl ${jobs}/loop.pl >/dev/null 2>&1 &\nuntil ${ready}; do sleep 0.01; done; echo looping`;
     const [started] = await turn(host, [{ name: "bash", arguments: { command } }]);
     assert.match(started ?? "", /looping/, started);
     endOfTest.push(async () => {
-      writeFileSync(join(home, "stop-looping"), "");
-      await until(() => existsSync(join(home, "loop-ended")), 10_000);
+      writeFileSync(join(jobs, "stop-looping"), "");
+      await until(() => existsSync(join(jobs, "loop-ended")), 10_000);
     });
   }
 
@@ -99,5 +116,33 @@ export function useHiddenHomeSuite() {
     return { results, leaks: leaked(results) };
   }
 
-  return { suite, endOfTest, homeAsWorkspace, turn, startLoop, repeatedly };
+  const beats = (at: HiddenHome) => {
+    try {
+      return Number(readFileSync(join(at.cwd, "jobs/beat"), "utf8")) || 0;
+    } catch {
+      return 0;
+    }
+  };
+
+  /**
+   * Starts a job watching `secret` (relative to home), lets `change` happen on the host, waits
+   * until the job has looked 20 more times; what it copied (a content holding HIDDEN-NEW), if anything.
+   */
+  async function jobAfterChange(at: HiddenHome, secret: string, change: (path: string) => void): Promise<string | undefined> {
+    const path = join(at.home, secret);
+    const loot = join(at.cwd, "jobs/loot");
+    // The copy renamed into place: the test never reads it half written.
+    const body = `
+      if (open(my $f, "<", "${path}")) { local $/; my $c = <$f>; close $f;
+        if ($c =~ /HIDDEN-NEW/) { open(my $o, ">", "${loot}.tmp"); print $o $c; close $o; rename("${loot}.tmp", "${loot}"); } }
+      $n++; open(my $b, ">", "${at.cwd}/jobs/beat.tmp"); print $b $n; close $b; rename("${at.cwd}/jobs/beat.tmp", "${at.cwd}/jobs/beat");`;
+    await startLoop(at, body, `[ -s ${at.cwd}/jobs/beat ]`);
+    change(path);
+    const from = beats(at);
+    await until(() => beats(at) >= from + 20 || existsSync(loot), 20_000);
+    assert.ok(beats(at) >= from + 20 || existsSync(loot), `the job stopped looking (${beats(at)} rounds)`);
+    return existsSync(loot) ? readFileSync(loot, "utf8") : undefined;
+  }
+
+  return { suite, endOfTest, homeAsWorkspace, turn, startLoop, repeatedly, jobAfterChange };
 }

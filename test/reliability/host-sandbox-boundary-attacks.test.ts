@@ -4,8 +4,8 @@
 // outside the writable roots, or the host stalled. Each `it` names what it proves; the payload is
 // in the comment above it. Real bundled host over RPC, real bubblewrap and ripgrep (no fd here:
 // find walks in Node), the scripted LLM. The races fail in a fraction of tries: many tries each.
-// The holes found and not fixed (a job that outlives its sandbox's view of home, a subfolder
-// flipped below a search's root) have their failing tests on branch attack-21 (trust-model.md).
+// Home's top level is read-only inside the sandbox (home-view.ts): the payloads make their names
+// in the folder `w`. A job that outlives its sandbox's view: host-sandbox-jobs-outlive.test.ts.
 import { strict as assert } from "node:assert";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,16 +20,16 @@ describe("agent host under a sandbox, home as the workspace: the boundary agains
   this.timeout(300_000);
   const { suite, homeAsWorkspace, turn, startLoop, repeatedly } = useHiddenHomeSuite();
 
-  /** Flips `groot` between the plain folder `plain` and `.ssh`, and `gfile` between notes.txt and .aws/credentials. */
+  /** Flips `w/groot` between the plain folder `plain` and `.ssh`, and `w/gfile` between notes.txt and .aws/credentials. */
   async function flipSearchRoots(at: Awaited<ReturnType<typeof homeAsWorkspace>>) {
     mkdirSync(join(at.home, "plain"));
     writeFileSync(join(at.home, "plain/a.txt"), "nothing here\n");
     const body = `
-      symlink("plain", "g.tmp"); rename("g.tmp", "groot");
-      symlink("notes.txt", "f.tmp"); rename("f.tmp", "gfile");
-      symlink(".ssh", "g.tmp"); rename("g.tmp", "groot");
-      symlink(".aws/credentials", "f.tmp"); rename("f.tmp", "gfile");`;
-    await startLoop(at, body, "[ -L groot ] && [ -L gfile ]");
+      symlink("../plain", "w/g.tmp"); rename("w/g.tmp", "w/groot");
+      symlink("../notes.txt", "w/f.tmp"); rename("w/f.tmp", "w/gfile");
+      symlink("../.ssh", "w/g.tmp"); rename("w/g.tmp", "w/groot");
+      symlink("../.aws/credentials", "w/f.tmp"); rename("w/f.tmp", "w/gfile");`;
+    await startLoop(at, body, "[ -L w/groot ] && [ -L w/gfile ]");
   }
 
   // Payloads that held (a regression guard, passing on 5ed59da too): the secret named through
@@ -37,15 +37,15 @@ describe("agent host under a sandbox, home as the workspace: the boundary agains
   // to the hidden files made in bash; grep and find told to look above the workspace by glob.
   it("paths through /proc/self/root and /proc/self/cwd, `//`, a trailing slash, `..` after a link, hard links from bash, globs with `..`: nothing hidden is read", async () => {
     const at = await homeAsWorkspace();
-    const [linked] = await turn(at.host, [{ name: "bash", arguments: { command: "ln -s .ssh keys; ln .netrc hl1; ln .aws/credentials hl2; ln .docker/config.json hl3; ls" } }]);
+    const [linked] = await turn(at.host, [{ name: "bash", arguments: { command: "ln -s ../.ssh w/keys; ln .netrc w/hl1; ln .aws/credentials w/hl2; ln .docker/config.json w/hl3; ls w" } }]);
     const results = await turn(at.host, [
       { name: "read", arguments: { path: `/proc/self/root${at.home}/.aws/credentials` } },
       { name: "read", arguments: { path: "/proc/self/cwd/.netrc" } },
       { name: "read", arguments: { path: ".aws//credentials" } },
       { name: "read", arguments: { path: ".docker/config.json/" } },
-      { name: "read", arguments: { path: "keys/../.gem/credentials" } },
-      { name: "read", arguments: { path: "hl1" } },
-      { name: "read", arguments: { path: "hl2" } },
+      { name: "read", arguments: { path: "w/keys/../.gem/credentials" } },
+      { name: "read", arguments: { path: "w/hl1" } },
+      { name: "read", arguments: { path: "w/hl2" } },
       { name: "ls", arguments: { path: `/proc/self/root${at.home}/.ssh` } },
       { name: "grep", arguments: { pattern: "HIDDEN-", glob: "../**" } },
       { name: "grep", arguments: { pattern: "HIDDEN-", path: "/proc/self/cwd" } },
@@ -61,8 +61,8 @@ describe("agent host under a sandbox, home as the workspace: the boundary agains
   it("grep whose search path is a link flipped between a plain folder or file and ~/.ssh or ~/.aws/credentials: ripgrep searches the secret (the root judged before and after, not when opened)", async () => {
     const at = await homeAsWorkspace();
     await flipSearchRoots(at);
-    const folder = await repeatedly(at.host, 60, { name: "grep", arguments: { pattern: "HIDDEN-", path: "groot" } });
-    const file = await repeatedly(at.host, 60, { name: "grep", arguments: { pattern: "HIDDEN-", path: "gfile" } });
+    const folder = await repeatedly(at.host, 60, { name: "grep", arguments: { pattern: "HIDDEN-", path: "w/groot" } });
+    const file = await repeatedly(at.host, 60, { name: "grep", arguments: { pattern: "HIDDEN-", path: "w/gfile" } });
     const leaks = [...folder.leaks, ...file.leaks];
     assert.deepEqual(leaks, [], `${folder.leaks.length} of 60 greps of groot, ${file.leaks.length} of 60 of gfile returned a secret`);
   });
@@ -71,7 +71,7 @@ describe("agent host under a sandbox, home as the workspace: the boundary agains
   it("find whose search path is a link flipped between a plain folder and ~/.ssh: it lists the key's name in ~/.ssh", async () => {
     const at = await homeAsWorkspace();
     await flipSearchRoots(at);
-    const { leaks } = await repeatedly(at.host, 150, { name: "find", arguments: { pattern: "*", path: "groot" } });
+    const { leaks } = await repeatedly(at.host, 150, { name: "find", arguments: { pattern: "*", path: "w/groot" } });
     assert.deepEqual(leaks, [], `${leaks.length} of 150 finds listed ~/.ssh`);
   });
 
@@ -83,11 +83,11 @@ describe("agent host under a sandbox, home as the workspace: the boundary agains
     const at = await homeAsWorkspace();
     mkdirSync(join(at.home, "scratch"));
     const body = `
-      symlink("scratch", "w.tmp"); rename("w.tmp", "wdir");
+      symlink("../scratch", "w/w.tmp"); rename("w/w.tmp", "w/wdir");
       rmdir("scratch/authorized_keys") if -d "scratch/authorized_keys/" && !-e "scratch/authorized_keys/x";
-      symlink(".ssh", "w.tmp"); rename("w.tmp", "wdir");`;
-    await startLoop(at, body, "[ -L wdir ]");
-    const { results } = await repeatedly(at.host, 60, { name: "write", arguments: { path: "wdir/authorized_keys/x", content: "x\n" } });
+      symlink("../.ssh", "w/w.tmp"); rename("w/w.tmp", "w/wdir");`;
+    await startLoop(at, body, "[ -L w/wdir ]");
+    const { results } = await repeatedly(at.host, 60, { name: "write", arguments: { path: "w/wdir/authorized_keys/x", content: "x\n" } });
     const made = existsSync(join(at.home, ".ssh/authorized_keys"));
     assert.equal(made, false, `~/.ssh/authorized_keys made a folder by write (${results.filter((r) => r.includes("Refused")).length} of 60 writes refused)`);
   });
@@ -118,9 +118,9 @@ describe("agent host under a sandbox, home as the workspace: the boundary agains
   // pool, and write waits for it between its steps, so Stop cannot end it either.
   it("write of a FIFO the model made: the call ends (refused), and does not hang the session past Stop", async () => {
     const at = await homeAsWorkspace();
-    const [made] = await turn(at.host, [{ name: "bash", arguments: { command: "mkfifo pipe && echo made" } }]);
+    const [made] = await turn(at.host, [{ name: "bash", arguments: { command: "mkfifo w/pipe && echo made" } }]);
     assert.match(made ?? "", /made/);
-    const { ended, stopped } = await callEnds(at.host, { name: "write", arguments: { path: "pipe", content: "x\n" } }, 15_000);
+    const { ended, stopped } = await callEnds(at.host, { name: "write", arguments: { path: "w/pipe", content: "x\n" } }, 15_000);
     assert.ok(ended && stopped, `write of a FIFO: ${ended ? "ended" : "still running after 15 s"}, ${stopped ? "the run ended" : "Stop did not end the run within 10 s"}`);
   });
 
@@ -129,10 +129,10 @@ describe("agent host under a sandbox, home as the workspace: the boundary agains
   // any file operation of the host waits behind them: a plain read never answers.
   it("reads of FIFOs the model made: each call ends (refused), and a plain read afterwards still answers", async () => {
     const at = await homeAsWorkspace();
-    const [made] = await turn(at.host, [{ name: "bash", arguments: { command: "mkfifo p1 p2 p3 p4 && echo made" } }]);
+    const [made] = await turn(at.host, [{ name: "bash", arguments: { command: "cd w && mkfifo p1 p2 p3 p4 && echo made" } }]);
     assert.match(made ?? "", /made/);
     const fifos = [];
-    for (const name of ["p1", "p2", "p3", "p4"]) fifos.push(await callEnds(at.host, { name: "read", arguments: { path: name } }, 5_000));
+    for (const name of ["p1", "p2", "p3", "p4"]) fifos.push(await callEnds(at.host, { name: "read", arguments: { path: `w/${name}` } }, 5_000));
     const plain = await callEnds(at.host, { name: "read", arguments: { path: "notes.txt" } }, 15_000);
     assert.ok(fifos.every((f) => f.ended) && plain.ended, `reads of FIFOs ended: ${fifos.map((f) => f.ended)}; the plain read afterwards ${plain.ended ? "answered" : "did not answer within 15 s"}`);
   });
@@ -160,7 +160,7 @@ describe("agent host under a sandbox, home as the workspace: the boundary agains
   // folder with many new names in one turn is listed once (protected-watch.ts): 1.1-1.2 s.
   it("a job making and removing files of ever new names: the host still answers a turn of 60 reads within 30 s", async () => {
     const at = await homeAsWorkspace();
-    await startLoop(at, 'for $n (1..200) { $i++; open(F, ">u$i"); close F; unlink("u$i"); }', "[ -e loop.pl ]");
+    await startLoop(at, 'for $n (1..200) { $i++; open(F, ">w/u$i"); close F; unlink("w/u$i"); }', "[ -e jobs/loop.pl ]");
     const started = Date.now();
     const { results } = await repeatedly(at.host, 60, { name: "read", arguments: { path: "notes.txt" } });
     const seconds = (Date.now() - started) / 1000;

@@ -16,7 +16,7 @@ import type { RawHost } from "./raw-host";
 describe("agent host under a sandbox, home as the workspace: what the sandbox hides stays hidden from a hostile model (d5bcae5 review)", function () {
   this.timeout(300_000);
   const { endOfTest, homeAsWorkspace, turn, startLoop: loopIn, repeatedly } = useHiddenHomeSuite();
-  const startLoop = (host: RawHost, home: string, body: string, ready: string) => loopIn({ host, home } satisfies HiddenHome, body, ready);
+  const startLoop = (host: RawHost, home: string, body: string, ready: string) => loopIn({ host, home, cwd: home } satisfies HiddenHome, body, ready);
 
   it("moving the folder that holds a hidden file (mv .docker dock2, mv .gem gem2) takes it out of hiding: read and grep get ~/.docker/config.json and ~/.gem/credentials", async () => {
     const { host } = await homeAsWorkspace();
@@ -75,44 +75,45 @@ describe("agent host under a sandbox, home as the workspace: what the sandbox hi
   });
 
   /**
-   * Flips links and files: `race` between notes.txt and .aws/credentials, racedir/a.txt between a
-   * plain file matching MATCHME and a link to .aws/credentials, `wrace` between scratch.txt and
-   * .aws/config, `lrace` between racedir and .ssh. The tools judge a path's real path, then open it by name: what is judged is not
-   * what is opened.
+   * Flips links and files in `w` (home's top level is read-only inside the sandbox): `w/race`
+   * between notes.txt and .aws/credentials, w/racedir/a.txt between a plain file matching MATCHME
+   * and a link to .aws/credentials, `w/wrace` between w/scratch.txt and .aws/config, `w/lrace`
+   * between w/racedir and .ssh. The tools judge a path's real path, then open it by name: what is
+   * judged is not what is opened.
    */
   async function startFlipping(host: RawHost, home: string) {
-    mkdirSync(join(home, "racedir"));
+    mkdirSync(join(home, "w/racedir"));
     const body = `
-      symlink("notes.txt", "r.tmp"); rename("r.tmp", "race");
-      open(F, ">racedir/p.tmp"); print F "MATCHME\\n"; close F; rename("racedir/p.tmp", "racedir/a.txt");
-      symlink("scratch.txt", "w.tmp"); rename("w.tmp", "wrace");
-      symlink(".aws/credentials", "r.tmp"); rename("r.tmp", "race");
-      symlink("../.aws/credentials", "racedir/s.tmp"); rename("racedir/s.tmp", "racedir/a.txt");
-      symlink(".aws/config", "w.tmp"); rename("w.tmp", "wrace");
-      symlink("racedir", "l.tmp"); rename("l.tmp", "lrace");
-      symlink(".ssh", "l.tmp"); rename("l.tmp", "lrace");`;
-    await startLoop(host, home, body, "[ -L race ] && [ -e racedir/a.txt ]");
+      symlink("../notes.txt", "w/r.tmp"); rename("w/r.tmp", "w/race");
+      open(F, ">w/racedir/p.tmp"); print F "MATCHME\\n"; close F; rename("w/racedir/p.tmp", "w/racedir/a.txt");
+      symlink("scratch.txt", "w/w.tmp"); rename("w/w.tmp", "w/wrace");
+      symlink("../.aws/credentials", "w/r.tmp"); rename("w/r.tmp", "w/race");
+      symlink("../../.aws/credentials", "w/racedir/s.tmp"); rename("w/racedir/s.tmp", "w/racedir/a.txt");
+      symlink("../.aws/config", "w/w.tmp"); rename("w/w.tmp", "w/wrace");
+      symlink("racedir", "w/l.tmp"); rename("w/l.tmp", "w/lrace");
+      symlink("../.ssh", "w/l.tmp"); rename("w/l.tmp", "w/lrace");`;
+    await startLoop(host, home, body, "[ -L w/race ] && [ -e w/racedir/a.txt ]");
   }
 
   it("a link flipped between a plain file and ~/.aws/credentials while read runs: read returns the credentials (judged, then opened by name)", async () => {
     const { host, home } = await homeAsWorkspace();
     await startFlipping(host, home);
-    const { leaks } = await repeatedly(host, 80, { name: "read", arguments: { path: "race" } });
+    const { leaks } = await repeatedly(host, 80, { name: "read", arguments: { path: "w/race" } });
     assert.deepEqual(leaks, [], `${leaks.length} of 80 reads returned ~/.aws/credentials`);
   });
 
   it("a link flipped between a folder and ~/.ssh while ls runs: ls lists the names in ~/.ssh", async () => {
     const { host, home } = await homeAsWorkspace();
     await startFlipping(host, home);
-    const { leaks } = await repeatedly(host, 120, { name: "ls", arguments: { path: "lrace" } });
+    const { leaks } = await repeatedly(host, 120, { name: "ls", arguments: { path: "w/lrace" } });
     assert.deepEqual(leaks, [], `${leaks.length} of 120 ls listed ~/.ssh`);
   });
 
   it("a file swapped for a link to ~/.aws/credentials between ripgrep's search and grep's context lines: grep with context returns the credentials", async () => {
     const { host, home } = await homeAsWorkspace();
     await startFlipping(host, home);
-    // rg finds MATCHME in racedir/a.txt (a plain file then); the context lines are read again, by name, afterwards.
-    const { leaks } = await repeatedly(host, 60, { name: "grep", arguments: { pattern: "MATCHME", path: "racedir", context: 3 } });
+    // rg finds MATCHME in w/racedir/a.txt (a plain file then); the context lines are read again, by name, afterwards.
+    const { leaks } = await repeatedly(host, 60, { name: "grep", arguments: { pattern: "MATCHME", path: "w/racedir", context: 3 } });
     assert.deepEqual(leaks, [], `${leaks.length} of 60 greps returned ~/.aws/credentials`);
   });
 
@@ -120,7 +121,7 @@ describe("agent host under a sandbox, home as the workspace: what the sandbox hi
     const { host, home } = await homeAsWorkspace();
     await startFlipping(host, home);
     const content = "[default]\ncredential_process = sh -c 'echo attacker'\n";
-    const { results } = await repeatedly(host, 60, { name: "write", arguments: { path: "wrace", content } });
+    const { results } = await repeatedly(host, 60, { name: "write", arguments: { path: "w/wrace", content } });
     assert.ok(!existsSync(join(home, ".aws/config")), `write put a credential_process into ~/.aws/config: ${results.filter((r) => r.includes("Successfully")).length} of 60 writes succeeded`);
   });
 
@@ -129,7 +130,7 @@ describe("agent host under a sandbox, home as the workspace: what the sandbox hi
     const before = readFileSync(join(home, ".aws/credentials"), "utf8");
     await startFlipping(host, home);
     // The key's name is public (every ~/.aws/credentials has it); "Could not find" or "Successfully" is also an oracle on the rest.
-    const { results } = await repeatedly(host, 150, { name: "edit", arguments: { path: "race", edits: [{ oldText: "aws_secret_access_key", newText: "attacker_was_here" }] } });
+    const { results } = await repeatedly(host, 150, { name: "edit", arguments: { path: "w/race", edits: [{ oldText: "aws_secret_access_key", newText: "attacker_was_here" }] } });
     const edited = results.filter((r) => r.includes("Successfully")).length;
     assert.equal(readFileSync(join(home, ".aws/credentials"), "utf8"), before, `~/.aws/credentials rewritten by ${edited} of 150 edits`);
     assert.doesNotMatch(readFileSync(join(home, "notes.txt"), "utf8"), /HIDDEN-AWS-KEY/, "the credentials copied into notes.txt");
@@ -143,7 +144,7 @@ describe("agent host under a sandbox, home as the workspace: what the sandbox hi
     // file does the same every time), and grep's error is then ripgrep's whole stderr.
     mkdirSync(join(home, "proj"));
     await turn(host, [{ name: "bash", arguments: { command: "echo x > proj/f.txt && ln -s ../.netrc proj/.ignore && ln -s ../.docker/config.json proj/.rgignore && echo ok" } }]);
-    await startLoop(host, home, 'for $i (1..50) { open(F, ">proj/c$i.tmp"); close F; } unlink(glob("proj/c*.tmp"));', "[ -e loop.pl ]");
+    await startLoop(host, home, 'for $i (1..50) { open(F, ">proj/c$i.tmp"); close F; } unlink(glob("proj/c*.tmp"));', "[ -e jobs/loop.pl ]");
     const { leaks } = await repeatedly(host, 100, { name: "grep", arguments: { pattern: "x", path: "proj" } });
     assert.deepEqual(leaks, [], `${leaks.length} of 100 greps: lines of ~/.netrc and ~/.docker/config.json in grep's error`);
   });

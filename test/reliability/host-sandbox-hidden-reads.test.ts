@@ -5,7 +5,7 @@
 // learnt to leave alone what the sandbox hides (agent-host/tools/hidden-paths.ts). Real bundled
 // host over RPC, real bubblewrap and ripgrep, the scripted LLM.
 import { strict as assert } from "node:assert";
-import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { MockToolCall } from "../support/mock-llm";
 import { peerLaunch, type PeerLaunch } from "../support/peers";
@@ -27,7 +27,8 @@ describe("agent host under a sandbox: the file tools leave alone what it hides f
   this.timeout(120_000);
   const suite = useScriptedSuite();
 
-  async function hostOver(options: { homeIsWorkspace: boolean }) {
+  /** `agentDirInHome`: Pi's agent dir (PI_CODING_AGENT_DIR) moved to that folder of home. */
+  async function hostOver(options: { homeIsWorkspace: boolean; agentDirInHome?: string }) {
     const launch: PeerLaunch = peerLaunch("host", { mockBaseUrl: suite.llm.baseUrl });
     suite.undo(() => launch.cleanup());
     const cwd = launch.cwd;
@@ -36,10 +37,12 @@ describe("agent host under a sandbox: the file tools leave alone what it hides f
     for (const [name, word] of Object.entries(secrets)) put(join(home, name), `${word}\n`);
     put(join(cwd, "notes.txt"), "HIDDEN-NOT: a plain file\n");
     const args = [...launch.args, "--permission-mode", "auto", "--sandbox", "workspace-write", "--tools", "read,bash,grep,find,ls,write", "--confirm-tools", "bash,write", ...(options.homeIsWorkspace ? ["--workspace-only"] : [])];
-    const host = new RawHost(launch.command, args, { env: { ...launch.env, HOME: home }, cwd });
+    const agentDir = options.agentDirInHome === undefined ? launch.agentDir : join(home, options.agentDirInHome);
+    if (agentDir !== launch.agentDir) cpSync(launch.agentDir, agentDir, { recursive: true });
+    const host = new RawHost(launch.command, args, { env: { ...launch.env, HOME: home, PI_CODING_AGENT_DIR: agentDir }, cwd });
     suite.undo(() => host.stop());
     await host.request({ id: nextId(), type: "set_auto_retry", enabled: false });
-    return { host, cwd, home };
+    return { host, cwd, home, agentDir };
   }
 
   async function turn(host: RawHost, calls: MockToolCall[]) {
@@ -105,5 +108,21 @@ describe("agent host under a sandbox: the file tools leave alone what it hides f
     ]);
     assert.equal(results.length, 4, results.join("\n"));
     assert.deepEqual(results.filter((r) => /HIDDEN-M(ODELS|CP)/.test(r)), [], "Pi's keys read");
+  });
+
+  // PI_CODING_AGENT_DIR puts Pi's agent dir elsewhere (~/.config/pi-agent here): its auth.json,
+  // models.json and mcp-auth.json were hidden only under ~/.pi/agent.
+  it("Pi's auth.json, models.json and mcp-auth.json in a PI_CODING_AGENT_DIR elsewhere are hidden too: bash, read and grep get nothing", async () => {
+    const { host, agentDir } = await hostOver({ homeIsWorkspace: true, agentDirInHome: ".config/pi-agent" });
+    put(join(agentDir, "auth.json"), '{ "corp": { "type": "api_key", "key": "HIDDEN-AGENTDIR-AUTH" } }\n');
+    put(join(agentDir, "mcp-auth.json"), '{ "mcp__x|https://x/": { "tokens": { "access_token": "HIDDEN-AGENTDIR-MCP" } } }\n');
+    const results = await turn(host, [
+      { name: "bash", arguments: { command: `cat ${agentDir}/auth.json ${agentDir}/models.json ${agentDir}/mcp-auth.json 2>&1; grep -r HIDDEN-AGENTDIR ${agentDir} 2>&1; echo .` } },
+      { name: "read", arguments: { path: ".config/pi-agent/auth.json" } },
+      { name: "read", arguments: { path: ".config/pi-agent/models.json" } },
+      { name: "grep", arguments: { pattern: "HIDDEN-AGENTDIR|apiKey", path: agentDir } },
+    ]);
+    assert.equal(results.length, 4, results.join("\n"));
+    assert.deepEqual(results.filter((r) => /HIDDEN-AGENTDIR|"apiKey"/.test(r)), [], "Pi's keys read");
   });
 });

@@ -66,6 +66,7 @@ describe("agent host: the sandbox's mount points attacked from inside and by ano
     launches.push(launch);
     const home = launch.cwd;
     mkdirSync(join(home, ".config/fish"), { recursive: true }); // ~/.local is missing: bwrap would make it
+    mkdirSync(join(home, ".config/app"));
     const before = readdirSync(home).sort();
     const host = new RawHost(launch.command, [...launch.args, ...sandboxed], { env: { ...launch.env, HOME: home, PI_SANDBOX_LEDGER_DIR: mkdtempSync(join(root, "ledger-")) }, cwd: home });
     try {
@@ -83,8 +84,9 @@ describe("agent host: the sandbox's mount points attacked from inside and by ano
       assert.equal(existsSync(join(home, ".config/git/config")), false, "no global git config written");
       assert.equal(existsSync(join(home, ".local/bin/ls")), false, "nothing put in ~/.local/bin");
       assert.equal(existsSync(join(home, ".config/systemd/user/x.service")), false, "no user service");
-      // Still a usable home: files beside the startup folders are written as before.
-      assert.match(await bash(llm, host, "mkdir -p .config/app && echo ok > .config/app/x && cat .config/app/x"), /ok/);
+      // Still a usable home: files in a folder beside the startup folders are written as before (no
+      // new name in ~/.config itself: it holds secrets' places, rebuilt read-only, home-view.ts).
+      assert.match(await bash(llm, host, "echo ok > .config/app/x && cat .config/app/x"), /ok/);
     } finally {
       await host.stop();
     }
@@ -113,7 +115,8 @@ describe("agent host: the sandbox's mount points attacked from inside and by ano
         ].join("\n"),
       );
       assert.doesNotMatch(output, /GOT:/, output);
-      assert.match(output, /replaced/, "the link itself can be replaced while the command runs");
+      // Home holds secrets' places: rebuilt for the sandbox, its top level read-only (home-view.ts).
+      assert.doesNotMatch(output, /replaced/, "the link itself cannot be replaced either");
       assert.equal(readlinkSync(join(home, ".config")), "dotfiles/config", `put back when it ended (bash said: ${output})`);
       assert.equal(existsSync(join(home, ".config/git/config")), false, "no global git config");
       assert.equal(existsSync(join(home, "dotfiles.moved")), false);

@@ -33,21 +33,27 @@ export function mountedElsewhere(paths: readonly string[]): Set<string> {
       continue; // gone, or not ours to look at (another user's: its mounts are not on our stubs)
     }
     if (seen.has(ns)) continue;
+    // A namespace is done once one of its processes' mount table was read: the first one found may
+    // end before that (a job's short-lived `sleep`), and another of that namespace must be asked.
+    const points = mountPoints(pid);
+    if (points === undefined) continue;
     seen.add(ns);
-    for (const point of mountPoints(pid)) if (wanted.has(point)) found.add(point);
+    for (const point of points) if (wanted.has(point)) found.add(point);
     if (found.size === wanted.size) break;
   }
   return found;
 }
 
-/** The mount points of a process's namespace (mountinfo's fifth field, its \ooo escapes undone). */
-function mountPoints(pid: string): string[] {
+/** The mount points of a process's namespace (mountinfo's fifth field, its \ooo escapes undone); undefined if it ended. */
+function mountPoints(pid: string): string[] | undefined {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/mountinfo`, "utf8");
   } catch {
-    return [];
+    return undefined;
   }
+  // A process that ended between the two looks has an empty table (a zombie): ask another.
+  if (text === "") return undefined;
   return text.split("\n").flatMap((line) => {
     const point = line.split(" ")[4];
     return point ? [point.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)))] : [];

@@ -13,7 +13,8 @@ import { realOrSame } from "../real-path";
 import { buildBwrapArgs, isInside, isOutOfSight, type PathKind } from "./bwrap-args";
 import { gitDirOf } from "./git-dir";
 import { homeStartupFiles } from "./protected-paths";
-import { secretPlacesOfHomes } from "./secret-places";
+import { secretHomes, secretPlacesOfHomes } from "./secret-places";
+import { listFolder } from "./list-folder";
 import { bridgeCommand, bridgeMount } from "./net/bridge";
 import { parseHostPattern, type HostPattern } from "./net/hosts";
 import { NetworkProxy, type HostDecision, type Refusal } from "./net/proxy";
@@ -233,7 +234,7 @@ export class CommandSandbox {
     // What the deep scan found is mounted as it is on disk, another process's stub deeper down included (nested-guard.ts).
     const nested = new Set(guard.found.entries.map((entry) => entry.path));
     const kind = (path: string) => (nested.has(path) ? kindOnDisk(path) : pathKind(path));
-    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp, runtimeDir, hiddenPaths: [...socketsNamed(this.env), ...(ledger ? [ledger] : [])], secrets: secretPlacesOfHomes(this.env, 0), pathKind: kind, realPath: realOrSame, gitDirOf, nested: guard.found.entries, dieWithParent: this.options.wholeAgent === true, ...net }, inner);
+    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp, runtimeDir, hiddenPaths: [...socketsNamed(this.env), ...(ledger ? [ledger] : [])], secrets: secretPlacesOfHomes(this.env, 0), homes: secretHomes(this.env).map(realOrSame), listFolder, pathKind: kind, realPath: realOrSame, gitDirOf, nested: guard.found.entries, dieWithParent: this.options.wholeAgent === true, ...net }, inner);
     acquireStubs(plan.stubs);
     guard.track(plan.stubs);
     let released = false;

@@ -7,7 +7,7 @@
  * `.git` and `config`).
  */
 import { relative } from "node:path";
-import { isInside, realOrSame, realPathOf } from "../real-path";
+import { isInside, realOrSame, realPathOf, realPathOrSame } from "../real-path";
 import { fileToolProtectedNames, type ProtectedName } from "./protected-paths";
 import { readOnlyPlaces } from "./read-only-places";
 import { secretPlacesOfHomes, type HomeEnv } from "./secret-places";
@@ -100,13 +100,14 @@ export function isProtectedPath(absPath: string, scope: ProtectedScope = {}): bo
  * in every home of `env` (`$HOME` and the account's: secretHomes).
  */
 export function hiddenSecretOf(absPath: string, env: HomeEnv = process.env): string | undefined {
-  const real = realOrSame(absPath);
+  // Where it would land, a file not made yet included (a new file through a link into ~/.ssh).
+  const real = realPathOrSame(absPath);
   // Both sides are resolved absolute paths, so a prefix says it (path.relative per place cost ~1 µs each, per file).
   return secretPlacesOfHomes(env).find((place) => real === place.path || real.startsWith(place.path.endsWith("/") ? place.path : `${place.path}/`))?.name;
 }
 
 /** The places of home secrets at or below `root`, as real paths: a search that starts there (home opened as the workspace) leaves them out. */
 export function hiddenSecretsBelow(root: string, env: HomeEnv = process.env): string[] {
-  const realRoot = realOrSame(root);
+  const realRoot = realPathOrSame(root);
   return secretPlacesOfHomes(env).map((place) => place.path).filter((path) => isInside(realRoot, path));
 }

@@ -6,11 +6,12 @@
  */
 import { userInfo } from "node:os";
 import { join } from "node:path";
-import { realOrSame } from "../real-path";
+import { piAgentDir } from "../project-trust";
+import { realOrSame, realPathOrSame } from "../real-path";
 import { homeSecrets } from "./protected-paths";
 
-/** The one variable of an environment that says where home is. */
-export type HomeEnv = { HOME?: string | undefined };
+/** The variables of an environment that say where home is, and Pi's agent dir if elsewhere. */
+export type HomeEnv = { HOME?: string | undefined; PI_CODING_AGENT_DIR?: string | undefined };
 
 /** A secret's name under home and a real place it is (or was) at. */
 export interface SecretPlace {
@@ -34,8 +35,9 @@ interface HomeLooks {
  */
 const LOOK_EVERY_MS = 100;
 
+/** The looks by kind and real folder. */
 const looks = new Map<string, HomeLooks>();
-/** The looks by home as given (its real path is taken at each look, not at each ask). */
+/** The looks by kind and folder as given (its real path is taken at each look, not at each ask). */
 const lastLookOf = new Map<string, HomeLooks>();
 
 /**
@@ -43,19 +45,28 @@ const lastLookOf = new Map<string, HomeLooks>();
  * spelling included), from a look at most `maxAgeMs` old (0: look now, as a sandbox being set up does).
  */
 export function secretPlaces(home: string, maxAgeMs = LOOK_EVERY_MS): readonly SecretPlace[] {
+  return lookAt("home", home, homeSecrets.map((name) => ({ name, below: name })), maxAgeMs);
+}
+
+/** Pi's own secrets, named as under ~/.pi/agent (a pi sandboxed whole is shown its own: visibleSecrets). */
+const agentDirSecrets = ["auth.json", "models.json", "mcp-auth.json"].map((file) => ({ name: `.pi/agent/${file}`, below: file }));
+
+/** Where `dir`'s entries `below` are or were (a look kept `maxAgeMs`), each with its name; `kind` keeps a home's looks apart from an agent dir's. */
+function lookAt(kind: "home" | "agent", dir: string, entries: readonly { name: string; below: string }[], maxAgeMs: number): readonly SecretPlace[] {
   const now = performance.now();
-  const recent = lastLookOf.get(home);
+  const recent = lastLookOf.get(`${kind}:${dir}`);
   if (recent && now - recent.lookedAt < maxAgeMs) return recent.answer;
-  const realHome = realOrSame(home);
-  let state = looks.get(realHome);
-  if (!state) looks.set(realHome, (state = { places: new Map(), answer: [], lookedAt: now }));
-  lastLookOf.set(home, state);
+  const realHome = realOrSame(dir);
+  let state = looks.get(`${kind}:${realHome}`);
+  if (!state) looks.set(`${kind}:${realHome}`, (state = { places: new Map(), answer: [], lookedAt: now }));
+  lastLookOf.set(`${kind}:${dir}`, state);
   const { places } = state;
   const before = places.size;
-  for (const name of homeSecrets) {
-    const at = join(realHome, name);
+  for (const { name, below } of entries) {
+    const at = join(realHome, below);
     if (!places.has(at)) places.set(at, name);
-    const real = realOrSame(at);
+    // A dangling link (~/.aws -> a folder not made yet) is followed: its target is the secret's place.
+    const real = realPathOrSame(at);
     if (!places.has(real)) places.set(real, name);
   }
   if (places.size !== before || state.answer.length === 0) state.answer = [...places].map(([path, name]) => ({ name, path }));
@@ -76,14 +87,14 @@ function accountHomeDir(): string | undefined {
   return accountHome.dir;
 }
 
+const sameAsAccount = new Map<string, boolean>();
+
 /**
  * The homes whose secrets are hidden: `$HOME` and the account's home in the password database,
  * each once. ssh, gpg and git's credential store find `~` in the latter whatever `$HOME` says, so a
  * process started with `HOME` unset or pointing elsewhere (a service, a container's entry point)
  * hid nothing of the real home before.
  */
-const sameAsAccount = new Map<string, boolean>();
-
 export function secretHomes(env: HomeEnv): string[] {
   const account = accountHomeDir();
   if (!env.HOME || env.HOME === account) return account ? [account] : env.HOME ? [env.HOME] : [];
@@ -95,9 +106,23 @@ export function secretHomes(env: HomeEnv): string[] {
 /** The last combined answer of secretPlacesOfHomes, kept while its parts are the same arrays. */
 let combined: { parts: readonly (readonly SecretPlace[])[]; answer: readonly SecretPlace[] } | undefined;
 
-/** secretPlaces of every home of secretHomes. */
+/**
+ * Pi's agent dir when PI_CODING_AGENT_DIR puts it elsewhere than a home's `.pi/agent` (its
+ * auth.json, models.json and mcp-auth.json were not hidden there before session 22).
+ */
+function agentDirElsewhere(env: HomeEnv, homes: readonly string[]): string | undefined {
+  const home = homes[0];
+  if (!env.PI_CODING_AGENT_DIR || home === undefined) return undefined;
+  const dir = realOrSame(piAgentDir(env, home));
+  return homes.some((h) => realOrSame(join(h, ".pi/agent")) === dir) ? undefined : dir;
+}
+
+/** secretPlaces of every home of secretHomes, and Pi's own secrets in an agent dir elsewhere. */
 export function secretPlacesOfHomes(env: HomeEnv, maxAgeMs?: number): readonly SecretPlace[] {
-  const parts = secretHomes(env).map((home) => secretPlaces(home, maxAgeMs));
+  const homes = secretHomes(env);
+  const parts = homes.map((home) => secretPlaces(home, maxAgeMs));
+  const agentDir = agentDirElsewhere(env, homes);
+  if (agentDir !== undefined) parts.push(lookAt("agent", agentDir, agentDirSecrets, maxAgeMs ?? LOOK_EVERY_MS));
   if (parts.length === 1) return parts[0]!;
   if (combined && combined.parts.length === parts.length && combined.parts.every((part, i) => part === parts[i])) return combined.answer;
   combined = { parts, answer: parts.flat() };

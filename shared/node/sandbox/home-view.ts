@@ -1,0 +1,95 @@
+/**
+ * Home rebuilt around its secrets (Linux, bwrap-args.ts). A mount hides what is at a path when the
+ * sandbox starts: nothing hides a secret that appears later (`~/.git-credentials` stored by the
+ * user's next `git push`) or one saved anew by rename (an editor's save of `~/.netrc`: the mount
+ * stays on the old file), and a job the model leaves running would read either. So each folder
+ * that holds (or would hold) a hidden secret is not shown live: it is an empty tmpfs holding a
+ * bind of each of its other entries (a symlink made again as it is), read-only once everything is
+ * mounted. What the user adds there later is not seen inside, and a command cannot add a name
+ * there either (a new name at the top of home fails with EROFS; below it, folders are as before).
+ */
+import { dirname, join } from "node:path";
+import { isInside } from "../real-path";
+import type { PathKind } from "./bwrap-args";
+
+export interface ListedFolder {
+  /** Its permission bits (the rebuilt folder gets the same). */
+  mode: number;
+  entries: readonly { name: string; kind: "dir" | "file" | "symlink" | "other"; target?: string }[];
+}
+
+export interface HomeViewInputs {
+  /** The homes whose secrets are hidden (real paths). */
+  homes: readonly string[];
+  /** Where the hidden secrets are or were, and the other paths hidden (sockets): left out. */
+  hidden: ReadonlySet<string>;
+  /** The writable roots: an entry inside one is bound writable. */
+  roots: readonly string[];
+  pathKind(path: string): PathKind;
+  realPath(path: string): string;
+  /** A folder's entries (a symlink with its target) and mode; undefined if it cannot be read. */
+  listFolder(dir: string): ListedFolder | undefined;
+}
+
+export interface HomeView {
+  /** The folders rebuilt (real paths): each to be made read-only once everything is mounted. */
+  rebuilt: ReadonlySet<string>;
+  /** The mounts that rebuild them, each with its place (mount-order.ts orders them). */
+  mounts: readonly { path: string; op: string[] }[];
+}
+
+/** No folder rebuilt. */
+export const noHomeView: HomeView = { rebuilt: new Set(), mounts: [] };
+
+/**
+ * The nearest existing real folder holding each hidden place inside a home, rebuilt. However many
+ * entries that binds (bwrap rereads the mount table for each: here 100 binds ~25 ms, 400 ~125 ms):
+ * a limit would let a model that can make names in home (its write tool, home as the workspace)
+ * push a folder past it and have the next sandbox show that folder live.
+ */
+export function rebuildHomes(input: HomeViewInputs): HomeView {
+  const wanted = new Set<string>();
+  for (const place of input.hidden) {
+    const home = input.homes.find((h) => h !== "/" && place !== h && isInside(h, place));
+    if (home === undefined) continue;
+    for (let dir = dirname(place); isInside(home, dir); dir = dirname(dir)) {
+      const kind = input.pathKind(dir);
+      if (kind === "dir" && input.realPath(dir) === dir) {
+        wanted.add(dir);
+        break;
+      }
+      // A file on the way: the secret cannot be there. A link: its target is a place of its own.
+      if (kind !== "missing" || dir === home) break;
+    }
+  }
+  const listed = [...wanted].flatMap((dir) => {
+    const folder = input.listFolder(dir);
+    return folder ? [{ dir, folder }] : []; // unreadable: the mounts alone there
+  });
+  if (listed.length === 0) return noHomeView;
+  const rebuilt = new Set(listed.map((l) => l.dir));
+  const mounts: { path: string; op: string[] }[] = [];
+  for (const { dir, folder } of listed) {
+    mounts.push({ path: dir, op: ["--perms", (folder.mode & 0o7777).toString(8).padStart(4, "0"), "--tmpfs", dir] });
+    for (const entry of folder.entries) {
+      const path = join(dir, entry.name);
+      if (input.hidden.has(path) || rebuilt.has(path)) continue;
+      if (entry.kind === "symlink") {
+        if (entry.target !== undefined) mounts.push({ path, op: ["--symlink", entry.target, path] });
+        continue;
+      }
+      // -try: an entry gone since the listing (an editor's swap file) does not stop the sandbox.
+      mounts.push({ path, op: [input.roots.some((root) => isInside(root, path)) ? "--bind-try" : "--ro-bind-try", path, path] });
+    }
+  }
+  return { rebuilt, mounts };
+}
+
+/** Whether a mount point bwrap makes at `path` lands in a rebuilt folder (a tmpfs), not on the host. */
+export function landsInRebuilt(path: string, view: HomeView, pathKind: (path: string) => PathKind): boolean {
+  if (view.rebuilt.size === 0) return false;
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    if (view.rebuilt.has(dir)) return true;
+    if (pathKind(dir) !== "missing" || dirname(dir) === dir) return false;
+  }
+}

@@ -1,0 +1,25 @@
+import { readdirSync, readlinkSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { ListedFolder } from "./home-view";
+
+/** A folder as home-view.ts rebuilds it: its entries (a symlink with its target) and its mode. */
+export function listFolder(dir: string): ListedFolder | undefined {
+  try {
+    const mode = statSync(dir).mode;
+    const entries = readdirSync(dir, { withFileTypes: true }).map((entry) => {
+      if (entry.isSymbolicLink()) {
+        let target: string | undefined;
+        try {
+          target = readlinkSync(join(dir, entry.name));
+        } catch {
+          // gone since the listing: left out
+        }
+        return { name: entry.name, kind: "symlink" as const, ...(target === undefined ? {} : { target }) };
+      }
+      return { name: entry.name, kind: entry.isDirectory() ? ("dir" as const) : entry.isFile() ? ("file" as const) : ("other" as const) };
+    });
+    return { mode, entries };
+  } catch {
+    return undefined;
+  }
+}
