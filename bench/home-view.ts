@@ -2,14 +2,16 @@
  * `npx tsx bench/home-view.ts [runs]`: what rebuilding home's folders around its secrets
  * (shared/node/sandbox/home-view.ts) costs a sandboxed `true`, beside the same sandbox with the
  * mounts alone (the view before session 22), on a made-up home of a developer's usual size and on
- * one four times that. Each: bwrap's whole start and end, spawned and waited for, the arguments
- * built each time (the folders listed); medians (min–max) of alternating runs after a warm-up.
- * Prints only.
+ * one four times that: rebuilt by each command's bwrap (session 22), and rebuilt once by a home
+ * keeper whose namespaces each command's bwrap starts in (home-keeper.ts, session 23). Each: bwrap's
+ * whole start and end, spawned and waited for, the arguments built each time (the folders listed);
+ * medians (min–max) of alternating runs after a warm-up. Prints only.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildBwrapArgs, type PathKind } from "../shared/node/sandbox/bwrap-args";
+import { HomeKeeper } from "../shared/node/sandbox/home-keeper";
 import { listFolder } from "../shared/node/sandbox/list-folder";
 import { homeSecrets } from "../shared/node/sandbox/protected-paths";
 
@@ -44,9 +46,10 @@ function kind(path: string): PathKind {
   }
 }
 
-function once(home: string, temp: string, rebuild: boolean): Promise<number> {
-  const start = performance.now();
-  const { args } = buildBwrapArgs(
+const keeper = new HomeKeeper("bwrap", "/usr/bin/nsenter");
+
+async function once(home: string, temp: string, rebuild: boolean, kept = false): Promise<number> {
+  const build = (keptHomeView?: string) => buildBwrapArgs(
     {
       policy: { mode: "workspace-write", network: false, workspaceRoot: join(home, "proj"), writableRoots: [] },
       cwd: join(home, "proj"),
@@ -62,11 +65,19 @@ function once(home: string, temp: string, rebuild: boolean): Promise<number> {
         }
       },
       ...(rebuild ? { listFolder } : {}),
+      ...(keptHomeView ? { keptHomeView } : {}),
     },
     ["true"],
   );
+  // With a keeper: what the bash tool's prepare does (the listing checked, the keeper ready), then the command.
+  const start = performance.now();
+  if (kept) await keeper.keep(build().homeView);
+  const held = kept ? keeper.held() : undefined;
+  const plan = build(held?.key);
+  if (kept && !plan.inKeeper) throw new Error("the keeper did not hold the folders");
+  const [file, ...args] = [...(held?.prefix ?? []), "bwrap", ...plan.args];
   return new Promise((done, fail) => {
-    const child = spawn("bwrap", args, { stdio: "ignore" });
+    const child = spawn(file!, args, { stdio: "ignore" });
     child.on("error", fail);
     child.on("exit", (code) => (code === 0 ? done(performance.now() - start) : fail(new Error(`bwrap exited ${code}: ${args.join(" ")}`))));
   });
@@ -79,17 +90,21 @@ async function main(): Promise<void> {
     try {
       const mounts: number[] = [];
       const rebuilt: number[] = [];
+      const kept: number[] = [];
       await once(home, temp, false);
       await once(home, temp, true);
+      await once(home, temp, true, true);
       for (let i = 0; i < runs; i++) {
         mounts.push(await once(home, temp, false));
         rebuilt.push(await once(home, temp, true));
+        kept.push(await once(home, temp, true, true));
       }
-      console.log(`home of ${60 * scale} + ${80 * scale} (.config) + ${40 * scale} (.local/share) entries: mounts alone ${fmt(mounts)}, folders rebuilt ${fmt(rebuilt)}`);
+      console.log(`home of ${60 * scale} + ${80 * scale} (.config) + ${40 * scale} (.local/share) entries: mounts alone ${fmt(mounts)}, rebuilt by each command ${fmt(rebuilt)}, rebuilt once by a keeper ${fmt(kept)}`);
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
   }
+  keeper.dispose();
   rmSync(temp, { recursive: true, force: true });
 }
 

@@ -192,6 +192,50 @@ describe("sandbox: the bubblewrap arguments", () => {
     assert.throws(() => buildBwrapArgs(inputs(fs, { policy: { ...policy, network: true }, proxyDir: "/tmp/pi-net-1" }), ["true"]), "a proxy never goes with the host's network");
   });
 
+  describe("from a home keeper (home-keeper.ts)", () => {
+    const home = { ...fs, "/home/u/.bashrc": "file", "/home/u/notes.txt": "file", "/home/u/.codex": "dir", "/home/u/.codex/auth.json": "file", "/home/u/.codex/config.toml": "file" } as const;
+    const listFolder = (dir: string) => {
+      const names = Object.keys(home).filter((p) => p.startsWith(`${dir}/`) && !p.slice(dir.length + 1).includes("/"));
+      return { mode: 0o40700, entries: names.map((p) => ({ name: p.slice(dir.length + 1), kind: home[p as keyof typeof home] })) };
+    };
+    const secrets = [".ssh", ".netrc", ".codex/auth.json", ".git-credentials"].map((name) => ({ name, path: `/home/u/${name}` }));
+    const over = { listFolder, secrets };
+
+    it("leaves out the rebuilt folders the keeper holds with the same key, and hides no secret it hid", () => {
+      const whole = buildBwrapArgs(inputs(home, over), ["true"]);
+      assert.equal(whole.inKeeper, false, "no keeper: rebuilt here");
+      assert.ok(has(whole.args, "--tmpfs", "/home/u") && has(whole.args, "--tmpfs", "/home/u/.ssh"));
+      const kept = buildBwrapArgs(inputs(home, { ...over, keptHomeView: whole.homeView.key }), ["true"]);
+      assert.equal(kept.inKeeper, true);
+      for (const gone of [["--tmpfs", "/home/u"], ["--tmpfs", "/home/u/.ssh"], ["--ro-bind", "/dev/null", "/home/u/.netrc"], ["--remount-ro", "/home/u"]]) assert.ok(!has(kept.args, ...gone), gone.join(" "));
+      assert.ok(has(kept.args, "--bind", "/home/u/proj", "/home/u/proj"), "the workspace bound from the keeper's view");
+      assert.ok(has(kept.args, "--tmpfs", "/home/u/proj/.vscode"), "the root's own protected names as ever");
+      const stale = buildBwrapArgs(inputs(home, { ...over, keptHomeView: "another listing" }), ["true"]);
+      assert.equal(stale.inKeeper, false, "a keeper of another listing: rebuilt here");
+      assert.deepEqual(stale.args, whole.args);
+    });
+
+    it("home a writable root: the keeper's writable binds below a name kept read-only (.codex) made read-only, with its folders", () => {
+      const inHome = { ...over, policy: { mode: "workspace-write" as const, network: false, workspaceRoot: "/home/u", writableRoots: [] }, cwd: "/home/u" };
+      const { homeView } = buildBwrapArgs(inputs(home, inHome), ["true"]);
+      const kept = buildBwrapArgs(inputs(home, { ...inHome, keptHomeView: homeView.key }), ["true"]);
+      assert.ok(kept.inKeeper);
+      for (const path of ["/home/u/.codex/config.toml", "/home/u/.codex", "/home/u"]) assert.ok(has(kept.args, "--remount-ro", path), path);
+      assert.ok(has(kept.args, "--remount-ro", "/home/u/.bashrc"), "a start-up file kept read-only");
+      assert.ok(!has(kept.args, "--remount-ro", "/home/u/notes.txt"), "a writable entry stays writable");
+      assert.ok(has(kept.args, "--remount-ro", "/home/u/.ssh"), "a hidden folder's tmpfs, shown writable by home's bind");
+    });
+
+    it("mounts nothing at a missing protected name in a rebuilt folder (nothing can be made there), in either way", () => {
+      const inHome = { ...over, policy: { mode: "workspace-write" as const, network: false, workspaceRoot: "/home/u", writableRoots: [] }, cwd: "/home/u" };
+      const whole = buildBwrapArgs(inputs(home, inHome), ["true"]);
+      for (const plan of [whole, buildBwrapArgs(inputs(home, { ...inHome, keptHomeView: whole.homeView.key }), ["true"])]) {
+        assert.ok(!plan.args.includes("/home/u/.vscode") && !plan.args.includes("/home/u/.envrc"));
+        assert.deepEqual(plan.stubs, []);
+      }
+    });
+  });
+
   it("refuses full-access (it runs without bwrap)", () => {
     const policy = { mode: "full-access" as const, network: true, workspaceRoot: "/w", writableRoots: [] };
     assert.throws(() => buildBwrapArgs(inputs(fs, { policy }), ["true"]));

@@ -23,7 +23,7 @@ import type { SandboxPolicy } from "./policy";
 import { homeSecrets, protectedWorkspaceNames } from "./protected-paths";
 import type { SecretPlace } from "./secret-places";
 import type { ProtectedEntry } from "./protected-scan";
-import { landsInRebuilt, noHomeView, rebuildHomes, type ListedFolder } from "./home-view";
+import { landsInRebuilt, noHomeView, rebuildHomes, type HomeView, type ListedFolder } from "./home-view";
 import { mountList } from "./mount-order";
 import { missingSecretStubs, pinSecretFolders, pinStartupFolders } from "./pins";
 
@@ -47,6 +47,11 @@ export interface BwrapInputs {
   homes?: readonly string[];
   /** A folder's entries and mode (home-view.ts); without it, no folder is rebuilt (the mounts alone hide). */
   listFolder?(dir: string): ListedFolder | undefined;
+  /**
+   * The key of the rebuilt folders a home keeper holds (home-keeper.ts), the command's bwrap to be
+   * started in its namespaces: if the folders listed now have that key, they are not rebuilt again.
+   */
+  keptHomeView?: string;
   /** The network proxy's private folder (policy with allowed hosts), mounted read-only at net/bridge.ts `bridgeMount`. */
   proxyDir?: string;
   /** Variables set inside (after the environment the sandbox was started with). */
@@ -67,6 +72,10 @@ export interface BwrapPlan {
   args: string[];
   /** Paths bwrap will create on the host as mount points (missing protected paths). */
   stubs: string[];
+  /** The folders rebuilt (home-view.ts). */
+  homeView: HomeView;
+  /** Whether the args take them from a home keeper holding `keptHomeView` (started in its namespaces). */
+  inKeeper: boolean;
 }
 
 /** Host sockets that lead out of any sandbox (a root daemon, the session bus). */
@@ -127,7 +136,12 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
   const view = input.listFolder
     ? rebuildHomes({ homes: input.homes ?? (home ? [home] : []), hidden: new Set([...secrets.map((place) => place.path), ...hidden]), roots, pathKind, realPath: input.realPath, listFolder: input.listFolder })
     : noHomeView;
-  for (const { path, op } of view.mounts) m.mount(path, ...op);
+  // Held by a keeper already (its view is where this bwrap takes every bind from): not again.
+  const inKeeper = view.rebuilt.size > 0 && input.keptHomeView === view.key;
+  for (const { path, op } of view.mounts) {
+    if (!inKeeper) m.mount(path, ...op);
+    else if (op[0] === "--bind-try" || op[0] === "--ro-bind-try") m.keptBind(path);
+  }
   // Home inside a root: the folders on the way to its start-up entries are pinned (a mount moves
   // with its folder). A rebuilt folder is a mount point already.
   const pinned = new Set<string>(view.rebuilt);
@@ -144,12 +158,12 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
   };
   const keepReadOnly = (path: string, kind: "dir" | "file") => {
     if (pathKind(path) !== "missing") readOnlyBind(input.realPath(path));
-    else {
+    // In a rebuilt folder (read-only at its top) it cannot be made: nothing to mount, nor a mount point a keeper's folder lacks.
+    else if (!landsInRebuilt(path, view, pathKind)) {
       // Mounted empty and read-only: `mkdir .git`, `>.vscode/tasks.json` fail as they would on the real thing.
       if (kind === "dir") (m.mount(path, "--tmpfs", path), m.remountReadOnly(path));
       else m.mount(path, "--ro-bind", "/dev/null", path);
-      // On the host, unless in a rebuilt folder (a tmpfs of the sandbox's own).
-      if (!landsInRebuilt(path, view, pathKind)) stubs.push(path);
+      stubs.push(path);
     }
   };
   const gitDirReadOnly = (dotGit: string) => {
@@ -178,11 +192,11 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
   for (const { path, kind, stopped } of [...startup, ...missingSecrets]) {
     if (stopped === undefined) {
       if (!stubs.includes(path)) keepReadOnly(path, kind);
-    } else if (!stubs.includes(stopped) && pathKind(stopped) === "missing") {
+    } else if (!stubs.includes(stopped) && pathKind(stopped) === "missing" && !landsInRebuilt(stopped, view, pathKind)) {
       // Missing: it and all below it (every start-up entry there) are one stub, empty and read-only.
       m.mount(stopped, "--tmpfs", stopped);
       m.remountReadOnly(stopped);
-      if (!landsInRebuilt(stopped, view, pathKind)) stubs.push(stopped);
+      stubs.push(stopped);
     }
   }
 
@@ -203,13 +217,19 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
     if (done.has(path)) continue;
     done.add(path);
     m.hideSecret(path);
+    if (inKeeper && view.hiddenByKeeper.has(path)) {
+      // Hidden by the keeper, read-only here with all it holds; but a writable root's bind shows its tmpfs writable.
+      if (kind === "dir" && insideRoots(path)) m.remountReadOnly(path);
+      continue;
+    }
     if (kind === "dir") (m.mount(path, "--tmpfs", path), m.remountReadOnly(path));
     else if (kind === "file") m.mount(path, "--ro-bind", "/dev/null", path);
   }
-  for (const dir of view.rebuilt) m.remountReadOnly(dir);
+  // From a keeper, a rebuilt folder is read-only already (this bwrap binds its whole view so), but where a writable root shows it.
+  for (const dir of view.rebuilt) if (!inKeeper || insideRoots(dir)) m.remountReadOnly(dir);
 
   args.push(...m.args(), "--chdir", input.cwd, "--", ...command);
-  return { args, stubs };
+  return { args, stubs, homeView: view, inKeeper };
 }
 
 /** Under /tmp or the runtime dir, which the sandbox replaces. */

@@ -85,6 +85,27 @@ describe("sandbox: home rebuilt around its secrets (home-view.ts)", () => {
     assert.equal(rebuildHomes(inputs({ "/": "dir", "/.netrc": "file" }, { homes: ["/"], hidden: new Set(["/.netrc"]) })).rebuilt.size, 0);
   });
 
+  it("gives a keeper the same folders with every entry writable (each command's bwrap makes them read-only) and each hidden entry hidden there", () => {
+    const view = rebuildHomes(inputs(fs));
+    const kept = view.kept.flatMap((m) => m.op);
+    assert.ok(has(kept, "--perms", "0700") && has(kept, "--tmpfs", "/home/u"));
+    assert.ok(has(kept, "--bind-try", "/home/u/.bashrc", "/home/u/.bashrc"), "writable in the keeper");
+    assert.ok(has(kept, "--symlink", "proj", "/home/u/dots"));
+    assert.ok(has(kept, "--tmpfs", "/home/u/.ssh"), "a hidden folder: an empty one where it is");
+    assert.ok(has(kept, "--ro-bind-try", "/dev/null", "/home/u/.netrc"), "a hidden file: /dev/null");
+    assert.deepEqual([...view.hiddenByKeeper].sort(), ["/home/u/.netrc", "/home/u/.ssh"]);
+  });
+
+  it("keys the listing: a name added, a file replaced (another id), a link retargeted each give another key", () => {
+    const key = rebuildHomes(inputs(fs)).key;
+    assert.equal(rebuildHomes(inputs(fs)).key, key, "the same folders, the same key");
+    assert.notEqual(rebuildHomes(inputs({ ...fs, "/home/u/.profile": "file" })).key, key);
+    assert.notEqual(rebuildHomes(inputs({ ...fs, "/home/u/dots": { link: "elsewhere" } })).key, key);
+    const withIds = (id: string) =>
+      rebuildHomes({ ...inputs(fs), listFolder: (dir) => { const listed = inputs(fs).listFolder(dir); return listed && { ...listed, entries: listed.entries.map((e) => ({ ...e, id: e.name === ".bashrc" ? id : "1" })) }; } }).key;
+    assert.notEqual(withIds("7:100"), withIds("7:101"), "~/.bashrc saved by rename: the keeper's bind is of the old file");
+  });
+
   it("says which mount points land in a rebuilt folder (a tmpfs of the sandbox) and which on the host", () => {
     const view = rebuildHomes(inputs(fs));
     const kind = inputs(fs).pathKind;

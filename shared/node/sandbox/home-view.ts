@@ -15,7 +15,7 @@ import type { PathKind } from "./bwrap-args";
 export interface ListedFolder {
   /** Its permission bits (the rebuilt folder gets the same). */
   mode: number;
-  entries: readonly { name: string; kind: "dir" | "file" | "symlink" | "other"; target?: string }[];
+  entries: readonly { name: string; kind: "dir" | "file" | "symlink" | "other"; target?: string; id?: string }[];
 }
 
 export interface HomeViewInputs {
@@ -36,10 +36,19 @@ export interface HomeView {
   rebuilt: ReadonlySet<string>;
   /** The mounts that rebuild them, each with its place (mount-order.ts orders them). */
   mounts: readonly { path: string; op: string[] }[];
+  /**
+   * The same folders as a home keeper holds them (home-keeper.ts): every entry bound as it is
+   * (the command's own bwrap makes it read-only), and a mount point where each hidden entry is.
+   */
+  kept: readonly { path: string; op: string[] }[];
+  /** The hidden entries a keeper hides itself (directly in a rebuilt folder). */
+  hiddenByKeeper: ReadonlySet<string>;
+  /** What was listed (names, kinds, targets, file ids, modes): a keeper holding another key is out of date. */
+  key: string;
 }
 
 /** No folder rebuilt. */
-export const noHomeView: HomeView = { rebuilt: new Set(), mounts: [] };
+export const noHomeView: HomeView = { rebuilt: new Set(), mounts: [], kept: [], hiddenByKeeper: new Set(), key: "" };
 
 /**
  * The nearest existing real folder holding each hidden place inside a home, rebuilt. However many
@@ -69,20 +78,36 @@ export function rebuildHomes(input: HomeViewInputs): HomeView {
   if (listed.length === 0) return noHomeView;
   const rebuilt = new Set(listed.map((l) => l.dir));
   const mounts: { path: string; op: string[] }[] = [];
+  const kept: { path: string; op: string[] }[] = [];
+  const hiddenByKeeper = new Set<string>();
   for (const { dir, folder } of listed) {
-    mounts.push({ path: dir, op: ["--perms", (folder.mode & 0o7777).toString(8).padStart(4, "0"), "--tmpfs", dir] });
+    const tmpfs = { path: dir, op: ["--perms", (folder.mode & 0o7777).toString(8).padStart(4, "0"), "--tmpfs", dir] };
+    mounts.push(tmpfs);
+    kept.push(tmpfs);
     for (const entry of folder.entries) {
       const path = join(dir, entry.name);
-      if (input.hidden.has(path) || rebuilt.has(path)) continue;
+      if (rebuilt.has(path)) continue;
+      if (input.hidden.has(path)) {
+        // A keeper hides it (empty) where the command's bwrap would: that one cannot make a mount point in a folder read-only for it.
+        if (entry.kind === "dir") kept.push({ path, op: ["--tmpfs", path] });
+        else if (entry.kind !== "symlink") kept.push({ path, op: ["--ro-bind-try", "/dev/null", path] });
+        if (entry.kind !== "symlink") hiddenByKeeper.add(path);
+        continue;
+      }
       if (entry.kind === "symlink") {
-        if (entry.target !== undefined) mounts.push({ path, op: ["--symlink", entry.target, path] });
+        if (entry.target === undefined) continue;
+        const link = { path, op: ["--symlink", entry.target, path] };
+        mounts.push(link);
+        kept.push(link);
         continue;
       }
       // -try: an entry gone since the listing (an editor's swap file) does not stop the sandbox.
       mounts.push({ path, op: [input.roots.some((root) => isInside(root, path)) ? "--bind-try" : "--ro-bind-try", path, path] });
+      kept.push({ path, op: ["--bind-try", path, path] });
     }
   }
-  return { rebuilt, mounts };
+  const key = JSON.stringify(listed.map(({ dir, folder }) => [dir, folder.mode, folder.entries.map((e) => [e.name, e.kind, e.target ?? "", e.id ?? ""])]));
+  return { rebuilt, mounts, kept, hiddenByKeeper, key: `${key}${JSON.stringify(kept.map((k) => k.op))}` };
 }
 
 /** Whether a mount point bwrap makes at `path` lands in a rebuilt folder (a tmpfs), not on the host. */

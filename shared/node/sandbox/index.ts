@@ -10,7 +10,8 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { piAgentDir } from "../project-trust";
 import { realOrSame } from "../real-path";
-import { buildBwrapArgs, isInside, isOutOfSight, type PathKind } from "./bwrap-args";
+import { buildBwrapArgs, isInside, isOutOfSight, type BwrapInputs, type PathKind } from "./bwrap-args";
+import { HomeKeeper } from "./home-keeper";
 import { gitDirOf } from "./git-dir";
 import { homeStartupFiles } from "./protected-paths";
 import { secretHomes, secretPlacesOfHomes } from "./secret-places";
@@ -19,7 +20,7 @@ import { bridgeCommand, bridgeMount } from "./net/bridge";
 import { parseHostPattern, type HostPattern } from "./net/hosts";
 import { NetworkProxy, type HostDecision, type Refusal } from "./net/proxy";
 import { networkKind, type NetworkKind, type SandboxPolicy } from "./policy";
-import { probeSandbox, type SandboxProbe } from "./probe";
+import { findProgram, probeSandbox, type SandboxProbe } from "./probe";
 import { buildSeatbeltProfile, seatbeltCommand } from "./seatbelt";
 import { unixSocketFilterFile, withSeccomp } from "./seccomp";
 import { NestedGuard } from "./nested-guard";
@@ -105,6 +106,7 @@ export class CommandSandbox {
   private proxy: NetworkProxy | undefined;
   private starting: Promise<NetworkProxy> | undefined;
   private disposed = false;
+  private homeKeeper: HomeKeeper | undefined;
   /** The allowed-host patterns that parse (the CLI refuses the others). */
   readonly allowedHosts: readonly HostPattern[];
 
@@ -165,8 +167,14 @@ export class CommandSandbox {
     return networkKind(this.policy);
   }
 
-  /** Starts what must run before a command (the network proxy, with allowed hosts); call before `wrap`. */
+  /**
+   * Starts what must run before a command: a keeper of the home's rebuilt folders as they are now
+   * (home-keeper.ts), and the network proxy (with allowed hosts). Call before `wrap`.
+   */
   async prepare(): Promise<void> {
+    const probe = await this.probe();
+    const keeper = probe.ok && probe.kind === "bwrap" ? this.keeperOf(probe.program) : undefined;
+    if (keeper) await keeper.keep(buildBwrapArgs(this.bwrapInputs(this.policy.workspaceRoot, pathKind), []).homeView);
     if (this.network !== "proxy" || this.proxy) return;
     // node:http and node:dns are loaded only now (proxy.ts requires them at first use).
     this.starting ??= NetworkProxy.start({ allowed: this.allowedHosts, decide: this.options.decideHost ?? (() => Promise.resolve(false)) });
@@ -208,6 +216,33 @@ export class CommandSandbox {
     return isOutOfSight(path, input) || isOutOfSight(realOrSame(path), input);
   }
 
+  /** The keeper of the rebuilt home (home-keeper.ts), for commands: a whole agent's sandbox starts once. */
+  private keeperOf(bwrap: string): HomeKeeper | undefined {
+    if (this.options.wholeAgent === true || this.disposed) return undefined;
+    this.homeKeeper ??= new HomeKeeper(bwrap, findProgram("nsenter", this.env.PATH ?? ""));
+    return this.homeKeeper;
+  }
+
+  /** What every command's bwrap is built from, but the command's own (the deep scan's finds, the network). */
+  private bwrapInputs(cwd: string, kind: (path: string) => PathKind): BwrapInputs {
+    // The stub ledgers are the host's: where they lie in a writable root ($TMPDIR in the workspace), hidden.
+    const ledger = ledgerDir();
+    return {
+      policy: this.policy,
+      cwd: realOrSame(cwd),
+      home: this.env.HOME ? realOrSame(this.env.HOME) : undefined,
+      sessionTemp: this.sessionTemp(),
+      runtimeDir: this.env.XDG_RUNTIME_DIR ? realOrSame(this.env.XDG_RUNTIME_DIR) : undefined,
+      hiddenPaths: [...socketsNamed(this.env), ...(ledger ? [ledger] : [])],
+      secrets: secretPlacesOfHomes(this.env, 0),
+      homes: secretHomes(this.env).map(realOrSame),
+      listFolder,
+      pathKind: kind,
+      realPath: realOrSame,
+      gitDirOf,
+    };
+  }
+
   /** The argv that runs `command` (an argv) in the sandbox; the probe must have said ok. */
   wrap(probe: Extract<SandboxProbe, { ok: true }>, command: readonly string[], cwd: string): WrappedCommand {
     const home = this.env.HOME ? realOrSame(this.env.HOME) : undefined;
@@ -216,7 +251,6 @@ export class CommandSandbox {
       const [file, ...args] = seatbeltCommand(probe.program, profile, command);
       return { file, args, sweep: () => undefined, release: () => undefined };
     }
-    const runtimeDir = this.env.XDG_RUNTIME_DIR ? realOrSame(this.env.XDG_RUNTIME_DIR) : undefined;
     const sessionTemp = this.sessionTemp();
     let net: { proxyDir: string; setenv: Record<string, string> } | undefined;
     let inner = command;
@@ -228,19 +262,20 @@ export class CommandSandbox {
       mountPointIn(sessionTemp, bridgeMount.slice("/tmp/".length));
     }
     removeOrphanedStubs();
-    // The stub ledgers are the host's: where they lie in a writable root ($TMPDIR in the workspace), hidden.
-    const ledger = ledgerDir();
     const guard = this.nested.begin();
     // What the deep scan found is mounted as it is on disk, another process's stub deeper down included (nested-guard.ts).
     const nested = new Set(guard.found.entries.map((entry) => entry.path));
     const kind = (path: string) => (nested.has(path) ? kindOnDisk(path) : pathKind(path));
-    const plan = buildBwrapArgs({ policy: this.policy, cwd: realOrSame(cwd), home, sessionTemp, runtimeDir, hiddenPaths: [...socketsNamed(this.env), ...(ledger ? [ledger] : [])], secrets: secretPlacesOfHomes(this.env, 0), homes: secretHomes(this.env).map(realOrSame), listFolder, pathKind: kind, realPath: realOrSame, gitDirOf, nested: guard.found.entries, dieWithParent: this.options.wholeAgent === true, ...net }, inner);
+    const held = this.keeperOf(probe.program)?.held();
+    const plan = buildBwrapArgs({ ...this.bwrapInputs(cwd, kind), nested: guard.found.entries, dieWithParent: this.options.wholeAgent === true, ...(held ? { keptHomeView: held.key } : {}), ...net }, inner);
     acquireStubs(plan.stubs);
     guard.track(plan.stubs);
     let released = false;
     // With the network on, the host's abstract unix sockets are reachable: a seccomp filter refuses AF_UNIX sockets.
     const filter = this.policy.network ? unixSocketFilterFile({ allowDatagram: this.policy.allowUnixDatagram === true }) : undefined;
-    const launch = filter ? withSeccomp(probe.program, plan.args, filter) : { file: probe.program, args: plan.args };
+    // Started in the keeper's namespaces when it holds the folders as they are now (home-keeper.ts).
+    const program = [...(plan.inKeeper && held ? held.prefix : []), probe.program];
+    const launch = filter ? withSeccomp(program, plan.args, filter) : { file: program[0]!, args: [...program.slice(1), ...plan.args] };
     return {
       file: launch.file,
       args: launch.args,
@@ -256,6 +291,7 @@ export class CommandSandbox {
 
   dispose(): void {
     this.nested.dispose();
+    this.homeKeeper?.dispose();
     this.disposed = true;
     this.proxy?.dispose();
     this.proxy = undefined;

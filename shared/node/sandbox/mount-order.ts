@@ -30,6 +30,11 @@ export interface MountList {
   keepReadOnly(path: string): void;
   /** A secret hidden at `path`: nothing else is mounted below it. */
   hideSecret(path: string): void;
+  /**
+   * A bind a home keeper made (home-keeper.ts), writable there: made read-only where a bind here
+   * would be (below a path kept read-only, in a writable root that shows it writable).
+   */
+  keptBind(path: string): void;
   /** The bwrap arguments, in order. */
   args(): string[];
 }
@@ -41,12 +46,14 @@ export function mountList(): MountList {
   const remounts: string[] = [];
   const readOnly: string[] = [];
   const secrets: string[] = [];
+  const kept: string[] = [];
   return {
     mount: (path, ...op) => void mounts.push({ path, op, root: false }),
     root: (path) => void mounts.push({ path, op: ["--bind", path, path], root: true }),
     remountReadOnly: (path) => void remounts.push(path),
     keepReadOnly: (path) => void readOnly.push(path),
     hideSecret: (path) => void secrets.push(path),
+    keptBind: (path) => void kept.push(path),
     args() {
       const roots = mounts.filter((m) => m.root).map((m) => m.path);
       const shown = (m: Mount) =>
@@ -60,7 +67,8 @@ export function mountList(): MountList {
         .map((m, i) => ({ m, i }))
         .filter(({ m }) => shown(m))
         .sort((a, b) => depth(a.m.path) - depth(b.m.path) || a.i - b.i);
-      return [...ordered.flatMap(({ m }) => readOnlyBind(m)), ...remounts.flatMap((path) => ["--remount-ro", path])];
+      const keptReadOnly = kept.filter((path) => roots.some((root) => isInside(root, path)) && readOnly.some((ro) => isInside(ro, path)) && !remounts.includes(path));
+      return [...ordered.flatMap(({ m }) => readOnlyBind(m)), ...[...remounts, ...keptReadOnly].flatMap((path) => ["--remount-ro", path])];
     },
   };
 }

@@ -65,8 +65,13 @@ describe("sandbox: the seccomp filter for a sandbox with the network on", () => 
     assert.equal(unixSocketFilter("ia32"), undefined);
   });
 
+  it("passes the filter to bwrap on fd 3, before the command, after a prefix that starts it (nsenter)", () => {
+    const entered = withSeccomp(["/usr/bin/nsenter", "--user=/proc/7/ns/user", "--", "/usr/bin/bwrap"], ["--dev", "/dev", "--", "true"], "/f.bpf");
+    assert.deepEqual(entered.args.slice(3), ["/f.bpf", "/usr/bin/nsenter", "--user=/proc/7/ns/user", "--", "/usr/bin/bwrap", "--dev", "/dev", "--seccomp", "3", "--", "true"]);
+  });
+
   it("passes the filter to bwrap on fd 3, before the command", () => {
-    const { file, args } = withSeccomp("/usr/bin/bwrap", ["--ro-bind", "/", "/", "--", "bash", "-c", "x"], "/tmp/pi-seccomp-1/f.bpf");
+    const { file, args } = withSeccomp(["/usr/bin/bwrap"], ["--ro-bind", "/", "/", "--", "bash", "-c", "x"], "/tmp/pi-seccomp-1/f.bpf");
     assert.equal(file, "/bin/sh");
     assert.deepEqual(args.slice(3), ["/tmp/pi-seccomp-1/f.bpf", "/usr/bin/bwrap", "--ro-bind", "/", "/", "--seccomp", "3", "--", "bash", "-c", "x"]);
   });

@@ -103,10 +103,10 @@ export function unixSocketFilterFile(options: { allowDatagram?: boolean } = {}):
   return file;
 }
 
-/** `bwrap …` run with the filter on fd 3 (`--seccomp 3`): a tiny sh opens it and execs bwrap in its place. */
-export function withSeccomp(bwrap: string, args: readonly string[], filter: string): { file: string; args: string[] } {
+/** `bwrap …` (after a prefix: nsenter, home-keeper.ts) run with the filter on fd 3 (`--seccomp 3`): a tiny sh opens it and execs the command in its place. */
+export function withSeccomp(bwrap: readonly string[], args: readonly string[], filter: string): { file: string; args: string[] } {
   const separator = args.indexOf("--");
   const options = separator < 0 ? [...args] : args.slice(0, separator);
   const rest = separator < 0 ? [] : args.slice(separator);
-  return { file: "/bin/sh", args: ["-c", 'f=$1; shift; exec "$@" 3<"$f"', "sh", filter, bwrap, ...options, "--seccomp", "3", ...rest] };
+  return { file: "/bin/sh", args: ["-c", 'f=$1; shift; exec "$@" 3<"$f"', "sh", filter, ...bwrap, ...options, "--seccomp", "3", ...rest] };
 }

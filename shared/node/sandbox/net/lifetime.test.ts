@@ -12,6 +12,7 @@ describe("sandbox network: the proxy lives and dies with its sandbox", () => {
       await off.prepare();
       assert.equal(off.proxySocket, undefined, "no allowed hosts: no proxy");
       assert.equal(off.network, "off");
+      off.dispose();
       const sandbox = new CommandSandbox({ mode: "workspace-write", network: false, allowedHosts: ["example.com"], workspaceRoot: work, writableRoots: [] });
       assert.equal(sandbox.network, "proxy");
       await Promise.all([sandbox.prepare(), sandbox.prepare()]);
