@@ -18,6 +18,7 @@
  *     folders holding them rebuilt without them (home-view.ts).
  */
 import { dirname, join, normalize, relative, sep } from "node:path";
+import { isInside } from "../real-path";
 import { bridgeMount } from "./net/bridge";
 import type { SandboxPolicy } from "./policy";
 import { homeSecrets, protectedWorkspaceNames } from "./protected-paths";
@@ -81,7 +82,6 @@ export interface BwrapPlan {
 /** Host sockets that lead out of any sandbox (a root daemon, the session bus). */
 const hiddenSockets = ["/run/docker.sock", "/var/run/docker.sock", "/run/podman", "/run/containerd", "/run/dbus", "/var/run/dbus"];
 
-export const isInside = (path: string, root: string): boolean => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 
 /** The namespaces and the base view, the same for every policy (also what the probe runs). */
 export function bwrapBaseArgs(network: boolean): string[] {
@@ -129,7 +129,7 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
   // 3. Writable roots, then 4. what stays read-only inside them.
   const roots = policy.mode === "workspace-write" ? unique([policy.workspaceRoot, ...policy.writableRoots]).filter((r) => pathKind(r) === "dir") : [];
   for (const root of roots) m.root(root);
-  const insideRoots = (path: string) => roots.some((root) => isInside(path, root));
+  const insideRoots = (path: string) => roots.some((root) => isInside(root, path));
   const home = input.home;
   const secrets = (input.secrets ?? (home ? homeSecrets.map((name) => ({ name, path: join(home, name) })) : [])).filter((place) => !policy.visibleSecrets?.includes(place.name));
   // The folders holding the secrets, rebuilt (home-view.ts).
@@ -234,7 +234,7 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
 
 /** Under /tmp or the runtime dir, which the sandbox replaces. */
 function isHidden(path: string, input: Pick<BwrapInputs, "runtimeDir">): boolean {
-  return isInside(path, "/tmp") || (input.runtimeDir !== undefined && isInside(path, input.runtimeDir));
+  return isInside("/tmp", path) || (input.runtimeDir !== undefined && isInside(input.runtimeDir, path));
 }
 
 /**
@@ -247,9 +247,9 @@ export function isOutOfSight(written: string, input: Pick<BwrapInputs, "policy" 
   if (!isHidden(path, input)) return false;
   const { policy } = input;
   const shown = [input.home, ...(policy.readableRoots ?? []), policy.workspaceRoot, ...(policy.mode === "workspace-write" ? policy.writableRoots : [])];
-  return !shown.some((root) => root !== undefined && isInside(path, root));
+  return !shown.some((root) => root !== undefined && isInside(root, path));
 }
 
 function unique(paths: string[]): string[] {
-  return [...new Set(paths)].filter((p, i, all) => !all.some((other, j) => j !== i && other !== p && isInside(p, other) && relative(other, p) !== ""));
+  return [...new Set(paths)].filter((p, i, all) => !all.some((other, j) => j !== i && other !== p && isInside(other, p) && relative(other, p) !== ""));
 }

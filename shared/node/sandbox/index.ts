@@ -9,8 +9,8 @@ import { lstatSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { piAgentDir } from "../project-trust";
-import { realOrSame } from "../real-path";
-import { buildBwrapArgs, isInside, isOutOfSight, type BwrapInputs, type PathKind } from "./bwrap-args";
+import { isInside, realOrSame } from "../real-path";
+import { buildBwrapArgs, isOutOfSight, type BwrapInputs, type PathKind } from "./bwrap-args";
 import { HomeKeeper } from "./home-keeper";
 import { gitDirOf } from "./git-dir";
 import { homeStartupFiles } from "./protected-paths";
@@ -135,7 +135,7 @@ export class CommandSandbox {
    */
   private startupLinks(): string[] {
     const home = this.env.HOME ? realOrSame(this.env.HOME) : undefined;
-    if (!home || !this.writableRoots().some((root) => isInside(home, root))) return [];
+    if (!home || !this.writableRoots().some((root) => isInside(root, home))) return [];
     const links = new Set<string>();
     for (const entry of homeStartupFiles) {
       let folder = home;
