@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import * as vscode from "vscode";
 import type { CancellationToken } from "vscode-jsonrpc";
 import type { HostToolContext } from "../../shared/rpc/host-tool-registry";
-import { displayOf, resolveFile } from "./editor-workspace";
+import { displayOf, openWorkspaceDocument, resolveFile } from "./editor-workspace";
 import { code2lsp } from "./lsp";
 import { filterDiagnostics, severityNames, type SeverityName } from "./lsp-format";
 import { defineTool, jsonResult, raceCancellation, type EditorTool } from "./tool";
@@ -69,7 +69,7 @@ interface Checked {
  * closes the tab again (which clears them). Notes when nothing was reported in time.
  */
 async function checkInTab(uri: vscode.Uri, path: string, context: HostToolContext): Promise<Checked> {
-  const document = await raceCancellation(vscode.workspace.openTextDocument(uri), context.token);
+  const document = await raceCancellation(openWorkspaceDocument(uri, path), context.token);
   if (document.languageId === "plaintext") return { diagnostics: vscode.languages.getDiagnostics(uri) };
   context.update({ content: [{ type: "text", text: `Opened ${path} for its ${document.languageId} language server; waiting for its diagnostics…` }] });
   const reports = reportsSettled(uri, firstReportMs, context.token);

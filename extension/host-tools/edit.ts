@@ -9,7 +9,7 @@ import { contentHash, sameHash } from "./document-text";
 import { applyOffsetEdits, lspEditsToOffsets, matchReplacements, type LspTextEdit, type OffsetEdit, type TextReplacement } from "./edit-matching";
 import type { EditReviewer } from "./edit-review";
 import type { SandboxModeSetting } from "../settings";
-import { loadedDocument, resolveFile, workspaceFolderPaths } from "./editor-workspace";
+import { openWorkspaceDocument, resolveFile, workspaceFolderPaths } from "./editor-workspace";
 import { defineTool, jsonResult, raceCancellation, throwIfCancelled, type EditorTool } from "./tool";
 import { errorText } from "../../shared/error-text";
 import { isProtectedPath } from "../../shared/node/sandbox/protected-match";
@@ -60,10 +60,8 @@ export interface EditToolOptions {
 }
 
 async function documentFor(uri: vscode.Uri, path: string): Promise<vscode.TextDocument> {
-  const loaded = loadedDocument(uri);
-  if (loaded) return loaded;
   try {
-    return await vscode.workspace.openTextDocument(uri);
+    return await openWorkspaceDocument(uri, path);
   } catch (error) {
     throw new Error(`Cannot open ${path} in the editor: ${errorText(error)}. editor_edit changes existing text files.`);
   }

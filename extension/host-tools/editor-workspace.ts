@@ -6,7 +6,8 @@ import * as vscode from "vscode";
 import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
 import { settings } from "../settings";
 import { contentHash } from "./document-text";
-import { displayPath, resolveWorkspacePath } from "./workspace-paths";
+import { readVerified, sameText } from "./verified-file";
+import { displayPath, realFolders, resolveWorkspacePath } from "./workspace-paths";
 
 /** File-system paths of the workspace folders on disk (first = base of relative paths). */
 export function workspaceFolderPaths(): string[] {
@@ -45,6 +46,27 @@ function hiddenIn(): { home: string | undefined } | undefined {
 /** The path a tool shows for a URI, or undefined for one outside the workspace (or not a file). */
 export function displayOf(uri: vscode.Uri): string | undefined {
   return uri.scheme === "file" ? displayPath(uri.fsPath, workspaceFolderPaths()) : undefined;
+}
+
+/** A workspace file's bytes from disk, read as it really is when opened (verified-file.ts). */
+export function readWorkspaceFile(uri: vscode.Uri, shown: string): Promise<Uint8Array> {
+  return readVerified(uri.fsPath, realFolders(workspaceFolderPaths()), hiddenIn(), shown);
+}
+
+/**
+ * The document of a workspace file, loaded if it is not: VS Code's own open follows links, so the
+ * file is read as it really is first (verified-file.ts) and the document must hold that text; one
+ * that does not came from elsewhere (a link flipped in between) and is not used.
+ */
+export async function openWorkspaceDocument(uri: vscode.Uri, shown: string): Promise<vscode.TextDocument> {
+  const loaded = loadedDocument(uri);
+  if (loaded) return loaded;
+  const verified = await readWorkspaceFile(uri, shown);
+  const document = await vscode.workspace.openTextDocument(uri);
+  // Not UTF-8 (another encoding): the file read again must be the same bytes.
+  const same = sameText(document.getText(), verified) ?? Buffer.from(await readWorkspaceFile(uri, shown)).equals(Buffer.from(verified));
+  if (!same) throw new Error(`${shown} changed while it was opened (a link on its way replaced); not used. Try again once nothing changes it.`);
+  return document;
 }
 
 /** The document of `uri` if VS Code has it loaded (open in an editor, or opened by an extension). */

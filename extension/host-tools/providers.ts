@@ -6,7 +6,7 @@
  */
 import * as vscode from "vscode";
 import type { HostToolContext } from "../../shared/rpc/host-tool-registry";
-import { displayOf, hiddenFromAgents, loadedDocument, positionIn, resolveFile } from "./editor-workspace";
+import { displayOf, hiddenFromAgents, loadedDocument, openWorkspaceDocument, positionIn, resolveFile } from "./editor-workspace";
 import { raceCancellation } from "./tool";
 
 /** How long a just-opened document's language server gets to give a first non-empty answer. */
@@ -24,7 +24,7 @@ export async function openForProviders(input: string, context: HostToolContext):
   const file = resolveFile(input);
   const loaded = loadedDocument(file.uri);
   if (loaded) return { document: loaded, path: file.path, justOpened: false };
-  const document = await raceCancellation(vscode.workspace.openTextDocument(file.uri), context.token);
+  const document = await raceCancellation(openWorkspaceDocument(file.uri, file.path), context.token);
   return { document, path: file.path, justOpened: true };
 }
 
@@ -65,7 +65,8 @@ export class LinePreviews {
     if (!document) {
       const loaded = loadedDocument(uri);
       // Only workspace files are opened for a preview; others are left alone.
-      document = loaded ? Promise.resolve(loaded) : displayOf(uri) === undefined ? Promise.resolve(undefined) : Promise.resolve(vscode.workspace.openTextDocument(uri)).catch(() => undefined);
+      const shown = displayOf(uri);
+      document = loaded ? Promise.resolve(loaded) : shown === undefined ? Promise.resolve(undefined) : openWorkspaceDocument(uri, shown).catch(() => undefined);
       this.documents.set(key, document);
     }
     const doc = await document;

@@ -2,7 +2,7 @@
 import { Type } from "@sinclair/typebox";
 import * as vscode from "vscode";
 import { contentHash, readWindow } from "./document-text";
-import { loadedDocument, resolveFile, stampOf } from "./editor-workspace";
+import { loadedDocument, readWorkspaceFile, resolveFile, stampOf } from "./editor-workspace";
 import { defineTool, raceCancellation, textResult, type EditorTool } from "./tool";
 import { lazySchema } from "../../shared/protocol/lazy-schema";
 
@@ -15,16 +15,9 @@ const ReadParams = lazySchema(() => Type.Object(
   { additionalProperties: false },
 ));
 
-/** Reads a closed file from disk as UTF-8 text; refuses folders and binary files. */
+/** Reads a closed file from disk as UTF-8 text (the file opened checked, verified-file.ts); refuses folders and binary files. */
 async function readFromDisk(uri: vscode.Uri, path: string): Promise<string> {
-  let stat: vscode.FileStat;
-  try {
-    stat = await vscode.workspace.fs.stat(uri);
-  } catch {
-    throw new Error(`${path} does not exist (neither open in the editor nor on disk).`);
-  }
-  if (stat.type & vscode.FileType.Directory) throw new Error(`${path} is a folder, not a file.`);
-  const bytes = await vscode.workspace.fs.readFile(uri);
+  const bytes = await readWorkspaceFile(uri, path);
   if (bytes.subarray(0, 8000).includes(0)) throw new Error(`${path} is a binary file; editor_read returns text only.`);
   return new TextDecoder("utf-8").decode(bytes).replace(/^\uFEFF/, "");
 }

@@ -59,7 +59,8 @@ export function resolveWorkspacePath(input: string, folders: readonly string[], 
   return { absPath, folder, display: displayPath(absPath, folders) ?? absPath };
 }
 
-function realFolders(folders: readonly string[]): string[] {
+/** The workspace folders' real paths (those that exist). */
+export function realFolders(folders: readonly string[]): string[] {
   return folders.flatMap((folder) => {
     try {
       return [realPathOf(folder)];

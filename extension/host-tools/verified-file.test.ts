@@ -1,0 +1,78 @@
+import { strict as assert } from "node:assert";
+import { spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { readVerified, sameText } from "./verified-file";
+
+describe("editor tools: a workspace file read as it really is when opened (verified-file.ts)", () => {
+  let root: string;
+  let ws: string;
+  let home: string;
+
+  beforeEach(() => {
+    root = realpathSync(mkdtempSync(join(tmpdir(), "verified-")));
+    ws = join(root, "ws");
+    home = join(root, "home");
+    mkdirSync(ws);
+    mkdirSync(join(home, ".ssh"), { recursive: true });
+    writeFileSync(join(ws, "a.ts"), "export const a = 1;\n");
+    writeFileSync(join(root, "outside.txt"), "OUTSIDE\n");
+    writeFileSync(join(home, ".ssh", "id_ed25519"), "PRIVATE KEY\n");
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  const read = async (name: string) => Buffer.from(await readVerified(join(ws, name), [ws], { home }, name)).toString();
+
+  it("reads a file of the workspace, and one through a link that stays inside", async () => {
+    symlinkSync("a.ts", join(ws, "alias.ts"));
+    assert.equal(await read("a.ts"), "export const a = 1;\n");
+    assert.equal(await read("alias.ts"), "export const a = 1;\n");
+  });
+
+  it("refuses a link out of the workspace, one into a hidden secret, a folder, a FIFO (without hanging)", async () => {
+    symlinkSync(join(root, "outside.txt"), join(ws, "out"));
+    await assert.rejects(read("out"), /outside the workspace/);
+    const wsInHome = join(home, "proj");
+    mkdirSync(wsInHome);
+    symlinkSync(join(home, ".ssh", "id_ed25519"), join(wsInHome, "key"));
+    await assert.rejects(readVerified(join(wsInHome, "key"), [home], { home }, "key"), /hides from the agent/);
+    mkdirSync(join(ws, "dir"));
+    await assert.rejects(read("dir"), /is a folder/);
+    execFileSync("mkfifo", [join(ws, "pipe")]);
+    await assert.rejects(read("pipe"), /not a regular file/);
+    await assert.rejects(read("missing"), /does not exist/);
+  });
+
+  it("never returns the outside file while a job flips a link between it and a workspace file", async function () {
+    this.timeout(30_000);
+    writeFileSync(join(ws, "inside.txt"), "INSIDE\n");
+    symlinkSync("inside.txt", join(ws, "flip"));
+    // Each swap a rename (atomic): the link always exists, pointing one way or the other.
+    const flipper = spawn("sh", ["-c", 'while :; do ln -sfn "$1" l1 && mv -T l1 flip; ln -sfn "$2" l2 && mv -T l2 flip; done', "sh", "inside.txt", join(root, "outside.txt")], { cwd: ws, stdio: "ignore" });
+    const seen = { inside: 0, refused: 0, outside: 0 };
+    try {
+      for (let i = 0; i < 400; i++) {
+        try {
+          const text = await read("flip");
+          if (text.includes("OUTSIDE")) seen.outside++;
+          else seen.inside++;
+        } catch {
+          seen.refused++;
+        }
+      }
+    } finally {
+      flipper.kill("SIGKILL");
+    }
+    assert.equal(seen.outside, 0, JSON.stringify(seen));
+    assert.ok(seen.refused > 0 && seen.inside > 0, `both ways taken: ${JSON.stringify(seen)}`);
+    assert.equal(readFileSync(join(root, "outside.txt"), "utf8"), "OUTSIDE\n");
+  });
+
+  it("compares a document's text with the bytes read, a BOM and line ends aside; not UTF-8: not comparable", () => {
+    assert.equal(sameText("a\nb\n", Buffer.from("\uFEFFa\r\nb\r\n")), true);
+    assert.equal(sameText("a\nb\n", Buffer.from("a\nc\n")), false);
+    assert.equal(sameText("é", Buffer.from([0xe9])), undefined);
+  });
+});

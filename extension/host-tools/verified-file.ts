@@ -1,0 +1,57 @@
+/**
+ * A workspace file read as it really is when it is opened. The path's check (workspace-paths.ts)
+ * comes before the open, and the model's own job can flip a link in between (`ln -sfn ~/.ssh d`
+ * in a loop): the open would follow it out of the workspace, or into a secret the sandbox hides.
+ * So the file opened is checked itself: its identity (device, inode) must be that of the real
+ * path found after the open, and that path must lie in a workspace folder and not in a hidden
+ * secret. Free of vscode (node:fs), so it is unit-tested with real links flipped.
+ */
+import { constants } from "node:fs";
+import { open, realpath, stat } from "node:fs/promises";
+import { resolvesInside } from "../../shared/node/real-path";
+import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
+
+/** The bytes of the file at `absPath`, once it is known to be the workspace file it looks like; throws a message for the model. */
+export async function readVerified(absPath: string, realFolders: readonly string[], hiddenIn: { home: string | undefined } | undefined, shown: string): Promise<Uint8Array> {
+  let handle;
+  try {
+    // Non-blocking: a FIFO the model made does not hang the editor's extension host.
+    handle = await open(absPath, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    throw new Error(`${shown} does not exist (neither open in the editor nor on disk).`);
+  }
+  try {
+    const opened = await handle.stat();
+    if (opened.isDirectory()) throw new Error(`${shown} is a folder, not a file.`);
+    if (!opened.isFile()) throw new Error(`${shown} is not a regular file.`);
+    let real: string;
+    let now;
+    try {
+      real = await realpath(absPath);
+      now = await stat(real);
+    } catch {
+      throw moved(shown);
+    }
+    if (now.dev !== opened.dev || now.ino !== opened.ino) throw moved(shown);
+    if (!resolvesInside(realFolders, real)) throw new Error(`${shown} leads outside the workspace; the editor tools only read and edit files inside it.`);
+    const secret = hiddenIn && hiddenSecretOf(real, { HOME: hiddenIn.home });
+    if (secret) throw new Error(`${shown} leads into ~/${secret}, which the sandbox hides from the agent; the editor tools leave it alone too.`);
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+const moved = (shown: string) => new Error(`${shown} changed while it was opened (a link on its way replaced); not read. Try again once nothing changes it.`);
+
+/** Whether a document's text is what `bytes` hold (UTF-8, a BOM and line ends aside); undefined when they are not UTF-8 (not comparable). */
+export function sameText(text: string, bytes: Uint8Array): boolean | undefined {
+  let decoded: string;
+  try {
+    decoded = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+  const plain = (s: string) => s.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  return plain(text) === plain(decoded);
+}
