@@ -5,7 +5,7 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { performance } from "node:perf_hooks";
+import { constants, performance, PerformanceObserver } from "node:perf_hooks";
 import * as vscode from "vscode";
 import { useBundledHost } from "./host-fixture";
 import { chatText, settled, typePrompt, useChatSuiteWith } from "./chat-support";
@@ -20,6 +20,12 @@ import { ui } from "./ui";
  */
 function startTick(periodMs: number) {
   const start = performance.now();
+  // Garbage collection in the extension host, by when it ended: a late tick says how much of it was GC.
+  const collections: { end: number; ms: number; major: boolean }[] = [];
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) collections.push({ end: entry.startTime + entry.duration, ms: entry.duration, major: (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR });
+  });
+  gcObserver.observe({ entryTypes: ["gc"] });
   let last = start;
   let lastCpu = process.cpuUsage();
   let worst = 0;
@@ -33,7 +39,12 @@ function startTick(periodMs: number) {
     const lateMs = now - last - periodMs;
     worst = Math.max(worst, lateMs);
     worstBusy = Math.max(worstBusy, Math.min(lateMs, cpuMs));
-    if (lateMs > 50) late.push(`${lateMs.toFixed(0)} ms at +${(now - start).toFixed(0)} ms (CPU ${cpuMs.toFixed(0)} ms)`);
+    if (lateMs > 50) {
+      const during = collections.filter((gc) => gc.end > last && gc.end <= now);
+      const gcMs = during.reduce((sum, gc) => sum + gc.ms, 0);
+      const heapMb = process.memoryUsage().heapUsed / 1048576;
+      late.push(`${lateMs.toFixed(0)} ms at +${(now - start).toFixed(0)} ms (CPU ${cpuMs.toFixed(0)} ms, GC ${gcMs.toFixed(0)} ms${during.some((gc) => gc.major) ? " major" : ""}, heap ${heapMb.toFixed(0)} MB)`);
+    }
     last = now;
     lastCpu = cpu;
     count++;
@@ -43,7 +54,10 @@ function startTick(periodMs: number) {
     worstBusyLateMs: () => worstBusy,
     ticks: () => count,
     lateTicks: () => late.join(", ") || "none",
-    stop: () => clearInterval(timer),
+    stop: () => {
+      clearInterval(timer);
+      gcObserver.disconnect();
+    },
   };
 }
 
