@@ -1,11 +1,12 @@
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildBwrapArgs } from "./bwrap-args";
 import { ScanCache, scanProtected } from "./protected-scan";
 import { describeSweep, shellQuote, sweep } from "./quarantine";
+import { acquireStubs, releaseStubs } from "./stubs";
 
 describe("sandbox: protected names at any depth, and what a command made of them", () => {
   let root: string;
@@ -134,6 +135,22 @@ describe("sandbox: protected names at any depth, and what a command made of them
     renameSync(moved.to, moved.from);
     assert.deepEqual(sweep(before, scanProtected([root]), quarantine, movedAway).moved, []);
     assert.ok(existsSync(at("sub/.git")));
+  });
+
+  it("a stub another sandbox holds (in its ledger) but has not mounted yet: what was put into it moves out, the folder stays", () => {
+    const before = scanProtected([root]);
+    mkdirSync(at("pkg/.git/refs"), { recursive: true });
+    writeFileSync(at("pkg/.git/config"), '[core]\n\tfsmonitor = "touch /tmp/x"\n');
+    acquireStubs([at("pkg/.git")]); // the holder (here this process) wrote its ledger before bwrap made the folder
+    try {
+      const report = sweep(before, scanProtected([root]), quarantine);
+      assert.equal(report.moved.length, 1);
+      assert.ok(existsSync(at("pkg/.git")), "the folder stays: moving it would unmount it in that sandbox");
+      assert.deepEqual(readdirSync(at("pkg/.git")), [], "its contents moved out");
+      assert.ok(existsSync(join(report.moved[0]!.to, "config")));
+    } finally {
+      releaseStubs([at("pkg/.git")]);
+    }
   });
 
   it("nothing made, nothing said", () => {

@@ -11,6 +11,7 @@ import { chmodSync, constants, copyFileSync, cpSync, existsSync, lstatSync, mkdi
 import { randomBytes } from "node:crypto";
 import { dirname, join } from "node:path";
 import { mountedElsewhere } from "./foreign-mounts";
+import { heldAsStub } from "./stubs";
 import { identify, sameEntry, type ProtectedEntry, type ProtectedScan } from "./protected-scan";
 import { errorText } from "../../error-text";
 
@@ -62,9 +63,10 @@ export function sweep(before: ProtectedScan, after: ProtectedScan, quarantineRoo
   const moveAside = (path: string) => {
     try {
       const target = join(batch, String(report.moved.length + 1));
-      // Another sandbox's mount point (its stub, filled from here): what is in it goes, not it, as
-      // moving it would unmount it there and let that sandbox make the name for real.
-      const to = inUse.has(path) ? moveContentsInto(target, path) : moveInto(target, path);
+      // Another sandbox's mount point (its stub, filled from here; or one its ledger holds, still
+      // being mounted): what is in it goes, not it, as moving it would unmount it there and let that
+      // sandbox make the name for real.
+      const to = inUse.has(path) || heldAsStub(path) ? moveContentsInto(target, path) : moveInto(target, path);
       report.moved.push({ from: path, to });
       const moved = identify(to);
       if (moved) movedAway.add(identity(moved));

@@ -33,6 +33,16 @@ export function isStub(path: string): boolean {
   return (users.has(path) || (mayBeStub(path) && stubsOfOtherProcesses().has(path))) && isEmpty(path);
 }
 
+/**
+ * Whether a sandbox holds `path` as its stub (this process's, or another's by its ledger), empty
+ * or not: what was put into it is moved out, never it (quarantine.ts). Another sandbox's bwrap is
+ * in its ledger before it makes the mount point and mounts on it, so a sweep in that moment, when
+ * no mount table shows it yet, must not move the folder away (it would unmount it there later).
+ */
+export function heldAsStub(path: string): boolean {
+  return users.has(path) || (mayBeStub(path) && stubsOfOtherProcesses().has(path));
+}
+
 export function acquireStubs(paths: readonly string[]): void {
   if (paths.length === 0) return;
   for (const path of paths) users.set(path, (users.get(path) ?? 0) + 1);
