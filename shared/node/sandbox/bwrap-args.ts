@@ -113,7 +113,7 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
     m.mount(bridgeMount, "--ro-bind", input.proxyDir, bridgeMount);
   }
   for (const [name, value] of Object.entries(input.setenv ?? {})) args.push("--setenv", name, value);
-  const hidden = [input.runtimeDir, ...hiddenSockets, ...(input.hiddenPaths ?? [])].flatMap((p) => (p && pathKind(p) !== "missing" ? [input.realPath(p)] : []));
+  const { hidden, roots, secrets, view } = homeLayout(input);
   const hide = (path: string) => {
     const kind = pathKind(path);
     if (kind === "dir") (m.mount(path, "--tmpfs", path), m.remountReadOnly(path));
@@ -127,15 +127,9 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
   }
 
   // 3. Writable roots, then 4. what stays read-only inside them.
-  const roots = policy.mode === "workspace-write" ? unique([policy.workspaceRoot, ...policy.writableRoots]).filter((r) => pathKind(r) === "dir") : [];
   for (const root of roots) m.root(root);
   const insideRoots = (path: string) => roots.some((root) => isInside(root, path));
   const home = input.home;
-  const secrets = (input.secrets ?? (home ? homeSecrets.map((name) => ({ name, path: join(home, name) })) : [])).filter((place) => !policy.visibleSecrets?.includes(place.name));
-  // The folders holding the secrets, rebuilt (home-view.ts).
-  const view = input.listFolder
-    ? rebuildHomes({ homes: input.homes ?? (home ? [home] : []), hidden: new Set([...secrets.map((place) => place.path), ...hidden]), roots, pathKind, realPath: input.realPath, listFolder: input.listFolder })
-    : noHomeView;
   // Held by a keeper already (its view is where this bwrap takes every bind from): not again.
   const inKeeper = view.rebuilt.size > 0 && input.keptHomeView === view.key;
   for (const { path, op } of view.mounts) {
@@ -230,6 +224,22 @@ export function buildBwrapArgs(input: BwrapInputs, command: readonly string[]): 
 
   args.push(...m.args(), "--chdir", input.cwd, "--", ...command);
   return { args, stubs, homeView: view, inKeeper };
+}
+
+/**
+ * The paths hidden (sockets, the runtime dir), the writable roots, the secrets and the folders
+ * rebuilt around them: what the plan builds on, and all a home keeper needs (index.ts `prepare`).
+ */
+export function homeLayout(input: BwrapInputs): { hidden: string[]; roots: string[]; secrets: SecretPlace[]; view: HomeView } {
+  const { policy, pathKind, home } = input;
+  const hidden = [input.runtimeDir, ...hiddenSockets, ...(input.hiddenPaths ?? [])].flatMap((p) => (p && pathKind(p) !== "missing" ? [input.realPath(p)] : []));
+  const roots = policy.mode === "workspace-write" ? unique([policy.workspaceRoot, ...policy.writableRoots]).filter((r) => pathKind(r) === "dir") : [];
+  const secrets = (input.secrets ?? (home ? homeSecrets.map((name) => ({ name, path: join(home, name) })) : [])).filter((place) => !policy.visibleSecrets?.includes(place.name));
+  // The folders holding the secrets, rebuilt (home-view.ts).
+  const view = input.listFolder
+    ? rebuildHomes({ homes: input.homes ?? (home ? [home] : []), hidden: new Set([...secrets.map((place) => place.path), ...hidden]), roots, pathKind, realPath: input.realPath, listFolder: input.listFolder })
+    : noHomeView;
+  return { hidden, roots, secrets, view };
 }
 
 /** Under /tmp or the runtime dir, which the sandbox replaces. */

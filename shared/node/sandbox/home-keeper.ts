@@ -39,14 +39,14 @@ export class HomeKeeper {
   /** The keeper ready now: the key of what it holds and the argv prefix that starts a bwrap in its namespaces. */
   held(): { key: string; prefix: string[] } | undefined {
     const keeper = this.keeper;
-    if (!this.nsenter || keeper?.pid === undefined || keeper.child.exitCode !== null || keeper.child.signalCode !== null) return undefined;
+    if (!this.nsenter || keeper?.pid === undefined || !alive(keeper)) return undefined;
     return { key: keeper.key, prefix: enterArgs(this.nsenter, keeper.pid) };
   }
 
   /** Makes sure a keeper of `view` is ready (or being made, then waited for); false if none can be. */
   async keep(view: HomeView): Promise<boolean> {
     if (this.broken || !this.nsenter || view.rebuilt.size === 0) return false;
-    if (this.keeper?.key !== view.key || this.keeper.child.exitCode !== null || this.keeper.child.signalCode !== null) {
+    if (this.keeper?.key !== view.key || !alive(this.keeper)) {
       end(this.previous);
       this.previous = this.keeper;
       this.keeper = this.start(view, this.nsenter);
@@ -97,6 +97,8 @@ export class HomeKeeper {
     this.previous = this.keeper = undefined;
   }
 }
+
+const alive = (keeper: Keeper) => keeper.child.exitCode === null && keeper.child.signalCode === null;
 
 function end(keeper: Keeper | undefined): void {
   if (!keeper) return;

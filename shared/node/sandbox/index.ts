@@ -10,7 +10,7 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { piAgentDir } from "../project-trust";
 import { isInside, realOrSame } from "../real-path";
-import { buildBwrapArgs, isOutOfSight, type BwrapInputs, type PathKind } from "./bwrap-args";
+import { buildBwrapArgs, homeLayout, isOutOfSight, type BwrapInputs, type PathKind } from "./bwrap-args";
 import { HomeKeeper } from "./home-keeper";
 import { gitDirOf } from "./git-dir";
 import { homeStartupFiles } from "./protected-paths";
@@ -174,7 +174,7 @@ export class CommandSandbox {
   async prepare(): Promise<void> {
     const probe = await this.probe();
     const keeper = probe.ok && probe.kind === "bwrap" ? this.keeperOf(probe.program) : undefined;
-    if (keeper) await keeper.keep(buildBwrapArgs(this.bwrapInputs(this.policy.workspaceRoot, pathKind), []).homeView);
+    if (keeper) await keeper.keep(homeLayout(this.bwrapInputs(this.policy.workspaceRoot, pathKind)).view);
     if (this.network !== "proxy" || this.proxy) return;
     // node:http and node:dns are loaded only now (proxy.ts requires them at first use).
     this.starting ??= NetworkProxy.start({ allowed: this.allowedHosts, decide: this.options.decideHost ?? (() => Promise.resolve(false)) });
