@@ -11,6 +11,8 @@ export interface WindowCoalescer<T> {
   post(message: T): void;
   /** Sends what is held now (before a message that bypasses this, such as a full reset). */
   flush(): void;
+  /** Sends what is held and ends the window: the next message goes at once, the window after it of the length then (the length changed). */
+  endWindow(): void;
   dispose(): void;
 }
 
@@ -36,6 +38,11 @@ export function coalesceInWindows<T>(sink: (message: T) => void, { joinable, joi
     flush();
     timer = setTimeout(closeWindow, windowMs());
   };
+  const endWindow = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    flush();
+  };
   return {
     post(message) {
       if (!joinable(message)) {
@@ -60,10 +67,7 @@ export function coalesceInWindows<T>(sink: (message: T) => void, { joinable, joi
       timer = setTimeout(closeWindow, ms);
     },
     flush,
-    dispose() {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      flush();
-    },
+    endWindow,
+    dispose: endWindow,
   };
 }

@@ -3,7 +3,9 @@ import { coalesceInWindows, type Joining, type WindowCoalescer } from "../../sha
 /** How the wire paces streamed deltas (ours: set_delta_interval; 0, pi's way, by default). */
 export interface DeltaPacing {
   /** Consecutive deltas of one block within this many ms leave as one message_update. */
-  intervalMs: number;
+  readonly intervalMs: number;
+  /** Another interval: what is held leaves now, and the next delta at once (a chat back on screen must not wait out a long window). */
+  setInterval(ms: number): void;
 }
 
 type Update = { type?: unknown; usage?: unknown; assistantMessageEvent?: { type?: unknown; contentIndex?: unknown; delta?: unknown } };
@@ -25,7 +27,17 @@ function deltaOf(frame: object): { type: string; contentIndex: unknown; delta: s
  * the same block are joined (their texts in order, the latest usage) and leave at most once per
  * interval. Every other frame first sends what is held, so the order on the wire is kept.
  */
-export function pacedDeltas(sink: (frame: object) => void, pacing: DeltaPacing): WindowCoalescer<object> {
+export function pacedDeltas(sink: (frame: object) => void, startMs = 0): { pacing: DeltaPacing; paced: WindowCoalescer<object> } {
+  let intervalMs = startMs;
+  const pacing: DeltaPacing = {
+    get intervalMs() {
+      return intervalMs;
+    },
+    setInterval(ms) {
+      intervalMs = ms;
+      paced.endWindow();
+    },
+  };
   const joining: Joining<object> = {
     joinable: (frame) => pacing.intervalMs > 0 && deltaOf(frame) !== undefined,
     join: (held, next) => {
@@ -36,5 +48,6 @@ export function pacedDeltas(sink: (frame: object) => void, pacing: DeltaPacing):
     },
     windowMs: () => pacing.intervalMs,
   };
-  return coalesceInWindows(sink, joining);
+  const paced = coalesceInWindows(sink, joining);
+  return { pacing, paced };
 }

@@ -44,8 +44,7 @@ export function openConnection(input: Readable, output: Writable, order?: (send:
       return { dispose: () => output.off("drain", listener) };
     },
   });
-  const pacing: DeltaPacing = { intervalMs: 0 };
-  const paced = pacedDeltas((frame) => writer.post(frame), pacing);
+  const { pacing, paced } = pacedDeltas((frame) => writer.post(frame));
   const write = (frame: object) => paced.post(frame);
   const send = order ? order(write) : write;
   let handler: ((line: string) => void) | undefined;

@@ -14,7 +14,7 @@ import { errorText } from "../../shared/error-text";
 export const PARTICIPANT_ID = "pi-agent.pi";
 
 export interface ParticipantTarget {
-  supervisor: Pick<AgentSupervisor, "ensureStarted" | "status" | "workspaceFolder">;
+  supervisor: Pick<AgentSupervisor, "ensureStarted" | "status" | "workspaceFolder" | "deltaPace">;
   /** Shows the session in our panel ("Open in Pi"). */
   reveal(): void;
 }
@@ -41,6 +41,8 @@ export function piChatHandler(target: () => ParticipantTarget): vscode.ChatReque
       return {};
     }
     const folder = session.supervisor.workspaceFolder;
+    // The answer streams into this chat: at the pace of a chat on screen.
+    const watching = session.supervisor.deltaPace.watch();
     const outcome = await relayRun(
       client,
       request.prompt,
@@ -50,7 +52,7 @@ export function piChatHandler(target: () => ParticipantTarget): vscode.ChatReque
         reference: (file) => stream.reference(vscode.Uri.file(path.resolve(folder, file))),
       },
       { onCancel: (listener) => token.onCancellationRequested(listener) },
-    );
+    ).finally(() => watching.dispose());
     stream.button(openInPi);
     return outcome.error ? { errorDetails: { message: outcome.error } } : { metadata: { tools: outcome.tools } };
   };

@@ -167,6 +167,7 @@ export class AgentSession implements vscode.Disposable {
     this.lifetime.add(this.chat.onDidChangeFirstPrompt(() => this.update()));
     this.lifetime.add(this.pending.onDidChange(() => this.update()));
     this.lifetime.add(surface.onDidChangeVisibility(() => surface.visible && this.markSeen()));
+    this.lifetime.add(this.supervisor.deltaPace.watchWhileVisible(surface));
     this.lifetime.add(this.changeEmitter);
     this.lifetime.add(this.runEndedEmitter);
   }

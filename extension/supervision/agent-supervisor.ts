@@ -23,6 +23,7 @@ import { openTransport, type AgentTransport } from "./agent-transport";
 import { bringUp, editorToolsRoute } from "./agent-bring-up";
 import type { AgentAttach, SupervisorOptions } from "./supervisor-options";
 import { agentName, toastWorthy } from "./capability-notes";
+import { DeltaPace } from "./delta-pace";
 
 interface Running {
   client: RpcClient;
@@ -71,9 +72,12 @@ export class AgentSupervisor implements vscode.Disposable {
   private disposed = false;
   /** Which session each start opens. */
   private readonly sessions: StartSessions;
+  /** How often the agent sends a stream's text: often while someone watches it. */
+  readonly deltaPace: DeltaPace;
 
   constructor(private readonly options: SupervisorOptions) {
     this.sessions = new StartSessions(options.sessionFile);
+    this.deltaPace = this.lifetime.add(new DeltaPace(this, options.log));
     this.notices = new AgentNotices(options.log, options.owner);
     this.crashes = this.lifetime.add(new CrashRestarts({ log: options.log, agent: this.agent, notices: this.notices, start: () => this.ensureStarted(), ...(options.restartPolicy ? { policy: options.restartPolicy } : {}) }));
     this.tracer = this.lifetime.add(new ProtocolTracer(options.log, () => this.agent.refreshSoon()));

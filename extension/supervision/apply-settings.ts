@@ -7,14 +7,6 @@ import { errorText } from "../../shared/error-text";
 type Changed = (key: string) => boolean;
 
 /**
- * How long the bundled host joins streamed deltas before it sends them (set_delta_interval). The
- * chat shows text at most every 50 ms (chat/coalesce-appends.ts), and each line an agent writes
- * costs the extension host a read, a parse and a check: at 400 deltas a second a stream is 400
- * lines a second, joined 40 (docs/performance.md).
- */
-export const AGENT_DELTA_INTERVAL_MS = 25;
-
-/**
  * Sends the model, thinking-level and queue settings to the agent through set_* commands: after
  * start (`changed` absent; thinking level only when `sendThinking`, since the bundled host
  * gets them as arguments), or those that changed. A refusal is logged, never thrown.
@@ -40,7 +32,6 @@ export async function applyStartSettings(
     if (model) await attempt(`model ${model.provider}/${model.id}`, () => client.request("set_model", { provider: model.provider, modelId: model.id }));
     else log.warn(`The model ${settings.defaultProvider}/${settings.defaultModel} is not available`);
   }
-  if (!changed && caps.deltaPacing) await attempt(`delta interval ${AGENT_DELTA_INTERVAL_MS} ms`, () => client.request("set_delta_interval", { ms: AGENT_DELTA_INTERVAL_MS }));
   const thinking = settings.thinkingLevel;
   if ((sendThinking || changed) && wants("pi.model.thinkingLevel") && thinking !== "default") {
     await attempt(`thinking level ${thinking}`, () => client.request("set_thinking_level", { level: thinking }));

@@ -6,6 +6,7 @@ import { strict as assert } from "node:assert";
 import { ProcessTransport } from "../../shared/node/process-transport";
 import type { AgentEvent, AssistantMessageEvent } from "../../shared/protocol";
 import { RpcClient, RpcError } from "../../shared/rpc";
+import { DeltaPace, UNWATCHED_DELTA_INTERVAL_MS, WATCHED_DELTA_INTERVAL_MS } from "../../extension/supervision/delta-pace";
 import { startMockLlm, type MockLlm } from "../support/mock-llm";
 import { peerLaunch, type PeerLaunch } from "../support/peers";
 
@@ -88,5 +89,55 @@ describe("agent host: streamed deltas joined on request (set_delta_interval)", f
   it("refuses an interval over 250 ms", async () => {
     await assert.rejects(client.request("set_delta_interval", { ms: 1000 }), (e: RpcError) => e.kind === "failed" && /set_delta_interval/.test(e.message));
     assert.equal((await client.request("get_state", {})).deltaIntervalMs, 0);
+  });
+
+  it("the editor's pace: the long interval while no chat shows the stream, the short one while one does, what was held sent at once", async () => {
+    // The supervisor's side (a ready agent) and a chat's surface, as the extension gives them.
+    const listeners = { ready: [] as ((c: RpcClient) => void)[], visibility: [] as (() => void)[] };
+    const event = <T>(list: ((e: T) => void)[]) => (listener: (e: T) => void) => (list.push(listener), { dispose: () => list.splice(list.indexOf(listener), 1) });
+    const log = { debug: () => {}, warn: (message: string) => assert.fail(message) } as unknown as ConstructorParameters<typeof DeltaPace>[1];
+    const agent = { readyClient: undefined as RpcClient | undefined, onReady: event(listeners.ready) };
+    const pace = new DeltaPace(agent, log);
+    const surface = { visible: false, onDidChangeVisibility: event<void>(listeners.visibility) };
+    const watching = pace.watchWhileVisible(surface);
+    const interval = async () => (await client.request("get_state", {})).deltaIntervalMs;
+    await client.probe();
+    agent.readyClient = client;
+    for (const listener of listeners.ready) listener(client);
+    assert.equal(await interval(), UNWATCHED_DELTA_INTERVAL_MS, "off screen from the start");
+    const show = (visible: boolean) => {
+      surface.visible = visible;
+      for (const listener of [...listeners.visibility]) listener();
+    };
+    show(true);
+    assert.equal(await interval(), WATCHED_DELTA_INTERVAL_MS, "on screen");
+    show(false);
+    assert.equal(await interval(), UNWATCHED_DELTA_INTERVAL_MS, "off screen again");
+
+    // 400 text deltas, one every ~5 ms (2 s): off screen for the first second, then on screen.
+    const arrivals: { at: number; delta: string }[] = [];
+    const listening = client.onEvent((e) => {
+      if (e.type === "message_update" && e.assistantMessageEvent?.type === "text_delta") arrivals.push({ at: performance.now(), delta: (e.assistantMessageEvent as { delta: string }).delta });
+    });
+    llm.enqueue({ text: chunks("w", 400), delayMs: 5 });
+    const ended = client.waitFor("agent_end", () => true, 30_000);
+    await client.request("prompt", { message: "go" });
+    await client.waitFor("message_update", (e) => e.type === "message_update" && e.assistantMessageEvent?.type === "text_delta", 10_000);
+    await new Promise((r) => setTimeout(r, 1000));
+    const shownAt = performance.now();
+    const before = arrivals.length;
+    show(true);
+    await ended;
+    listening.dispose();
+    watching.dispose();
+    pace.dispose();
+    assert.equal(arrivals.map((a) => a.delta).join(""), chunks("w", 400).join(""), "the same text, in order");
+    const hidden = arrivals.slice(1, before);
+    const gaps = hidden.slice(1).map((a, i) => a.at - hidden[i]!.at);
+    assert.ok(hidden.length <= 6 && gaps.every((gap) => gap > UNWATCHED_DELTA_INTERVAL_MS * 0.6), `off screen: ${before} updates in 1 s, gaps ${gaps.map(Math.round).join(", ")} ms`);
+    const first = arrivals[before];
+    assert.ok(first && first.at - shownAt < 100, `the held text ${first ? Math.round(first.at - shownAt) : "never"} ms after the chat showed`);
+    const shown = arrivals.slice(before + 1);
+    assert.ok(shown.length >= 15, `on screen: ${shown.length} updates in the last second`);
   });
 });

@@ -86,7 +86,7 @@ export const sessionHandlers: Pick<
   mcp_login: (command, { runtime }) => mcpSignIns(runtime).signIn(command.server),
   mcp_logout: (command, { runtime }) => mcpSignIns(runtime).signOut(command.server),
   set_delta_interval: (command, { pacing }) => {
-    pacing.intervalMs = command.ms;
+    pacing.setInterval(command.ms);
     return { ms: pacing.intervalMs };
   },
   set_permission_mode: (command, { runtime }) => {
