@@ -153,7 +153,9 @@ describe("parallel sessions", function () {
     const modelOf = async (session: AgentSession) => (await session.supervisor.readyClient!.request("get_state", {})).model?.id;
     assert.equal(await modelOf(tab), "mock-a");
     assert.equal(await modelOf(primary), "mock-a");
-    // The tab's chat was the last one worked in; then the user clicks into the side bar's chat.
+    // The side bar shows Pi's chat (run alone, no earlier suite opened it). The tab's chat was the
+    // last one worked in; then the user clicks into the side bar's chat.
+    await vscode.commands.executeCommand("pi.focusChat");
     api.sessions.setActive(tab);
     await ui.clickInWebview("Chat", "vscode-textarea#prompt textarea");
     await eventually("the side bar's session to be the active one", () => api.sessions.active === primary);
@@ -177,6 +179,22 @@ describe("parallel sessions", function () {
     await primary.supervisor.readyClient!.request("set_model", { provider: "mock", modelId: "mock-a" });
   });
 
+  // #31: an agent whose chat is off screen sends its stream less often (each update costs the
+  // extension host a read, a parse and the transcript's work, for nothing shown).
+  it("paces a chat's agent by whether the chat shows: 250 ms in a background tab, 25 ms once its tab is clicked", async () => {
+    const tab = second!;
+    const interval = async () => (await tab.supervisor.readyClient!.request("get_state", {})).deltaIntervalMs;
+    await vscode.commands.executeCommand("pi.sessions.show", tab.id);
+    await eventually("the tab on screen: 25 ms", async () => (await interval()) === 25 || undefined);
+    const cover = await vscode.workspace.openTextDocument({ content: "a text editor over the chat" });
+    await vscode.window.showTextDocument(cover, { viewColumn: vscode.ViewColumn.Active, preview: false });
+    await eventually("the tab behind a text editor: 250 ms", async () => (await interval()) === 250 || undefined);
+    await ui.click(`.tabs-container .tab:has-text("Pi: ${tab.label}")`);
+    await eventually("the tab clicked: 25 ms", async () => (await interval()) === 25 || undefined);
+    await vscode.window.showTextDocument(cover, { viewColumn: vscode.ViewColumn.Active });
+    await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor");
+  });
+
   // #32 trial: with an editor tab's chat the active one, the side bar's "New Session" button reset the tab's chat.
   it("runs the side bar's title buttons on the side bar's chat, whichever chat was active", async () => {
     const { api } = host;
@@ -184,6 +202,7 @@ describe("parallel sessions", function () {
     const tab = second!;
     const fileOf = async (session: AgentSession) => (await session.supervisor.readyClient!.request("get_state", {})).sessionFile;
     const [primaryBefore, tabBefore] = [await fileOf(primary), await fileOf(tab)];
+    await vscode.commands.executeCommand("pi.focusChat"); // the side bar shows Pi's chat, its title buttons
     api.sessions.setActive(tab);
     await ui.click('.part.sidebar .title-actions .action-label[aria-label^="New Session"]');
     await eventually("the side bar's chat to start a new session", async () => (await fileOf(primary)) !== primaryBefore || undefined);
