@@ -4,8 +4,9 @@
  * is started through. Each test failed before its fix.
  */
 import { strict as assert } from "node:assert";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import type { WrappedCommand } from "../../shared/node/sandbox";
 import { join } from "node:path";
 import { CommandSandbox, type SandboxPolicy } from "../../shared/node/sandbox";
 import { resetSandboxProbe } from "../../shared/node/sandbox/probe";
@@ -36,7 +37,10 @@ describe("sandbox: attacks on the home keeper, with the real bwrap", function ()
     const probe = await sandbox.probe();
     assert.ok(probe.ok, probe.ok ? "" : probe.reason);
     await sandbox.prepare();
-    const wrapped = sandbox.wrap(probe, ["/bin/sh", "-c", script], join(home, "proj"));
+    return start(sandbox.wrap(probe, ["/bin/sh", "-c", script], join(home, "proj")));
+  }
+
+  async function start(wrapped: WrappedCommand): Promise<{ out: string; code: number | null; argv: string[] }> {
     const child = spawn(wrapped.file, wrapped.args, { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
@@ -83,4 +87,63 @@ describe("sandbox: attacks on the home keeper, with the real bwrap", function ()
       resetSandboxProbe();
     }
   });
+
+  /**
+   * The keeper dies (the OOM killer, the user's kill) just as a command is wrapped: the host has not
+   * seen its exit yet. `impostor` then starts a process in a user and mount namespace of its own
+   * (any sandbox, a flatpak app, `unshare -r`) under the keeper's pid; the command is started.
+   */
+  async function keeperDiesAtWrap(impostor: boolean): Promise<{ out: string; code: number | null }> {
+    const sandbox = sandboxOf({});
+    const probe = await sandbox.probe();
+    assert.ok(probe.ok);
+    await sandbox.prepare();
+    const pid = keeperPid(home);
+    process.kill(pid, "SIGKILL");
+    // Synchronously from here: the host's event loop does not run, so its keeper still looks alive.
+    for (let i = 0; i < 2000 && existsSync(`/proc/${pid}`); i++) sleepSync(1);
+    assert.ok(!existsSync(`/proc/${pid}`), "the keeper's process is gone");
+    let other: ChildProcess | undefined;
+    for (let tries = 0; impostor && other?.pid !== pid && tries < 20; tries++) {
+      other?.kill("SIGKILL");
+      writeFileSync("/proc/sys/kernel/ns_last_pid", String(pid - 1));
+      other = spawn("unshare", ["--user", "--map-root-user", "--mount", "sleep", "30"], { stdio: "ignore" });
+    }
+    try {
+      if (impostor) assert.equal(other?.pid, pid, "the impostor has the keeper's pid");
+      const wrapped = sandbox.wrap(probe, ["/bin/sh", "-c", `cat ${home}/.netrc; echo end`], join(home, "proj"));
+      return await start(wrapped);
+    } finally {
+      other?.kill("SIGKILL");
+    }
+  }
+
+  it("starts a command wrapped as its keeper died in that keeper's view (not a failed nsenter)", async () => {
+    const result = await keeperDiesAtWrap(false);
+    assert.equal(result.code, 0, result.out);
+    assert.match(result.out, /end/);
+    assert.doesNotMatch(result.out, /SECRET-NETRC/);
+  });
+
+  it("never starts a command in another process's namespaces that took its dead keeper's pid", async function () {
+    if (process.getuid?.() !== 0) this.skip(); // handing out a chosen pid (ns_last_pid) takes root
+    const result = await keeperDiesAtWrap(true);
+    assert.doesNotMatch(result.out, /SECRET-NETRC/, "the command ran in the impostor's view of home");
+  });
 });
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** The keeper's process (its bwrap's child, whose namespaces commands enter) for this home. */
+function keeperPid(home: string): number {
+  const rows = execFileSync("ps", ["-eo", "pid=,ppid=,args="], { encoding: "utf8" })
+    .split("\n")
+    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
+    .flatMap((m) => (m ? [{ pid: Number(m[1]), ppid: Number(m[2]), args: m[3]! }] : []));
+  const bwrap = rows.filter((row) => row.args.includes("bwrap --dev-bind / /") && row.args.includes(home));
+  const child = rows.find((row) => bwrap.some((b) => b.pid === row.ppid));
+  assert.ok(child, "a keeper is up");
+  return child.pid;
+}
