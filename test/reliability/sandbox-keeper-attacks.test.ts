@@ -88,6 +88,24 @@ describe("sandbox: attacks on the home keeper, with the real bwrap", function ()
     }
   });
 
+  it("runs commands in a workspace inside a folder the sandbox hides (~/.mozilla/…/chrome), the rest of that folder hidden", async () => {
+    const profile = join(home, ".mozilla/firefox/p.default");
+    const chrome = join(profile, "chrome");
+    mkdirSync(chrome, { recursive: true });
+    writeFileSync(join(chrome, "userChrome.css"), "#nav-bar { WORKSPACE-FILE }\n");
+    writeFileSync(join(profile, "logins.json"), "SECRET-LOGINS\n");
+    const sandbox = sandboxOf({}, { workspaceRoot: chrome });
+    const probe = await sandbox.probe();
+    assert.ok(probe.ok);
+    await sandbox.prepare();
+    const script = `cat ${chrome}/userChrome.css; cat ${profile}/logins.json; echo new > ${chrome}/made && echo wrote`;
+    const result = await start(sandbox.wrap(probe, ["/bin/sh", "-c", script], chrome));
+    assert.ok(result.argv.includes("/usr/bin/nsenter"), "in the keeper");
+    assert.match(result.out, /WORKSPACE-FILE/);
+    assert.match(result.out, /wrote/);
+    assert.doesNotMatch(result.out, /SECRET-LOGINS/);
+  });
+
   /**
    * The keeper dies (the OOM killer, the user's kill) just as a command is wrapped: the host has not
    * seen its exit yet. `impostor` then starts a process in a user and mount namespace of its own
@@ -104,7 +122,7 @@ describe("sandbox: attacks on the home keeper, with the real bwrap", function ()
     for (let i = 0; i < 2000 && existsSync(`/proc/${pid}`); i++) sleepSync(1);
     assert.ok(!existsSync(`/proc/${pid}`), "the keeper's process is gone");
     let other: ChildProcess | undefined;
-    for (let tries = 0; impostor && other?.pid !== pid && tries < 20; tries++) {
+    for (let tries = 0; impostor && other?.pid !== pid && tries < 200; tries++) {
       other?.kill("SIGKILL");
       writeFileSync("/proc/sys/kernel/ns_last_pid", String(pid - 1));
       other = spawn("unshare", ["--user", "--map-root-user", "--mount", "sleep", "30"], { stdio: "ignore" });

@@ -89,8 +89,11 @@ export function rebuildHomes(input: HomeViewInputs): HomeView {
       if (rebuilt.has(path)) continue;
       if (input.hidden.has(path)) {
         // A keeper hides it (empty) where the command's bwrap would: that one cannot make a mount point in a folder read-only for it.
-        if (entry.kind === "dir") kept.push({ path, op: ["--tmpfs", path] });
-        else if (entry.kind !== "symlink") kept.push({ path, op: ["--ro-bind-try", "/dev/null", path] });
+        if (entry.kind === "dir") {
+          kept.push({ path, op: ["--tmpfs", path] });
+          // But for a writable root inside (a workspace in ~/.mozilla/…/chrome): the command's bwrap binds it from here.
+          for (const root of input.roots) if (root !== path && isInside(path, root)) kept.push({ path: root, op: ["--bind-try", root, root] });
+        } else if (entry.kind !== "symlink") kept.push({ path, op: ["--ro-bind-try", "/dev/null", path] });
         if (entry.kind !== "symlink") hiddenByKeeper.add(path);
         continue;
       }
