@@ -6,7 +6,7 @@ import * as vscode from "vscode";
 import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
 import { settings } from "../settings";
 import { contentHash } from "./document-text";
-import { readVerified, sameText } from "./verified-file";
+import { readVerified, verifiedDocument } from "./verified-file";
 import { displayPath, realFolders, resolveWorkspacePath } from "./workspace-paths";
 
 /** File-system paths of the workspace folders on disk (first = base of relative paths). */
@@ -61,12 +61,7 @@ export function readWorkspaceFile(uri: vscode.Uri, shown: string): Promise<Uint8
 export async function openWorkspaceDocument(uri: vscode.Uri, shown: string): Promise<vscode.TextDocument> {
   const loaded = loadedDocument(uri);
   if (loaded) return loaded;
-  const verified = await readWorkspaceFile(uri, shown);
-  const document = await vscode.workspace.openTextDocument(uri);
-  // Not UTF-8 (another encoding): the file read again must be the same bytes.
-  const same = sameText(document.getText(), verified) ?? Buffer.from(await readWorkspaceFile(uri, shown)).equals(Buffer.from(verified));
-  if (!same) throw new Error(`${shown} changed while it was opened (a link on its way replaced); not used. Try again once nothing changes it.`);
-  return document;
+  return verifiedDocument(() => readWorkspaceFile(uri, shown), () => Promise.resolve(vscode.workspace.openTextDocument(uri)), shown);
 }
 
 /** The document of `uri` if VS Code has it loaded (open in an editor, or opened by an extension). */

@@ -44,6 +44,19 @@ export async function readVerified(absPath: string, realFolders: readonly string
 
 const moved = (shown: string) => new Error(`${shown} changed while it was opened (a link on its way replaced); not read. Try again once nothing changes it.`);
 
+/**
+ * The document `open` loads (VS Code's open, which follows whatever links are there by then), used
+ * only if it holds the file `read` found (readVerified); throws a message for the model otherwise.
+ */
+export async function verifiedDocument<D extends { getText(): string }>(read: () => Promise<Uint8Array>, open: () => Promise<D>, shown: string): Promise<D> {
+  const verified = await read();
+  const document = await open();
+  // Not UTF-8 (another encoding): the file read again must be the same bytes.
+  const same = sameText(document.getText(), verified) ?? Buffer.from(await read()).equals(Buffer.from(verified));
+  if (!same) throw new Error(`${shown} changed while it was opened (a link on its way replaced); not used. Try again once nothing changes it.`);
+  return document;
+}
+
 /** Whether a document's text is what `bytes` hold (UTF-8, a BOM and line ends aside); undefined when they are not UTF-8 (not comparable). */
 export function sameText(text: string, bytes: Uint8Array): boolean | undefined {
   let decoded: string;
