@@ -61,7 +61,8 @@ export function readWorkspaceFile(uri: vscode.Uri, shown: string): Promise<Uint8
 export async function openWorkspaceDocument(uri: vscode.Uri, shown: string): Promise<vscode.TextDocument> {
   const loaded = loadedDocument(uri);
   if (loaded) return loaded;
-  return verifiedDocument(() => readWorkspaceFile(uri, shown), () => Promise.resolve(vscode.workspace.openTextDocument(uri)), shown);
+  const decodeAs = (bytes: Uint8Array, document: vscode.TextDocument) => Promise.resolve(vscode.workspace.decode(bytes, { encoding: document.encoding }));
+  return verifiedDocument(() => readWorkspaceFile(uri, shown), () => Promise.resolve(vscode.workspace.openTextDocument(uri)), shown, decodeAs);
 }
 
 /** The document of `uri` if VS Code has it loaded (open in an editor, or opened by an extension). */

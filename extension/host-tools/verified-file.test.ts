@@ -1,10 +1,10 @@
 import { strict as assert } from "node:assert";
 import { spawn } from "node:child_process";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readVerified, sameText } from "./verified-file";
+import { readVerified, sameText, verifiedDocument } from "./verified-file";
 
 describe("editor tools: a workspace file read as it really is when opened (verified-file.ts)", () => {
   let root: string;
@@ -74,5 +74,35 @@ describe("editor tools: a workspace file read as it really is when opened (verif
     assert.equal(sameText("a\nb\n", Buffer.from("\uFEFFa\r\nb\r\n")), true);
     assert.equal(sameText("a\nb\n", Buffer.from("a\nc\n")), false);
     assert.equal(sameText("é", Buffer.from([0xe9])), undefined);
+  });
+
+  it("never takes a document VS Code loaded from a secret while the file read (not UTF-8) was the workspace's", async () => {
+    // A job flips `flip` between a workspace file in Latin-1 (or UTF-16) and a secret; VS Code's open
+    // follows the link at its own moment: here, the moment it led to the secret.
+    const secret = join(home, ".ssh", "id_ed25519");
+    const latin1 = new TextDecoder("windows-1252");
+    const cases: [string, Buffer, (bytes: Uint8Array) => string][] = [
+      ["latin1.txt", Buffer.from("caf\xe9\n", "latin1"), (bytes) => latin1.decode(bytes)],
+      ["utf16.txt", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("hello\n", "utf16le")]), (bytes) => new TextDecoder("utf-16le").decode(bytes)],
+    ];
+    for (const [name, bytes, decodeAsDocument] of cases) {
+      writeFileSync(join(ws, name), bytes);
+      symlinkSync(name, join(ws, "flip"));
+      const openFlipped = async () => {
+        symlinkSync(secret, join(ws, "flip.new"));
+        renameSync(join(ws, "flip.new"), join(ws, "flip"));
+        const text = decodeAsDocument(readFileSync(join(ws, "flip")));
+        symlinkSync(name, join(ws, "flip.new"));
+        renameSync(join(ws, "flip.new"), join(ws, "flip"));
+        return { getText: () => text };
+      };
+      const opened = verifiedDocument(() => readVerified(join(ws, "flip"), [ws], { home }, "flip"), openFlipped, "flip", async (b) => decodeAsDocument(b));
+      await assert.rejects(opened, /changed while it was opened/, name);
+      // Opened when the link led to the workspace file: used.
+      const plain = async () => ({ getText: () => decodeAsDocument(readFileSync(join(ws, "flip"))) });
+      const document = await verifiedDocument(() => readVerified(join(ws, "flip"), [ws], { home }, "flip"), plain, "flip", async (b) => decodeAsDocument(b));
+      assert.doesNotMatch(document.getText(), /PRIVATE KEY/);
+      rmSync(join(ws, "flip"));
+    }
   });
 });

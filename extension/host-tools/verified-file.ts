@@ -47,12 +47,20 @@ const moved = (shown: string) => new Error(`${shown} changed while it was opened
 /**
  * The document `open` loads (VS Code's open, which follows whatever links are there by then), used
  * only if it holds the file `read` found (readVerified); throws a message for the model otherwise.
+ * Bytes that are not UTF-8 are decoded as the document was (`decodeAs`, its encoding): comparing
+ * the file read again with the first read said nothing of the document, and a job flipping a link
+ * between a Latin-1 (or UTF-16) workspace file and `~/.ssh/id_ed25519` had a document of the key
+ * taken, and kept loaded for the next tool.
  */
-export async function verifiedDocument<D extends { getText(): string }>(read: () => Promise<Uint8Array>, open: () => Promise<D>, shown: string): Promise<D> {
+export async function verifiedDocument<D extends { getText(): string }>(
+  read: () => Promise<Uint8Array>,
+  open: () => Promise<D>,
+  shown: string,
+  decodeAs: (bytes: Uint8Array, document: D) => Promise<string>,
+): Promise<D> {
   const verified = await read();
   const document = await open();
-  // Not UTF-8 (another encoding): the file read again must be the same bytes.
-  const same = sameText(document.getText(), verified) ?? Buffer.from(await read()).equals(Buffer.from(verified));
+  const same = sameText(document.getText(), verified) ?? (await decodeAs(verified, document).then((text) => plain(text) === plain(document.getText()), () => false));
   if (!same) throw new Error(`${shown} changed while it was opened (a link on its way replaced); not used. Try again once nothing changes it.`);
   return document;
 }
@@ -65,6 +73,8 @@ export function sameText(text: string, bytes: Uint8Array): boolean | undefined {
   } catch {
     return undefined;
   }
-  const plain = (s: string) => s.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
   return plain(text) === plain(decoded);
 }
+
+/** Text without a BOM, its line ends LF. */
+const plain = (s: string) => s.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
