@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readVerified, sameText, verifiedDocument } from "./verified-file";
+import { holdsVerified, readVerified, sameText, verifiedDocument } from "./verified-file";
 
 describe("editor tools: a workspace file read as it really is when opened (verified-file.ts)", () => {
   let root: string;
@@ -104,5 +104,36 @@ describe("editor tools: a workspace file read as it really is when opened (verif
       assert.doesNotMatch(document.getText(), /PRIVATE KEY/);
       rmSync(join(ws, "flip"));
     }
+  });
+
+  it("never lets the tools use a loaded document that does not hold what the file does: the one a refused open left loaded, one loaded again through a link", async () => {
+    const secret = join(home, ".ssh", "id_ed25519");
+    writeFileSync(join(ws, "notes.txt"), "NOTES\n");
+    symlinkSync("notes.txt", join(ws, "flip"));
+    const link = (target: string) => {
+      symlinkSync(target, join(ws, "flip.new"));
+      renameSync(join(ws, "flip.new"), join(ws, "flip"));
+    };
+    const utf8 = async (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    const read = () => readVerified(join(ws, "flip"), [ws], { home }, "flip");
+    // VS Code's documents: what its open loaded stays loaded, refused or not.
+    const loaded: { getText(): string; isDirty: boolean }[] = [];
+    const openFlipped = async () => {
+      link(secret);
+      const text = readFileSync(join(ws, "flip"), "utf8");
+      link("notes.txt");
+      const document = { getText: () => text, isDirty: false };
+      loaded.push(document);
+      return document;
+    };
+    await assert.rejects(verifiedDocument(read, openFlipped, "flip", (b) => utf8(b)), /changed while it was opened/);
+    assert.match(loaded[0]!.getText(), /PRIVATE KEY/, "VS Code holds the key's document");
+    assert.equal(await holdsVerified(loaded[0]!, read, utf8), false, "the next tool does not take it");
+    // Loaded again while the link leads to the key (VS Code reloads a file that changed on disk).
+    link(secret);
+    assert.equal(await holdsVerified(loaded[0]!, read, utf8), false);
+    link("notes.txt");
+    assert.equal(await holdsVerified({ getText: () => "NOTES\r\n", isDirty: false }, read, utf8), true, "the file's own text");
+    assert.equal(await holdsVerified({ getText: () => "NOTES and the user's typing\n", isDirty: true }, read, utf8), true, "unsaved changes");
   });
 });

@@ -65,6 +65,25 @@ export async function verifiedDocument<D extends { getText(): string }>(
   return document;
 }
 
+/**
+ * Whether a document VS Code has loaded may be used by the tools as it is: one with unsaved changes
+ * (the user's, or an edit made on a document checked here) yes; any other only while it holds what
+ * the file really holds (`read`: readVerified). VS Code loads a document by following the path's
+ * links at its own moment and keeps it loaded (an extension's for minutes): the document of a key
+ * that verifiedDocument refused stayed in `textDocuments`, and the tools took a loaded document as
+ * it was; and a file replaced by a link is loaded again from wherever the link leads.
+ */
+export async function holdsVerified(document: { getText(): string; isDirty: boolean }, read: () => Promise<Uint8Array>, decodeAs: (bytes: Uint8Array) => Promise<string>): Promise<boolean> {
+  if (document.isDirty) return true;
+  let verified: Uint8Array;
+  try {
+    verified = await read();
+  } catch {
+    return false;
+  }
+  return sameText(document.getText(), verified) ?? (await decodeAs(verified).then((text) => plain(text) === plain(document.getText()), () => false));
+}
+
 /** Whether a document's text is what `bytes` hold (UTF-8, a BOM and line ends aside); undefined when they are not UTF-8 (not comparable). */
 export function sameText(text: string, bytes: Uint8Array): boolean | undefined {
   let decoded: string;
