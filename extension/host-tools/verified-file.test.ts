@@ -1,10 +1,10 @@
 import { strict as assert } from "node:assert";
 import { spawn } from "node:child_process";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { holdsVerified, readVerified, sameText, verifiedDocument } from "./verified-file";
+import { holdsVerified, MAX_READ_BYTES, readVerified, sameText, verifiedDocument } from "./verified-file";
 
 describe("editor tools: a workspace file read as it really is when opened (verified-file.ts)", () => {
   let root: string;
@@ -135,5 +135,15 @@ describe("editor tools: a workspace file read as it really is when opened (verif
     link("notes.txt");
     assert.equal(await holdsVerified({ getText: () => "NOTES\r\n", isDirty: false }, read, utf8), true, "the file's own text");
     assert.equal(await holdsVerified({ getText: () => "NOTES and the user's typing\n", isDirty: true }, read, utf8), true, "unsaved changes");
+  });
+
+  it("refuses a file larger than VS Code gives extensions, without reading it into memory (a sparse file made in an instant)", async () => {
+    writeFileSync(join(ws, "big.txt"), "");
+    truncateSync(join(ws, "big.txt"), 1024 * 1024 * 1024);
+    const before = process.memoryUsage().arrayBuffers;
+    await assert.rejects(read("big.txt"), /larger than 50 MB/);
+    assert.ok(process.memoryUsage().arrayBuffers - before < 100 * 1024 * 1024, "not read whole");
+    truncateSync(join(ws, "big.txt"), MAX_READ_BYTES);
+    assert.equal((await readVerified(join(ws, "big.txt"), [ws], { home }, "big.txt")).length, MAX_READ_BYTES);
   });
 });

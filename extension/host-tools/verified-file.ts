@@ -36,10 +36,34 @@ export async function readVerified(absPath: string, realFolders: readonly string
     if (!resolvesInside(realFolders, real)) throw new Error(`${shown} leads outside the workspace; the editor tools only read and edit files inside it.`);
     const secret = hiddenIn && hiddenSecretOf(real, { HOME: hiddenIn.home });
     if (secret) throw new Error(`${shown} leads into ~/${secret}, which the sandbox hides from the agent; the editor tools leave it alone too.`);
-    return await handle.readFile();
+    return await readAtMost(handle, MAX_READ_BYTES, shown);
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The most the door reads of a file: VS Code itself gives extensions no document of a file above
+ * 50 MB. Before, the whole file was read: a sparse file the model made in an instant (`truncate -s
+ * 1G`) took 1 GB of the extension host's memory per editor_read, a few at once enough to end it.
+ */
+export const MAX_READ_BYTES = 50 * 1024 * 1024;
+
+/** The file's bytes, read in chunks: a file larger than `max` (or one growing past it as it is read) is refused. */
+async function readAtMost(handle: import("node:fs/promises").FileHandle, max: number, shown: string): Promise<Uint8Array> {
+  const tooLarge = () => new Error(`${shown} is larger than ${max / 1024 / 1024} MB; the editor tools do not read files that large (the agent's own read tool can read it in parts).`);
+  if ((await handle.stat()).size > max) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(Math.min(1024 * 1024, max + 1 - total));
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+    if (bytesRead === 0) break;
+    chunks.push(chunk.subarray(0, bytesRead));
+    total += bytesRead;
+    if (total > max) throw tooLarge();
+  }
+  return Buffer.concat(chunks, total);
 }
 
 const moved = (shown: string) => new Error(`${shown} changed while it was opened (a link on its way replaced); not read. Try again once nothing changes it.`);
