@@ -25,6 +25,8 @@ export interface FileRequestOptions {
   readOnly?: boolean;
   /** The home folder whose secrets the sandbox hides ($HOME by default). */
   home?: string;
+  /** Pi's agent dir where PI_CODING_AGENT_DIR puts it (its logins hidden there too; the variable by default). */
+  agentDir?: string;
 }
 
 /** Shows a write's card before it; returns its end (with the error, if it failed). */
@@ -47,7 +49,7 @@ export class FileRequests {
   async read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
     const target = this.confined(params.path);
     // Home opened as the workspace: what the sandbox hides (`~/.ssh`, …) is not read for it either.
-    const secret = this.options.sandboxed ? hiddenSecretOf(target, { HOME: this.options.home ?? process.env.HOME }) : undefined;
+    const secret = this.options.sandboxed ? hiddenSecretOf(target, { HOME: this.options.home ?? process.env.HOME, PI_CODING_AGENT_DIR: this.options.agentDir ?? process.env.PI_CODING_AGENT_DIR }) : undefined;
     if (secret) throw new Error(`${params.path} was not read: ~/${secret} is hidden from ${this.agentName()} by its sandbox.`);
     return { content: sliceLines(await this.options.files.readTextFile(target), params.line, params.limit) };
   }

@@ -7,7 +7,7 @@ import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
 import { settings } from "../settings";
 import { contentHash } from "./document-text";
 import { holdsVerified, readVerified, verifiedDocument } from "./verified-file";
-import { displayPath, realFolders, resolveWorkspacePath } from "./workspace-paths";
+import { displayPath, hiddenEnv, realFolders, resolveWorkspacePath, type HiddenIn } from "./workspace-paths";
 
 /** File-system paths of the workspace folders on disk (first = base of relative paths). */
 export function workspaceFolderPaths(): string[] {
@@ -35,12 +35,12 @@ export function resolveFile(input: string): ResolvedFile {
  */
 export function hiddenFromAgents(uri: vscode.Uri): boolean {
   const hidden = hiddenIn();
-  return uri.scheme === "file" && hidden !== undefined && hiddenSecretOf(uri.fsPath, { HOME: hidden.home }) !== undefined;
+  return uri.scheme === "file" && hidden !== undefined && hiddenSecretOf(uri.fsPath, hiddenEnv(hidden)) !== undefined;
 }
 
 /** The home whose secrets the agents' sandbox hides; none under full-access. */
-function hiddenIn(): { home: string | undefined } | undefined {
-  return settings.sandboxMode === "full-access" ? undefined : { home: process.env.HOME };
+function hiddenIn(): HiddenIn | undefined {
+  return settings.sandboxMode === "full-access" ? undefined : { home: process.env.HOME, agentDir: process.env.PI_CODING_AGENT_DIR };
 }
 
 /** The path a tool shows for a URI, or undefined for one outside the workspace (or not a file). */

@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { holdsVerified, MAX_READ_BYTES, readVerified, sameText, verifiedDocument } from "./verified-file";
+import { resolveWorkspacePath } from "./workspace-paths";
 
 describe("editor tools: a workspace file read as it really is when opened (verified-file.ts)", () => {
   let root: string;
@@ -145,5 +146,14 @@ describe("editor tools: a workspace file read as it really is when opened (verif
     assert.ok(process.memoryUsage().arrayBuffers - before < 100 * 1024 * 1024, "not read whole");
     truncateSync(join(ws, "big.txt"), MAX_READ_BYTES);
     assert.equal((await readVerified(join(ws, "big.txt"), [ws], { home }, "big.txt")).length, MAX_READ_BYTES);
+  });
+
+  it("refuses Pi's own logins where PI_CODING_AGENT_DIR puts its agent dir (in the workspace: a dotfiles repository)", async () => {
+    const dotfiles = join(home, "dotfiles");
+    mkdirSync(join(dotfiles, "pi-agent"), { recursive: true });
+    writeFileSync(join(dotfiles, "pi-agent", "auth.json"), '{"anthropic":{"key":"API-KEY"}}\n');
+    const hidden = { home, agentDir: join(dotfiles, "pi-agent") };
+    await assert.rejects(readVerified(join(dotfiles, "pi-agent", "auth.json"), [dotfiles], hidden, "pi-agent/auth.json"), /hides from the agent/);
+    assert.throws(() => resolveWorkspacePath("pi-agent/auth.json", [dotfiles], hidden), /which the sandbox hides/);
   });
 });

@@ -10,9 +10,10 @@ import { constants } from "node:fs";
 import { open, realpath, stat } from "node:fs/promises";
 import { resolvesInside } from "../../shared/node/real-path";
 import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
+import { hiddenEnv, type HiddenIn } from "./workspace-paths";
 
 /** The bytes of the file at `absPath`, once it is known to be the workspace file it looks like; throws a message for the model. */
-export async function readVerified(absPath: string, realFolders: readonly string[], hiddenIn: { home: string | undefined } | undefined, shown: string): Promise<Uint8Array> {
+export async function readVerified(absPath: string, realFolders: readonly string[], hiddenIn: HiddenIn | undefined, shown: string): Promise<Uint8Array> {
   let handle;
   try {
     // Non-blocking: a FIFO the model made does not hang the editor's extension host.
@@ -34,7 +35,7 @@ export async function readVerified(absPath: string, realFolders: readonly string
     }
     if (now.dev !== opened.dev || now.ino !== opened.ino) throw moved(shown);
     if (!resolvesInside(realFolders, real)) throw new Error(`${shown} leads outside the workspace; the editor tools only read and edit files inside it.`);
-    const secret = hiddenIn && hiddenSecretOf(real, { HOME: hiddenIn.home });
+    const secret = hiddenIn && hiddenSecretOf(real, hiddenEnv(hiddenIn));
     if (secret) throw new Error(`${shown} leads into ~/${secret}, which the sandbox hides from the agent; the editor tools leave it alone too.`);
     return await readAtMost(handle, MAX_READ_BYTES, shown);
   } finally {
