@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
-import { promises, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { promises, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileRequests } from "./acp-files";
@@ -18,5 +19,33 @@ describe("ACP fs/read_text_file for a sandboxed agent (acp-files.ts)", () => {
     const requests = new FileRequests({ cwd: dotfiles, files, sandboxed: true, home, agentDir: join(dotfiles, "pi-agent") }, () => "the agent");
     await assert.rejects(requests.read({ sessionId: "s", path: join(dotfiles, "pi-agent", "auth.json") }), /hidden from the agent/);
     assert.equal((await requests.read({ sessionId: "s", path: join(dotfiles, "notes.txt") })).content, "NOTES\n");
+  });
+
+  it("never reads the key its sandbox hides while the agent's job flips a link between a workspace file and it (home as the workspace)", async function () {
+    this.timeout(30_000);
+    mkdirSync(join(home, ".ssh"));
+    writeFileSync(join(home, ".ssh", "id_ed25519"), "PRIVATE KEY\n");
+    writeFileSync(join(home, "notes.txt"), "NOTES\n");
+    symlinkSync("notes.txt", join(home, "flip"));
+    // The editor's services for a file not open in it (editor-services.ts): the bytes the door read, else the disk.
+    const files = { readTextFile: async (path: string, verified?: Uint8Array) => (verified ? Buffer.from(verified).toString() : promises.readFile(path, "utf8")), writeTextFile: () => Promise.resolve() };
+    const requests = new FileRequests({ cwd: home, files, sandboxed: true, home }, () => "the agent");
+    const flipper = spawn("sh", ["-c", 'while :; do ln -sfn "$1" l1 && mv -T l1 flip; ln -sfn "$2" l2 && mv -T l2 flip; done', "sh", "notes.txt", join(home, ".ssh", "id_ed25519")], { cwd: home, stdio: "ignore" });
+    const seen = { notes: 0, refused: 0, key: 0 };
+    try {
+      for (let i = 0; i < 3000; i++) {
+        try {
+          const { content } = await requests.read({ sessionId: "s", path: join(home, "flip") });
+          if (content.includes("PRIVATE KEY")) seen.key++;
+          else seen.notes++;
+        } catch {
+          seen.refused++;
+        }
+      }
+    } finally {
+      flipper.kill("SIGKILL");
+    }
+    assert.equal(seen.key, 0, JSON.stringify(seen));
+    assert.ok(seen.notes > 0 && seen.refused > 0, JSON.stringify(seen));
   });
 });

@@ -11,6 +11,7 @@ import * as vscode from "vscode";
 import type { AcpFileServices } from "./acp-bridge";
 import { terminalCommandText } from "./acp-terminals";
 import { iconsAsText } from "../ui/plain-text";
+import { sameText } from "../host-tools/verified-file";
 
 function openDocument(absPath: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === absPath);
@@ -70,8 +71,13 @@ export class AcpEditorServices implements AcpFileServices, vscode.Disposable {
   /** `agentName`: the agent's name now (it names itself once initialized). */
   constructor(private readonly agentName: () => string) {}
 
-  async readTextFile(absPath: string): Promise<string> {
+  async readTextFile(absPath: string, verified?: Uint8Array): Promise<string> {
     const document = openDocument(absPath);
+    if (verified !== undefined) {
+      // The file as really opened (acp-files.ts): the buffer only if it holds it, or the user's unsaved changes.
+      if (document && (document.isDirty || sameText(document.getText(), verified))) return document.getText();
+      return new TextDecoder("utf-8").decode(verified).replace(/^\uFEFF/, "");
+    }
     if (document) return document.getText();
     // A file that is not there reads as empty: gemini-cli does not take the spec's "not found"
     // error for one and then cannot create it (docs/acp.md).
