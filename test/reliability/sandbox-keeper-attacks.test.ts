@@ -1,7 +1,8 @@
 /**
  * A hostile review of the home keeper (shared/node/sandbox/home-keeper.ts), real bwrap and
  * nsenter: what a sandboxed command can do to the programs and the namespaces every later command
- * is started through. Each test failed before its fix.
+ * is started through. Each test failed before its fix, but "no way into the keeper's namespaces",
+ * which held (kept: the keeper's / is the host's, writable, so any way in would be a way out).
  */
 import { strict as assert } from "node:assert";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
@@ -104,6 +105,27 @@ describe("sandbox: attacks on the home keeper, with the real bwrap", function ()
     assert.match(result.out, /WORKSPACE-FILE/);
     assert.match(result.out, /wrote/);
     assert.doesNotMatch(result.out, /SECRET-LOGINS/);
+  });
+
+  it("gives a command no way into the keeper's namespaces, whose / is the host's, writable (held: a test of what a way in would need)", async () => {
+    const script = [
+      // Only its own processes: the keeper's (and the host's) pids, /proc/<pid>/root and ns are out of sight.
+      `echo "pids: $(ls /proc | grep -cE '^[0-9]+$')"`,
+      // No procfs but at /proc, where a fresh one covers the host's of the keeper's tree.
+      `echo "procs elsewhere: $(grep ' - proc ' /proc/self/mountinfo | awk '{print $5}' | grep -vc '^/proc')"`,
+      "grep CapEff /proc/self/status",
+      "touch /escaped 2>&1; unshare -Ur true 2>&1; nsenter --mount=/proc/1/ns/mnt true 2>&1; echo end",
+    ].join("; ");
+    const result = await run(sandboxOf({}), script);
+    assert.ok(result.argv.includes("/usr/bin/nsenter"), "in the keeper");
+    const pids = Number(/pids: (\d+)/.exec(result.out)?.[1]);
+    assert.ok(pids > 0 && pids < 8, `only its own processes: ${pids}\n${result.out}`);
+    assert.match(result.out, /procs elsewhere: 0\n/);
+    assert.match(result.out, /CapEff:\s+0+\n/);
+    assert.match(result.out, /touch: cannot touch '\/escaped': Read-only file system/);
+    assert.match(result.out, /unshare: unshare failed/, "no user namespace of its own");
+    assert.match(result.out, /nsenter: reassociate to namespace 'ns\/mnt' failed: Operation not permitted/);
+    assert.ok(!existsSync("/escaped"));
   });
 
   /**
