@@ -5,7 +5,8 @@
  * tools. Each look adds what it finds; nothing is forgotten while the process lives.
  */
 import { userInfo } from "node:os";
-import { join } from "node:path";
+import { readdirSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { piAgentDir } from "../project-trust";
 import { realOrSame, realPathOrSame } from "../real-path";
 import { homeSecrets } from "./protected-paths";
@@ -62,16 +63,45 @@ function lookAt(kind: "home" | "agent", dir: string, entries: readonly { name: s
   lastLookOf.set(`${kind}:${dir}`, state);
   const { places } = state;
   const before = places.size;
+  const listed = new Map<string, readonly string[]>();
   for (const { name, below } of entries) {
     const at = join(realHome, below);
     if (!places.has(at)) places.set(at, name);
     // A dangling link (~/.aws -> a folder not made yet) is followed: its target is the secret's place.
     const real = realPathOrSame(at);
     if (!places.has(real)) places.set(real, name);
+    // Its copies beside it (a backup, a swap or lock file) are places of it too.
+    for (const path of new Set([at, real])) {
+      const folder = dirname(path);
+      if (!listed.has(folder)) listed.set(folder, namesIn(folder));
+      for (const entry of listed.get(folder)!) if (isCopyName(entry, basename(path)) && !places.has(join(folder, entry))) places.set(join(folder, entry), name);
+    }
   }
   if (places.size !== before || state.answer.length === 0) state.answer = [...places].map(([path, name]) => ({ name, path }));
   state.lookedAt = now;
   return state.answer;
+}
+
+/**
+ * Whether `name` is what an editor or a tool calls a copy of `base` beside it, or a user's backup
+ * of it: `.netrc~`, `.ssh.bak`, `.aws-old`, `config.json.lock` (the name, then `.`, `~`, `-`, `_` or
+ * `#`), emacs's `#.netrc#` and `.#.netrc`, vim's `.config.json.swp` of a name without a leading dot.
+ * Before, only the name was hidden: vim's swap file of ~/.netrc beside it, emacs's backup, git's
+ * lock file of ~/.git-credentials and `cp -r ~/.ssh ~/.ssh.bak` were read by commands and the tools.
+ */
+export function isCopyName(name: string, base: string): boolean {
+  if (name === base || base === "") return false;
+  if (name.startsWith(base) && /^[.~_#-]/.test(name.slice(base.length))) return true;
+  if (name === `#${base}#` || name === `.#${base}`) return true;
+  return !base.startsWith(".") && name.startsWith(`.${base}.`);
+}
+
+function namesIn(folder: string): readonly string[] {
+  try {
+    return readdirSync(folder);
+  } catch {
+    return [];
+  }
 }
 
 /** The account's home in the password database (looked up once: it does not change while the process lives). */
