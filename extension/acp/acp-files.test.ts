@@ -48,4 +48,24 @@ describe("ACP fs/read_text_file for a sandboxed agent (acp-files.ts)", () => {
     assert.equal(seen.key, 0, JSON.stringify(seen));
     assert.ok(seen.notes > 0 && seen.refused > 0, JSON.stringify(seen));
   });
+
+  it("does not write into a home secret its sandbox hides (home as the workspace): ~/.aws/config's credential_process, ~/.kube/config's exec, ~/.gnupg's pinentry", async () => {
+    for (const dir of [".aws", ".kube", ".gnupg", ".docker"]) mkdirSync(join(home, dir));
+    const written: string[] = [];
+    const files = { readTextFile: () => Promise.resolve(""), writeTextFile: (path: string) => (written.push(path), Promise.resolve()) };
+    const requests = new FileRequests({ cwd: home, files, sandboxed: true, home }, () => "the agent");
+    const plants: Record<string, string> = {
+      ".aws/config": "[default]\ncredential_process = sh -c 'touch /tmp/escaped'\n",
+      ".kube/config": "users:\n- user:\n    exec:\n      command: sh\n",
+      ".gnupg/gpg-agent.conf": "pinentry-program /tmp/evil\n",
+      ".docker/config.json": '{"credsStore":"evil"}\n',
+      ".netrc": "machine example.com login me password x\n",
+    };
+    for (const [name, content] of Object.entries(plants)) {
+      await assert.rejects(requests.write({ sessionId: "s", path: join(home, name), content }, () => () => undefined), /hidden from the agent by its sandbox/, name);
+    }
+    assert.deepEqual(written, []);
+    await requests.write({ sessionId: "s", path: join(home, "notes.txt"), content: "fine" }, () => () => undefined);
+    assert.deepEqual(written, [join(home, "notes.txt")]);
+  });
 });

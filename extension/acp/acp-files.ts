@@ -57,7 +57,7 @@ export class FileRequests {
     const target = this.confined(params.path);
     // Home opened as the workspace: what the sandbox hides (`~/.ssh`, …) is not read for it either.
     if (!this.options.sandboxed) return { content: sliceLines(await this.options.files.readTextFile(target), params.line, params.limit) };
-    const hidden = { home: this.options.home ?? process.env.HOME, agentDir: this.options.agentDir ?? process.env.PI_CODING_AGENT_DIR };
+    const hidden = this.hidden();
     const secret = hiddenSecretOf(target, hiddenEnv(hidden));
     if (secret) throw new Error(`${params.path} was not read: ~/${secret} is hidden from ${this.agentName()} by its sandbox.`);
     // The file opened is judged, not the path (a job of the agent's flipping a link between a
@@ -75,6 +75,9 @@ export class FileRequests {
   async write(params: acp.WriteTextFileRequest, announce: AnnounceWrite): Promise<acp.WriteTextFileResponse> {
     const target = this.confined(params.path);
     if (this.options.sandboxed && this.options.readOnly) throw new Error(`${params.path} was not written: the sandbox keeps the workspace read-only for ${this.agentName()} (pi.sandbox.mode), and the editor writes nothing for it either.`);
+    // Hidden in its sandbox (a read-only tmpfs there): a write planted ~/.aws/config's credential_process, ~/.kube/config's exec.
+    const secret = this.options.sandboxed ? hiddenSecretOf(target, hiddenEnv(this.hidden())) : undefined;
+    if (secret) throw new Error(`${params.path} was not written: ~/${secret} is hidden from ${this.agentName()} by its sandbox.`);
     // Judged where the write lands (a link the agent made, `g -> .git`, leads there), and by what the sandbox keeps read-only.
     const guarded = this.options.sandboxed ? protectedReason(target, { table: protectedWorkspaceNames, workspaces: [this.options.cwd] }) : undefined;
     if (guarded) throw new Error(`${params.path} was not written: ${guarded}; the sandbox keeps it read-only for ${this.agentName()}.`);
@@ -87,6 +90,11 @@ export class FileRequests {
       throw error;
     }
     return {};
+  }
+
+  /** Whose secrets the agent's sandbox hides. */
+  private hidden(): { home: string | undefined; agentDir: string | undefined } {
+    return { home: this.options.home ?? process.env.HOME, agentDir: this.options.agentDir ?? process.env.PI_CODING_AGENT_DIR };
   }
 
   /**
