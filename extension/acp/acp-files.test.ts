@@ -1,8 +1,9 @@
 import { strict as assert } from "node:assert";
 import { spawn } from "node:child_process";
-import { promises, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { promises, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { writeVerified, type WriteJudge } from "../host-tools/verified-write";
 import { FileRequests } from "./acp-files";
 
 describe("ACP fs/read_text_file for a sandboxed agent (acp-files.ts)", () => {
@@ -67,5 +68,37 @@ describe("ACP fs/read_text_file for a sandboxed agent (acp-files.ts)", () => {
     assert.deepEqual(written, []);
     await requests.write({ sessionId: "s", path: join(home, "notes.txt"), content: "fine" }, () => () => undefined);
     assert.deepEqual(written, [join(home, "notes.txt")]);
+  });
+
+  it("never writes ~/.aws/config while the agent's job flips a link between a workspace file and it (home as the workspace)", async function () {
+    this.timeout(30_000);
+    mkdirSync(join(home, ".aws"));
+    writeFileSync(join(home, ".aws", "config"), "[default]\n");
+    writeFileSync(join(home, "notes.txt"), "NOTES\n");
+    symlinkSync("notes.txt", join(home, "flip"));
+    // The editor's services for a file not open in it (editor-services.ts): judged as opened when asked, else by name.
+    const writeTextFile = async (path: string, content: string, judge?: { folders: readonly string[]; why: WriteJudge }) => {
+      if (judge) return writeVerified(path, content, judge.folders, judge.why, path);
+      await promises.mkdir(dirname(path), { recursive: true });
+      await promises.writeFile(path, content);
+    };
+    const requests = new FileRequests({ cwd: home, files: { readTextFile: () => Promise.resolve(""), writeTextFile }, sandboxed: true, home }, () => "the agent");
+    const flipper = spawn("sh", ["-c", 'while :; do ln -sfn "$1" l1 && mv -T l1 flip; ln -sfn "$2" l2 && mv -T l2 flip; done', "sh", "notes.txt", join(home, ".aws", "config")], { cwd: home, stdio: "ignore" });
+    const seen = { written: 0, refused: 0 };
+    try {
+      for (let i = 0; i < 3000; i++) {
+        try {
+          await requests.write({ sessionId: "s", path: join(home, "flip"), content: "[default]\ncredential_process = sh -c evil\n" }, () => () => undefined);
+          seen.written++;
+        } catch {
+          seen.refused++;
+        }
+      }
+    } finally {
+      flipper.kill("SIGKILL");
+    }
+    assert.equal(readFileSync(join(home, ".aws", "config"), "utf8"), "[default]\n", JSON.stringify(seen));
+    assert.ok(seen.written > 0 && seen.refused > 0, JSON.stringify(seen));
+    assert.match(readFileSync(join(home, "notes.txt"), "utf8"), /credential_process/, "the workspace file written");
   });
 });

@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { hiddenSecretOf, protectedReason } from "../../shared/node/sandbox/protected-match";
 import { protectedWorkspaceNames } from "../../shared/node/sandbox/protected-paths";
 import { readVerified } from "../host-tools/verified-file";
+import type { WriteJudge } from "../host-tools/verified-write";
 import { hiddenEnv, realFolders, resolveWorkspacePath } from "../host-tools/workspace-paths";
 import { errorText } from "../../shared/error-text";
 
@@ -21,7 +22,11 @@ export interface AcpFileServices {
    * else they are; the path is not opened again (a link flipped meanwhile would be followed).
    */
   readTextFile(absPath: string, verified?: Uint8Array): Promise<string>;
-  writeTextFile(absPath: string, content: string): Promise<void>;
+  /**
+   * `judge`: for a sandboxed agent, why the file really opened must not be written (the path's
+   * check alone is walked elsewhere by a link flipped before the write: host-tools/verified-write.ts).
+   */
+  writeTextFile(absPath: string, content: string, judge?: { folders: readonly string[]; why: WriteJudge }): Promise<void>;
 }
 
 export interface FileRequestOptions {
@@ -75,21 +80,31 @@ export class FileRequests {
   async write(params: acp.WriteTextFileRequest, announce: AnnounceWrite): Promise<acp.WriteTextFileResponse> {
     const target = this.confined(params.path);
     if (this.options.sandboxed && this.options.readOnly) throw new Error(`${params.path} was not written: the sandbox keeps the workspace read-only for ${this.agentName()} (pi.sandbox.mode), and the editor writes nothing for it either.`);
-    // Hidden in its sandbox (a read-only tmpfs there): a write planted ~/.aws/config's credential_process, ~/.kube/config's exec.
-    const secret = this.options.sandboxed ? hiddenSecretOf(target, hiddenEnv(this.hidden())) : undefined;
-    if (secret) throw new Error(`${params.path} was not written: ~/${secret} is hidden from ${this.agentName()} by its sandbox.`);
     // Judged where the write lands (a link the agent made, `g -> .git`, leads there), and by what the sandbox keeps read-only.
-    const guarded = this.options.sandboxed ? protectedReason(target, { table: protectedWorkspaceNames, workspaces: [this.options.cwd] }) : undefined;
-    if (guarded) throw new Error(`${params.path} was not written: ${guarded}; the sandbox keeps it read-only for ${this.agentName()}.`);
+    const refused = this.options.sandboxed ? this.whyNotWritten(target) : undefined;
+    if (refused) throw new Error(`${params.path} was not written: ${refused}`);
     const end = announce(target, params.content);
+    const judge = this.options.sandboxed ? { folders: realFolders([this.options.cwd]), why: (real: string) => this.whyNotWritten(real) } : undefined;
     try {
-      await this.options.files.writeTextFile(target, params.content);
+      await this.options.files.writeTextFile(target, params.content, judge);
       end();
     } catch (error) {
       end(errorText(error));
       throw error;
     }
     return {};
+  }
+
+  /**
+   * Why its sandbox keeps a path from a sandboxed agent's write: a protected name or a place kept
+   * read-only (judged where it lands), or a home secret hidden there (a read-only tmpfs: a write
+   * planted ~/.aws/config's credential_process, ~/.kube/config's exec).
+   */
+  private whyNotWritten(path: string): string | undefined {
+    const secret = hiddenSecretOf(path, hiddenEnv(this.hidden()));
+    if (secret) return `~/${secret} is hidden from ${this.agentName()} by its sandbox.`;
+    const guarded = protectedReason(path, { table: protectedWorkspaceNames, workspaces: [this.options.cwd] });
+    return guarded && `${guarded}; the sandbox keeps it read-only for ${this.agentName()}.`;
   }
 
   /** Whose secrets the agent's sandbox hides. */
