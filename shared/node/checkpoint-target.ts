@@ -1,24 +1,28 @@
 import * as os from "node:os";
 import * as path from "node:path";
 import { realPathOf, resolvesInside } from "./real-path";
+import { hiddenSecretOf } from "./sandbox/protected-match";
+import type { HomeEnv } from "./sandbox/secret-places";
 
 /** Tools whose `path` argument names the one file they change (Pi's and oh-my-pi's). */
 export const FILE_CHANGING_TOOLS: ReadonlySet<string> = new Set(["write", "edit"]);
 
 /**
  * The absolute file a tool call's `path` names (a leading `@` and `~` as Pi reads them), when it
- * lies in the workspace `cwd` (every link followed), or undefined. Only those are recorded: a
- * rewind restores nothing else (restore-guard.ts), and the store is readable by a sandboxed agent:
- * a write call naming `~/.ssh/id_ed25519`, which its sandbox hides, had the key copied there.
+ * lies in the workspace `cwd` (every link followed) and in no home secret a sandbox hides (`env`'s
+ * homes, secret-places.ts), or undefined. Only those are recorded: a rewind restores nothing else
+ * (restore-guard.ts), and the store is readable by a sandboxed agent: a write call naming
+ * `~/.ssh/id_ed25519`, which its sandbox hides, had the key copied there, with home as the
+ * workspace too.
  */
-export function toolTargetPath(args: unknown, cwd: string): string | undefined {
+export function toolTargetPath(args: unknown, cwd: string, env: HomeEnv = process.env): string | undefined {
   const raw = (args as { path?: unknown } | undefined)?.path;
   if (typeof raw !== "string" || !raw) return undefined;
   let p = raw.startsWith("@") ? raw.slice(1) : raw;
   if (p === "~" || p.startsWith("~/")) p = path.join(os.homedir(), p.slice(1));
   const target = path.resolve(cwd, p);
   try {
-    return resolvesInside([realPathOf(cwd)], target) ? target : undefined;
+    return resolvesInside([realPathOf(cwd)], target) && hiddenSecretOf(target, env) === undefined ? target : undefined;
   } catch {
     return undefined;
   }
