@@ -3,6 +3,8 @@ import * as path from "node:path";
 import { realPathOf, resolvesInside } from "./real-path";
 import { hiddenSecretOf } from "./sandbox/protected-match";
 import type { HomeEnv } from "./sandbox/secret-places";
+import { captureFile, type Captured } from "./checkpoint-store";
+import { DEFAULT_MAX_FILE_BYTES } from "../checkpoints/schema";
 
 /** Tools whose `path` argument names the one file they change (Pi's and oh-my-pi's). */
 export const FILE_CHANGING_TOOLS: ReadonlySet<string> = new Set(["write", "edit"]);
@@ -26,4 +28,12 @@ export function toolTargetPath(args: unknown, cwd: string, env: HomeEnv = proces
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What the editor records of `target` (toolTargetPath's) before an agent's tool changes it, when no
+ * editor has it loaded: the file on disk.
+ */
+export function captureTarget(target: string, _cwd: string, _env: HomeEnv = process.env): Captured {
+  return captureFile(target, DEFAULT_MAX_FILE_BYTES);
 }
