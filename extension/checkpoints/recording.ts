@@ -31,10 +31,14 @@ export function changedFile(toolName: string, args: unknown, cwd: string, agentR
   return toolTargetPath(args, cwd);
 }
 
-/** A document's buffer if VS Code has it loaded, else the file on disk. */
+/**
+ * A document's buffer if it holds unsaved changes, else the file on disk as really opened
+ * (captureTarget). A loaded buffer without changes is the file's text, unless VS Code loaded it
+ * through a link since flipped (a document the editor tools refused stays loaded): not taken.
+ */
 function captureNow(absPath: string, cwd: string): Captured {
   const document = vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === absPath);
-  return document ? captureText(document.getText(), DEFAULT_MAX_FILE_BYTES) : captureTarget(absPath, cwd);
+  return document?.isDirty ? captureText(document.getText(), DEFAULT_MAX_FILE_BYTES) : captureTarget(absPath, cwd);
 }
 
 export function recordFileChanges(options: RecordingOptions): AgentAttach {

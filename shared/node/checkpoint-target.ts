@@ -1,9 +1,10 @@
+import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { realPathOf, resolvesInside } from "./real-path";
 import { hiddenSecretOf } from "./sandbox/protected-match";
 import type { HomeEnv } from "./sandbox/secret-places";
-import { captureFile, type Captured } from "./checkpoint-store";
+import type { Captured } from "./checkpoint-store";
 import { DEFAULT_MAX_FILE_BYTES } from "../checkpoints/schema";
 
 /** Tools whose `path` argument names the one file they change (Pi's and oh-my-pi's). */
@@ -32,8 +33,31 @@ export function toolTargetPath(args: unknown, cwd: string, env: HomeEnv = proces
 
 /**
  * What the editor records of `target` (toolTargetPath's) before an agent's tool changes it, when no
- * editor has it loaded: the file on disk.
+ * editor has it loaded: the file on disk as really opened. Judged by name and then read by name, a
+ * job flipping a link between a workspace file and `~/.ssh/id_ed25519` had the key recorded 267
+ * times in 3 s of write calls; now the opened file's device and inode must be those of its real
+ * path found after the open, and that path must pass the same judgement (in `cwd`, not hidden).
  */
-export function captureTarget(target: string, _cwd: string, _env: HomeEnv = process.env): Captured {
-  return captureFile(target, DEFAULT_MAX_FILE_BYTES);
+export function captureTarget(target: string, cwd: string, env: HomeEnv = process.env): Captured {
+  let fd: number;
+  try {
+    // Non-blocking: a FIFO does not hold the editor.
+    fd = fs.openSync(target, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? { content: null } : { skipped: "unreadable" };
+  }
+  try {
+    const opened = fs.fstatSync(fd);
+    if (!opened.isFile()) return { skipped: "unreadable" };
+    const real = fs.realpathSync.native(target);
+    const now = fs.statSync(real);
+    if (now.dev !== opened.dev || now.ino !== opened.ino) return { skipped: "unreadable" };
+    if (!resolvesInside([realPathOf(cwd)], real) || hiddenSecretOf(real, env) !== undefined) return { skipped: "unreadable" };
+    if (opened.size > DEFAULT_MAX_FILE_BYTES) return { skipped: "tooLarge" };
+    return { content: fs.readFileSync(fd) };
+  } catch {
+    return { skipped: "unreadable" };
+  } finally {
+    fs.closeSync(fd);
+  }
 }
