@@ -156,4 +156,14 @@ describe("editor tools: a workspace file read as it really is when opened (verif
     await assert.rejects(readVerified(join(dotfiles, "pi-agent", "auth.json"), [dotfiles], hidden, "pi-agent/auth.json"), /hides from the agent/);
     assert.throws(() => resolveWorkspacePath("pi-agent/auth.json", [dotfiles], hidden), /which the sandbox hides/);
   });
+
+  it("takes a document of valid UTF-8 bytes that a setting had VS Code decode otherwise (files.encoding), as that encoding says", async () => {
+    writeFileSync(join(ws, "accents.txt"), "caf\u00e9\n");
+    const latin1 = async (bytes: Uint8Array) => new TextDecoder("windows-1252").decode(bytes);
+    const read = () => readVerified(join(ws, "accents.txt"), [ws], { home }, "accents.txt");
+    const document = { getText: () => "caf\u00c3\u00a9\n", isDirty: false };
+    assert.equal(await holdsVerified(document, read, latin1), true);
+    assert.equal(await verifiedDocument(read, async () => document, "accents.txt", latin1), document);
+    assert.equal(await holdsVerified({ getText: () => "other\n", isDirty: false }, read, latin1), false);
+  });
 });

@@ -85,7 +85,7 @@ export async function verifiedDocument<D extends { getText(): string }>(
 ): Promise<D> {
   const verified = await read();
   const document = await open();
-  const same = sameText(document.getText(), verified) ?? (await decodeAs(verified, document).then((text) => plain(text) === plain(document.getText()), () => false));
+  const same = await holdsBytes(document.getText(), verified, (bytes) => decodeAs(bytes, document));
   if (!same) throw new Error(`${shown} changed while it was opened (a link on its way replaced); not used. Try again once nothing changes it.`);
   return document;
 }
@@ -106,7 +106,13 @@ export async function holdsVerified(document: { getText(): string; isDirty: bool
   } catch {
     return false;
   }
-  return sameText(document.getText(), verified) ?? (await decodeAs(verified).then((text) => plain(text) === plain(document.getText()), () => false));
+  return holdsBytes(document.getText(), verified, decodeAs);
+}
+
+/** Whether `text` is what `bytes` hold: as UTF-8, else decoded as the document was (another encoding, or a setting's). */
+async function holdsBytes(text: string, bytes: Uint8Array, decodeAs: (bytes: Uint8Array) => Promise<string>): Promise<boolean> {
+  if (sameText(text, bytes) === true) return true;
+  return decodeAs(bytes).then((decoded) => plain(decoded) === plain(text), () => false);
 }
 
 /** Whether a document's text is what `bytes` hold (UTF-8, a BOM and line ends aside); undefined when they are not UTF-8 (not comparable). */
