@@ -1,8 +1,9 @@
 /**
  * A hostile review of the home keeper (shared/node/sandbox/home-keeper.ts), real bwrap and
  * nsenter: what a sandboxed command can do to the programs and the namespaces every later command
- * is started through. Each test failed before its fix, but "no way into the keeper's namespaces",
- * which held (kept: the keeper's / is the host's, writable, so any way in would be a way out).
+ * is started through. Each test failed before its fix, but the two said to hold (kept: the keeper's
+ * / is the host's, writable, so any way in would be a way out; and a way to change what it lists
+ * would let a job swap a secret in under the key).
  */
 import { strict as assert } from "node:assert";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
@@ -126,6 +127,18 @@ describe("sandbox: attacks on the home keeper, with the real bwrap", function ()
     assert.match(result.out, /unshare: unshare failed/, "no user namespace of its own");
     assert.match(result.out, /nsenter: reassociate to namespace 'ns\/mnt' failed: Operation not permitted/);
     assert.ok(!existsSync("/escaped"));
+  });
+
+  it("leaves a command no way to change what the keeper lists (the key's listing), home as the workspace (held)", async () => {
+    // A job that could rename, link or add names in a rebuilt folder could swap a secret in between
+    // the listing and the keeper's binds, then put things back so the key still matched.
+    mkdirSync(join(home, "w"));
+    mkdirSync(join(home, ".config/gh"), { recursive: true });
+    const tries = [`mv ${home}/w ${home}/w2`, `ln -s .netrc ${home}/innocent`, `touch ${home}/.git-credentials`, `mv ${home}/.config/gh ${home}/.config/gh2`, `ln -s ../.netrc ${home}/.config/x`, `chmod 777 ${home}`, `rmdir ${home}/w`];
+    const result = await run(sandboxOf({}, { workspaceRoot: home }), tries.map((t) => `${t} 2>/dev/null && echo "CHANGED: ${t}"`).join("; ") + "; echo end");
+    assert.ok(result.argv.includes("/usr/bin/nsenter"), "in the keeper");
+    assert.match(result.out, /end/);
+    assert.doesNotMatch(result.out, /CHANGED/);
   });
 
   /**
