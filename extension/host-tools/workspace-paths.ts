@@ -8,6 +8,7 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { realPathOf, resolvesInside } from "../../shared/node/real-path";
 import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
+import { homeEnvOf, type HomeEnv } from "../../shared/node/sandbox/secret-places";
 
 /**
  * Whose secrets the agents' sandbox hides: the home, and Pi's agent dir where PI_CODING_AGENT_DIR
@@ -19,8 +20,8 @@ export interface HiddenIn {
   agentDir?: string | undefined;
 }
 
-/** The environment secret-places.ts reads them from. */
-export const hiddenEnv = (hidden: HiddenIn) => ({ HOME: hidden.home, PI_CODING_AGENT_DIR: hidden.agentDir });
+/** The environment secret-places.ts reads them from (with the extension host's variables that move secrets: KUBECONFIG, …). */
+export const hiddenEnv = (hidden: HiddenIn): HomeEnv => ({ ...homeEnvOf(process.env), HOME: hidden.home, PI_CODING_AGENT_DIR: hidden.agentDir });
 
 export interface WorkspacePath {
   /** Absolute, normalised file-system path. */
