@@ -211,10 +211,10 @@ export class CommandSandbox {
     return why === undefined ? probe : { ok: false, reason: `${probe.program} is not used to sandbox commands: ${why} (PI_SANDBOX_BWRAP names one to use)` };
   }
 
-  /** Where this sandbox's commands can write on the host: its writable roots and its /tmp. */
+  /** Where this sandbox's commands can write on the host: its writable roots and its /tmp (once made: empty until a command runs). */
   private commandsWrite(): string[] {
     const roots = this.policy.mode === "workspace-write" ? [this.policy.workspaceRoot, ...this.policy.writableRoots] : [];
-    return [...roots, this.sessionTemp()];
+    return [...roots, ...(this.temp ? [this.temp] : [])];
   }
 
   /** The session's temp dir (made at first use, 0700). */
