@@ -8,6 +8,7 @@ import type { Agent } from "../agent/agent";
 import type { AnyAgentTool } from "../agent/tool";
 import { allToolNames, createTool, createWorkspaceGuard, defaultToolNames, type EditIo, type PathGuard, type ReadIo, type ShellIo, type ToolName, type WriteIo } from "../tools";
 import { hiddenHomeSecrets } from "../tools/hidden-paths";
+import { homeEnvOf } from "../../shared/node/sandbox/secret-places";
 import { createTodoTool, type TodoStore } from "../tools/todo";
 import { chainGates } from "../session/tool-gates/gate-chain";
 import { createWorkspaceGate } from "../session/tool-gates/path-policy";
@@ -68,7 +69,7 @@ export function pickTools(options: CliOptions, defaultTools: string[] | undefine
   const chosen = options.tools ?? defaultTools ?? [...defaultToolNames];
   const wanted = [...chosen, ...(options.todoTool && !chosen.includes("todo") ? ["todo"] : [])].filter((name) => !options.excludeTools.includes(name));
   // Under a sandbox, what it hides from commands (`~/.ssh`, …) the file tools leave alone too.
-  const hidden = confiningSandbox(options) ? hiddenHomeSecrets({ HOME: env.HOME ?? process.env.HOME, PI_CODING_AGENT_DIR: env.PI_CODING_AGENT_DIR ?? process.env.PI_CODING_AGENT_DIR }) : undefined;
+  const hidden = confiningSandbox(options) ? hiddenHomeSecrets(homeEnvOf({ ...process.env, ...Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined)) })) : undefined;
   const guards = [...(options.workspaceOnly ? [createWorkspaceGuard(cwd)] : []), ...(hidden ? [hidden.guard] : [])];
   const guard = {
     ...(guards.length ? { guard: ((absPath, asWritten, callId) => guards.forEach((check) => check(absPath, asWritten, callId))) satisfies PathGuard } : {}),

@@ -11,6 +11,8 @@ import * as vscode from "vscode";
 import type { AcpFileServices } from "./acp-bridge";
 import { terminalCommandText } from "./acp-terminals";
 import { iconsAsText } from "../ui/plain-text";
+import { sameText } from "../host-tools/verified-file";
+import { writeVerified, type WriteJudge } from "../host-tools/verified-write";
 
 function openDocument(absPath: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === absPath);
@@ -70,8 +72,13 @@ export class AcpEditorServices implements AcpFileServices, vscode.Disposable {
   /** `agentName`: the agent's name now (it names itself once initialized). */
   constructor(private readonly agentName: () => string) {}
 
-  async readTextFile(absPath: string): Promise<string> {
+  async readTextFile(absPath: string, verified?: Uint8Array): Promise<string> {
     const document = openDocument(absPath);
+    if (verified !== undefined) {
+      // The file as really opened (acp-files.ts): the buffer only if it holds it, or the user's unsaved changes.
+      if (document && (document.isDirty || sameText(document.getText(), verified))) return document.getText();
+      return new TextDecoder("utf-8").decode(verified).replace(/^\uFEFF/, "");
+    }
     if (document) return document.getText();
     // A file that is not there reads as empty: gemini-cli does not take the spec's "not found"
     // error for one and then cannot create it (docs/acp.md).
@@ -79,7 +86,7 @@ export class AcpEditorServices implements AcpFileServices, vscode.Disposable {
     return fs.promises.readFile(absPath, "utf8");
   }
 
-  async writeTextFile(absPath: string, content: string): Promise<void> {
+  async writeTextFile(absPath: string, content: string, judge?: { folders: readonly string[]; why: WriteJudge }): Promise<void> {
     if (!path.isAbsolute(absPath)) throw new Error(`ACP paths are absolute: ${absPath}`);
     const document = openDocument(absPath);
     if (document) {
@@ -89,6 +96,8 @@ export class AcpEditorServices implements AcpFileServices, vscode.Disposable {
       if (!(await document.save())) throw new Error(`The editor could not save ${absPath}`);
       return;
     }
+    // A sandboxed agent's: the file really opened is judged before it is written (verified-write.ts).
+    if (judge) return writeVerified(absPath, content, judge.folders, judge.why, absPath);
     await fs.promises.mkdir(path.dirname(absPath), { recursive: true });
     await fs.promises.writeFile(absPath, content, "utf8");
   }

@@ -8,8 +8,8 @@
  */
 import * as vscode from "vscode";
 import { DEFAULT_MAX_FILE_BYTES } from "../../shared/checkpoints/schema";
-import { captureFile, captureText, createCheckpointRecorder, type Captured } from "../../shared/node/checkpoint-store";
-import { FILE_CHANGING_TOOLS, toolTargetPath } from "../../shared/node/checkpoint-target";
+import { captureText, createCheckpointRecorder, type Captured } from "../../shared/node/checkpoint-store";
+import { captureTarget, FILE_CHANGING_TOOLS, toolTargetPath } from "../../shared/node/checkpoint-target";
 import type { AgentAttach } from "../supervision/supervisor-options";
 import { errorText } from "../../shared/error-text";
 
@@ -31,10 +31,14 @@ export function changedFile(toolName: string, args: unknown, cwd: string, agentR
   return toolTargetPath(args, cwd);
 }
 
-/** A document's buffer if VS Code has it loaded, else the file on disk. */
-function captureNow(absPath: string): Captured {
+/**
+ * A document's buffer if it holds unsaved changes, else the file on disk as really opened
+ * (captureTarget). A loaded buffer without changes is the file's text, unless VS Code loaded it
+ * through a link since flipped (a document the editor tools refused stays loaded): not taken.
+ */
+function captureNow(absPath: string, cwd: string): Captured {
   const document = vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === absPath);
-  return document ? captureText(document.getText(), DEFAULT_MAX_FILE_BYTES) : captureFile(absPath, DEFAULT_MAX_FILE_BYTES);
+  return document?.isDirty ? captureText(document.getText(), DEFAULT_MAX_FILE_BYTES) : captureTarget(absPath, cwd);
 }
 
 export function recordFileChanges(options: RecordingOptions): AgentAttach {
@@ -59,7 +63,7 @@ export function recordFileChanges(options: RecordingOptions): AgentAttach {
         const dir = options.store();
         const target = dir && changedFile(event.toolName, event.args, options.cwd(), options.agentRecords());
         if (!dir || !target) return;
-        const captured = captureNow(target);
+        const captured = captureNow(target, options.cwd());
         const capturedAt = Date.now();
         if (recorder?.dir !== dir) recorder = { dir, record: createCheckpointRecorder(dir, DEFAULT_MAX_FILE_BYTES) };
         const record = recorder.record;

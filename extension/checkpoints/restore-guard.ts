@@ -2,7 +2,7 @@
  * Which records a rewind may act on. The checkpoint store is written by agents (a whole pi or omp
  * in the sandbox has it as a writable root; any agent's tools may reach it), so a record is
  * foreign data: its path is used only when, every symlink resolved, it lies inside the session's
- * workspace folder and under no protected name (the sandbox's table: `.git`, `.pi`, `.vscode`, …,
+ * workspace folder, in no home secret the agents' sandbox hides, and under no protected name (the sandbox's table: `.git`, `.pi`, `.vscode`, …,
  * at any depth and in any letter case), and its object only when its content is what its hash
  * says. A refused record is shown as a file that cannot be restored, with the reason.
  */
@@ -11,7 +11,8 @@ import * as path from "node:path";
 import type { RestoreStep } from "../../shared/checkpoints/schema";
 import { loadObject } from "../../shared/node/checkpoint-store";
 import { isInside, realPathOf } from "../../shared/node/real-path";
-import { protectedReason } from "../../shared/node/sandbox/protected-match";
+import { hiddenSecretOf, protectedReason } from "../../shared/node/sandbox/protected-match";
+import { homeEnvOf } from "../../shared/node/sandbox/secret-places";
 import { protectedWorkspaceNames } from "../../shared/node/sandbox/protected-paths";
 import { errorText } from "../../shared/error-text";
 
@@ -62,6 +63,9 @@ export function placeOf(realRoots: readonly string[], recordedPath: string, acti
   }
   const root = realRoots.find((r) => isInside(r, target) && target !== r);
   if (root === undefined) return { refused: "it is outside the session's workspace folder" };
+  // With home as the workspace: a forged record planted ~/.aws/config's credential_process there, or removed a key.
+  const secret = hiddenSecretOf(target, homeEnvOf(process.env));
+  if (secret) return { refused: `it is in ~/${secret}, which the agents' sandbox hides` };
   const forbidden = protectedReason(target, { table: protectedWorkspaceNames, workspaces: [root] });
   return forbidden ? { refused: forbidden } : { target };
 }

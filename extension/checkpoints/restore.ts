@@ -15,14 +15,14 @@ function openDocument(absPath: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === absPath);
 }
 
-async function writeBack(absPath: string, content: Buffer): Promise<void> {
+async function writeBack(absPath: string, content: Buffer, realRoot: string): Promise<void> {
   const document = openDocument(absPath);
   if (document?.isDirty) {
     const edit = new vscode.WorkspaceEdit();
     edit.replace(document.uri, new vscode.Range(0, 0, document.lineCount, 0), content.toString("utf8"));
     if ((await vscode.workspace.applyEdit(edit)) && (await document.save())) return;
   }
-  await writeToDisk(absPath, content);
+  await writeToDisk(absPath, content, realRoot);
 }
 
 /** Restores the steps inside the session's workspace folder; refused steps are listed in `failed`. */

@@ -6,8 +6,8 @@ import * as vscode from "vscode";
 import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
 import { settings } from "../settings";
 import { contentHash } from "./document-text";
-import { readVerified, sameText } from "./verified-file";
-import { displayPath, realFolders, resolveWorkspacePath } from "./workspace-paths";
+import { holdsVerified, readVerified, verifiedDocument } from "./verified-file";
+import { displayPath, hiddenEnv, realFolders, resolveWorkspacePath, type HiddenIn } from "./workspace-paths";
 
 /** File-system paths of the workspace folders on disk (first = base of relative paths). */
 export function workspaceFolderPaths(): string[] {
@@ -35,12 +35,12 @@ export function resolveFile(input: string): ResolvedFile {
  */
 export function hiddenFromAgents(uri: vscode.Uri): boolean {
   const hidden = hiddenIn();
-  return uri.scheme === "file" && hidden !== undefined && hiddenSecretOf(uri.fsPath, { HOME: hidden.home }) !== undefined;
+  return uri.scheme === "file" && hidden !== undefined && hiddenSecretOf(uri.fsPath, hiddenEnv(hidden)) !== undefined;
 }
 
 /** The home whose secrets the agents' sandbox hides; none under full-access. */
-function hiddenIn(): { home: string | undefined } | undefined {
-  return settings.sandboxMode === "full-access" ? undefined : { home: process.env.HOME };
+function hiddenIn(): HiddenIn | undefined {
+  return settings.sandboxMode === "full-access" ? undefined : { home: process.env.HOME, agentDir: process.env.PI_CODING_AGENT_DIR };
 }
 
 /** The path a tool shows for a URI, or undefined for one outside the workspace (or not a file). */
@@ -59,17 +59,29 @@ export function readWorkspaceFile(uri: vscode.Uri, shown: string): Promise<Uint8
  * that does not came from elsewhere (a link flipped in between) and is not used.
  */
 export async function openWorkspaceDocument(uri: vscode.Uri, shown: string): Promise<vscode.TextDocument> {
-  const loaded = loadedDocument(uri);
+  const loaded = await loadedWorkspaceDocument(uri, shown);
+  if (loaded === "stale") throw new Error(`${shown} in the editor is not what the file holds now (changed on disk, or a link on its way replaced); not used. Try again once nothing changes it.`);
   if (loaded) return loaded;
-  const verified = await readWorkspaceFile(uri, shown);
-  const document = await vscode.workspace.openTextDocument(uri);
-  // Not UTF-8 (another encoding): the file read again must be the same bytes.
-  const same = sameText(document.getText(), verified) ?? Buffer.from(await readWorkspaceFile(uri, shown)).equals(Buffer.from(verified));
-  if (!same) throw new Error(`${shown} changed while it was opened (a link on its way replaced); not used. Try again once nothing changes it.`);
-  return document;
+  return verifiedDocument(() => readWorkspaceFile(uri, shown), () => Promise.resolve(vscode.workspace.openTextDocument(uri)), shown, decodeAs);
 }
 
-/** The document of `uri` if VS Code has it loaded (open in an editor, or opened by an extension). */
+const decodeAs = (bytes: Uint8Array, document: vscode.TextDocument) => Promise.resolve(vscode.workspace.decode(bytes, { encoding: document.encoding }));
+
+/**
+ * The document of a workspace file VS Code has loaded, if the tools may use it (verified-file.ts
+ * holdsVerified: unsaved changes, or the text the file really holds); "stale" if it is loaded but
+ * not that (its file should be read from disk instead, or the call refused).
+ */
+export async function loadedWorkspaceDocument(uri: vscode.Uri, shown: string): Promise<vscode.TextDocument | "stale" | undefined> {
+  const loaded = loadedDocument(uri);
+  if (!loaded) return undefined;
+  return (await holdsVerified(loaded, () => readWorkspaceFile(uri, shown), (bytes) => decodeAs(bytes, loaded))) ? loaded : "stale";
+}
+
+/**
+ * The document of `uri` if VS Code has it loaded (open in an editor, or opened by an extension), as
+ * it is: for a tool's use of its text, loadedWorkspaceDocument.
+ */
 export function loadedDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   const key = uri.toString();
   return vscode.workspace.textDocuments.find((document) => document.uri.toString() === key);

@@ -22,10 +22,10 @@ export interface OpenedDocument {
 
 export async function openForProviders(input: string, context: HostToolContext): Promise<OpenedDocument> {
   const file = resolveFile(input);
-  const loaded = loadedDocument(file.uri);
-  if (loaded) return { document: loaded, path: file.path, justOpened: false };
+  const justOpened = loadedDocument(file.uri) === undefined;
+  // Loaded or not, as the file really is (editor-workspace.ts).
   const document = await raceCancellation(openWorkspaceDocument(file.uri, file.path), context.token);
-  return { document, path: file.path, justOpened: true };
+  return { document, path: file.path, justOpened };
 }
 
 const isEmpty = (value: unknown): boolean => value === undefined || value === null || (Array.isArray(value) && value.length === 0);
@@ -63,10 +63,9 @@ export class LinePreviews {
     const key = uri.toString();
     let document = this.documents.get(key);
     if (!document) {
-      const loaded = loadedDocument(uri);
-      // Only workspace files are opened for a preview; others are left alone.
+      // A workspace file is opened (or taken loaded) as it really is (editor-workspace.ts); of others only one loaded is shown.
       const shown = displayOf(uri);
-      document = loaded ? Promise.resolve(loaded) : shown === undefined ? Promise.resolve(undefined) : openWorkspaceDocument(uri, shown).catch(() => undefined);
+      document = shown === undefined ? Promise.resolve(loadedDocument(uri)) : openWorkspaceDocument(uri, shown).catch(() => undefined);
       this.documents.set(key, document);
     }
     const doc = await document;

@@ -2,7 +2,7 @@
 import { Type } from "@sinclair/typebox";
 import * as vscode from "vscode";
 import { contentHash, readWindow } from "./document-text";
-import { loadedDocument, readWorkspaceFile, resolveFile, stampOf } from "./editor-workspace";
+import { loadedWorkspaceDocument, readWorkspaceFile, resolveFile, stampOf } from "./editor-workspace";
 import { defineTool, raceCancellation, textResult, type EditorTool } from "./tool";
 import { lazySchema } from "../../shared/protocol/lazy-schema";
 
@@ -33,7 +33,9 @@ export function createReadTool(): EditorTool {
     parameters: ReadParams,
     async run({ path, offset, limit }, { token }) {
       const file = resolveFile(path);
-      const document = loadedDocument(file.uri);
+      // A loaded document that does not hold what the file does (verified-file.ts holdsVerified): the file is read instead.
+      const loaded = await raceCancellation(loadedWorkspaceDocument(file.uri, file.path), token);
+      const document = loaded === "stale" ? undefined : loaded;
       let meta: Record<string, unknown>;
       let text: string;
       if (document) {

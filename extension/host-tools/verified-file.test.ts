@@ -1,10 +1,11 @@
 import { strict as assert } from "node:assert";
 import { spawn } from "node:child_process";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { readVerified, sameText } from "./verified-file";
+import { holdsVerified, MAX_READ_BYTES, readVerified, sameText, verifiedDocument } from "./verified-file";
+import { resolveWorkspacePath } from "./workspace-paths";
 
 describe("editor tools: a workspace file read as it really is when opened (verified-file.ts)", () => {
   let root: string;
@@ -74,5 +75,95 @@ describe("editor tools: a workspace file read as it really is when opened (verif
     assert.equal(sameText("a\nb\n", Buffer.from("\uFEFFa\r\nb\r\n")), true);
     assert.equal(sameText("a\nb\n", Buffer.from("a\nc\n")), false);
     assert.equal(sameText("é", Buffer.from([0xe9])), undefined);
+  });
+
+  it("never takes a document VS Code loaded from a secret while the file read (not UTF-8) was the workspace's", async () => {
+    // A job flips `flip` between a workspace file in Latin-1 (or UTF-16) and a secret; VS Code's open
+    // follows the link at its own moment: here, the moment it led to the secret.
+    const secret = join(home, ".ssh", "id_ed25519");
+    const latin1 = new TextDecoder("windows-1252");
+    const cases: [string, Buffer, (bytes: Uint8Array) => string][] = [
+      ["latin1.txt", Buffer.from("caf\xe9\n", "latin1"), (bytes) => latin1.decode(bytes)],
+      ["utf16.txt", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("hello\n", "utf16le")]), (bytes) => new TextDecoder("utf-16le").decode(bytes)],
+    ];
+    for (const [name, bytes, decodeAsDocument] of cases) {
+      writeFileSync(join(ws, name), bytes);
+      symlinkSync(name, join(ws, "flip"));
+      const openFlipped = async () => {
+        symlinkSync(secret, join(ws, "flip.new"));
+        renameSync(join(ws, "flip.new"), join(ws, "flip"));
+        const text = decodeAsDocument(readFileSync(join(ws, "flip")));
+        symlinkSync(name, join(ws, "flip.new"));
+        renameSync(join(ws, "flip.new"), join(ws, "flip"));
+        return { getText: () => text };
+      };
+      const opened = verifiedDocument(() => readVerified(join(ws, "flip"), [ws], { home }, "flip"), openFlipped, "flip", async (b) => decodeAsDocument(b));
+      await assert.rejects(opened, /changed while it was opened/, name);
+      // Opened when the link led to the workspace file: used.
+      const plain = async () => ({ getText: () => decodeAsDocument(readFileSync(join(ws, "flip"))) });
+      const document = await verifiedDocument(() => readVerified(join(ws, "flip"), [ws], { home }, "flip"), plain, "flip", async (b) => decodeAsDocument(b));
+      assert.doesNotMatch(document.getText(), /PRIVATE KEY/);
+      rmSync(join(ws, "flip"));
+    }
+  });
+
+  it("never lets the tools use a loaded document that does not hold what the file does: the one a refused open left loaded, one loaded again through a link", async () => {
+    const secret = join(home, ".ssh", "id_ed25519");
+    writeFileSync(join(ws, "notes.txt"), "NOTES\n");
+    symlinkSync("notes.txt", join(ws, "flip"));
+    const link = (target: string) => {
+      symlinkSync(target, join(ws, "flip.new"));
+      renameSync(join(ws, "flip.new"), join(ws, "flip"));
+    };
+    const utf8 = async (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    const read = () => readVerified(join(ws, "flip"), [ws], { home }, "flip");
+    // VS Code's documents: what its open loaded stays loaded, refused or not.
+    const loaded: { getText(): string; isDirty: boolean }[] = [];
+    const openFlipped = async () => {
+      link(secret);
+      const text = readFileSync(join(ws, "flip"), "utf8");
+      link("notes.txt");
+      const document = { getText: () => text, isDirty: false };
+      loaded.push(document);
+      return document;
+    };
+    await assert.rejects(verifiedDocument(read, openFlipped, "flip", (b) => utf8(b)), /changed while it was opened/);
+    assert.match(loaded[0]!.getText(), /PRIVATE KEY/, "VS Code holds the key's document");
+    assert.equal(await holdsVerified(loaded[0]!, read, utf8), false, "the next tool does not take it");
+    // Loaded again while the link leads to the key (VS Code reloads a file that changed on disk).
+    link(secret);
+    assert.equal(await holdsVerified(loaded[0]!, read, utf8), false);
+    link("notes.txt");
+    assert.equal(await holdsVerified({ getText: () => "NOTES\r\n", isDirty: false }, read, utf8), true, "the file's own text");
+    assert.equal(await holdsVerified({ getText: () => "NOTES and the user's typing\n", isDirty: true }, read, utf8), true, "unsaved changes");
+  });
+
+  it("refuses a file larger than VS Code gives extensions, without reading it into memory (a sparse file made in an instant)", async () => {
+    writeFileSync(join(ws, "big.txt"), "");
+    truncateSync(join(ws, "big.txt"), 1024 * 1024 * 1024);
+    const before = process.memoryUsage().arrayBuffers;
+    await assert.rejects(read("big.txt"), /larger than 50 MB/);
+    assert.ok(process.memoryUsage().arrayBuffers - before < 100 * 1024 * 1024, "not read whole");
+    truncateSync(join(ws, "big.txt"), MAX_READ_BYTES);
+    assert.equal((await readVerified(join(ws, "big.txt"), [ws], { home }, "big.txt")).length, MAX_READ_BYTES);
+  });
+
+  it("refuses Pi's own logins where PI_CODING_AGENT_DIR puts its agent dir (in the workspace: a dotfiles repository)", async () => {
+    const dotfiles = join(home, "dotfiles");
+    mkdirSync(join(dotfiles, "pi-agent"), { recursive: true });
+    writeFileSync(join(dotfiles, "pi-agent", "auth.json"), '{"anthropic":{"key":"API-KEY"}}\n');
+    const hidden = { home, agentDir: join(dotfiles, "pi-agent") };
+    await assert.rejects(readVerified(join(dotfiles, "pi-agent", "auth.json"), [dotfiles], hidden, "pi-agent/auth.json"), /hides from the agent/);
+    assert.throws(() => resolveWorkspacePath("pi-agent/auth.json", [dotfiles], hidden), /which the sandbox hides/);
+  });
+
+  it("takes a document of valid UTF-8 bytes that a setting had VS Code decode otherwise (files.encoding), as that encoding says", async () => {
+    writeFileSync(join(ws, "accents.txt"), "caf\u00e9\n");
+    const latin1 = async (bytes: Uint8Array) => new TextDecoder("windows-1252").decode(bytes);
+    const read = () => readVerified(join(ws, "accents.txt"), [ws], { home }, "accents.txt");
+    const document = { getText: () => "caf\u00c3\u00a9\n", isDirty: false };
+    assert.equal(await holdsVerified(document, read, latin1), true);
+    assert.equal(await verifiedDocument(read, async () => document, "accents.txt", latin1), document);
+    assert.equal(await holdsVerified({ getText: () => "other\n", isDirty: false }, read, latin1), false);
   });
 });

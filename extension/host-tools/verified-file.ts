@@ -10,9 +10,10 @@ import { constants } from "node:fs";
 import { open, realpath, stat } from "node:fs/promises";
 import { resolvesInside } from "../../shared/node/real-path";
 import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
+import { hiddenEnv, type HiddenIn } from "./workspace-paths";
 
 /** The bytes of the file at `absPath`, once it is known to be the workspace file it looks like; throws a message for the model. */
-export async function readVerified(absPath: string, realFolders: readonly string[], hiddenIn: { home: string | undefined } | undefined, shown: string): Promise<Uint8Array> {
+export async function readVerified(absPath: string, realFolders: readonly string[], hiddenIn: HiddenIn | undefined, shown: string): Promise<Uint8Array> {
   let handle;
   try {
     // Non-blocking: a FIFO the model made does not hang the editor's extension host.
@@ -34,15 +35,85 @@ export async function readVerified(absPath: string, realFolders: readonly string
     }
     if (now.dev !== opened.dev || now.ino !== opened.ino) throw moved(shown);
     if (!resolvesInside(realFolders, real)) throw new Error(`${shown} leads outside the workspace; the editor tools only read and edit files inside it.`);
-    const secret = hiddenIn && hiddenSecretOf(real, { HOME: hiddenIn.home });
+    const secret = hiddenIn && hiddenSecretOf(real, hiddenEnv(hiddenIn));
     if (secret) throw new Error(`${shown} leads into ~/${secret}, which the sandbox hides from the agent; the editor tools leave it alone too.`);
-    return await handle.readFile();
+    return await readAtMost(handle, MAX_READ_BYTES, shown);
   } finally {
     await handle.close();
   }
 }
 
+/**
+ * The most the door reads of a file: VS Code itself gives extensions no document of a file above
+ * 50 MB. Before, the whole file was read: a sparse file the model made in an instant (`truncate -s
+ * 1G`) took 1 GB of the extension host's memory per editor_read, a few at once enough to end it.
+ */
+export const MAX_READ_BYTES = 50 * 1024 * 1024;
+
+/** The file's bytes, read in chunks: a file larger than `max` (or one growing past it as it is read) is refused. */
+async function readAtMost(handle: import("node:fs/promises").FileHandle, max: number, shown: string): Promise<Uint8Array> {
+  const tooLarge = () => new Error(`${shown} is larger than ${max / 1024 / 1024} MB; the editor tools do not read files that large (the agent's own read tool can read it in parts).`);
+  if ((await handle.stat()).size > max) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(Math.min(1024 * 1024, max + 1 - total));
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+    if (bytesRead === 0) break;
+    chunks.push(chunk.subarray(0, bytesRead));
+    total += bytesRead;
+    if (total > max) throw tooLarge();
+  }
+  return Buffer.concat(chunks, total);
+}
+
 const moved = (shown: string) => new Error(`${shown} changed while it was opened (a link on its way replaced); not read. Try again once nothing changes it.`);
+
+/**
+ * The document `open` loads (VS Code's open, which follows whatever links are there by then), used
+ * only if it holds the file `read` found (readVerified); throws a message for the model otherwise.
+ * Bytes that are not UTF-8 are decoded as the document was (`decodeAs`, its encoding): comparing
+ * the file read again with the first read said nothing of the document, and a job flipping a link
+ * between a Latin-1 (or UTF-16) workspace file and `~/.ssh/id_ed25519` had a document of the key
+ * taken, and kept loaded for the next tool.
+ */
+export async function verifiedDocument<D extends { getText(): string }>(
+  read: () => Promise<Uint8Array>,
+  open: () => Promise<D>,
+  shown: string,
+  decodeAs: (bytes: Uint8Array, document: D) => Promise<string>,
+): Promise<D> {
+  const verified = await read();
+  const document = await open();
+  const same = await holdsBytes(document.getText(), verified, (bytes) => decodeAs(bytes, document));
+  if (!same) throw new Error(`${shown} changed while it was opened (a link on its way replaced); not used. Try again once nothing changes it.`);
+  return document;
+}
+
+/**
+ * Whether a document VS Code has loaded may be used by the tools as it is: one with unsaved changes
+ * (the user's, or an edit made on a document checked here) yes; any other only while it holds what
+ * the file really holds (`read`: readVerified). VS Code loads a document by following the path's
+ * links at its own moment and keeps it loaded (an extension's for minutes): the document of a key
+ * that verifiedDocument refused stayed in `textDocuments`, and the tools took a loaded document as
+ * it was; and a file replaced by a link is loaded again from wherever the link leads.
+ */
+export async function holdsVerified(document: { getText(): string; isDirty: boolean }, read: () => Promise<Uint8Array>, decodeAs: (bytes: Uint8Array) => Promise<string>): Promise<boolean> {
+  if (document.isDirty) return true;
+  let verified: Uint8Array;
+  try {
+    verified = await read();
+  } catch {
+    return false;
+  }
+  return holdsBytes(document.getText(), verified, decodeAs);
+}
+
+/** Whether `text` is what `bytes` hold: as UTF-8, else decoded as the document was (another encoding, or a setting's). */
+async function holdsBytes(text: string, bytes: Uint8Array, decodeAs: (bytes: Uint8Array) => Promise<string>): Promise<boolean> {
+  if (sameText(text, bytes) === true) return true;
+  return decodeAs(bytes).then((decoded) => plain(decoded) === plain(text), () => false);
+}
 
 /** Whether a document's text is what `bytes` hold (UTF-8, a BOM and line ends aside); undefined when they are not UTF-8 (not comparable). */
 export function sameText(text: string, bytes: Uint8Array): boolean | undefined {
@@ -52,6 +123,8 @@ export function sameText(text: string, bytes: Uint8Array): boolean | undefined {
   } catch {
     return undefined;
   }
-  const plain = (s: string) => s.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
   return plain(text) === plain(decoded);
 }
+
+/** Text without a BOM, its line ends LF. */
+const plain = (s: string) => s.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");

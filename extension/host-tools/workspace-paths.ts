@@ -8,6 +8,20 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { realPathOf, resolvesInside } from "../../shared/node/real-path";
 import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
+import { homeEnvOf, type HomeEnv } from "../../shared/node/sandbox/secret-places";
+
+/**
+ * Whose secrets the agents' sandbox hides: the home, and Pi's agent dir where PI_CODING_AGENT_DIR
+ * puts it (its auth.json and models.json hidden there too: secret-places.ts; the editor tools
+ * passed the home alone, and read them in a workspace holding that dir).
+ */
+export interface HiddenIn {
+  home: string | undefined;
+  agentDir?: string | undefined;
+}
+
+/** The environment secret-places.ts reads them from (with the extension host's variables that move secrets: KUBECONFIG, …). */
+export const hiddenEnv = (hidden: HiddenIn): HomeEnv => ({ ...homeEnvOf(process.env), HOME: hidden.home, PI_CODING_AGENT_DIR: hidden.agentDir });
 
 export interface WorkspacePath {
   /** Absolute, normalised file-system path. */
@@ -39,7 +53,7 @@ export function displayPath(absPath: string, folders: readonly string[]): string
  * is empty or it leads outside the workspace, or, with `hiddenIn` (the home of an agent whose
  * sandbox hides its secrets: `~/.ssh`, …), into one of those (home opened as the workspace).
  */
-export function resolveWorkspacePath(input: string, folders: readonly string[], hiddenIn?: { home: string | undefined }): WorkspacePath {
+export function resolveWorkspacePath(input: string, folders: readonly string[], hiddenIn?: HiddenIn): WorkspacePath {
   const first = folders[0];
   if (first === undefined) throw new Error("No workspace folder is open: the editor tools only work on files of a workspace.");
   let text = input.trim();
@@ -54,7 +68,7 @@ export function resolveWorkspacePath(input: string, folders: readonly string[], 
       `The path "${input}" is outside the workspace (${folders.join(", ")}). The editor tools only read and edit files inside the workspace; use a path relative to ${first}.`,
     );
   }
-  const secret = hiddenIn && hiddenSecretOf(absPath, { HOME: hiddenIn.home });
+  const secret = hiddenIn && hiddenSecretOf(absPath, hiddenEnv(hiddenIn));
   if (secret) throw new Error(`The path "${input}" is in ~/${secret}, which the sandbox hides from the agent; the editor tools leave it alone too.`);
   return { absPath, folder, display: displayPath(absPath, folders) ?? absPath };
 }

@@ -156,4 +156,18 @@ describe("the editor acting for a sandboxed agent: what the sandbox keeps from i
     const read = await fileRequests(cwd, cwd).read({ sessionId: "s", path: key }).then((answer) => answer.content, (error: unknown) => `refused: ${String(error)}`);
     assert.doesNotMatch(read, /SECRET-KEY-MATERIAL/, "fs/read_text_file gave the agent the key its sandbox hides");
   });
+
+  it("home opened as the workspace: a write call naming ~/.ssh/id_ed25519 does not have the editor copy the key into the checkpoint store", async () => {
+    const home = cwd;
+    const key = join(home, ".ssh/id_ed25519");
+    fs.mkdirSync(dirname(key), { recursive: true });
+    fs.writeFileSync(key, "-----BEGIN OPENSSH PRIVATE KEY-----\nSECRET-KEY-MATERIAL\n");
+    const store = join(root, "store");
+    fs.mkdirSync(store);
+    // As above (recording.ts's lines), the key now inside the workspace: judged by the extension host's home.
+    const target = toolTargetPath({ path: ".ssh/id_ed25519", content: "" }, cwd, { HOME: home });
+    if (target) createCheckpointRecorder(store, DEFAULT_MAX_FILE_BYTES)("session", "turn", target, () => captureFile(target, DEFAULT_MAX_FILE_BYTES), Date.now(), true);
+    const found = await inSandbox(`grep -rh SECRET-KEY-MATERIAL ${store} 2>/dev/null; true`, { home, writableRoots: [store] });
+    assert.doesNotMatch(found, /SECRET-KEY-MATERIAL/, `the agent read the hidden key from the checkpoint store (the editor recorded ${target}): ${found}`);
+  });
 });

@@ -10,6 +10,7 @@
  * or in whose namespaces bwrap cannot run, is not tried again: every command rebuilds them itself.
  */
 import type { ChildProcess } from "node:child_process";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import type { Socket } from "node:net";
 import { bwrapBaseArgs } from "./bwrap-args";
 import type { HomeView } from "./home-view";
@@ -20,8 +21,13 @@ const childProcess = (): typeof import("node:child_process") => require("node:ch
 interface Keeper {
   key: string;
   child: ChildProcess;
-  /** Its namespaces' holder (the host's pid), once ready. */
-  pid?: number;
+  /**
+   * Its user and mount namespaces, held open by this process once ready: a command enters them
+   * through `/proc/<this pid>/fd/<n>`, never through the keeper's pid, which a process of other
+   * namespaces can have by then (the keeper killed, its pid reused: a command entered those and,
+   * its plan leaving the hiding to the keeper, read ~/.netrc).
+   */
+  fds?: { user: number; mnt: number };
   ready: Promise<boolean>;
 }
 
@@ -39,8 +45,8 @@ export class HomeKeeper {
   /** The keeper ready now: the key of what it holds and the argv prefix that starts a bwrap in its namespaces. */
   held(): { key: string; prefix: string[] } | undefined {
     const keeper = this.keeper;
-    if (!this.nsenter || keeper?.pid === undefined || !alive(keeper)) return undefined;
-    return { key: keeper.key, prefix: enterArgs(this.nsenter, keeper.pid) };
+    if (!this.nsenter || keeper?.fds === undefined || !alive(keeper)) return undefined;
+    return { key: keeper.key, prefix: enterArgs(this.nsenter, keeper.fds) };
   }
 
   /** Makes sure a keeper of `view` is ready (or being made, then waited for); false if none can be. */
@@ -79,12 +85,12 @@ export class HomeKeeper {
         if (!line) return;
         child.stdout?.removeAllListeners("data");
         child.stdout?.destroy();
-        const pid = Number(line[1]);
+        const fds = alive(keeper) ? namespacesOf(Number(line[1]), child.pid) : undefined;
+        if (!fds) return resolve(false);
+        keeper.fds = fds;
         // The keeper is up; a command's bwrap must run in it too (a fresh /proc, a nested user namespace).
-        childProcess().execFile(nsenter, [...enterArgs(nsenter, pid).slice(1), this.bwrap, ...bwrapBaseArgs(false), "--", "/bin/sh", "-c", "exit 0"], { timeout: 10_000, env: { PATH: "/usr/bin:/bin" } }, (error) => {
-          if (error) return resolve(false);
-          keeper.pid = pid;
-          resolve(true);
+        childProcess().execFile(nsenter, [...enterArgs(nsenter, fds).slice(1), this.bwrap, ...bwrapBaseArgs(false), "--", "/bin/sh", "-c", "exit 0"], { timeout: 10_000, env: { PATH: "/usr/bin:/bin" } }, (error) => {
+          resolve(!error);
         });
       });
     });
@@ -102,12 +108,35 @@ const alive = (keeper: Keeper) => keeper.child.exitCode === null && keeper.child
 
 function end(keeper: Keeper | undefined): void {
   if (!keeper) return;
+  if (keeper.fds) for (const fd of [keeper.fds.user, keeper.fds.mnt]) closeSync(fd);
+  keeper.fds = undefined;
   // cat ends with its input; commands started in its namespaces keep them as long as they run.
   keeper.child.stdin?.end();
   keeper.child.kill();
 }
 
-/** nsenter into a keeper's user and mount namespaces, keeping the caller's uid (only it is mapped there). */
-function enterArgs(nsenter: string, pid: number): string[] {
-  return [nsenter, `--user=/proc/${pid}/ns/user`, `--mount=/proc/${pid}/ns/mnt`, "--preserve-credentials", "--"];
+/**
+ * The namespaces of the keeper's process `pid` (bwrap's child, `bwrap` the pid of the bwrap this
+ * process started), opened: undefined if `pid` is no longer that child. Its parent is checked after
+ * the opening: bwrap, not reaped before this process's event loop runs again, keeps its pid, and
+ * a process that took `pid` has another parent.
+ */
+function namespacesOf(pid: number, bwrap: number | undefined): { user: number; mnt: number } | undefined {
+  const opened: number[] = [];
+  try {
+    for (const ns of ["user", "mnt"]) opened.push(openSync(`/proc/${pid}/ns/${ns}`, "r"));
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // "pid (comm) state ppid …": comm may hold anything but the last ")".
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    if (bwrap === undefined || ppid !== bwrap) throw new Error("not the keeper");
+    return { user: opened[0]!, mnt: opened[1]! };
+  } catch {
+    for (const fd of opened) closeSync(fd);
+    return undefined;
+  }
+}
+
+/** nsenter into a keeper's user and mount namespaces (held by this process), keeping the caller's uid (only it is mapped there). */
+function enterArgs(nsenter: string, fds: { user: number; mnt: number }): string[] {
+  return [nsenter, `--user=/proc/${process.pid}/fd/${fds.user}`, `--mount=/proc/${process.pid}/fd/${fds.mnt}`, "--preserve-credentials", "--"];
 }

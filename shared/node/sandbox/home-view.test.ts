@@ -113,4 +113,13 @@ describe("sandbox: home rebuilt around its secrets (home-view.ts)", () => {
     assert.equal(landsInRebuilt("/home/u/.local/bin", view, kind), true, "below a missing folder of home");
     assert.equal(landsInRebuilt("/home/u/proj/.git", view, kind), false, "in a bound folder: on the host");
   });
+
+  // A copy made between the look at the secrets' places and the listing (vim's swap file as the
+  // user opens ~/.netrc) was not yet a place: the listing bound it.
+  it("leaves out a copy of a hidden entry beside it that the places do not name yet", () => {
+    const view = rebuildHomes(inputs({ "/home/u": "dir", "/home/u/.netrc": "file", "/home/u/.netrc.swp": "file", "/home/u/.ssh.bak": "dir", "/home/u/notes": "file" }));
+    assert.ok(!flat(view).includes("/home/u/.netrc.swp") && !flat(view).includes("/home/u/.ssh.bak"), JSON.stringify(view.mounts));
+    assert.ok(view.hiddenByKeeper.has("/home/u/.netrc.swp") && view.hiddenByKeeper.has("/home/u/.ssh.bak"));
+    assert.ok(flat(view).includes("/home/u/notes"));
+  });
 });

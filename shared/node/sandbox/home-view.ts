@@ -8,9 +8,10 @@
  * mounted. What the user adds there later is not seen inside, and a command cannot add a name
  * there either (a new name at the top of home fails with EROFS; below it, folders are as before).
  */
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { isInside } from "../real-path";
 import type { PathKind } from "./bwrap-args";
+import { isCopyName } from "./secret-places";
 
 export interface ListedFolder {
   /** Its permission bits (the rebuilt folder gets the same). */
@@ -80,6 +81,10 @@ export function rebuildHomes(input: HomeViewInputs): HomeView {
   const mounts: { path: string; op: string[] }[] = [];
   const kept: { path: string; op: string[] }[] = [];
   const hiddenByKeeper = new Set<string>();
+  // The hidden names by folder: a copy of one beside it (secret-places.ts isCopyName) made after the places were looked at is left out too.
+  const hiddenNames = new Map<string, string[]>();
+  for (const path of input.hidden) hiddenNames.set(dirname(path), [...(hiddenNames.get(dirname(path)) ?? []), basename(path)]);
+  const isHidden = (dir: string, name: string) => input.hidden.has(join(dir, name)) || (hiddenNames.get(dir) ?? []).some((base) => isCopyName(name, base));
   for (const { dir, folder } of listed) {
     const tmpfs = { path: dir, op: ["--perms", (folder.mode & 0o7777).toString(8).padStart(4, "0"), "--tmpfs", dir] };
     mounts.push(tmpfs);
@@ -87,10 +92,13 @@ export function rebuildHomes(input: HomeViewInputs): HomeView {
     for (const entry of folder.entries) {
       const path = join(dir, entry.name);
       if (rebuilt.has(path)) continue;
-      if (input.hidden.has(path)) {
+      if (isHidden(dir, entry.name)) {
         // A keeper hides it (empty) where the command's bwrap would: that one cannot make a mount point in a folder read-only for it.
-        if (entry.kind === "dir") kept.push({ path, op: ["--tmpfs", path] });
-        else if (entry.kind !== "symlink") kept.push({ path, op: ["--ro-bind-try", "/dev/null", path] });
+        if (entry.kind === "dir") {
+          kept.push({ path, op: ["--tmpfs", path] });
+          // But for a writable root inside (a workspace in ~/.mozilla/…/chrome): the command's bwrap binds it from here.
+          for (const root of input.roots) if (root !== path && isInside(path, root)) kept.push({ path: root, op: ["--bind-try", root, root] });
+        } else if (entry.kind !== "symlink") kept.push({ path, op: ["--ro-bind-try", "/dev/null", path] });
         if (entry.kind !== "symlink") hiddenByKeeper.add(path);
         continue;
       }

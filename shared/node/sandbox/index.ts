@@ -12,6 +12,7 @@ import { piAgentDir } from "../project-trust";
 import { isInside, realOrSame } from "../real-path";
 import { buildBwrapArgs, homeLayout, isOutOfSight, type BwrapInputs, type PathKind } from "./bwrap-args";
 import { HomeKeeper } from "./home-keeper";
+import { findBoundaryProgram, whyNotBoundary } from "./boundary-program";
 import { gitDirOf } from "./git-dir";
 import { homeStartupFiles } from "./protected-paths";
 import { secretHomes, secretPlacesOfHomes } from "./secret-places";
@@ -20,7 +21,7 @@ import { bridgeCommand, bridgeMount } from "./net/bridge";
 import { parseHostPattern, type HostPattern } from "./net/hosts";
 import { NetworkProxy, type HostDecision, type Refusal } from "./net/proxy";
 import { networkKind, type NetworkKind, type SandboxPolicy } from "./policy";
-import { findProgram, probeSandbox, type SandboxProbe } from "./probe";
+import { probeSandbox, type SandboxProbe } from "./probe";
 import { buildSeatbeltProfile, seatbeltCommand } from "./seatbelt";
 import { unixSocketFilterFile, withSeccomp } from "./seccomp";
 import { NestedGuard } from "./nested-guard";
@@ -199,9 +200,21 @@ export class CommandSandbox {
     return this.proxy?.refusedSince(since) ?? [];
   }
 
-  /** Whether it can run here (cached per process). */
-  probe(): Promise<SandboxProbe> {
-    return probeSandbox(this.env);
+  /**
+   * Whether it can run here (cached per process), with a bwrap none of this sandbox's commands can
+   * have written (another sandbox of the process may have found it: boundary-program.ts).
+   */
+  async probe(): Promise<SandboxProbe> {
+    const probe = await probeSandbox(this.env, this.commandsWrite());
+    if (!probe.ok || probe.kind !== "bwrap" || this.env.PI_SANDBOX_BWRAP) return probe;
+    const why = whyNotBoundary(probe.program, this.commandsWrite());
+    return why === undefined ? probe : { ok: false, reason: `${probe.program} is not used to sandbox commands: ${why} (PI_SANDBOX_BWRAP names one to use)` };
+  }
+
+  /** Where this sandbox's commands can write on the host: its writable roots and its /tmp (once made: empty until a command runs). */
+  private commandsWrite(): string[] {
+    const roots = this.policy.mode === "workspace-write" ? [this.policy.workspaceRoot, ...this.policy.writableRoots] : [];
+    return [...roots, ...(this.temp ? [this.temp] : [])];
   }
 
   /** The session's temp dir (made at first use, 0700). */
@@ -219,7 +232,7 @@ export class CommandSandbox {
   /** The keeper of the rebuilt home (home-keeper.ts), for commands: a whole agent's sandbox starts once. */
   private keeperOf(bwrap: string): HomeKeeper | undefined {
     if (this.options.wholeAgent === true || this.disposed) return undefined;
-    this.homeKeeper ??= new HomeKeeper(bwrap, findProgram("nsenter", this.env.PATH ?? ""));
+    this.homeKeeper ??= new HomeKeeper(bwrap, findBoundaryProgram("nsenter", this.env.PATH ?? "", this.commandsWrite()).path);
     return this.homeKeeper;
   }
 

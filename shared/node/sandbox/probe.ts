@@ -7,6 +7,7 @@
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import { bwrapBaseArgs } from "./bwrap-args";
+import { findBoundaryProgram, type FoundProgram } from "./boundary-program";
 
 /** child_process is loaded with the first probe, not with the host: its first command does not need it. */
 const childProcess = (): typeof import("node:child_process") => require("node:child_process") as typeof import("node:child_process");
@@ -15,8 +16,9 @@ export type SandboxProbe = { ok: true; kind: "bwrap" | "seatbelt"; program: stri
 
 let cached: Promise<SandboxProbe> | undefined;
 
-export function probeSandbox(env: NodeJS.ProcessEnv = process.env): Promise<SandboxProbe> {
-  cached ??= probe(env);
+/** `writableRoots`: folders sandboxed commands can write, where no bwrap is taken from (boundary-program.ts). */
+export function probeSandbox(env: NodeJS.ProcessEnv = process.env, writableRoots: readonly string[] = []): Promise<SandboxProbe> {
+  cached ??= probe(env, writableRoots);
   return cached;
 }
 
@@ -39,15 +41,19 @@ export function findProgram(name: string, pathList: string): string | undefined 
   return undefined;
 }
 
-async function probe(env: NodeJS.ProcessEnv): Promise<SandboxProbe> {
+async function probe(env: NodeJS.ProcessEnv, writableRoots: readonly string[]): Promise<SandboxProbe> {
   if (process.platform === "win32") return { ok: false, reason: "Windows has no sandbox for the agent's commands" };
   if (process.platform === "darwin") {
     const program = findProgram("sandbox-exec", "/usr/bin");
     return program ? { ok: true, kind: "seatbelt", program } : { ok: false, reason: "sandbox-exec is missing" };
   }
   if (process.platform !== "linux") return { ok: false, reason: `no sandbox on ${process.platform}` };
-  const program = env.PI_SANDBOX_BWRAP ?? findProgram("bwrap", env.PATH ?? "");
-  if (!program) return { ok: false, reason: "bubblewrap (bwrap) is not installed: install the `bubblewrap` package" };
+  const found: FoundProgram = env.PI_SANDBOX_BWRAP ? { path: env.PI_SANDBOX_BWRAP } : findBoundaryProgram("bwrap", env.PATH ?? "", writableRoots);
+  const program = found.path;
+  if (!program) {
+    const refused = found.refused ? `; ${found.refused.path} is not used: ${found.refused.why} (PI_SANDBOX_BWRAP names one to use)` : "";
+    return { ok: false, reason: `bubblewrap (bwrap) is not installed: install the \`bubblewrap\` package${refused}` };
+  }
   return new Promise((resolve) => {
     childProcess().execFile(program, [...bwrapBaseArgs(false), "--", "/bin/sh", "-c", "exit 0"], { timeout: 10_000, env: { PATH: "/usr/bin:/bin" } }, (error, _stdout, stderr) => {
       if (!error) return resolve({ ok: true, kind: "bwrap", program });

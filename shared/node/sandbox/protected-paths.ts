@@ -104,6 +104,14 @@ export const homeSecrets: readonly string[] = [
   ".config/BraveSoftware",
   ".config/Code/User/globalStorage",
   ".vscode-server/data/User/globalStorage",
+  // Container engines' API sockets (a path socket is reachable whatever the network namespace, and
+  // the API runs a container with the host's / mounted) and their keys: Docker Desktop's socket
+  // folder and its contexts' TLS keys, Rancher Desktop's, colima's and lima's (VM sockets, ssh keys).
+  ".docker/desktop",
+  ".docker/contexts",
+  ".rd",
+  ".colima",
+  ".lima",
 ];
 
 /** The home secrets that are files (the others are folders): a missing one is stubbed as its kind. */

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { hiddenSecretOf } from "./protected-match";
-import { secretHomes, secretPlacesOfHomes } from "./secret-places";
+import { isCopyName, secretHomes, secretPlacesOfHomes } from "./secret-places";
 
 describe("the homes whose secrets are hidden", () => {
   const account = userInfo().homedir;
@@ -46,5 +46,12 @@ describe("the homes whose secrets are hidden", () => {
     assert.equal(hiddenSecretOf(join(elsewhere, ".config/pi/models.json"), env), ".pi/agent/models.json");
     const atHome = secretPlacesOfHomes({ HOME: elsewhere, PI_CODING_AGENT_DIR: join(elsewhere, ".pi/agent") }, 0);
     assert.equal(atHome.filter((p) => p.path === join(elsewhere, ".pi/agent/auth.json")).length, 1);
+  });
+
+  it("take a copy beside a secret for it (a backup, a swap or lock file), not a name that only begins alike", () => {
+    for (const [name, base] of [[".netrc~", ".netrc"], [".netrc.swp", ".netrc"], ["#.netrc#", ".netrc"], [".#.netrc", ".netrc"], [".ssh.bak", ".ssh"], [".aws-old", ".aws"], ["config.json.lock", "config.json"], [".config.json.swp", "config.json"], ["auth.json_backup", "auth.json"]]) {
+      assert.equal(isCopyName(name!, base!), true, name);
+    }
+    for (const [name, base] of [[".netrc", ".netrc"], [".sshrc", ".ssh"], ["ghostty", "gh"], [".netrcfoo", ".netrc"], ["xconfig.json", "config.json"]]) assert.equal(isCopyName(name!, base!), false, name);
   });
 });
