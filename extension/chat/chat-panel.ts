@@ -76,6 +76,7 @@ export class ChatPanelSurface implements ChatSurface, vscode.Disposable {
         this.closedEmitter.fire();
       }),
     ];
+    this.events.visibility.fire(); // a tab now: `visible` changed with it
   }
 
   setTitle(title: string): void {

@@ -48,6 +48,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, ChatSurface
         this.events.visibility.fire();
       }),
     );
+    // From no view to a view, shown or not: that is a change of `visible` too (a session made
+    // before its view was resolved would never hear that it is on screen).
+    this.events.visibility.fire();
   }
 
   post(message: ToWebview): void {

@@ -183,7 +183,11 @@ describe("parallel sessions", function () {
   // extension host a read, a parse and the transcript's work, for nothing shown).
   it("paces a chat's agent by whether the chat shows: 250 ms in a background tab, 25 ms once its tab is clicked", async () => {
     const tab = second!;
-    const interval = async () => (await tab.supervisor.readyClient!.request("get_state", {})).deltaIntervalMs;
+    const intervalOf = async (session: AgentSession) => (await session.supervisor.readyClient!.request("get_state", {})).deltaIntervalMs;
+    const interval = () => intervalOf(tab);
+    // The side bar's chat, whose view was made after its session (it heard no change of visibility before).
+    await vscode.commands.executeCommand("pi.focusChat");
+    await eventually("the side bar's chat on screen: 25 ms", async () => (await intervalOf(host.api.sessions.primary)) === 25 || undefined);
     await vscode.commands.executeCommand("pi.sessions.show", tab.id);
     await eventually("the tab on screen: 25 ms", async () => (await interval()) === 25 || undefined);
     const cover = await vscode.workspace.openTextDocument({ content: "a text editor over the chat" });
