@@ -104,6 +104,19 @@ export const homeSecrets: readonly string[] = [
   ".config/BraveSoftware",
   ".config/Code/User/globalStorage",
   ".vscode-server/data/User/globalStorage",
+  // Other stores of passwords and tokens: git's XDG credential store, PostgreSQL's and MySQL's
+  // client passwords, podman's registry logins, s3cmd's and boto's keys, rclone's remotes, the
+  // DigitalOcean, Oracle Cloud and GitLab command lines.
+  ".config/git/credentials",
+  ".pgpass",
+  ".my.cnf",
+  ".config/containers/auth.json",
+  ".s3cfg",
+  ".boto",
+  ".config/rclone",
+  ".config/doctl",
+  ".oci",
+  ".config/glab-cli",
   // Container engines' API sockets (a path socket is reachable whatever the network namespace, and
   // the API runs a container with the host's / mounted) and their keys: Docker Desktop's socket
   // folder and its contexts' TLS keys, Rancher Desktop's, colima's and lima's (VM sockets, ssh keys).
@@ -119,6 +132,7 @@ const homeSecretFiles = new Set([
   ".docker/config.json", ".netrc", ".git-credentials", ".config/hub", ".pi/agent/auth.json", ".pi/agent/models.json",
   ".pi/agent/mcp-auth.json", ".codex/auth.json", ".claude/.credentials.json", ".npmrc", ".yarnrc.yml", ".pypirc",
   ".gem/credentials", ".cargo/credentials", ".cargo/credentials.toml", ".terraform.d/credentials.tfrc.json", ".vault-token",
+  ".config/git/credentials", ".pgpass", ".my.cnf", ".config/containers/auth.json", ".s3cfg", ".boto",
 ]);
 
 export function homeSecretKind(name: string): "dir" | "file" {
