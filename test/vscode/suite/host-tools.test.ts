@@ -118,7 +118,7 @@ describe("host-tools: the editor's tools for the agent (bundled host, scripted m
     assert.match(outside.text, /outside the workspace/);
   });
 
-  it("home opened as the workspace: a secret the agents' sandbox hides is not read, edited, previewed or shown as the user's selection", async () => {
+  it("home opened as the workspace: a secret the agents' sandbox hides is not read, edited, previewed, shown as the user's selection or in the workspace's diagnostics", async () => {
     // The extension host's HOME is where the agents' home is: here, the workspace (home opened as it).
     const home = process.env.HOME;
     const secret = writeWorkspaceFile(".aws/credentials", "[default]\naws_secret_access_key = HIDDEN-AWS-KEY\n").fsPath;
@@ -136,6 +136,15 @@ describe("host-tools: the editor's tools for the agent (bundled host, scripted m
       const active = await callTool(agent, "editor_active", {});
       assert.ok(!active.text.includes("HIDDEN-AWS-KEY"), active.text);
       assert.match(active.text, /not shown/);
+      // A checker reported on it, quoting its text: the workspace's report leaves the file out.
+      const checker = vscode.languages.createDiagnosticCollection("pi-test-checker");
+      try {
+        checker.set(document.uri, [new vscode.Diagnostic(new vscode.Range(1, 0, 1, 40), "unexpected 'aws_secret_access_key = HIDDEN-AWS-KEY'")]);
+        const report = await callTool(agent, "editor_diagnostics", {});
+        assert.ok(!report.isError && !report.text.includes("HIDDEN-AWS-KEY") && !report.text.includes(".aws/credentials"), report.text);
+      } finally {
+        checker.dispose();
+      }
       assert.equal(fs.readFileSync(secret, "utf8"), "[default]\naws_secret_access_key = HIDDEN-AWS-KEY\n");
     } finally {
       process.env.HOME = home;
