@@ -5,11 +5,11 @@
  * hidden as the others are, and the doors that judge by the sandbox's places refuse them. Real bwrap.
  */
 import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { CommandSandbox } from "../../shared/node/sandbox";
 import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
+import { runSandboxed } from "../support/sandboxed-run";
 
 const stores: Record<string, string> = {
   ".config/git/credentials": "https://u:STORE-1@example.com\n",
@@ -39,14 +39,9 @@ describe("sandbox: other credential stores in home", function () {
     mkdirSync(join(home, "proj"));
     const sandbox = new CommandSandbox({ mode: "workspace-write", network: false, workspaceRoot: join(home, "proj"), writableRoots: [] }, { ...process.env, HOME: home });
     try {
-      const probe = await sandbox.probe();
-      assert.ok(probe.ok);
-      await sandbox.prepare();
-      const wrapped = sandbox.wrap(probe, ["/bin/sh", "-c", `cd ${home} && cat .config/git/config ${Object.keys(stores).join(" ")} 2>/dev/null; echo end`], join(home, "proj"));
-      const ran = spawnSync(wrapped.file, wrapped.args, { encoding: "utf8" });
-      wrapped.release();
-      assert.match(ran.stdout, /PLAIN\n[^]*end/, ran.stderr);
-      assert.deepEqual(ran.stdout.match(/STORE-\d+/g) ?? [], [], "credential stores read by a command");
+      const ran = await runSandboxed(sandbox, `cd ${home} && cat .config/git/config ${Object.keys(stores).join(" ")} 2>/dev/null; echo end`, join(home, "proj"));
+      assert.match(ran.out, /PLAIN\n[^]*end/, ran.out);
+      assert.deepEqual(ran.out.match(/STORE-\d+/g) ?? [], [], "credential stores read by a command");
     } finally {
       sandbox.dispose();
     }

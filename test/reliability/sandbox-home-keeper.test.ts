@@ -4,10 +4,10 @@
  * a secret stored after it started, go on when it dies, and nothing of it is left after dispose.
  */
 import { strict as assert } from "node:assert";
-import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CommandSandbox } from "../../shared/node/sandbox";
+import { runSandboxed } from "../support/sandboxed-run";
 
 describe("sandbox: the home keeper, with the real bwrap", function () {
   this.timeout(60_000);
@@ -29,19 +29,10 @@ describe("sandbox: the home keeper, with the real bwrap", function () {
 
   /** One command as the bash tool runs it: prepare, wrap, spawn; its output and whether it ran in a keeper. */
   async function run(script: string): Promise<{ out: string; inKeeper: boolean; code: number | null }> {
-    const probe = await sandbox.probe();
-    assert.ok(probe.ok, probe.ok ? "" : probe.reason);
-    await sandbox.prepare();
-    const wrapped = sandbox.wrap(probe, ["/bin/sh", "-c", script], join(home, "proj"));
-    const child = spawn(wrapped.file, wrapped.args, { stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-    wrapped.sweep();
-    wrapped.release();
-    return { out, inKeeper: [wrapped.file, ...wrapped.args].some((arg) => arg.endsWith("/nsenter")), code };
+    const { out, code, argv } = await runSandboxed(sandbox, script, join(home, "proj"));
+    return { out, inKeeper: argv.some((arg) => arg.endsWith("/nsenter")), code };
   }
+
 
   it("starts the first command in its namespaces already, home's entries there, its secrets not", async () => {
     const first = await run(`ls -a ${home} | grep -c '^d'; cat ${home}/.netrc; echo end`);

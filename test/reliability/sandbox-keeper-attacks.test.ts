@@ -8,10 +8,10 @@
 import { strict as assert } from "node:assert";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import type { WrappedCommand } from "../../shared/node/sandbox";
 import { join } from "node:path";
 import { CommandSandbox, type SandboxPolicy } from "../../shared/node/sandbox";
 import { resetSandboxProbe } from "../../shared/node/sandbox/probe";
+import { runSandboxed, startWrapped } from "../support/sandboxed-run";
 
 describe("sandbox: attacks on the home keeper, with the real bwrap", function () {
   this.timeout(60_000);
@@ -34,24 +34,8 @@ describe("sandbox: attacks on the home keeper, with the real bwrap", function ()
     return sandbox;
   }
 
-  /** One command as the bash tool runs it: prepare, wrap, spawn. */
-  async function run(sandbox: CommandSandbox, script: string): Promise<{ out: string; code: number | null; argv: string[] }> {
-    const probe = await sandbox.probe();
-    assert.ok(probe.ok, probe.ok ? "" : probe.reason);
-    await sandbox.prepare();
-    return start(sandbox.wrap(probe, ["/bin/sh", "-c", script], join(home, "proj")));
-  }
-
-  async function start(wrapped: WrappedCommand): Promise<{ out: string; code: number | null; argv: string[] }> {
-    const child = spawn(wrapped.file, wrapped.args, { stdio: ["ignore", "pipe", "pipe"] });
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-    wrapped.sweep();
-    wrapped.release();
-    return { out, code, argv: [wrapped.file, ...wrapped.args] };
-  }
+  /** One command as the bash tool runs it, in the workspace. */
+  const run = (sandbox: CommandSandbox, script: string) => runSandboxed(sandbox, script, join(home, "proj"));
 
   it("never starts a command through an nsenter a sandboxed command planted on the host's PATH (a bin folder in the workspace)", async () => {
     // The editor's PATH names a folder of the workspace (direnv's PATH_add bin, ~/bin with home as the workspace).
@@ -101,7 +85,7 @@ describe("sandbox: attacks on the home keeper, with the real bwrap", function ()
     assert.ok(probe.ok);
     await sandbox.prepare();
     const script = `cat ${chrome}/userChrome.css; cat ${profile}/logins.json; echo new > ${chrome}/made && echo wrote`;
-    const result = await start(sandbox.wrap(probe, ["/bin/sh", "-c", script], chrome));
+    const result = await startWrapped(sandbox.wrap(probe, ["/bin/sh", "-c", script], chrome));
     assert.ok(result.argv.includes("/usr/bin/nsenter"), "in the keeper");
     assert.match(result.out, /WORKSPACE-FILE/);
     assert.match(result.out, /wrote/);
@@ -165,7 +149,7 @@ describe("sandbox: attacks on the home keeper, with the real bwrap", function ()
     try {
       if (impostor) assert.equal(other?.pid, pid, "the impostor has the keeper's pid");
       const wrapped = sandbox.wrap(probe, ["/bin/sh", "-c", `cat ${home}/.netrc; echo end`], join(home, "proj"));
-      return await start(wrapped);
+      return await startWrapped(wrapped);
     } finally {
       other?.kill("SIGKILL");
     }

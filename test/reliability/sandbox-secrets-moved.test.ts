@@ -5,11 +5,11 @@
  * alone: its commands read the moved ones, and so did the doors that judge by its places. Real bwrap.
  */
 import { strict as assert } from "node:assert";
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { CommandSandbox } from "../../shared/node/sandbox";
 import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
+import { runSandboxed } from "../support/sandboxed-run";
 
 describe("sandbox: home secrets where the environment moves them", function () {
   this.timeout(60_000);
@@ -42,14 +42,9 @@ describe("sandbox: home secrets where the environment moves them", function () {
     };
     const sandbox = new CommandSandbox({ mode: "workspace-write", network: false, workspaceRoot: join(home, "proj"), writableRoots: [] }, { ...process.env, ...env });
     try {
-      const probe = await sandbox.probe();
-      assert.ok(probe.ok);
-      await sandbox.prepare();
-      const wrapped = sandbox.wrap(probe, ["/bin/sh", "-c", `cd ${home} && cat ${Object.keys(moved).join(" ")} 2>/dev/null; echo end`], join(home, "proj"));
-      const ran = spawnSync(wrapped.file, wrapped.args, { encoding: "utf8" });
-      wrapped.release();
-      assert.match(ran.stdout, /PLAIN\n[^]*end/, ran.stderr);
-      assert.deepEqual(ran.stdout.match(/MOVED-\d/g) ?? [], [], "moved secrets read by a command");
+      const ran = await runSandboxed(sandbox, `cd ${home} && cat ${Object.keys(moved).join(" ")} 2>/dev/null; echo end`, join(home, "proj"));
+      assert.match(ran.out, /PLAIN\n[^]*end/, ran.out);
+      assert.deepEqual(ran.out.match(/MOVED-\d/g) ?? [], [], "moved secrets read by a command");
     } finally {
       sandbox.dispose();
     }
