@@ -13,6 +13,7 @@ import { terminalCommandText } from "./acp-terminals";
 import { iconsAsText } from "../ui/plain-text";
 import { sameText } from "../host-tools/verified-file";
 import { writeVerified, type WriteJudge } from "../host-tools/verified-write";
+import { whileSandboxHeld } from "../save-guard/save-guard";
 
 function openDocument(absPath: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === absPath);
@@ -86,8 +87,13 @@ export class AcpEditorServices implements AcpFileServices, vscode.Disposable {
     return fs.promises.readFile(absPath, "utf8");
   }
 
-  async writeTextFile(absPath: string, content: string, judge?: { folders: readonly string[]; why: WriteJudge }): Promise<void> {
-    if (!path.isAbsolute(absPath)) throw new Error(`ACP paths are absolute: ${absPath}`);
+  /** Through the buffer and a save, or made by name: with the sandboxed processes held still (save-guard.ts). */
+  writeTextFile(absPath: string, content: string, judge?: { folders: readonly string[]; why: WriteJudge }): Promise<void> {
+    if (!path.isAbsolute(absPath)) return Promise.reject(new Error(`ACP paths are absolute: ${absPath}`));
+    return whileSandboxHeld([absPath], () => this.writeNow(absPath, content, judge));
+  }
+
+  private async writeNow(absPath: string, content: string, judge?: { folders: readonly string[]; why: WriteJudge }): Promise<void> {
     const document = openDocument(absPath);
     if (document) {
       const edit = new vscode.WorkspaceEdit();

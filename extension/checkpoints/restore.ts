@@ -8,6 +8,7 @@ import * as vscode from "vscode";
 import type { RestoreStep } from "../../shared/checkpoints/schema";
 import { readObject } from "../../shared/node/checkpoint-store";
 import { restoreFiles, writeToDisk, type RestoreResult } from "./restore-files";
+import { whileSandboxHeld } from "../save-guard/save-guard";
 
 export type { RestoreResult } from "./restore-files";
 
@@ -25,9 +26,13 @@ async function writeBack(absPath: string, content: Buffer, realRoot: string): Pr
   await writeToDisk(absPath, content, realRoot);
 }
 
-/** Restores the steps inside the session's workspace folder; refused steps are listed in `failed`. */
+/**
+ * Restores the steps inside the session's workspace folder; refused steps are listed in `failed`.
+ * Checked, then written and deleted by name: with the sandboxed commands held still meanwhile
+ * (save-guard.ts), none can put a link on a path between the check and the act.
+ */
 export function applyRestore(store: string, workspace: string, steps: readonly RestoreStep[]): Promise<RestoreResult> {
-  return restoreFiles(store, workspace, steps, writeBack);
+  return whileSandboxHeld(steps.map((step) => step.path), () => restoreFiles(store, workspace, steps, writeBack));
 }
 
 /**

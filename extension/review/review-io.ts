@@ -5,11 +5,14 @@
  * user sees (unsaved edits stay, Ctrl+Z brings the agent's change back), and it is saved after
  * unless it held unsaved changes before. A file that is not open is written with workspace.fs:
  * no hidden document is opened and no dirty buffer is left behind. Deleting and re-creating a
- * file are WorkspaceEdit file operations either way (they join the editor's undo too).
+ * file are WorkspaceEdit file operations either way (they join the editor's undo too). VS Code
+ * opens the path by name, so each write runs with the sandboxed commands held still
+ * (save-guard.ts: a link one made on the way is moved aside first).
  */
 import * as fs from "node:fs";
 import * as vscode from "vscode";
 import type { Content } from "./file-change";
+import { whileSandboxHeld } from "../save-guard/save-guard";
 
 function openDocument(path: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === path);
@@ -64,7 +67,11 @@ async function applyAndSave(edit: vscode.WorkspaceEdit, document: vscode.TextDoc
  * Replaces the lines `expected` from `line` (0-based) with `lines` (each with its terminator);
  * refuses when the document does not hold `expected` there (it changed meanwhile).
  */
-export async function replaceLines(path: string, line: number, expected: readonly string[], lines: readonly string[]): Promise<void> {
+export function replaceLines(path: string, line: number, expected: readonly string[], lines: readonly string[]): Promise<void> {
+  return whileSandboxHeld([path], () => replaceLinesNow(path, line, expected, lines));
+}
+
+async function replaceLinesNow(path: string, line: number, expected: readonly string[], lines: readonly string[]): Promise<void> {
   ownWrites.set(path, Date.now());
   const document = openDocument(path) ?? (await vscode.workspace.openTextDocument(vscode.Uri.file(path)));
   const end = line + expected.length < document.lineCount ? new vscode.Position(line + expected.length, 0) : document.lineAt(document.lineCount - 1).range.end;
@@ -76,7 +83,11 @@ export async function replaceLines(path: string, line: number, expected: readonl
 }
 
 /** Makes the file hold `content` (null: no file). */
-export async function writeContent(path: string, content: Content): Promise<void> {
+export function writeContent(path: string, content: Content): Promise<void> {
+  return whileSandboxHeld([path], () => writeContentNow(path, content));
+}
+
+async function writeContentNow(path: string, content: Content): Promise<void> {
   ownWrites.set(path, Date.now());
   const uri = vscode.Uri.file(path);
   const document = openDocument(path);

@@ -43,6 +43,8 @@ export interface SessionServices {
   vscodeUserDir?: string;
   /** The window's shared processes of the bundled host (`pi.agent.shareProcess`). */
   hostPools?: HostPools;
+  /** Keeps the editor's saves inside what sandboxed commands may write, from the first sandboxed start. */
+  armSaveGuard?: (cwd: string) => void;
   /** The changes of a session's agents waiting for review, for its chat's changes line. */
   changes?: (sessionId: string) => ChatChanges;
   /** What a session's chat asks of its own session (the header's menu, rewind). */
@@ -101,6 +103,7 @@ export class AgentSession implements vscode.Disposable {
         ...(services.editorTools ? { editorTools: services.editorTools } : {}),
         ...(services.vscodeUserDir ? { vscodeUserDir: services.vscodeUserDir } : {}),
         ...(services.hostPools ? { hostPools: services.hostPools } : {}),
+        ...(services.armSaveGuard ? { armSaveGuard: services.armSaveGuard } : {}),
         ...(spec.cwd ? { cwd: spec.cwd } : {}),
         ...(spec.sessionFile ? { sessionFile: spec.sessionFile } : {}),
       }),

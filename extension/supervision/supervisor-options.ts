@@ -49,4 +49,6 @@ export interface SupervisorOptions {
   localProviders?: () => Promise<LocalProvider[]>;
   /** The window's shared processes of the bundled host, used while `pi.agent.shareProcess` is on (pool/). */
   hostPools?: HostPools;
+  /** Starts keeping the editor's saves inside what sandboxed commands may write (save-guard/), before the first sandboxed agent. */
+  armSaveGuard?: (cwd: string) => void;
 }

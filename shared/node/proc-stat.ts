@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { promises as fsp, readFileSync } from "node:fs";
 
 /**
  * The fields of a /proc `stat` file after the name: [0] the state letter, [1] ppid, [2] the
@@ -8,9 +8,19 @@ import { readFileSync } from "node:fs";
  */
 export function procStatFields(path: string): string[] | undefined {
   try {
-    const stat = readFileSync(path, "latin1");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fieldsOf(readFileSync(path, "latin1"));
   } catch {
     return undefined;
   }
 }
+
+/** procStatFields, read without blocking (the extension host's hot path). */
+export async function procStatFieldsAsync(path: string): Promise<string[] | undefined> {
+  try {
+    return fieldsOf(await fsp.readFile(path, "latin1"));
+  } catch {
+    return undefined;
+  }
+}
+
+const fieldsOf = (stat: string) => stat.slice(stat.lastIndexOf(")") + 2).split(" ");

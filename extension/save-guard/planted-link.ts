@@ -1,0 +1,78 @@
+/**
+ * The link a save would follow out of the places sandboxed commands may write: a command can make
+ * `notes.txt` (or a folder on its way) a link to `~/.bashrc` or `.git/hooks/pre-commit`, and VS
+ * Code's save opens the path by name, so the user's next save of the document writes there, outside
+ * the sandbox. A link below a workspace folder made since the first sandboxed agent started (its
+ * change time: `ln`, `mv` and `touch -h` all set it to now, and nothing sets it back) whose path
+ * leads somewhere commands may not write is taken for a command's; an older one is the user's own
+ * (a dotfiles link) and left alone. Free of vscode (node:fs): unit-tested with real links.
+ */
+import { lstatSync, mkdirSync, readlinkSync, renameSync, symlinkSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { join, relative, sep } from "node:path";
+import { isInside, realOrSame, realPathOrSame } from "../../shared/node/real-path";
+
+export interface PlantedLink {
+  /** The link on the document's path (the file itself, or a folder on its way). */
+  link: string;
+  /** Where the path leads through it. */
+  leadsTo: string;
+}
+
+export interface SaveScope {
+  /** The workspace folders, as VS Code has them. */
+  folders: readonly string[];
+  /** Why sandboxed commands may not write the real path `real` although it lies in a workspace folder (a protected name, a hidden secret); undefined: they may. */
+  offLimits(real: string): string | undefined;
+  /** Links changed at or after this time (ms since the epoch) are taken for a command's. */
+  since: number;
+}
+
+/**
+ * The command-made link a save of `absPath` would follow out of where commands may write, if any.
+ * `wasReal`: where the path led when the document was first seen; leading elsewhere now, the first
+ * link on its way is taken whatever its age (a folder holding an old link of the user's, renamed
+ * into the document's place, changes no link's time).
+ */
+export function plantedLinkOnWay(absPath: string, scope: SaveScope, wasReal?: string): PlantedLink | undefined {
+  const folder = scope.folders.filter((f) => isInside(f, absPath)).sort((a, b) => b.length - a.length)[0];
+  if (folder === undefined) return undefined;
+  const leadsTo = realPathOrSame(absPath);
+  const inside = scope.folders.some((f) => isInside(realOrSame(f), leadsTo));
+  if (inside && scope.offLimits(leadsTo) === undefined) return undefined;
+  let path = folder;
+  for (const part of relative(folder, absPath).split(sep)) {
+    path = join(path, part);
+    const stat = lstatOrUndefined(path);
+    if (!stat) return undefined;
+    if (stat.isSymbolicLink() && (stat.ctimeMs >= scope.since || (wasReal !== undefined && wasReal !== leadsTo))) return { link: path, leadsTo };
+  }
+  return undefined;
+}
+
+/**
+ * Moves a link into a quarantine folder of its own (a rename, else a copy of the link and an
+ * unlink: a link is only its target's text), with a `moved.json` saying where it came from.
+ */
+export function moveLinkAside(link: string, quarantineRoot: string): string {
+  const batch = join(quarantineRoot, `${new Date().toISOString().replace(/[:.]/g, "-")}-save-${randomBytes(4).toString("hex")}`);
+  mkdirSync(batch, { recursive: true, mode: 0o700 });
+  const to = join(batch, "1");
+  try {
+    renameSync(link, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+    symlinkSync(readlinkSync(link), to);
+    unlinkSync(link);
+  }
+  writeFileSync(join(batch, "moved.json"), `${JSON.stringify([{ from: link, to }], null, 2)}\n`, { mode: 0o600 });
+  return to;
+}
+
+function lstatOrUndefined(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}

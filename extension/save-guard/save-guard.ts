@@ -1,0 +1,199 @@
+/**
+ * Keeps VS Code's saves inside the places sandboxed commands may write. A save opens the
+ * document's path by name and follows links, so a command that turned `notes.txt` (or a folder on
+ * its way) into a link to `~/.bashrc` after the document was loaded would have the user's next save
+ * write there (planted-link.ts). Before each save of a file while the agents are sandboxed with a
+ * writable workspace: every sandboxed process of this window is stopped (shared/node/sandbox/freeze.ts,
+ * so no command flips the path between this check and VS Code's write), a link a command made that
+ * leads out is moved aside (the save then makes a plain file where the user sees it, or fails), and
+ * the processes go on once the save is done (or after HOLD_MS). Armed at the first sandboxed agent
+ * start: nothing runs before Pi is used.
+ */
+import * as os from "node:os";
+import * as path from "node:path";
+import * as vscode from "vscode";
+import { errorText } from "../../shared/error-text";
+import { piAgentDir } from "../../shared/node/project-trust";
+import { realPathOrSame } from "../../shared/node/real-path";
+import { freezeSandboxed, type Frozen } from "../../shared/node/sandbox/freeze";
+import { hiddenSecretOf, protectedReason } from "../../shared/node/sandbox/protected-match";
+import { shellQuote } from "../../shared/node/sandbox/quarantine";
+import { homeEnvOf } from "../../shared/node/sandbox/secret-places";
+import { settings } from "../settings";
+import { notificationText } from "../ui/plain-text";
+import { moveLinkAside, plantedLinkOnWay, type SaveScope } from "./planted-link";
+
+/** The longest the sandboxed processes are held for one save whose end VS Code never reports (it failed). */
+const HOLD_MS = 5_000;
+
+interface Hold {
+  frozen: Promise<Frozen>;
+  /** What the processes are held for: saves (by document) and writes under way (whileHeld). */
+  holders: Set<string>;
+}
+
+/** Whether the check comes before VS Code's write, or after one made without it. */
+type Moment = "before" | "after";
+
+/** The guard of this window once armed (a writer elsewhere in the extension goes through whileSandboxHeld). */
+let armed: SaveGuard | undefined;
+
+/**
+ * Runs `act`, which has VS Code write or delete `paths` by name (a review's Undo, a rewind, an ACP
+ * agent's write), with the sandboxed processes held still and the links they made on those paths
+ * moved aside first. Just runs it while no sandboxed agent has started.
+ */
+export function whileSandboxHeld<T>(paths: readonly string[], act: () => Promise<T>): Promise<T> {
+  return armed && settings.sandboxMode === "workspace-write" ? armed.whileHeld(paths, act) : act();
+}
+
+/** When a sandboxed agent first started in this workspace (ms since the epoch), kept across windows. */
+const SINCE_KEY = "pi.saveGuard.since";
+
+export class SaveGuard implements vscode.Disposable {
+  /**
+   * Links changed since then are taken for a command's: the first sandboxed start in this
+   * workspace, in any window (a document restored unsaved after a restart can have had its link
+   * made in an earlier one), 1 s early (the kernel's file times run on a coarser clock).
+   */
+  private readonly since: number;
+  /** Where sandboxed commands write besides the workspace folders: the agents' own folders (a worktree). */
+  private readonly roots = new Set<string>();
+  private readonly subscriptions: vscode.Disposable[];
+  private readonly saveTimers = new Map<string, NodeJS.Timeout>();
+  /** Where each open file document's path led when this guard first saw it. */
+  private readonly firstReal = new Map<string, string>();
+  private hold: Hold | undefined;
+  private writes = 0;
+
+  /**
+   * `hostScript`: the bundled host's script (dist/agent-host.js), whose processes start a sandbox
+   * for each command: held whole, so that none starts one while a write is under way.
+   */
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    memory: vscode.Memento,
+    private readonly hostScript: string,
+  ) {
+    armed = this;
+    this.since = memory.get<number>(SINCE_KEY) ?? Date.now() - 1_000;
+    void memory.update(SINCE_KEY, this.since);
+    this.subscriptions = [
+      vscode.workspace.onWillSaveTextDocument((event) => {
+        if (event.document.uri.scheme !== "file" || settings.sandboxMode !== "workspace-write") return;
+        event.waitUntil(this.beforeSave(event.document));
+      }),
+      vscode.workspace.onDidSaveTextDocument((document) => this.saved(document)),
+      vscode.workspace.onDidOpenTextDocument((document) => this.seen(document)),
+      vscode.workspace.onDidCloseTextDocument((document) => this.firstReal.delete(document.uri.toString())),
+    ];
+    for (const document of vscode.workspace.textDocuments) this.seen(document);
+  }
+
+  /** Never rejects: a participant that fails or takes over 1.5 s three times is dropped by VS Code for good. */
+  private async beforeSave(document: vscode.TextDocument): Promise<void> {
+    const key = `save:${document.uri.toString()}`;
+    clearTimeout(this.saveTimers.get(key));
+    this.saveTimers.set(key, setTimeout(() => this.savedOrTimedOut(key), HOLD_MS));
+    await this.holdAndCheck(key, [document.uri.fsPath], "before");
+  }
+
+  /** A folder a sandboxed agent runs in (its commands write there): links on its paths are looked at too. */
+  addRoot(folder: string): void {
+    this.roots.add(folder);
+  }
+
+  /** `when`: "after" a write that was made without the check (the message says it may have gone there). */
+  async whileHeld<T>(paths: readonly string[], act: () => Promise<T>, when: Moment = "before"): Promise<T> {
+    const key = `write:${++this.writes}`;
+    await this.holdAndCheck(key, paths, when);
+    try {
+      return await act();
+    } finally {
+      this.release(key);
+    }
+  }
+
+  private async holdAndCheck(key: string, paths: readonly string[], when: Moment): Promise<void> {
+    try {
+      const frozen = await this.holdFor(key);
+      if (!frozen.complete) this.log.warn(`Writing ${paths.join(", ")}: not every sandboxed process could be stopped in time (${frozen.stopped} were); checked all the same.`);
+      for (const file of paths) this.moveAsidePlantedLinks(file, when);
+    } catch (error) {
+      this.log.error(`Save guard of ${paths.join(", ")}: ${errorText(error)}`);
+    }
+  }
+
+  private seen(document: vscode.TextDocument): void {
+    if (document.uri.scheme === "file") this.firstReal.set(document.uri.toString(), realPathOrSame(document.uri.fsPath));
+  }
+
+  private moveAsidePlantedLinks(file: string, when: Moment): void {
+    const scope = this.scope();
+    const wasReal = this.firstReal.get(vscode.Uri.file(file).toString());
+    for (let tries = 0; tries < 8; tries++) {
+      const planted = plantedLinkOnWay(file, scope, wasReal);
+      if (!planted) return;
+      const to = moveLinkAside(planted.link, path.join(piAgentDir(process.env, os.homedir()), "quarantine"));
+      const what = `Pi: ${planted.link} had been made a link to ${planted.leadsTo}, outside what the agents' sandboxed commands may write, after a sandboxed agent started`;
+      const outcome =
+        when === "before"
+          ? "writing it would have written there. The link was moved aside so that the write stays in the workspace"
+          : `VS Code saved it without the editor's save participants ("Save without Formatting"), through the link: check ${planted.leadsTo}. The link was moved aside so that the next save stays in the workspace`;
+      const message = `${what}; ${outcome} (to ${to}; to restore it: mv -T ${shellQuote(to)} ${shellQuote(planted.link)}).`;
+      this.log.warn(message);
+      void vscode.window.showWarningMessage(notificationText(message));
+    }
+  }
+
+  private scope(): SaveScope {
+    const folders = [...new Set([...(vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath), ...this.roots])];
+    const env = homeEnvOf(process.env);
+    return {
+      folders,
+      since: this.since,
+      offLimits: (real) => protectedReason(real, { workspaces: folders }) ?? (hiddenSecretOf(real, env) ? "a home secret the sandbox hides" : undefined),
+    };
+  }
+
+  /** The one hold of the sandboxed processes while any save or write is under way. */
+  private holdFor(key: string): Promise<Frozen> {
+    this.hold ??= { frozen: freezeSandboxed({ starter: (argv) => argv.includes(this.hostScript) }), holders: new Set() };
+    this.hold.holders.add(key);
+    return this.hold.frozen;
+  }
+
+  private saved(document: vscode.TextDocument): void {
+    const key = `save:${document.uri.toString()}`;
+    const timer = this.saveTimers.get(key);
+    if (timer) return this.savedOrTimedOut(key);
+    // A save that ran no participants ("Save without Formatting"): looked at after, so that the
+    // next one does not follow the link too, and the user hears where this one may have gone.
+    if (document.uri.scheme === "file" && settings.sandboxMode === "workspace-write") {
+      void this.whileHeld([document.uri.fsPath], () => Promise.resolve(), "after");
+    }
+  }
+
+  private savedOrTimedOut(key: string): void {
+    clearTimeout(this.saveTimers.get(key));
+    this.saveTimers.delete(key);
+    this.release(key);
+  }
+
+  private release(key: string): void {
+    const hold = this.hold;
+    if (!hold?.holders.delete(key) || hold.holders.size > 0) return;
+    this.hold = undefined;
+    void hold.frozen.then((frozen) => frozen.thaw());
+  }
+
+  dispose(): void {
+    if (armed === this) armed = undefined;
+    for (const timer of this.saveTimers.values()) clearTimeout(timer);
+    this.saveTimers.clear();
+    const hold = this.hold;
+    this.hold = undefined;
+    void hold?.frozen.then((frozen) => frozen.thaw());
+    for (const subscription of this.subscriptions) subscription.dispose();
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * Holds every sandboxed process this process started still, for the moment the editor acts on a
+ * workspace path by name (VS Code's save opens the path it has, following links). A sandboxed
+ * command can write the workspace, so it can flip a name there to a link to `~/.bashrc` between
+ * a check of the path and the write: stopped, it cannot. "Sandboxed" is a descendant in another
+ * pid namespace (bubblewrap's `--unshare-pid`: the bundled host's commands and their jobs, pi or
+ * omp sandboxed whole, the home keeper); orphans there stay below the namespace's first process,
+ * so none leaves the tree. A process that starts sandboxes (the bundled host, which would start a
+ * new command meanwhile, its bwrap half-way through starting one) is stopped whole with what is
+ * below it: `starter` names it among this process's children by its arguments. SIGSTOP, then
+ * SIGCONT to the ones this stopped (same start time), only. A sandboxed process can wake a
+ * stopped one (SIGCONT, or a ptrace of its own): one seen stopped that runs again (its threads'
+ * CPU time grows, or it leaves the stop), or one running again after two stops that are not
+ * pending, was woken by a command, and is killed; the hold is
+ * complete once a pass finds every process stopped as the pass before left it.
+ */
+import { promises as fs } from "node:fs";
+import { procStatFieldsAsync as statFields } from "../proc-stat";
+
+export interface Frozen {
+  /** Processes stopped (and to resume). */
+  readonly stopped: number;
+  /** Processes killed for running again after they were stopped (woken by another command). */
+  readonly killed: number;
+  /** Every sandboxed descendant was seen stopped in one pass (false: time ran out, a fork storm). */
+  readonly complete: boolean;
+  thaw(): void;
+}
+
+interface Proc {
+  pid: number;
+  ppid: number;
+  start: string;
+}
+
+const NOTHING: Frozen = { stopped: 0, killed: 0, complete: true, thaw: () => undefined };
+
+export interface FreezeOptions {
+  /** Whose descendants (default: this process). */
+  root?: number;
+  /** A child of `root` that starts sandboxes, by its arguments: stopped with all below it. */
+  starter?: (argv: readonly string[]) => boolean;
+  /** How long to try (default 400 ms); then the caller goes on, `complete` false. */
+  budgetMs?: number;
+}
+
+/** Stops the sandboxed descendants of `root` and the starters' trees, and waits until each is seen stopped. Never throws. */
+export async function freezeSandboxed(options: FreezeOptions = {}): Promise<Frozen> {
+  const { root = process.pid, starter, budgetMs = 400 } = options;
+  if (process.platform !== "linux") return NOTHING;
+  const ownNs = await pidNamespace(root);
+  if (!ownNs) return NOTHING;
+  const stopped = new Map<number, string>();
+  const thaw = () => {
+    for (const [pid, start] of stopped) {
+      // Only a process still the one stopped: its pid may have been reused.
+      void startTime(pid).then((now) => {
+        if (now === start) signal(pid, "SIGCONT");
+      });
+    }
+    stopped.clear();
+  };
+  const deadline = performance.now() + budgetMs;
+  /** CPU time of each process when seen stopped. */
+  const stillAt = new Map<number, number>();
+  /** SIGSTOPs sent to each process. */
+  const sends = new Map<number, number>();
+  let killed = 0;
+  let complete = false;
+  try {
+    while (performance.now() < deadline) {
+      let settled = true;
+      for (const proc of await toStop(root, ownNs, starter)) {
+        const now = await threadsOf(proc.pid);
+        if (!now) continue; // gone
+        const before = stillAt.get(proc.pid);
+        if (before !== undefined && (!now.stopped || now.cpu > before)) {
+          // Woken after it stopped: only another command does that, to slip past the hold.
+          signal(proc.pid, "SIGKILL");
+          stillAt.delete(proc.pid);
+          killed++;
+          settled = false;
+          continue;
+        }
+        if (now.stopped) {
+          if (before === undefined) settled = false; // stopped now: confirmed by the next pass
+          stillAt.set(proc.pid, now.cpu);
+          continue;
+        }
+        settled = false;
+        // Waiting in the kernel (D) once signalled, or not yet scheduled since: it stops before it runs its own code again.
+        if (stopped.has(proc.pid) && (now.waiting || (await stopPending(proc.pid)))) continue;
+        const sent = (sends.get(proc.pid) ?? 0) + 1;
+        if (sent > 2) {
+          // Stopped twice and running again each time, its stop not pending: another command keeps waking it.
+          signal(proc.pid, "SIGKILL");
+          killed++;
+          continue;
+        }
+        sends.set(proc.pid, sent);
+        if (!stopped.has(proc.pid)) stopped.set(proc.pid, proc.start);
+        signal(proc.pid, "SIGSTOP");
+      }
+      if (settled) {
+        complete = true;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+  } catch {
+    // /proc unreadable midway: whatever was stopped is resumed by thaw.
+  }
+  return { stopped: stopped.size, killed, complete, thaw };
+}
+
+/** The descendants of `root` in a pid namespace other than `ownNs`, and the starters' whole trees. */
+async function toStop(root: number, ownNs: string, starter: FreezeOptions["starter"]): Promise<Proc[]> {
+  const procs = await processes();
+  const children = new Map<number, Proc[]>();
+  for (const proc of procs) children.set(proc.ppid, [...(children.get(proc.ppid) ?? []), proc]);
+  const found: Proc[] = [];
+  const queue = await Promise.all((children.get(root) ?? []).map(async (proc) => ({ proc, whole: starter !== undefined && starter(await argvOf(proc.pid)) })));
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const { proc, whole } = next;
+    queue.push(...(children.get(proc.pid) ?? []).map((child) => ({ proc: child, whole })));
+    const ns = whole ? undefined : await pidNamespace(proc.pid);
+    if (whole || (ns && ns !== ownNs)) found.push(proc);
+  }
+  return found;
+}
+
+async function argvOf(pid: number): Promise<string[]> {
+  try {
+    return (await fs.readFile(`/proc/${pid}/cmdline`, "utf8")).split("\0").filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+async function processes(): Promise<Proc[]> {
+  const pids = (await fs.readdir("/proc")).filter((name) => /^\d+$/.test(name)).map(Number);
+  const read = await Promise.all(pids.map(async (pid) => ({ pid, fields: await statFields(`/proc/${pid}/stat`) })));
+  return read.flatMap(({ pid, fields }) => (fields ? [{ pid, ppid: Number(fields[1]), start: fields[19] ?? "" }] : []));
+}
+
+/**
+ * The state of `pid`'s threads: all stopped (or gone), some waiting in the kernel, and the CPU
+ * time they have used (ns; schedstat, 0 where the kernel keeps none). A leader shown as a zombie
+ * can still have live threads (it called pthread_exit), so the threads are read, not the leader.
+ */
+async function threadsOf(pid: number): Promise<{ stopped: boolean; waiting: boolean; cpu: number } | undefined> {
+  let tids: string[];
+  try {
+    tids = await fs.readdir(`/proc/${pid}/task`);
+  } catch {
+    return undefined;
+  }
+  const threads = await Promise.all(
+    tids.map(async (tid) => {
+      const [state, schedstat] = await Promise.all([statFields(`/proc/${pid}/task/${tid}/stat`).then((f) => f?.[0]), fs.readFile(`/proc/${pid}/task/${tid}/schedstat`, "latin1").catch(() => "")]);
+      return { state, cpu: Number(schedstat.split(" ")[0]) || 0 };
+    }),
+  );
+  const held = (state: string | undefined) => state === undefined || state === "T" || state === "t" || state === "Z" || state === "X";
+  return {
+    stopped: threads.every((t) => held(t.state)),
+    waiting: threads.every((t) => held(t.state) || t.state === "D"),
+    cpu: threads.reduce((sum, t) => sum + t.cpu, 0),
+  };
+}
+
+/** A SIGSTOP sent and not yet taken (the process has not run since, or is waiting in the kernel). */
+async function stopPending(pid: number): Promise<boolean> {
+  try {
+    const status = await fs.readFile(`/proc/${pid}/status`, "latin1");
+    const mask = (name: string) => BigInt(`0x${new RegExp(`^${name}:\\s*([0-9a-f]+)$`, "m").exec(status)?.[1] ?? "0"}`);
+    return ((mask("ShdPnd") | mask("SigPnd")) & SIGSTOP_BIT) !== 0n;
+  } catch {
+    return false;
+  }
+}
+
+/** SIGSTOP (19) in a /proc pending-signal mask. */
+const SIGSTOP_BIT = 1n << 18n;
+
+async function startTime(pid: number): Promise<string | undefined> {
+  return (await statFields(`/proc/${pid}/stat`))?.[19];
+}
+
+async function pidNamespace(pid: number): Promise<string | undefined> {
+  try {
+    return await fs.readlink(`/proc/${pid}/ns/pid`);
+  } catch {
+    return undefined;
+  }
+}
+
+function signal(pid: number, name: "SIGSTOP" | "SIGCONT" | "SIGKILL"): void {
+  try {
+    process.kill(pid, name);
+  } catch {
+    // gone meanwhile
+  }
+}
