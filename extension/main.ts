@@ -41,7 +41,7 @@ import { EditorDialogs } from "./ui/editor-dialog";
 import { decorateSandboxStubs } from "./sandbox/stub-decorations";
 import type { NoticePresenter } from "./ui/notices";
 import { HostPools } from "./supervision/pool/host-pools";
-import { SaveGuard } from "./save-guard/save-guard";
+import { SaveGuard, type SandboxRoots } from "./save-guard/save-guard";
 
 /** What activate() returns: used by the real-VS-Code tests, and by other extensions. */
 export interface PiExtensionApi {
@@ -176,9 +176,9 @@ export function activate(context: vscode.ExtensionContext, load?: BundleLoad): P
   // Shared processes of the bundled host (pi.agent.shareProcess): none is started until a session asks for one.
   // Made at the first sandboxed agent start (prepare-launch.ts), not before Pi is used.
   let saveGuard: SaveGuard | undefined;
-  const armSaveGuard = (cwd: string) => {
+  const armSaveGuard = (roots: SandboxRoots) => {
     saveGuard ??= lifetime.add(new SaveGuard(log, context.workspaceState, path.join(context.extensionPath, "dist", "agent-host.js")));
-    saveGuard.addRoot(cwd);
+    saveGuard.addRoots(roots);
   };
   const hostPools = lifetime.add(new HostPools(path.join(context.extensionPath, "dist", "agent-host.js"), process.execPath, (message) => log.info(message)));
   const sessions: SessionRegistry = lifetime.add(new SessionRegistry({ extensionPath: context.extensionPath, log, apiKeys, editorDialogs, links, files, attach, checkpointStore: (): string | undefined => checkpoints.activeStore(), projectTrust, chatActions, changes, editorTools: () => editorTools, vscodeUserDir, hostPools, armSaveGuard }, view, context.extensionUri));

@@ -26,6 +26,8 @@ export interface SandboxNote {
 export interface SandboxedLaunch {
   launch: AgentLaunch;
   note?: SandboxNote;
+  /** Where the whole agent may write besides its folder (pi/omp sandboxed whole: its own folders, the checkpoint store). */
+  writableRoots?: readonly string[];
   /** Once the agent process has ended: the placeholders bwrap made are removed, the session's temp dir too. */
   dispose(): void;
 }
@@ -70,9 +72,10 @@ export async function sandboxAgentLaunch(launch: AgentLaunch, checkpointDir: str
   if (!probe.ok) return unchanged({ label: "Not sandboxed", detail: `${launch.label} runs with all your permissions: ${probe.reason}.` });
   const agentDir = agentDirOf(launch);
   const home = launch.env.HOME || os.homedir();
+  const writableRoots = agentWritableRoots(launch, agentDir, checkpointDir, moreWritable);
   const sandbox = new CommandSandbox(
     {
-      mode, network: true, workspaceRoot: launch.cwd, writableRoots: agentWritableRoots(launch, agentDir, checkpointDir, moreWritable),
+      mode, network: true, workspaceRoot: launch.cwd, writableRoots,
       // What it loads or trusts at its next start may not be changed nor made from inside (agent-dir-guard.ts); its sessions and logins stay writable.
       visibleSecrets: [".pi/agent/auth.json", ".pi/agent/models.json", ".pi/agent/mcp-auth.json"], readableRoots: [agentDir, home], ...agentDirGuard(agentDir, !isOmp(launch)),
       // omp locks its session files by binding an abstract datagram socket: refused, it saved no session.
@@ -94,6 +97,7 @@ export async function sandboxAgentLaunch(launch: AgentLaunch, checkpointDir: str
   const wrapped = sandbox.wrap(probe, [launch.command, ...launch.args], launch.cwd);
   return {
     launch: { ...launch, command: wrapped.file, args: wrapped.args },
+    writableRoots,
     dispose: () => {
       wrapped.release();
       sandbox.dispose();

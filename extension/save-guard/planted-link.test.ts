@@ -18,7 +18,7 @@ describe("save guard: a link a command made on a document's way out of the sandb
     mkdirSync(outside);
     writeFileSync(join(outside, ".bashrc"), "# the user's\n");
     writeFileSync(join(ws, "src", "real.txt"), "text\n");
-    scope = { folders: [ws], since: Date.now() - 1_000, offLimits: (real) => (real.includes(`${ws}/.git`) ? ".git is protected" : undefined) };
+    scope = { folders: [ws], writable: [ws], since: Date.now() - 1_000, offLimits: (real) => (real.includes(`${ws}/.git`) ? ".git is protected" : undefined) };
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -61,8 +61,26 @@ describe("save guard: a link a command made on a document's way out of the sandb
     renameSync(join(ws, "src"), join(ws, "src.bak"));
     renameSync(join(ws, "vendor"), join(ws, "src"));
     assert.equal(plantedLinkOnWay(doc, old), undefined, "by its time alone it is the user's");
-    assert.deepEqual(plantedLinkOnWay(doc, old, wasReal), { link: doc, leadsTo: join(outside, ".bashrc") });
-    assert.equal(plantedLinkOnWay(doc, old, join(outside, ".bashrc")), undefined, "a document first seen through the link: the user's way of working");
+    assert.deepEqual(plantedLinkOnWay(doc, old, { real: wasReal, atOpen: true }), { link: doc, leadsTo: join(outside, ".bashrc") });
+    assert.equal(plantedLinkOnWay(doc, old, { real: join(outside, ".bashrc"), atOpen: true }), undefined, "opened through the link: the user's way of working");
+  });
+
+  it("takes a new link for a command's even when a document already open (restored from an earlier window) was first seen through it, but not one the user opened it through", () => {
+    const doc = join(ws, "notes.txt");
+    symlinkSync(join(outside, ".bashrc"), doc);
+    assert.equal(plantedLinkOnWay(doc, scope, { real: join(outside, ".bashrc"), atOpen: false })?.link, doc);
+    assert.equal(plantedLinkOnWay(doc, scope, { real: join(outside, ".bashrc"), atOpen: true }), undefined);
+  });
+
+  it("looks at links in an agent's own folders too, and takes a link from the workspace into them for one leading out", () => {
+    const agentDir = join(dir, "agent");
+    mkdirSync(agentDir);
+    writeFileSync(join(agentDir, "settings.json"), "{}\n");
+    const withAgent: SaveScope = { ...scope, folders: [ws, agentDir] };
+    symlinkSync(join(agentDir, "settings.json"), join(ws, "conf.json"));
+    assert.equal(plantedLinkOnWay(join(ws, "conf.json"), withAgent)?.link, join(ws, "conf.json"), "into the agent's folder: not where a write may land");
+    symlinkSync(join(outside, ".bashrc"), join(agentDir, "notes.md"));
+    assert.equal(plantedLinkOnWay(join(agentDir, "notes.md"), withAgent)?.link, join(agentDir, "notes.md"), "made in the agent's folder");
   });
 
   it("moves a link aside with a record of where it came from; the path is then free for a plain file", () => {

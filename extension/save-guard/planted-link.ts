@@ -20,32 +20,44 @@ export interface PlantedLink {
 }
 
 export interface SaveScope {
-  /** The workspace folders, as VS Code has them. */
+  /** Where sandboxed commands write, as written (the workspace folders, an agent's worktree, its own folders): links there are looked at. */
   folders: readonly string[];
+  /** Of those, where a write may land (the workspace folders, the agents' working folders; not an agent's own folders, parts of which it may not change). */
+  writable: readonly string[];
   /** Why sandboxed commands may not write the real path `real` although it lies in a workspace folder (a protected name, a hidden secret); undefined: they may. */
   offLimits(real: string): string | undefined;
   /** Links changed at or after this time (ms since the epoch) are taken for a command's. */
   since: number;
 }
 
+/** Where a document's path led when the guard first saw it, and whether that was as it was opened. */
+export interface FirstSeen {
+  real: string;
+  /** Seen as it was opened (else: already open when the guard started, maybe restored from an earlier window). */
+  atOpen: boolean;
+}
+
 /**
  * The command-made link a save of `absPath` would follow out of where commands may write, if any.
- * `wasReal`: where the path led when the document was first seen; leading elsewhere now, the first
+ * `first`: where the path led when the document was first seen. Leading elsewhere now, the first
  * link on its way is taken whatever its age (a folder holding an old link of the user's, renamed
- * into the document's place, changes no link's time).
+ * into the document's place, changes no link's time); leading where it led when opened, the user
+ * opened it through that link and it is left alone.
  */
-export function plantedLinkOnWay(absPath: string, scope: SaveScope, wasReal?: string): PlantedLink | undefined {
+export function plantedLinkOnWay(absPath: string, scope: SaveScope, first?: FirstSeen): PlantedLink | undefined {
   const folder = scope.folders.filter((f) => isInside(f, absPath)).sort((a, b) => b.length - a.length)[0];
   if (folder === undefined) return undefined;
   const leadsTo = realPathOrSame(absPath);
-  const inside = scope.folders.some((f) => isInside(realOrSame(f), leadsTo));
+  const inside = scope.writable.some((f) => isInside(realOrSame(f), leadsTo));
   if (inside && scope.offLimits(leadsTo) === undefined) return undefined;
+  if (first?.atOpen && first.real === leadsTo) return undefined;
+  const movedSince = first !== undefined && first.real !== leadsTo;
   let path = folder;
   for (const part of relative(folder, absPath).split(sep)) {
     path = join(path, part);
     const stat = lstatOrUndefined(path);
     if (!stat) return undefined;
-    if (stat.isSymbolicLink() && (stat.ctimeMs >= scope.since || (wasReal !== undefined && wasReal !== leadsTo))) return { link: path, leadsTo };
+    if (stat.isSymbolicLink() && (stat.ctimeMs >= scope.since || movedSince)) return { link: path, leadsTo };
   }
   return undefined;
 }

@@ -21,15 +21,21 @@ import { shellQuote } from "../../shared/node/sandbox/quarantine";
 import { homeEnvOf } from "../../shared/node/sandbox/secret-places";
 import { settings } from "../settings";
 import { notificationText } from "../ui/plain-text";
-import { moveLinkAside, plantedLinkOnWay, type SaveScope } from "./planted-link";
+import { moveLinkAside, plantedLinkOnWay, type FirstSeen, type SaveScope } from "./planted-link";
 
 /** The longest the sandboxed processes are held for one save whose end VS Code never reports (it failed). */
-const HOLD_MS = 5_000;
+const HOLD_MS = 3_000;
 
 interface Hold {
   frozen: Promise<Frozen>;
   /** What the processes are held for: saves (by document) and writes under way (whileHeld). */
   holders: Set<string>;
+}
+
+/** Folders sandboxed agents write in (SaveGuard.addRoots). */
+export interface SandboxRoots {
+  workspaces?: readonly string[];
+  agentRoots?: readonly string[];
 }
 
 /** Whether the check comes before VS Code's write, or after one made without it. */
@@ -57,12 +63,14 @@ export class SaveGuard implements vscode.Disposable {
    * made in an earlier one), 1 s early (the kernel's file times run on a coarser clock).
    */
   private readonly since: number;
-  /** Where sandboxed commands write besides the workspace folders: the agents' own folders (a worktree). */
-  private readonly roots = new Set<string>();
+  /** Where sandboxed agents work besides the workspace folders (a worktree): writes may land there. */
+  private readonly workspaces = new Set<string>();
+  /** Where sandboxed agents also write (pi/omp sandboxed whole: their own folders): links there are looked at, writes may not land there. */
+  private readonly agentRoots = new Set<string>();
   private readonly subscriptions: vscode.Disposable[];
   private readonly saveTimers = new Map<string, NodeJS.Timeout>();
   /** Where each open file document's path led when this guard first saw it. */
-  private readonly firstReal = new Map<string, string>();
+  private readonly firstSeen = new Map<string, FirstSeen>();
   private hold: Hold | undefined;
   private writes = 0;
 
@@ -84,10 +92,10 @@ export class SaveGuard implements vscode.Disposable {
         event.waitUntil(this.beforeSave(event.document));
       }),
       vscode.workspace.onDidSaveTextDocument((document) => this.saved(document)),
-      vscode.workspace.onDidOpenTextDocument((document) => this.seen(document)),
-      vscode.workspace.onDidCloseTextDocument((document) => this.firstReal.delete(document.uri.toString())),
+      vscode.workspace.onDidOpenTextDocument((document) => this.seen(document, true)),
+      vscode.workspace.onDidCloseTextDocument((document) => this.firstSeen.delete(document.uri.toString())),
     ];
-    for (const document of vscode.workspace.textDocuments) this.seen(document);
+    for (const document of vscode.workspace.textDocuments) this.seen(document, false);
   }
 
   /** Never rejects: a participant that fails or takes over 1.5 s three times is dropped by VS Code for good. */
@@ -98,9 +106,10 @@ export class SaveGuard implements vscode.Disposable {
     await this.holdAndCheck(key, [document.uri.fsPath], "before");
   }
 
-  /** A folder a sandboxed agent runs in (its commands write there): links on its paths are looked at too. */
-  addRoot(folder: string): void {
-    this.roots.add(folder);
+  /** Folders a sandboxed agent writes in: where it works, and its own (links on their paths are looked at too). */
+  addRoots(roots: SandboxRoots): void {
+    for (const folder of roots.workspaces ?? []) this.workspaces.add(folder);
+    for (const folder of roots.agentRoots ?? []) this.agentRoots.add(folder);
   }
 
   /** `when`: "after" a write that was made without the check (the message says it may have gone there). */
@@ -124,15 +133,15 @@ export class SaveGuard implements vscode.Disposable {
     }
   }
 
-  private seen(document: vscode.TextDocument): void {
-    if (document.uri.scheme === "file") this.firstReal.set(document.uri.toString(), realPathOrSame(document.uri.fsPath));
+  private seen(document: vscode.TextDocument, atOpen: boolean): void {
+    if (document.uri.scheme === "file") this.firstSeen.set(document.uri.toString(), { real: realPathOrSame(document.uri.fsPath), atOpen });
   }
 
   private moveAsidePlantedLinks(file: string, when: Moment): void {
     const scope = this.scope();
-    const wasReal = this.firstReal.get(vscode.Uri.file(file).toString());
+    const first = this.firstSeen.get(vscode.Uri.file(file).toString());
     for (let tries = 0; tries < 8; tries++) {
-      const planted = plantedLinkOnWay(file, scope, wasReal);
+      const planted = plantedLinkOnWay(file, scope, first);
       if (!planted) return;
       const to = moveLinkAside(planted.link, path.join(piAgentDir(process.env, os.homedir()), "quarantine"));
       const what = `Pi: ${planted.link} had been made a link to ${planted.leadsTo}, outside what the agents' sandboxed commands may write, after a sandboxed agent started`;
@@ -147,12 +156,14 @@ export class SaveGuard implements vscode.Disposable {
   }
 
   private scope(): SaveScope {
-    const folders = [...new Set([...(vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath), ...this.roots])];
+    const workspaces = [...new Set([...(vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath), ...this.workspaces])];
+    const folders = [...workspaces, ...this.agentRoots];
     const env = homeEnvOf(process.env);
     return {
       folders,
+      writable: workspaces,
       since: this.since,
-      offLimits: (real) => protectedReason(real, { workspaces: folders }) ?? (hiddenSecretOf(real, env) ? "a home secret the sandbox hides" : undefined),
+      offLimits: (real) => protectedReason(real, { workspaces }) ?? (hiddenSecretOf(real, env) ? "a home secret the sandbox hides" : undefined),
     };
   }
 

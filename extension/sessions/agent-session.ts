@@ -3,6 +3,7 @@ import * as vscode from "vscode";
 import { vscodeLmProviders } from "../vscode-lm";
 import { terminalOnlyNotice } from "../../shared/protocol";
 import { AgentSupervisor } from "../supervision/agent-supervisor";
+import type { SandboxRoots } from "../save-guard/save-guard";
 import type { AgentAttach } from "../supervision/supervisor-options";
 import type { ApiKeyStore } from "../api-keys";
 import { ChatController } from "../chat/chat-controller";
@@ -44,7 +45,7 @@ export interface SessionServices {
   /** The window's shared processes of the bundled host (`pi.agent.shareProcess`). */
   hostPools?: HostPools;
   /** Keeps the editor's saves inside what sandboxed commands may write, from the first sandboxed start. */
-  armSaveGuard?: (cwd: string) => void;
+  armSaveGuard?: (roots: SandboxRoots) => void;
   /** The changes of a session's agents waiting for review, for its chat's changes line. */
   changes?: (sessionId: string) => ChatChanges;
   /** What a session's chat asks of its own session (the header's menu, rewind). */

@@ -67,8 +67,9 @@ export async function prepareLaunch(options: SupervisorOptions, wish: LaunchWish
     for (const warning of resolved.warnings ?? []) log.warn(warning);
     const writable = [...(bridge ? [bridge.folder] : []), ...(sessionFile && sessionFile === chosen && sessionFile.endsWith(".jsonl") ? [path.dirname(sessionFile)] : [])];
     // Before the first sandboxed process exists: a link it makes after this is one to look for at a save.
-    if (settings.sandboxMode === "workspace-write") options.armSaveGuard?.(cwd);
+    if (settings.sandboxMode === "workspace-write") options.armSaveGuard?.({ workspaces: [cwd] });
     const sandboxed = lifetime.add(await sandboxAgentLaunch(resolved, checkpointDir, writable));
+    if (settings.sandboxMode === "workspace-write" && sandboxed.writableRoots) options.armSaveGuard?.({ agentRoots: sandboxed.writableRoots });
     if (sandboxed.note) log.warn(`${sandboxed.note.label}: ${sandboxed.note.detail}`);
     return { launch: sandboxed.launch, sandboxed: sandboxed.launch !== resolved, sandboxNote: sandboxed.note, gateway, bridge, lifetime };
   } catch (error) {

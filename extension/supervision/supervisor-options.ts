@@ -2,6 +2,7 @@
  * What an AgentSupervisor is given (its session, the editor's services it hands the agent) and
  * the hooks it runs on each new agent process.
  */
+import type { SandboxRoots } from "../save-guard/save-guard";
 import type * as vscode from "vscode";
 import type { RpcClient } from "../../shared/rpc";
 import type { HostTool } from "../../shared/rpc/host-tool-registry";
@@ -50,5 +51,5 @@ export interface SupervisorOptions {
   /** The window's shared processes of the bundled host, used while `pi.agent.shareProcess` is on (pool/). */
   hostPools?: HostPools;
   /** Starts keeping the editor's saves inside what sandboxed commands may write (save-guard/), before the first sandboxed agent. */
-  armSaveGuard?: (cwd: string) => void;
+  armSaveGuard?: (roots: SandboxRoots) => void;
 }

