@@ -9,6 +9,7 @@
  * the processes go on once the save is done (or after HOLD_MS). Armed at the first sandboxed agent
  * start: nothing runs before Pi is used.
  */
+import { readlinkSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -134,13 +135,16 @@ export class SaveGuard implements vscode.Disposable {
     for (let tries = 0; tries < 8; tries++) {
       const planted = plantedLinkOnWay(file, scope, wasReal);
       if (!planted) return;
+      const text = readlinkSync(planted.link);
       const to = moveLinkAside(planted.link, path.join(piAgentDir(process.env, os.homedir()), "quarantine"));
       const what = `Pi: ${planted.link} had been made a link to ${planted.leadsTo}, outside what the agents' sandboxed commands may write, after a sandboxed agent started`;
+      const moved = to === undefined ? "removed (the quarantine folder could not take it)" : "moved aside";
       const outcome =
         when === "before"
-          ? "writing it would have written there. The link was moved aside so that the write stays in the workspace"
-          : `VS Code saved it without the editor's save participants ("Save without Formatting"), through the link: check ${planted.leadsTo}. The link was moved aside so that the next save stays in the workspace`;
-      const message = `${what}; ${outcome} (to ${to}; to restore it: mv -T ${shellQuote(to)} ${shellQuote(planted.link)}).`;
+          ? `writing it would have written there. The link was ${moved} so that the write stays in the workspace`
+          : `VS Code saved it without the editor's save participants ("Save without Formatting"), through the link: check ${planted.leadsTo}. The link was ${moved} so that the next save stays in the workspace`;
+      const restore = to === undefined ? `ln -s ${shellQuote(text)} ${shellQuote(planted.link)}` : `mv -T ${shellQuote(to)} ${shellQuote(planted.link)}`;
+      const message = `${what}; ${outcome} (${to === undefined ? "" : `to ${to}; `}to restore it: ${restore}).`;
       this.log.warn(message);
       void vscode.window.showWarningMessage(notificationText(message));
     }
