@@ -46,6 +46,17 @@ describe("save guard: a link a command made on a document's way out of the sandb
     assert.equal(plantedLinkOnWay(join(ws, "missing", "file.txt"), scope), undefined);
   });
 
+  it("finds a link into a workspace folder the agents do not run in (a multi-root workspace's second folder: their sandbox writes only theirs)", () => {
+    const other = join(dir, "other");
+    mkdirSync(other);
+    writeFileSync(join(other, "package.json"), "{}\n");
+    symlinkSync(join(other, "package.json"), join(ws, "notes.txt"));
+    const multiRoot: SaveScope = { ...scope, folders: [ws, other], writable: [ws] };
+    assert.deepEqual(plantedLinkOnWay(join(ws, "notes.txt"), multiRoot), { link: join(ws, "notes.txt"), leadsTo: join(other, "package.json") });
+    symlinkSync("real.txt", join(ws, "src", "alias.txt"));
+    assert.equal(plantedLinkOnWay(join(ws, "src", "alias.txt"), multiRoot), undefined, "within the agent's folder: left alone");
+  });
+
   it("leaves alone the user's own link made before the first sandboxed agent (a dotfiles link)", () => {
     symlinkSync(outside, join(ws, "dotfiles"));
     const later: SaveScope = { ...scope, since: lstatSync(join(ws, "dotfiles")).ctimeMs + 1 };

@@ -20,8 +20,14 @@ export interface PlantedLink {
 }
 
 export interface SaveScope {
-  /** The workspace folders, as VS Code has them. */
+  /** The workspace folders, as VS Code has them, and the agents' folders: where a document's path is walked from. */
   folders: readonly string[];
+  /**
+   * Where sandboxed commands may write (the folders the sandboxed agents run in; default: `folders`).
+   * Not every workspace folder: a multi-root workspace's second folder is not the agent's, and a
+   * link from the agent's into it has the editor write what the sandbox could not.
+   */
+  writable?: readonly string[];
   /** Why sandboxed commands may not write the real path `real` although it lies in a workspace folder (a protected name, a hidden secret); undefined: they may. */
   offLimits(real: string): string | undefined;
   /** Links changed at or after this time (ms since the epoch) are taken for a command's. */
@@ -38,7 +44,7 @@ export function plantedLinkOnWay(absPath: string, scope: SaveScope, wasReal?: st
   const folder = scope.folders.filter((f) => isInside(f, absPath)).sort((a, b) => b.length - a.length)[0];
   if (folder === undefined) return undefined;
   const leadsTo = realPathOrSame(absPath);
-  const inside = scope.folders.some((f) => isInside(realOrSame(f), leadsTo));
+  const inside = (scope.writable ?? scope.folders).some((f) => isInside(realOrSame(f), leadsTo));
   if (inside && scope.offLimits(leadsTo) === undefined) return undefined;
   let path = folder;
   for (const part of relative(folder, absPath).split(sep)) {

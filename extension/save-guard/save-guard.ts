@@ -155,6 +155,7 @@ export class SaveGuard implements vscode.Disposable {
     const env = homeEnvOf(process.env);
     return {
       folders,
+      writable: [...this.roots],
       since: this.since,
       offLimits: (real) => protectedReason(real, { workspaces: folders }) ?? (hiddenSecretOf(real, env) ? "a home secret the sandbox hides" : undefined),
     };
