@@ -118,6 +118,7 @@ export class SaveGuard implements vscode.Disposable {
   private async holdAndCheck(key: string, paths: readonly string[], when: Moment): Promise<void> {
     try {
       const frozen = await this.holdFor(key);
+      if (frozen.killed > 0) this.log.warn(`Writing ${paths.join(", ")}: ${frozen.killed} sandboxed process(es) or sandboxes killed, for running on while held (woken by another command, or not held still in time).`);
       if (!frozen.complete) this.log.warn(`Writing ${paths.join(", ")}: not every sandboxed process could be stopped in time (${frozen.stopped} were); checked all the same.`);
       for (const file of paths) this.moveAsidePlantedLinks(file, when);
     } catch (error) {

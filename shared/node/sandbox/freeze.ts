@@ -12,7 +12,10 @@
  * stopped one (SIGCONT, or a ptrace of its own): one seen stopped that runs again (its threads'
  * CPU time grows, or it leaves the stop), or one running again after two stops that are not
  * pending, was woken by a command, and is killed; the hold is
- * complete once a pass finds every process stopped as the pass before left it.
+ * complete once a pass finds every process stopped as the pass before left it. A sandbox not held
+ * within the budget (a process that forks and exits all the time, so that each pass finds a new
+ * pid; a fork storm) is killed whole, by its namespace's first process: held or gone, nothing of
+ * it writes during the editor's act.
  */
 import { promises as fs } from "node:fs";
 import { procStatFieldsAsync as statFields } from "../proc-stat";
@@ -20,9 +23,9 @@ import { procStatFieldsAsync as statFields } from "../proc-stat";
 export interface Frozen {
   /** Processes stopped (and to resume). */
   readonly stopped: number;
-  /** Processes killed for running again after they were stopped (woken by another command). */
+  /** Processes killed for running again after they were stopped (woken by another command), and sandboxes killed whole for not holding still in time. */
   readonly killed: number;
-  /** Every sandboxed descendant was seen stopped in one pass (false: time ran out, a fork storm). */
+  /** Every sandboxed descendant was seen stopped (or gone) in one pass (false: not even once their sandboxes were killed: a write stuck in the kernel). */
   readonly complete: boolean;
   thaw(): void;
 }
@@ -40,7 +43,7 @@ export interface FreezeOptions {
   root?: number;
   /** A child of `root` that starts sandboxes, by its arguments: stopped with all below it. */
   starter?: (argv: readonly string[]) => boolean;
-  /** How long to try (default 400 ms); then the caller goes on, `complete` false. */
+  /** How long to try (default 400 ms); then the sandboxes not held are killed, and waited for up to KILL_GRACE_MS. */
   budgetMs?: number;
 }
 
@@ -60,52 +63,71 @@ export async function freezeSandboxed(options: FreezeOptions = {}): Promise<Froz
     }
     stopped.clear();
   };
-  const deadline = performance.now() + budgetMs;
   /** CPU time of each process when seen stopped. */
   const stillAt = new Map<number, number>();
   /** SIGSTOPs sent to each process. */
   const sends = new Map<number, number>();
   let killed = 0;
   let complete = false;
+  /** One look at every process to hold: stops the running ones; the first processes of the namespaces of those not held yet (none: all held as the pass before left them). */
+  const pass = async (): Promise<Set<number>> => {
+    const unsettled = new Set<number>();
+    for (const { proc, init } of await toStop(root, ownNs, starter)) {
+      const now = await threadsOf(proc.pid);
+      if (!now) continue; // gone
+      const before = stillAt.get(proc.pid);
+      if (before !== undefined && (!now.stopped || now.cpu > before)) {
+        // Woken after it stopped: only another command does that, to slip past the hold.
+        signal(proc.pid, "SIGKILL");
+        stillAt.delete(proc.pid);
+        killed++;
+        unsettled.add(init);
+        continue;
+      }
+      if (now.stopped) {
+        if (before === undefined) unsettled.add(init); // stopped now: confirmed by the next pass
+        stillAt.set(proc.pid, now.cpu);
+        continue;
+      }
+      unsettled.add(init);
+      // Waiting in the kernel (D) once signalled, or not yet scheduled since: it stops before it runs its own code again.
+      if (stopped.has(proc.pid) && (now.waiting || (await stopPending(proc.pid)))) continue;
+      const sent = (sends.get(proc.pid) ?? 0) + 1;
+      if (sent > 2) {
+        // Stopped twice and running again each time, its stop not pending: another command keeps waking it.
+        signal(proc.pid, "SIGKILL");
+        killed++;
+        continue;
+      }
+      sends.set(proc.pid, sent);
+      if (!stopped.has(proc.pid)) stopped.set(proc.pid, proc.start);
+      signal(proc.pid, "SIGSTOP");
+    }
+    return unsettled;
+  };
   try {
-    while (performance.now() < deadline) {
-      let settled = true;
-      for (const proc of await toStop(root, ownNs, starter)) {
-        const now = await threadsOf(proc.pid);
-        if (!now) continue; // gone
-        const before = stillAt.get(proc.pid);
-        if (before !== undefined && (!now.stopped || now.cpu > before)) {
-          // Woken after it stopped: only another command does that, to slip past the hold.
-          signal(proc.pid, "SIGKILL");
-          stillAt.delete(proc.pid);
-          killed++;
-          settled = false;
-          continue;
+    let deadline = performance.now() + budgetMs;
+    for (let round = 0; round < 2 && !complete; round++) {
+      let unsettled = new Set<number>();
+      while (performance.now() < deadline) {
+        unsettled = await pass();
+        if (unsettled.size === 0) {
+          complete = true;
+          break;
         }
-        if (now.stopped) {
-          if (before === undefined) settled = false; // stopped now: confirmed by the next pass
-          stillAt.set(proc.pid, now.cpu);
-          continue;
-        }
-        settled = false;
-        // Waiting in the kernel (D) once signalled, or not yet scheduled since: it stops before it runs its own code again.
-        if (stopped.has(proc.pid) && (now.waiting || (await stopPending(proc.pid)))) continue;
-        const sent = (sends.get(proc.pid) ?? 0) + 1;
-        if (sent > 2) {
-          // Stopped twice and running again each time, its stop not pending: another command keeps waking it.
-          signal(proc.pid, "SIGKILL");
-          killed++;
-          continue;
-        }
-        sends.set(proc.pid, sent);
-        if (!stopped.has(proc.pid)) stopped.set(proc.pid, proc.start);
-        signal(proc.pid, "SIGSTOP");
+        await new Promise((resolve) => setTimeout(resolve, 1));
       }
-      if (settled) {
-        complete = true;
-        break;
+      if (complete || round > 0) break;
+      // Not held in time: processes that keep changing pid (fork, the parent exits), a fork
+      // storm, a write stuck in the kernel. A command that cannot be held could still flip the
+      // path, so its whole sandbox ends: killing a pid namespace's first process kills all in it,
+      // and nothing new can start there. (A starter's own process, in this namespace, is ours: left.)
+      for (const init of unsettled) {
+        if (init === NOT_SANDBOXED) continue;
+        signal(init, "SIGKILL");
+        killed++;
       }
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      deadline = performance.now() + KILL_GRACE_MS;
     }
   } catch {
     // /proc unreadable midway: whatever was stopped is resumed by thaw.
@@ -113,18 +135,29 @@ export async function freezeSandboxed(options: FreezeOptions = {}): Promise<Froz
   return { stopped: stopped.size, killed, complete, thaw };
 }
 
-/** The descendants of `root` in a pid namespace other than `ownNs`, and the starters' whole trees. */
-async function toStop(root: number, ownNs: string, starter: FreezeOptions["starter"]): Promise<Proc[]> {
+/** How long the processes of a namespace killed for not holding still are waited for, to be gone. */
+const KILL_GRACE_MS = 300;
+
+/** The `init` of a starter's process in this process's own namespace (ours: never killed whole). */
+const NOT_SANDBOXED = 0;
+
+/**
+ * The descendants of `root` in a pid namespace other than `ownNs`, and the starters' whole trees;
+ * each with the first process of its namespace (`init`; NOT_SANDBOXED in `ownNs`).
+ */
+async function toStop(root: number, ownNs: string, starter: FreezeOptions["starter"]): Promise<{ proc: Proc; init: number }[]> {
   const procs = await processes();
   const children = new Map<number, Proc[]>();
   for (const proc of procs) children.set(proc.ppid, [...(children.get(proc.ppid) ?? []), proc]);
-  const found: Proc[] = [];
-  const queue = await Promise.all((children.get(root) ?? []).map(async (proc) => ({ proc, whole: starter !== undefined && starter(await argvOf(proc.pid)) })));
+  const found: { proc: Proc; init: number }[] = [];
+  const queue = await Promise.all((children.get(root) ?? []).map(async (proc) => ({ proc, whole: starter !== undefined && starter(await argvOf(proc.pid)), parentNs: ownNs, parentInit: NOT_SANDBOXED })));
   for (let next = queue.shift(); next; next = queue.shift()) {
-    const { proc, whole } = next;
-    queue.push(...(children.get(proc.pid) ?? []).map((child) => ({ proc: child, whole })));
-    const ns = whole ? undefined : await pidNamespace(proc.pid);
-    if (whole || (ns && ns !== ownNs)) found.push(proc);
+    const { proc, whole, parentNs, parentInit } = next;
+    const ns = (await pidNamespace(proc.pid)) ?? parentNs;
+    // Below its parent's namespace: the first process of a new one (bwrap's, inside).
+    const init = ns === ownNs ? NOT_SANDBOXED : ns === parentNs ? parentInit : proc.pid;
+    queue.push(...(children.get(proc.pid) ?? []).map((child) => ({ proc: child, whole, parentNs: ns, parentInit: init })));
+    if (whole || ns !== ownNs) found.push({ proc, init });
   }
   return found;
 }
