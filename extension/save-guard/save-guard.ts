@@ -24,6 +24,9 @@ import { settings } from "../settings";
 import { notificationText } from "../ui/plain-text";
 import { moveLinkAside, plantedLinkOnWay, type SaveScope } from "./planted-link";
 
+/** The longest a save waits for the hold (freeze.ts: 800 ms, then a sandbox not held is killed and waited for 300 ms), below VS Code's 1.5 s. */
+const HOLD_WAIT_MS = 1_300;
+
 /** The longest the sandboxed processes are held for one save whose end VS Code never reports (it failed). */
 const HOLD_MS = 5_000;
 
@@ -117,9 +120,11 @@ export class SaveGuard implements vscode.Disposable {
 
   private async holdAndCheck(key: string, paths: readonly string[], when: Moment): Promise<void> {
     try {
-      const frozen = await this.holdFor(key);
-      if (frozen.killed > 0) this.log.warn(`Writing ${paths.join(", ")}: ${frozen.killed} sandboxed process(es) or sandboxes killed, for running on while held (woken by another command, or not held still in time).`);
-      if (!frozen.complete) this.log.warn(`Writing ${paths.join(", ")}: not every sandboxed process could be stopped in time (${frozen.stopped} were); checked all the same.`);
+      // VS Code drops a save participant for good once it took over 1.5 s three times: the check goes on by then, held or not.
+      const frozen = await Promise.race([this.holdFor(key), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), HOLD_WAIT_MS))]);
+      if (!frozen) this.log.warn(`Writing ${paths.join(", ")}: the sandboxed processes were not held within ${HOLD_WAIT_MS} ms; checked all the same.`);
+      else if (frozen.killed > 0) this.log.warn(`Writing ${paths.join(", ")}: ${frozen.killed} sandboxed process(es) or sandboxes killed, for running on while held (woken by another command, or not held still in time).`);
+      if (frozen && !frozen.complete) this.log.warn(`Writing ${paths.join(", ")}: not every sandboxed process could be stopped in time (${frozen.stopped} were); checked all the same.`);
       for (const file of paths) this.moveAsidePlantedLinks(file, when);
     } catch (error) {
       this.log.error(`Save guard of ${paths.join(", ")}: ${errorText(error)}`);

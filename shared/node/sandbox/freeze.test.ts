@@ -150,8 +150,26 @@ while True:
     const took = performance.now() - started;
     try {
       assert.equal(await grows(file), false, `nothing runs through the hold (complete: ${frozen.complete}, ${frozen.killed} killed)`);
-      assert.equal(frozen.complete, true);
-      assert.ok(took < 1_200, `within VS Code's 1.5 s for a save participant (${Math.round(took)} ms)`);
+      assert.ok(frozen.killed > 0, "its sandbox killed");
+      assert.ok(took < 1_500, `within VS Code's 1.5 s for a save participant (${Math.round(took)} ms)`);
+    } finally {
+      frozen.thaw();
+    }
+  });
+
+  it("answers within VS Code's 1.5 s for a save participant with thousands of processes in a sandbox (three late answers and VS Code drops the guard for good)", async function () {
+    if (!bwrapRuns) this.skip(); // no bubblewrap here: there is no sandbox to hold
+    this.timeout(60_000);
+    const file = join(dir, "crowd");
+    sandboxedLoop("crowd", `for i in $(seq 2500); do sleep 1000 & done; while :; do echo x >> '${file}'; sleep 0.01; done`);
+    const deadline = Date.now() + 30_000;
+    while (size(file) === 0 && Date.now() < deadline) await sleep(50);
+    const started = performance.now();
+    const frozen = await freezeSandboxed({ budgetMs: 300 });
+    const took = performance.now() - started;
+    try {
+      assert.ok(took < 1_200, `answered in ${Math.round(took)} ms (300 to hold, 300 for a killed sandbox to go)`);
+      assert.equal(await grows(file), false, `nothing runs through the hold (complete: ${frozen.complete}, ${frozen.killed} killed)`);
     } finally {
       frozen.thaw();
     }
