@@ -168,7 +168,7 @@ while True:
     const frozen = await freezeSandboxed({ budgetMs: 300 });
     const took = performance.now() - started;
     try {
-      assert.ok(took < 1_200, `answered in ${Math.round(took)} ms (300 to hold, 300 for a killed sandbox to go)`);
+      assert.ok(took < 1_500, `answered in ${Math.round(took)} ms (300 to hold, 300 for a killed sandbox to go, the rest a loaded machine)`);
       assert.equal(await grows(file), false, `nothing runs through the hold (complete: ${frozen.complete}, ${frozen.killed} killed)`);
     } finally {
       frozen.thaw();
