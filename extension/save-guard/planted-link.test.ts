@@ -1,5 +1,6 @@
 import { strict as assert } from "node:assert";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { moveLinkAside, plantedLinkOnWay, type SaveScope } from "./planted-link";
@@ -43,6 +44,17 @@ describe("save guard: a link a command made on a document's way out of the sandb
     assert.equal(plantedLinkOnWay(join(ws, "src", "real.txt"), scope), undefined);
     assert.equal(plantedLinkOnWay(join(outside, ".bashrc"), scope), undefined);
     assert.equal(plantedLinkOnWay(join(ws, "missing", "file.txt"), scope), undefined);
+  });
+
+  it("finds a link into a workspace folder the agents do not run in (a multi-root workspace's second folder: their sandbox writes only theirs)", () => {
+    const other = join(dir, "other");
+    mkdirSync(other);
+    writeFileSync(join(other, "package.json"), "{}\n");
+    symlinkSync(join(other, "package.json"), join(ws, "notes.txt"));
+    const multiRoot: SaveScope = { ...scope, folders: [ws, other], writable: [ws] };
+    assert.deepEqual(plantedLinkOnWay(join(ws, "notes.txt"), multiRoot), { link: join(ws, "notes.txt"), leadsTo: join(other, "package.json") });
+    symlinkSync("real.txt", join(ws, "src", "alias.txt"));
+    assert.equal(plantedLinkOnWay(join(ws, "src", "alias.txt"), multiRoot), undefined, "within the agent's folder: left alone");
   });
 
   it("leaves alone the user's own link made before the first sandboxed agent (a dotfiles link)", () => {
@@ -91,5 +103,56 @@ describe("save guard: a link a command made on a document's way out of the sandb
     assert.equal(readlinkSync(to), join(outside, ".bashrc"));
     assert.deepEqual(JSON.parse(readFileSync(join(to, "..", "moved.json"), "utf8")), [{ from: link, to }]);
     assert.equal(readFileSync(join(outside, ".bashrc"), "utf8"), "# the user's\n", "the target untouched");
+  });
+});
+
+describe("save guard: the link is taken off the path whatever a command did around it (planted-link.ts moveLinkAside)", () => {
+  let dir: string;
+  let ws: string;
+  beforeEach(() => {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), "planted-link-move-")));
+    ws = join(dir, "ws");
+    mkdirSync(join(ws, "src"), { recursive: true });
+    writeFileSync(join(dir, ".bashrc"), "# the user's\n");
+  });
+  afterEach(() => {
+    if (existsSync(join(ws, "src"))) chmodSync(join(ws, "src"), 0o755);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("when the quarantine folder is not one (a file or a dangling link a whole agent made in its agent dir, which it may write): the link is removed in place", () => {
+    const link = join(ws, "notes.txt");
+    symlinkSync(join(dir, ".bashrc"), link);
+    const quarantine = join(dir, "quarantine");
+    writeFileSync(quarantine, "not a folder\n");
+    moveLinkAside(link, quarantine);
+    assert.equal(lstatSync(link, { throwIfNoEntry: false }), undefined, "the link is off the path");
+    assert.equal(readFileSync(join(dir, ".bashrc"), "utf8"), "# the user's\n");
+    rmSync(quarantine);
+    symlinkSync(join(dir, "elsewhere"), quarantine);
+    symlinkSync(join(dir, ".bashrc"), link);
+    moveLinkAside(link, quarantine);
+    assert.equal(lstatSync(link, { throwIfNoEntry: false }), undefined, "the link is off the path");
+    assert.equal(existsSync(join(dir, "elsewhere")), false, "nothing made where the command's link pointed");
+  });
+
+  it("when the command made the folder holding the link read-only (chmod 555), as a user without root's override", function () {
+    this.timeout(30_000);
+    // As root permissions do not apply: the move runs as nobody there, over a tree that is nobody's.
+    const asUser = process.getuid?.() === 0 ? ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups"] : [];
+    const link = join(ws, "src", "notes.txt");
+    symlinkSync(join(dir, ".bashrc"), link);
+    const quarantine = join(dir, "quarantine");
+    mkdirSync(quarantine);
+    if (asUser.length > 0) for (const path of [dir, ws, join(ws, "src"), quarantine]) chownSync(path, 65534, 65534);
+    chmodSync(join(ws, "src"), 0o555);
+    const script = join(dir, "move.ts");
+    writeFileSync(script, [`import { moveLinkAside } from ${JSON.stringify(join(__dirname, "planted-link"))};`, `moveLinkAside(${JSON.stringify(link)}, ${JSON.stringify(quarantine)});`].join("\n"));
+    chmodSync(script, 0o644);
+    const tsx = join(__dirname, "../../node_modules/tsx/dist/cli.mjs");
+    const [file, ...args] = [...asUser, process.execPath, tsx, script];
+    const run = spawnSync(file, args, { encoding: "utf8", env: { ...process.env, HOME: dir } });
+    assert.equal(run.status, 0, run.stderr);
+    assert.equal(lstatSync(link, { throwIfNoEntry: false }), undefined, "the link is off the path");
   });
 });

@@ -7,9 +7,9 @@
  * leads somewhere commands may not write is taken for a command's; an older one is the user's own
  * (a dotfiles link) and left alone. Free of vscode (node:fs): unit-tested with real links.
  */
-import { lstatSync, mkdirSync, readlinkSync, renameSync, symlinkSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, readlinkSync, renameSync, symlinkSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { join, relative, sep } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { isInside, realOrSame, realPathOrSame } from "../../shared/node/real-path";
 
 export interface PlantedLink {
@@ -22,7 +22,12 @@ export interface PlantedLink {
 export interface SaveScope {
   /** Where sandboxed commands write, as written (the workspace folders, an agent's worktree, its own folders): links there are looked at. */
   folders: readonly string[];
-  /** Of those, where a write may land (the workspace folders, the agents' working folders; not an agent's own folders, parts of which it may not change). */
+  /**
+   * Of those, where a write may land: the folders the sandboxed agents run in. Not every workspace
+   * folder (a multi-root workspace's second folder is not the agent's: a link from the agent's into
+   * it had the editor write what the sandbox could not), nor an agent's own folders (parts of which
+   * it may not change).
+   */
   writable: readonly string[];
   /** Why sandboxed commands may not write the real path `real` although it lies in a workspace folder (a protected name, a hidden secret); undefined: they may. */
   offLimits(real: string): string | undefined;
@@ -63,22 +68,61 @@ export function plantedLinkOnWay(absPath: string, scope: SaveScope, first?: Firs
 }
 
 /**
- * Moves a link into a quarantine folder of its own (a rename, else a copy of the link and an
- * unlink: a link is only its target's text), with a `moved.json` saying where it came from.
+ * Takes a link off the path: moved into a quarantine folder of its own (a rename, else a copy of
+ * the link and an unlink: a link is only its target's text), with a `moved.json` saying where it
+ * came from; returns where it went. What the command could have arranged around it does not keep
+ * it there: a folder it made read-only (`chmod 555`: its owner, the user, gives write access
+ * back), a quarantine folder that is not one (a whole agent may write its agent dir: a file, a
+ * link there), no space or inodes left for the batch: then the link is removed in place
+ * (undefined; its target is in the caller's message), which needs nothing but its folder.
  */
-export function moveLinkAside(link: string, quarantineRoot: string): string {
+export function moveLinkAside(link: string, quarantineRoot: string): string | undefined {
+  let to: string | undefined;
+  try {
+    to = intoQuarantine(link, quarantineRoot);
+  } catch {
+    to = undefined;
+  }
+  if (to === undefined && lstatOrUndefined(link)) {
+    withWritableFolder(link, () => unlinkSync(link));
+  }
+  return to;
+}
+
+function intoQuarantine(link: string, quarantineRoot: string): string {
+  mkdirSync(quarantineRoot, { recursive: true, mode: 0o700 });
+  // Not through a link (one a whole agent made in its agent dir would have the batch made where it points).
+  const root = lstatSync(quarantineRoot);
+  if (!root.isDirectory()) throw new Error(`${quarantineRoot} is not a folder`);
   const batch = join(quarantineRoot, `${new Date().toISOString().replace(/[:.]/g, "-")}-save-${randomBytes(4).toString("hex")}`);
-  mkdirSync(batch, { recursive: true, mode: 0o700 });
+  mkdirSync(batch, { mode: 0o700 });
   const to = join(batch, "1");
   try {
-    renameSync(link, to);
+    withWritableFolder(link, () => renameSync(link, to));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
     symlinkSync(readlinkSync(link), to);
-    unlinkSync(link);
+    withWritableFolder(link, () => unlinkSync(link));
   }
-  writeFileSync(join(batch, "moved.json"), `${JSON.stringify([{ from: link, to }], null, 2)}\n`, { mode: 0o600 });
+  try {
+    writeFileSync(join(batch, "moved.json"), `${JSON.stringify([{ from: link, to }], null, 2)}\n`, { mode: 0o600 });
+  } catch {
+    // no space for the record: the link is off the path all the same, and the message says where it went
+  }
   return to;
+}
+
+/** `act` on an entry of a folder; when the command made that folder read-only, its owner (the user, as the command ran as the user) gives write access back first. */
+function withWritableFolder(entry: string, act: () => void): void {
+  try {
+    act();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EACCES" && code !== "EPERM") throw error;
+    const folder = dirname(entry);
+    chmodSync(folder, lstatSync(folder).mode | 0o700);
+    act();
+  }
 }
 
 function lstatOrUndefined(path: string): Stats | undefined {

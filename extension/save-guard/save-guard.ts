@@ -9,6 +9,7 @@
  * the processes go on once the save is done (or after HOLD_MS). Armed at the first sandboxed agent
  * start: nothing runs before Pi is used.
  */
+import { readlinkSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
@@ -22,6 +23,9 @@ import { homeEnvOf } from "../../shared/node/sandbox/secret-places";
 import { settings } from "../settings";
 import { notificationText } from "../ui/plain-text";
 import { moveLinkAside, plantedLinkOnWay, type FirstSeen, type SaveScope } from "./planted-link";
+
+/** The longest a save waits for the hold (freeze.ts: 800 ms, then a sandbox not held is killed and waited for 300 ms), below VS Code's 1.5 s. */
+const HOLD_WAIT_MS = 1_300;
 
 /** The longest the sandboxed processes are held for one save whose end VS Code never reports (it failed). */
 const HOLD_MS = 3_000;
@@ -125,8 +129,11 @@ export class SaveGuard implements vscode.Disposable {
 
   private async holdAndCheck(key: string, paths: readonly string[], when: Moment): Promise<void> {
     try {
-      const frozen = await this.holdFor(key);
-      if (!frozen.complete) this.log.warn(`Writing ${paths.join(", ")}: not every sandboxed process could be stopped in time (${frozen.stopped} were); checked all the same.`);
+      // VS Code drops a save participant for good once it took over 1.5 s three times: the check goes on by then, held or not.
+      const frozen = await Promise.race([this.holdFor(key), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), HOLD_WAIT_MS))]);
+      if (!frozen) this.log.warn(`Writing ${paths.join(", ")}: the sandboxed processes were not held within ${HOLD_WAIT_MS} ms; checked all the same.`);
+      else if (frozen.killed > 0) this.log.warn(`Writing ${paths.join(", ")}: ${frozen.killed} sandboxed process(es) or sandboxes killed, for running on while held (woken by another command, or not held still in time).`);
+      if (frozen && !frozen.complete) this.log.warn(`Writing ${paths.join(", ")}: not every sandboxed process could be stopped in time (${frozen.stopped} were); checked all the same.`);
       for (const file of paths) this.moveAsidePlantedLinks(file, when);
     } catch (error) {
       this.log.error(`Save guard of ${paths.join(", ")}: ${errorText(error)}`);
@@ -143,13 +150,16 @@ export class SaveGuard implements vscode.Disposable {
     for (let tries = 0; tries < 8; tries++) {
       const planted = plantedLinkOnWay(file, scope, first);
       if (!planted) return;
+      const text = readlinkSync(planted.link);
       const to = moveLinkAside(planted.link, path.join(piAgentDir(process.env, os.homedir()), "quarantine"));
       const what = `Pi: ${planted.link} had been made a link to ${planted.leadsTo}, outside what the agents' sandboxed commands may write, after a sandboxed agent started`;
+      const moved = to === undefined ? "removed (the quarantine folder could not take it)" : "moved aside";
       const outcome =
         when === "before"
-          ? "writing it would have written there. The link was moved aside so that the write stays in the workspace"
-          : `VS Code saved it without the editor's save participants ("Save without Formatting"), through the link: check ${planted.leadsTo}. The link was moved aside so that the next save stays in the workspace`;
-      const message = `${what}; ${outcome} (to ${to}; to restore it: mv -T ${shellQuote(to)} ${shellQuote(planted.link)}).`;
+          ? `writing it would have written there. The link was ${moved} so that the write stays in the workspace`
+          : `VS Code saved it without the editor's save participants ("Save without Formatting"), through the link: check ${planted.leadsTo}. The link was ${moved} so that the next save stays in the workspace`;
+      const restore = to === undefined ? `ln -s ${shellQuote(text)} ${shellQuote(planted.link)}` : `mv -T ${shellQuote(to)} ${shellQuote(planted.link)}`;
+      const message = `${what}; ${outcome} (${to === undefined ? "" : `to ${to}; `}to restore it: ${restore}).`;
       this.log.warn(message);
       void vscode.window.showWarningMessage(notificationText(message));
     }
@@ -161,7 +171,7 @@ export class SaveGuard implements vscode.Disposable {
     const env = homeEnvOf(process.env);
     return {
       folders,
-      writable: workspaces,
+      writable: [...this.workspaces],
       since: this.since,
       offLimits: (real) => protectedReason(real, { workspaces }) ?? (hiddenSecretOf(real, env) ? "a home secret the sandbox hides" : undefined),
     };

@@ -12,7 +12,10 @@
  * stopped one (SIGCONT, or a ptrace of its own): one seen stopped that runs again (its threads'
  * CPU time grows, or it leaves the stop), or one running again after two stops that are not
  * pending, was woken by a command, and is killed; the hold is
- * complete once a pass finds every process stopped as the pass before left it.
+ * complete once a pass finds every process stopped as the pass before left it. A sandbox not held
+ * within the budget (a process that forks and exits all the time, so that each pass finds a new
+ * pid; a fork storm) is killed whole, by its namespace's first process: held or gone, nothing of
+ * it writes during the editor's act.
  */
 import { promises as fs } from "node:fs";
 import { procStatFieldsAsync as statFields } from "../proc-stat";
@@ -20,9 +23,9 @@ import { procStatFieldsAsync as statFields } from "../proc-stat";
 export interface Frozen {
   /** Processes stopped (and to resume). */
   readonly stopped: number;
-  /** Processes killed for running again after they were stopped (woken by another command). */
+  /** Processes killed for running again after they were stopped (woken by another command), and sandboxes killed whole for not holding still in time. */
   readonly killed: number;
-  /** Every sandboxed descendant was seen stopped in one pass (false: time ran out, a fork storm). */
+  /** Every sandboxed descendant was seen stopped (or gone) in one pass (false: not even once their sandboxes were killed: a write stuck in the kernel). */
   readonly complete: boolean;
   thaw(): void;
 }
@@ -40,13 +43,13 @@ export interface FreezeOptions {
   root?: number;
   /** A child of `root` that starts sandboxes, by its arguments: stopped with all below it. */
   starter?: (argv: readonly string[]) => boolean;
-  /** How long to try (default 400 ms); then the caller goes on, `complete` false. */
+  /** How long to try (default 800 ms: 1,500 processes are held in about 1.2 s here); then the sandboxes not held are killed, and waited for up to KILL_GRACE_MS. */
   budgetMs?: number;
 }
 
 /** Stops the sandboxed descendants of `root` and the starters' trees, and waits until each is seen stopped. Never throws. */
 export async function freezeSandboxed(options: FreezeOptions = {}): Promise<Frozen> {
-  const { root = process.pid, starter, budgetMs = 400 } = options;
+  const { root = process.pid, starter, budgetMs = 800 } = options;
   if (process.platform !== "linux") return NOTHING;
   const ownNs = await pidNamespace(root);
   if (!ownNs) return NOTHING;
@@ -60,52 +63,90 @@ export async function freezeSandboxed(options: FreezeOptions = {}): Promise<Froz
     }
     stopped.clear();
   };
-  const deadline = performance.now() + budgetMs;
   /** CPU time of each process when seen stopped. */
   const stillAt = new Map<number, number>();
   /** SIGSTOPs sent to each process. */
   const sends = new Map<number, number>();
   let killed = 0;
   let complete = false;
+  /** The namespaces last found (their first processes), and the listing under way. */
+  let namespaces = new Set<number>();
+  let listing: Promise<{ init: number }[]> | undefined;
+  /** One look at every process to hold: stops the running ones; the first processes of the namespaces of those not held yet (none: all held as the pass before left them). */
+  const pass = async (deadline: number): Promise<Set<number> | "late"> => {
+    const unsettled = new Set<number>();
+    const look = async () => {
+      const found = await (listing = toStop(root, ownNs, starter));
+      namespaces = new Set(found.map(({ init }) => init));
+      // Read at once (hundreds of processes, each a few reads: one after the other, a pass took over 400 ms).
+      return Promise.all(
+        found.map(async ({ proc, init }) => {
+          const now = await threadsOf(proc.pid);
+          const pending = now && !now.stopped && stopped.has(proc.pid) && (now.waiting || (await stopPending(proc.pid)));
+          return { proc, init, now, pending };
+        }),
+      );
+    };
+    // Thousands of processes take longer than the budget to read: all their namespaces count as not held.
+    const seen = await Promise.race([look(), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), Math.max(0, deadline - performance.now())))]);
+    if (!seen) return "late"; // what it reads after is not acted on
+    for (const { proc, init, now, pending } of seen) {
+      if (!now) continue; // gone
+      const before = stillAt.get(proc.pid);
+      if (before !== undefined && (!now.stopped || now.cpu > before)) {
+        // Woken after it stopped: only another command does that, to slip past the hold.
+        signal(proc.pid, "SIGKILL");
+        stillAt.delete(proc.pid);
+        killed++;
+        unsettled.add(init);
+        continue;
+      }
+      if (now.stopped) {
+        if (before === undefined) unsettled.add(init); // stopped now: confirmed by the next pass
+        stillAt.set(proc.pid, now.cpu);
+        continue;
+      }
+      unsettled.add(init);
+      // Waiting in the kernel (D) once signalled, or not yet scheduled since: it stops before it runs its own code again.
+      if (pending) continue;
+      const sent = (sends.get(proc.pid) ?? 0) + 1;
+      if (sent > 2) {
+        // Stopped twice and running again each time, its stop not pending: another command keeps waking it.
+        signal(proc.pid, "SIGKILL");
+        killed++;
+        continue;
+      }
+      sends.set(proc.pid, sent);
+      if (!stopped.has(proc.pid)) stopped.set(proc.pid, proc.start);
+      signal(proc.pid, "SIGSTOP");
+    }
+    return unsettled;
+  };
   try {
-    while (performance.now() < deadline) {
-      let settled = true;
-      for (const proc of await toStop(root, ownNs, starter)) {
-        const now = await threadsOf(proc.pid);
-        if (!now) continue; // gone
-        const before = stillAt.get(proc.pid);
-        if (before !== undefined && (!now.stopped || now.cpu > before)) {
-          // Woken after it stopped: only another command does that, to slip past the hold.
-          signal(proc.pid, "SIGKILL");
-          stillAt.delete(proc.pid);
-          killed++;
-          settled = false;
-          continue;
+    let deadline = performance.now() + budgetMs;
+    for (let round = 0; round < 2 && !complete; round++) {
+      let unsettled: Set<number> | "late" = "late";
+      while (performance.now() < deadline) {
+        unsettled = await pass(deadline);
+        if (unsettled !== "late" && unsettled.size === 0) {
+          complete = true;
+          break;
         }
-        if (now.stopped) {
-          if (before === undefined) settled = false; // stopped now: confirmed by the next pass
-          stillAt.set(proc.pid, now.cpu);
-          continue;
-        }
-        settled = false;
-        // Waiting in the kernel (D) once signalled, or not yet scheduled since: it stops before it runs its own code again.
-        if (stopped.has(proc.pid) && (now.waiting || (await stopPending(proc.pid)))) continue;
-        const sent = (sends.get(proc.pid) ?? 0) + 1;
-        if (sent > 2) {
-          // Stopped twice and running again each time, its stop not pending: another command keeps waking it.
-          signal(proc.pid, "SIGKILL");
-          killed++;
-          continue;
-        }
-        sends.set(proc.pid, sent);
-        if (!stopped.has(proc.pid)) stopped.set(proc.pid, proc.start);
-        signal(proc.pid, "SIGSTOP");
+        await new Promise((resolve) => setTimeout(resolve, 1));
       }
-      if (settled) {
-        complete = true;
-        break;
+      if (complete || round > 0) break;
+      // The budget ran out before a pass ended (thousands of processes): all it found count as not held.
+      if (unsettled === "late") unsettled = new Set([...namespaces, ...((await listing) ?? []).map(({ init }) => init)]);
+      // Not held in time: processes that keep changing pid (fork, the parent exits), a fork
+      // storm, a write stuck in the kernel. A command that cannot be held could still flip the
+      // path, so its whole sandbox ends: killing a pid namespace's first process kills all in it,
+      // and nothing new can start there. (A starter's own process, in this namespace, is ours: left.)
+      for (const init of unsettled) {
+        if (init === NOT_SANDBOXED) continue;
+        signal(init, "SIGKILL");
+        killed++;
       }
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      deadline = performance.now() + KILL_GRACE_MS;
     }
   } catch {
     // /proc unreadable midway: whatever was stopped is resumed by thaw.
@@ -113,18 +154,53 @@ export async function freezeSandboxed(options: FreezeOptions = {}): Promise<Froz
   return { stopped: stopped.size, killed, complete, thaw };
 }
 
-/** The descendants of `root` in a pid namespace other than `ownNs`, and the starters' whole trees. */
-async function toStop(root: number, ownNs: string, starter: FreezeOptions["starter"]): Promise<Proc[]> {
+/** How long the processes of a namespace killed for not holding still are waited for, to be gone. */
+const KILL_GRACE_MS = 300;
+
+/** The `init` of a starter's process in this process's own namespace (ours: never killed whole). */
+const NOT_SANDBOXED = 0;
+
+/**
+ * The descendants of `root` in a pid namespace other than `ownNs`, and the starters' whole trees;
+ * each with the first process of its namespace (`init`; NOT_SANDBOXED in `ownNs`).
+ */
+async function toStop(root: number, ownNs: string, starter: FreezeOptions["starter"]): Promise<{ proc: Proc; init: number }[]> {
   const procs = await processes();
   const children = new Map<number, Proc[]>();
-  for (const proc of procs) children.set(proc.ppid, [...(children.get(proc.ppid) ?? []), proc]);
-  const found: Proc[] = [];
-  const queue = await Promise.all((children.get(root) ?? []).map(async (proc) => ({ proc, whole: starter !== undefined && starter(await argvOf(proc.pid)) })));
-  for (let next = queue.shift(); next; next = queue.shift()) {
-    const { proc, whole } = next;
-    queue.push(...(children.get(proc.pid) ?? []).map((child) => ({ proc: child, whole })));
-    const ns = whole ? undefined : await pidNamespace(proc.pid);
-    if (whole || (ns && ns !== ownNs)) found.push(proc);
+  for (const proc of procs) {
+    const siblings = children.get(proc.ppid);
+    if (siblings) siblings.push(proc);
+    else children.set(proc.ppid, [proc]);
+  }
+  const found: { proc: Proc; init: number }[] = [];
+  // Breadth first: parents before children.
+  const below = (children.get(root) ?? []).map((proc) => ({ proc, top: proc }));
+  for (let i = 0; i < below.length; i++) {
+    const { proc, top } = below[i]!;
+    for (const child of children.get(proc.pid) ?? []) below.push({ proc: child, top });
+  }
+  const whole = new Set<number>();
+  if (starter) await Promise.all((children.get(root) ?? []).map(async (proc) => void (starter(await argvOf(proc.pid)) && whole.add(proc.pid))));
+  // Parents before children (breadth first). A sandbox makes no namespace of its own (no
+  // capability, no user namespace): only a process whose parent is in this one can start another
+  // (bwrap's first process inside), and all below it are in that one. Read there only: thousands
+  // of readlinks made a pass longer than the budget.
+  const inits = new Map<number, number>([[root, NOT_SANDBOXED]]);
+  for (let i = 0; i < below.length; ) {
+    // The next stretch whose parents are known: their namespaces read at once.
+    const batch: { proc: Proc; top: Proc }[] = [];
+    for (; i < below.length && inits.has(below[i]!.proc.ppid); i++) batch.push(below[i]!);
+    if (batch.length === 0) break;
+    const atBoundary = batch.filter(({ proc }) => inits.get(proc.ppid) === NOT_SANDBOXED);
+    const ns = new Map(await Promise.all(atBoundary.map(async ({ proc }) => [proc.pid, await pidNamespace(proc.pid)] as const)));
+    for (const { proc, top } of batch) {
+      const parentInit = inits.get(proc.ppid) ?? NOT_SANDBOXED;
+      const own = ns.get(proc.pid);
+      // Gone meanwhile (no namespace read): as its parent's.
+      const init = parentInit !== NOT_SANDBOXED ? parentInit : own === undefined || own === ownNs ? NOT_SANDBOXED : proc.pid;
+      inits.set(proc.pid, init);
+      if (whole.has(top.pid) || init !== NOT_SANDBOXED) found.push({ proc, init });
+    }
   }
   return found;
 }
