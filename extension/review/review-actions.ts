@@ -12,6 +12,7 @@ import { conflictReason, fileUndo, keptHunk, textOf, undoneHunk, type FileChange
 import type { Hunk } from "./hunks";
 import { openReviewDiff } from "./review-diff";
 import { readCurrent, replaceLines, writeContent } from "./review-io";
+import { whileSandboxHeld } from "../save-guard/save-guard";
 import { placedHunks, type HunkTarget, type PlacedHunk } from "./review-lenses";
 import type { ReviewState } from "./review-state";
 import { errorText } from "../../shared/error-text";
@@ -118,16 +119,22 @@ async function undoFiles(state: ReviewState, log: vscode.LogOutputChannel, files
     if (answer !== undo) return;
   }
   const failed: string[] = [];
-  for (const { file, undo } of plans) {
-    if (undo.action === "unavailable") continue;
-    try {
-      await writeContent(file, undo.action === "delete" ? null : undo.content);
-      state.noteUndone(file);
-      state.remove(file);
-    } catch (error) {
-      failed.push(`${name(file)} (${notificationText(errorText(error))})`);
-    }
-  }
+  // One hold of the sandboxed processes for them all (each write joins it), not one per file.
+  await whileSandboxHeld(
+    plans.map((p) => p.file),
+    async () => {
+      for (const { file, undo } of plans) {
+        if (undo.action === "unavailable") continue;
+        try {
+          await writeContent(file, undo.action === "delete" ? null : undo.content);
+          state.noteUndone(file);
+          state.remove(file);
+        } catch (error) {
+          failed.push(`${name(file)} (${notificationText(errorText(error))})`);
+        }
+      }
+    },
+  );
   if (unavailable.length > 0) {
     void vscode.window.showWarningMessage(`Pi: ${unavailable.map((p) => name(p.file)).join(", ")} cannot be undone: its content before the change was not recorded (changed by a command). Keep it, or restore it by hand.`);
   }
