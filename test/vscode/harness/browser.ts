@@ -53,6 +53,15 @@ export async function openWorkbench(url: string, options: OpenOptions = {}): Pro
     page.on("console", (msg) => consoleLines.push(`${stamp()} [${msg.type()}] ${msg.text()}`));
     page.on("pageerror", (err) => consoleLines.push(`${stamp()} [pageerror] ${err.stack ?? err.message}`));
     page.on("crash", () => consoleLines.push(`${stamp()} [crash] page crashed`));
+    // A page the workbench opens (openExternal: an MCP server's sign-in page) loads behind it, as
+    // a user's other window would: in front, it left the workbench a background tab whose frames
+    // stop, and a later suite's quick pick never laid its rows out (ci-33: permission-modes after
+    // the MCP sign-in).
+    context.on("page", (opened) => {
+      if (opened === page) return;
+      consoleLines.push(`${stamp()} [page] opened ${opened.url()}`);
+      void page.bringToFront().catch(() => undefined);
+    });
     await page.goto(url, { waitUntil: "domcontentloaded", timeout: 60_000 });
     return { browser, page, consoleLines, close: () => browser.close().catch(() => undefined) };
   } catch (err) {

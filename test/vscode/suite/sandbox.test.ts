@@ -18,7 +18,16 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
   this.timeout(120_000);
   const suiteHost = useHostSuite();
   const probe = () => path.join(workspaceRoot(), ".vscode", "pi-sandbox-probe.json");
+  // The saves here are the user's Ctrl+S: an auto save (code-server's default once an earlier
+  // suite gave the setting back) saved the agent's edit first, and the test read the file before
+  // the Ctrl+S of an unchanged document had written it (ci-33).
+  let autoSave: string | undefined;
+  before(async () => {
+    autoSave = vscode.workspace.getConfiguration("files").inspect<string>("autoSave")?.globalValue;
+    await vscode.workspace.getConfiguration("files").update("autoSave", "off", vscode.ConfigurationTarget.Global);
+  });
   after(async () => {
+    await vscode.workspace.getConfiguration("files").update("autoSave", autoSave, vscode.ConfigurationTarget.Global);
     fs.rmSync(probe(), { force: true });
     // The links the save guard moved aside from this workspace (into the user's ~/.pi/agent/quarantine).
     const quarantine = path.join(os.homedir(), ".pi", "agent", "quarantine");
