@@ -7,10 +7,11 @@
  * leads somewhere commands may not write is taken for a command's; an older one is the user's own
  * (a dotfiles link) and left alone. Free of vscode (node:fs): unit-tested with real links.
  */
-import { chmodSync, lstatSync, mkdirSync, readlinkSync, renameSync, symlinkSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
+import { lstatSync, mkdirSync, readlinkSync, renameSync, symlinkSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { dirname, join, relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
 import { isInside, realOrSame, realPathOrSame } from "../../shared/node/real-path";
+import { withWritableFolder } from "../../shared/node/sandbox/quarantine";
 
 export interface PlantedLink {
   /** The link on the document's path (the file itself, or a folder on its way). */
@@ -110,19 +111,6 @@ function intoQuarantine(link: string, quarantineRoot: string): string {
     // no space for the record: the link is off the path all the same, and the message says where it went
   }
   return to;
-}
-
-/** `act` on an entry of a folder; when the command made that folder read-only, its owner (the user, as the command ran as the user) gives write access back first. */
-function withWritableFolder(entry: string, act: () => void): void {
-  try {
-    act();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== "EACCES" && code !== "EPERM") throw error;
-    const folder = dirname(entry);
-    chmodSync(folder, lstatSync(folder).mode | 0o700);
-    act();
-  }
 }
 
 function lstatOrUndefined(path: string): Stats | undefined {

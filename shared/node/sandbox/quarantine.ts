@@ -123,19 +123,25 @@ function moveContentsInto(to: string, path: string): string {
   return to;
 }
 
-/**
- * A rename; when the command made the folder holding it read-only (`chmod 555 sub` after making
- * `sub/.git`), its owner — the user, as the command ran as the user — gives it write access back.
- */
+/** A rename, in a folder the command may have made read-only (withWritableFolder). */
 function renameWritable(from: string, to: string): void {
+  withWritableFolder(from, () => renameSync(from, to));
+}
+
+/**
+ * `act` on an entry of a folder (a rename, an unlink); when the command made that folder
+ * read-only (`chmod 555 sub` after making `sub/.git`), its owner — the user, as the command ran as
+ * the user — gives it write access back, and `act` runs again.
+ */
+export function withWritableFolder(entry: string, act: () => void): void {
   try {
-    renameSync(from, to);
+    act();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "EACCES" && code !== "EPERM") throw error;
-    const parent = dirname(from);
+    const parent = dirname(entry);
     chmodSync(parent, lstatSync(parent).mode | 0o700);
-    renameSync(from, to);
+    act();
   }
 }
 
