@@ -2,6 +2,7 @@ import { errorText } from "../../shared/error-text";
 import * as vscode from "vscode";
 import { commandTitle, run, sendMessage, type CommandContext } from "./context";
 import { notificationText } from "../ui/plain-text";
+import { documentTextForAgent, notHandedOver } from "../host-tools/readable-for-agent";
 
 /** A fenced block with the file path and lines, e.g. for Send Selection and the code action. */
 export function fencedSnippet(document: vscode.TextDocument, range: vscode.Range): string {
@@ -29,6 +30,7 @@ export function registerPromptCommands(ctx: CommandContext): vscode.Disposable[]
     vscode.commands.registerCommand("pi.sendSelection", async (instruction?: string) => {
       const editor = vscode.window.activeTextEditor;
       if (!editor) return void vscode.window.showInformationMessage("Pi: open a file and select the code to send.");
+      if (!(await mayHandOver(editor.document))) return;
       const ranges = editor.selections.filter((s) => !s.isEmpty);
       const blocks = (ranges.length ? ranges : [editor.document.lineAt(editor.selection.active.line).range]).map((r) => fencedSnippet(editor.document, r));
       const ask = instruction ?? (await vscode.window.showInputBox({ title: "Send Selection to Pi", prompt: "What should Pi do with it? (optional)", ignoreFocusOut: true }));
@@ -54,6 +56,7 @@ export function registerPromptCommands(ctx: CommandContext): vscode.Disposable[]
     }),
     vscode.commands.registerCommand("pi.askToFix", async (uri: vscode.Uri, diagnostic: vscode.Diagnostic) => {
       const document = await vscode.workspace.openTextDocument(uri);
+      if (!(await mayHandOver(document))) return;
       const lines = new vscode.Range(Math.max(0, diagnostic.range.start.line - 2), 0, Math.min(document.lineCount - 1, diagnostic.range.end.line + 2), Number.MAX_SAFE_INTEGER);
       const source = diagnostic.source ? ` (${diagnostic.source}${diagnostic.code !== undefined ? ` ${codeOf(diagnostic.code)}` : ""})` : "";
       const problem = `${severity(diagnostic.severity)} at ${vscode.workspace.asRelativePath(uri, false)}:${diagnostic.range.start.line + 1}${source}: ${diagnostic.message}`;
@@ -73,6 +76,14 @@ export function registerPromptCommands(ctx: CommandContext): vscode.Disposable[]
       );
     }),
   ];
+}
+
+/** Whether the document's text may go to the agent (readable-for-agent.ts); says why not. */
+async function mayHandOver(document: vscode.TextDocument): Promise<boolean> {
+  const shown = vscode.workspace.asRelativePath(document.uri, false);
+  if ((await documentTextForAgent(document, shown)) !== undefined) return true;
+  void vscode.window.showWarningMessage(`Pi: ${notificationText(notHandedOver(shown))}`);
+  return false;
 }
 
 function codeOf(code: vscode.Diagnostic["code"]): string {

@@ -4,6 +4,7 @@ import * as vscode from "vscode";
 import type { CancellationToken } from "vscode-jsonrpc";
 import type { HostToolContext } from "../../shared/rpc/host-tool-registry";
 import { displayOf, hiddenFromAgents, openWorkspaceDocument, resolveFile } from "./editor-workspace";
+import { reallyReadable } from "./readable-for-agent";
 import { code2lsp } from "./lsp";
 import { filterDiagnostics, severityNames, type SeverityName } from "./lsp-format";
 import { defineTool, jsonResult, raceCancellation, type EditorTool } from "./tool";
@@ -110,8 +111,8 @@ export function createDiagnosticsTool(): EditorTool {
         entries = vscode.languages.getDiagnostics();
       }
       const files = entries.flatMap(([uri, diagnostics]) => {
-        // A file the agents' sandbox hides: a checker's message may quote its text (home as the workspace).
-        const shown = hiddenFromAgents(uri) ? undefined : displayOf(uri);
+        // A file the agents' sandbox hides, or one a link at its name leads out of the workspace from: a checker's message may quote its text.
+        const shown = hiddenFromAgents(uri) || !reallyReadable(uri) ? undefined : displayOf(uri);
         return shown === undefined ? [] : [{ path: shown, uri: code2lsp().asUri(uri), diagnostics: code2lsp().asDiagnosticsSync(diagnostics) }];
       });
       const report = filterDiagnostics(files, minSeverity, limit ?? 200);

@@ -39,7 +39,7 @@ export function hiddenFromAgents(uri: vscode.Uri): boolean {
 }
 
 /** The home whose secrets the agents' sandbox hides; none under full-access. */
-function hiddenIn(): HiddenIn | undefined {
+export function hiddenIn(): HiddenIn | undefined {
   return settings.sandboxMode === "full-access" ? undefined : { home: process.env.HOME, agentDir: process.env.PI_CODING_AGENT_DIR };
 }
 
@@ -65,7 +65,8 @@ export async function openWorkspaceDocument(uri: vscode.Uri, shown: string): Pro
   return verifiedDocument(() => readWorkspaceFile(uri, shown), () => Promise.resolve(vscode.workspace.openTextDocument(uri)), shown, decodeAs);
 }
 
-const decodeAs = (bytes: Uint8Array, document: vscode.TextDocument) => Promise.resolve(vscode.workspace.decode(bytes, { encoding: document.encoding }));
+/** `bytes` decoded as `document` was (its encoding). */
+export const decodeAs = (bytes: Uint8Array, document: vscode.TextDocument) => Promise.resolve(vscode.workspace.decode(bytes, { encoding: document.encoding }));
 
 /**
  * The document of a workspace file VS Code has loaded, if the tools may use it (verified-file.ts

@@ -3,6 +3,7 @@ import { Type } from "@sinclair/typebox";
 import * as vscode from "vscode";
 import { displayOf, hiddenFromAgents, stampOf } from "./editor-workspace";
 import { code2lsp } from "./lsp";
+import { documentTextForAgent } from "./readable-for-agent";
 import { defineTool, jsonResult, type EditorTool } from "./tool";
 import { lazySchema } from "../../shared/protocol/lazy-schema";
 
@@ -13,7 +14,11 @@ const maxSelectionText = 4000;
 
 const nameOf = (uri: vscode.Uri): string => displayOf(uri) ?? uri.toString();
 
-function selectionOf(document: vscode.TextDocument, selection: vscode.Selection): Record<string, unknown> {
+/**
+ * `mayShow`: whether the document's text may go to the agent (readable-for-agent.ts: not one VS Code
+ * loaded through a link a command put at its name).
+ */
+function selectionOf(document: vscode.TextDocument, selection: vscode.Selection, mayShow: boolean): Record<string, unknown> {
   const result: Record<string, unknown> = {
     anchor: code2lsp().asPosition(selection.anchor),
     active: code2lsp().asPosition(selection.active),
@@ -21,6 +26,7 @@ function selectionOf(document: vscode.TextDocument, selection: vscode.Selection)
     isEmpty: selection.isEmpty,
   };
   if (!selection.isEmpty && hiddenFromAgents(document.uri)) result.text = "(not shown: the file is in a folder the agents' sandbox hides)";
+  else if (!selection.isEmpty && !mayShow) result.text = "(not shown: the editor shows what a link at the file's name leads to, outside the workspace or hidden, not the workspace file)";
   else if (!selection.isEmpty) {
     const text = document.getText(selection);
     result.text = text.length > maxSelectionText ? `${text.slice(0, maxSelectionText)}… [${text.length - maxSelectionText} more characters]` : text;
@@ -41,6 +47,8 @@ export function createActiveEditorTool(): EditorTool {
       if (!editor) return jsonResult({ activeEditor: null, message: "No text editor is active." });
       const { document } = editor;
       const { path, uri, languageId, version, isDirty, lineCount } = stampOf(document, nameOf(document.uri));
+      const selected = editor.selections.some((selection) => !selection.isEmpty);
+      const mayShow = !selected || (await documentTextForAgent(document, path)) !== undefined;
       return jsonResult({
         path,
         uri,
@@ -48,7 +56,7 @@ export function createActiveEditorTool(): EditorTool {
         version,
         isDirty,
         lineCount,
-        selections: editor.selections.map((selection) => selectionOf(document, selection)),
+        selections: editor.selections.map((selection) => selectionOf(document, selection, mayShow)),
         visibleRanges: editor.visibleRanges.map((range) => code2lsp().asRange(range)),
         viewColumn: editor.viewColumn ?? null,
       });

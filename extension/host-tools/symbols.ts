@@ -3,6 +3,7 @@ import { Type } from "@sinclair/typebox";
 import * as vscode from "vscode";
 import type { HostToolContext } from "../../shared/rpc/host-tool-registry";
 import { asDocumentSymbol, asSymbolInformation } from "./lsp";
+import { reallyReadable } from "./readable-for-agent";
 import { openForProviders, runProvider, type OpenedDocument } from "./providers";
 import { defineTool, jsonResult, raceCancellation, type EditorTool } from "./tool";
 import { lazySchema } from "../../shared/protocol/lazy-schema";
@@ -47,7 +48,8 @@ export function createSymbolsTool(): EditorTool {
       context.update({ content: [{ type: "text", text: `Searching the workspace symbols for "${query}"…` }] });
       const found = await raceCancellation(vscode.commands.executeCommand<vscode.SymbolInformation[] | undefined>("vscode.executeWorkspaceSymbolProvider", query), context.token);
       const max = limit ?? 100;
-      const symbols = (found ?? []).map(asSymbolInformation);
+      // Not those of a file a link at its name leads out of the workspace from (the server read it through the link).
+      const symbols = (found ?? []).filter((symbol) => reallyReadable(symbol.location.uri)).map(asSymbolInformation);
       return jsonResult({ query, total: symbols.length, omitted: Math.max(0, symbols.length - max), symbols: symbols.slice(0, max) });
     },
   });

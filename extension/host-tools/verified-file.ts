@@ -13,7 +13,7 @@ import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
 import { hiddenEnv, type HiddenIn } from "./workspace-paths";
 
 /** The bytes of the file at `absPath`, once it is known to be the workspace file it looks like; throws a message for the model. */
-export async function readVerified(absPath: string, realFolders: readonly string[], hiddenIn: HiddenIn | undefined, shown: string): Promise<Uint8Array> {
+export async function readVerified(absPath: string, realFolders: readonly string[], hiddenIn: HiddenIn | undefined, shown: string, max = MAX_READ_BYTES): Promise<Uint8Array> {
   let handle;
   try {
     // Non-blocking: a FIFO the model made does not hang the editor's extension host.
@@ -34,10 +34,10 @@ export async function readVerified(absPath: string, realFolders: readonly string
       throw moved(shown);
     }
     if (now.dev !== opened.dev || now.ino !== opened.ino) throw moved(shown);
-    if (!resolvesInside(realFolders, real)) throw new Error(`${shown} leads outside the workspace; the editor tools only read and edit files inside it.`);
+    if (!resolvesInside(realFolders, real)) throw new Error(`${shown} leads outside the workspace (a link on its way); the editor gives agents only files inside it, or one named outside as itself.`);
     const secret = hiddenIn && hiddenSecretOf(real, hiddenEnv(hiddenIn));
-    if (secret) throw new Error(`${shown} leads into ~/${secret}, which the sandbox hides from the agent; the editor tools leave it alone too.`);
-    return await readAtMost(handle, MAX_READ_BYTES, shown);
+    if (secret) throw new Error(`${shown} leads into ~/${secret}, which the sandbox hides from the agent; the editor does not give it to agents either.`);
+    return await readAtMost(handle, max, shown);
   } finally {
     await handle.close();
   }
@@ -52,7 +52,7 @@ export const MAX_READ_BYTES = 50 * 1024 * 1024;
 
 /** The file's bytes, read in chunks: a file larger than `max` (or one growing past it as it is read) is refused. */
 async function readAtMost(handle: import("node:fs/promises").FileHandle, max: number, shown: string): Promise<Uint8Array> {
-  const tooLarge = () => new Error(`${shown} is larger than ${max / 1024 / 1024} MB; the editor tools do not read files that large (the agent's own read tool can read it in parts).`);
+  const tooLarge = () => new Error(`${shown} is larger than ${max / 1024 / 1024} MB; the editor does not read files that large for an agent (the agent's own read tool can read it in parts).`);
   if ((await handle.stat()).size > max) throw tooLarge();
   const chunks: Buffer[] = [];
   let total = 0;

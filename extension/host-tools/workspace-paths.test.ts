@@ -2,7 +2,8 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { displayPath, resolveWorkspacePath } from "./workspace-paths";
+import { readVerified } from "./verified-file";
+import { displayPath, realRootsFor, resolveWorkspacePath } from "./workspace-paths";
 
 describe("editor tools: workspace paths", () => {
   const root = path.resolve("/ws/app");
@@ -77,5 +78,40 @@ describe("editor tools: workspace paths", () => {
   it("names the folder itself '.' and nothing outside", () => {
     assert.equal(displayPath(root, folders), ".");
     assert.equal(displayPath(path.resolve("/tmp/x"), folders), undefined);
+  });
+
+  it("a file handed to an agent (an @-mention, a dropped file): read only where it really is, whatever link is at its name", async () => {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "ws-attach-"));
+    const read = (absPath: string) => readVerified(absPath, realRootsFor(absPath, [ws]), { home }, path.basename(absPath)).then((b) => Buffer.from(b).toString());
+    const ws = path.join(base, "ws");
+    const home = path.join(base, "home");
+    const elsewhere = path.join(base, "elsewhere");
+    try {
+      for (const dir of [path.join(ws, "src"), path.join(home, ".aws"), elsewhere]) fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(ws, "src", "plain.md"), "workspace text");
+      fs.writeFileSync(path.join(home, ".aws", "credentials"), "aws key");
+      fs.writeFileSync(path.join(elsewhere, "notes.md"), "outside text");
+      // Links a sandboxed command or a cloned repository can put at a workspace file's name.
+      fs.symlinkSync(path.join(home, ".aws", "credentials"), path.join(ws, "src", "to-secret.md"));
+      fs.symlinkSync("/proc/self/environ", path.join(ws, "src", "to-environ.md"));
+      fs.symlinkSync(path.join(elsewhere, "notes.md"), path.join(ws, "src", "to-outside.md"));
+      fs.symlinkSync(path.join(ws, "src", "plain.md"), path.join(ws, "src", "to-inside.md"));
+      fs.symlinkSync(elsewhere, path.join(ws, "linked-dir"));
+      // Named outside: the user picked that file; a link at that name is not.
+      fs.symlinkSync(path.join(home, ".aws", "credentials"), path.join(elsewhere, "innocent.md"));
+      fs.symlinkSync(elsewhere, path.join(base, "elsewhere-alias"));
+
+      assert.equal(await read(path.join(ws, "src", "plain.md")), "workspace text");
+      assert.equal(await read(path.join(ws, "src", "to-inside.md")), "workspace text", "a link inside the workspace is followed");
+      for (const name of ["src/to-secret.md", "src/to-environ.md", "src/to-outside.md", "linked-dir/notes.md"]) {
+        await assert.rejects(read(path.join(ws, name)), /leads outside the workspace/, name);
+      }
+      assert.equal(await read(path.join(elsewhere, "notes.md")), "outside text", "a file named outside as itself");
+      assert.equal(await read(path.join(base, "elsewhere-alias", "notes.md")), "outside text", "its folder reached through a link of the user's");
+      await assert.rejects(read(path.join(elsewhere, "innocent.md")), /leads outside the workspace/, "a link named outside");
+      await assert.rejects(read(path.join(home, ".aws", "credentials")), /which the sandbox hides/, "a hidden secret, even named as itself");
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
   });
 });

@@ -4,7 +4,7 @@
  * and so must the file they really lead to once every symlink is resolved.
  * Free of vscode (node:path, node:fs), so it is unit-tested.
  */
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { realPathOf, resolvesInside } from "../../shared/node/real-path";
 import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
@@ -82,4 +82,18 @@ export function realFolders(folders: readonly string[]): string[] {
       return [];
     }
   });
+}
+
+/**
+ * Where the file named `absPath` may really be: the workspace folders' real paths when it is named
+ * in one, else the named file itself (its folder's links resolved, as the user's own set-up may
+ * have them, but no link at its name).
+ */
+export function realRootsFor(absPath: string, folders: readonly string[]): string[] {
+  if (displayPath(absPath, folders) !== undefined) return realFolders(folders);
+  try {
+    return [join(realPathOf(dirname(absPath)), basename(absPath))];
+  } catch {
+    return [];
+  }
 }

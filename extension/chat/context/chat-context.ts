@@ -7,6 +7,7 @@ import { undoneBlock, withContext, type LineRange } from "./context-format";
 import { imageMimeTypes, readImage, resolveMentions } from "./context-resolver";
 import { WorkspaceFiles } from "./workspace-files";
 import { notificationText } from "../../ui/plain-text";
+import { errorText } from "../../../shared/error-text";
 
 export interface ChatAttachments {
   mentions: Mention[];
@@ -72,9 +73,13 @@ export class ChatContext implements vscode.Disposable {
         const mime = imageMimeTypes[path.extname(uri.path).toLowerCase()];
         if (stat.type & vscode.FileType.Directory) mentions.push({ kind: "folder", path: relative });
         else if (mime && !lines) {
-          const image = await readImage(uri, mime);
+          // null: not read as it really is (a link on its way: readable-for-agent.ts), said by readImage's error.
+          const image = await readImage(uri, mime).catch((error: unknown) => {
+            void vscode.window.showWarningMessage(`Pi: not attached: ${notificationText(errorText(error))}`);
+            return null;
+          });
           if (image) images.push({ name: path.basename(uri.path), mimeType: image.mimeType, data: image.data });
-          else void vscode.window.showWarningMessage(`Pi: ${notificationText(relative)} is too large to attach as an image.`);
+          else if (image === undefined) void vscode.window.showWarningMessage(`Pi: ${notificationText(relative)} is too large to attach as an image.`);
         } else mentions.push(lines ? { kind: "file", path: relative, lines } : { kind: "file", path: relative });
       } catch (error) {
         this.log.debug(`Could not attach ${uri.toString()}: ${String(error)}`);

@@ -4,6 +4,9 @@ import type { ImageContent } from "../../../shared/protocol";
 import { attachmentLimits, type Mention } from "../../../shared/webview-protocol";
 import { fileBlock, folderBlock, problemsBlock, type ContextBlock, type Problem } from "./context-format";
 import type { WorkspaceFiles } from "./workspace-files";
+import { documentTextForAgent, loadedTextForAgent, notHandedOver, readForAgent } from "../../host-tools/readable-for-agent";
+import { errorText } from "../../../shared/error-text";
+import { notificationText } from "../../ui/plain-text";
 
 export const imageMimeTypes: Record<string, ImageAttachmentMime> = { ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp" };
 type ImageAttachmentMime = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
@@ -19,7 +22,7 @@ export async function resolveMentions(mentions: readonly Mention[], files: Works
   for (const mention of mentions) {
     switch (mention.kind) {
       case "selection":
-        blocks.push(...selectionBlocks(files));
+        blocks.push(...(await selectionBlocks(files)));
         break;
       case "problems":
         blocks.push(problemsBlock(workspaceProblems(files)));
@@ -34,7 +37,11 @@ export async function resolveMentions(mentions: readonly Mention[], files: Works
         if (!uri) break;
         const mime = imageMimeTypes[path.extname(uri.path).toLowerCase()];
         if (mime && !mention.lines) {
-          const image = await readImage(uri, mime);
+          const image = await readImage(uri, mime).catch((error: unknown) => notAttached(files.relative(uri), error));
+          if (image && "attrs" in image) {
+            blocks.push(image);
+            break;
+          }
           if (image) images.push(image);
           else blocks.push({ attrs: { type: "image", path: files.relative(uri), omitted: `larger than ${attachmentLimits.imageBytes / 1024 / 1024} MB` }, body: "" });
           break;
@@ -47,29 +54,50 @@ export async function resolveMentions(mentions: readonly Mention[], files: Works
   return { blocks, images };
 }
 
+/**
+ * The file as the editor has it (unsaved changes included) or else as on disk, read through the one
+ * door for files handed to an agent (readable-for-agent.ts): a link a command or a repository put
+ * at its name, leading outside the workspace or into a hidden secret, is not followed; the block
+ * says why, and so does a notice (the user attached it).
+ */
 async function fileContext(uri: vscode.Uri, relative: string, lines: Mention["lines"]): Promise<ContextBlock> {
-  const open = vscode.workspace.textDocuments.find((doc) => doc.uri.toString() === uri.toString());
-  if (open) return fileBlock(relative, open.getText(), lines);
-  const stat = await vscode.workspace.fs.stat(uri);
-  if (stat.type & vscode.FileType.Directory) return folderBlock(relative, []);
-  const bytes = await vscode.workspace.fs.readFile(uri);
-  if (bytes.subarray(0, 8192).includes(0)) return { attrs: { type: "file", path: relative, omitted: "binary file" }, body: "" };
-  return fileBlock(relative, new TextDecoder().decode(bytes), lines);
+  try {
+    const open = await loadedTextForAgent(uri, relative);
+    if (open !== undefined) return fileBlock(relative, open, lines);
+    const stat = await vscode.workspace.fs.stat(uri);
+    if (stat.type & vscode.FileType.Directory) return folderBlock(relative, []);
+    const bytes = await readForAgent(uri.fsPath, relative);
+    if (bytes.subarray(0, 8192).includes(0)) return { attrs: { type: "file", path: relative, omitted: "binary file" }, body: "" };
+    return fileBlock(relative, new TextDecoder().decode(bytes), lines);
+  } catch (error) {
+    return notAttached(relative, error);
+  }
 }
 
-/** The image file as base64, or undefined when it is over the size limit. */
+function notAttached(relative: string, error: unknown): ContextBlock {
+  const why = errorText(error);
+  void vscode.window.showWarningMessage(`Pi: not attached: ${notificationText(why)}`);
+  return { attrs: { type: "file", path: relative, omitted: why }, body: "" };
+}
+
+/** The image file as base64 (read as it really is: readable-for-agent.ts), or undefined when it is over the size limit. */
 export async function readImage(uri: vscode.Uri, mimeType: ImageAttachmentMime): Promise<(ImageContent & { mimeType: ImageAttachmentMime }) | undefined> {
   const stat = await vscode.workspace.fs.stat(uri);
   if (stat.size > attachmentLimits.imageBytes) return undefined;
-  const bytes = await vscode.workspace.fs.readFile(uri);
+  const bytes = await readForAgent(uri.fsPath, vscode.workspace.asRelativePath(uri), attachmentLimits.imageBytes);
   return { type: "image", mimeType, data: Buffer.from(bytes).toString("base64") };
 }
 
-function selectionBlocks(files: WorkspaceFiles): ContextBlock[] {
+async function selectionBlocks(files: WorkspaceFiles): Promise<ContextBlock[]> {
   const editor = vscode.window.activeTextEditor ?? vscode.window.visibleTextEditors[0];
   const selections = editor?.selections.filter((s) => !s.isEmpty) ?? [];
   if (!editor || selections.length === 0) return [{ attrs: { type: "selection", omitted: "no text is selected in the editor" }, body: "" }];
   const where = editor.document.isUntitled ? editor.document.uri.path : files.relative(editor.document.uri);
+  if ((await documentTextForAgent(editor.document, where)) === undefined) {
+    const why = notHandedOver(where);
+    void vscode.window.showWarningMessage(`Pi: ${notificationText(why)}`);
+    return [{ attrs: { type: "selection", path: where, omitted: why }, body: "" }];
+  }
   return selections.map((s) => ({
     attrs: { type: "selection", path: where, lines: `${s.start.line + 1}-${s.end.line + 1}` },
     body: editor.document.getText(s),

@@ -3,6 +3,7 @@
 // pasted — each checked in what the scripted LLM received from a real pi 0.87.1.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import * as vscode from "vscode";
@@ -216,6 +217,37 @@ describe("Chat context: @ mentions and attachments", function () {
     assert.ok(sent.text.includes(`<context type="file" path="src/mentions-sample.txt">\n${sampleText.trimEnd()}\n</context>`), sent.text);
     assert.ok(sent.text.includes('<context type="file" path="src/mentions-sample.txt" lines="3-4">\nline three\nline four\n</context>'), sent.text);
     assert.match(sent.text, /<context type="folder" path="src\/">\n(.*\n)*greet\.ts\n(.*\n)*mentions-sample\.txt\n/);
+  });
+
+  it("attaches no file through a link put at its name (a command's or a repository's): not the target outside, not the document VS Code loaded through it", async () => {
+    const outsideDir = fs.mkdtempSync(path.join(os.tmpdir(), "pi-outside-"));
+    const secret = path.join(outsideDir, "credentials");
+    fs.writeFileSync(secret, "aws_secret_access_key = OUTSIDE-SECRET\n");
+    const linked = path.join(root.fsPath, "src", "linked-notes.md");
+    const flipped = path.join(root.fsPath, "src", "flipped-notes.md");
+    fs.symlinkSync(secret, linked);
+    fs.writeFileSync(flipped, "plain notes\n");
+    try {
+      // A document open in the editor whose file a command then replaced by a link: VS Code loads it again through the link.
+      const document = await vscode.workspace.openTextDocument(flipped);
+      await vscode.window.showTextDocument(document, { preview: false });
+      fs.symlinkSync(secret, `${flipped}.tmp`);
+      fs.renameSync(`${flipped}.tmp`, flipped);
+      await eventually("VS Code to load the document again through the link", () => document.getText().includes("OUTSIDE-SECRET") || undefined, 20_000);
+
+      await openChat();
+      await ui.typeInWebview(chatView, promptBox, "Summarize @src/linked-notes.md and @src/flipped-notes.md");
+      await chatText("both chips", "#attachments", (t) => t.includes("linked-notes.md") && t.includes("flipped-notes.md"));
+      const sent = await send(agent());
+      assert.ok(!sent.text.includes("OUTSIDE-SECRET"), sent.text);
+      for (const name of ["linked-notes.md", "flipped-notes.md"]) {
+        assert.match(sent.text, new RegExp(`<context type="file" path="src/${name}" omitted="[^"]*leads outside the workspace`), sent.text);
+      }
+    } finally {
+      await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+      for (const file of [linked, flipped]) fs.rmSync(file, { force: true });
+      fs.rmSync(outsideDir, { recursive: true, force: true });
+    }
   });
 
   it("a pasted image reaches the LLM as an image part", async () => {

@@ -181,6 +181,31 @@ describe("host-tools: the editor's tools for the agent (bundled host, scripted m
     }
   });
 
+  it("does not show the selection of a document VS Code loaded again through a link put at its name", async () => {
+    const outsideDir = fs.mkdtempSync(path.join(os.tmpdir(), "pi-outside-"));
+    const secret = path.join(outsideDir, "secret.txt");
+    fs.writeFileSync(secret, "outside secret\n");
+    const flipped = writeWorkspaceFile("src/flipped.txt", "plain text\n");
+    try {
+      const document = await vscode.workspace.openTextDocument(flipped);
+      const editor = await vscode.window.showTextDocument(document, { preview: false });
+      // As a command would (the sandbox lets it write the workspace): the file replaced by a link.
+      fs.symlinkSync(secret, `${flipped.fsPath}.tmp`);
+      fs.renameSync(`${flipped.fsPath}.tmp`, flipped.fsPath);
+      await eventually("VS Code to load the document again through the link", () => document.getText().includes("outside secret") || undefined, 20_000);
+      editor.selection = new vscode.Selection(0, 0, 1, 0);
+      const run = await callTool(agent, "editor_active", {});
+      const active = json<{ path: string; selections: { text?: string }[] }>(run);
+      assert.equal(active.path, "src/flipped.txt");
+      assert.ok(!run.text.includes("outside secret"), run.text);
+      assert.match(active.selections[0]?.text ?? "", /not shown/);
+    } finally {
+      await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
+      fs.rmSync(flipped.fsPath, { force: true });
+      fs.rmSync(outsideDir, { recursive: true, force: true });
+    }
+  });
+
   it("refuses an edit made for an older version or another hash, and leaves the buffer alone", async () => {
     const before = greet.getText();
     const stale = await callTool(agent, "editor_edit", { path: "src/greet.ts", edits: [{ oldText: "Hello", newText: "Hi" }], expectedVersion: greet.version - 1 });
