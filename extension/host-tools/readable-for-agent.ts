@@ -6,11 +6,12 @@
  * /proc/self/environ`): the extension host, which reads everything its user can, would attach the
  * secret or its own environment. So the file is read as it really is (verified-file.ts): named in
  * a workspace folder, it must really be in one; named outside (the user picked a file there), it
- * must be that file itself, not a link at its name; never in a home secret the sandbox hides.
+ * must be that file itself, not a link at its name; never in a home secret the sandbox hides, nor
+ * in /proc (the sandbox has its own; the host's holds the editor's environment).
  */
 import type * as vscode from "vscode";
 import { decodeAs, hiddenIn, loadedDocument, workspaceFolderPaths } from "./editor-workspace";
-import { holdsVerified, readVerified } from "./verified-file";
+import { holdsVerified, onProcFs, readVerified } from "./verified-file";
 import { isInside, realPathOf } from "../../shared/node/real-path";
 import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
 import { hiddenEnv, realRootsFor } from "./workspace-paths";
@@ -34,7 +35,7 @@ export function reallyReadable(uri: vscode.Uri): boolean {
     return false; // gone, or a link loop: nothing to say about it
   }
   const hidden = hiddenIn();
-  return realRootsFor(uri.fsPath, workspaceFolderPaths()).some((root) => isInside(root, real)) && !(hidden && hiddenSecretOf(real, hiddenEnv(hidden)));
+  return realRootsFor(uri.fsPath, workspaceFolderPaths()).some((root) => isInside(root, real)) && !(hidden && hiddenSecretOf(real, hiddenEnv(hidden))) && !onProcFs(real);
 }
 
 /**

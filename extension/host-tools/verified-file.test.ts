@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { holdsVerified, MAX_READ_BYTES, readVerified, sameText, verifiedDocument } from "./verified-file";
-import { resolveWorkspacePath } from "./workspace-paths";
+import { realRootsFor, resolveWorkspacePath } from "./workspace-paths";
 
 describe("editor tools: a workspace file read as it really is when opened (verified-file.ts)", () => {
   let root: string;
@@ -136,6 +136,20 @@ describe("editor tools: a workspace file read as it really is when opened (verif
     link("notes.txt");
     assert.equal(await holdsVerified({ getText: () => "NOTES\r\n", isDirty: false }, read, utf8), true, "the file's own text");
     assert.equal(await holdsVerified({ getText: () => "NOTES and the user's typing\n", isDirty: true }, read, utf8), true, "unsaved changes");
+  });
+
+  it("refuses /proc however it is reached: named there, through a link in a writable folder on its way, or as a workspace folder that is a link (the extension host's own environment)", async function () {
+    if (process.platform !== "linux") this.skip();
+    const attach = (absPath: string, folders: readonly string[]) => readVerified(absPath, realRootsFor(absPath, folders), { home }, absPath);
+    // /tmp is a writable root of the sandbox: a command there can make a link to /proc/self.
+    symlinkSync("/proc/self", join(root, "build"));
+    for (const named of ["/proc/self/environ", `/proc/${process.pid}/environ`, "/proc/self/cmdline", join(root, "build", "environ")]) {
+      await assert.rejects(attach(named, [ws]), /\/proc/, named);
+    }
+    symlinkSync("/proc/self", join(root, "linked-ws"));
+    await assert.rejects(attach(join(root, "linked-ws", "environ"), [join(root, "linked-ws")]), /\/proc/, "a workspace folder that leads into /proc");
+    await assert.rejects(readVerified("/proc/self/environ", ["/"], { home }, "environ"), /\/proc/, "the root opened as the workspace");
+    assert.equal(await attach(join(ws, "a.ts"), [ws]).then((bytes) => Buffer.from(bytes).toString()), "export const a = 1;\n");
   });
 
   it("refuses a file larger than VS Code gives extensions, without reading it into memory (a sparse file made in an instant)", async () => {

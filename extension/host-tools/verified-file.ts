@@ -6,7 +6,7 @@
  * path found after the open, and that path must lie in a workspace folder and not in a hidden
  * secret. Free of vscode (node:fs), so it is unit-tested with real links flipped.
  */
-import { constants } from "node:fs";
+import { constants, statfsSync } from "node:fs";
 import { open, realpath, stat } from "node:fs/promises";
 import { resolvesInside } from "../../shared/node/real-path";
 import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
@@ -37,9 +37,29 @@ export async function readVerified(absPath: string, realFolders: readonly string
     if (!resolvesInside(realFolders, real)) throw new Error(`${shown} leads outside the workspace (a link on its way); the editor gives agents only files inside it, or one named outside as itself.`);
     const secret = hiddenIn && hiddenSecretOf(real, hiddenEnv(hiddenIn));
     if (secret) throw new Error(`${shown} leads into ~/${secret}, which the sandbox hides from the agent; the editor does not give it to agents either.`);
+    if (onProcFs(real)) throw new Error(`${shown} is in /proc (a process as the kernel shows it: the editor's own environment, its open files); the editor does not give it to agents.`);
     return await readAtMost(handle, max, shown);
   } finally {
     await handle.close();
+  }
+}
+
+/** procfs's f_type (statfs(2)): /proc wherever it is mounted. */
+const PROC_SUPER_MAGIC = 0x9fa0;
+
+/**
+ * Whether the real path `real` lies on a procfs. The sandbox has its own /proc (its own processes);
+ * the extension host's is the host's: `/proc/self/environ` is the editor's environment, and neither
+ * the path's text nor the workspace check sees it when a file is named outside the workspace
+ * (`/tmp/build/environ` with `build -> /proc/self`, made by a command in /tmp), or a workspace
+ * folder leads there (or is `/`). Nothing there: not; statfs failing otherwise: taken as procfs.
+ */
+export function onProcFs(real: string): boolean {
+  if (process.platform !== "linux") return false;
+  try {
+    return statfsSync(real).type === PROC_SUPER_MAGIC;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ENOENT";
   }
 }
 
