@@ -152,6 +152,31 @@ describe("editor tools: a workspace file read as it really is when opened (verif
     assert.equal(await attach(join(ws, "a.ts"), [ws]).then((bytes) => Buffer.from(bytes).toString()), "export const a = 1;\n");
   });
 
+  it("never takes a document VS Code loaded again through a link while its text was being compared (decodeAs goes to VS Code and back)", async () => {
+    writeFileSync(join(ws, "latin1.txt"), Buffer.from("caf\xe9\n", "latin1"));
+    const read = () => readVerified(join(ws, "latin1.txt"), [ws], { home }, "latin1.txt");
+    const latin1 = (bytes: Uint8Array) => new TextDecoder("windows-1252").decode(bytes);
+    // The document held the file's text when compared; VS Code's reload (a link at its name, led to
+    // the key) arrives while workspace.decode's round trip is awaited.
+    const loadedThen = () => {
+      let text = "caf\u00e9\n";
+      const document = { getText: () => text, isDirty: false };
+      const decodeAs = async (bytes: Uint8Array) => {
+        text = "PRIVATE KEY\n";
+        return latin1(bytes);
+      };
+      return { document, decodeAs };
+    };
+    const loaded = loadedThen();
+    const holds = await holdsVerified(loaded.document, read, loaded.decodeAs);
+    assert.ok(!holds || !/PRIVATE KEY/.test(loaded.document.getText()), "a document of the key taken as the file's");
+    const opened = loadedThen();
+    await assert.rejects(verifiedDocument(read, async () => opened.document, "latin1.txt", opened.decodeAs), /changed while it was opened/);
+    // Nothing changing meanwhile: taken.
+    const still = { getText: () => "caf\u00e9\n", isDirty: false };
+    assert.equal(await holdsVerified(still, read, async (bytes) => latin1(bytes)), true);
+  });
+
   it("refuses a file larger than VS Code gives extensions, without reading it into memory (a sparse file made in an instant)", async () => {
     writeFileSync(join(ws, "big.txt"), "");
     truncateSync(join(ws, "big.txt"), 1024 * 1024 * 1024);

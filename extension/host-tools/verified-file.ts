@@ -105,7 +105,7 @@ export async function verifiedDocument<D extends { getText(): string }>(
 ): Promise<D> {
   const verified = await read();
   const document = await open();
-  const same = await holdsBytes(document.getText(), verified, (bytes) => decodeAs(bytes, document));
+  const same = await holdsBytes(document, verified, (bytes) => decodeAs(bytes, document));
   if (!same) throw new Error(`${shown} changed while it was opened (a link on its way replaced); not used. Try again once nothing changes it.`);
   return document;
 }
@@ -126,13 +126,19 @@ export async function holdsVerified(document: { getText(): string; isDirty: bool
   } catch {
     return false;
   }
-  return holdsBytes(document.getText(), verified, decodeAs);
+  return holdsBytes(document, verified, decodeAs);
 }
 
-/** Whether `text` is what `bytes` hold: as UTF-8, else decoded as the document was (another encoding, or a setting's). */
-async function holdsBytes(text: string, bytes: Uint8Array, decodeAs: (bytes: Uint8Array) => Promise<string>): Promise<boolean> {
+/**
+ * Whether the document's text is what `bytes` hold: as UTF-8, else decoded as the document was
+ * (another encoding, or a setting's). decodeAs is a round trip to VS Code, which may load the
+ * document again meanwhile (through a link at its name): its text must still be the one compared.
+ */
+async function holdsBytes(document: { getText(): string }, bytes: Uint8Array, decodeAs: (bytes: Uint8Array) => Promise<string>): Promise<boolean> {
+  const text = document.getText();
   if (sameText(text, bytes) === true) return true;
-  return decodeAs(bytes).then((decoded) => plain(decoded) === plain(text), () => false);
+  const decoded = await decodeAs(bytes).catch(() => undefined);
+  return decoded !== undefined && plain(decoded) === plain(text) && document.getText() === text;
 }
 
 /** Whether a document's text is what `bytes` hold (UTF-8, a BOM and line ends aside); undefined when they are not UTF-8 (not comparable). */
