@@ -3,7 +3,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { readVerified } from "./verified-file";
-import { displayPath, realRootsFor, resolveWorkspacePath } from "./workspace-paths";
+import { displayPath, filesReallyIn, realFolders, realRootsFor, resolveWorkspacePath } from "./workspace-paths";
 
 describe("editor tools: workspace paths", () => {
   const root = path.resolve("/ws/app");
@@ -110,6 +110,30 @@ describe("editor tools: workspace paths", () => {
       assert.equal(await read(path.join(base, "elsewhere-alias", "notes.md")), "outside text", "its folder reached through a link of the user's");
       await assert.rejects(read(path.join(elsewhere, "innocent.md")), /leads outside the workspace/, "a link named outside");
       await assert.rejects(read(path.join(home, ".aws", "credentials")), /which the sandbox hides/, "a hidden secret, even named as itself");
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  it("names the agent may see of a search that follows links (a folder mention's listing): only those whose folder really is in the workspace, out of the hidden secrets", () => {
+    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "ws-names-")));
+    const ws = path.join(base, "ws");
+    const home = path.join(base, "home");
+    try {
+      for (const dir of [path.join(ws, "src", "deep"), path.join(home, ".ssh"), path.join(home, ".password-store", "bank"), path.join(base, "elsewhere")]) fs.mkdirSync(dir, { recursive: true });
+      // What a cloned repository ships (or a command makes): folder links out; VS Code's search follows them (search.followSymlinks).
+      fs.symlinkSync(path.join(home, ".ssh"), path.join(ws, "keys"));
+      fs.symlinkSync(path.join(home, ".password-store"), path.join(ws, "src", "store"));
+      fs.symlinkSync(path.join(base, "elsewhere"), path.join(ws, "out"));
+      fs.symlinkSync(path.join(ws, "src", "deep"), path.join(ws, "alias"));
+      fs.symlinkSync(path.join(home, ".ssh", "id_ed25519"), path.join(ws, "src", "key.txt"));
+      const found = ["src/a.ts", "src/deep/b.ts", "alias/b.ts", "src/key.txt", "keys/id_ed25519", "keys/config", "src/store/bank/login.gpg", "out/notes.md"].map((name) => path.join(ws, name));
+      const kept = filesReallyIn(found, realFolders([ws]), { home }).map((file) => path.relative(ws, file));
+      // A link at a file's own name is the workspace's name (its text is what the door refuses).
+      assert.deepEqual(kept, ["src/a.ts", "src/deep/b.ts", "alias/b.ts", "src/key.txt"]);
+      // Home opened as the workspace: its hidden secrets' names are not the agent's either.
+      const inHome = ["notes.md", ".ssh/id_ed25519", ".password-store/bank/login.gpg"].map((name) => path.join(home, name));
+      assert.deepEqual(filesReallyIn(inHome, realFolders([home]), { home }), [path.join(home, "notes.md")]);
     } finally {
       fs.rmSync(base, { recursive: true, force: true });
     }

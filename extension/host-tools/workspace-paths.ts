@@ -6,7 +6,7 @@
  */
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { realPathOf, resolvesInside } from "../../shared/node/real-path";
+import { isInside, realPathOf, resolvesInside } from "../../shared/node/real-path";
 import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
 import { homeEnvOf, type HomeEnv } from "../../shared/node/sandbox/secret-places";
 
@@ -96,4 +96,31 @@ export function realRootsFor(absPath: string, folders: readonly string[]): strin
   } catch {
     return [];
   }
+}
+
+/**
+ * Of `files` (absolute paths a search found), those whose folder really lies in `realRoots` and
+ * not in a hidden secret: VS Code's search follows links (search.followSymlinks), so a folder link a
+ * cloned repository ships or a command makes (`keys -> ~/.ssh`, `docs -> /home`) had the names
+ * below it listed for the agent. A link at a file's own name is left in: the name is the
+ * workspace's, and its text goes through readVerified. Each folder is resolved once.
+ */
+export function filesReallyIn(files: readonly string[], realRoots: readonly string[], hidden: HiddenIn | undefined): string[] {
+  const env = hidden && hiddenEnv(hidden);
+  const folders = new Map<string, boolean>();
+  const folderIn = (folder: string): boolean => {
+    let real: string;
+    try {
+      real = realPathOf(folder);
+    } catch {
+      return false; // a link loop
+    }
+    return realRoots.some((root) => isInside(root, real)) && !(env && hiddenSecretOf(real, env));
+  };
+  return files.filter((file) => {
+    const folder = dirname(file);
+    let kept = folders.get(folder);
+    if (kept === undefined) folders.set(folder, (kept = folderIn(folder)));
+    return kept;
+  });
 }

@@ -3,12 +3,15 @@ import * as vscode from "vscode";
 import { isStub } from "../../../shared/node/sandbox/stubs";
 import type { MentionCandidate, PathKind } from "../../../shared/webview-protocol";
 import { foldersOf, rankPaths } from "./path-rank";
+import { hiddenIn, workspaceFolderPaths } from "../../host-tools/editor-workspace";
+import { filesReallyIn, realFolders } from "../../host-tools/workspace-paths";
 
 const maxFiles = 20_000;
 
 /**
  * The workspace's files for `@` completion and `@folder/` listings: listed once with
- * `findFiles` (minus `files.exclude` and `search.exclude`), again after files come or go.
+ * `findFiles` (minus `files.exclude` and `search.exclude`, and what a folder link leads out to),
+ * again after files come or go.
  * One for the window, shared by every session's chat; nothing (no listing, no watcher) until a
  * chat first asks for the files, as the `@` picker and a folder mention do.
  */
@@ -44,7 +47,7 @@ export class WorkspaceFiles implements vscode.Disposable {
   files(): Promise<string[]> {
     this.watch();
     this.listing ??= Promise.resolve(vscode.workspace.findFiles("**/*", excludeGlob(), maxFiles)).then(
-      (uris) => uris.filter((uri) => !isStub(uri.fsPath)).map((uri) => this.relative(uri)),
+      (uris) => reallyListed(uris.filter((uri) => !isStub(uri.fsPath))).map((uri) => this.relative(uri)),
       () => [],
     );
     return this.listing;
@@ -93,6 +96,16 @@ export class WorkspaceFiles implements vscode.Disposable {
     this.listing = undefined;
     for (const sub of this.subscriptions.splice(0)) sub.dispose();
   }
+}
+
+/**
+ * The files found whose folder really is in the workspace (workspace-paths.ts filesReallyIn): the
+ * search follows folder links, and a folder mention's listing goes to the agent.
+ */
+function reallyListed(uris: readonly vscode.Uri[]): vscode.Uri[] {
+  const files = uris.filter((uri) => uri.scheme === "file");
+  const kept = new Set(filesReallyIn(files.map((uri) => uri.fsPath), realFolders(workspaceFolderPaths()), hiddenIn()));
+  return uris.filter((uri) => uri.scheme !== "file" || kept.has(uri.fsPath));
 }
 
 async function exists(uri: vscode.Uri): Promise<boolean> {
