@@ -4,7 +4,7 @@ import type { ImageContent } from "../../../shared/protocol";
 import { attachmentLimits, type Mention } from "../../../shared/webview-protocol";
 import { fileBlock, folderBlock, problemsBlock, type ContextBlock, type Problem } from "./context-format";
 import type { WorkspaceFiles } from "./workspace-files";
-import { documentTextForAgent, loadedTextForAgent, notHandedOver, readForAgent } from "../../host-tools/readable-for-agent";
+import { documentTextForAgent, loadedTextForAgent, notHandedOver, readForAgent, reallyReadable } from "../../host-tools/readable-for-agent";
 import { errorText } from "../../../shared/error-text";
 import { notificationText } from "../../ui/plain-text";
 
@@ -111,8 +111,14 @@ const severities: Record<vscode.DiagnosticSeverity, Problem["severity"]> = {
   [vscode.DiagnosticSeverity.Hint]: "hint",
 };
 
+/**
+ * The workspace's problems for `@problems`, as editor_diagnostics gives them: none of a file whose
+ * name is a link out of the workspace or into a hidden secret (reallyReadable), whose checker's
+ * message may quote the text it read through the link (a spell checker's "Unknown word").
+ */
 function workspaceProblems(files: WorkspaceFiles): Problem[] {
-  return vscode.languages.getDiagnostics().flatMap(([uri, diagnostics]) =>
+  const readable = vscode.languages.getDiagnostics().filter(([uri]) => reallyReadable(uri));
+  return readable.flatMap(([uri, diagnostics]) =>
     diagnostics.map((d) => ({
       path: uri.scheme === "file" ? files.relative(uri) : uri.toString(),
       line: d.range.start.line + 1,
