@@ -40,7 +40,7 @@ export function reallyReadable(uri: vscode.Uri): boolean {
 
 /**
  * The text of a document VS Code has loaded, if it may go to an agent: its unsaved changes (the
- * user's), or the text the file really holds (holdsVerified). A document loaded through a link a
+ * user's, while its name does not lead elsewhere), or the text the file really holds (holdsVerified). A document loaded through a link a
  * command planted shows the link's target (VS Code reloads it by name): undefined, not that text.
  */
 export async function documentTextForAgent(document: vscode.TextDocument, shown: string): Promise<string | undefined> {

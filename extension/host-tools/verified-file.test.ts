@@ -177,6 +177,26 @@ describe("editor tools: a workspace file read as it really is when opened (verif
     assert.equal(await holdsVerified(still, read, async (bytes) => latin1(bytes)), true);
   });
 
+  it("takes a document's unsaved changes as the user's only while its name does not lead out of the workspace or into a secret", async () => {
+    // A repository ships notes.md -> ~/.ssh/id_ed25519 (or a command flips it there and VS Code
+    // reloads the clean document through it); the user then types in it: dirty, the key below.
+    writeFileSync(join(ws, "notes.md"), "NOTES\n");
+    const read = () => readVerified(join(ws, "notes.md"), [ws], { home }, "notes.md");
+    const utf8 = async (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    const typed = { getText: () => "PRIVATE KEY\nand the user's typing\n", isDirty: true };
+    rmSync(join(ws, "notes.md"));
+    symlinkSync(join(home, ".ssh", "id_ed25519"), join(ws, "notes.md"));
+    assert.equal(await holdsVerified(typed, read, utf8), false, "a link into a hidden secret");
+    rmSync(join(ws, "notes.md"));
+    symlinkSync(join(root, "outside.txt"), join(ws, "notes.md"));
+    assert.equal(await holdsVerified(typed, read, utf8), false, "a link out of the workspace");
+    rmSync(join(ws, "notes.md"));
+    writeFileSync(join(ws, "notes.md"), "NOTES\n");
+    assert.equal(await holdsVerified(typed, read, utf8), true, "the workspace file: the user's changes");
+    rmSync(join(ws, "notes.md"));
+    assert.equal(await holdsVerified(typed, read, utf8), true, "deleted on disk: the unsaved buffer is still the user's");
+  });
+
   it("refuses a file larger than VS Code gives extensions, without reading it into memory (a sparse file made in an instant)", async () => {
     writeFileSync(join(ws, "big.txt"), "");
     truncateSync(join(ws, "big.txt"), 1024 * 1024 * 1024);

@@ -34,10 +34,10 @@ export async function readVerified(absPath: string, realFolders: readonly string
       throw moved(shown);
     }
     if (now.dev !== opened.dev || now.ino !== opened.ino) throw moved(shown);
-    if (!resolvesInside(realFolders, real)) throw new Error(`${shown} leads outside the workspace (a link on its way); the editor gives agents only files inside it, or one named outside as itself.`);
+    if (!resolvesInside(realFolders, real)) throw new Elsewhere(`${shown} leads outside the workspace (a link on its way); the editor gives agents only files inside it, or one named outside as itself.`);
     const secret = hiddenIn && hiddenSecretOf(real, hiddenEnv(hiddenIn));
-    if (secret) throw new Error(`${shown} leads into ~/${secret}, which the sandbox hides from the agent; the editor does not give it to agents either.`);
-    if (onProcFs(real)) throw new Error(`${shown} is in /proc (a process as the kernel shows it: the editor's own environment, its open files); the editor does not give it to agents.`);
+    if (secret) throw new Elsewhere(`${shown} leads into ~/${secret}, which the sandbox hides from the agent; the editor does not give it to agents either.`);
+    if (onProcFs(real)) throw new Elsewhere(`${shown} is in /proc (a process as the kernel shows it: the editor's own environment, its open files); the editor does not give it to agents.`);
     return await readAtMost(handle, max, shown);
   } finally {
     await handle.close();
@@ -87,7 +87,10 @@ async function readAtMost(handle: import("node:fs/promises").FileHandle, max: nu
   return Buffer.concat(chunks, total);
 }
 
-const moved = (shown: string) => new Error(`${shown} changed while it was opened (a link on its way replaced); not read. Try again once nothing changes it.`);
+/** readVerified's refusal of a file that is not where its name says (a link on its way, or replaced while opened). */
+export class Elsewhere extends Error {}
+
+const moved = (shown: string) => new Elsewhere(`${shown} changed while it was opened (a link on its way replaced); not read. Try again once nothing changes it.`);
 
 /**
  * The document `open` loads (VS Code's open, which follows whatever links are there by then), used
@@ -112,14 +115,16 @@ export async function verifiedDocument<D extends { getText(): string }>(
 
 /**
  * Whether a document VS Code has loaded may be used by the tools as it is: one with unsaved changes
- * (the user's, or an edit made on a document checked here) yes; any other only while it holds what
- * the file really holds (`read`: readVerified). VS Code loads a document by following the path's
+ * (the user's, or an edit made on a document checked here) yes, unless `read` finds its name leads
+ * elsewhere (then VS Code loaded it from there: a repository's `notes.md -> ~/.ssh/id_ed25519` the
+ * user typed in, or a clean document reloaded through a command's link before); any other only
+ * while it holds what the file really holds (`read`: readVerified). VS Code loads a document by following the path's
  * links at its own moment and keeps it loaded (an extension's for minutes): the document of a key
  * that verifiedDocument refused stayed in `textDocuments`, and the tools took a loaded document as
  * it was; and a file replaced by a link is loaded again from wherever the link leads.
  */
 export async function holdsVerified(document: { getText(): string; isDirty: boolean }, read: () => Promise<Uint8Array>, decodeAs: (bytes: Uint8Array) => Promise<string>): Promise<boolean> {
-  if (document.isDirty) return true;
+  if (document.isDirty) return read().then(() => true, (error: unknown) => !(error instanceof Elsewhere));
   let verified: Uint8Array;
   try {
     verified = await read();
