@@ -7,6 +7,7 @@
 import * as vscode from "vscode";
 import type { HostToolContext } from "../../shared/rpc/host-tool-registry";
 import { displayOf, hiddenFromAgents, loadedDocument, openWorkspaceDocument, positionIn, resolveFile } from "./editor-workspace";
+import { reallyReadable } from "./readable-for-agent";
 import { raceCancellation } from "./tool";
 
 /** How long a just-opened document's language server gets to give a first non-empty answer. */
@@ -59,7 +60,8 @@ export class LinePreviews {
   private readonly documents = new Map<string, Promise<vscode.TextDocument | undefined>>();
 
   async lineAt(uri: vscode.Uri, line: number): Promise<string | undefined> {
-    if (hiddenFromAgents(uri)) return undefined;
+    // A file whose name leads out of the workspace (a link), or outside one that is not that file itself: not shown.
+    if (hiddenFromAgents(uri) || !reallyReadable(uri)) return undefined;
     const key = uri.toString();
     let document = this.documents.get(key);
     if (!document) {

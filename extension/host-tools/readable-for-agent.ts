@@ -9,10 +9,10 @@
  * must be that file itself, not a link at its name; never in a home secret the sandbox hides, nor
  * in /proc (the sandbox has its own; the host's holds the editor's environment).
  */
-import type * as vscode from "vscode";
-import { decodeAs, hiddenIn, loadedDocument, workspaceFolderPaths } from "./editor-workspace";
-import { holdsVerified, onProcFs, readVerified } from "./verified-file";
-import { isInside, realPathOf } from "../../shared/node/real-path";
+import * as vscode from "vscode";
+import { decodeAs, hiddenFromAgents, hiddenIn, loadedDocument, workspaceFolderPaths } from "./editor-workspace";
+import { holdsVerified, readVerified } from "./verified-file";
+import { isInside, onProcFs, realPathOf } from "../../shared/node/real-path";
 import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
 import { hiddenEnv, realRootsFor } from "./workspace-paths";
 
@@ -44,7 +44,8 @@ export function reallyReadable(uri: vscode.Uri): boolean {
  * command planted shows the link's target (VS Code reloads it by name): undefined, not that text.
  */
 export async function documentTextForAgent(document: vscode.TextDocument, shown: string): Promise<string | undefined> {
-  if (document.uri.scheme !== "file") return document.getText(); // untitled, or another extension's: no file behind it to follow
+  // Untitled, or another extension's (git:, a diff side): no file to follow, but one of a hidden file by its path is still that file's text.
+  if (document.uri.scheme !== "file") return hiddenFromAgents(vscode.Uri.file(document.uri.path)) ? undefined : document.getText();
   const may = await holdsVerified(document, () => readForAgent(document.uri.fsPath, shown), (bytes) => decodeAs(bytes, document));
   return may ? document.getText() : undefined;
 }

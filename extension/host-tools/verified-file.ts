@@ -6,9 +6,9 @@
  * path found after the open, and that path must lie in a workspace folder and not in a hidden
  * secret. Free of vscode (node:fs), so it is unit-tested with real links flipped.
  */
-import { constants, statfsSync } from "node:fs";
+import { constants } from "node:fs";
 import { open, realpath, stat } from "node:fs/promises";
-import { resolvesInside } from "../../shared/node/real-path";
+import { onProcFs, resolvesInside } from "../../shared/node/real-path";
 import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
 import { hiddenEnv, type HiddenIn } from "./workspace-paths";
 
@@ -41,25 +41,6 @@ export async function readVerified(absPath: string, realFolders: readonly string
     return await readAtMost(handle, max, shown);
   } finally {
     await handle.close();
-  }
-}
-
-/** procfs's f_type (statfs(2)): /proc wherever it is mounted. */
-const PROC_SUPER_MAGIC = 0x9fa0;
-
-/**
- * Whether the real path `real` lies on a procfs. The sandbox has its own /proc (its own processes);
- * the extension host's is the host's: `/proc/self/environ` is the editor's environment, and neither
- * the path's text nor the workspace check sees it when a file is named outside the workspace
- * (`/tmp/build/environ` with `build -> /proc/self`, made by a command in /tmp), or a workspace
- * folder leads there (or is `/`). Nothing there: not; statfs failing otherwise: taken as procfs.
- */
-export function onProcFs(real: string): boolean {
-  if (process.platform !== "linux") return false;
-  try {
-    return statfsSync(real).type === PROC_SUPER_MAGIC;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ENOENT";
   }
 }
 

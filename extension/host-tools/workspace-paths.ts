@@ -5,9 +5,10 @@
  * Free of vscode (node:path, node:fs), so it is unit-tested.
  */
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { lstatSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { isInside, realPathOf, resolvesInside } from "../../shared/node/real-path";
-import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
+import { hiddenSecretOf, hiddenSecretsNow } from "../../shared/node/sandbox/protected-match";
 import { homeEnvOf, type HomeEnv } from "../../shared/node/sandbox/secret-places";
 
 /**
@@ -106,21 +107,43 @@ export function realRootsFor(absPath: string, folders: readonly string[]): strin
  * workspace's, and its text goes through readVerified. Each folder is resolved once.
  */
 export function filesReallyIn(files: readonly string[], realRoots: readonly string[], hidden: HiddenIn | undefined): string[] {
-  const env = hidden && hiddenEnv(hidden);
-  const folders = new Map<string, boolean>();
+  const secretOf = hidden && hiddenSecretsNow(hiddenEnv(hidden));
+  const realOf = realFoldersOf();
+  const verdicts = new Map<string, boolean>();
   const folderIn = (folder: string): boolean => {
-    let real: string;
-    try {
-      real = realPathOf(folder);
-    } catch {
-      return false; // a link loop
-    }
-    return realRoots.some((root) => isInside(root, real)) && !(env && hiddenSecretOf(real, env));
+    const real = realOf(folder);
+    return real !== undefined && realRoots.some((root) => isInside(root, real)) && !secretOf?.(real);
   };
   return files.filter((file) => {
     const folder = dirname(file);
-    let kept = folders.get(folder);
-    if (kept === undefined) folders.set(folder, (kept = folderIn(folder)));
+    let kept = verdicts.get(folder);
+    if (kept === undefined) verdicts.set(folder, (kept = folderIn(folder)));
     return kept;
   });
+}
+
+/**
+ * Real paths of many folders, each found from its parent's: a folder that is no link is its real
+ * parent's entry (one lstat), only links are resolved whole (a realpath per folder cost ~12 µs at
+ * 2,000 folders, a task of ~25 ms on the extension host). Undefined: gone, or a link loop.
+ */
+function realFoldersOf(): (folder: string) => string | undefined {
+  const known = new Map<string, string | undefined>();
+  const realOf = (folder: string): string | undefined => {
+    if (known.has(folder)) return known.get(folder);
+    const parent = dirname(folder);
+    let real: string | undefined;
+    try {
+      if (parent === folder || lstatSync(folder).isSymbolicLink()) real = realPathOf(folder);
+      else {
+        const realParent = realOf(parent);
+        real = realParent === undefined ? undefined : join(realParent, basename(folder));
+      }
+    } catch {
+      real = undefined;
+    }
+    known.set(folder, real);
+    return real;
+  };
+  return realOf;
 }

@@ -47,4 +47,11 @@ describe("checkpoints: what the editor records before an agent's tool changes a 
     assert.equal(seen.key, 0, JSON.stringify(seen));
     assert.ok(seen.notes > 0, JSON.stringify(seen));
   });
+
+  it("records nothing of /proc, even with the working folder at / (the editor's own environment)", () => {
+    assert.deepEqual(captureTarget("/proc/self/environ", "/", { HOME: home }), { skipped: "unreadable" });
+    symlinkSync("/proc/self/environ", join(home, "env-link"));
+    assert.deepEqual(captureTarget(join(home, "env-link"), "/", { HOME: home }), { skipped: "unreadable" });
+    assert.ok("content" in captureTarget(join(home, "notes.txt"), "/", { HOME: home }), "a plain file under / is still recorded");
+  });
 });

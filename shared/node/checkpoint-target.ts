@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { realPathOf, resolvesInside } from "./real-path";
+import { onProcFs, realPathOf, resolvesInside } from "./real-path";
 import { hiddenSecretOf } from "./sandbox/protected-match";
 import type { HomeEnv } from "./sandbox/secret-places";
 import type { Captured } from "./checkpoint-store";
@@ -52,7 +52,8 @@ export function captureTarget(target: string, cwd: string, env: HomeEnv = proces
     const real = fs.realpathSync.native(target);
     const now = fs.statSync(real);
     if (now.dev !== opened.dev || now.ino !== opened.ino) return { skipped: "unreadable" };
-    if (!resolvesInside([realPathOf(cwd)], real) || hiddenSecretOf(real, env) !== undefined) return { skipped: "unreadable" };
+    // /proc: the editor's own (its environment), even with the working folder at / (the sandbox has its own).
+    if (!resolvesInside([realPathOf(cwd)], real) || hiddenSecretOf(real, env) !== undefined || onProcFs(real)) return { skipped: "unreadable" };
     if (opened.size > DEFAULT_MAX_FILE_BYTES) return { skipped: "tooLarge" };
     return { content: fs.readFileSync(fd) };
   } catch {

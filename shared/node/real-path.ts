@@ -4,7 +4,7 @@
  * symlinks followed to the file they would create. Checking the text of a path is not enough: a
  * link inside the workspace can point anywhere.
  */
-import { existsSync, lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, readlinkSync, realpathSync, statfsSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
 /** `path`'s real path where it exists (realpath(3)), else `path` resolved as written. */
@@ -84,4 +84,23 @@ export function resolvesInside(realRoots: readonly string[], absPath: string): b
     return false;
   }
   return realRoots.some((root) => isInside(root, real));
+}
+
+/** procfs's f_type (statfs(2)): /proc wherever it is mounted. */
+const PROC_SUPER_MAGIC = 0x9fa0;
+
+/**
+ * Whether the real path `real` lies on a procfs. The sandbox has its own /proc (its own processes);
+ * the extension host's is the host's: `/proc/self/environ` is the editor's environment, and neither
+ * the path's text nor the workspace check sees it when a file is named outside the workspace
+ * (`/tmp/build/environ` with `build -> /proc/self`, made by a command in /tmp), or a workspace
+ * folder leads there (or is `/`). Nothing there: not; statfs failing otherwise: taken as procfs.
+ */
+export function onProcFs(real: string): boolean {
+  if (process.platform !== "linux") return false;
+  try {
+    return statfsSync(real).type === PROC_SUPER_MAGIC;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ENOENT";
+  }
 }
