@@ -28,6 +28,8 @@ export interface UiActions {
   typeText: { params: { text: string }; result: null };
   /** Clicks an element in a webview; `clickCount` 2 selects a word as a user's double click does. */
   clickInWebview: { params: { webview: WebviewRef; selector: string; clickCount?: number }; result: null };
+  /** Whether a webview's own document has the focus (VS Code hands it on a task after focusing the view). */
+  webviewFocused: { params: { webview: WebviewRef }; result: boolean };
   /** The text the user has selected in a webview (its window's selection). */
   webviewSelection: { params: { webview: WebviewRef }; result: string };
   typeInWebview: { params: { webview: WebviewRef; selector: string; text: string }; result: null };

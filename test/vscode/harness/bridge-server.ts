@@ -148,6 +148,10 @@ function createHandlers(page: Page, screenshotDir: string): Handlers {
       await frame.locator(selector).first().click({ timeout: actionTimeout, ...(clickCount ? { clickCount } : {}) });
       return null;
     },
+    webviewFocused: async ({ webview }) => {
+      const frame = await webviewFrame(page, webview, actionTimeout);
+      return frame.locator("body").evaluate(() => document.hasFocus(), undefined, { timeout: actionTimeout });
+    },
     webviewSelection: async ({ webview }) => {
       const frame = await webviewFrame(page, webview, actionTimeout);
       return frame.locator("body").evaluate(() => window.getSelection()?.toString() ?? "", undefined, { timeout: actionTimeout });

@@ -154,8 +154,14 @@ describe("parallel sessions", function () {
     assert.equal(await modelOf(tab), "mock-a");
     assert.equal(await modelOf(primary), "mock-a");
     // The side bar shows Pi's chat (run alone, no earlier suite opened it). The tab's chat was the
-    // last one worked in; then the user clicks into the side bar's chat.
+    // last one worked in; then the user clicks into the side bar's chat. VS Code hands a focused
+    // view's webview the focus a task later (~50 ms): landing after F1, it took the focus from the
+    // palette and "Pi: Switch Model" was typed into the chat (ci-36). So the focus is first away
+    // from the chat, then seen arrived in it, before the palette opens.
+    await vscode.commands.executeCommand("workbench.action.focusPanel");
+    await eventually("the chat without the focus", async () => !(await ui.webviewFocused("Chat")) || undefined);
     await vscode.commands.executeCommand("pi.focusChat");
+    await eventually("VS Code to hand the chat the focus", async () => (await ui.webviewFocused("Chat")) || undefined);
     api.sessions.setActive(tab);
     await ui.clickInWebview("Chat", "vscode-textarea#prompt textarea");
     await eventually("the side bar's session to be the active one", () => api.sessions.active === primary);

@@ -70,6 +70,8 @@ export const ui = {
   pressKey: (key: string) => call("pressKey", { key }),
   typeText: (text: string) => call("typeText", { text }),
   clickInWebview: (webview: WebviewRef, selector: string, clickCount?: number) => call("clickInWebview", { webview, selector, ...(clickCount ? { clickCount } : {}) }),
+  /** Whether the webview's own document has the focus. */
+  webviewFocused: (webview: WebviewRef) => call("webviewFocused", { webview }),
   /** The text selected in a webview. */
   webviewSelection: (webview: WebviewRef) => call("webviewSelection", { webview }),
   typeInWebview: (webview: WebviewRef, selector: string, text: string) =>
