@@ -236,7 +236,8 @@ describe("Chat context: @ mentions and attachments", function () {
       await eventually("VS Code to load the document again through the link", () => document.getText().includes("OUTSIDE-SECRET") || undefined, 20_000);
 
       await openChat();
-      await ui.typeInWebview(chatView, promptBox, "Summarize @src/linked-notes.md and @src/flipped-notes.md");
+      // Words after the last path: Enter at a path's end would take the @ completion, not send.
+      await ui.typeInWebview(chatView, promptBox, "Summarize @src/linked-notes.md and @src/flipped-notes.md please");
       await chatText("both chips", "#attachments", (t) => t.includes("linked-notes.md") && t.includes("flipped-notes.md"));
       const sent = await send(agent());
       assert.ok(!sent.text.includes("OUTSIDE-SECRET"), sent.text);
