@@ -8,10 +8,9 @@
  * (a dotfiles link) and left alone. Free of vscode (node:fs): unit-tested with real links.
  */
 import { lstatSync, mkdirSync, readlinkSync, renameSync, symlinkSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
-import { randomBytes } from "node:crypto";
 import { join, relative, sep } from "node:path";
 import { isInside, realOrSame, realPathOrSame } from "../../shared/node/real-path";
-import { withWritableFolder } from "../../shared/node/sandbox/quarantine";
+import { quarantineBatch, withWritableFolder } from "../../shared/node/sandbox/quarantine";
 
 export interface PlantedLink {
   /** The link on the document's path (the file itself, or a folder on its way). */
@@ -95,7 +94,7 @@ function intoQuarantine(link: string, quarantineRoot: string): string {
   // Not through a link (one a whole agent made in its agent dir would have the batch made where it points).
   const root = lstatSync(quarantineRoot);
   if (!root.isDirectory()) throw new Error(`${quarantineRoot} is not a folder`);
-  const batch = join(quarantineRoot, `${new Date().toISOString().replace(/[:.]/g, "-")}-save-${randomBytes(4).toString("hex")}`);
+  const batch = quarantineBatch(quarantineRoot, "save");
   mkdirSync(batch, { mode: 0o700 });
   const to = join(batch, "1");
   try {

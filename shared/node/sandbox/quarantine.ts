@@ -47,6 +47,11 @@ export function madeByCommand(before: ProtectedScan, after: ProtectedScan): { fr
   return { fresh, replacedLinks };
 }
 
+/** A new batch folder's path in the quarantine: when (sortable, a file name's characters) and a random part; `kind` says who moved (the save guard's "save"). */
+export function quarantineBatch(quarantineRoot: string, kind?: string): string {
+  return join(quarantineRoot, `${new Date().toISOString().replace(/[:.]/g, "-")}${kind ? `-${kind}` : ""}-${randomBytes(4).toString("hex")}`);
+}
+
 /**
  * `movedAway`: the identities of what sweeps moved aside (kept by the caller across commands): one
  * found in the workspace again was put back by the user (a rename keeps the inode, and the
@@ -58,7 +63,7 @@ export function sweep(before: ProtectedScan, after: ProtectedScan, quarantineRoo
   const replacedLinks = made.replacedLinks;
   const report: SweepReport = { moved: [], relinked: [], failed: [] };
   if (fresh.length === 0 && replacedLinks.length === 0) return report;
-  const batch = join(quarantineRoot, `${new Date().toISOString().replace(/[:.]/g, "-")}-${randomBytes(4).toString("hex")}`);
+  const batch = quarantineBatch(quarantineRoot);
   const inUse = mountedElsewhere(fresh.map((e) => e.path));
   const moveAside = (path: string) => {
     try {
