@@ -9,6 +9,12 @@ const bwrapRuns = process.platform === "linux" && spawnSync("bwrap", ["--ro-bind
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const size = (file: string) => statSync(file, { throwIfNoEntry: false })?.size ?? 0;
 
+/** Waits until `file` holds at least `bytes` (at most `ms`); whether it does. */
+async function written(file: string, bytes = 1, ms = 10_000): Promise<boolean> {
+  for (const deadline = Date.now() + ms; size(file) < bytes && Date.now() < deadline; ) await sleep(20);
+  return size(file) >= bytes;
+}
+
 async function grows(file: string, ms = 300): Promise<boolean> {
   const before = size(file);
   await sleep(ms);
@@ -50,9 +56,7 @@ describe("sandbox: holding sandboxed processes still while the editor acts by na
     const plain = spawn("/bin/sh", ["-c", `while :; do echo x >> '${outside}'; sleep 0.01; done`], { stdio: "ignore" });
     children.push(plain);
     for (const file of [inside, `${inside}.orphan`, outside]) {
-      const deadline = Date.now() + 10_000;
-      while (size(file) === 0 && Date.now() < deadline) await sleep(20);
-      assert.ok(size(file) > 0, `${file} written before the freeze`);
+      assert.ok(await written(file), `${file} written before the freeze`);
     }
 
     const frozen = await freezeSandboxed();
@@ -77,8 +81,7 @@ describe("sandbox: holding sandboxed processes still while the editor acts by na
     // Two loops, each sending SIGCONT to every process of the namespace, all the time.
     const waker = `while :; do kill -CONT -1 2>/dev/null; echo x >> '${file}'; done`;
     sandboxedLoop("woken", `( ${waker} ) & ( ${waker} ) & wait`);
-    const deadline = Date.now() + 10_000;
-    while (size(file) === 0 && Date.now() < deadline) await sleep(20);
+    assert.ok(await written(file), "the sandboxed loop writes");
     const frozen = await freezeSandboxed();
     try {
       assert.equal(frozen.complete, true);
@@ -111,8 +114,7 @@ while True:
     os.kill(os.getpid(), signal.SIGSTOP)
 `;
     sandboxedLoop("ping-pong", `exec python3 -c '${pingPong}' '${file}'`);
-    const deadline = Date.now() + 10_000;
-    while (size(file) < 100 && Date.now() < deadline) await sleep(20);
+    assert.ok(await written(file, 100), "the sandboxed loops write");
     assert.equal(await grows(file), true, "they run in turn");
     for (let round = 0; round < 5; round++) {
       const frozen = await freezeSandboxed();
@@ -143,8 +145,7 @@ while True:
     os.write(f, b"x")
 `;
     sandboxedLoop("hop", `exec python3 -c '${hop}' '${file}'`);
-    const deadline = Date.now() + 10_000;
-    while (size(file) === 0 && Date.now() < deadline) await sleep(20);
+    assert.ok(await written(file), "the sandboxed loop writes");
     const started = performance.now();
     const frozen = await freezeSandboxed();
     const took = performance.now() - started;
@@ -162,8 +163,7 @@ while True:
     this.timeout(60_000);
     const file = join(dir, "crowd");
     sandboxedLoop("crowd", `for i in $(seq 2500); do sleep 1000 & done; while :; do echo x >> '${file}'; sleep 0.01; done`);
-    const deadline = Date.now() + 30_000;
-    while (size(file) === 0 && Date.now() < deadline) await sleep(50);
+    assert.ok(await written(file, 1, 30_000), "the crowded sandbox writes");
     const started = performance.now();
     const frozen = await freezeSandboxed({ budgetMs: 300 });
     const took = performance.now() - started;
@@ -182,8 +182,7 @@ while True:
     const one = `bwrap --ro-bind / / --bind '${dir}' '${dir}' --dev /dev --unshare-user --unshare-pid --die-with-parent -- /bin/sh -c "echo x >> '${file}'"`;
     const starter = spawn("/bin/sh", ["-c", `while :; do ${one}; sleep 0.02; done`, "pi-freeze-test-starter"], { stdio: "ignore" });
     children.push(starter);
-    const deadline = Date.now() + 10_000;
-    while (size(file) === 0 && Date.now() < deadline) await sleep(20);
+    assert.ok(await written(file), "the sandboxed loop writes");
     const sandboxesOnly = await freezeSandboxed();
     try {
       assert.equal(await grows(file), true, "held by its sandboxes alone, the starter makes new ones meanwhile");
