@@ -42,8 +42,8 @@ export interface SandboxRoots {
   agentRoots?: readonly string[];
 }
 
-/** Whether the check comes before VS Code's write, or after one made without it. */
-type Moment = "before" | "after";
+/** Whether the check comes before VS Code's write, after one made without it, or after VS Code loaded a document again through the link. */
+type Moment = "before" | "after" | "reloaded";
 
 /** The guard of this window once armed (a writer elsewhere in the extension goes through whileSandboxHeld). */
 let armed: SaveGuard | undefined;
@@ -75,8 +75,15 @@ export class SaveGuard implements vscode.Disposable {
   private readonly saveTimers = new Map<string, NodeJS.Timeout>();
   /** Where each open file document's path led when this guard first saw it. */
   private readonly firstSeen = new Map<string, FirstSeen>();
+  /**
+   * Documents VS Code loaded again through a command's link (their text is the linked file's):
+   * their tabs are being closed (reloaded); a save meanwhile writes none of that text.
+   */
+  private readonly loadedThroughLink = new Set<string>();
   private hold: Hold | undefined;
   private writes = 0;
+  /** Links moved aside (or removed) so far: whether a check moved one. */
+  private linksMoved = 0;
 
   /**
    * `hostScript`: the bundled host's script (dist/agent-host.js), whose processes start a sandbox
@@ -95,19 +102,32 @@ export class SaveGuard implements vscode.Disposable {
         if (event.document.uri.scheme !== "file" || settings.sandboxMode !== "workspace-write") return;
         event.waitUntil(this.beforeSave(event.document));
       }),
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        // A document loaded again from disk: a change while it has none unsaved, from no edit, undo or redo.
+        if (event.reason !== undefined || event.document.isDirty || event.contentChanges.length === 0) return;
+        if (event.document.uri.scheme === "file" && settings.sandboxMode === "workspace-write") this.reloaded(event.document);
+      }),
       vscode.workspace.onDidSaveTextDocument((document) => this.saved(document)),
       vscode.workspace.onDidOpenTextDocument((document) => this.seen(document, true)),
-      vscode.workspace.onDidCloseTextDocument((document) => this.firstSeen.delete(document.uri.toString())),
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        this.firstSeen.delete(document.uri.toString());
+        this.loadedThroughLink.delete(document.uri.toString());
+      }),
     ];
     for (const document of vscode.workspace.textDocuments) this.seen(document, false);
   }
 
   /** Never rejects: a participant that fails or takes over 1.5 s three times is dropped by VS Code for good. */
-  private async beforeSave(document: vscode.TextDocument): Promise<void> {
+  private async beforeSave(document: vscode.TextDocument): Promise<vscode.TextEdit[]> {
     const key = `save:${document.uri.toString()}`;
     clearTimeout(this.saveTimers.get(key));
     this.saveTimers.set(key, setTimeout(() => this.savedOrTimedOut(key), HOLD_MS));
     await this.holdAndCheck(key, [document.uri.fsPath], "before");
+    // Saved between its loading through a link and its tabs closing: the linked file's text would
+    // become a workspace file (the link moved aside just now) or go back through the link; neither.
+    if (!this.loadedThroughLink.has(document.uri.toString())) return [];
+    this.log.warn(`${document.uri.fsPath} was saved while it showed the file a command's link led to: saved empty.`);
+    return [vscode.TextEdit.delete(new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end))];
   }
 
   /** Folders a sandboxed agent writes in: where it works, and its own (links on their paths are looked at too). */
@@ -140,6 +160,31 @@ export class SaveGuard implements vscode.Disposable {
     }
   }
 
+  /**
+   * VS Code loads an open document again when its file changes, by name: through a link a command
+   * just put there (`ln -sfn ~/.aws/credentials x && mv -T x notes.md`) it shows the linked file,
+   * and the user's next Ctrl+S would save that text (the link moved aside first) into the workspace,
+   * where the sandbox reads it. Such a document's tabs are closed and the link moved aside; a link
+   * flipped back meanwhile does not undo that: the document showed the linked file.
+   */
+  private reloaded(document: vscode.TextDocument): void {
+    const key = document.uri.toString();
+    const file = document.uri.fsPath;
+    const planted = plantedLinkOnWay(file, this.scope(), this.firstSeen.get(key));
+    if (!planted) return void this.loadedThroughLink.delete(key);
+    if (this.loadedThroughLink.has(key)) return;
+    this.loadedThroughLink.add(key);
+    const movedBefore = this.linksMoved;
+    const close = async () => {
+      await closeTabsOf(document.uri);
+      if (this.linksMoved > movedBefore) return; // the move said it all
+      const message = `Pi: VS Code loaded ${file} again through a link a command had made to ${planted.leadsTo}, gone again since; its tabs were closed, so that no save puts that file's text in the workspace.`;
+      this.log.warn(message);
+      void vscode.window.showWarningMessage(notificationText(message));
+    };
+    void this.whileHeld([file], close, "reloaded").catch((error: unknown) => this.log.error(`Closing ${file}, loaded through a link: ${errorText(error)}`));
+  }
+
   private seen(document: vscode.TextDocument, atOpen: boolean): void {
     if (document.uri.scheme === "file") this.firstSeen.set(document.uri.toString(), { real: realPathOrSame(document.uri.fsPath), atOpen });
   }
@@ -152,12 +197,14 @@ export class SaveGuard implements vscode.Disposable {
       if (!planted) return;
       const text = readlinkSync(planted.link);
       const to = moveLinkAside(planted.link, path.join(piAgentDir(process.env, os.homedir()), "quarantine"));
+      this.linksMoved++;
       const what = `Pi: ${planted.link} had been made a link to ${planted.leadsTo}, outside what the agents' sandboxed commands may write, after a sandboxed agent started`;
       const moved = to === undefined ? "removed (the quarantine folder could not take it)" : "moved aside";
-      const outcome =
-        when === "before"
-          ? `writing it would have written there. The link was ${moved} so that the write stays in the workspace`
-          : `VS Code saved it without the editor's save participants ("Save without Formatting"), through the link: check ${planted.leadsTo}. The link was ${moved} so that the next save stays in the workspace`;
+      const outcome = {
+        before: `writing it would have written there. The link was ${moved} so that the write stays in the workspace`,
+        after: `VS Code saved it without the editor's save participants ("Save without Formatting"), through the link: check ${planted.leadsTo}. The link was ${moved} so that the next save stays in the workspace`,
+        reloaded: `VS Code loaded the open document again through it and showed that file: its tabs were closed, so that no save puts that text in the workspace, and the link was ${moved}`,
+      }[when];
       const restore = to === undefined ? `ln -s ${shellQuote(text)} ${shellQuote(planted.link)}` : `mv -T ${shellQuote(to)} ${shellQuote(planted.link)}`;
       const message = `${what}; ${outcome} (${to === undefined ? "" : `to ${to}; `}to restore it: ${restore}).`;
       this.log.warn(message);
@@ -217,4 +264,14 @@ export class SaveGuard implements vscode.Disposable {
     void hold?.frozen.then((frozen) => frozen.thaw());
     for (const subscription of this.subscriptions) subscription.dispose();
   }
+}
+
+/** Closes every tab showing `uri` (a text editor, either side of a diff): the document has no unsaved changes. */
+async function closeTabsOf(uri: vscode.Uri): Promise<void> {
+  const key = uri.toString();
+  const shows = (input: unknown) =>
+    (input instanceof vscode.TabInputText && input.uri.toString() === key) ||
+    (input instanceof vscode.TabInputTextDiff && (input.original.toString() === key || input.modified.toString() === key));
+  const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs.filter((tab) => shows(tab.input)));
+  if (tabs.length > 0) await vscode.window.tabGroups.close(tabs, true);
 }

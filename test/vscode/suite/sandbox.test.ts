@@ -228,8 +228,11 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
       const loop = `while :; do ln -sfn '${victim}' .race-l && mv -T .race-l ${name}; cp .race-keep .race-f && mv -T .race-f ${name}; done`;
       const command = `cp ${name} .race-keep && touch .race-flipping && timeout 15 sh -c '${loop.replace(/'/g, "'\\''")}'; rm -f .race-flipping .race-keep .race-l .race-f; echo done`;
       await runCommand(command, () => fs.existsSync(flipping));
-      // Saves while the link comes and goes: each lands in the workspace or is refused as changed on disk.
-      for (let i = 0; i < 8 && fs.existsSync(flipping); i++) {
+      // Saves while the link comes and goes: each lands in the workspace or is refused as changed on
+      // disk. Saved, the document is loaded again at the next flip: through the link, the guard
+      // closes its tab (it shows the file outside), and the user has nothing left to save.
+      const shown = () => vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.fsPath === file));
+      for (let i = 0; i < 8 && fs.existsSync(flipping) && shown(); i++) {
         // The user types (an edit of theirs cannot race VS Code reloading a saved document) and saves.
         await vscode.window.showTextDocument(document, { preview: false });
         await ui.pressKey("Control+End");
@@ -243,10 +246,52 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
       await host.llm.waitForRequests(before + 2, 60_000);
       await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming, 60_000);
       assert.equal(fs.readFileSync(victim, "utf8"), "# the user's own start-up file\n", "the file outside is untouched");
+      const left = fs.lstatSync(file, { throwIfNoEntry: false })?.isFile() ? fs.readFileSync(file, "utf8") : "";
+      assert.ok(!left.includes("the user's own start-up file"), `no save put the file outside's text in the workspace: ${left}`);
     } finally {
       await closeReverted(file);
       await vscode.commands.executeCommand("notifications.clearAll");
       for (const leftover of [file, victim, flipping]) fs.rmSync(leftover, { force: true });
+    }
+  });
+
+  it("closes a document VS Code loaded again through a command's link to a file outside: a Ctrl+S cannot put that file's text in the workspace", async () => {
+    const host = suiteHost();
+    const secret = victimFile("reload-secret");
+    fs.writeFileSync(secret, "SECRET_TOKEN=reloaded-through-a-link\n");
+    fs.utimesSync(secret, new Date("2020-01-01"), new Date("2020-01-01"));
+    const name = "save-guard-reloaded.txt";
+    const file = path.join(workspaceRoot(), name);
+    fs.writeFileSync(file, "notes\n");
+    const shown = () => vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.fsPath === file));
+    try {
+      // Open with no unsaved change: VS Code loads it again when the command replaces its file.
+      const document = await vscode.workspace.openTextDocument(file);
+      await vscode.window.showTextDocument(document, { preview: false });
+      const before = host.llm.requests.length;
+      await runCommand(`ln -sfn '${secret}' .${name}.link && mv -T .${name}.link ${name} && echo linked`, () => fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true || !shown());
+      await host.llm.waitForRequests(before + 2);
+      await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
+      await eventually("VS Code to load the document through the link", () => document.getText().includes("SECRET_TOKEN") || undefined, 20_000);
+      const closed = await eventually("its tab to close", () => !shown() || undefined, 5_000).then(() => true, () => false);
+      // Left open (before the guard did this), the user's habitual Ctrl+S saved the linked file's text.
+      if (!closed) {
+        await userSave(document);
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+      }
+      const there = fs.lstatSync(file, { throwIfNoEntry: false });
+      const inWorkspace = there?.isFile() ? fs.readFileSync(file, "utf8") : "";
+      assert.ok(!inWorkspace.includes("SECRET_TOKEN"), `the linked file's text was saved into the workspace: ${inWorkspace}`);
+      assert.equal(closed, true, "the tab showing the linked file was closed");
+      assert.equal(there?.isSymbolicLink() ?? false, false, "the link was moved aside");
+      assert.equal(fs.readFileSync(secret, "utf8"), "SECRET_TOKEN=reloaded-through-a-link\n", "the file outside is untouched");
+      const toast = await eventually("the warning", async () => (await ui.text(".notifications-toasts").catch(() => "")).match(/tabs were closed[^\n]*/)?.[0]);
+      assert.match(toast, /tabs were closed/);
+      await vscode.commands.executeCommand("notifications.clearAll");
+    } finally {
+      await closeReverted(file);
+      fs.rmSync(file, { force: true });
+      fs.rmSync(secret, { force: true });
     }
   });
 
