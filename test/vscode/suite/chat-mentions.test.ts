@@ -224,29 +224,30 @@ describe("Chat context: @ mentions and attachments", function () {
     const secret = path.join(outsideDir, "credentials");
     fs.writeFileSync(secret, "aws_secret_access_key = OUTSIDE-SECRET\n");
     const linked = path.join(root.fsPath, "src", "linked-notes.md");
-    const flipped = path.join(root.fsPath, "src", "flipped-notes.md");
+    const opened = path.join(root.fsPath, "src", "opened-notes.md");
     fs.symlinkSync(secret, linked);
-    fs.writeFileSync(flipped, "plain notes\n");
+    fs.symlinkSync(secret, opened);
     try {
-      // A document open in the editor whose file a command then replaced by a link: VS Code loads it again through the link.
-      const document = await vscode.workspace.openTextDocument(flipped);
+      // One of them open in the editor: VS Code loads it through the link (the linked file's text).
+      // (An open document whose file a command replaces by a link is closed by the save guard once
+      // a sandboxed agent ran in the window: the sandbox suite.)
+      const document = await vscode.workspace.openTextDocument(opened);
       await vscode.window.showTextDocument(document, { preview: false });
-      fs.symlinkSync(secret, `${flipped}.tmp`);
-      fs.renameSync(`${flipped}.tmp`, flipped);
-      await eventually("VS Code to load the document again through the link", () => document.getText().includes("OUTSIDE-SECRET") || undefined, 20_000);
+      assert.ok(document.getText().includes("OUTSIDE-SECRET"), "the editor shows the linked file");
 
       await openChat();
       // Words after the last path: Enter at a path's end would take the @ completion, not send.
-      await ui.typeInWebview(chatView, promptBox, "Summarize @src/linked-notes.md and @src/flipped-notes.md please");
-      await chatText("both chips", "#attachments", (t) => t.includes("linked-notes.md") && t.includes("flipped-notes.md"));
+      await ui.typeInWebview(chatView, promptBox, "Summarize @src/linked-notes.md and @src/opened-notes.md please");
+      await chatText("both chips", "#attachments", (t) => t.includes("linked-notes.md") && t.includes("opened-notes.md"));
       const sent = await send(agent());
       assert.ok(!sent.text.includes("OUTSIDE-SECRET"), sent.text);
-      for (const name of ["linked-notes.md", "flipped-notes.md"]) {
+      for (const name of ["linked-notes.md", "opened-notes.md"]) {
         assert.match(sent.text, new RegExp(`<context type="file" path="src/${name}" omitted="[^"]*leads outside the workspace`), sent.text);
       }
     } finally {
       await vscode.commands.executeCommand("workbench.action.closeAllEditors");
-      for (const file of [linked, flipped]) fs.rmSync(file, { force: true });
+      await vscode.commands.executeCommand("notifications.clearAll");
+      for (const file of [linked, opened]) fs.rmSync(file, { force: true });
       fs.rmSync(outsideDir, { recursive: true, force: true });
     }
   });
