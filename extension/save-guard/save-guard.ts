@@ -125,16 +125,30 @@ export class SaveGuard implements vscode.Disposable {
   }
 
   /** Never rejects: a participant that fails or takes over 1.5 s three times is dropped by VS Code for good. */
-  private async beforeSave(document: vscode.TextDocument): Promise<vscode.TextEdit[]> {
+  private async beforeSave(document: vscode.TextDocument): Promise<void> {
+    // Saved between its loading through a link and its tabs closing: the linked file's text would
+    // become a workspace file (the link moved aside by the check) or go back through the link;
+    // neither. Emptied first: VS Code writes on once the participant took 1.5 s, the hold's time too.
+    if (this.loadedThroughLink.has(document.uri.toString())) await this.emptied(document);
     const key = `save:${document.uri.toString()}`;
     clearTimeout(this.saveTimers.get(key));
     this.saveTimers.set(key, setTimeout(() => this.savedOrTimedOut(key), HOLD_MS));
     await this.holdAndCheck(key, [document.uri.fsPath], "before", "user");
-    // Saved between its loading through a link and its tabs closing: the linked file's text would
-    // become a workspace file (the link moved aside just now) or go back through the link; neither.
-    if (!this.loadedThroughLink.has(document.uri.toString())) return [];
+  }
+
+  /**
+   * Empties a document being saved by an edit of the guard's own, made again while the user's
+   * typing outdates it: edits a save participant returns are dropped by VS Code when the document
+   * changed meanwhile (a keystroke during the hold: "concurrent_edits"), and the save writes on.
+   */
+  private async emptied(document: vscode.TextDocument): Promise<void> {
     this.log.warn(`${document.uri.fsPath} was saved while it showed the file a command's link led to: saved empty.`);
-    return [vscode.TextEdit.delete(new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end))];
+    for (let tries = 0; tries < 10; tries++) {
+      const edit = new vscode.WorkspaceEdit();
+      edit.delete(document.uri, new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end));
+      if (await vscode.workspace.applyEdit(edit).then((done) => done, () => false)) return;
+    }
+    this.log.error(`${document.uri.fsPath} could not be emptied before its save (changed all the time): close it unsaved.`);
   }
 
   /** Folders a sandboxed agent writes in: where it works, and its own (links on their paths are looked at too). */
@@ -181,15 +195,18 @@ export class SaveGuard implements vscode.Disposable {
     if (!planted) return void this.loadedThroughLink.delete(key);
     if (this.loadedThroughLink.has(key)) return;
     this.loadedThroughLink.add(key);
+    // Closed at once, not once the sandbox is held (most of a second with a thousand processes to
+    // hold): a Ctrl+S and the keystrokes after it meanwhile raced the save's emptying.
+    void closeTabsOf(document.uri).catch((error: unknown) => this.log.error(`Closing ${file}, loaded through a link: ${errorText(error)}`));
     const movedBefore = this.linksMoved;
-    const close = async () => {
-      await closeTabsOf(document.uri);
-      if (this.linksMoved > movedBefore) return; // the move said it all
+    const told = () => {
+      if (this.linksMoved > movedBefore) return Promise.resolve(); // the move said it all
       const message = `Pi: VS Code loaded ${file} again through a link a command had made to ${planted.leadsTo}, gone again since; its tabs were closed, so that no save puts that file's text in the workspace.`;
       this.log.warn(message);
       void vscode.window.showWarningMessage(notificationText(message));
+      return Promise.resolve();
     };
-    void this.whileHeld([file], close, "reloaded", "user").catch((error: unknown) => this.log.error(`Closing ${file}, loaded through a link: ${errorText(error)}`));
+    void this.whileHeld([file], told, "reloaded", "user").catch((error: unknown) => this.log.error(`Moving aside the link at ${file}: ${errorText(error)}`));
   }
 
   private seen(document: vscode.TextDocument, atOpen: boolean): void {

@@ -295,6 +295,43 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
     }
   });
 
+  it("closes a document loaded again through a command's link at once, not after holding a sandbox slow to hold: a Ctrl+S and a keystroke meanwhile save none of the linked file's text", async () => {
+    const host = suiteHost();
+    const secret = victimFile("reload-slow-secret");
+    fs.writeFileSync(secret, "SECRET_TOKEN=reloaded-while-held\n");
+    fs.utimesSync(secret, new Date("2020-01-01"), new Date("2020-01-01"));
+    const name = "save-guard-reloaded-slow.txt";
+    const file = path.join(workspaceRoot(), name);
+    fs.writeFileSync(file, "notes\n");
+    const shown = () => vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.fsPath === file));
+    try {
+      const document = await vscode.workspace.openTextDocument(file);
+      await vscode.window.showTextDocument(document, { preview: false });
+      const before = host.llm.requests.length;
+      // A thousand sleepers: holding them all takes the guard most of a second (freeze.ts), a
+      // second the command chooses. The link comes once they run; the command stays meanwhile.
+      const command = `for i in $(seq 1000); do sleep 60 >/dev/null 2>&1 & done; sleep 3; ln -sfn '${secret}' .${name}.link && mv -T .${name}.link ${name}; sleep 15; echo linked`;
+      await runCommand(command, () => document.getText().includes("SECRET_TOKEN"));
+      // The user, working in it, saves and types on (an edit during the save's hold).
+      if (shown()) {
+        await vscode.window.showTextDocument(document, { preview: false });
+        await ui.pressKey("Control+S");
+        await ui.typeText("more notes");
+      }
+      await host.llm.waitForRequests(before + 2, 60_000);
+      await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming, 60_000);
+      const there = fs.lstatSync(file, { throwIfNoEntry: false });
+      const inWorkspace = there?.isFile() ? fs.readFileSync(file, "utf8") : "";
+      assert.ok(!inWorkspace.includes("SECRET_TOKEN"), `the linked file's text was saved into the workspace: ${inWorkspace}`);
+      assert.equal(fs.readFileSync(secret, "utf8"), "SECRET_TOKEN=reloaded-while-held\n", "the file outside is untouched");
+    } finally {
+      await closeReverted(file);
+      await vscode.commands.executeCommand("notifications.clearAll");
+      fs.rmSync(file, { force: true });
+      fs.rmSync(secret, { force: true });
+    }
+  });
+
   /**
    * The agent's write over `name` (its own text from an earlier turn, kept), then its command's
    * link at that name to a file outside; `beforeUndo` (the user looking at the change), then the
