@@ -114,7 +114,13 @@ export class SaveGuard implements vscode.Disposable {
         if (event.reason !== undefined || event.document.isDirty || event.contentChanges.length === 0) return;
         if (event.document.uri.scheme === "file" && settings.sandboxMode === "workspace-write") this.reloaded(event.document);
       }),
-      vscode.workspace.onDidSaveTextDocument((document) => this.saved(document)),
+      vscode.workspace.onDidSaveTextDocument((document) => this.saved(document.uri)),
+      // A notebook's save writes its path by name too (its JSON: a cell's line a line of the file).
+      vscode.workspace.onWillSaveNotebookDocument((event) => {
+        if (event.notebook.uri.scheme !== "file" || settings.sandboxMode !== "workspace-write") return;
+        event.waitUntil(this.heldForSave(event.notebook.uri));
+      }),
+      vscode.workspace.onDidSaveNotebookDocument((notebook) => this.saved(notebook.uri)),
       vscode.workspace.onDidOpenTextDocument((document) => this.seen(document, true)),
       vscode.workspace.onDidCloseTextDocument((document) => {
         this.firstSeen.delete(document.uri.toString());
@@ -130,10 +136,15 @@ export class SaveGuard implements vscode.Disposable {
     // become a workspace file (the link moved aside by the check) or go back through the link;
     // neither. Emptied first: VS Code writes on once the participant took 1.5 s, the hold's time too.
     if (this.loadedThroughLink.has(document.uri.toString())) await this.emptied(document);
-    const key = `save:${document.uri.toString()}`;
+    await this.heldForSave(document.uri);
+  }
+
+  /** Holds the sandboxed processes until the save of `uri` is done (or HOLD_MS), its links moved aside. Never rejects. */
+  private async heldForSave(uri: vscode.Uri): Promise<void> {
+    const key = `save:${uri.toString()}`;
     clearTimeout(this.saveTimers.get(key));
     this.saveTimers.set(key, setTimeout(() => this.savedOrTimedOut(key), HOLD_MS));
-    await this.holdAndCheck(key, [document.uri.fsPath], "before", "user");
+    await this.holdAndCheck(key, [uri.fsPath], "before", "user");
   }
 
   /**
@@ -257,14 +268,14 @@ export class SaveGuard implements vscode.Disposable {
     return this.hold.frozen;
   }
 
-  private saved(document: vscode.TextDocument): void {
-    const key = `save:${document.uri.toString()}`;
+  private saved(uri: vscode.Uri): void {
+    const key = `save:${uri.toString()}`;
     const timer = this.saveTimers.get(key);
     if (timer) return this.savedOrTimedOut(key);
     // A save that ran no participants ("Save without Formatting"): looked at after, so that the
     // next one does not follow the link too, and the user hears where this one may have gone.
-    if (document.uri.scheme === "file" && settings.sandboxMode === "workspace-write") {
-      void this.whileHeld([document.uri.fsPath], () => Promise.resolve(), "after", "user");
+    if (uri.scheme === "file" && settings.sandboxMode === "workspace-write") {
+      void this.whileHeld([uri.fsPath], () => Promise.resolve(), "after", "user");
     }
   }
 
