@@ -13,7 +13,7 @@ import { terminalCommandText } from "./acp-terminals";
 import { iconsAsText } from "../ui/plain-text";
 import { sameText } from "../host-tools/verified-file";
 import { writeVerified, type WriteJudge } from "../host-tools/verified-write";
-import { whileSandboxHeld } from "../save-guard/save-guard";
+import { loadedThroughCommandLink, whileSandboxHeld } from "../save-guard/save-guard";
 
 function openDocument(absPath: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === absPath);
@@ -77,7 +77,7 @@ export class AcpEditorServices implements AcpFileServices, vscode.Disposable {
     const document = openDocument(absPath);
     if (verified !== undefined) {
       // The file as really opened (acp-files.ts): the buffer only if it holds it, or the user's unsaved changes.
-      if (document && (document.isDirty || sameText(document.getText(), verified))) return document.getText();
+      if (document && !loadedThroughCommandLink(document.uri) && (document.isDirty || sameText(document.getText(), verified))) return document.getText();
       return new TextDecoder("utf-8").decode(verified).replace(/^\uFEFF/, "");
     }
     if (document) return document.getText();

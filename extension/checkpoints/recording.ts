@@ -7,6 +7,7 @@
  * is marked `late` (the earlier record wins in a rewind, and a late one alone is not trusted).
  */
 import * as vscode from "vscode";
+import { loadedThroughCommandLink } from "../save-guard/save-guard";
 import { DEFAULT_MAX_FILE_BYTES } from "../../shared/checkpoints/schema";
 import { captureText, createCheckpointRecorder, type Captured } from "../../shared/node/checkpoint-store";
 import { captureTarget, FILE_CHANGING_TOOLS, toolTargetPath } from "../../shared/node/checkpoint-target";
@@ -38,7 +39,8 @@ export function changedFile(toolName: string, args: unknown, cwd: string, agentR
  */
 function captureNow(absPath: string, cwd: string): Captured {
   const document = vscode.workspace.textDocuments.find((d) => d.uri.scheme === "file" && d.uri.fsPath === absPath);
-  return document?.isDirty ? captureText(document.getText(), DEFAULT_MAX_FILE_BYTES) : captureTarget(absPath, cwd);
+  // Not a buffer whose text came through a command's link (save-guard.ts): the store is the sandbox's to read.
+  return document?.isDirty && !loadedThroughCommandLink(document.uri) ? captureText(document.getText(), DEFAULT_MAX_FILE_BYTES) : captureTarget(absPath, cwd);
 }
 
 export function recordFileChanges(options: RecordingOptions): AgentAttach {

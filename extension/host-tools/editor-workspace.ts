@@ -7,6 +7,7 @@ import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
 import { settings } from "../settings";
 import { contentHash } from "./document-text";
 import { holdsVerified, readVerified, verifiedDocument } from "./verified-file";
+import { loadedThroughCommandLink } from "../save-guard/save-guard";
 import { displayPath, hiddenEnv, realFolders, resolveWorkspacePath, type HiddenIn } from "./workspace-paths";
 
 /** File-system paths of the workspace folders on disk (first = base of relative paths). */
@@ -76,6 +77,7 @@ export const decodeAs = (bytes: Uint8Array, document: vscode.TextDocument) => Pr
 export async function loadedWorkspaceDocument(uri: vscode.Uri, shown: string): Promise<vscode.TextDocument | "stale" | undefined> {
   const loaded = loadedDocument(uri);
   if (!loaded) return undefined;
+  if (loadedThroughCommandLink(uri)) return "stale"; // its text came through a command's link (save-guard.ts)
   return (await holdsVerified(loaded, () => readWorkspaceFile(uri, shown), (bytes) => decodeAs(bytes, loaded))) ? loaded : "stale";
 }
 

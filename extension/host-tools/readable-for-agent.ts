@@ -12,6 +12,7 @@
 import * as vscode from "vscode";
 import { decodeAs, hiddenFromAgents, hiddenIn, loadedDocument, workspaceFolderPaths } from "./editor-workspace";
 import { holdsVerified, readVerified } from "./verified-file";
+import { loadedThroughCommandLink } from "../save-guard/save-guard";
 import { isInside, onProcFs, realPathOf } from "../../shared/node/real-path";
 import { hiddenSecretOf } from "../../shared/node/sandbox/protected-match";
 import { hiddenEnv, realRootsFor } from "./workspace-paths";
@@ -46,6 +47,8 @@ export function reallyReadable(uri: vscode.Uri): boolean {
 export async function documentTextForAgent(document: vscode.TextDocument, shown: string): Promise<string | undefined> {
   // Untitled, or another extension's (git:, a diff side): no file to follow, but one of a hidden file by its path is still that file's text.
   if (document.uri.scheme !== "file") return hiddenFromAgents(vscode.Uri.file(document.uri.path)) ? undefined : document.getText();
+  // Loaded through a command's link, then typed in: once the link is moved aside, reading the path says nothing of where the text came from.
+  if (loadedThroughCommandLink(document.uri)) return undefined;
   const may = await holdsVerified(document, () => readForAgent(document.uri.fsPath, shown), (bytes) => decodeAs(bytes, document));
   return may ? document.getText() : undefined;
 }

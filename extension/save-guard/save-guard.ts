@@ -64,6 +64,14 @@ export function whileSandboxHeld<T>(paths: readonly string[], act: () => Promise
   return armed && settings.sandboxMode === "workspace-write" ? armed.whileHeld(paths, act) : act();
 }
 
+/**
+ * Whether VS Code loaded the document of `uri` again through a command's link (its text is the
+ * linked file's, whatever the user typed since): no door hands it to an agent (readable-for-agent.ts).
+ */
+export function loadedThroughCommandLink(uri: vscode.Uri): boolean {
+  return armed?.loadedThroughLink.has(uri.toString()) ?? false;
+}
+
 /** When a sandboxed agent first started in this workspace (ms since the epoch), kept across windows. */
 const SINCE_KEY = "pi.saveGuard.since";
 
@@ -86,7 +94,7 @@ export class SaveGuard implements vscode.Disposable {
    * Documents VS Code loaded again through a command's link (their text is the linked file's):
    * their tabs are being closed (reloaded); a save meanwhile writes none of that text.
    */
-  private readonly loadedThroughLink = new Set<string>();
+  readonly loadedThroughLink = new Set<string>();
   private hold: Hold | undefined;
   private writes = 0;
   /** Links moved aside (or removed) so far: whether a check moved one. */
