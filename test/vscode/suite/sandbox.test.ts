@@ -108,9 +108,9 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
   }
 
   /** A start-up file of the user's outside the workspace, months old (VS Code's save checks only that the file on disk is not newer). */
-  function victimFile(name: string): string {
+  function victimFile(name: string, text = "# the user's own start-up file\n"): string {
     const victim = path.join(path.dirname(workspaceRoot()), `${name}-${process.pid}.sh`);
-    fs.writeFileSync(victim, "# the user's own start-up file\n");
+    fs.writeFileSync(victim, text);
     fs.utimesSync(victim, new Date("2020-01-01"), new Date("2020-01-01"));
     return victim;
   }
@@ -164,6 +164,9 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
     await eventually("the run to settle", async () => host.api.supervisor.status === "idle" && !(await host.state()).isStreaming);
     return document;
   }
+
+  /** Whether a text editor tab shows `file`. */
+  const inATab = (file: string) => vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.fsPath === file));
 
   /** The user's Ctrl+S in the document's editor. */
   async function userSave(document: vscode.TextDocument): Promise<void> {
@@ -263,7 +266,7 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
       // Saves while the link comes and goes: each lands in the workspace or is refused as changed on
       // disk. Saved, the document is loaded again at the next flip: through the link, the guard
       // closes its tab (it shows the file outside), and the user has nothing left to save.
-      const shown = () => vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.fsPath === file));
+      const shown = () => inATab(file);
       for (let i = 0; i < 8 && fs.existsSync(flipping) && shown(); i++) {
         // The user types (an edit of theirs cannot race VS Code reloading a saved document) and saves.
         await vscode.window.showTextDocument(document, { preview: false });
@@ -289,13 +292,11 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
 
   it("closes a document VS Code loaded again through a command's link to a file outside: a Ctrl+S cannot put that file's text in the workspace", async () => {
     const host = suiteHost();
-    const secret = victimFile("reload-secret");
-    fs.writeFileSync(secret, "SECRET_TOKEN=reloaded-through-a-link\n");
-    fs.utimesSync(secret, new Date("2020-01-01"), new Date("2020-01-01"));
+    const secret = victimFile("reload-secret", "SECRET_TOKEN=reloaded-through-a-link\n");
     const name = "save-guard-reloaded.txt";
     const file = path.join(workspaceRoot(), name);
     fs.writeFileSync(file, "notes\n");
-    const shown = () => vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.fsPath === file));
+    const shown = () => inATab(file);
     try {
       // Open with no unsaved change: VS Code loads it again when the command replaces its file.
       const document = await vscode.workspace.openTextDocument(file);
@@ -311,11 +312,12 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
         await userSave(document);
         await new Promise((resolve) => setTimeout(resolve, 2_000));
       }
-      const there = fs.lstatSync(file, { throwIfNoEntry: false });
-      const inWorkspace = there?.isFile() ? fs.readFileSync(file, "utf8") : "";
+      const inWorkspace = fs.lstatSync(file, { throwIfNoEntry: false })?.isFile() ? fs.readFileSync(file, "utf8") : "";
       assert.ok(!inWorkspace.includes("SECRET_TOKEN"), `the linked file's text was saved into the workspace: ${inWorkspace}`);
       assert.equal(closed, true, "the tab showing the linked file was closed");
-      assert.equal(there?.isSymbolicLink() ?? false, false, "the link was moved aside");
+      // The tabs close at once; the link goes once the sandbox is held (ci: read before, still there).
+      const moved = await eventually("the link moved aside", () => !fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() || undefined, 10_000).then(() => true, () => false);
+      assert.equal(moved, true, "the link was moved aside");
       assert.equal(fs.readFileSync(secret, "utf8"), "SECRET_TOKEN=reloaded-through-a-link\n", "the file outside is untouched");
       const toast = await eventually("the warning", async () => (await ui.text(".notifications-toasts").catch(() => "")).match(/tabs were closed[^\n]*/)?.[0]);
       assert.match(toast, /tabs were closed/);
@@ -329,13 +331,11 @@ describe("sandbox: the agent's commands run sandboxed, and the chat says when th
 
   it("closes a document loaded again through a command's link at once, not after holding a sandbox slow to hold: a Ctrl+S and a keystroke meanwhile save none of the linked file's text", async () => {
     const host = suiteHost();
-    const secret = victimFile("reload-slow-secret");
-    fs.writeFileSync(secret, "SECRET_TOKEN=reloaded-while-held\n");
-    fs.utimesSync(secret, new Date("2020-01-01"), new Date("2020-01-01"));
+    const secret = victimFile("reload-slow-secret", "SECRET_TOKEN=reloaded-while-held\n");
     const name = "save-guard-reloaded-slow.txt";
     const file = path.join(workspaceRoot(), name);
     fs.writeFileSync(file, "notes\n");
-    const shown = () => vscode.window.tabGroups.all.some((group) => group.tabs.some((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.fsPath === file));
+    const shown = () => inATab(file);
     try {
       const document = await vscode.workspace.openTextDocument(file);
       await vscode.window.showTextDocument(document, { preview: false });
