@@ -11,10 +11,11 @@
 // growth per extra session.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { pathToFileURL } from "node:url";
 import type { FrameLocator, Page } from "playwright-core";
 import type { BenchLlm } from "../lib/llm";
 import { streamDeltas } from "../lib/llm";
-import { hostProfiled } from "./host-profile";
+import { hostProfiled, oursInProfile, type OursInProfile } from "./host-profile";
 import { profiled } from "./profiled";
 import { cpuMs, cpuSnapshot, cpuSpent, descendants, rssMb } from "./processes";
 import { installProbe, lastShown, streamFigures, takeProbe, type StreamFigures } from "./probe";
@@ -26,6 +27,8 @@ export interface ManyAgentsFigures {
   /** The two chats on screen: the worse of the two for each figure. */
   shown: StreamFigures;
   cpuPer1000Deltas: number;
+  /** With $BENCH_HOST_PROFILE_DIR: our code's share of the extension host's main thread over the streams (the profiler's own cost in it), its CPU per 1,000 deltas too. */
+  ours?: OursInProfile & { per1000Deltas: number };
   /**
    * The agents' memory per extra session (MB). Own processes: the median RSS of the eight agent
    * processes after their streams. Shared process: (its RSS after the eight streams − its RSS with
@@ -193,7 +196,10 @@ export async function manyAgents(o: Options): Promise<ManyAgentsFigures> {
   const t0 = performance.now();
   // $BENCH_HOST_PROFILE_DIR: the extension host's profile; $BENCH_PROFILE_DIR: the workbench's renderer (its webviews too).
   const name = `many-${o.shared ? "pool" : "process"}`;
-  const streams = await hostProfiled(o.extensionHost, name, () => profiled(o.page, name, () => eightStreams(o, before, onScreen)));
+  const { result: streams, profile } = await hostProfiled(o.extensionHost, name, () => profiled(o.page, name, () => eightStreams(o, before, onScreen)));
+  // Our scripts: the extension's bundle and the files it loads apart (dist/*.js of this checkout).
+  const ourDist = `${pathToFileURL(path.resolve(__dirname, "../../dist")).href}/`;
+  const ours = profile && oursInProfile(profile, (url) => url.startsWith(ourDist));
   const agentPids = agentProcesses(o.extensionHost, o.shared);
   const cpu = cpuMs(o.extensionHost) - cpu0;
   const spent = cpuSpent(all0, cpuSnapshot([process.pid]), processGroup);
@@ -223,6 +229,7 @@ export async function manyAgents(o: Options): Promise<ManyAgentsFigures> {
   return {
     shown: { firstPaint: worse("firstPaint"), medianLatency: worse("medianLatency"), p95Latency: worse("p95Latency"), maxLatency: worse("maxLatency"), longestFrame: worse("longestFrame"), streamMs: worse("streamMs") },
     cpuPer1000Deltas: cpu / ((AGENTS * o.deltas) / 1000),
+    ...(ours ? { ours: { ...ours, per1000Deltas: ours.oursMs / ((AGENTS * o.deltas) / 1000) } } : {}),
     agentPerSessionMb: o.shared ? (allSessionsRssMb - oneSessionRssMb) / (AGENTS - 1) : (agentRss[agentRss.length >> 1] ?? Number.NaN),
     oneSessionRssMb,
     allSessionsRssMb,

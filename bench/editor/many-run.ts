@@ -43,6 +43,9 @@ export function manyMetrics(): Record<string, Metric> {
     streamMs: new Metric("manyStreamMs", "  the model's first write → last delta shown", "ms"),
     longestFrame: new Metric("manyLongestFrame", "  longest frame in the chats on screen", "ms"),
     cpu: new Metric("manyCpu", "  extension host CPU per 1,000 deltas", "ms"),
+    oursCpu: new Metric("manyOursCpu", "  of which our code on its main thread per 1,000 deltas (profiled: $BENCH_HOST_PROFILE_DIR)", "ms"),
+    oursLongest: new Metric("manyOursLongest", "  our code's longest stretch on that thread (profiled)", "ms"),
+    oursLongestBusy: new Metric("manyOursLongestBusy", "  the longest busy stretch holding ours (profiled; what ran next to it without a pause included)", "ms"),
     oneSession: new Metric("manyOneSessionRss", "  agent RSS with one session, after its stream (its process / the shared process)", "MB"),
     allSessions: new Metric("manyAllSessionsRss", "  agent RSS with eight sessions, after their streams (all processes)", "MB"),
     agentPerSession: new Metric("manyAgentPerSession", "  agent memory per extra session (own processes: an agent's RSS; shared: (RSS of 8 − RSS of 1) / 7)", "MB"),
@@ -142,6 +145,11 @@ export async function runManyAgents(o: Options): Promise<void> {
         m.streamMs!.add(mode, f.shown.streamMs);
         m.longestFrame!.add(mode, f.shown.longestFrame);
         m.cpu!.add(mode, f.cpuPer1000Deltas);
+        if (f.ours) {
+          m.oursCpu!.add(mode, f.ours.per1000Deltas);
+          m.oursLongest!.add(mode, f.ours.longestOursMs);
+          m.oursLongestBusy!.add(mode, f.ours.longestBusyWithOursMs);
+        }
         m.oneSession!.add(mode, f.oneSessionRssMb);
         m.allSessions!.add(mode, f.allSessionsRssMb);
         m.agentPerSession!.add(mode, f.agentPerSessionMb);

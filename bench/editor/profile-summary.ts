@@ -5,15 +5,10 @@
  */
 import * as fs from "node:fs";
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  children?: number[];
-}
-interface Profile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
+import { oursInProfile, type CpuProfile } from "./host-profile";
+
+interface Profile extends CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
   startTime: number;
   endTime: number;
 }
@@ -21,10 +16,11 @@ interface Profile {
 /** A script's short name: our dist bundles by file, the rest by where they come from. */
 function scriptOf(url: string): string {
   if (!url) return "(native or idle)";
+  // Built-in extensions have dist/ bundles too (extensions/git/dist/main.js): named before ours.
+  if (url.includes("/extensions/")) return `extension: ${/\/extensions\/([^/]+)/.exec(url)![1]}`;
   const ours = /\/dist\/([^/]+\.js)$/.exec(url);
   if (ours) return `ours: ${ours[1]}`;
   if (url.startsWith("node:")) return "node internals";
-  if (url.includes("/extensions/")) return `extension: ${/\/extensions\/([^/]+)/.exec(url)![1]}`;
   if (url.includes("/vscode/out/")) return "vscode";
   return url.replace(/^file:\/\//, "").split("/").slice(-2).join("/");
 }
@@ -58,8 +54,10 @@ function summarize(profile: Profile, top: number): string[] {
   }
   const rows = (map: Map<string, number>, n: number) =>
     [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([key, ms]) => `  ${ms.toFixed(1).padStart(9)} ms  ${key}`);
+  const ours = oursInProfile(profile, (url) => scriptOf(url).startsWith("ours:"));
   return [
     `profile of ${total.toFixed(0)} ms`,
+    `busy ${ours.busyMs.toFixed(0)} ms; with a function of ours on the stack ${ours.oursMs.toFixed(0)} ms, its longest stretch ${ours.longestOursMs.toFixed(1)} ms, the longest busy stretch holding ours ${ours.longestBusyWithOursMs.toFixed(1)} ms`,
     "self time by script:",
     ...rows(byScript, 15),
     `self time by function (top ${top}):`,

@@ -24,7 +24,9 @@ const GOALS: Goal[] = [
 const MANY_GOALS: Goal[] = [
   { text: "every delta on screen ≤ 250 ms after it leaves (here: the model's write carrying it)", metric: "manyMaxLatency", limit: 250 },
   { text: "no frame over 50 ms in the chats on screen", metric: "manyLongestFrame", limit: 50 },
-  { text: "≤ 25 ms of extension-host CPU per 1,000 deltas", metric: "manyCpu", limit: 25 },
+  { text: "≤ 25 ms of extension-host CPU per 1,000 deltas (the whole process)", metric: "manyCpu", limit: 25 },
+  { text: "≤ 25 ms of our CPU per 1,000 deltas (the issue's measure: inside the extension host, profiled)", metric: "manyOursCpu", limit: 25 },
+  { text: "no task of ours over 16 ms (the longest busy stretch holding ours, profiled)", metric: "manyOursLongestBusy", limit: 16 },
   { text: "memory per extra session ≤ 1.2 x a bare Node process", metric: "manyMemoryRatio", limit: 1.2 },
 ];
 
