@@ -9,7 +9,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as vscode from "vscode";
 import type { CheckpointRecord } from "../../shared/checkpoints/schema";
-import { readObject, readRecords } from "../../shared/node/checkpoint-store";
+import { followManifest, type ManifestFollower } from "../../shared/node/checkpoint-manifest";
+import { manifestPath, readObject } from "../../shared/node/checkpoint-store";
 import { isStub } from "../../shared/node/sandbox/stubs";
 import type { RpcClient } from "../../shared/rpc";
 import type { AgentAttach } from "../supervision/supervisor-options";
@@ -46,6 +47,14 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
   const runEnded = new Map<string, number>();
   /** Per session id: how many of its manifest's records were taken in. */
   const taken = new Map<string, number>();
+  /** Each manifest looked at, followed as it grows (each look reads only what was appended). */
+  const followers = new Map<string, ManifestFollower>();
+  const recordsOf = (store: string, sessionId: string): readonly CheckpointRecord[] => {
+    const file = manifestPath(store, sessionId);
+    let follower = followers.get(file);
+    if (!follower) followers.set(file, (follower = followManifest(file)));
+    return follower.records();
+  };
   /** Per session id (the agent's): the editor session whose agent works on it, whose records they are. */
   const ownerOf = new Map<string, string>();
   /** When VS Code saved a document (the user's edit, not an agent's). */
@@ -103,12 +112,14 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
 
   /** Takes in the records made since the last look: each file joins the review (or its agent version follows). */
   const syncRecords = () => {
+    if (taken.size === 0 && unchanged.size === 0) return;
     const store = options.store();
     if (!store) return;
     for (const file of [...unchanged.keys()]) takeIn(file);
     let roots: string[] | undefined; // resolved once, and only when there are new records
     for (const [sessionId, count] of taken) {
-      const records = readRecords(store, sessionId);
+      const records = recordsOf(store, sessionId);
+      if (records.length === count) continue;
       taken.set(sessionId, records.length);
       for (const record of records.slice(count)) {
         if (record.time < state.decidedAt(record.path)) continue;
@@ -133,7 +144,7 @@ export function trackAgentChanges(options: TrackingOptions): vscode.Disposable {
     ownerOf.set(sessionId, owner);
     if (taken.has(sessionId)) return;
     const store = options.store();
-    const records = store ? readRecords(store, sessionId) : [];
+    const records = store ? recordsOf(store, sessionId) : [];
     const older = records.findIndex((r) => r.time >= runStart - RUN_SLACK_MS);
     taken.set(sessionId, older === -1 ? records.length : older);
   };

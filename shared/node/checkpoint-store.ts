@@ -109,7 +109,7 @@ export function recordCaptured(dir: string, sessionId: string, turn: string, abs
 
 let validate: ((value: unknown) => boolean) | undefined;
 /** A manifest larger than this was not written by a recorder (a record is one short line). */
-const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
+export const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 
 /** The session's records in recording order; unreadable lines are left out. */
 export function readRecords(dir: string, sessionId: string): CheckpointRecord[] {
@@ -125,6 +125,11 @@ export function readManifest(file: string): CheckpointRecord[] {
   } catch {
     return [];
   }
+  return parseRecords(text);
+}
+
+/** The valid records of a manifest's complete lines; unreadable lines are left out. */
+export function parseRecords(text: string): CheckpointRecord[] {
   validate ??= createAjv({ strict: false, validateSchema: false }).compile(CheckpointRecord());
   const records: CheckpointRecord[] = [];
   for (const line of text.split("\n")) {
