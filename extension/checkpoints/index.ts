@@ -52,17 +52,32 @@ export function installCheckpoints(services: CheckpointServices): Checkpoints {
   const live = new Set<string>();
   const cwd = services.cwd ?? (() => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd());
 
-  const prune = () => {
+  const pruneOnce = async () => {
     if (!activeStore()) return;
     try {
       const inUse = services.sessions().all.flatMap((s) => (s.supervisor.state?.sessionId ? [s.supervisor.state.sessionId] : []));
-      const result = pruneStore(dir, { maxBytes: settings.checkpointsMaxBytes, keep: new Set([...live, ...inUse]) });
+      const result = await pruneStore(dir, { maxBytes: settings.checkpointsMaxBytes, keep: new Set([...live, ...inUse]) });
       if (result.removedManifests || result.removedObjects) {
         log.info(`Checkpoints pruned: ${result.removedManifests} session(s), ${result.removedObjects} file version(s); ${result.bytesBefore} → ${result.bytesAfter} bytes`);
       }
     } catch (error) {
       log.warn(`Pruning checkpoints failed: ${errorText(error)}`);
     }
+  };
+  // One prune at a time: the runs that end meanwhile (eight sessions end together) make one more after it.
+  let pruning: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  lifetime.add({ dispose: () => (stopped = true) });
+  const prune = () => {
+    if (pruning) return void (again = true);
+    pruning = pruneOnce().finally(() => {
+      pruning = undefined;
+      if (again && !stopped) {
+        again = false;
+        prune();
+      }
+    });
   };
 
   services.everyAgent.onAttach(recordFileChanges({ store: activeStore, cwd, agentRecords: () => !settings.agentCommand, live, log }));

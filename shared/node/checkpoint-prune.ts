@@ -2,11 +2,13 @@
  * Keeps the checkpoint store within a budget. When it is over: every object no manifest refers
  * to goes, then the oldest manifests (never those of the sessions in use) with their objects. Objects written very recently are
  * kept even when unreferenced: their record may be about to be appended by another process.
+ * Asynchronous: it runs in the extension host at every run's end, and a store holds tens of
+ * thousands of objects, each looked at (issue 31: no file I/O that blocks the extension host).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { manifestName, OBJECTS_DIR, SESSIONS_DIR } from "../checkpoints/schema";
-import { readManifest } from "./checkpoint-store";
+import { MAX_MANIFEST_BYTES, parseRecords } from "./checkpoint-store";
 
 export interface PruneOptions {
   maxBytes: number;
@@ -30,77 +32,97 @@ interface StoredFile {
   mtimeMs: number;
 }
 
-function listFiles(dir: string): StoredFile[] {
-  let names: string[];
+/** Files looked at at once: enough to keep libuv's threads busy, few enough that each turn of the event loop stays short. */
+const AT_ONCE = 64;
+
+async function listFiles(dir: string): Promise<StoredFile[]> {
+  const files: StoredFile[] = [];
+  let names: string[] = [];
+  const look = async () => {
+    const stats = await Promise.all(names.map((name) => fs.promises.lstat(path.join(dir, name)).then((stat) => ({ name, stat }), () => undefined)));
+    for (const found of stats) if (found?.stat.isFile()) files.push({ file: path.join(dir, found.name), bytes: found.stat.size, mtimeMs: found.stat.mtimeMs });
+    names = [];
+  };
   try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return [];
-  }
-  return names.flatMap((name) => {
-    try {
-      const stat = fs.statSync(path.join(dir, name));
-      return stat.isFile() ? [{ file: path.join(dir, name), bytes: stat.size, mtimeMs: stat.mtimeMs }] : [];
-    } catch {
-      return [];
+    // Read a few entries at a time (a folder of tens of thousands read whole is one long task).
+    for await (const entry of await fs.promises.opendir(dir, { bufferSize: AT_ONCE })) {
+      names.push(entry.name);
+      if (names.length >= AT_ONCE) await look();
     }
-  });
+  } catch {
+    return files;
+  }
+  await look();
+  return files;
 }
 
-function remove(file: string): boolean {
+async function remove(file: string): Promise<boolean> {
   try {
-    fs.rmSync(file, { force: true });
+    await fs.promises.rm(file, { force: true });
     return true;
   } catch {
     return false;
   }
 }
 
-export function pruneStore(dir: string, options: PruneOptions): PruneResult {
+export async function pruneStore(dir: string, options: PruneOptions): Promise<PruneResult> {
   const now = options.now ?? Date.now();
   const grace = options.graceMs ?? 60_000;
   const keptNames = new Set([...(options.keep ?? [])].map(manifestName));
-  const listed = listFiles(path.join(dir, SESSIONS_DIR));
-  const objects = new Map(listFiles(path.join(dir, OBJECTS_DIR)).map((o) => [path.basename(o.file), o]));
+  const listed = await listFiles(path.join(dir, SESSIONS_DIR));
+  const objects = new Map((await listFiles(path.join(dir, OBJECTS_DIR))).map((o) => [path.basename(o.file), o]));
   const sum = (files: Iterable<StoredFile>) => [...files].reduce((total, f) => total + f.bytes, 0);
   const bytesBefore = sum(listed) + sum(objects.values());
   // Within budget (the usual case): nothing is read, nothing goes.
   if (bytesBefore <= options.maxBytes) return { bytesBefore, bytesAfter: bytesBefore, removedManifests: 0, removedObjects: 0 };
-  const manifests = listed.map((m) => ({ ...m, hashes: hashesOf(m.file) }));
+  const manifests: (StoredFile & { hashes: Set<string> })[] = [];
+  for (const m of listed) manifests.push({ ...m, hashes: await hashesOf(m.file) });
 
   const refs = new Map<string, number>();
   for (const m of manifests) for (const hash of m.hashes) refs.set(hash, (refs.get(hash) ?? 0) + 1);
   let bytes = bytesBefore;
   let removedObjects = 0;
-  const collect = (name: string) => {
+  const collect = async (name: string) => {
     const object = objects.get(name);
     if (!object || (refs.get(name) ?? 0) > 0 || now - object.mtimeMs < grace) return;
-    if (remove(object.file)) {
+    if (await remove(object.file)) {
       objects.delete(name);
       bytes -= object.bytes;
       removedObjects++;
     }
   };
-  for (const name of [...objects.keys()]) collect(name);
+  for (const name of [...objects.keys()]) await collect(name);
 
   let removedManifests = 0;
   const oldestFirst = manifests.filter((m) => !keptNames.has(path.basename(m.file))).sort((a, b) => a.mtimeMs - b.mtimeMs);
   for (const manifest of oldestFirst) {
     if (bytes <= options.maxBytes) break;
-    if (!remove(manifest.file)) continue;
+    if (!(await remove(manifest.file))) continue;
     removedManifests++;
     bytes -= manifest.bytes;
     for (const hash of manifest.hashes) {
       refs.set(hash, (refs.get(hash) ?? 1) - 1);
-      collect(hash);
+      await collect(hash);
     }
   }
   return { bytesBefore, bytesAfter: bytes, removedManifests, removedObjects };
 }
 
-/** Distinct content hashes a manifest refers to. */
-function hashesOf(file: string): Set<string> {
+/** Distinct content hashes a manifest refers to (read as readManifest does: a regular file, not through a link, never blocking on a FIFO). */
+async function hashesOf(file: string): Promise<Set<string>> {
   const hashes = new Set<string>();
-  for (const record of readManifest(file)) if (record.before) hashes.add(record.before);
+  let text = "";
+  try {
+    const handle = await fs.promises.open(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+    try {
+      const stat = await handle.stat();
+      if (stat.isFile() && stat.size <= MAX_MANIFEST_BYTES) text = await handle.readFile("utf8");
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return hashes;
+  }
+  for (const record of parseRecords(text)) if (record.before) hashes.add(record.before);
   return hashes;
 }

@@ -126,12 +126,12 @@ describe("pruning the store", () => {
     return record.before!;
   }
 
-  it("removes the oldest manifests and their objects until the store fits, keeping sessions in use", () => {
+  it("removes the oldest manifests and their objects until the store fits, keeping sessions in use", async () => {
     const now = Date.now();
     const oldest = session("old", "a", 300_000, now);
     const middle = session("mid", "b", 200_000, now);
     const current = session("cur", "c", 400_000, now);
-    const result = pruneStore(store, { maxBytes: 2500, keep: new Set(["cur"]), now });
+    const result = await pruneStore(store, { maxBytes: 2500, keep: new Set(["cur"]), now });
     assert.equal(result.removedManifests, 1);
     assert.equal(result.removedObjects, 1);
     assert.ok(result.bytesAfter <= 2500, `${result.bytesAfter} bytes left`);
@@ -141,24 +141,24 @@ describe("pruning the store", () => {
     assert.equal(readRecords(store, "cur").length, 1);
   });
 
-  it("keeps objects another session still refers to, and leaves a store within budget alone", () => {
+  it("keeps objects another session still refers to, and leaves a store within budget alone", async () => {
     const now = Date.now();
     const shared = session("one", "s", 300_000, now);
     session("two", "s", 100_000, now);
-    const result = pruneStore(store, { maxBytes: 1200, now });
+    const result = await pruneStore(store, { maxBytes: 1200, now });
     assert.equal(result.removedManifests, 1);
     assert.equal(fs.existsSync(objectPath(store, shared)), true);
-    const again = pruneStore(store, { maxBytes: 1_000_000, now });
+    const again = await pruneStore(store, { maxBytes: 1_000_000, now });
     assert.deepEqual([again.removedManifests, again.removedObjects], [0, 0]);
   });
 
-  it("collects unreferenced objects (over budget) only after a grace period, and copes with a missing store", () => {
+  it("collects unreferenced objects (over budget) only after a grace period, and copes with a missing store", async () => {
     const now = Date.now();
     const hash = session("x", "q", 0, now);
     fs.rmSync(manifestPath(store, "x"));
-    assert.equal(pruneStore(store, { maxBytes: 100, now }).removedObjects, 0, "a fresh object may be about to be referenced");
-    assert.equal(pruneStore(store, { maxBytes: 100, now: now + 120_000 }).removedObjects, 1);
+    assert.equal((await pruneStore(store, { maxBytes: 100, now })).removedObjects, 0, "a fresh object may be about to be referenced");
+    assert.equal((await pruneStore(store, { maxBytes: 100, now: now + 120_000 })).removedObjects, 1);
     assert.equal(fs.existsSync(objectPath(store, hash)), false);
-    assert.deepEqual(pruneStore(path.join(store, "missing"), { maxBytes: 0 }), { bytesBefore: 0, bytesAfter: 0, removedManifests: 0, removedObjects: 0 });
+    assert.deepEqual(await pruneStore(path.join(store, "missing"), { maxBytes: 0 }), { bytesBefore: 0, bytesAfter: 0, removedManifests: 0, removedObjects: 0 });
   });
 });
