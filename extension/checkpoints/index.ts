@@ -55,8 +55,8 @@ export function installCheckpoints(services: CheckpointServices): Checkpoints {
   const pruneOnce = async () => {
     if (!activeStore()) return;
     try {
-      const inUse = services.sessions().all.flatMap((s) => (s.supervisor.state?.sessionId ? [s.supervisor.state.sessionId] : []));
-      const result = await pruneStore(dir, { maxBytes: settings.checkpointsMaxBytes, keep: new Set([...live, ...inUse]) });
+      const inUse = () => services.sessions().all.flatMap((s) => (s.supervisor.state?.sessionId ? [s.supervisor.state.sessionId] : []));
+      const result = await pruneStore(dir, { maxBytes: settings.checkpointsMaxBytes, keep: () => new Set([...live, ...inUse()]) });
       if (result.removedManifests || result.removedObjects) {
         log.info(`Checkpoints pruned: ${result.removedManifests} session(s), ${result.removedObjects} file version(s); ${result.bytesBefore} → ${result.bytesAfter} bytes`);
       }

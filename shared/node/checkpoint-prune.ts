@@ -12,8 +12,8 @@ import { MAX_MANIFEST_BYTES, parseRecords } from "./checkpoint-store";
 
 export interface PruneOptions {
   maxBytes: number;
-  /** Session ids whose manifests stay whatever their age. */
-  keep?: ReadonlySet<string>;
+  /** Session ids whose manifests stay whatever their age; a function is asked again before each removal (a session may start while the prune runs). */
+  keep?: ReadonlySet<string> | (() => ReadonlySet<string>);
   now?: number;
   /** Unreferenced objects younger than this stay (ms; default one minute). */
   graceMs?: number;
@@ -68,7 +68,7 @@ async function remove(file: string): Promise<boolean> {
 export async function pruneStore(dir: string, options: PruneOptions): Promise<PruneResult> {
   const now = options.now ?? Date.now();
   const grace = options.graceMs ?? 60_000;
-  const keptNames = new Set([...(options.keep ?? [])].map(manifestName));
+  const keptNow = () => new Set([...((typeof options.keep === "function" ? options.keep() : options.keep) ?? [])].map(manifestName));
   const listed = await listFiles(path.join(dir, SESSIONS_DIR));
   const objects = new Map((await listFiles(path.join(dir, OBJECTS_DIR))).map((o) => [path.basename(o.file), o]));
   const sum = (files: Iterable<StoredFile>) => [...files].reduce((total, f) => total + f.bytes, 0);
@@ -85,6 +85,9 @@ export async function pruneStore(dir: string, options: PruneOptions): Promise<Pr
   const collect = async (name: string) => {
     const object = objects.get(name);
     if (!object || (refs.get(name) ?? 0) > 0 || now - object.mtimeMs < grace) return;
+    // Touched since it was listed: a record written meanwhile refers to it again (storeObject touches a copy it reuses).
+    const current = await fs.promises.lstat(object.file).catch(() => undefined);
+    if (current && current.mtimeMs > object.mtimeMs) return;
     if (await remove(object.file)) {
       objects.delete(name);
       bytes -= object.bytes;
@@ -94,9 +97,10 @@ export async function pruneStore(dir: string, options: PruneOptions): Promise<Pr
   for (const name of [...objects.keys()]) await collect(name);
 
   let removedManifests = 0;
-  const oldestFirst = manifests.filter((m) => !keptNames.has(path.basename(m.file))).sort((a, b) => a.mtimeMs - b.mtimeMs);
+  const oldestFirst = manifests.sort((a, b) => a.mtimeMs - b.mtimeMs);
   for (const manifest of oldestFirst) {
     if (bytes <= options.maxBytes) break;
+    if (keptNow().has(path.basename(manifest.file))) continue;
     if (!(await remove(manifest.file))) continue;
     removedManifests++;
     bytes -= manifest.bytes;

@@ -152,6 +152,31 @@ describe("pruning the store", () => {
     assert.deepEqual([again.removedManifests, again.removedObjects], [0, 0]);
   });
 
+  it("runs in the background, so it asks again before each removal: a session that came into use meanwhile keeps its manifest, an object reused meanwhile stays", async () => {
+    const now = Date.now();
+    const oldest = session("old", "a", 300_000, now);
+    const middle = session("mid", "b", 200_000, now);
+    session("new", "c", 100_000, now);
+    const inUse = new Set<string>();
+    let asked = 0;
+    const keep = () => {
+      // While the prune runs: "mid" is resumed, and a record of another session reuses the oldest's object (touched).
+      if (++asked === 1) {
+        inUse.add("mid");
+        const later = new Date(now - 1_000);
+        fs.utimesSync(objectPath(store, oldest), later, later);
+      }
+      return inUse;
+    };
+    const result = await pruneStore(store, { maxBytes: 500, keep, now });
+    assert.equal(fs.existsSync(manifestPath(store, "old")), false, "the oldest manifest goes");
+    assert.equal(fs.existsSync(objectPath(store, oldest)), true, "its object, reused since it was listed, stays");
+    assert.equal(fs.existsSync(manifestPath(store, "mid")), true, "the session that came into use keeps its manifest");
+    assert.equal(fs.existsSync(objectPath(store, middle)), true);
+    assert.equal(fs.existsSync(manifestPath(store, "new")), false, "the rest goes, to fit");
+    assert.equal(result.removedManifests, 2);
+  });
+
   it("collects unreferenced objects (over budget) only after a grace period, and copes with a missing store", async () => {
     const now = Date.now();
     const hash = session("x", "q", 0, now);
