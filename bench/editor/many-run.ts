@@ -72,6 +72,14 @@ interface Options {
   until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs?: number): Promise<T>;
 }
 
+/** The lines of the extension's log (its "Pi Agent" output channel) under a user-data folder that match. */
+function piLogLines(userDataDir: string, match: RegExp): string[] {
+  return fs
+    .readdirSync(userDataDir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith("Pi Agent.log"))
+    .flatMap((entry) => fs.readFileSync(path.join(entry.parentPath, entry.name), "utf8").split("\n").filter((line) => match.test(line)));
+}
+
 /**
  * `pi.agent.shareProcess` set in code-server's settings (the extension reads it at each agent
  * start). A machine-scoped setting: its window reads it from the Machine settings, not the user's.
@@ -163,6 +171,8 @@ export async function runManyAgents(o: Options): Promise<void> {
     const shot = path.join(os.tmpdir(), "pi-bench-many-failure.png");
     await workbench?.page.screenshot({ path: shot }).catch(() => undefined);
     console.error(`screenshot: ${shot}; code-server log: ${server?.logFile ?? "-"}\n${workbench?.consoleLines.slice(-15).join("\n") ?? ""}`);
+    // Why a session did not share a process, as the extension logs it (host-pools.ts).
+    if (server) console.error(piLogLines(server.userDataDir, /pool: /).join("\n"));
     throw error;
   } finally {
     await workbench?.close();

@@ -1,7 +1,7 @@
 import type { Disposable } from "vscode-jsonrpc";
 import type { FrameTransport } from "../../../shared/rpc/transport";
 import { HostPool } from "./host-pool";
-import { pooledLaunch, type LaunchToPool, type PooledSessionLaunch } from "./pool-launch";
+import { pooledLaunch, type LaunchToPool, type PooledSessionLaunch, type PoolProcessLaunch } from "./pool-launch";
 import type { PooledTransport } from "./pooled-transport";
 
 /**
@@ -18,6 +18,8 @@ export class HostPools implements Disposable {
   private readonly pools = new Map<string, HostPool>();
   /** Sessions of each key running in a process of their own. */
   private readonly alone = new Map<string, number>();
+  /** The launches seen, by key: what a new key differs in is logged (noteOtherLaunches). */
+  private readonly launches = new Map<string, PoolProcessLaunch>();
 
   constructor(
     private readonly hostScript: string,
@@ -34,6 +36,7 @@ export class HostPools implements Disposable {
     if (!pooled) return spawnAlone();
     const key = pooled.pool.key;
     if (this.pools.has(key) || (this.alone.get(key) ?? 0) > 0) return this.openPooled(pooled);
+    this.noteOtherLaunches(pooled.pool);
     const transport = spawnAlone();
     this.alone.set(key, (this.alone.get(key) ?? 0) + 1);
     const closed = transport.onClose(() => {
@@ -43,6 +46,25 @@ export class HostPools implements Disposable {
       else this.alone.delete(key);
     });
     return transport;
+  }
+
+  /**
+   * A session that would have shared a process but for its launch differing from those running:
+   * what differs, by name only (values may be secrets), so a pool that does not form can be explained.
+   */
+  private noteOtherLaunches(launch: PoolProcessLaunch): void {
+    for (const other of [...this.launches.values()]) {
+      if (!this.pools.has(other.key) && !(this.alone.get(other.key) ?? 0)) {
+        this.launches.delete(other.key); // no longer running
+        continue;
+      }
+      if (other.key === launch.key) continue;
+      const names = new Set([...Object.keys(other.env), ...Object.keys(launch.env)]);
+      const env = [...names].filter((name) => other.env[name] !== launch.env[name]).sort();
+      const parts = [...(other.command !== launch.command || other.args.join(" ") !== launch.args.join(" ") ? ["its command"] : []), ...(other.cwd !== launch.cwd ? ["its folder"] : []), ...(env.length ? [`its environment (${env.join(", ")})`] : [])];
+      this.log(`pool: a session starts in a process of its own: its launch differs from a running one in ${parts.join(", ") || "nothing seen"}`);
+    }
+    this.launches.set(launch.key, launch);
   }
 
   /** A session of a pool for this launch; undefined when it must keep a process of its own. */

@@ -1,4 +1,7 @@
 import { strict as assert } from "node:assert";
+import type { FrameTransport } from "../../../shared/rpc/transport";
+import { transportEvents } from "../../../shared/rpc/transport";
+import { HostPools } from "./host-pools";
 import { pooledLaunch, type LaunchToPool } from "./pool-launch";
 
 const node = "/usr/bin/node";
@@ -38,5 +41,20 @@ describe("pool: which launches share a process", () => {
     assert.equal(pooledLaunch(launch({ protocol: "acp" }), host, node), undefined);
     assert.equal(pooledLaunch(launch({ command: "/usr/bin/bwrap", args: ["--ro-bind", "/", "/", node, host] }), host, node), undefined);
     assert.equal(pooledLaunch(launch({ args: ["-e", "x", host] }), host, node), undefined);
+  });
+});
+
+describe("pool: a session that cannot share says why", () => {
+  it("logs, by name only, what its launch differs in from one running", () => {
+    const logged: string[] = [];
+    const pools = new HostPools(host, node, (message) => logged.push(message));
+    const alone = () => ({ ...transportEvents().events, send: () => Promise.resolve(), endInput: () => undefined, dispose: () => undefined }) as unknown as FrameTransport;
+    pools.place(launch(), alone);
+    assert.equal(logged.length, 0, "the first session: nothing to compare");
+    pools.place(launch({ env: { ...launch().env, GIT_ASKPASS: "/secret/path", PI_GATEWAY_TOKEN: "t2" } }), alone);
+    assert.equal(logged.length, 1);
+    assert.match(logged[0]!, /environment \(GIT_ASKPASS\)/);
+    assert.ok(!logged[0]!.includes("/secret/path") && !logged[0]!.includes("t2"), "no value, and a session's own secret is no difference");
+    pools.dispose();
   });
 });
