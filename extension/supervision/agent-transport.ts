@@ -25,8 +25,10 @@ export async function openTransport(prepared: PreparedLaunch, options: Superviso
   }
   const spawnAlone = () => ProcessTransport.spawn(spawnable.command, spawnable.args, { cwd: launch.cwd, env: launch.env, ...(spawnable.verbatim ? { windowsVerbatimArguments: true } : {}) });
   // The bundled host's sessions share a process while several run (pi.agent.shareProcess, pool/host-pools.ts); other launches spawn.
-  const pools = settings.agentShareProcess ? options.hostPools : undefined;
-  const transport = pools ? pools.place(launch, spawnAlone) : spawnAlone();
+  // Counted by the pools even while sharing is off: once it is turned on, the next session joins a
+  // pool beside the sessions running alone, instead of starting alone itself.
+  const pools = options.hostPools;
+  const transport = pools ? pools.place(launch, spawnAlone, settings.agentShareProcess) : spawnAlone();
   if (transport instanceof PooledTransport) log.info(`Sharing a process with the other sessions of the bundled host (pid ${transport.pid}, session ${transport.session})`);
   return transport;
 }

@@ -28,15 +28,17 @@ export class HostPools implements Disposable {
   ) {}
 
   /**
-   * Where a session of this launch runs: a process of its own (`spawnAlone`) when it must, or
-   * when no other session of its key runs; else a session of the key's pool.
+   * Where a session of this launch runs: a process of its own (`spawnAlone`) when it must, when
+   * sharing is off (`share`, pi.agent.shareProcess; counted all the same), or when no other
+   * session of its key runs; else a session of the key's pool.
    */
-  place<T extends FrameTransport>(launch: LaunchToPool, spawnAlone: () => T): T | PooledTransport {
+  place<T extends FrameTransport>(launch: LaunchToPool, spawnAlone: () => T, share = true): T | PooledTransport {
     const pooled = pooledLaunch(launch, this.hostScript, this.nodeBinary);
     if (!pooled) return spawnAlone();
     const key = pooled.pool.key;
-    if (this.pools.has(key) || (this.alone.get(key) ?? 0) > 0) return this.openPooled(pooled);
-    this.noteOtherLaunches(pooled.pool);
+    if (share && (this.pools.has(key) || (this.alone.get(key) ?? 0) > 0)) return this.openPooled(pooled);
+    if (share) this.noteOtherLaunches(pooled.pool);
+    else this.launches.set(key, pooled.pool);
     const transport = spawnAlone();
     this.alone.set(key, (this.alone.get(key) ?? 0) + 1);
     const closed = transport.onClose(() => {

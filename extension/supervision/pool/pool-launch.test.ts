@@ -1,4 +1,7 @@
 import { strict as assert } from "node:assert";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import type { FrameTransport } from "../../../shared/rpc/transport";
 import { transportEvents } from "../../../shared/rpc/transport";
 import { HostPools } from "./host-pools";
@@ -56,5 +59,28 @@ describe("pool: a session that cannot share says why", () => {
     assert.match(logged[0]!, /environment \(GIT_ASKPASS\)/);
     assert.ok(!logged[0]!.includes("/secret/path") && !logged[0]!.includes("t2"), "no value, and a session's own secret is no difference");
     pools.dispose();
+  });
+});
+
+describe("pool: sessions started while sharing was off", () => {
+  it("are counted: once sharing is on, the next session joins a pool instead of starting alone", () => {
+    // A stand-in for agent-host.js: any script the pool's process can run (it is only spawned here).
+    const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pool-")), "agent-host.js");
+    fs.writeFileSync(script, "setInterval(() => {}, 1000);\n");
+    const pools = new HostPools(script, process.execPath);
+    const own = (over: Partial<LaunchToPool> = {}) => ({ ...launch({ command: process.execPath, args: ["--max-semi-space-size=1", script, "--mode", "rpc"] }), ...over });
+    let spawned = 0;
+    const alone = () => (spawned++, { ...transportEvents().events, send: () => Promise.resolve(), endInput: () => undefined, dispose: () => undefined }) as unknown as FrameTransport;
+    try {
+      pools.place(own(), alone, false);
+      assert.equal(spawned, 1, "sharing off: a process of its own");
+      const next = pools.place(own(), alone, true);
+      assert.equal(spawned, 1, "sharing on: the next session does not start alone");
+      assert.equal(pools.processCount, 1, "it runs in a pool");
+      next.dispose();
+    } finally {
+      pools.dispose();
+      fs.rmSync(path.dirname(script), { recursive: true, force: true });
+    }
   });
 });
