@@ -76,6 +76,7 @@ export class HostPools implements Disposable {
   }
 
   private openPooled(pooled: PooledSessionLaunch): PooledTransport {
+    this.launches.set(pooled.pool.key, pooled.pool);
     let pool = this.pools.get(pooled.pool.key);
     if (!pool) {
       pool = new HostPool(pooled.pool, (idle) => this.pools.get(idle.launch.key) === idle && this.pools.delete(idle.launch.key), this.log);

@@ -67,10 +67,17 @@ describe("pool: sessions started while sharing was off", () => {
     // A stand-in for agent-host.js: any script the pool's process can run (it is only spawned here).
     const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "pool-")), "agent-host.js");
     fs.writeFileSync(script, "setInterval(() => {}, 1000);\n");
-    const pools = new HostPools(script, process.execPath);
+    const logged: string[] = [];
+    const pools = new HostPools(script, process.execPath, (message) => logged.push(message));
     const own = (over: Partial<LaunchToPool> = {}) => ({ ...launch({ command: process.execPath, args: ["--max-semi-space-size=1", script, "--mode", "rpc"] }), ...over });
     let spawned = 0;
-    const alone = () => (spawned++, { ...transportEvents().events, send: () => Promise.resolve(), endInput: () => undefined, dispose: () => undefined }) as unknown as FrameTransport;
+    const emitters: ReturnType<typeof transportEvents>[] = [];
+    const alone = () => {
+      spawned++;
+      const emit = transportEvents();
+      emitters.push(emit);
+      return { ...emit.events, send: () => Promise.resolve(), endInput: () => undefined, dispose: () => undefined } as unknown as FrameTransport;
+    };
     try {
       pools.place(own(), alone, false);
       assert.equal(spawned, 1, "sharing off: a process of its own");
@@ -78,6 +85,14 @@ describe("pool: sessions started while sharing was off", () => {
       assert.equal(spawned, 1, "sharing on: the next session does not start alone");
       assert.equal(pools.processCount, 1, "it runs in a pool");
       next.dispose();
+      // A pool opened directly (no session of it ever alone), then a launch of another folder: what it differs in from the pool's is logged.
+      emitters[0]!.close.fire({ code: 0, signal: null });
+      const other = new HostPools(script, process.execPath, (message) => logged.push(message));
+      const pooled = other.open(own())!;
+      other.place(own({ cwd: "/elsewhere" }), alone, true);
+      assert.ok(logged.some((line) => /differs from a running one in its folder/.test(line)), logged.join("\n") || "nothing logged");
+      pooled.dispose();
+      other.dispose();
     } finally {
       pools.dispose();
       fs.rmSync(path.dirname(script), { recursive: true, force: true });
