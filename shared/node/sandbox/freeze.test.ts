@@ -32,8 +32,18 @@ describe("sandbox: holding sandboxed processes still while the editor acts by na
       child.kill("SIGKILL");
       if (child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child.once("exit", resolve));
     }
-    // The namespace's processes die with bwrap, a last write maybe still landing: retried.
-    rmSync(dir, { recursive: true, force: true, maxRetries: 40, retryDelay: 50 });
+    // The namespace's processes die with bwrap, a last write maybe still landing after its files
+    // were removed. rmSync's own retries only retry the folder's rmdir (ENOTEMPTY for 40 s: the file
+    // written after them stayed), so the whole removal is retried.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        rmSync(dir, { recursive: true, force: true });
+        break;
+      } catch (error) {
+        if (attempt >= 50) throw error;
+        await sleep(100);
+      }
+    }
   });
 
   /** A loop in a real bwrap sandbox (its own pid namespace) writing `name`, with `jobs` background copies of itself that fork on. */
