@@ -47,11 +47,22 @@ describe("pool: which launches share a process", () => {
   });
 });
 
+/** A stand-in for a process of its own: counts what it made, and each one's events to fire. */
+function aloneTransports() {
+  const made: ReturnType<typeof transportEvents>[] = [];
+  const spawn = () => {
+    const emit = transportEvents();
+    made.push(emit);
+    return { ...emit.events, send: () => Promise.resolve(), endInput: () => undefined, dispose: () => undefined } as unknown as FrameTransport;
+  };
+  return { made, spawn };
+}
+
 describe("pool: a session that cannot share says why", () => {
   it("logs, by name only, what its launch differs in from one running", () => {
     const logged: string[] = [];
     const pools = new HostPools(host, node, (message) => logged.push(message));
-    const alone = () => ({ ...transportEvents().events, send: () => Promise.resolve(), endInput: () => undefined, dispose: () => undefined }) as unknown as FrameTransport;
+    const alone = aloneTransports().spawn;
     pools.place(launch(), alone);
     assert.equal(logged.length, 0, "the first session: nothing to compare");
     pools.place(launch({ env: { ...launch().env, GIT_ASKPASS: "/secret/path", PI_GATEWAY_TOKEN: "t2" } }), alone);
@@ -70,23 +81,16 @@ describe("pool: sessions started while sharing was off", () => {
     const logged: string[] = [];
     const pools = new HostPools(script, process.execPath, (message) => logged.push(message));
     const own = (over: Partial<LaunchToPool> = {}) => ({ ...launch({ command: process.execPath, args: ["--max-semi-space-size=1", script, "--mode", "rpc"] }), ...over });
-    let spawned = 0;
-    const emitters: ReturnType<typeof transportEvents>[] = [];
-    const alone = () => {
-      spawned++;
-      const emit = transportEvents();
-      emitters.push(emit);
-      return { ...emit.events, send: () => Promise.resolve(), endInput: () => undefined, dispose: () => undefined } as unknown as FrameTransport;
-    };
+    const { made, spawn: alone } = aloneTransports();
     try {
       pools.place(own(), alone, false);
-      assert.equal(spawned, 1, "sharing off: a process of its own");
+      assert.equal(made.length, 1, "sharing off: a process of its own");
       const next = pools.place(own(), alone, true);
-      assert.equal(spawned, 1, "sharing on: the next session does not start alone");
+      assert.equal(made.length, 1, "sharing on: the next session does not start alone");
       assert.equal(pools.processCount, 1, "it runs in a pool");
       next.dispose();
       // A pool opened directly (no session of it ever alone), then a launch of another folder: what it differs in from the pool's is logged.
-      emitters[0]!.close.fire({ code: 0, signal: null });
+      made[0]!.close.fire({ code: 0, signal: null });
       const other = new HostPools(script, process.execPath, (message) => logged.push(message));
       const pooled = other.open(own())!;
       other.place(own({ cwd: "/elsewhere" }), alone, true);

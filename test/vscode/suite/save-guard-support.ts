@@ -110,6 +110,12 @@ export async function userSave(document: vscode.TextDocument): Promise<void> {
   await ui.pressKey("Control+S");
 }
 
+/** The line of a notification on screen matching `pattern` (waited for): the guard's warnings. */
+export function warningLine(pattern: RegExp): Promise<string> {
+  const line = new RegExp(`${pattern.source}[^\\n]*`);
+  return eventually("the warning", async () => (await ui.text(".notifications-toasts").catch(() => "")).match(line)?.[0]);
+}
+
 /** Whether `file` is a link now (false when it is a plain file or gone). */
 export const isLink = (file: string) => fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() === true;
 

@@ -27,6 +27,7 @@ import {
   userSave,
   victimFile,
   victimText,
+  warningLine,
 } from "./save-guard-support";
 import { ui } from "./ui";
 
@@ -50,7 +51,7 @@ describe("save guard: a save, a reload or Pi's undo never goes through a command
       assert.equal(fs.readFileSync(victim, "utf8"), victimText, "the file outside is untouched");
       assert.equal(fs.lstatSync(file).isFile(), true, "a plain file where the user sees it");
       assert.equal(fs.readFileSync(file, "utf8"), edited.getText(), "holding what was saved");
-      const toast = await eventually("the warning", async () => (await ui.text(".notifications-toasts").catch(() => "")).match(/moved aside[^\n]*/)?.[0]);
+      const toast = await warningLine(/moved aside/);
       assert.match(toast, /moved aside/);
       await ui.screenshot("sandbox-save-link-moved-aside");
     } finally {
@@ -102,7 +103,7 @@ describe("save guard: a save, a reload or Pi's undo never goes through a command
       // The gap, as it is: VS Code wrote through the link before anything could look.
       assert.match(fs.readFileSync(victim, "utf8"), /curl evil\.example/, "written outside: VS Code ran no participant");
       await eventually("the link moved aside after", () => !isLink(file) || undefined);
-      const toast = await eventually("the warning", async () => (await ui.text(".notifications-toasts").catch(() => "")).match(/Save without Formatting[^\n]*/)?.[0]);
+      const toast = await warningLine(/Save without Formatting/);
       assert.match(toast, /check/);
     } finally {
       await cleanUp(file, victim);
@@ -171,7 +172,7 @@ describe("save guard: a save, a reload or Pi's undo never goes through a command
       const moved = await eventually("the link moved aside", () => !isLink(file) || undefined, 10_000).then(() => true, () => false);
       assert.equal(moved, true, "the link was moved aside");
       assert.equal(fs.readFileSync(secret, "utf8"), "SECRET_TOKEN=reloaded-through-a-link\n", "the file outside is untouched");
-      const toast = await eventually("the warning", async () => (await ui.text(".notifications-toasts").catch(() => "")).match(/tabs were closed[^\n]*/)?.[0]);
+      const toast = await warningLine(/tabs were closed/);
       assert.match(toast, /tabs were closed/);
     } finally {
       await cleanUp(file, secret);
