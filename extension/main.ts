@@ -40,6 +40,7 @@ import { PermissionModes } from "./modes/permission-modes";
 import { EditorDialogs } from "./ui/editor-dialog";
 import { decorateSandboxStubs } from "./sandbox/stub-decorations";
 import type { NoticePresenter } from "./ui/notices";
+import { windowFocus } from "./ui/window-focus";
 import { HostPools } from "./supervision/pool/host-pools";
 import { SaveGuard, type SandboxRoots } from "./save-guard/save-guard";
 
@@ -194,6 +195,7 @@ export function activate(context: vscode.ExtensionContext, load?: BundleLoad): P
   // The status bar shows the session the palette's commands act on (#32).
   lifetime.add(sessions.onDidChange(() => status.follow(sessions.active.supervisor.agent)));
   const sessionsStatus = lifetime.add(new SessionsStatusItem(sessions));
+  lifetime.add(windowFocus);
   const attention = lifetime.add(
     new SessionAttention(sessions, () => settings.attention, (session, request) => answerNatively(session, request.id, editorDialogs)),
   );

@@ -1,6 +1,19 @@
 import * as vscode from "vscode";
 
-const section = () => vscode.workspace.getConfiguration("pi");
+/**
+ * The "pi" section, read once per task: a run's end reads several settings for each session,
+ * and eight sessions can end in one read of a shared process's output (each getConfiguration
+ * costs a fraction of a millisecond on the extension host). A change of settings arrives in a
+ * task of its own, after the microtask that forgets this one.
+ */
+let sectionThisTask: vscode.WorkspaceConfiguration | undefined;
+const section = (): vscode.WorkspaceConfiguration => {
+  if (!sectionThisTask) {
+    sectionThisTask = vscode.workspace.getConfiguration("pi");
+    queueMicrotask(() => (sectionThisTask = undefined));
+  }
+  return sectionThisTask;
+};
 
 /**
  * A setting that names a program or widens the agent's permissions: the user's value only, never a

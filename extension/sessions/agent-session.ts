@@ -22,6 +22,7 @@ import { runOutcome, sessionActivity, type RunOutcome, type SessionActivity } fr
 import { PendingDialogs } from "./pending-dialogs";
 import { PlanState } from "../plan/plan-state";
 import type { HostPools } from "../supervision/pool/host-pools";
+import { windowFocus } from "../ui/window-focus";
 
 /** What every session shares: the extension's log, keys, dialogs and per-agent hooks. */
 export interface SessionServices {
@@ -152,7 +153,7 @@ export class AgentSession implements vscode.Disposable {
         if (aborted || this.lastRun === "aborted") this.pending.cancelOpen();
         aborted = false;
         this.lastRun ??= "done";
-        this.seen = surface.visible && vscode.window.state.focused;
+        this.seen = surface.visible && windowFocus.focused;
         this.update();
         this.runEndedEmitter.fire(this.lastRun);
       }));

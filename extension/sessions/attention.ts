@@ -4,6 +4,7 @@ import { closableNotice } from "../ui/closable-notice";
 import type { DialogRequest } from "../../shared/protocol";
 import { notificationText } from "../ui/plain-text";
 import { fitsQuickPick } from "../ui/whole-question";
+import { windowFocus } from "../ui/window-focus";
 import type { AgentSession } from "./agent-session";
 import { answerForAction, dialogActions } from "./dialog-actions";
 import type { SessionRegistry } from "./session-registry";
@@ -55,7 +56,7 @@ export class SessionAttention implements vscode.Disposable {
     const mode = this.setting();
     if (mode === "never") return false;
     if (mode === "always") return true;
-    return !vscode.window.state.focused || !session.surface.visible;
+    return !windowFocus.focused || !session.surface.visible;
   }
 
   /**

@@ -18,8 +18,8 @@ export class ProcessTransport extends StreamTransport {
     child.stderr!.setEncoding("utf8");
     child.stderr!.on("data", (text: string) => this.emitStderr(text));
     child.on("error", (error) => this.markClosed({ code: null, signal: null, error: error.message }));
-    // "close" waits for stdio to end, so every frame written before exit has been read.
-    child.on("close", (code, signal) => this.markClosed({ code, signal }));
+    // "close" waits for stdio to end, so every frame written before exit has been read (and is handed on before the close).
+    child.on("close", (code, signal) => this.closeAfterLines({ code, signal }));
   }
 
   static spawn(command: string, args: readonly string[], options: SpawnOptions = {}): ProcessTransport {

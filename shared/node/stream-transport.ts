@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
-import { LineDecoder } from "../jsonl";
 import { LineTransport } from "../rpc/line-transport";
-import type { FrameTransport } from "../rpc/transport";
+import type { FrameTransport, TransportClosed } from "../rpc/transport";
+import { PacedLines } from "./paced-lines";
 
 export interface StreamTransportOptions {
   maxLineChars?: number;
@@ -11,8 +11,10 @@ export interface StreamTransportOptions {
 
 /** A FrameTransport over a pair of Node streams (a child's stdio, or PassThroughs in tests). */
 export class StreamTransport extends LineTransport {
+  private readonly lines: PacedLines;
+
   constructor(
-    private readonly input: Readable,
+    input: Readable,
     private readonly output: Writable,
     options: StreamTransportOptions = {},
   ) {
@@ -23,17 +25,20 @@ export class StreamTransport extends LineTransport {
         return { dispose: () => output.off("drain", listener) };
       },
     });
-    const decoder = new LineDecoder({
+    this.lines = new PacedLines(input, {
       maxLineChars: options.maxLineChars,
       onLine: (line) => this.receiveLine(line),
       onError: (error) => this.receiveBadLine(error),
     });
-    input.on("data", (chunk: Buffer | string) => decoder.push(chunk));
-    input.on("end", () => decoder.end());
-    if (options.closeWithInput) input.on("close", () => this.markClosed({ code: null, signal: null }));
+    if (options.closeWithInput) input.on("close", () => this.closeAfterLines({ code: null, signal: null }));
     output.on("error", () => {
       /* reported through close */
     });
+  }
+
+  /** Closes once every record read before now has been handed on (a read's records can wait a turn, paced-lines.ts). */
+  protected closeAfterLines(info: TransportClosed): void {
+    this.lines.afterLines(() => this.markClosed(info));
   }
 
   /** Writes text as it is, for tests of malformed input. */
@@ -47,7 +52,7 @@ export class StreamTransport extends LineTransport {
 
   override dispose(): void {
     super.dispose();
-    this.input.removeAllListeners("data");
+    this.lines.dispose();
   }
 }
 

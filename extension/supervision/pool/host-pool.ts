@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { POOL_CONTROL_PREFIX, type PoolInbound, type PoolOutbound } from "../../../shared/protocol/pool";
-import { PoolLines } from "./pool-lines";
+import { PacedLines } from "../../../shared/node/paced-lines";
+import { POOL_MAX_LINE_CHARS, PoolLines } from "./pool-lines";
 import type { PoolProcessLaunch, PooledSessionLaunch } from "./pool-launch";
 import { PooledTransport, type PoolPort } from "./pooled-transport";
 
@@ -13,6 +14,7 @@ import { PooledTransport, type PoolPort } from "./pooled-transport";
  */
 export class HostPool implements PoolPort {
   private readonly child: ChildProcess;
+  private readonly lines: PacedLines;
   private readonly sessions = new Map<string, PooledTransport>();
   private nextSession = 0;
   private closed = false;
@@ -24,14 +26,14 @@ export class HostPool implements PoolPort {
     private readonly log: (message: string) => void = () => undefined,
   ) {
     this.child = spawn(launch.command, launch.args, { cwd: launch.cwd, env: launch.env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true });
-    const lines = new PoolLines(this.sessions, (frame) => this.onControl(frame), log);
-    this.child.stdout!.on("data", (chunk: Buffer) => lines.push(chunk));
-    this.child.stdout!.on("end", () => lines.end());
+    const router = new PoolLines(this.sessions, (frame) => this.onControl(frame), log);
+    this.lines = new PacedLines(this.child.stdout!, { maxLineChars: POOL_MAX_LINE_CHARS, onLine: (line) => router.receiveLine(line), onError: (error) => log(`pool: ${error}`) });
     this.child.stderr!.setEncoding("utf8");
     this.child.stderr!.on("data", (text: string) => this.log(`[pool stderr] ${text.trimEnd()}`));
     this.child.stdin!.on("error", () => undefined); // reported through close
     this.child.on("error", (error) => this.closeAll({ code: null, signal: null, error: error.message }));
-    this.child.on("close", (code, signal) => this.closeAll({ code, signal, ...(code === 0 ? {} : { error: "The agents' shared process exited" }) }));
+    // Every line read before the exit is handed on first (a read's lines can wait a turn, paced-lines.ts).
+    this.child.on("close", (code, signal) => this.lines.afterLines(() => this.closeAll({ code, signal, ...(code === 0 ? {} : { error: "The agents' shared process exited" }) })));
   }
 
   get pid(): number | undefined {

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_LINE_CHARS, LineDecoder, parseJsonLine } from "../../../shared/jsonl";
+import { DEFAULT_MAX_LINE_CHARS, parseJsonLine } from "../../../shared/jsonl";
 import { POOL_CONTROL_PREFIX, type PoolOutbound } from "../../../shared/protocol/pool";
 import { checkPoolControl } from "../../../shared/protocol/pool-check";
 
@@ -7,32 +7,23 @@ export interface SessionLines {
   receiveLine(line: string): void;
 }
 
+/** Room for the session's id before a record of the longest length a host writes. */
+export const POOL_MAX_LINE_CHARS = DEFAULT_MAX_LINE_CHARS + 128;
+
 /**
- * A pool process's stdout, split: `<session> <line>` to that session, `! <json>` control frames
+ * A pool process's stdout lines (read by shared/node/paced-lines.ts), split: `<session> <line>` to that session, `! <json>` control frames
  * checked and handed on. The hot path (a delta's line) costs one `indexOf(" ")` and a slice more
  * than a process of one's own: the line is decoded once, never re-encoded.
  */
 export class PoolLines {
-  private readonly decoder: LineDecoder;
-
   constructor(
     private readonly sessions: ReadonlyMap<string, SessionLines>,
     private readonly onControl: (frame: PoolOutbound) => void,
     private readonly log: (message: string) => void,
-  ) {
-    // Room for the session's id before a record of the longest length a host writes.
-    this.decoder = new LineDecoder({ maxLineChars: DEFAULT_MAX_LINE_CHARS + 128, onLine: (line) => this.onLine(line), onError: (error) => log(`pool: ${error}`) });
-  }
+  ) {}
 
-  push(chunk: Uint8Array | string): void {
-    this.decoder.push(chunk);
-  }
-
-  end(): void {
-    this.decoder.end();
-  }
-
-  private onLine(line: string): void {
+  /** One line of the pool's stdout, without its LF. */
+  receiveLine(line: string): void {
     if (line.startsWith(POOL_CONTROL_PREFIX)) return this.control(line.slice(POOL_CONTROL_PREFIX.length));
     const space = line.indexOf(" ");
     this.sessions.get(line.slice(0, space))?.receiveLine(line.slice(space + 1));
