@@ -60,6 +60,8 @@ async function connect(url: string): Promise<{ send(method: string, params?: obj
 
 /** The parts of a V8 CPU profile read here (the inspector's Profiler.stop, a `.cpuprofile` file). */
 export interface CpuProfile {
+  /** µs on the monotonic clock (process.hrtime's, on Linux). */
+  startTime: number;
   nodes: { id: number; callFrame: { functionName: string; url: string }; children?: number[] }[];
   samples: number[];
   timeDeltas: number[];
@@ -75,22 +77,70 @@ export interface OursInProfile {
   longestOursMs: number;
   /** The longest stretch of consecutive busy samples that holds one of ours: a task of ours, with what ran just before or after it without a pause (an upper bound). */
   longestBusyWithOursMs: number;
+  /** With turns watched (hostProfiled): the longest time the event loop did not come round to a 1 ms timer beside ours, whoever held it. */
+  longestTurnMs?: number;
+  /** With turns watched: the most of ours in one such turn, so the longest task of ours at most (tasks back to back with nothing between are one turn). */
+  mostOursInOneTurnMs?: number;
+}
+
+/** Stretches [from, to] (µs, the profile's clock) in which a 1 ms timer in the extension host did not fire. */
+export type LateTurns = [number, number][];
+
+/** Runs in the extension host (Runtime.evaluate): a 1 ms timer noting every turn of the event loop that came over 5 ms late. */
+const WATCH_TURNS = `(() => {
+  const watch = { late: [], stop: false };
+  let last = process.hrtime.bigint();
+  const tick = () => {
+    const now = process.hrtime.bigint();
+    if (now - last > 5000000n) watch.late.push([Number(last / 1000n), Number(now / 1000n)]);
+    last = now;
+    if (!watch.stop) setTimeout(tick, 1);
+  };
+  setTimeout(tick, 1);
+  globalThis.__piBenchTurns = watch;
+})()`;
+const TAKE_TURNS = `(() => { const watch = globalThis.__piBenchTurns; watch.stop = true; delete globalThis.__piBenchTurns; return JSON.stringify(watch.late); })()`;
+
+/** Adds to `figures` the longest late turn and the most of ours in one (our samples' times inside each). */
+export function oursInTurns(profile: CpuProfile, late: LateTurns, ours: (url: string) => boolean, figures: OursInProfile): OursInProfile {
+  const isOurs = oursOfSamples(profile, ours);
+  const inTurn = late.map(() => 0);
+  let at = profile.startTime;
+  let turn = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    at += profile.timeDeltas[i] ?? 0;
+    while (turn < late.length && late[turn]![1] < at) turn++;
+    if (turn === late.length) break;
+    if (at > late[turn]![0] && isOurs(profile.samples[i]!)) inTurn[turn]! += (profile.timeDeltas[i + 1] ?? 0) / 1000;
+  }
+  return {
+    ...figures,
+    longestTurnMs: Math.max(0, ...late.map(([from, to]) => (to - from) / 1000 - 1)),
+    mostOursInOneTurnMs: Math.max(0, ...inTurn),
+  };
+}
+
+/** Whether a sample (by its node) has a function of ours on its stack. */
+function oursOfSamples(profile: CpuProfile, ours: (url: string) => boolean): (id: number) => boolean {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const known = new Map<number, boolean>();
+  return (id) => {
+    let found = known.get(id);
+    if (found !== undefined) return found;
+    found = false;
+    for (let at: number | undefined = id; !found && at !== undefined; at = parent.get(at)) found = ours(byId.get(at)?.callFrame.url ?? "");
+    known.set(id, found);
+    return found;
+  };
 }
 
 /** Sums a profile's samples by whether `ours(url)` holds for a function on their stack. A sample lasts until the next one. */
 export function oursInProfile(profile: CpuProfile, ours: (url: string) => boolean): OursInProfile {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const kind = new Map<number, "idle" | "ours" | "other">();
-  const kindOf = (id: number): "idle" | "ours" | "other" => {
-    const known = kind.get(id);
-    if (known) return known;
-    let found: "idle" | "ours" | "other" = byId.get(id)?.callFrame.functionName === "(idle)" ? "idle" : "other";
-    for (let at: number | undefined = id; found === "other" && at !== undefined; at = parent.get(at)) if (ours(byId.get(at)?.callFrame.url ?? "")) found = "ours";
-    kind.set(id, found);
-    return found;
-  };
+  const isOurs = oursOfSamples(profile, ours);
+  const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === "(idle)").map((n) => n.id));
+  const kindOf = (id: number): "idle" | "ours" | "other" => (idle.has(id) ? "idle" : isOurs(id) ? "ours" : "other");
   const figures: OursInProfile = { oursMs: 0, busyMs: 0, longestOursMs: 0, longestBusyWithOursMs: 0 };
   let oursRun = 0;
   let busyRun = 0;
@@ -117,8 +167,8 @@ export function oursInProfile(profile: CpuProfile, ours: (url: string) => boolea
   return figures;
 }
 
-/** Profiles `pid` (a Node process) while `work` runs, when $BENCH_HOST_PROFILE_DIR is set; the profile too. */
-export async function hostProfiled<T>(pid: number, name: string, work: () => Promise<T>): Promise<{ result: T; profile?: CpuProfile }> {
+/** Profiles `pid` (a Node process) while `work` runs, when $BENCH_HOST_PROFILE_DIR is set; the profile and its late turns too. */
+export async function hostProfiled<T>(pid: number, name: string, work: () => Promise<T>): Promise<{ result: T; profile?: CpuProfile; late?: LateTurns }> {
   const dir = process.env.BENCH_HOST_PROFILE_DIR;
   if (!dir) return { result: await work() };
   process.kill(pid, "SIGUSR1");
@@ -127,11 +177,15 @@ export async function hostProfiled<T>(pid: number, name: string, work: () => Pro
     await inspector.send("Profiler.enable");
     await inspector.send("Profiler.setSamplingInterval", { interval: 250 });
     await inspector.send("Profiler.start");
+    await inspector.send("Runtime.evaluate", { expression: WATCH_TURNS });
     const result = await work();
+    const taken = (await inspector.send("Runtime.evaluate", { expression: TAKE_TURNS, returnByValue: true })) as { result: { value: string } };
     const { profile } = (await inspector.send("Profiler.stop")) as { profile: CpuProfile };
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
-    return { result, profile };
+    const late = JSON.parse(taken.result.value) as LateTurns;
+    fs.writeFileSync(path.join(dir, `${name}.late-turns.json`), JSON.stringify(late));
+    return { result, profile, late };
   } finally {
     inspector.close();
   }

@@ -15,7 +15,7 @@ import { pathToFileURL } from "node:url";
 import type { FrameLocator, Page } from "playwright-core";
 import type { BenchLlm } from "../lib/llm";
 import { streamDeltas } from "../lib/llm";
-import { hostProfiled, oursInProfile, type OursInProfile } from "./host-profile";
+import { hostProfiled, oursInProfile, oursInTurns, type OursInProfile } from "./host-profile";
 import { profiled } from "./profiled";
 import { cpuMs, cpuSnapshot, cpuSpent, descendants, rssMb } from "./processes";
 import { installProbe, lastShown, streamFigures, takeProbe, type StreamFigures } from "./probe";
@@ -196,10 +196,11 @@ export async function manyAgents(o: Options): Promise<ManyAgentsFigures> {
   const t0 = performance.now();
   // $BENCH_HOST_PROFILE_DIR: the extension host's profile; $BENCH_PROFILE_DIR: the workbench's renderer (its webviews too).
   const name = `many-${o.shared ? "pool" : "process"}`;
-  const { result: streams, profile } = await hostProfiled(o.extensionHost, name, () => profiled(o.page, name, () => eightStreams(o, before, onScreen)));
+  const { result: streams, profile, late } = await hostProfiled(o.extensionHost, name, () => profiled(o.page, name, () => eightStreams(o, before, onScreen)));
   // Our scripts: the extension's bundle and the files it loads apart (dist/*.js of this checkout).
   const ourDist = `${pathToFileURL(path.resolve(__dirname, "../../dist")).href}/`;
-  const ours = profile && oursInProfile(profile, (url) => url.startsWith(ourDist));
+  const isOurs = (url: string) => url.startsWith(ourDist);
+  const ours = profile && oursInTurns(profile, late ?? [], isOurs, oursInProfile(profile, isOurs));
   const agentPids = agentProcesses(o.extensionHost, o.shared);
   const cpu = cpuMs(o.extensionHost) - cpu0;
   const spent = cpuSpent(all0, cpuSnapshot([process.pid]), processGroup);

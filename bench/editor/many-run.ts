@@ -46,6 +46,8 @@ export function manyMetrics(): Record<string, Metric> {
     oursCpu: new Metric("manyOursCpu", "  of which our code on its main thread per 1,000 deltas (profiled: $BENCH_HOST_PROFILE_DIR)", "ms"),
     oursLongest: new Metric("manyOursLongest", "  our code's longest stretch on that thread (profiled)", "ms"),
     oursLongestBusy: new Metric("manyOursLongestBusy", "  the longest busy stretch holding ours (profiled; what ran next to it without a pause included)", "ms"),
+    longestTurn: new Metric("manyLongestTurn", "  the extension host's longest turn: a 1 ms timer beside ours held up by any task (profiled)", "ms"),
+    oursInOneTurn: new Metric("manyOursInOneTurn", "  the most of ours in one such turn: our longest task at most (profiled)", "ms"),
     oneSession: new Metric("manyOneSessionRss", "  agent RSS with one session, after its stream (its process / the shared process)", "MB"),
     allSessions: new Metric("manyAllSessionsRss", "  agent RSS with eight sessions, after their streams (all processes)", "MB"),
     agentPerSession: new Metric("manyAgentPerSession", "  agent memory per extra session (own processes: an agent's RSS; shared: (RSS of 8 − RSS of 1) / 7)", "MB"),
@@ -157,6 +159,8 @@ export async function runManyAgents(o: Options): Promise<void> {
           m.oursCpu!.add(mode, f.ours.per1000Deltas);
           m.oursLongest!.add(mode, f.ours.longestOursMs);
           m.oursLongestBusy!.add(mode, f.ours.longestBusyWithOursMs);
+          if (f.ours.longestTurnMs !== undefined) m.longestTurn!.add(mode, f.ours.longestTurnMs);
+          if (f.ours.mostOursInOneTurnMs !== undefined) m.oursInOneTurn!.add(mode, f.ours.mostOursInOneTurnMs);
         }
         m.oneSession!.add(mode, f.oneSessionRssMb);
         m.allSessions!.add(mode, f.allSessionsRssMb);

@@ -1,11 +1,13 @@
 /**
  * Where a CPU profile's time went: `npx tsx bench/editor/profile-summary.ts <file.cpuprofile> [top]`.
  * Self time by function and by script (our bundles by name, VS Code's and Node's by folder), and
- * the total time spent under each of our functions that the top self times run in.
+ * the total time spent under each of our functions that the top self times run in. With the
+ * late turns hostProfiled wrote beside it (`<name>.late-turns.json`), the longest turn and the
+ * most of ours in one.
  */
 import * as fs from "node:fs";
 
-import { oursInProfile, type CpuProfile } from "./host-profile";
+import { oursInProfile, oursInTurns, type CpuProfile, type LateTurns } from "./host-profile";
 
 interface Profile extends CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
@@ -25,7 +27,7 @@ function scriptOf(url: string): string {
   return url.replace(/^file:\/\//, "").split("/").slice(-2).join("/");
 }
 
-function summarize(profile: Profile, top: number): string[] {
+function summarize(profile: Profile, top: number, late: LateTurns | undefined): string[] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfMs = new Map<number, number>();
   profile.samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
@@ -54,10 +56,13 @@ function summarize(profile: Profile, top: number): string[] {
   }
   const rows = (map: Map<string, number>, n: number) =>
     [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([key, ms]) => `  ${ms.toFixed(1).padStart(9)} ms  ${key}`);
-  const ours = oursInProfile(profile, (url) => scriptOf(url).startsWith("ours:"));
+  const isOurs = (url: string) => scriptOf(url).startsWith("ours:");
+  const ours = oursInProfile(profile, isOurs);
+  const turns = late && oursInTurns(profile, late, isOurs, ours);
   return [
     `profile of ${total.toFixed(0)} ms`,
     `busy ${ours.busyMs.toFixed(0)} ms; with a function of ours on the stack ${ours.oursMs.toFixed(0)} ms, its longest stretch ${ours.longestOursMs.toFixed(1)} ms, the longest busy stretch holding ours ${ours.longestBusyWithOursMs.toFixed(1)} ms`,
+    ...(turns ? [`turns over 5 ms late: ${late.length}; the longest ${turns.longestTurnMs!.toFixed(1)} ms; the most of ours in one ${turns.mostOursInOneTurnMs!.toFixed(1)} ms`] : []),
     "self time by script:",
     ...rows(byScript, 15),
     `self time by function (top ${top}):`,
@@ -69,4 +74,6 @@ function summarize(profile: Profile, top: number): string[] {
 
 const [file, top] = process.argv.slice(2);
 if (!file) throw new Error("usage: profile-summary.ts <file.cpuprofile> [top]");
-console.log(summarize(JSON.parse(fs.readFileSync(file, "utf8")) as Profile, Number(top ?? 30)).join("\n"));
+const lateFile = file.replace(/\.cpuprofile$/, ".late-turns.json");
+const late = fs.existsSync(lateFile) ? (JSON.parse(fs.readFileSync(lateFile, "utf8")) as LateTurns) : undefined;
+console.log(summarize(JSON.parse(fs.readFileSync(file, "utf8")) as Profile, Number(top ?? 30), late).join("\n"));

@@ -53,6 +53,21 @@ describe("checkpoint manifest, followed as it grows", () => {
     assert.deepEqual(paths(follower.records()), ["/work/a", "/work/é-b"]);
   });
 
+  it("reads a manifest pruned and begun again whole, though the new file got the old one's inode back", () => {
+    const file = manifestPath(store, "s1");
+    const follower = followManifest(file);
+    record("a");
+    assert.deepEqual(paths(follower.records()), ["/work/a"]);
+    const { ino: inode, size: readBefore } = fs.statSync(file);
+    fs.rmSync(file); // pruned
+    // Recorded again (a file that did not exist before: no object is stored to take the inode first).
+    const line = (name: string) => `${JSON.stringify({ turn: "t2", path: `/work/${name}`, before: null, time: 2 })}\n`;
+    fs.appendFileSync(file, line("b") + line("c") + line("d"));
+    assert.equal(fs.statSync(file).ino, inode, "this file system gave the inode back (the case under test)");
+    assert.ok(fs.statSync(file).size > readBefore, "longer than what was read of the old file");
+    assert.deepEqual(paths(follower.records()), ["/work/b", "/work/c", "/work/d"]);
+  });
+
   it("reads a manifest again whole when it is replaced or cut short, and none through a link or a FIFO", () => {
     const file = manifestPath(store, "s1");
     const follower = followManifest(file);

@@ -8,6 +8,7 @@
 import * as fs from "node:fs";
 import type { CheckpointRecord } from "../checkpoints/schema";
 import { MAX_MANIFEST_BYTES, parseRecords } from "./checkpoint-store";
+import { fileIdentity, readStoredFile } from "./stored-file";
 
 export interface ManifestFollower {
   /** The manifest's records so far, in recording order (a new array when it changed). */
@@ -18,7 +19,7 @@ const NEWLINE = 0x0a;
 
 export function followManifest(file: string): ManifestFollower {
   let records: readonly CheckpointRecord[] = [];
-  /** The file read (device and inode), and how many of its bytes were: up to its last complete line. */
+  /** The file read (fileIdentity), and how many of its bytes were: up to its last complete line. */
   let identity = "";
   let offset = 0;
   const forget = () => {
@@ -33,48 +34,18 @@ export function followManifest(file: string): ManifestFollower {
         forget();
         return records;
       }
-      if (`${stat.dev}:${stat.ino}` === identity && stat.size === offset) return records;
-      const read = readAppended(file, identity, offset);
-      if (!read) {
+      if (fileIdentity(stat) === identity && stat.size === offset) return records;
+      const read = readStoredFile(file, MAX_MANIFEST_BYTES, { identity, offset });
+      if ("refused" in read) {
         forget();
         return records;
       }
       if (read.from === 0 && offset > 0) records = []; // another file, or cut short: read whole
       identity = read.identity;
-      const end = read.bytes.lastIndexOf(NEWLINE) + 1; // a line still being appended waits for its end
+      const end = read.content.lastIndexOf(NEWLINE) + 1; // a line still being appended waits for its end
       offset = read.from + end;
-      if (end > 0) records = [...records, ...parseRecords(read.bytes.subarray(0, end).toString("utf8"))];
+      if (end > 0) records = [...records, ...parseRecords(read.content.subarray(0, end).toString("utf8"))];
       return records;
     },
   };
-}
-
-/**
- * The bytes of `file` after `offset` when it is still the file `identity` names and no shorter,
- * else all of them; never through a link, never blocking on a FIFO; undefined when it is not a
- * regular file of at most MAX_MANIFEST_BYTES.
- */
-function readAppended(file: string, identity: string, offset: number): { identity: string; from: number; bytes: Buffer } | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
-  } catch {
-    return undefined;
-  }
-  try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile() || stat.size > MAX_MANIFEST_BYTES) return undefined;
-    const opened = `${stat.dev}:${stat.ino}`;
-    const from = opened === identity && stat.size >= offset ? offset : 0;
-    const bytes = Buffer.alloc(stat.size - from);
-    let filled = 0;
-    while (filled < bytes.length) {
-      const n = fs.readSync(fd, bytes, filled, bytes.length - filled, from + filled);
-      if (n === 0) break;
-      filled += n;
-    }
-    return { identity: opened, from, bytes: bytes.subarray(0, filled) };
-  } finally {
-    fs.closeSync(fd);
-  }
 }

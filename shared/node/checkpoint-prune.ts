@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { manifestName, OBJECTS_DIR, SESSIONS_DIR } from "../checkpoints/schema";
 import { MAX_MANIFEST_BYTES, parseRecords } from "./checkpoint-store";
+import { readStoredFileAsync } from "./stored-file";
 
 export interface PruneOptions {
   maxBytes: number;
@@ -112,21 +113,11 @@ export async function pruneStore(dir: string, options: PruneOptions): Promise<Pr
   return { bytesBefore, bytesAfter: bytes, removedManifests, removedObjects };
 }
 
-/** Distinct content hashes a manifest refers to (read as readManifest does: a regular file, not through a link, never blocking on a FIFO). */
+/** Distinct content hashes a manifest refers to (read as readManifest reads it, off the event loop's thread). */
 async function hashesOf(file: string): Promise<Set<string>> {
   const hashes = new Set<string>();
-  let text = "";
-  try {
-    const handle = await fs.promises.open(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
-    try {
-      const stat = await handle.stat();
-      if (stat.isFile() && stat.size <= MAX_MANIFEST_BYTES) text = await handle.readFile("utf8");
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return hashes;
-  }
-  for (const record of parseRecords(text)) if (record.before) hashes.add(record.before);
+  const read = await readStoredFileAsync(file, MAX_MANIFEST_BYTES).catch(() => undefined);
+  if (!read || "refused" in read) return hashes;
+  for (const record of parseRecords(read.content.toString("utf8"))) if (record.before) hashes.add(record.before);
   return hashes;
 }

@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { createAjv } from "../protocol/ajv";
 import { CheckpointRecord, DEFAULT_MAX_FILE_BYTES, manifestName, OBJECTS_DIR, SESSIONS_DIR } from "../checkpoints/schema";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./private-files";
+import { readStoredFile } from "./stored-file";
 
 /** What a file held before a change: its bytes, null when it did not exist, or why it was not kept. */
 export type Captured = { content: Buffer | null } | { skipped: "tooLarge" | "unreadable" };
@@ -67,32 +68,14 @@ const MAX_OBJECT_BYTES = DEFAULT_MAX_FILE_BYTES;
 export function loadObject(dir: string, hash: string): LoadedObject {
   if (!HASH.test(hash)) return { refused: "missing" };
   const file = readStoredFile(objectPath(dir, hash), MAX_OBJECT_BYTES);
-  if (!("content" in file)) return file;
-  return createHash("sha256").update(file.content).digest("hex") === hash ? file : { refused: "mismatch" };
+  if ("refused" in file) return file;
+  return createHash("sha256").update(file.content).digest("hex") === hash ? { content: file.content } : { refused: "mismatch" };
 }
 
 /** An object's content, or undefined when it is missing or not what its name says (see loadObject). */
 export function readObject(dir: string, hash: string): Buffer | undefined {
   const loaded = loadObject(dir, hash);
   return "content" in loaded ? loaded.content : undefined;
-}
-
-/** A file of the store, read only if it is a regular file of at most maxBytes (never blocks on a FIFO). */
-function readStoredFile(file: string, maxBytes: number): { content: Buffer } | { refused: "missing" | "notAFile" | "tooLarge" } {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    return { refused: (error as NodeJS.ErrnoException).code === "ENOENT" ? "missing" : "notAFile" };
-  }
-  try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) return { refused: "notAFile" };
-    if (stat.size > maxBytes) return { refused: "tooLarge" };
-    return { content: fs.readFileSync(fd) };
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 /** Appends one record to the session's manifest (one short line: an atomic append). */
