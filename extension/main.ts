@@ -28,7 +28,7 @@ import { registerSidebarCommands } from "./sessions/sidebar-commands";
 import { SessionRegistry } from "./sessions/session-registry";
 import { SESSIONS_VIEW_ID, SessionsTreeProvider } from "./sessions/sessions-view";
 import { SessionsStatusItem } from "./sessions/sessions-status";
-import { applyWhenChanged, restartWhenChanged, settings } from "./settings";
+import { applyWhenChanged, followSettings, restartWhenChanged, settings } from "./settings";
 import { AgentStatusItem } from "./status/status-item";
 import { ProjectTrust } from "./supervision/project-trust";
 import { PlanView } from "./plan/plan-view";
@@ -96,6 +96,7 @@ export function activate(context: vscode.ExtensionContext, load?: BundleLoad): P
   deferClientValidators();
   const lifetime = new Lifetime();
   extensionLifetime = lifetime;
+  lifetime.add(followSettings());
   const log = lifetime.add(vscode.window.createOutputChannel("Pi Agent", { log: true }));
   const apiKeys = lifetime.add(new ApiKeyStore(context.secrets, context.globalState));
   const editorDialogs = lifetime.add(new EditorDialogs());

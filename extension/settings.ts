@@ -16,13 +16,46 @@ const section = (): vscode.WorkspaceConfiguration => {
 };
 
 /**
+ * Plain values (not arrays or objects, which a caller could change) read since the last change of
+ * any setting, while followSettings runs: the review asks whether checkpoints are on at every file
+ * event of a run, and `inspect` costs ~0.2 ms each time.
+ */
+let remembered: Map<string, unknown> | undefined;
+
+function remember<T>(key: string, read: () => T): T {
+  if (remembered?.has(key)) return remembered.get(key) as T;
+  const value = read();
+  if (remembered && (value === null || typeof value !== "object")) remembered.set(key, value);
+  return value;
+}
+
+/** Lets settings' plain values be remembered until a setting changes. First thing at activation: a listener before it could read a value its change has made old. */
+export function followSettings(): vscode.Disposable {
+  remembered = new Map();
+  const following = vscode.workspace.onDidChangeConfiguration(() => remembered?.clear());
+  return {
+    dispose: () => {
+      following.dispose();
+      remembered = undefined;
+    },
+  };
+}
+
+/** A value of the "pi" section as VS Code resolves it (workspace over user). */
+function value<T>(key: string, fallback: T): T {
+  return remember(`value:${key}`, () => section().get<T>(key, fallback));
+}
+
+/**
  * A setting that names a program or widens the agent's permissions: the user's value only, never a
  * workspace's (a cloned repository's .vscode/settings.json must not choose what runs). These are
  * declared with `"scope": "machine"` too; reading them this way does not rely on that alone.
  */
 function userValue<T>(key: string, fallback: T): T {
-  const inspected = section().inspect<T>(key);
-  return inspected?.globalValue ?? inspected?.defaultValue ?? fallback;
+  return remember(`user:${key}`, () => {
+    const inspected = section().inspect<T>(key);
+    return inspected?.globalValue ?? inspected?.defaultValue ?? fallback;
+  });
 }
 
 export type TraceLevel = "off" | "messages" | "verbose";
@@ -109,30 +142,30 @@ export const settings = {
   },
   /** Restart a crashed agent by itself (with back-off, up to a limit). */
   get autoRestart(): boolean {
-    return section().get<boolean>("agent.autoRestart", true);
+    return value<boolean>("agent.autoRestart", true);
   },
   /** Bundled host only: --provider. Empty: the agent's own default. */
   get defaultProvider(): string {
-    return section().get<string>("model.provider", "").trim();
+    return value<string>("model.provider", "").trim();
   },
   /** Bundled host only: --model. Empty: the agent's own default. */
   get defaultModel(): string {
-    return section().get<string>("model.id", "").trim();
+    return value<string>("model.id", "").trim();
   },
   get thinkingLevel(): ThinkingSetting {
-    return section().get<ThinkingSetting>("model.thinkingLevel", "default");
+    return value<ThinkingSetting>("model.thinkingLevel", "default");
   },
   get steeringMode(): QueueModeSetting {
-    return section().get<QueueModeSetting>("queue.steeringMode", "default");
+    return value<QueueModeSetting>("queue.steeringMode", "default");
   },
   get followUpMode(): QueueModeSetting {
-    return section().get<QueueModeSetting>("queue.followUpMode", "default");
+    return value<QueueModeSetting>("queue.followUpMode", "default");
   },
   get interruptMode(): InterruptModeSetting {
-    return section().get<InterruptModeSetting>("queue.interruptMode", "default");
+    return value<InterruptModeSetting>("queue.interruptMode", "default");
   },
   get confirmStyle(): "quickPick" | "modal" {
-    return section().get<"quickPick" | "modal">("dialogs.confirmStyle", "quickPick");
+    return value<"quickPick" | "modal">("dialogs.confirmStyle", "quickPick");
   },
   /** editor_edit shows each change in a diff to accept or reject before it reaches the buffer. */
   get reviewEdits(): boolean {
@@ -148,7 +181,7 @@ export const settings = {
   },
   /** Where extension dialogs appear: native UI, a card in the chat, or both (first answer wins). */
   get dialogSurface(): "native" | "inline" | "both" {
-    return section().get<"native" | "inline" | "both">("dialogs.surface", "both");
+    return value<"native" | "inline" | "both">("dialogs.surface", "both");
   },
   /** The program that opens a session in Pi's terminal UI; empty: the agent command, else "pi". */
   get terminalCommand(): string {
@@ -156,10 +189,10 @@ export const settings = {
   },
   /** When to notify that a session finished or waits for an answer. */
   get attention(): "whenUnfocused" | "always" | "never" {
-    return section().get<"whenUnfocused" | "always" | "never">("notifications.attention", "whenUnfocused");
+    return value<"whenUnfocused" | "always" | "never">("notifications.attention", "whenUnfocused");
   },
   get trace(): TraceLevel {
-    return section().get<TraceLevel>("trace", "off");
+    return value<TraceLevel>("trace", "off");
   },
   /**
    * Record files before the agent changes them, so Rewind can restore them. The user's value only:

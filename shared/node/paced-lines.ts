@@ -14,7 +14,10 @@ export interface PacedLinesOptions {
   budgetMs?: number;
 }
 
-type Item = { line: string } | { error: string };
+/** A record that could not be read (too long): rare, so lines wait as plain strings. */
+class LineError {
+  constructor(readonly message: string) {}
+}
 
 /**
  * A stream's JSONL records handed on a few milliseconds of their handling at a time. One read can
@@ -26,7 +29,7 @@ type Item = { line: string } | { error: string };
  */
 export class PacedLines {
   private readonly decoder: LineDecoder;
-  private readonly waiting = new Fifo<Item>();
+  private readonly waiting = new Fifo<string | LineError>();
   private readonly budgetMs: number;
   private readonly afterwards: (() => void)[] = [];
   private pumping = false;
@@ -42,8 +45,8 @@ export class PacedLines {
     this.budgetMs = options.budgetMs ?? LINE_BUDGET_MS;
     this.decoder = new LineDecoder({
       maxLineChars: options.maxLineChars,
-      onLine: (line) => this.waiting.push({ line }),
-      onError: (error) => this.waiting.push({ error }),
+      onLine: (line) => this.waiting.push(line),
+      onError: (error) => this.waiting.push(new LineError(error)),
     });
     input.on("data", this.onData);
     input.on("end", this.onInputEnd);
@@ -75,9 +78,10 @@ export class PacedLines {
     this.pumping = true;
     const start = performance.now();
     try {
-      for (let item = this.waiting.shift(); item; item = this.waiting.shift()) {
-        if ("line" in item) this.options.onLine(item.line);
-        else this.options.onError?.(item.error);
+      while (this.waiting.size > 0) {
+        const item = this.waiting.shift()!;
+        if (typeof item === "string") this.options.onLine(item);
+        else this.options.onError?.(item.message);
         if (this.waiting.size > 0 && performance.now() - start >= this.budgetMs) break;
       }
     } finally {
