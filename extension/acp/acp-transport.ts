@@ -4,11 +4,12 @@
  * (newline-delimited JSON-RPC, the official SDK) runs on the child's stdio (acp-bridge.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { Readable, Writable } from "node:stream";
+import { Writable } from "node:stream";
 import { stopChild } from "../../shared/node/process-transport";
 import { transportEvents, type FrameTransport, type TransportClosed } from "../../shared/rpc/transport";
 import { AcpBridge } from "./acp-bridge";
 import type { AcpBridgeOptions } from "./acp-bridge-options";
+import { pacedInput } from "./paced-input";
 import { loadAcpSdk, type AcpSdk } from "./sdk";
 
 export interface AcpSpawn {
@@ -38,7 +39,8 @@ export class AcpTransport implements FrameTransport {
       /* reported through close */
     });
     this.bridge = new AcpBridge(sdk, (frame) => this.deliver(frame), options);
-    const stream = sdk.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>);
+    const input = pacedInput(child.stdout!, (error) => this.emit.badLine.fire({ line: "", error }));
+    const stream = sdk.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, input);
     void this.bridge.connect(stream).catch(() => undefined); // the first command's response carries the failure
     // An agent whose ACP connection ended is of no use: it is stopped, so that its exit is reported.
     void this.bridge.closed.then(() => {
