@@ -39,8 +39,7 @@ export class AcpTransport implements FrameTransport {
       /* reported through close */
     });
     this.bridge = new AcpBridge(sdk, (frame) => this.deliver(frame), options);
-    const input = pacedInput(child.stdout!, (error) => this.emit.badLine.fire({ line: "", error }));
-    const stream = sdk.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, input);
+    const stream = sdk.ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, pacedInput(child.stdout!));
     void this.bridge.connect(stream).catch(() => undefined); // the first command's response carries the failure
     // An agent whose ACP connection ended is of no use: it is stopped, so that its exit is reported.
     void this.bridge.closed.then(() => {

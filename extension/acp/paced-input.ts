@@ -1,19 +1,26 @@
 import type { Readable } from "node:stream";
-import { Fifo } from "../../shared/fifo";
-import { LineDecoder } from "../../shared/jsonl";
 import { LINE_BUDGET_MS } from "../../shared/node/paced-lines";
 
 /**
- * An ACP agent's stdout for the SDK's NDJSON reader, a record at a time, and a turn of the event
- * loop given to the rest of the extension host after each LINE_BUDGET_MS of their handling
- * (shared/node/paced-lines.ts says why). The SDK reads its next record once the last one is
- * handed on to its handler, so the time between two reads is that record's handling. The agent's
- * output is paused while a read's records wait.
+ * Records handed to the SDK in one piece at most (and bytes). A slice starts with one record a
+ * piece and doubles while pieces are handled in under an eighth of the budget, so the budget is
+ * overrun by one cheap piece or one costly record at most.
  */
-export function pacedInput(input: Readable, onError: (message: string) => void, budgetMs = LINE_BUDGET_MS): ReadableStream<Uint8Array> {
-  const waiting = new Fifo<string>();
-  const encoder = new TextEncoder();
-  const decoder = new LineDecoder({ onLine: (line) => waiting.push(line), onError });
+const LINES_PER_PIECE = 8;
+const BYTES_PER_PIECE = 64 * 1024;
+const LF = 0x0a;
+
+/**
+ * An ACP agent's stdout for the SDK's NDJSON reader, a few records at a time, and a turn of the
+ * event loop given to the rest of the extension host after each LINE_BUDGET_MS of their handling
+ * (shared/node/paced-lines.ts says why). The SDK reads its next piece once the last one's records
+ * are handed on to its handlers, so the time between two reads is their handling. The bytes go
+ * as they came (the SDK decodes them and holds a record cut between reads, within its limits);
+ * the agent's output is paused while a read is handed on.
+ */
+export function pacedInput(input: Readable, budgetMs = LINE_BUDGET_MS): ReadableStream<Uint8Array> {
+  let chunk: Buffer | undefined;
+  let at = 0;
   let ended = false;
   let wake: (() => void) | undefined;
   const woken = () => {
@@ -21,42 +28,55 @@ export function pacedInput(input: Readable, onError: (message: string) => void, 
     wake = undefined;
     then?.();
   };
-  input.on("data", (chunk: Buffer) => {
-    decoder.push(chunk);
+  input.on("data", (data: Buffer) => {
+    chunk = chunk && at < chunk.length ? Buffer.concat([chunk.subarray(at), data]) : data;
+    at = 0;
     input.pause();
     woken();
   });
-  input.on("end", () => {
-    decoder.end();
+  const end = () => {
     ended = true;
     woken();
-  });
-  input.on("error", () => {
-    ended = true;
-    woken();
-  });
+  };
+  input.on("end", end);
+  input.on("error", end);
   let sliceStart = performance.now();
+  let handedAt = sliceStart;
+  let linesPerPiece = 1;
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        if (waiting.size === 0 && !ended) {
-          // Nothing waits: the next read of the agent's output starts a slice of its own.
-          while (waiting.size === 0 && !ended) {
+        if (!chunk || at >= chunk.length) {
+          // All handed on: the next read of the agent's output starts a slice of its own.
+          while (!chunk || at >= chunk.length) {
+            if (ended) return controller.close();
             input.resume();
             await new Promise<void>((resolve) => (wake = resolve));
           }
           sliceStart = performance.now();
-        } else if (performance.now() - sliceStart >= budgetMs) {
-          await new Promise((resolve) => setImmediate(resolve));
-          sliceStart = performance.now();
+          linesPerPiece = 1;
+        } else {
+          const now = performance.now();
+          // The time since the last piece went is its handling.
+          linesPerPiece = now - handedAt < budgetMs / LINES_PER_PIECE ? Math.min(linesPerPiece * 2, LINES_PER_PIECE) : 1;
+          if (now - sliceStart >= budgetMs) {
+            await new Promise((resolve) => setImmediate(resolve));
+            sliceStart = performance.now();
+            linesPerPiece = 1;
+          }
         }
-        const line = waiting.shift();
-        if (line === undefined) return controller.close();
-        controller.enqueue(encoder.encode(`${line}\n`));
+        const from = at;
+        for (let lines = 0; lines < linesPerPiece && at - from < BYTES_PER_PIECE; lines++) {
+          const lf = chunk.indexOf(LF, at);
+          at = lf === -1 ? chunk.length : lf + 1;
+          if (lf === -1) break;
+        }
+        controller.enqueue(chunk.subarray(from, at));
+        handedAt = performance.now();
       },
       cancel() {
         ended = true;
-        waiting.drain();
+        chunk = undefined;
         input.resume(); // what is left of the agent's output goes unread, not held
       },
     },
