@@ -95,6 +95,14 @@ export class SaveGuard implements vscode.Disposable {
    * their tabs are being closed (reloaded); a save meanwhile writes none of that text.
    */
   readonly loadedThroughLink = new Set<string>();
+  /**
+   * Of those, the ones whose link is being moved aside (the sandbox held first: a second or more
+   * with a thousand processes). Closing their tabs can let VS Code drop the document, and one
+   * opened again meanwhile is read through the link again: it keeps the mark and where the path
+   * first led, so that its save writes none of that text either (ci-47: a Ctrl+S right after the
+   * tab closed saved the linked file's text into the workspace).
+   */
+  private readonly movingAside = new Set<string>();
   private hold: Hold | undefined;
   private writes = 0;
   /** Links moved aside (or removed) so far: whether a check moved one. */
@@ -131,8 +139,11 @@ export class SaveGuard implements vscode.Disposable {
       vscode.workspace.onDidSaveNotebookDocument((notebook) => this.saved(notebook.uri)),
       vscode.workspace.onDidOpenTextDocument((document) => this.seen(document, true)),
       vscode.workspace.onDidCloseTextDocument((document) => {
-        this.firstSeen.delete(document.uri.toString());
-        this.loadedThroughLink.delete(document.uri.toString());
+        const key = document.uri.toString();
+        // Its link not moved aside yet: opened again meanwhile (a tab showing it again), it shows the linked file again.
+        if (this.movingAside.has(key)) return;
+        this.firstSeen.delete(key);
+        this.loadedThroughLink.delete(key);
       }),
     ];
     for (const document of vscode.workspace.textDocuments) this.seen(document, false);
@@ -225,11 +236,24 @@ export class SaveGuard implements vscode.Disposable {
       void vscode.window.showWarningMessage(notificationText(message));
       return Promise.resolve();
     };
-    void this.whileHeld([file], told, "reloaded", "user").catch((error: unknown) => this.log.error(`Moving aside the link at ${file}: ${errorText(error)}`));
+    this.movingAside.add(key);
+    void this.whileHeld([file], told, "reloaded", "user")
+      .catch((error: unknown) => this.log.error(`Moving aside the link at ${file}: ${errorText(error)}`))
+      .finally(() => {
+        this.movingAside.delete(key);
+        // Closed meanwhile and not opened again: forgotten as a close forgets it.
+        if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) return;
+        this.firstSeen.delete(key);
+        this.loadedThroughLink.delete(key);
+      });
   }
 
   private seen(document: vscode.TextDocument, atOpen: boolean): void {
-    if (document.uri.scheme === "file") this.firstSeen.set(document.uri.toString(), { real: realPathOrSame(document.uri.fsPath), atOpen });
+    if (document.uri.scheme !== "file") return;
+    const key = document.uri.toString();
+    // Opened again while its link is being moved aside: not the user opening the linked file, and still marked.
+    if (this.movingAside.has(key)) return;
+    this.firstSeen.set(key, { real: realPathOrSame(document.uri.fsPath), atOpen });
   }
 
   private moveAsidePlantedLinks(file: string, when: Moment, writer: Writer): void {
