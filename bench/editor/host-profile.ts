@@ -81,7 +81,16 @@ export interface OursInProfile {
   longestTurnMs?: number;
   /** With turns watched: the most of ours in one such turn, so the longest task of ours at most (tasks back to back with nothing between are one turn). */
   mostOursInOneTurnMs?: number;
+  /**
+   * The same counted in samples times the sampling interval: the time the thread ran. A sample's
+   * time lasts until the next one, so the time the thread was off the CPU (another process ran:
+   * the bench loads both cores) counts in the figure above, not in this one.
+   */
+  mostOursInOneTurnRunningMs?: number;
 }
+
+/** The profiler's sampling interval (hostProfiled sets it). */
+export const SAMPLING_INTERVAL_US = 250;
 
 /** Stretches [from, to] (µs, the profile's clock) in which a 1 ms timer in the extension host did not fire. */
 export type LateTurns = [number, number][];
@@ -105,18 +114,23 @@ const TAKE_TURNS = `(() => { const watch = globalThis.__piBenchTurns; watch.stop
 export function oursInTurns(profile: CpuProfile, late: LateTurns, ours: (url: string) => boolean, figures: OursInProfile): OursInProfile {
   const isOurs = oursOfSamples(profile, ours);
   const inTurn = late.map(() => 0);
+  const samplesInTurn = late.map(() => 0);
   let at = profile.startTime;
   let turn = 0;
   for (let i = 0; i < profile.samples.length; i++) {
     at += profile.timeDeltas[i] ?? 0;
     while (turn < late.length && late[turn]![1] < at) turn++;
     if (turn === late.length) break;
-    if (at > late[turn]![0] && isOurs(profile.samples[i]!)) inTurn[turn]! += (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    if (at > late[turn]![0] && isOurs(profile.samples[i]!)) {
+      inTurn[turn]! += (profile.timeDeltas[i + 1] ?? 0) / 1000;
+      samplesInTurn[turn]!++;
+    }
   }
   return {
     ...figures,
     longestTurnMs: Math.max(0, ...late.map(([from, to]) => (to - from) / 1000 - 1)),
     mostOursInOneTurnMs: Math.max(0, ...inTurn),
+    mostOursInOneTurnRunningMs: (Math.max(0, ...samplesInTurn) * SAMPLING_INTERVAL_US) / 1000,
   };
 }
 
@@ -175,7 +189,7 @@ export async function hostProfiled<T>(pid: number, name: string, work: () => Pro
   const inspector = await connect(await inspectorUrl(10_000));
   try {
     await inspector.send("Profiler.enable");
-    await inspector.send("Profiler.setSamplingInterval", { interval: 250 });
+    await inspector.send("Profiler.setSamplingInterval", { interval: SAMPLING_INTERVAL_US });
     await inspector.send("Profiler.start");
     await inspector.send("Runtime.evaluate", { expression: WATCH_TURNS });
     const result = await work();

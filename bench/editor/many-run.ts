@@ -47,7 +47,8 @@ export function manyMetrics(): Record<string, Metric> {
     oursLongest: new Metric("manyOursLongest", "  our code's longest stretch on that thread (profiled)", "ms"),
     oursLongestBusy: new Metric("manyOursLongestBusy", "  the longest busy stretch holding ours (profiled; what ran next to it without a pause included)", "ms"),
     longestTurn: new Metric("manyLongestTurn", "  the extension host's longest turn: a 1 ms timer beside ours held up by any task (profiled)", "ms"),
-    oursInOneTurn: new Metric("manyOursInOneTurn", "  the most of ours in one such turn: our longest task at most (profiled)", "ms"),
+    oursInOneTurn: new Metric("manyOursInOneTurn", "  the most of ours in one such turn: our longest task at most (profiled; time off the CPU in it)", "ms"),
+    oursInOneTurnRunning: new Metric("manyOursInOneTurnRunning", "    the same, the thread running (samples x 250 µs)", "ms"),
     oneSession: new Metric("manyOneSessionRss", "  agent RSS with one session, after its stream (its process / the shared process)", "MB"),
     allSessions: new Metric("manyAllSessionsRss", "  agent RSS with eight sessions, after their streams (all processes)", "MB"),
     agentPerSession: new Metric("manyAgentPerSession", "  agent memory per extra session (own processes: an agent's RSS; shared: (RSS of 8 − RSS of 1) / 7)", "MB"),
@@ -161,6 +162,7 @@ export async function runManyAgents(o: Options): Promise<void> {
           m.oursLongestBusy!.add(mode, f.ours.longestBusyWithOursMs);
           if (f.ours.longestTurnMs !== undefined) m.longestTurn!.add(mode, f.ours.longestTurnMs);
           if (f.ours.mostOursInOneTurnMs !== undefined) m.oursInOneTurn!.add(mode, f.ours.mostOursInOneTurnMs);
+          if (f.ours.mostOursInOneTurnRunningMs !== undefined) m.oursInOneTurnRunning!.add(mode, f.ours.mostOursInOneTurnRunningMs);
         }
         m.oneSession!.add(mode, f.oneSessionRssMb);
         m.allSessions!.add(mode, f.allSessionsRssMb);

@@ -62,7 +62,7 @@ function summarize(profile: Profile, top: number, late: LateTurns | undefined): 
   return [
     `profile of ${total.toFixed(0)} ms`,
     `busy ${ours.busyMs.toFixed(0)} ms; with a function of ours on the stack ${ours.oursMs.toFixed(0)} ms, its longest stretch ${ours.longestOursMs.toFixed(1)} ms, the longest busy stretch holding ours ${ours.longestBusyWithOursMs.toFixed(1)} ms`,
-    ...(turns ? [`turns over 5 ms late: ${late.length}; the longest ${turns.longestTurnMs!.toFixed(1)} ms; the most of ours in one ${turns.mostOursInOneTurnMs!.toFixed(1)} ms`] : []),
+    ...(turns ? [`turns over 5 ms late: ${late.length}; the longest ${turns.longestTurnMs!.toFixed(1)} ms; the most of ours in one ${turns.mostOursInOneTurnMs!.toFixed(1)} ms (${turns.mostOursInOneTurnRunningMs!.toFixed(1)} ms running)`] : []),
     "self time by script:",
     ...rows(byScript, 15),
     `self time by function (top ${top}):`,
