@@ -32,7 +32,11 @@ function remember<T>(key: string, read: () => T): T {
 /** Lets settings' plain values be remembered until a setting changes. First thing at activation: a listener before it could read a value its change has made old. */
 export function followSettings(): vscode.Disposable {
   remembered = new Map();
-  const following = vscode.workspace.onDidChangeConfiguration(() => remembered?.clear());
+  // The task's section too: it was read before the change (get reads the snapshot it was made from).
+  const following = vscode.workspace.onDidChangeConfiguration(() => {
+    sectionThisTask = undefined;
+    remembered?.clear();
+  });
   return {
     dispose: () => {
       following.dispose();

@@ -49,4 +49,17 @@ describe("ACP: an agent's output paced for the SDK", () => {
     // 2 ms each: the budget of 8 is spent after 4 (one more when the first piece was read before its handling was timed).
     assert.ok(Math.max(...perStretch) <= 5, `messages handled without a turn: ${perStretch.join(", ")}`);
   });
+
+  it("lets the agent's output flow to its end once the SDK cancelled its reading (an agent blocked on a full pipe could not exit)", async () => {
+    const output = new PassThrough();
+    const reader = pacedInput(output).getReader();
+    output.write(notice(1));
+    await reader.read();
+    await reader.cancel();
+    const ended = new Promise<void>((resolve) => output.once("end", () => resolve()));
+    output.write(notice(2));
+    output.end(notice(3));
+    await ended;
+    assert.equal(output.isPaused(), false);
+  });
 });

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { LINE_BUDGET_MS } from "../../shared/node/paced-lines";
+import { LINE_BUDGET_MS, spentThisTurn } from "../../shared/node/paced-lines";
 
 /**
  * Records handed to the SDK in one piece at most (and bytes). A slice starts with one record a
@@ -28,43 +28,44 @@ export function pacedInput(input: Readable, budgetMs = LINE_BUDGET_MS): Readable
     wake = undefined;
     then?.();
   };
-  input.on("data", (data: Buffer) => {
+  let failed: Error | undefined;
+  const onData = (data: Buffer) => {
     chunk = chunk && at < chunk.length ? Buffer.concat([chunk.subarray(at), data]) : data;
     at = 0;
     input.pause();
     woken();
-  });
-  const end = () => {
+  };
+  input.on("data", onData);
+  const end = (error?: Error) => {
     ended = true;
+    failed ??= error;
     woken();
   };
-  input.on("end", end);
-  input.on("error", end);
-  let sliceStart = performance.now();
-  let handedAt = sliceStart;
+  input.on("end", () => end());
+  input.on("close", () => end());
+  input.on("error", (error) => end(error));
+  let handedAt = performance.now();
   let linesPerPiece = 1;
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         if (!chunk || at >= chunk.length) {
-          // All handed on: the next read of the agent's output starts a slice of its own.
           while (!chunk || at >= chunk.length) {
-            if (ended) return controller.close();
+            if (ended) return failed ? controller.error(failed) : controller.close();
             input.resume();
             await new Promise<void>((resolve) => (wake = resolve));
           }
-          sliceStart = performance.now();
           linesPerPiece = 1;
         } else {
-          const now = performance.now();
           // The time since the last piece went is its handling.
-          linesPerPiece = now - handedAt < budgetMs / LINES_PER_PIECE ? Math.min(linesPerPiece * 2, LINES_PER_PIECE) : 1;
-          if (now - sliceStart >= budgetMs) {
-            await new Promise((resolve) => setImmediate(resolve));
-            sliceStart = performance.now();
-            linesPerPiece = 1;
-          }
+          linesPerPiece = performance.now() - handedAt < budgetMs / LINES_PER_PIECE ? Math.min(linesPerPiece * 2, LINES_PER_PIECE) : 1;
         }
+        // One budget for the turn, shared with every other agent's reader (paced-lines.ts).
+        if (spentThisTurn() >= budgetMs) {
+          await new Promise((resolve) => setImmediate(resolve));
+          linesPerPiece = 1;
+        }
+        if (!chunk) return; // cancelled meanwhile
         const from = at;
         for (let lines = 0; lines < linesPerPiece && at - from < BYTES_PER_PIECE; lines++) {
           const lf = chunk.indexOf(LF, at);
@@ -77,7 +78,9 @@ export function pacedInput(input: Readable, budgetMs = LINE_BUDGET_MS): Readable
       cancel() {
         ended = true;
         chunk = undefined;
-        input.resume(); // what is left of the agent's output goes unread, not held
+        // What is left of the agent's output goes unread, not held: an agent blocked on a full pipe could not exit.
+        input.off("data", onData);
+        input.resume();
       },
     },
     { highWaterMark: 0 },

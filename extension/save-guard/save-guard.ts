@@ -102,7 +102,9 @@ export class SaveGuard implements vscode.Disposable {
    * first led, so that its save writes none of that text either (ci-47: a Ctrl+S right after the
    * tab closed saved the linked file's text into the workspace).
    */
-  private readonly movingAside = new Set<string>();
+  private readonly movingAside = new Map<string, number>();
+  /** Documents whose save the guard emptied: once saved (empty, in the workspace), they are plain documents again. */
+  private readonly savedEmpty = new Set<string>();
   private hold: Hold | undefined;
   private writes = 0;
   /** Links moved aside (or removed) so far: whether a check moved one. */
@@ -144,6 +146,7 @@ export class SaveGuard implements vscode.Disposable {
         if (this.movingAside.has(key)) return;
         this.firstSeen.delete(key);
         this.loadedThroughLink.delete(key);
+        this.savedEmpty.delete(key);
       }),
     ];
     for (const document of vscode.workspace.textDocuments) this.seen(document, false);
@@ -154,7 +157,10 @@ export class SaveGuard implements vscode.Disposable {
     // Saved between its loading through a link and its tabs closing: the linked file's text would
     // become a workspace file (the link moved aside by the check) or go back through the link;
     // neither. Emptied first: VS Code writes on once the participant took 1.5 s, the hold's time too.
-    if (this.loadedThroughLink.has(document.uri.toString())) await this.emptied(document);
+    const key = document.uri.toString();
+    if (this.loadedThroughLink.has(key)) {
+      if (await this.emptied(document)) this.savedEmpty.add(key);
+    }
     await this.heldForSave(document.uri);
   }
 
@@ -171,14 +177,15 @@ export class SaveGuard implements vscode.Disposable {
    * typing outdates it: edits a save participant returns are dropped by VS Code when the document
    * changed meanwhile (a keystroke during the hold: "concurrent_edits"), and the save writes on.
    */
-  private async emptied(document: vscode.TextDocument): Promise<void> {
+  private async emptied(document: vscode.TextDocument): Promise<boolean> {
     this.log.warn(`${document.uri.fsPath} was saved while it showed the file a command's link led to: saved empty.`);
     for (let tries = 0; tries < 10; tries++) {
       const edit = new vscode.WorkspaceEdit();
       edit.delete(document.uri, new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end));
-      if (await vscode.workspace.applyEdit(edit).then((done) => done, () => false)) return;
+      if (await vscode.workspace.applyEdit(edit).then((done) => done, () => false)) return true;
     }
     this.log.error(`${document.uri.fsPath} could not be emptied before its save (changed all the time): close it unsaved.`);
+    return false;
   }
 
   /** Folders a sandboxed agent writes in: where it works, and its own (links on their paths are looked at too). */
@@ -236,10 +243,12 @@ export class SaveGuard implements vscode.Disposable {
       void vscode.window.showWarningMessage(notificationText(message));
       return Promise.resolve();
     };
-    this.movingAside.add(key);
+    this.movingAside.set(key, (this.movingAside.get(key) ?? 0) + 1);
     void this.whileHeld([file], told, "reloaded", "user")
       .catch((error: unknown) => this.log.error(`Moving aside the link at ${file}: ${errorText(error)}`))
       .finally(() => {
+        const moving = (this.movingAside.get(key) ?? 1) - 1;
+        if (moving > 0) return void this.movingAside.set(key, moving);
         this.movingAside.delete(key);
         // Closed meanwhile and not opened again: forgotten as a close forgets it.
         if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) return;
@@ -301,6 +310,11 @@ export class SaveGuard implements vscode.Disposable {
   }
 
   private saved(uri: vscode.Uri): void {
+    // Saved empty into the workspace (the link moved aside first): the document shows that file now, the user's from here on.
+    if (this.savedEmpty.delete(uri.toString())) {
+      this.loadedThroughLink.delete(uri.toString());
+      this.firstSeen.set(uri.toString(), { real: realPathOrSame(uri.fsPath), atOpen: false });
+    }
     const key = `save:${uri.toString()}`;
     const timer = this.saveTimers.get(key);
     if (timer) return this.savedOrTimedOut(key);

@@ -2,6 +2,7 @@ import * as vscode from "vscode";
 
 let focused: boolean | undefined;
 let following: vscode.Disposable | undefined;
+let stopped = false;
 
 /**
  * Whether this window has the focus, followed by its event from the first question on: reading
@@ -10,6 +11,7 @@ let following: vscode.Disposable | undefined;
  */
 export const windowFocus = {
   get focused(): boolean {
+    if (stopped) return vscode.window.state.focused;
     if (focused === undefined) {
       focused = vscode.window.state.focused;
       following = vscode.window.onDidChangeWindowState((state) => (focused = state.focused));
@@ -17,6 +19,7 @@ export const windowFocus = {
     return focused;
   },
   dispose(): void {
+    stopped = true;
     following?.dispose();
     following = undefined;
     focused = undefined;

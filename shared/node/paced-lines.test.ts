@@ -47,12 +47,42 @@ describe("paced lines: a read's records handed on a few milliseconds at a time",
     lines.dispose();
   });
 
+  it("shares one budget per turn among readers and reads: lines read in a turn whose budget is spent wait for the next", async () => {
+    const order: string[] = [];
+    const reader = (name: string) => {
+      const input = new PassThrough();
+      new PacedLines(input, { budgetMs: 8, onLine: (line) => (order.push(`${name}${line}`), busy(3)) });
+      return input;
+    };
+    const [a, b] = [reader("a"), reader("b")];
+    await turn();
+    // Two pipes ready together (as several agents' last events are): read in one turn.
+    a.emit("data", Buffer.from("1\n2\n3\n"));
+    order.push("|");
+    b.emit("data", Buffer.from("1\n2\n"));
+    order.push("|");
+    while (order.filter((o) => o !== "|").length < 5) await turn();
+    assert.deepEqual(order, ["a1", "a2", "a3", "|", "|", "b1", "b2"], "b's lines wait for the next turn: a spent the budget");
+  });
+
   it("hands on every line of a small read at once, as an unpaced reader did", () => {
     const input = new PassThrough();
     const got: string[] = [];
     new PacedLines(input, { onLine: (line) => got.push(line) });
     input.emit("data", Buffer.from('{"a":1}\n{"b":2}\n{"c"'));
     assert.deepEqual(got, ['{"a":1}', '{"b":2}']);
+  });
+
+  it("lets the stream flow to its end once disposed while lines waited", async () => {
+    const input = new PassThrough();
+    const lines = new PacedLines(input, { budgetMs: 1, onLine: () => busy(2) });
+    input.write("1\n2\n3\n");
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(input.isPaused(), true, "paused while lines wait");
+    lines.dispose();
+    const ended = new Promise<void>((resolve) => input.once("end", () => resolve()));
+    input.end("4\n");
+    await ended;
   });
 
   it("ends after the last line, even one without LF, and runs what waits for the lines after them", async () => {

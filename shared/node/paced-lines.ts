@@ -14,6 +14,24 @@ export interface PacedLinesOptions {
   budgetMs?: number;
 }
 
+/**
+ * When this turn of the event loop began for the readers: one budget for all of them, since several
+ * pipes ready together (eight agents' last events) are read in one turn, and a paused stream resumed
+ * emits what it buffered meanwhile in one go. A new turn starts after the check phase's first
+ * immediate (queued when this turn's first reader began).
+ */
+let turnStart: number | undefined;
+
+/** The milliseconds the readers have spent handing on lines in this turn of the event loop. */
+export function spentThisTurn(): number {
+  const now = performance.now();
+  if (turnStart === undefined) {
+    turnStart = now;
+    setImmediate(() => (turnStart = undefined));
+  }
+  return now - turnStart;
+}
+
 /** A record that could not be read (too long): rare, so lines wait as plain strings. */
 class LineError {
   constructor(readonly message: string) {}
@@ -75,21 +93,22 @@ export class PacedLines {
 
   private pump(): void {
     if (this.pumping || this.next !== undefined || this.finished) return;
+    if (this.waiting.size > 0 && spentThisTurn() >= this.budgetMs) return this.resumeLater();
     this.pumping = true;
-    const start = performance.now();
     try {
       while (this.waiting.size > 0) {
         const item = this.waiting.shift()!;
         if (typeof item === "string") this.options.onLine(item);
         else this.options.onError?.(item.message);
-        if (this.waiting.size > 0 && performance.now() - start >= this.budgetMs) break;
+        if (this.waiting.size > 0 && spentThisTurn() >= this.budgetMs) break;
       }
     } finally {
       this.pumping = false;
       // The rest (also after a handler threw) in the next turn, with the stream paused until then.
-      if (this.waiting.size > 0 && !this.finished) this.resumeLater();
+      if (this.waiting.size > 0) {
+        if (!this.finished) this.resumeLater();
+      } else this.settled();
     }
-    if (this.waiting.size === 0) this.settled();
   }
 
   private resumeLater(): void {
@@ -115,10 +134,11 @@ export class PacedLines {
     }
   }
 
-  /** Stops reading: lines not yet handed on are dropped, and so is what waited for them. */
+  /** Stops reading: lines not yet handed on are dropped, and so is what waited for them; the stream flows again (to its end). */
   dispose(): void {
     this.finished = true;
     this.afterwards.length = 0;
+    if (this.pausedHere) this.input.resume();
     if (this.next !== undefined) clearImmediate(this.next);
     this.next = undefined;
     this.waiting.drain();
