@@ -143,10 +143,7 @@ export class SaveGuard implements vscode.Disposable {
       vscode.workspace.onDidCloseTextDocument((document) => {
         const key = document.uri.toString();
         // Its link not moved aside yet: opened again meanwhile (a tab showing it again), it shows the linked file again.
-        if (this.movingAside.has(key)) return;
-        this.firstSeen.delete(key);
-        this.loadedThroughLink.delete(key);
-        this.savedEmpty.delete(key);
+        if (!this.movingAside.has(key)) this.forget(key);
       }),
     ];
     for (const document of vscode.workspace.textDocuments) this.seen(document, false);
@@ -251,10 +248,15 @@ export class SaveGuard implements vscode.Disposable {
         if (moving > 0) return void this.movingAside.set(key, moving);
         this.movingAside.delete(key);
         // Closed meanwhile and not opened again: forgotten as a close forgets it.
-        if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) return;
-        this.firstSeen.delete(key);
-        this.loadedThroughLink.delete(key);
+        if (!vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) this.forget(key);
       });
+  }
+
+  /** What the guard knows of a document, forgotten once it is closed. */
+  private forget(key: string): void {
+    this.firstSeen.delete(key);
+    this.loadedThroughLink.delete(key);
+    this.savedEmpty.delete(key);
   }
 
   private seen(document: vscode.TextDocument, atOpen: boolean): void {
