@@ -22,7 +22,8 @@ import { shellQuote } from "../../shared/node/sandbox/quarantine";
 import { homeEnvOf } from "../../shared/node/sandbox/secret-places";
 import { settings } from "../settings";
 import { notificationText } from "../ui/plain-text";
-import { moveLinkAside, plantedLinkOnWay, type FirstSeen, type SaveScope } from "./planted-link";
+import { DocumentMarks } from "./document-marks";
+import { moveLinkAside, plantedLinkOnWay, type SaveScope } from "./planted-link";
 
 /** The longest a save waits for the hold (freeze.ts: 800 ms, then a sandbox not held is killed and waited for 300 ms), below VS Code's 1.5 s. */
 const HOLD_WAIT_MS = 1_300;
@@ -69,7 +70,7 @@ export function whileSandboxHeld<T>(paths: readonly string[], act: () => Promise
  * linked file's, whatever the user typed since): no door hands it to an agent (readable-for-agent.ts).
  */
 export function loadedThroughCommandLink(uri: vscode.Uri): boolean {
-  return armed?.loadedThroughLink.has(uri.toString()) ?? false;
+  return armed?.loadedThroughLink(uri) ?? false;
 }
 
 /** When a sandboxed agent first started in this workspace (ms since the epoch), kept across windows. */
@@ -88,23 +89,8 @@ export class SaveGuard implements vscode.Disposable {
   private readonly agentRoots = new Set<string>();
   private readonly subscriptions: vscode.Disposable[];
   private readonly saveTimers = new Map<string, NodeJS.Timeout>();
-  /** Where each open file document's path led when this guard first saw it. */
-  private readonly firstSeen = new Map<string, FirstSeen>();
-  /**
-   * Documents VS Code loaded again through a command's link (their text is the linked file's):
-   * their tabs are being closed (reloaded); a save meanwhile writes none of that text.
-   */
-  readonly loadedThroughLink = new Set<string>();
-  /**
-   * Of those, the ones whose link is being moved aside (the sandbox held first: a second or more
-   * with a thousand processes). Closing their tabs can let VS Code drop the document, and one
-   * opened again meanwhile is read through the link again: it keeps the mark and where the path
-   * first led, so that its save writes none of that text either (ci-47: a Ctrl+S right after the
-   * tab closed saved the linked file's text into the workspace).
-   */
-  private readonly movingAside = new Map<string, number>();
-  /** Documents whose save the guard emptied: once saved (empty, in the workspace), they are plain documents again. */
-  private readonly savedEmpty = new Set<string>();
+  /** What it knows of each open document (document-marks.ts). */
+  private readonly marks = new DocumentMarks();
   private hold: Hold | undefined;
   private writes = 0;
   /** Links moved aside (or removed) so far: whether a check moved one. */
@@ -140,11 +126,7 @@ export class SaveGuard implements vscode.Disposable {
       }),
       vscode.workspace.onDidSaveNotebookDocument((notebook) => this.saved(notebook.uri)),
       vscode.workspace.onDidOpenTextDocument((document) => this.seen(document, true)),
-      vscode.workspace.onDidCloseTextDocument((document) => {
-        const key = document.uri.toString();
-        // Its link not moved aside yet: opened again meanwhile (a tab showing it again), it shows the linked file again.
-        if (!this.movingAside.has(key)) this.forget(key);
-      }),
+      vscode.workspace.onDidCloseTextDocument((document) => this.marks.closed(document.uri.toString())),
     ];
     for (const document of vscode.workspace.textDocuments) this.seen(document, false);
   }
@@ -155,8 +137,8 @@ export class SaveGuard implements vscode.Disposable {
     // become a workspace file (the link moved aside by the check) or go back through the link;
     // neither. Emptied first: VS Code writes on once the participant took 1.5 s, the hold's time too.
     const key = document.uri.toString();
-    if (this.loadedThroughLink.has(key)) {
-      if (await this.emptied(document)) this.savedEmpty.add(key);
+    if (this.marks.loadedThroughLink(key)) {
+      if (await this.emptied(document)) this.marks.savingEmpty(key);
     }
     await this.heldForSave(document.uri);
   }
@@ -183,6 +165,10 @@ export class SaveGuard implements vscode.Disposable {
     }
     this.log.error(`${document.uri.fsPath} could not be emptied before its save (changed all the time): close it unsaved.`);
     return false;
+  }
+
+  loadedThroughLink(uri: vscode.Uri): boolean {
+    return this.marks.loadedThroughLink(uri.toString());
   }
 
   /** Folders a sandboxed agent writes in: where it works, and its own (links on their paths are looked at too). */
@@ -225,10 +211,9 @@ export class SaveGuard implements vscode.Disposable {
   private reloaded(document: vscode.TextDocument): void {
     const key = document.uri.toString();
     const file = document.uri.fsPath;
-    const planted = plantedLinkOnWay(file, this.scope(), this.firstSeen.get(key));
-    if (!planted) return void this.loadedThroughLink.delete(key);
-    if (this.loadedThroughLink.has(key)) return;
-    this.loadedThroughLink.add(key);
+    const planted = plantedLinkOnWay(file, this.scope(), this.marks.firstSeenOf(key));
+    if (!planted) return this.marks.loadedPlainly(key);
+    if (!this.marks.loadedThroughCommandLink(key)) return;
     // Closed at once, not once the sandbox is held (most of a second with a thousand processes to
     // hold): a Ctrl+S and the keystrokes after it meanwhile raced the save's emptying.
     void closeTabsOf(document.uri).catch((error: unknown) => this.log.error(`Closing ${file}, loaded through a link: ${errorText(error)}`));
@@ -240,36 +225,19 @@ export class SaveGuard implements vscode.Disposable {
       void vscode.window.showWarningMessage(notificationText(message));
       return Promise.resolve();
     };
-    this.movingAside.set(key, (this.movingAside.get(key) ?? 0) + 1);
+    this.marks.moveAsideBegins(key);
     void this.whileHeld([file], told, "reloaded", "user")
       .catch((error: unknown) => this.log.error(`Moving aside the link at ${file}: ${errorText(error)}`))
-      .finally(() => {
-        const moving = (this.movingAside.get(key) ?? 1) - 1;
-        if (moving > 0) return void this.movingAside.set(key, moving);
-        this.movingAside.delete(key);
-        // Closed meanwhile and not opened again: forgotten as a close forgets it.
-        if (!vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) this.forget(key);
-      });
-  }
-
-  /** What the guard knows of a document, forgotten once it is closed. */
-  private forget(key: string): void {
-    this.firstSeen.delete(key);
-    this.loadedThroughLink.delete(key);
-    this.savedEmpty.delete(key);
+      .finally(() => this.marks.moveAsideEnded(key, () => vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)));
   }
 
   private seen(document: vscode.TextDocument, atOpen: boolean): void {
-    if (document.uri.scheme !== "file") return;
-    const key = document.uri.toString();
-    // Opened again while its link is being moved aside: not the user opening the linked file, and still marked.
-    if (this.movingAside.has(key)) return;
-    this.firstSeen.set(key, { real: realPathOrSame(document.uri.fsPath), atOpen });
+    if (document.uri.scheme === "file") this.marks.seen(document.uri.toString(), realPathOrSame(document.uri.fsPath), atOpen);
   }
 
   private moveAsidePlantedLinks(file: string, when: Moment, writer: Writer): void {
     const scope = this.scope();
-    const seen = this.firstSeen.get(vscode.Uri.file(file).toString());
+    const seen = this.marks.firstSeenOf(vscode.Uri.file(file).toString());
     // Opened through the link is no consent to Pi's write: Pi's own diff may have opened it so.
     const first = seen && writer === "pi" ? { ...seen, atOpen: false } : seen;
     for (let tries = 0; tries < 8; tries++) {
@@ -312,11 +280,7 @@ export class SaveGuard implements vscode.Disposable {
   }
 
   private saved(uri: vscode.Uri): void {
-    // Saved empty into the workspace (the link moved aside first): the document shows that file now, the user's from here on.
-    if (this.savedEmpty.delete(uri.toString())) {
-      this.loadedThroughLink.delete(uri.toString());
-      this.firstSeen.set(uri.toString(), { real: realPathOrSame(uri.fsPath), atOpen: false });
-    }
+    this.marks.saved(uri.toString(), realPathOrSame(uri.fsPath));
     const key = `save:${uri.toString()}`;
     const timer = this.saveTimers.get(key);
     if (timer) return this.savedOrTimedOut(key);
