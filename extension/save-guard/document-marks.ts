@@ -1,9 +1,11 @@
+import { realPathOrSame } from "../../shared/node/real-path";
+import { readStoredFile } from "../../shared/node/stored-file";
 import type { FirstSeen } from "./planted-link";
 
 /**
  * What the save guard knows of each open file document (keyed by its URI's text): where its path
- * led when first seen, whether VS Code loaded it again through a command's link, whether that
- * link is being moved aside, whether its save was emptied. Free of vscode: the guard feeds it the
+ * led when first seen, whether VS Code loaded it again through a command's link (kept across its
+ * closing), whether its save was emptied. Free of vscode: the guard feeds it the
  * editor's events, and its rules are unit-tested (document-marks.test.ts).
  */
 export class DocumentMarks {
@@ -14,21 +16,21 @@ export class DocumentMarks {
    * their tabs are being closed; a save meanwhile writes none of that text.
    */
   private readonly throughLink = new Set<string>();
-  /**
-   * Of those, the ones whose link is being moved aside (the sandbox held first: a second or more
-   * with a thousand processes), with how many moves are under way. Closing their tabs can let VS
-   * Code drop the document, and one opened again meanwhile is read through the link again: it
-   * keeps the mark and where the path first led, so that its save writes none of that text either
-   * (ci-47: a Ctrl+S right after the tab closed saved the linked file's text into the workspace).
-   */
-  private readonly movingAside = new Map<string, number>();
   /** Documents whose save the guard emptied: once saved (empty, in the workspace), they are plain documents again. */
   private readonly savedEmpty = new Set<string>();
 
-  /** A document seen: opened now (`atOpen`) or open already when the guard started. `real`: where its path leads now. */
-  seen(key: string, real: string, atOpen: boolean): void {
-    // Opened again while its link is being moved aside: not the user opening the linked file, and still marked.
-    if (this.movingAside.has(key)) return;
+  /**
+   * A document seen: opened now (`atOpen`) or open already when the guard started. `real`: where
+   * its path leads now. Marked as loaded through a command's link, it stays marked unless
+   * `holdsFileText` (its text is that of the plain file now at its path): VS Code may have read it
+   * through the link before the link was moved aside and tell of it only after (ci-47, ci-52).
+   */
+  seen(key: string, real: string, atOpen: boolean, holdsFileText: () => boolean): void {
+    if (this.throughLink.has(key)) {
+      if (!holdsFileText()) return;
+      this.throughLink.delete(key);
+      this.savedEmpty.delete(key);
+    }
     this.firstSeen.set(key, { real, atOpen });
   }
 
@@ -36,9 +38,15 @@ export class DocumentMarks {
     return this.firstSeen.get(key);
   }
 
-  /** A document closed: forgotten, unless its link is being moved aside (opened again meanwhile, it shows the linked file again). */
+  /**
+   * A document closed: forgotten, unless it was loaded through a command's link. Closing its tabs
+   * (the guard does) can let VS Code drop it, and opening it again (a link, a tab reopened) gives a
+   * document whose text may still be the linked file's: it keeps the mark until seen to hold the
+   * workspace file's text (`seen`), loaded again plainly or saved empty.
+   */
   closed(key: string): void {
-    if (!this.movingAside.has(key)) this.forget(key);
+    if (!this.throughLink.has(key)) return this.forget(key);
+    this.savedEmpty.delete(key); // a save of the closed document that never ended
   }
 
   loadedThroughLink(key: string): boolean {
@@ -55,19 +63,6 @@ export class DocumentMarks {
     if (this.throughLink.has(key)) return false;
     this.throughLink.add(key);
     return true;
-  }
-
-  /** A move of its link aside begins (moves of one document can overlap: each is counted). */
-  moveAsideBegins(key: string): void {
-    this.movingAside.set(key, (this.movingAside.get(key) ?? 0) + 1);
-  }
-
-  /** A move of its link aside ended; `isOpen`: whether the document is open now (closed meanwhile, it is forgotten as a close forgets it). */
-  moveAsideEnded(key: string, isOpen: () => boolean): void {
-    const moving = (this.movingAside.get(key) ?? 1) - 1;
-    if (moving > 0) return void this.movingAside.set(key, moving);
-    this.movingAside.delete(key);
-    if (!isOpen()) this.forget(key);
   }
 
   /** Its save is being emptied (it was saved while it showed a linked file). */
@@ -87,4 +82,16 @@ export class DocumentMarks {
     this.throughLink.delete(key);
     this.savedEmpty.delete(key);
   }
+}
+
+/**
+ * Whether `text` is that of the plain file at `path`: no link on its way (the real path is the
+ * path), read without following one, a regular file of at most `maxBytes` (a BOM aside).
+ */
+export function holdsPlainFileText(path: string, text: string, maxBytes = 64 * 1024 * 1024): boolean {
+  if (realPathOrSame(path) !== path) return false;
+  const read = readStoredFile(path, maxBytes);
+  if ("refused" in read) return false;
+  const content = read.content.toString("utf8");
+  return (content.charCodeAt(0) === 0xfeff ? content.slice(1) : content) === text;
 }

@@ -22,7 +22,7 @@ import { shellQuote } from "../../shared/node/sandbox/quarantine";
 import { homeEnvOf } from "../../shared/node/sandbox/secret-places";
 import { settings } from "../settings";
 import { notificationText } from "../ui/plain-text";
-import { DocumentMarks } from "./document-marks";
+import { DocumentMarks, holdsPlainFileText } from "./document-marks";
 import { moveLinkAside, plantedLinkOnWay, type SaveScope } from "./planted-link";
 
 /** The longest a save waits for the hold (freeze.ts: 800 ms, then a sandbox not held is killed and waited for 300 ms), below VS Code's 1.5 s. */
@@ -225,14 +225,13 @@ export class SaveGuard implements vscode.Disposable {
       void vscode.window.showWarningMessage(notificationText(message));
       return Promise.resolve();
     };
-    this.marks.moveAsideBegins(key);
-    void this.whileHeld([file], told, "reloaded", "user")
-      .catch((error: unknown) => this.log.error(`Moving aside the link at ${file}: ${errorText(error)}`))
-      .finally(() => this.marks.moveAsideEnded(key, () => vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)));
+    void this.whileHeld([file], told, "reloaded", "user").catch((error: unknown) => this.log.error(`Moving aside the link at ${file}: ${errorText(error)}`));
   }
 
   private seen(document: vscode.TextDocument, atOpen: boolean): void {
-    if (document.uri.scheme === "file") this.marks.seen(document.uri.toString(), realPathOrSame(document.uri.fsPath), atOpen);
+    if (document.uri.scheme !== "file") return;
+    const file = document.uri.fsPath;
+    this.marks.seen(document.uri.toString(), realPathOrSame(file), atOpen, () => holdsPlainFileText(file, document.getText()));
   }
 
   private moveAsidePlantedLinks(file: string, when: Moment, writer: Writer): void {
