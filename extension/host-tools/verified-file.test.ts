@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { holdsVerified, MAX_READ_BYTES, readVerified, sameText, verifiedDocument } from "./verified-file";
+import { fileTextHeld, holdsVerified, MAX_READ_BYTES, readVerified, sameText, verifiedDocument } from "./verified-file";
 import { realRootsFor, resolveWorkspacePath } from "./workspace-paths";
 
 describe("editor tools: a workspace file read as it really is when opened (verified-file.ts)", () => {
@@ -224,5 +224,17 @@ describe("editor tools: a workspace file read as it really is when opened (verif
     assert.equal(await holdsVerified(document, read, latin1), true);
     assert.equal(await verifiedDocument(read, async () => document, "accents.txt", latin1), document);
     assert.equal(await holdsVerified({ getText: () => "other\n", isDirty: false }, read, latin1), false);
+  });
+
+  it("tells what a document holds of the file at its name: its text, other text, a name leading elsewhere, or no file", async () => {
+    const reader = (name: string) => () => readVerified(join(ws, name), [ws], { home }, name);
+    const utf8 = (bytes: Uint8Array) => Promise.resolve(Buffer.from(bytes).toString("utf8"));
+    const doc = (text: string) => ({ getText: () => text });
+    writeFileSync(join(ws, "mixed.txt"), "a\r\nb\nc\r\n");
+    assert.equal(await fileTextHeld(doc("a\r\nb\r\nc\r\n"), reader("mixed.txt"), utf8), "holds", "line ends aside");
+    assert.equal(await fileTextHeld(doc("# the user's own start-up file\n"), reader("mixed.txt"), utf8), "differs");
+    symlinkSync(join(home, ".ssh", "id_ed25519"), join(ws, "key.txt"));
+    assert.equal(await fileTextHeld(doc("PRIVATE KEY\n"), reader("key.txt"), utf8), "elsewhere");
+    assert.equal(await fileTextHeld(doc(""), reader("missing.txt"), utf8), "unknown");
   });
 });

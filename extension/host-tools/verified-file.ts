@@ -106,13 +106,22 @@ export async function verifiedDocument<D extends { getText(): string }>(
  */
 export async function holdsVerified(document: { getText(): string; isDirty: boolean }, read: () => Promise<Uint8Array>, decodeAs: (bytes: Uint8Array) => Promise<string>): Promise<boolean> {
   if (document.isDirty) return read().then(() => true, (error: unknown) => !(error instanceof Elsewhere));
+  return (await fileTextHeld(document, read, decodeAs)) === "holds";
+}
+
+/**
+ * What a document holds of the file `read` finds (readVerified): its text ("holds"), other text
+ * ("differs"), or nothing to say: its name leads elsewhere ("elsewhere"), or no file to compare
+ * (missing, too large, not a regular file: "unknown").
+ */
+export async function fileTextHeld(document: { getText(): string }, read: () => Promise<Uint8Array>, decodeAs: (bytes: Uint8Array) => Promise<string>): Promise<"holds" | "differs" | "elsewhere" | "unknown"> {
   let verified: Uint8Array;
   try {
     verified = await read();
-  } catch {
-    return false;
+  } catch (error) {
+    return error instanceof Elsewhere ? "elsewhere" : "unknown";
   }
-  return holdsBytes(document, verified, decodeAs);
+  return (await holdsBytes(document, verified, decodeAs)) ? "holds" : "differs";
 }
 
 /**

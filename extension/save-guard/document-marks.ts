@@ -1,6 +1,7 @@
-import { realPathOrSame } from "../../shared/node/real-path";
-import { readStoredFile } from "../../shared/node/stored-file";
 import type { FirstSeen } from "./planted-link";
+
+/** The most documents marked as loaded through a command's link that are kept. */
+const MAX_MARKS = 1_000;
 
 /**
  * What the save guard knows of each open file document (keyed by its URI's text): where its path
@@ -21,17 +22,20 @@ export class DocumentMarks {
 
   /**
    * A document seen: opened now (`atOpen`) or open already when the guard started. `real`: where
-   * its path leads now. Marked as loaded through a command's link, it stays marked unless
-   * `holdsFileText` (its text is that of the plain file now at its path): VS Code may have read it
-   * through the link before the link was moved aside and tell of it only after (ci-47, ci-52).
+   * its path leads now. One marked as loaded through a command's link stays marked and keeps where
+   * its path first led (VS Code may have read it through the link before the link was moved aside
+   * and tell of it only after: ci-47, ci-52) until found to hold the workspace file's text
+   * (`loadedPlainly`).
    */
-  seen(key: string, real: string, atOpen: boolean, holdsFileText: () => boolean): void {
-    if (this.throughLink.has(key)) {
-      if (!holdsFileText()) return;
-      this.throughLink.delete(key);
-      this.savedEmpty.delete(key);
-    }
-    this.firstSeen.set(key, { real, atOpen });
+  seen(key: string, real: string, atOpen: boolean): void {
+    if (!this.throughLink.has(key)) this.firstSeen.set(key, { real, atOpen });
+  }
+
+  /** The user put back the link its path leads through (`real`): opened through it, as if by them. */
+  consented(key: string, real: string): void {
+    this.throughLink.delete(key);
+    this.savedEmpty.delete(key);
+    this.firstSeen.set(key, { real, atOpen: true });
   }
 
   firstSeenOf(key: string): FirstSeen | undefined {
@@ -41,8 +45,8 @@ export class DocumentMarks {
   /**
    * A document closed: forgotten, unless it was loaded through a command's link. Closing its tabs
    * (the guard does) can let VS Code drop it, and opening it again (a link, a tab reopened) gives a
-   * document whose text may still be the linked file's: it keeps the mark until seen to hold the
-   * workspace file's text (`seen`), loaded again plainly or saved empty.
+   * document whose text may still be the linked file's: it keeps the mark until found to hold the
+   * workspace file's text (`loadedPlainly`) or saved empty.
    */
   closed(key: string): void {
     if (!this.throughLink.has(key)) return this.forget(key);
@@ -53,15 +57,18 @@ export class DocumentMarks {
     return this.throughLink.has(key);
   }
 
-  /** Loaded again from disk with no command's link on its way: its text is the workspace file's. */
+  /** Found to hold the text of the workspace file at its path (read as it really is: verified-file.ts). */
   loadedPlainly(key: string): void {
     this.throughLink.delete(key);
+    this.savedEmpty.delete(key);
   }
 
   /** Loaded again through a command's link: true the first time (its tabs to be closed, the link moved aside), false while still marked. */
   loadedThroughCommandLink(key: string): boolean {
     if (this.throughLink.has(key)) return false;
     this.throughLink.add(key);
+    // Kept past their documents' closing: the oldest of very many (each one a link caught) go.
+    if (this.throughLink.size > MAX_MARKS) this.forget(this.throughLink.values().next().value!);
     return true;
   }
 
@@ -84,14 +91,3 @@ export class DocumentMarks {
   }
 }
 
-/**
- * Whether `text` is that of the plain file at `path`: no link on its way (the real path is the
- * path), read without following one, a regular file of at most `maxBytes` (a BOM aside).
- */
-export function holdsPlainFileText(path: string, text: string, maxBytes = 64 * 1024 * 1024): boolean {
-  if (realPathOrSame(path) !== path) return false;
-  const read = readStoredFile(path, maxBytes);
-  if ("refused" in read) return false;
-  const content = read.content.toString("utf8");
-  return (content.charCodeAt(0) === 0xfeff ? content.slice(1) : content) === text;
-}

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { moveLinkAside, plantedLinkOnWay, type SaveScope } from "./planted-link";
+import { moveLinkAside, plantedLinkOnWay, putLinkBack, type SaveScope } from "./planted-link";
 
 describe("save guard: a link a command made on a document's way out of the sandbox's places (planted-link.ts)", () => {
   let dir: string;
@@ -155,5 +155,21 @@ describe("save guard: the link is taken off the path whatever a command did arou
     const run = spawnSync(file, args, { encoding: "utf8", env: { ...process.env, HOME: dir } });
     assert.equal(run.status, 0, run.stderr);
     assert.equal(lstatSync(link, { throwIfNoEntry: false }), undefined, "the link is off the path");
+  });
+
+  it("puts a link moved aside back at the user's word, only as it was moved and where nothing took its place", () => {
+    const doc = join(ws, "notes.txt");
+    symlinkSync(join(dir, ".bashrc"), doc);
+    const to = moveLinkAside(doc, join(dir, "quarantine"))!;
+    writeFileSync(doc, "made again\n");
+    assert.throws(() => putLinkBack(doc, to, join(dir, ".bashrc")), /exists again/);
+    rmSync(doc);
+    rmSync(to);
+    symlinkSync(join(dir, ".ssh"), to); // swapped in the quarantine
+    assert.throws(() => putLinkBack(doc, to, join(dir, ".bashrc")), /no longer the link moved aside/);
+    rmSync(to);
+    symlinkSync(join(dir, ".bashrc"), to);
+    putLinkBack(doc, to, join(dir, ".bashrc"));
+    assert.equal(readlinkSync(doc), join(dir, ".bashrc"));
   });
 });

@@ -89,6 +89,17 @@ export function moveLinkAside(link: string, quarantineRoot: string): string | un
   return to;
 }
 
+/**
+ * Puts a link moved aside back at `link`, at the user's word: only if it is still the link moved
+ * (its text `text`: an agent that may write its agent dir, where the quarantine is, could have
+ * swapped it for another) and nothing took its place meanwhile. Throws saying why not.
+ */
+export function putLinkBack(link: string, movedTo: string, text: string): void {
+  if (!lstatOrUndefined(movedTo)?.isSymbolicLink() || readlinkSync(movedTo) !== text) throw new Error(`${movedTo} is no longer the link moved aside`);
+  if (lstatOrUndefined(link)) throw new Error(`${link} exists again`);
+  renameSync(movedTo, link);
+}
+
 function intoQuarantine(link: string, quarantineRoot: string): string {
   mkdirSync(quarantineRoot, { recursive: true, mode: 0o700 });
   // Not through a link (one a whole agent made in its agent dir would have the batch made where it points).

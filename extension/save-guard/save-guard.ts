@@ -22,11 +22,16 @@ import { shellQuote } from "../../shared/node/sandbox/quarantine";
 import { homeEnvOf } from "../../shared/node/sandbox/secret-places";
 import { settings } from "../settings";
 import { notificationText } from "../ui/plain-text";
-import { DocumentMarks, holdsPlainFileText } from "./document-marks";
-import { moveLinkAside, plantedLinkOnWay, type SaveScope } from "./planted-link";
+import { fileTextHeld, readVerified } from "../host-tools/verified-file";
+import { realFolders } from "../host-tools/workspace-paths";
+import { DocumentMarks } from "./document-marks";
+import { moveLinkAside, plantedLinkOnWay, putLinkBack, type SaveScope } from "./planted-link";
 
 /** The longest a save waits for the hold (freeze.ts: 800 ms, then a sandbox not held is killed and waited for 300 ms), below VS Code's 1.5 s. */
 const HOLD_WAIT_MS = 1_300;
+
+/** The button on a link's notice that puts it back. */
+const PUT_BACK = "Put the Link Back";
 
 /** The longest the sandboxed processes are held for one save whose end VS Code never reports (it failed). */
 const HOLD_MS = 3_000;
@@ -91,6 +96,8 @@ export class SaveGuard implements vscode.Disposable {
   private readonly saveTimers = new Map<string, NodeJS.Timeout>();
   /** What it knows of each open document (document-marks.ts). */
   private readonly marks = new DocumentMarks();
+  /** Each document's check against the workspace file under way (checkLoaded). */
+  private readonly checks = new Map<string, Promise<void>>();
   private hold: Hold | undefined;
   private writes = 0;
   /** Links moved aside (or removed) so far: whether a check moved one. */
@@ -137,6 +144,7 @@ export class SaveGuard implements vscode.Disposable {
     // become a workspace file (the link moved aside by the check) or go back through the link;
     // neither. Emptied first: VS Code writes on once the participant took 1.5 s, the hold's time too.
     const key = document.uri.toString();
+    await this.checks.get(key);
     if (this.marks.loadedThroughLink(key)) {
       if (await this.emptied(document)) this.marks.savingEmpty(key);
     }
@@ -157,7 +165,9 @@ export class SaveGuard implements vscode.Disposable {
    * changed meanwhile (a keystroke during the hold: "concurrent_edits"), and the save writes on.
    */
   private async emptied(document: vscode.TextDocument): Promise<boolean> {
-    this.log.warn(`${document.uri.fsPath} was saved while it showed the file a command's link led to: saved empty.`);
+    const message = `Pi: ${document.uri.fsPath} was saved while it showed the file a command's link had led it to: saved empty, so that this file's text stays out of the workspace. Open it again to see the workspace file.`;
+    this.log.warn(message);
+    void vscode.window.showWarningMessage(notificationText(message));
     for (let tries = 0; tries < 10; tries++) {
       const edit = new vscode.WorkspaceEdit();
       edit.delete(document.uri, new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end));
@@ -212,7 +222,7 @@ export class SaveGuard implements vscode.Disposable {
     const key = document.uri.toString();
     const file = document.uri.fsPath;
     const planted = plantedLinkOnWay(file, this.scope(), this.marks.firstSeenOf(key));
-    if (!planted) return this.marks.loadedPlainly(key);
+    if (!planted) return this.checkLoaded(document);
     if (!this.marks.loadedThroughCommandLink(key)) return;
     // Closed at once, not once the sandbox is held (most of a second with a thousand processes to
     // hold): a Ctrl+S and the keystrokes after it meanwhile raced the save's emptying.
@@ -230,8 +240,42 @@ export class SaveGuard implements vscode.Disposable {
 
   private seen(document: vscode.TextDocument, atOpen: boolean): void {
     if (document.uri.scheme !== "file") return;
+    const key = document.uri.toString();
+    const real = realPathOrSame(document.uri.fsPath);
+    if (!this.marks.loadedThroughLink(key)) return this.marks.seen(key, real, atOpen);
+    // Marked: VS Code may have read it through the link. A plain document again once it holds the workspace file's text.
+    this.checkLoaded(document, () => this.marks.seen(key, real, atOpen));
+  }
+
+  /**
+   * Checks a document VS Code just loaded against the workspace file at its path, read as it
+   * really is (verified-file.ts: by its real path after the open, in a folder the agents work in;
+   * compared in the document's encoding, line ends aside). Holding its text, the document is a
+   * plain one (`then`: what follows). A save waits for its document's check.
+   */
+  private checkLoaded(document: vscode.TextDocument, then?: () => void): void {
+    const key = document.uri.toString();
     const file = document.uri.fsPath;
-    this.marks.seen(document.uri.toString(), realPathOrSame(file), atOpen, () => holdsPlainFileText(file, document.getText()));
+    const read = () => readVerified(file, realFolders([...this.workspaces]), { home: process.env.HOME, agentDir: process.env.PI_CODING_AGENT_DIR }, file);
+    const decode = (bytes: Uint8Array) => Promise.resolve(vscode.workspace.decode(bytes, { encoding: document.encoding }));
+    const check = fileTextHeld(document, read, decode)
+      .then((held) => {
+        if (held === "holds") {
+          this.marks.loadedPlainly(key);
+          return then?.();
+        }
+        // Leading elsewhere through a command's link now (a link flipped in a loop, there again):
+        // marked. Other text alone says nothing: the file changed again since, or the event was an
+        // edit (VS Code can tell of an edit before the document is dirty).
+        if (held === "elsewhere" && plantedLinkOnWay(file, this.scope(), this.marks.firstSeenOf(key)) && this.marks.loadedThroughCommandLink(key)) {
+          this.log.warn(`${file} was loaded again by VS Code while a command's link was on its way: its saves are emptied until it holds the workspace file's text.`);
+        }
+      })
+      .catch((error: unknown) => this.log.error(`Checking ${file} against the workspace file: ${errorText(error)}`))
+      .finally(() => {
+        if (this.checks.get(key) === check) this.checks.delete(key);
+      });
+    this.checks.set(key, check);
   }
 
   private moveAsidePlantedLinks(file: string, when: Moment, writer: Writer): void {
@@ -255,8 +299,31 @@ export class SaveGuard implements vscode.Disposable {
       const restore = to === undefined ? `ln -s ${shellQuote(text)} ${shellQuote(planted.link)}` : `mv -T ${shellQuote(to)} ${shellQuote(planted.link)}`;
       const message = `${what}; ${outcome} (${to === undefined ? "" : `to ${to}; `}to restore it: ${restore}).`;
       this.log.warn(message);
-      void vscode.window.showWarningMessage(notificationText(message));
+      // Put back only where nothing took its place: a save writes a plain file there at once.
+      if (to === undefined || when !== "reloaded") void vscode.window.showWarningMessage(notificationText(message));
+      else void vscode.window.showWarningMessage(notificationText(message), PUT_BACK).then((choice) => choice === PUT_BACK && this.putBack({ link: planted.link, to, text, file }));
     }
+  }
+
+  /**
+   * The user's word for a link moved aside: put back as it was (the same link text, still in the
+   * quarantine: an agent that may write its agent dir could have swapped it), and the document at
+   * its path is the user's own through it from then on (planted-link.ts: opened through the link).
+   */
+  private putBack(moved: { link: string; to: string; text: string; file: string }): void {
+    const { link, to, text, file } = moved;
+    try {
+      putLinkBack(link, to, text);
+    } catch (error) {
+      const message = `Pi: the link was not put back: ${errorText(error)}.`;
+      this.log.error(message);
+      void vscode.window.showErrorMessage(notificationText(message));
+      return;
+    }
+    this.log.info(`${link} put back at the user's word (a link to ${text}): saves of ${file} go where it leads.`);
+    const key = vscode.Uri.file(file).toString();
+    if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) this.marks.consented(key, realPathOrSame(file));
+    else this.marks.loadedPlainly(key);
   }
 
   private scope(): SaveScope {

