@@ -6,7 +6,7 @@
  * writable workspace: every sandboxed process of this window is stopped (shared/node/sandbox/freeze.ts,
  * so no command flips the path between this check and VS Code's write), a link a command made that
  * leads out is moved aside (the save then makes a plain file where the user sees it, or fails), and
- * the processes go on once the save is done (or after HOLD_MS). Armed at the first sandboxed agent
+ * the processes go on once the save is done (sandbox-hold.ts). Armed at the first sandboxed agent
  * start: nothing runs before Pi is used.
  */
 import { readlinkSync } from "node:fs";
@@ -16,7 +16,6 @@ import * as vscode from "vscode";
 import { errorText } from "../../shared/error-text";
 import { piAgentDir } from "../../shared/node/project-trust";
 import { realPathOrSame } from "../../shared/node/real-path";
-import { freezeSandboxed, type Frozen } from "../../shared/node/sandbox/freeze";
 import { hiddenSecretOf, protectedReason } from "../../shared/node/sandbox/protected-match";
 import { shellQuote } from "../../shared/node/sandbox/quarantine";
 import { homeEnvOf } from "../../shared/node/sandbox/secret-places";
@@ -25,6 +24,7 @@ import { notificationText } from "../ui/plain-text";
 import { fileTextHeld, readVerified } from "../host-tools/verified-file";
 import { realFolders } from "../host-tools/workspace-paths";
 import { DocumentMarks } from "./document-marks";
+import { SandboxHold } from "./sandbox-hold";
 import { moveLinkAside, plantedLinkOnWay, putLinkBack, type SaveScope } from "./planted-link";
 
 /** The longest a save waits for the hold (freeze.ts: 800 ms, then a sandbox not held is killed and waited for 300 ms), below VS Code's 1.5 s. */
@@ -32,15 +32,6 @@ const HOLD_WAIT_MS = 1_300;
 
 /** The button on a link's notice that puts it back. */
 const PUT_BACK = "Put the Link Back";
-
-/** The longest the sandboxed processes are held for one save whose end VS Code never reports (it failed). */
-const HOLD_MS = 3_000;
-
-interface Hold {
-  frozen: Promise<Frozen>;
-  /** What the processes are held for: saves (by document) and writes under way (whileHeld). */
-  holders: Set<string>;
-}
 
 /** Folders sandboxed agents write in (SaveGuard.addRoots). */
 export interface SandboxRoots {
@@ -93,12 +84,12 @@ export class SaveGuard implements vscode.Disposable {
   /** Where sandboxed agents also write (pi/omp sandboxed whole: their own folders): links there are looked at, writes may not land there. */
   private readonly agentRoots = new Set<string>();
   private readonly subscriptions: vscode.Disposable[];
-  private readonly saveTimers = new Map<string, NodeJS.Timeout>();
+  /** The one hold of the sandboxed processes while any save or write is under way. */
+  private readonly hold: SandboxHold;
   /** What it knows of each open document (document-marks.ts). */
   private readonly marks = new DocumentMarks();
   /** Each document's check against the workspace file under way (checkLoaded). */
   private readonly checks = new Map<string, Promise<void>>();
-  private hold: Hold | undefined;
   private writes = 0;
   /** Links moved aside (or removed) so far: whether a check moved one. */
   private linksMoved = 0;
@@ -110,8 +101,9 @@ export class SaveGuard implements vscode.Disposable {
   constructor(
     private readonly log: vscode.LogOutputChannel,
     memory: vscode.Memento,
-    private readonly hostScript: string,
+    hostScript: string,
   ) {
+    this.hold = new SandboxHold(hostScript);
     armed = this;
     this.since = memory.get<number>(SINCE_KEY) ?? Date.now() - 1_000;
     void memory.update(SINCE_KEY, this.since);
@@ -151,11 +143,10 @@ export class SaveGuard implements vscode.Disposable {
     await this.heldForSave(document.uri);
   }
 
-  /** Holds the sandboxed processes until the save of `uri` is done (or HOLD_MS), its links moved aside. Never rejects. */
+  /** Holds the sandboxed processes until the save of `uri` is done (or sandbox-hold.ts's limit), its links moved aside. Never rejects. */
   private async heldForSave(uri: vscode.Uri): Promise<void> {
     const key = `save:${uri.toString()}`;
-    clearTimeout(this.saveTimers.get(key));
-    this.saveTimers.set(key, setTimeout(() => this.savedOrTimedOut(key), HOLD_MS));
+    this.hold.saveBegins(key);
     await this.holdAndCheck(key, [uri.fsPath], "before", "user");
   }
 
@@ -194,14 +185,14 @@ export class SaveGuard implements vscode.Disposable {
     try {
       return await act();
     } finally {
-      this.release(key);
+      this.hold.release(key);
     }
   }
 
   private async holdAndCheck(key: string, paths: readonly string[], when: Moment, writer: Writer): Promise<void> {
     try {
       // VS Code drops a save participant for good once it took over 1.5 s three times: the check goes on by then, held or not.
-      const frozen = await Promise.race([this.holdFor(key), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), HOLD_WAIT_MS))]);
+      const frozen = await Promise.race([this.hold.take(key), new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), HOLD_WAIT_MS))]);
       if (!frozen) this.log.warn(`Writing ${paths.join(", ")}: the sandboxed processes were not held within ${HOLD_WAIT_MS} ms; checked all the same.`);
       else if (frozen.killed > 0) this.log.warn(`Writing ${paths.join(", ")}: ${frozen.killed} sandboxed process(es) or sandboxes killed, for running on while held (woken by another command, or not held still in time).`);
       if (frozen && !frozen.complete) this.log.warn(`Writing ${paths.join(", ")}: not every sandboxed process could be stopped in time (${frozen.stopped} were); checked all the same.`);
@@ -338,18 +329,9 @@ export class SaveGuard implements vscode.Disposable {
     };
   }
 
-  /** The one hold of the sandboxed processes while any save or write is under way. */
-  private holdFor(key: string): Promise<Frozen> {
-    this.hold ??= { frozen: freezeSandboxed({ starter: (argv) => argv.includes(this.hostScript) }), holders: new Set() };
-    this.hold.holders.add(key);
-    return this.hold.frozen;
-  }
-
   private saved(uri: vscode.Uri): void {
     this.marks.saved(uri.toString(), realPathOrSame(uri.fsPath));
-    const key = `save:${uri.toString()}`;
-    const timer = this.saveTimers.get(key);
-    if (timer) return this.savedOrTimedOut(key);
+    if (this.hold.saveEnded(`save:${uri.toString()}`)) return;
     // A save that ran no participants ("Save without Formatting"): looked at after, so that the
     // next one does not follow the link too, and the user hears where this one may have gone.
     if (uri.scheme === "file" && settings.sandboxMode === "workspace-write") {
@@ -357,26 +339,9 @@ export class SaveGuard implements vscode.Disposable {
     }
   }
 
-  private savedOrTimedOut(key: string): void {
-    clearTimeout(this.saveTimers.get(key));
-    this.saveTimers.delete(key);
-    this.release(key);
-  }
-
-  private release(key: string): void {
-    const hold = this.hold;
-    if (!hold?.holders.delete(key) || hold.holders.size > 0) return;
-    this.hold = undefined;
-    void hold.frozen.then((frozen) => frozen.thaw());
-  }
-
   dispose(): void {
     if (armed === this) armed = undefined;
-    for (const timer of this.saveTimers.values()) clearTimeout(timer);
-    this.saveTimers.clear();
-    const hold = this.hold;
-    this.hold = undefined;
-    void hold?.frozen.then((frozen) => frozen.thaw());
+    this.hold.dispose();
     for (const subscription of this.subscriptions) subscription.dispose();
   }
 }
